@@ -1,0 +1,58 @@
+// Lint enforces the layer boundaries of CONVENTIONS.md:
+//   ui -> machines -> domain;  api -> domain;  server -> domain;  nothing imports ui.
+//   src/domain imports no framework; only src/api imports ofetch; only the auth bridge imports auth0.
+import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+
+const frameworks = ['react', 'react-dom', 'react/*', 'xstate', 'xstate/*', '@xstate/*', 'ofetch', '@auth0/*', '@fluentui/*', 'react-router-dom', 'fastify', 'fastify/*', '@fastify/*', 'kysely', 'pg', '@electric-sql/*', 'oidc-provider', 'jose', 'pino'];
+const noImport = (patterns, message) => ({ group: patterns, message });
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'test-results/**', 'playwright-report/**', '*.config.*', 'eslint.config.mjs'] },
+  { linterOptions: { reportUnusedDisableDirectives: 'error' } },
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    plugins: { 'import-x': importX },
+    rules: {
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
+      'import-x/no-cycle': 'error',
+      'no-restricted-imports': ['error', { patterns: [noImport(['**/ui/**', '**/src/ui', '**/src/ui/*'], 'Nothing imports the view layer.'), noImport(['ofetch'], 'Only src/api imports ofetch.'), noImport(['@auth0/*'], 'Only the auth bridge (src/ui/auth) imports @auth0.')] }],
+    },
+  },
+  {
+    files: ['src/domain/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noImport(frameworks, 'src/domain is framework-free.'), noImport(['**/machines/**', '**/api/**', '**/ui/**', '**/server/**', '../*/**'], 'src/domain imports nothing outside itself.')] }] },
+  },
+  {
+    files: ['src/api/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noImport(['react', 'react-dom', 'xstate', '@xstate/*', '@fluentui/*', '@auth0/*', 'react-router-dom'], 'src/api is the HTTP layer only.'), noImport(['**/machines/**', '**/ui/**', '**/server/**'], 'src/api imports only src/domain.')] }] },
+  },
+  {
+    files: ['src/machines/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noImport(['react', 'react-dom', '@fluentui/*', '@auth0/*', 'react-router-dom', 'ofetch'], 'Machines get their effects injected.'), noImport(['**/ui/**', '**/server/**'], 'Machines import only domain (and api types).')] }] },
+  },
+  {
+    files: ['src/ui/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noImport(['ofetch'], 'Only src/api imports ofetch.'), noImport(['**/server/**'], 'The SPA never imports the server.')] }] },
+  },
+  {
+    files: ['src/ui/auth/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noImport(['ofetch'], 'Only src/api imports ofetch.'), noImport(['**/server/**'], 'The SPA never imports the server.')] }] },
+  },
+  {
+    files: ['server/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noImport(['**/src/ui/**', '**/src/machines/**', '**/src/api/**', 'react', 'react-dom', 'xstate', '@fluentui/*', '@auth0/*', 'ofetch'], 'server may import src/domain only.')] }] },
+  },
+  {
+    files: ['**/*.test.ts', '**/*.test.tsx', 'tests/**', 'bench/**'],
+    rules: {
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+);

@@ -1,0 +1,92 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Every setting comes from an environment variable with a documented default (README "Configuration").
+ * Production is configuration, not a different code path.
+ */
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  PUBLIC_URL: z.string().url().optional(),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().optional(),
+  STATIC_DIR: z.string().default('./dist'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  AUTH_DOMAIN: z.string().optional(),
+  AUTH_CLIENT_ID: z.string().optional(),
+  AUTH_AUDIENCE: z.string().optional(),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Workspace <no-reply@localhost>'),
+  SEED_DEMO: z.enum(['true', 'false']).default('true'),
+  APP_TITLE: z.string().default('Workspace'),
+  DISABLED_FEATURES: z.string().default(''),
+  DISABLED_FEATURE_TOOLTIP: z.string().default('This feature is not enabled for your account.'),
+  ERROR_REPORTING_URL: z.string().optional(),
+  TRACE_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(0),
+  APP_PLACEHOLDER_MINIMUM_LOAD: z.coerce.number().int().min(0).default(300),
+  APP_PLACEHOLDER_LOAD_TIMEOUT: z.coerce.number().int().min(0).default(8000),
+  APP_SNACKBAR_TIMEOUT: z.coerce.number().int().min(0).default(6000),
+  MANAGE_ACCOUNT_URL: z.string().default('https://account.example.com/'),
+  SELF_SERVE_WORKSPACES: z.enum(['true', 'false']).default('true'),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface AuthConfig {
+  /** true when our own OpenID provider runs inside this server */
+  embedded: boolean;
+  /** the domain the SPA gives auth0-spa-js, with its scheme; the issuer is this plus '/' */
+  domain: string;
+  clientId: string;
+  audience: string;
+  issuer: string;
+}
+
+export interface Config {
+  env: Env;
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  staticDir: string;
+  auth: AuthConfig;
+}
+
+export const EMBEDDED_IDP_PATH = '/idp';
+export const EMBEDDED_SPA_CLIENT_ID = 'workspace-spa';
+
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const detail = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${detail}`);
+  }
+  const env = parsed.data;
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
+  const external = Boolean(env.AUTH_DOMAIN && env.AUTH_CLIENT_ID);
+  const domain = external ? withScheme(env.AUTH_DOMAIN!) : `${publicUrl}${EMBEDDED_IDP_PATH}`;
+  return {
+    env,
+    port: env.PORT,
+    host: env.HOST,
+    publicUrl,
+    dataDir: path.resolve(env.DATA_DIR),
+    databaseUrl: env.DATABASE_URL || undefined,
+    staticDir: path.resolve(env.STATIC_DIR),
+    auth: {
+      embedded: !external,
+      domain,
+      clientId: external ? env.AUTH_CLIENT_ID! : EMBEDDED_SPA_CLIENT_ID,
+      // spec 000 §9: the audience falls back to the server URI
+      audience: env.AUTH_AUDIENCE ?? `${publicUrl}/api`,
+      issuer: `${domain}/`,
+    },
+  };
+}
+
+function withScheme(domain: string): string {
+  const trimmed = domain.replace(/\/+$/, '');
+  return /^https?:\/\//.test(trimmed) ? trimmed : `https://${trimmed}`;
+}

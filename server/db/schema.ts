@@ -1,0 +1,193 @@
+import type { ColumnType, Generated, JSONColumnType } from 'kysely';
+
+/** Kysely's view of the tables; the migrations in ./migrations are the source of truth. */
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+type Json<T extends object | null> = JSONColumnType<T, string, string>;
+
+export interface ProfilesTable {
+  id: string; // the identity provider's subject, e.g. 'auth0|<uuid>'
+  name: string;
+  email: string;
+  default_workspace_id: string | null;
+  features_disabled: string | null;
+  can_create_workspaces: boolean;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WorkspacesTable {
+  id: string;
+  name: string;
+  image_url: string | null;
+  default_environment: string | null;
+  domains: Json<string[]>;
+  app_properties: Json<Record<string, string>>;
+  status: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type MemberRole = 'owner' | 'editor' | 'member';
+
+export interface WorkspaceMembersTable {
+  workspace_id: string;
+  profile_id: string;
+  role: MemberRole;
+  handle: string | null;
+  created_at: Timestamp;
+}
+
+export interface JobsTable {
+  id: string;
+  workspace_id: string;
+  profile_id: string | null;
+  pipeline_id: string | null;
+  type: string;
+  status: string;
+  triggered_by: string | null;
+  attempt: number;
+  max_attempts: number;
+  commit_id: string | null;
+  created: Timestamp;
+  start_time: NullableTimestamp;
+  end_time: NullableTimestamp;
+}
+
+export interface JobLogsTable {
+  job_id: string;
+  sequence: number;
+  timestamp: Timestamp;
+  message: string;
+}
+
+export interface NotificationsTable {
+  id: string;
+  profile_id: string;
+  workspace_id: string | null;
+  type: string;
+  message: string;
+  resolved: boolean;
+  actor_name: string | null;
+  dataset_id: string | null;
+  job_id: string | null;
+  created: Timestamp;
+  last_modified: Timestamp;
+}
+
+export interface InvitationsTable {
+  id: string;
+  workspace_id: string;
+  email: string;
+  status: string;
+  invited_by: string | null;
+  created: Timestamp;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  profile_id: string;
+  name: string;
+  client_id: string;
+  secret_hash: string;
+  created: Timestamp;
+}
+
+export interface ChannelsTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  description: string | null;
+  picture: string | null;
+  type: string;
+  scope: string;
+  creator_id: string | null;
+  created: Timestamp;
+  last_modified: Timestamp;
+}
+
+export interface DatasetsTable {
+  id: string;
+  workspace_id: string;
+  channel_id: string | null;
+  alias: string | null;
+  title: string;
+  description: string | null;
+  description_content_type: string;
+  questions: string | null;
+  visualisation: string | null;
+  metadata: string | null;
+  raw_data: string | null;
+  query: string | null;
+  view_count: Generated<number>;
+  like_count: Generated<number>;
+  published: Timestamp;
+  created: Timestamp;
+  last_modified: Timestamp;
+}
+
+export interface DatasetTagsTable {
+  dataset_id: string;
+  tag: string;
+}
+
+export interface IdpUsersTable {
+  id: string; // subject without the 'auth0|' prefix
+  email: string;
+  name: string;
+  password_hash: string;
+  email_verified: boolean;
+  created_at: Timestamp;
+}
+
+export interface IdpPayloadsTable {
+  id: string;
+  type: string;
+  payload: Json<Record<string, unknown>>;
+  grant_id: string | null;
+  user_code: string | null;
+  uid: string | null;
+  expires_at: NullableTimestamp;
+  consumed_at: NullableTimestamp;
+}
+
+export interface IdpKeysTable {
+  kind: string; // 'signing' | 'cookies'
+  value: Json<Record<string, unknown>>;
+  created_at: Timestamp;
+}
+
+export interface IdpTokensTable {
+  token_hash: string;
+  kind: string; // 'verify-email' | 'reset-password'
+  user_id: string;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+}
+
+export interface OutboxTable {
+  id: string;
+  recipient: string;
+  subject: string;
+  body: string;
+  created_at: Timestamp;
+}
+
+export interface Database {
+  profiles: ProfilesTable;
+  workspaces: WorkspacesTable;
+  workspace_members: WorkspaceMembersTable;
+  jobs: JobsTable;
+  job_logs: JobLogsTable;
+  notifications: NotificationsTable;
+  invitations: InvitationsTable;
+  api_keys: ApiKeysTable;
+  channels: ChannelsTable;
+  datasets: DatasetsTable;
+  dataset_tags: DatasetTagsTable;
+  idp_users: IdpUsersTable;
+  idp_payloads: IdpPayloadsTable;
+  idp_keys: IdpKeysTable;
+  idp_tokens: IdpTokensTable;
+  outbox: OutboxTable;
+}

@@ -1,0 +1,53 @@
+import { createLocalJWKSet, createRemoteJWKSet, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
+import type { AuthConfig } from '../config';
+import { unauthorized } from './errors';
+
+/** Who is calling, as proven by a verified access token. */
+export interface Principal {
+  subject: string;
+  email: string | undefined;
+  emailVerified: boolean;
+  name: string | undefined;
+  /** set for client-credentials tokens (API keys): the OAuth client that obtained the token */
+  clientId: string | undefined;
+  kind: 'user' | 'client';
+}
+
+export type TokenVerifier = (token: string) => Promise<Principal>;
+
+/**
+ * Verifies a bearer token against the issuer's JWKS: the embedded provider's key set in process,
+ * or the external provider's published set (AUTH_DOMAIN).
+ */
+export function createTokenVerifier(auth: AuthConfig, localJwks?: () => Promise<JSONWebKeySet>): TokenVerifier {
+  const keys = auth.embedded && localJwks
+    ? async (...args: Parameters<ReturnType<typeof createLocalJWKSet>>) => createLocalJWKSet(await localJwks())(...args)
+    : createRemoteJWKSet(new URL(`${auth.domain}/.well-known/jwks.json`));
+
+  return async (token) => {
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, keys, { issuer: auth.issuer, audience: auth.audience, algorithms: ['RS256', 'PS256', 'ES256'] }));
+    } catch {
+      throw unauthorized('Invalid or expired access token');
+    }
+    if (typeof payload.sub !== 'string' || payload.sub === '') throw unauthorized('Token has no subject');
+    const clientId = typeof payload.client_id === 'string' ? payload.client_id : typeof payload.azp === 'string' ? payload.azp : undefined;
+    // RFC 9068: a client-credentials token's subject is the client itself.
+    const kind = clientId !== undefined && payload.sub === clientId ? 'client' : 'user';
+    return {
+      subject: payload.sub,
+      email: typeof payload.email === 'string' ? payload.email : undefined,
+      emailVerified: payload.email_verified === true,
+      name: typeof payload.name === 'string' ? payload.name : undefined,
+      clientId: kind === 'client' ? clientId : undefined,
+      kind,
+    };
+  };
+}
+
+export function bearerToken(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { badRequest, zodFieldErrors } from './errors';
+
+/** HAL building blocks. Relation names are the spec's exact strings; hrefs are absolute URLs. */
+export type Link = { href: string };
+export type Links = Record<string, Link>;
+
+export function links(entries: Record<string, string | false | null | undefined>): Links {
+  const out: Links = {};
+  for (const [rel, href] of Object.entries(entries)) {
+    if (href) out[rel] = { href };
+  }
+  return out;
+}
+
+export interface Paging {
+  page: number;
+  size: number;
+  sort: { field: string; direction: 'asc' | 'desc' } | undefined;
+}
+
+const pagingSchema = z.object({
+  page: z.coerce.number({ message: 'must be a number' }).int().min(0).max(1_000_000).default(0),
+  size: z.coerce.number({ message: 'must be a number' }).int().min(1).max(10_000).default(20),
+  sort: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_.]*(,(asc|desc|ASC|DESC))?$/, 'must be field,asc or field,desc')
+    .optional(),
+});
+
+/** Spring-style `page`, `size`, `sort=field,asc|desc`; a sort field outside `sortable` is a 400. */
+export function parsePaging(query: unknown, options: { defaultSize?: number; sortable?: readonly string[] } = {}): Paging {
+  const raw = (query ?? {}) as Record<string, unknown>;
+  const parsed = pagingSchema.safeParse({ page: raw.page, size: raw.size ?? options.defaultSize, sort: raw.sort });
+  if (!parsed.success) throw badRequest('Invalid paging parameters', zodFieldErrors(parsed.error, 'pageable'));
+  const { page, size, sort } = parsed.data;
+  if (!sort) return { page, size, sort: undefined };
+  const [field = '', dir = 'asc'] = sort.split(',');
+  if (options.sortable && !options.sortable.includes(field)) {
+    throw badRequest('Invalid paging parameters', [{ field: 'sort', objectName: 'pageable', defaultMessage: `cannot sort by ${field}` }]);
+  }
+  return { page, size, sort: { field, direction: dir.toLowerCase() === 'desc' ? 'desc' : 'asc' } };
+}
+
+export interface PageInfo {
+  size: number;
+  totalElements: number;
+  totalPages: number;
+  number: number;
+}
+
+/**
+ * A paged HAL collection: `_embedded.{key}`, links first/prev/self/next/last, and `page`.
+ * `selfUrl` is the absolute URL of the request; the paging links keep its other query parameters.
+ */
+export function pagedCollection<T>(key: string, items: T[], paging: Paging, totalElements: number, selfUrl: string, extraLinks: Links = {}) {
+  const totalPages = Math.ceil(totalElements / paging.size);
+  const at = (page: number) => {
+    const url = new URL(selfUrl);
+    url.searchParams.set('page', String(page));
+    url.searchParams.set('size', String(paging.size));
+    return url.toString();
+  };
+  const last = Math.max(totalPages - 1, 0);
+  return {
+    _embedded: { [key]: items },
+    _links: {
+      ...links({
+        first: at(0),
+        prev: paging.page > 0 ? at(Math.min(paging.page - 1, last)) : null,
+        self: at(paging.page),
+        next: paging.page < last ? at(paging.page + 1) : null,
+        last: at(last),
+      }),
+      ...extraLinks,
+    },
+    page: { size: paging.size, totalElements, totalPages, number: paging.page } satisfies PageInfo,
+  };
+}

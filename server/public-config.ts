@@ -1,0 +1,24 @@
+import type { Config } from './config';
+
+/**
+ * What the SPA needs to know at run time, served at /config.json so one build works with any
+ * identity provider and feature set. Nothing secret goes here.
+ */
+export function publicConfig(config: Config) {
+  const { env, auth } = config;
+  return {
+    appTitle: env.APP_TITLE,
+    apiBaseUrl: `${config.publicUrl}/api`,
+    auth: { domain: auth.domain, clientId: auth.clientId, audience: auth.audience, embedded: auth.embedded },
+    disabledFeatures: env.DISABLED_FEATURES,
+    disabledFeatureTooltip: env.DISABLED_FEATURE_TOOLTIP,
+    errorReportingUrl: env.ERROR_REPORTING_URL ?? null,
+    traceSampleRate: env.TRACE_SAMPLE_RATE,
+    placeholderMinimumLoad: env.APP_PLACEHOLDER_MINIMUM_LOAD,
+    placeholderLoadTimeout: env.APP_PLACEHOLDER_LOAD_TIMEOUT,
+    snackbarTimeout: env.APP_SNACKBAR_TIMEOUT,
+    manageAccountUrl: env.MANAGE_ACCOUNT_URL,
+  };
+}
+
+export type PublicConfig = ReturnType<typeof publicConfig>;
