@@ -1,8 +1,19 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { Config } from '../config';
 import type { Db } from '../db/database';
 import { bearerToken, type Principal, type TokenVerifier } from '../http/auth';
 import { unauthorized } from '../http/errors';
+import { resolveCaller, type Caller } from '../policy/caller';
+import { hrefs } from '../policy/hrefs';
+import { apiKeyRoutes } from './apikeys';
+import type { RouteContext } from './context';
+import { datasetRoutes } from './datasets';
+import { invitationRoutes } from './invitations';
+import { jobRoutes } from './jobs';
+import { notificationRoutes } from './notifications';
+import { profileRoutes } from './profiles';
+import { rootRoutes } from './root';
+import { workspaceRoutes } from './workspaces';
 
 export interface ApiOptions {
   db: Db;
@@ -13,27 +24,34 @@ export interface ApiOptions {
 declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal;
+    /** the profile this request acts for (see policy/caller.ts) */
+    caller: Caller;
   }
 }
 
-/** Absolute base of the API for building links, e.g. http://localhost:8080/api */
-export const apiBase = (request: FastifyRequest, config: Config) => `${config.publicUrl}/api`;
-
 /**
- * Everything under /api needs a verified bearer token (401 otherwise, with the error body).
- * Authorisation of each resource happens in the policy module, route by route.
+ * Everything under /api needs a verified bearer token (401 otherwise, with the error body); the
+ * token is then resolved to the caller. Authorisation of each resource happens in the policy
+ * module, route by route. One file per resource (see README.md).
  */
-export const apiRoutes: FastifyPluginAsync<ApiOptions> = async (app, options) => {
+export const apiRoutes: FastifyPluginAsync<ApiOptions> = (app, options) => {
   app.decorateRequest('principal', null as unknown as Principal);
+  app.decorateRequest('caller', null as unknown as Caller);
   app.addHook('onRequest', async (request) => {
     const token = bearerToken(request.headers.authorization);
     if (!token) throw unauthorized();
     request.principal = await options.verifyToken(token);
+    request.caller = await resolveCaller(options.db, request.principal);
   });
 
-  app.get('/', async (request) => ({
-    _links: {
-      self: { href: `${apiBase(request, options.config)}/` },
-    },
-  }));
+  const ctx: RouteContext = { db: options.db, config: options.config, h: hrefs(options.config) };
+  rootRoutes(app, ctx);
+  profileRoutes(app, ctx);
+  workspaceRoutes(app, ctx);
+  jobRoutes(app, ctx);
+  notificationRoutes(app, ctx);
+  invitationRoutes(app, ctx);
+  apiKeyRoutes(app, ctx);
+  datasetRoutes(app, ctx);
+  return Promise.resolve();
 };

@@ -45,15 +45,20 @@ export function pagedCollection<K extends string, T extends z.ZodType>(embeddedK
   });
 }
 
-type EmbeddedHolder<K extends string, T> =
-  | { readonly _embedded?: { readonly [P in NoInfer<K>]?: readonly T[] | null | undefined } | null | undefined }
-  | null
-  | undefined;
+type EmbeddedOf<R> = R extends { readonly _embedded?: infer E } ? NonNullable<E> : never;
+/** The item type of `_embedded[K]`, read from the resource's (usually zod-inferred) type. */
+export type EmbeddedItem<R, K extends string> =
+  EmbeddedOf<R> extends infer E ? (K extends keyof E ? (NonNullable<E[K]> extends readonly (infer T)[] ? T : unknown) : unknown) : unknown;
 
 /** The embedded list under `key`, or [] when the server omitted it. */
-export function embeddedList<K extends string, T>(resource: EmbeddedHolder<K, T>, key: K): T[] {
-  const list: unknown = resource?._embedded?.[key];
-  return Array.isArray(list) ? (list.slice() as T[]) : [];
+export function embeddedList<R extends { readonly _embedded?: unknown } | null | undefined, K extends string>(
+  resource: R,
+  key: K,
+): EmbeddedItem<NonNullable<R>, K>[] {
+  const embedded: unknown = resource?._embedded;
+  if (typeof embedded !== 'object' || embedded === null || !Object.hasOwn(embedded, key)) return [];
+  const list: unknown = (embedded as Record<string, unknown>)[key];
+  return Array.isArray(list) ? (list.slice() as EmbeddedItem<NonNullable<R>, K>[]) : [];
 }
 
 export type LinkLike = { readonly href: string; readonly templated?: boolean | undefined };

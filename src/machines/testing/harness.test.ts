@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assign, fromPromise, setup } from 'xstate';
-import { modelPaths, replayPath, unvisitedStates } from './index';
+import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions } from './index';
 
 // A small machine with everything the harness must handle: an invoke with output and error,
 // a named delay, a guard, a named action and a final state with output.
@@ -55,8 +55,18 @@ const events = {
 describe('model-based harness', () => {
   const paths = modelPaths(counter, { events });
 
-  it('visits every state of the machine', () => {
+  it('visits every state and walks every transition of the machine', () => {
     expect(unvisitedStates(counter, paths)).toEqual([]);
+    expect(unwalkedTransitions(counter, paths, { events })).toEqual([]);
+  });
+
+  it('shortest paths alone miss transitions back to known states, which the default adds', () => {
+    const shortest = modelPaths(counter, { events, strategy: 'shortest' });
+    const missed = unwalkedTransitions(counter, shortest, { events });
+    expect(missed.length).toBeGreaterThan(0);
+    // e.g. user.reset while the count is already 0 changes nothing visible but is still replayed
+    expect(missed.some((edge) => edge.includes('user.reset'))).toBe(true);
+    expect(paths.some((p) => p.steps.some((s, i) => s.event.type === 'user.reset' && p.steps[i - 1]?.state.context.count === 0))).toBe(true);
   });
 
   it('only generates events the machine can take (the guard holds back user.finish)', () => {
@@ -122,5 +132,22 @@ describe('model-based harness', () => {
   it('simple paths include every cycle-free route', () => {
     const simple = modelPaths(counter, { events, strategy: 'simple', keepPrefixes: true });
     expect(simple.length).toBeGreaterThan(paths.length);
+  });
+
+  it('replays a hand-written scenario built with pathOf', async () => {
+    const path = pathOf(counter, [
+      { type: 'xstate.done.actor.load', output: 1 },
+      { type: 'xstate.after.pause.counter.waiting' },
+      { type: 'xstate.done.actor.load', output: 1 },
+      { type: 'user.finish' },
+    ]);
+    expect(path.state.status).toBe('done');
+    expect(path.state.output).toEqual({ count: 2 });
+    const log = await replayPath(counter, path);
+    expect(log.invocations.map((i) => i.input)).toEqual([{ from: 0 }, { from: 1 }]);
+  });
+
+  it('pathOf refuses an event the machine would not take', () => {
+    expect(() => pathOf(counter, [{ type: 'user.finish' }])).toThrow(/does not take/);
   });
 });

@@ -1,6 +1,6 @@
-import { __unsafe_getAllOwnEventDescriptors as ownEventTypes } from 'xstate';
+import { initialTransition, transition, __unsafe_getAllOwnEventDescriptors as ownEventTypes } from 'xstate';
 import type { AnyMachineSnapshot, AnyStateMachine, EventObject, InputFrom, SnapshotFrom } from 'xstate';
-import { getShortestPaths, getSimplePaths } from 'xstate/graph';
+import { getAdjacencyMap, getShortestPaths, getSimplePaths, serializeSnapshot } from 'xstate/graph';
 import type { StatePath } from 'xstate/graph';
 
 /**
@@ -24,8 +24,12 @@ export type ModelPath = {
 export type ModelPathOptions<TMachine extends AnyStateMachine> = {
   readonly input?: InputFrom<TMachine>;
   readonly events?: EventCases;
-  /** 'shortest' gives one path per reachable state; 'simple' every cycle-free path (use on small machines). */
-  readonly strategy?: 'shortest' | 'simple';
+  /**
+   * 'shortest': one path per reachable state. 'transitions' (default): those, plus a path for
+   * every transition they leave out (one leading back to a state already reached, a self-loop),
+   * so every (state, event) pair is replayed. 'simple': every cycle-free path (small machines only).
+   */
+  readonly strategy?: 'shortest' | 'transitions' | 'simple';
   /** Keep only paths ending in a snapshot for which this holds. */
   readonly toState?: (snapshot: SnapshotFrom<TMachine>) => boolean;
   /** Stop exploring past snapshots for which this holds. */
@@ -35,37 +39,56 @@ export type ModelPathOptions<TMachine extends AnyStateMachine> = {
   readonly limit?: number;
 };
 
+type Traversal = {
+  readonly events: (snapshot: AnyMachineSnapshot) => EventObject[];
+  readonly filterEvents: (snapshot: AnyMachineSnapshot, event: EventObject) => boolean;
+};
+
+type Adjacency = Record<
+  string,
+  { state: AnyMachineSnapshot; transitions: Record<string, { event: EventObject; state: AnyMachineSnapshot }> }
+>;
+
 /**
  * Generates paths through the real machine with xstate/graph. createTestModel refuses machines
  * that invoke or use `after`, so the traversal runs on the machine itself and the actors' and
  * timers' outcomes are synthetic events (`xstate.done.actor.*`, `xstate.error.actor.*`,
  * `xstate.after.*`) that replayPath turns back into scripted actor results and clock ticks.
  */
-export function modelPaths<TMachine extends AnyStateMachine>(
-  machine: TMachine,
-  options: ModelPathOptions<TMachine> = {},
-): ModelPath[] {
-  const cases = options.events ?? {};
-  const traversal = {
-    events: (snapshot: AnyMachineSnapshot) => candidateEvents(snapshot, cases),
-    // Only events the machine would act on: a guard that rejects an event must not create a step.
-    filterEvents: (snapshot: AnyMachineSnapshot, event: EventObject) =>
-      snapshot.status === 'active' && snapshot.can(event),
-    ...(options.input === undefined ? {} : { input: options.input }),
-    ...(options.toState === undefined ? {} : { toState: options.toState }),
-    ...(options.stopWhen === undefined ? {} : { stopWhen: options.stopWhen }),
-    ...(options.limit === undefined ? {} : { limit: options.limit }),
-  };
-  const generate = options.strategy === 'simple' ? getSimplePaths : getShortestPaths;
+export function modelPaths<TMachine extends AnyStateMachine>(machine: TMachine, options: ModelPathOptions<TMachine> = {}): ModelPath[] {
+  const traversal = traversalOf(options);
+  const strategy = options.strategy ?? 'transitions';
+  const generate = strategy === 'simple' ? getSimplePaths : getShortestPaths;
   // The graph functions are typed per machine; the harness is deliberately machine-agnostic.
   const raw = generate(machine as AnyStateMachine, traversal as never) as unknown as StatePath<AnyMachineSnapshot, EventObject>[];
-  const paths = raw.map(toModelPath);
+  let paths = raw.map(toModelPath);
+  if (strategy === 'transitions') paths = [...paths, ...missingTransitions(adjacencyOf(machine, traversal), paths)];
+  // Filtered here rather than by the graph functions: 'transitions' needs the way to every state.
+  const keep = options.toState;
+  if (keep !== undefined) paths = paths.filter((path) => keep(path.state as SnapshotFrom<TMachine>));
   return options.keepPrefixes === true ? paths : withoutPrefixes(paths);
 }
 
+function traversalOf<TMachine extends AnyStateMachine>(options: ModelPathOptions<TMachine>): Traversal {
+  const cases = options.events ?? {};
+  return {
+    events: (snapshot) => candidateEvents(snapshot, cases),
+    // Only events the machine would act on: a guard that rejects an event must not create a step.
+    filterEvents: (snapshot, event) => snapshot.status === 'active' && snapshot.can(event),
+    ...(options.input === undefined ? {} : { input: options.input }),
+    ...(options.stopWhen === undefined ? {} : { stopWhen: options.stopWhen }),
+    ...(options.limit === undefined ? {} : { limit: options.limit }),
+  };
+}
+
+function adjacencyOf(machine: AnyStateMachine, traversal: Traversal): Adjacency {
+  return getAdjacencyMap(machine, traversal as never) as unknown as Adjacency;
+}
+
 function candidateEvents(snapshot: AnyMachineSnapshot, cases: EventCases): EventObject[] {
-  return ownEventTypes(snapshot)
-    .filter((type) => !type.includes('*'))
+  const types: unknown[] = ownEventTypes(snapshot);
+  return types
+    .filter((type): type is string => typeof type === 'string' && !type.includes('*'))
     .flatMap((type) => {
       const entry = cases[type];
       const payloads = entry === undefined ? [{}] : typeof entry === 'function' ? entry(snapshot) : entry;
@@ -88,22 +111,77 @@ export function describePath(steps: readonly ModelStep[]): string {
   return `reaches ${target}${events === '' ? ' initially' : ` via ${events}`}`;
 }
 
-function eventKey(step: ModelStep): string {
-  return JSON.stringify(step.event);
+const stateKey = (snapshot: AnyMachineSnapshot): string => serializeSnapshot(snapshot);
+const edgeKey = (from: AnyMachineSnapshot, event: EventObject): string => `${stateKey(from)}|${JSON.stringify(event)}`;
+
+function coveredEdges(paths: readonly ModelPath[]): Set<string> {
+  const covered = new Set<string>();
+  for (const path of paths) {
+    for (const [i, step] of path.steps.entries()) {
+      const before = path.steps[i - 1];
+      if (before !== undefined) covered.add(edgeKey(before.state, step.event));
+    }
+  }
+  return covered;
+}
+
+/** One path per edge of the state graph the given paths do not walk: the way to its source, then the edge. */
+function missingTransitions(adjacency: Adjacency, shortest: readonly ModelPath[]): ModelPath[] {
+  const wayTo = new Map<string, ModelPath>();
+  for (const path of shortest) {
+    const key = stateKey(path.state);
+    const known = wayTo.get(key);
+    if (known === undefined || known.steps.length > path.steps.length) wayTo.set(key, path);
+  }
+  const covered = coveredEdges(shortest);
+  const extra: ModelPath[] = [];
+  for (const { state, transitions } of Object.values(adjacency)) {
+    const way = wayTo.get(stateKey(state));
+    if (way === undefined) continue;
+    for (const { event, state: next } of Object.values(transitions)) {
+      if (covered.has(edgeKey(state, event))) continue;
+      covered.add(edgeKey(state, event));
+      const steps = [...way.steps, { event, state: next }];
+      extra.push({ steps, state: next, description: describePath(steps) });
+    }
+  }
+  return extra;
+}
+
+/**
+ * Transitions of the machine's state graph (under the same event cases) that no path walks,
+ * as 'state --event-->' texts: a test asserts this is empty.
+ */
+export function unwalkedTransitions<TMachine extends AnyStateMachine>(
+  machine: TMachine,
+  paths: readonly ModelPath[],
+  options: Pick<ModelPathOptions<TMachine>, 'input' | 'events' | 'stopWhen' | 'limit'> = {},
+): string[] {
+  const covered = coveredEdges(paths);
+  const missing: string[] = [];
+  for (const { state, transitions } of Object.values(adjacencyOf(machine, traversalOf(options)))) {
+    for (const { event } of Object.values(transitions)) {
+      if (!covered.has(edgeKey(state, event))) missing.push(`${stateKey(state)} --${JSON.stringify(event)}-->`);
+    }
+  }
+  return missing;
 }
 
 function withoutPrefixes(paths: readonly ModelPath[]): ModelPath[] {
   const byLength = [...paths].sort((a, b) => b.steps.length - a.steps.length);
   const kept: ModelPath[] = [];
   for (const path of byLength) {
-    const keys = path.steps.map(eventKey);
-    const covered = kept.some((longer) => keys.every((key, i) => longer.steps[i] !== undefined && eventKey(longer.steps[i]) === key));
+    const keys = path.steps.map((step) => JSON.stringify(step.event));
+    const covered = kept.some((longer) => keys.every((key, i) => longer.steps[i] !== undefined && JSON.stringify(longer.steps[i].event) === key));
     if (!covered) kept.push(path);
   }
   return kept;
 }
 
-/** State node ids (atomic and final) that no path visits: a test asserts this is empty. */
+/**
+ * State node ids (atomic and final) that no path visits: a test asserts this is empty. Transient
+ * states (left at once by an unguarded `always`) never show in a snapshot and are not counted.
+ */
 export function unvisitedStates(machine: AnyStateMachine, paths: readonly ModelPath[]): string[] {
   const visited = new Set<string>();
   for (const path of paths) {
@@ -114,10 +192,39 @@ export function unvisitedStates(machine: AnyStateMachine, paths: readonly ModelP
   return leafIds(machine.root).filter((id) => !visited.has(id));
 }
 
-type NodeLike = { readonly id: string; readonly type: string; readonly states: Readonly<Record<string, NodeLike>> };
+type NodeLike = {
+  readonly id: string;
+  readonly states: Readonly<Record<string, NodeLike>>;
+  readonly always?: readonly { readonly guard?: unknown }[] | undefined;
+};
 
 function leafIds(node: NodeLike): string[] {
   const children = Object.values(node.states);
-  if (children.length === 0) return [node.id];
-  return children.flatMap(leafIds);
+  if (children.length > 0) return children.flatMap(leafIds);
+  const transient = node.always?.some((transition) => transition.guard === undefined) === true;
+  return transient ? [] : [node.id];
+}
+
+/**
+ * A hand-written scenario as a path, computed on the real machine like generated ones, so it is
+ * replayed the same way. Fails when the machine would not act on one of the events.
+ */
+export type ScenarioEvent = { readonly type: string; readonly [key: string]: unknown };
+
+export function pathOf<TMachine extends AnyStateMachine>(
+  machine: TMachine,
+  events: readonly ScenarioEvent[],
+  options: { readonly input?: InputFrom<TMachine> } = {},
+): ModelPath {
+  const [initial] = initialTransition(machine as AnyStateMachine, options.input as never) as unknown as [AnyMachineSnapshot];
+  const steps: ModelStep[] = [{ event: { type: 'xstate.init' }, state: initial }];
+  let current = initial;
+  for (const event of events) {
+    if (current.status !== 'active' || !current.can(event)) {
+      throw new Error(`pathOf: ${JSON.stringify(current.value)} does not take ${JSON.stringify(event)}`);
+    }
+    [current] = transition(machine as AnyStateMachine, current as never, event as never) as unknown as [AnyMachineSnapshot];
+    steps.push({ event, state: current });
+  }
+  return { steps, state: current, description: describePath(steps) };
 }

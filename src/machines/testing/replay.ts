@@ -88,11 +88,11 @@ export async function replayPath<TMachine extends AnyStateMachine>(
         const previous = path.steps[index - 1];
         await enact(step.event, { actor, clock, pending, machine, previous, options });
       }
-      if (failure !== undefined) throw failure instanceof Error ? failure : new Error(String(failure));
+      if (failure !== undefined) throw failure instanceof Error ? failure : new Error(`machine failed: ${JSON.stringify(failure)}`);
       assertSnapshot(actor.getSnapshot() as AnyMachineSnapshot, step.state, index, options);
       for (const [key, assertion] of Object.entries(options.states ?? {})) {
-        const snapshot = actor.getSnapshot() as AnyMachineSnapshot;
-        if (key === '*' || snapshot.matches(key as never)) assertion(snapshot, log);
+        const snapshot: AnyMachineSnapshot = actor.getSnapshot();
+        if (key === '*' || snapshot.matches(key)) assertion(snapshot, log);
       }
     }
   } catch (err) {

@@ -1,0 +1,27 @@
+import { defineConfig } from '@playwright/test';
+
+// End-to-end tests in Debian's Chromium (CHROMIUM_PATH overrides). tests/e2e/global-setup.ts starts
+// the real server on a free port with a fresh embedded database and exports its URL as E2E_BASE_URL.
+export default defineConfig({
+  testDir: 'tests/e2e',
+  testMatch: /.*\.spec\.ts/,
+  globalSetup: './tests/e2e/global-setup.ts',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [['list']],
+  outputDir: 'test-results',
+  use: {
+    browserName: 'chromium',
+    headless: true,
+    viewport: { width: 1280, height: 800 },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    },
+  },
+});

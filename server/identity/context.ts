@@ -1,0 +1,20 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type Provider from 'oidc-provider';
+import type { Config } from '../config';
+import type { Db } from '../db/database';
+import type { Mailer } from './mailer';
+import type { Pages } from './pages';
+
+/** What the provider's own routes share. */
+export interface IdentityContext {
+  config: Config;
+  db: Db;
+  logger: FastifyBaseLogger;
+  provider: Provider;
+  pages: Pages;
+  mailer: Mailer;
+  /** the issuer, e.g. 'http://localhost:8080/idp/' */
+  issuer: string;
+  /** the issuer's path without the trailing slash, e.g. '/idp' */
+  basePath: string;
+}

@@ -1,0 +1,177 @@
+import { html, renderPage, SafeHtml, type RenderedPage } from './html';
+import type { OutboxMessage } from './mailer';
+import { MIN_PASSWORD_LENGTH } from './passwords';
+
+/**
+ * The provider's own pages: sign in, sign up, password reset, email verification, sign out, errors
+ * and the development outbox. Server-rendered, no script except the sign-out auto-submit.
+ */
+export interface PageContext {
+  brand: string;
+  /** path prefix of the provider, e.g. '/idp' */
+  basePath: string;
+  /** the application's URL, where "continue" links lead */
+  appUrl: string;
+}
+
+export type FieldErrors = Partial<Record<'name' | 'email' | 'password', string>>;
+
+interface FieldOptions {
+  name: string;
+  label: string;
+  type: 'email' | 'password' | 'text';
+  value?: string | undefined;
+  autocomplete: string;
+  error?: string | undefined;
+  hint?: string | undefined;
+  minLength?: number;
+  autofocus?: boolean;
+}
+
+function field(options: FieldOptions): SafeHtml {
+  const id = `field-${options.name}`;
+  const describedBy = [options.hint ? `${id}-hint` : '', options.error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  return html`<div class="field">
+<label for="${id}">${options.label}</label>
+<input id="${id}" name="${options.name}" type="${options.type}" autocomplete="${options.autocomplete}" required
+${options.type === 'password' ? new SafeHtml('') : html` value="${options.value ?? ''}"`}${options.minLength ? html` minlength="${options.minLength}"` : ''}${options.autofocus ? new SafeHtml(' autofocus') : ''}${options.error ? new SafeHtml(' aria-invalid="true"') : ''}${describedBy ? html` aria-describedby="${describedBy}"` : ''}>
+${options.hint ? html`<p class="hint" id="${id}-hint">${options.hint}</p>` : ''}
+${options.error ? html`<p class="field-error" id="${id}-error">${options.error}</p>` : ''}
+</div>`;
+}
+
+const alert = (message: string | undefined) => (message ? html`<div class="alert" role="alert">${message}</div>` : '');
+
+export function createPages(context: PageContext) {
+  const { brand, basePath, appUrl } = context;
+  const appOrigin = new URL(appUrl).origin;
+  const page = (title: string, body: SafeHtml, extra: { script?: string; wide?: boolean } = {}): RenderedPage =>
+    renderPage({ title, brand, body, ...extra }, [appOrigin]);
+  const interactionPath = (uid: string, step = '') => `${basePath}/interaction/${encodeURIComponent(uid)}${step ? `/${step}` : ''}`;
+  const continueLink = html`<p><a class="button" href="${appUrl}">Continue to ${brand}</a></p>`;
+
+  return {
+    signIn({ uid, email, error }: { uid: string; email?: string | undefined; error?: string | undefined }) {
+      return page(
+        'Sign in',
+        html`<h1>Sign in</h1>
+<p class="lead">to continue to ${brand}</p>
+${alert(error)}
+<form method="post" action="${interactionPath(uid, 'login')}" novalidate>
+${field({ name: 'email', label: 'Email', type: 'email', value: email, autocomplete: 'username', autofocus: !email })}
+${field({ name: 'password', label: 'Password', type: 'password', autocomplete: 'current-password', autofocus: Boolean(email) })}
+<button type="submit">Sign in</button>
+</form>
+<div class="links">
+<a href="${interactionPath(uid, 'forgot')}">Forgot password?</a>
+<span>No account? <a href="${interactionPath(uid, 'signup')}">Sign up</a></span>
+</div>`,
+      );
+    },
+
+    signUp({ uid, values = {}, errors = {} }: { uid: string; values?: { name?: string; email?: string }; errors?: FieldErrors }) {
+      const hasErrors = Object.keys(errors).length > 0;
+      return page(
+        'Sign up',
+        html`<h1>Create your account</h1>
+<p class="lead">for ${brand}</p>
+${hasErrors ? alert('Please correct the highlighted fields.') : ''}
+<form method="post" action="${interactionPath(uid, 'signup')}" novalidate>
+${field({ name: 'name', label: 'Name', type: 'text', value: values.name, autocomplete: 'name', error: errors.name, autofocus: true })}
+${field({ name: 'email', label: 'Email', type: 'email', value: values.email, autocomplete: 'email', error: errors.email })}
+${field({ name: 'password', label: 'Password', type: 'password', autocomplete: 'new-password', error: errors.password, hint: `At least ${MIN_PASSWORD_LENGTH} characters.`, minLength: MIN_PASSWORD_LENGTH })}
+<button type="submit">Sign up</button>
+</form>
+<div class="links"><span>Already have an account? <a href="${interactionPath(uid)}">Sign in</a></span></div>`,
+      );
+    },
+
+    forgotPassword({ uid, email, error, sentMessage }: { uid: string; email?: string | undefined; error?: string | undefined; sentMessage?: string | undefined }) {
+      const body = sentMessage
+        ? html`<h1>Check your email</h1>
+<div class="notice" role="status">${sentMessage}</div>`
+        : html`<h1>Reset your password</h1>
+<p class="lead">Enter your email address and we will send you a link to choose a new password.</p>
+<form method="post" action="${interactionPath(uid, 'forgot')}" novalidate>
+${field({ name: 'email', label: 'Email', type: 'email', value: email, autocomplete: 'email', error, autofocus: true })}
+<button type="submit">Send reset link</button>
+</form>`;
+      return page('Reset your password', html`${body}<div class="links"><a href="${interactionPath(uid)}">Back to sign in</a></div>`);
+    },
+
+    resetPasswordForm({ token, error }: { token: string; error?: string | undefined }) {
+      return page(
+        'Choose a new password',
+        html`<h1>Choose a new password</h1>
+<form method="post" action="${basePath}/reset-password" novalidate>
+<input type="hidden" name="token" value="${token}">
+${field({ name: 'password', label: 'New password', type: 'password', autocomplete: 'new-password', error, hint: `At least ${MIN_PASSWORD_LENGTH} characters.`, minLength: MIN_PASSWORD_LENGTH, autofocus: true })}
+<button type="submit">Change password</button>
+</form>`,
+      );
+    },
+
+    resetPasswordDone() {
+      return page('Password changed', html`<h1>Password changed</h1><p role="status">Your password has been changed. Sign in with your new password.</p>${continueLink}`);
+    },
+
+    invalidLink(what: 'password reset' | 'verification') {
+      return page('Link expired', html`<h1>This link has expired</h1><p>This ${what} link is invalid, has expired or has already been used.</p>${continueLink}`);
+    },
+
+    emailVerified(email: string) {
+      return page('Email verified', html`<h1>Email verified</h1><p role="status">Your email address <strong>${email}</strong> is verified.</p>${continueLink}`);
+    },
+
+    /** The provider's sign-out form, submitted at once: the SDK's logout must not stop at a question. */
+    signingOut(form: string) {
+      return page(
+        'Signing out',
+        html`<h1>Signing out…</h1>
+${new SafeHtml(form)}
+<input type="hidden" form="op.logoutForm" name="logout" value="yes">
+<noscript><p>JavaScript is off: press the button to finish signing out.</p></noscript>
+<p><button type="submit" form="op.logoutForm">Sign out</button></p>`,
+        { script: "document.getElementById('op.logoutForm').submit();" },
+      );
+    },
+
+    signedOut() {
+      return page('Signed out', html`<h1>You are signed out</h1>${continueLink}`);
+    },
+
+    error({ title, description }: { title: string; description: string }) {
+      return page(title, html`<h1>${title}</h1><p>${description}</p>${continueLink}`);
+    },
+
+    outbox(messages: OutboxMessage[]) {
+      const items = messages.map(
+        (message) => html`<article class="mail">
+<h2>${message.subject}</h2>
+<p class="meta">To ${message.to} · ${message.createdAt}</p>
+<pre>${linkify(message.body)}</pre>
+</article>`,
+      );
+      return page(
+        'Outbox',
+        html`<h1>Outbox</h1>
+<p class="lead">Development only: no SMTP_URL is configured, so mail is kept here instead of being sent. Newest first. Also as <a href="${basePath}/outbox.json">JSON</a>.</p>
+${messages.length ? items : html`<p>No mail yet.</p>`}`,
+        { wide: true },
+      );
+    },
+  };
+}
+
+export type Pages = ReturnType<typeof createPages>;
+
+function linkify(text: string): SafeHtml {
+  const parts: SafeHtml[] = [];
+  let last = 0;
+  for (const match of text.matchAll(/https?:\/\/[^\s<>"']+/g)) {
+    parts.push(html`${text.slice(last, match.index)}`, html`<a href="${match[0]}">${match[0]}</a>`);
+    last = match.index + match[0].length;
+  }
+  parts.push(html`${text.slice(last)}`);
+  return html`${parts}`;
+}

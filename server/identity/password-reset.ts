@@ -1,0 +1,70 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isValidEmail } from '../../src/domain/validation';
+import { revokeAccountState } from './adapter';
+import { RESET_REQUESTED_MESSAGE, requestPasswordReset } from './account-mail';
+import type { IdentityContext } from './context';
+import { sendPage } from './html';
+import { readFields, readForm, sendJson, sendText } from './http';
+import { PASSWORD_TOO_SHORT } from './interactions';
+import { consumeOneTimeToken, peekOneTimeToken, retireOneTimeTokens } from './one-time-tokens';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './passwords';
+import { markEmailVerified, setPassword, subjectOf } from './users';
+
+/**
+ * Auth0's POST /dbconnections/change_password {client_id, email, connection}: the SPA's
+ * change-password page calls it from the browser, hence CORS for the app's origin. The answer is
+ * the same whether or not the address has an account.
+ */
+export async function handleChangePasswordRequest(context: IdentityContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const cors = corsHeaders(context, req);
+  if (req.method === 'OPTIONS') {
+    res.writeHead(204, { ...cors, 'access-control-allow-methods': 'POST', 'access-control-allow-headers': 'content-type, auth0-client', 'access-control-max-age': '3600' });
+    res.end();
+    return;
+  }
+  if (req.method !== 'POST') return sendJson(res, 405, { error: 'method_not_allowed' }, { ...cors, allow: 'POST, OPTIONS' });
+  const fields = await readFields(req);
+  if (fields.client_id !== undefined && fields.client_id !== context.config.auth.clientId) {
+    return sendJson(res, 400, { error: 'invalid_request', error_description: 'unknown client_id' }, cors);
+  }
+  const email = (fields.email ?? '').trim();
+  if (!isValidEmail(email)) return sendJson(res, 400, { error: 'invalid_request', error_description: 'email is required' }, cors);
+  await requestPasswordReset(context, email);
+  sendText(res, 200, RESET_REQUESTED_MESSAGE, cors);
+}
+
+function corsHeaders(context: IdentityContext, req: IncomingMessage): Record<string, string> {
+  const origin = req.headers.origin;
+  const appOrigin = new URL(context.config.publicUrl).origin;
+  return origin === appOrigin ? { 'access-control-allow-origin': origin, vary: 'Origin' } : { vary: 'Origin' };
+}
+
+/** The page a reset mail links to: GET shows the form (mail scanners may fetch it), POST uses the token. */
+export async function handleResetPassword(context: IdentityContext, req: IncomingMessage, res: ServerResponse, query: URLSearchParams): Promise<void> {
+  const { db, pages } = context;
+  if (req.method === 'GET') {
+    const token = query.get('token') ?? '';
+    const userId = await peekOneTimeToken(db, token, 'reset-password');
+    return userId ? sendPage(res, 200, pages.resetPasswordForm({ token })) : sendPage(res, 400, pages.invalidLink('password reset'));
+  }
+  if (req.method !== 'POST') return sendPage(res, 405, pages.error({ title: 'Not allowed', description: 'This page cannot be used this way.' }));
+
+  const form = await readForm(req);
+  const token = form.get('token') ?? '';
+  const password = form.get('password') ?? '';
+  if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
+    const error = password.length < MIN_PASSWORD_LENGTH ? PASSWORD_TOO_SHORT : `Password must be at most ${MAX_PASSWORD_LENGTH} characters.`;
+    const valid = await peekOneTimeToken(db, token, 'reset-password');
+    return valid ? sendPage(res, 400, pages.resetPasswordForm({ token, error })) : sendPage(res, 400, pages.invalidLink('password reset'));
+  }
+  const userId = await consumeOneTimeToken(db, token, 'reset-password');
+  if (!userId) return sendPage(res, 400, pages.invalidLink('password reset'));
+  await setPassword(db, userId, password);
+  // Opening the mailed link proves the address belongs to the user.
+  await markEmailVerified(db, userId);
+  await retireOneTimeTokens(db, userId, 'reset-password');
+  // Whoever knew the old password is signed out everywhere (access tokens still run out within the hour).
+  await revokeAccountState(db, subjectOf(userId));
+  context.logger.info({ sub: subjectOf(userId) }, 'password reset');
+  sendPage(res, 200, pages.resetPasswordDone());
+}

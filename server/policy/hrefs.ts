@@ -1,0 +1,44 @@
+import type { Config } from '../config';
+
+/** Absolute URLs of the API's resources: every `_links` href is built here, so paths live in one place. */
+export interface Hrefs {
+  root(): string;
+  profile(id: string): string;
+  profileLogin(id: string): string;
+  workspaces(): string;
+  workspace(id: string): string;
+  workspacePart(id: string, part: string): string;
+  job(id: string): string;
+  jobLogs(id: string): string;
+  notifications(): string;
+  notification(id: string): string;
+  invitations(email?: string): string;
+  invitation(id: string): string;
+  apiKeys(): string;
+  apiKey(id: string): string;
+  dataset(id: string): string;
+  datasetData(id: string): string;
+}
+
+export function hrefs(config: Pick<Config, 'publicUrl'>): Hrefs {
+  const api = `${config.publicUrl}/api`;
+  const seg = encodeURIComponent;
+  return {
+    root: () => `${api}/`,
+    profile: (id) => `${api}/profiles/${seg(id)}`,
+    profileLogin: (id) => `${api}/profiles/${seg(id)}/login`,
+    workspaces: () => `${api}/workspaces`,
+    workspace: (id) => `${api}/workspaces/${seg(id)}`,
+    workspacePart: (id, part) => `${api}/workspaces/${seg(id)}/${part}`,
+    job: (id) => `${api}/jobs/${seg(id)}`,
+    jobLogs: (id) => `${api}/jobs/${seg(id)}/logs`,
+    notifications: () => `${api}/notifications`,
+    notification: (id) => `${api}/notifications/${seg(id)}`,
+    invitations: (email) => (email ? `${api}/invitations?email=${seg(email)}` : `${api}/invitations`),
+    invitation: (id) => `${api}/invitations/${seg(id)}`,
+    apiKeys: () => `${api}/apikeys`,
+    apiKey: (id) => `${api}/apikeys/${seg(id)}`,
+    dataset: (id) => `${api}/datasets/${seg(id)}`,
+    datasetData: (id) => `${api}/datasets/${seg(id)}/data`,
+  };
+}

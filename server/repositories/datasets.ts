@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/database';
+import type { DatasetsTable } from '../db/schema';
+import type { Paging } from '../http/hal';
+import { isUuid } from './ids';
+
+export type DatasetRow = Selectable<DatasetsTable> & {
+  channel_name: string | null;
+  channel_description: string | null;
+  channel_picture: string | null;
+};
+
+const withChannel = (db: Db) =>
+  db
+    .selectFrom('datasets as d')
+    .leftJoin('channels as c', 'c.id', 'd.channel_id')
+    .selectAll('d')
+    .select(['c.name as channel_name', 'c.description as channel_description', 'c.picture as channel_picture']);
+
+/** The workspace's datasets, most recently published first. */
+export async function feedOf(db: Db, workspaceId: string, paging: Paging): Promise<{ items: DatasetRow[]; total: number }> {
+  const [items, count] = await Promise.all([
+    withChannel(db)
+      .where('d.workspace_id', '=', workspaceId)
+      .orderBy('d.published', 'desc')
+      .orderBy('d.id')
+      .limit(paging.size)
+      .offset(paging.page * paging.size)
+      .execute(),
+    db
+      .selectFrom('datasets')
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { items, total: Number(count.total) };
+}
+
+export function findDataset(db: Db, id: string): Promise<DatasetRow | undefined> {
+  if (!isUuid(id)) return Promise.resolve(undefined);
+  return withChannel(db).where('d.id', '=', id).executeTakeFirst();
+}
+
+/** By id first, then by alias (an alias may itself look like an id, or contain slashes). */
+export async function findDatasetInWorkspace(db: Db, workspaceId: string, idOrAlias: string): Promise<DatasetRow | undefined> {
+  if (isUuid(idOrAlias)) {
+    const byId = await withChannel(db).where('d.workspace_id', '=', workspaceId).where('d.id', '=', idOrAlias).executeTakeFirst();
+    if (byId) return byId;
+  }
+  return withChannel(db).where('d.workspace_id', '=', workspaceId).where('d.alias', '=', idOrAlias).executeTakeFirst();
+}
+
+/** Rows in the order of `ids` (a ranking), missing ones skipped. */
+export async function datasetsByIds(db: Db, ids: readonly string[]): Promise<DatasetRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await withChannel(db).where('d.id', 'in', ids).execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+export async function tagsOf(db: Db, datasetIds: readonly string[]): Promise<Map<string, string[]>> {
+  const tags = new Map<string, string[]>();
+  if (datasetIds.length === 0) return tags;
+  const rows = await db.selectFrom('dataset_tags').select(['dataset_id', 'tag']).where('dataset_id', 'in', datasetIds).orderBy('tag').execute();
+  for (const row of rows) tags.set(row.dataset_id, [...(tags.get(row.dataset_id) ?? []), row.tag]);
+  return tags;
+}
+
+/**
+ * Tags have no table of their own (a dataset's tag is a word on it), so a tag's id is derived
+ * from its workspace and name: stable across requests and servers.
+ */
+export function tagId(workspaceId: string, name: string): string {
+  const hex = createHash('sha1').update(`${workspaceId}:${name.toLowerCase()}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex.slice(16, 17), 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+export async function workspaceTags(db: Db, workspaceId: string, paging: Paging): Promise<{ items: { name: string; usage: number }[]; total: number }> {
+  const base = db
+    .selectFrom('dataset_tags as t')
+    .innerJoin('datasets as d', 'd.id', 't.dataset_id')
+    .where('d.workspace_id', '=', workspaceId);
+  const [items, count] = await Promise.all([
+    base
+      .select(['t.tag as name', (eb) => eb.fn.countAll<number>().as('usage')])
+      .groupBy('t.tag')
+      .orderBy('usage', 'desc')
+      .orderBy('t.tag')
+      .limit(paging.size)
+      .offset(paging.page * paging.size)
+      .execute(),
+    base.select((eb) => eb.fn.count<number>('t.tag').distinct().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { items: items.map((i) => ({ name: i.name, usage: Number(i.usage) })), total: Number(count.total) };
+}

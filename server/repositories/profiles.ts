@@ -1,0 +1,69 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/database';
+import type { ProfilesTable } from '../db/schema';
+
+export type ProfileRow = Selectable<ProfilesTable>;
+
+export function findProfile(db: Db, id: string): Promise<ProfileRow | undefined> {
+  return db.selectFrom('profiles').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export interface NewProfile {
+  id: string;
+  name: string;
+  email: string;
+  canCreateWorkspaces: boolean;
+}
+
+/**
+ * Creates the profile, or returns the existing one untouched except for blank fields, which the
+ * sign-in fills: a later sign-in never overwrites what the user chose in their profile.
+ * Two first sign-ins racing each other meet at the primary key, not in a duplicate.
+ */
+export async function createOrFillProfile(db: Db, fields: NewProfile): Promise<ProfileRow> {
+  await db
+    .insertInto('profiles')
+    .values({ id: fields.id, name: fields.name, email: fields.email, can_create_workspaces: fields.canCreateWorkspaces })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+  const existing = await findProfile(db, fields.id);
+  if (!existing) throw new Error(`profile ${fields.id} vanished after insert`);
+  const fill: { name?: string; email?: string } = {};
+  if (existing.name.trim() === '' && fields.name.trim() !== '') fill.name = fields.name;
+  if (existing.email.trim() === '' && fields.email.trim() !== '') fill.email = fields.email;
+  if (Object.keys(fill).length === 0) return existing;
+  return db
+    .updateTable('profiles')
+    .set({ ...fill, updated_at: new Date() })
+    .where('id', '=', fields.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export function updateProfileFields(db: Db, id: string, fields: { name: string; email: string }): Promise<ProfileRow> {
+  return db
+    .updateTable('profiles')
+    .set({ name: fields.name, email: fields.email, updated_at: new Date() })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export function setDefaultWorkspace(db: Db, id: string, workspaceId: string | null): Promise<ProfileRow> {
+  return db
+    .updateTable('profiles')
+    .set({ default_workspace_id: workspaceId, updated_at: new Date() })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Profiles whose address matches, case-insensitively: the people an invitation to that address reaches. */
+export async function profileIdsByEmail(db: Db, email: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('profiles')
+    .select('id')
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.trim().toLowerCase()))
+    .execute();
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,77 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/database';
+import type { MemberRole, WorkspacesTable } from '../db/schema';
+import type { Paging } from '../http/hal';
+
+export type WorkspaceRow = Selectable<WorkspacesTable>;
+export type WorkspaceWithRole = WorkspaceRow & { role: MemberRole };
+
+export function findWorkspace(db: Db, id: string): Promise<WorkspaceRow | undefined> {
+  return db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The caller's role in the workspace, or undefined when they are not a member. */
+export async function memberRole(db: Db, workspaceId: string, profileId: string): Promise<MemberRole | undefined> {
+  const row = await db
+    .selectFrom('workspace_members')
+    .select('role')
+    .where('workspace_id', '=', workspaceId)
+    .where('profile_id', '=', profileId)
+    .executeTakeFirst();
+  return row?.role;
+}
+
+export async function workspacesOf(db: Db, profileId: string, paging: Paging): Promise<{ items: WorkspaceWithRole[]; total: number }> {
+  const base = db
+    .selectFrom('workspaces')
+    .innerJoin('workspace_members as m', 'm.workspace_id', 'workspaces.id')
+    .where('m.profile_id', '=', profileId);
+  const direction = paging.sort?.direction ?? 'asc';
+  const [items, count] = await Promise.all([
+    base
+      .selectAll('workspaces')
+      .select('m.role')
+      .orderBy('workspaces.name', direction)
+      .orderBy('workspaces.id')
+      .limit(paging.size)
+      .offset(paging.page * paging.size)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { items, total: Number(count.total) };
+}
+
+export interface MemberRow {
+  id: string;
+  name: string;
+  email: string;
+  handle: string | null;
+  role: MemberRole;
+}
+
+export async function membersOf(db: Db, workspaceId: string, paging: Paging): Promise<{ items: MemberRow[]; total: number }> {
+  const base = db
+    .selectFrom('workspace_members as m')
+    .innerJoin('profiles as p', 'p.id', 'm.profile_id')
+    .where('m.workspace_id', '=', workspaceId);
+  const [items, count] = await Promise.all([
+    base
+      .select(['p.id', 'p.name', 'p.email', 'm.handle', 'm.role'])
+      .orderBy('p.name')
+      .orderBy('p.id')
+      .limit(paging.size)
+      .offset(paging.page * paging.size)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { items, total: Number(count.total) };
+}
+
+/** Adds the profile with `role`; an existing membership keeps its role (accepting twice never demotes an owner). */
+export async function addMember(db: Db, workspaceId: string, profileId: string, role: MemberRole): Promise<void> {
+  await db
+    .insertInto('workspace_members')
+    .values({ workspace_id: workspaceId, profile_id: profileId, role })
+    .onConflict((oc) => oc.columns(['workspace_id', 'profile_id']).doNothing())
+    .execute();
+}

@@ -1,0 +1,80 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { notFound } from '../http/errors';
+import { pagedCollection, parsePaging } from '../http/hal';
+import type { Caller } from '../policy/caller';
+import { requireLink } from '../policy/guard';
+import { notificationLinks } from '../policy/links';
+import { isUuid } from '../repositories/ids';
+import { findNotification, markResolved, notificationsOf, type NotificationRow } from '../repositories/notifications';
+import { iso, isoRequired, requestUrl, type RouteContext } from './context';
+import { parseQuery } from './validation';
+
+const flag = z.enum(['true', 'false'], { message: "must be 'true' or 'false'" }).optional();
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+const timestamp = z
+  .string()
+  .refine((text) => ISO_DATE.test(text) && !Number.isNaN(Date.parse(text)), 'must be an ISO 8601 timestamp')
+  .transform((text) => new Date(text))
+  .optional();
+
+const querySchema = z.looseObject({ all: flag, markAsResolved: flag, before: timestamp, since: timestamp });
+
+export function notificationBody(ctx: RouteContext, caller: Caller, n: NotificationRow) {
+  const embedded: Record<string, unknown> = {};
+  if (n.dataset_id !== null && n.dataset_title !== null) {
+    embedded.dataset = { id: n.dataset_id, alias: n.dataset_alias, title: n.dataset_title, workspaceId: n.dataset_workspace_id };
+  }
+  if (n.workspace_id !== null && n.workspace_name !== null) embedded.workspace = { id: n.workspace_id, name: n.workspace_name };
+  if (n.job_id !== null && n.job_type !== null) {
+    embedded.job = {
+      id: n.job_id,
+      type: n.job_type,
+      status: n.job_status,
+      startTime: iso(n.job_start_time),
+      endTime: iso(n.job_end_time),
+      commitId: n.job_commit_id,
+    };
+  }
+  return {
+    id: n.id,
+    type: n.type,
+    message: n.message,
+    resolved: n.resolved,
+    created: isoRequired(n.created),
+    lastModified: isoRequired(n.last_modified),
+    actor: n.actor_name === null ? null : { name: n.actor_name },
+    ...(Object.keys(embedded).length > 0 ? { _embedded: embedded } : {}),
+    _links: notificationLinks(ctx.h, caller, n),
+  };
+}
+
+export function notificationRoutes(app: FastifyInstance, ctx: RouteContext): void {
+  /**
+   * The caller's own notifications, newest first: unread only unless all=true. page.totalElements
+   * counts every match, so size=1 gives the unread count. markAsResolved=true marks the returned
+   * page read; the page itself still shows each item as it was, so an inbox can tell what was new.
+   */
+  app.get('/notifications', async (request) => {
+    const { caller } = request;
+    const query = parseQuery(querySchema, request.query, 'notifications');
+    const paging = parsePaging(request.query);
+    const filter = { profileId: caller.profileId, all: query.all === 'true', before: query.before, since: query.since };
+    const { items, total } = caller.profile ? await notificationsOf(ctx.db, filter, paging) : { items: [], total: 0 };
+    if (query.markAsResolved === 'true') {
+      await markResolved(
+        ctx.db,
+        caller.profileId,
+        items.map((n) => n.id),
+      );
+    }
+    return pagedCollection('notifications', items.map((n) => notificationBody(ctx, caller, n)), paging, total, requestUrl(ctx, request));
+  });
+
+  app.get<{ Params: { id: string } }>('/notifications/:id', async (request) => {
+    const notification = isUuid(request.params.id) ? await findNotification(ctx.db, request.params.id) : undefined;
+    if (!notification) throw notFound(`Notification ${request.params.id} not found`);
+    requireLink(notificationLinks(ctx.h, request.caller, notification), 'self');
+    return notificationBody(ctx, request.caller, notification);
+  });
+}

@@ -1,0 +1,121 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { parseOrThrow, parseWith, ResourceParseError } from './parse';
+import { jobSchema, profileSchema, workspaceSchema, workspacesCollectionSchema } from './resources';
+
+const profile = { id: 'p1', name: 'Ada', email: 'ada@example.com', defaultWorkspace: { id: 'w1' }, _links: { self: { href: '/profiles/p1' } } };
+
+describe('parseWith', () => {
+  it('returns the value when the body is valid', () => {
+    const result = parseWith(profileSchema, profile);
+    expect(result.ok).toBe(true);
+    if (result.ok) expect(result.value.defaultWorkspace?.id).toBe('w1');
+  });
+
+  it('names a nested field with a dotted path', () => {
+    const result = parseWith(profileSchema, { ...profile, defaultWorkspace: { id: 7 } });
+    expect(result).toMatchObject({ ok: false, issues: [{ field: 'defaultWorkspace.id' }] });
+  });
+
+  it('names the href inside a link rather than the union around it', () => {
+    const result = parseWith(profileSchema, { ...profile, _links: { self: { href: 42 } } });
+    expect(result).toMatchObject({ ok: false, issues: [{ field: '_links.self.href' }] });
+  });
+
+  it('names the href inside a link array with its index', () => {
+    const result = parseWith(profileSchema, { ...profile, _links: { self: [{ href: '/a' }, { href: false }] } });
+    expect(result).toMatchObject({ ok: false, issues: [{ field: '_links.self.1.href' }] });
+  });
+
+  it('reports the relation itself when it is neither a link nor an array', () => {
+    const result = parseWith(profileSchema, { ...profile, _links: { self: 'x' } });
+    expect(result).toMatchObject({ ok: false, issues: [{ field: '_links.self' }] });
+  });
+
+  it('names fields inside embedded collections', () => {
+    const result = parseWith(workspacesCollectionSchema, { _embedded: { workspaces: [{ id: 'w', name: 'W' }, { id: 'v', name: 3 }] } });
+    expect(result).toMatchObject({ ok: false, issues: [{ field: '_embedded.workspaces.1.name' }] });
+  });
+
+  it("uses '' for the root", () => {
+    const result = parseWith(profileSchema, 'not an object');
+    expect(result).toMatchObject({ ok: false, issues: [{ field: '' }] });
+  });
+
+  it('lists every failing field', () => {
+    const result = parseWith(jobSchema, { id: 1, type: 'PIPELINE_RUN', status: 'NOPE', created: null });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.issues.map((issue) => issue.field).sort()).toEqual(['created', 'id', 'status']);
+  });
+});
+
+describe('parseOrThrow', () => {
+  it('returns the parsed value', () => {
+    expect(parseOrThrow(workspaceSchema, { id: 'w', name: 'W' }, 'workspace').name).toBe('W');
+  });
+
+  it('throws a ResourceParseError naming the first failing field', () => {
+    let caught: unknown;
+    try {
+      parseOrThrow(workspaceSchema, { id: 'w', name: 'W', appProperties: { HOME_PAGE: 1 } }, 'workspace');
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ResourceParseError);
+    expect(caught).toBeInstanceOf(Error);
+    const error = caught as ResourceParseError;
+    expect(error.name).toBe('ResourceParseError');
+    expect(error.what).toBe('workspace');
+    expect(error.issues[0]?.field).toBe('appProperties.HOME_PAGE');
+    expect(error.message).toContain("Invalid workspace: field 'appProperties.HOME_PAGE'");
+  });
+
+  it('describes a root failure as the body', () => {
+    expect(() => parseOrThrow(workspaceSchema, null, 'workspace')).toThrow(/Invalid workspace: the body/);
+  });
+
+  it('describes an error without issues', () => {
+    expect(new ResourceParseError('profile', []).message).toBe('Invalid profile');
+  });
+});
+
+describe('properties', () => {
+  const json = fc.jsonValue();
+
+  it('never throws and always names string fields, whatever the body', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.anything(), json), (data) => {
+        for (const schema of [profileSchema, workspaceSchema, jobSchema, workspacesCollectionSchema]) {
+          const result = parseWith(schema, data);
+          if (!result.ok) {
+            expect(result.issues.length).toBeGreaterThan(0);
+            for (const issue of result.issues) {
+              expect(typeof issue.field).toBe('string');
+              expect(issue.message.length).toBeGreaterThan(0);
+            }
+          }
+        }
+      }),
+    );
+  });
+
+  it('ok means the schema accepts the body', () => {
+    const schema = z.object({ a: z.string(), b: z.array(z.number()).optional() });
+    fc.assert(
+      fc.property(fc.anything(), (data) => {
+        expect(parseWith(schema, data).ok).toBe(schema.safeParse(data).success);
+      }),
+    );
+  });
+
+  it('a wrong type at a random key is reported at that key', () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 1 }).filter((key) => !key.includes('.')), fc.oneof(fc.integer(), fc.boolean(), fc.constant(null)), (key, bad) => {
+        const schema = z.object({ [key]: z.string() });
+        const result = parseWith(schema, { [key]: bad });
+        expect(result).toMatchObject({ ok: false, issues: [{ field: key }] });
+      }),
+    );
+  });
+});

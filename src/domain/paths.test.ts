@@ -1,0 +1,91 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { HUGE_TEXTS, hostilePath, hostileString, wellFormed } from './hostile.fixture';
+import { encodeSegment, encodeText, normalisedSegments, pathOnly, safeDecode } from './paths';
+
+describe('safeDecode', () => {
+  it('decodes well-formed text', () => {
+    expect(safeDecode('a%20b%2Fc%C3%A9')).toBe('a b/cé');
+  });
+
+  it('keeps malformed escapes and decodes the rest', () => {
+    expect(safeDecode('100%')).toBe('100%');
+    expect(safeDecode('%E0%A4%A')).toBe('%E0%A4%A');
+    expect(safeDecode('%zz%41')).toBe('%zzA');
+    expect(safeDecode('%C3%A9%C3')).toBe('é%C3');
+    expect(safeDecode('%FF%41%F0%9F%98%80')).toBe('%FFA😀');
+  });
+
+  it('never throws and is the identity on text without %', () => {
+    fc.assert(
+      fc.property(hostileString, (text) => {
+        const decoded = safeDecode(text);
+        if (!text.includes('%')) expect(decoded).toBe(text);
+      }),
+    );
+  });
+
+  it('undoes encodeText', () => {
+    fc.assert(
+      fc.property(hostileString, (text) => {
+        expect(safeDecode(encodeText(text))).toBe(wellFormed(text));
+      }),
+    );
+  });
+
+  it('stays fast on huge inputs', () => {
+    for (const text of HUGE_TEXTS) {
+      const started = performance.now();
+      safeDecode(text);
+      expect(performance.now() - started).toBeLessThan(2_000);
+    }
+  });
+});
+
+describe('encodeSegment', () => {
+  it('encodes slashes and URL syntax, and survives lone surrogates', () => {
+    expect(encodeSegment('a/b?c#d')).toBe('a%2Fb%3Fc%23d');
+    expect(encodeSegment('x\uD800')).toBe('x%EF%BF%BD');
+  });
+
+  it('never yields a slash, ? or #', () => {
+    fc.assert(
+      fc.property(hostileString, (text) => {
+        expect(encodeSegment(text)).not.toMatch(/[/?#]/);
+      }),
+    );
+  });
+});
+
+describe('pathOnly and normalisedSegments', () => {
+  it('drops query and fragment', () => {
+    expect(pathOnly('/a/b?x=/c#d')).toBe('/a/b');
+    expect(pathOnly('/a#b?c')).toBe('/a');
+  });
+
+  it('resolves dot segments and empties like a URL parser', () => {
+    expect(normalisedSegments('//a/./b/../c/')).toEqual(['a', 'c']);
+    expect(normalisedSegments('/../../a')).toEqual(['a']);
+    expect(normalisedSegments('/%2e%2e/a/%2E/b')).toEqual(['a', 'b']);
+    expect(normalisedSegments('')).toEqual([]);
+  });
+
+  it('agrees with the WHATWG URL parser for plain segments', () => {
+    const segment = fc.oneof(fc.constantFrom('.', '..', '', 'a', 'b'), fc.stringMatching(/^[a-z0-9-]{1,5}$/));
+    fc.assert(
+      fc.property(fc.array(segment, { maxLength: 8 }), (parts) => {
+        const path = `/${parts.join('/')}`;
+        const viaUrl = new URL(path.replace(/\/{2,}/g, '/'), 'http://h').pathname.split('/').filter((s) => s !== '');
+        expect(normalisedSegments(path)).toEqual(viaUrl);
+      }),
+    );
+  });
+
+  it('never yields empty or dot segments', () => {
+    fc.assert(
+      fc.property(hostilePath, (path) => {
+        for (const segment of normalisedSegments(path)) expect(['', '.', '..']).not.toContain(segment);
+      }),
+    );
+  });
+});

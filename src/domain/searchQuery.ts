@@ -1,0 +1,40 @@
+import { encodeSegment, encodeText, safeDecode } from './paths';
+
+// Search text rules of spec 000 sections 2.3 and 5 (and the tag links of spec 002).
+
+export const SEARCH_FUZZINESS = 2;
+
+const QUOTES = /["\u201C\u201D]/g;
+
+/** Removes straight and typographic double quotes, then trims: applied before the search request. */
+export function stripQuotes(query: string | null | undefined): string {
+  return typeof query === 'string' ? query.replace(QUOTES, '').trim() : '';
+}
+
+function searchTarget(workspaceId: string, page: string, text: string): string {
+  const base = `/l/${encodeSegment(workspaceId)}/${page}`;
+  // Quotes already typed would double up around the phrase; they are stripped before the request anyway.
+  const phrase = stripQuotes(text);
+  return phrase === '' ? base : `${base}?search=${encodeText(`"${phrase}"`)}`;
+}
+
+/** Toolbar search: /l/{ws}/explore?search="text"; blank text opens explore without a search. */
+export function toolbarSearchTarget(workspaceId: string, text: string): string {
+  return searchTarget(workspaceId, 'explore', text);
+}
+
+/** Search forms outside the toolbar: /l/{ws}/feed?search="text". */
+export function feedSearchTarget(workspaceId: string, text: string): string {
+  return searchTarget(workspaceId, 'feed', text);
+}
+
+/** A dataset's #tag link: explore?search="tag:{tag}", spaces written as hyphens. */
+export function tagSearchTarget(workspaceId: string, tag: string): string {
+  return searchTarget(workspaceId, 'explore', `tag:${stripQuotes(tag).replace(/\s+/g, '-')}`);
+}
+
+/** The search value read from the URL: decoded (never throwing), '+' as space, lowercased. */
+export function readSearchParam(raw: string | null | undefined): string {
+  if (typeof raw !== 'string') return '';
+  return safeDecode(raw).replace(/\+/g, ' ').toLowerCase();
+}

@@ -1,0 +1,33 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { isLocalHost, serviceWorkerCheck } from './serviceWorker';
+
+describe('serviceWorkerCheck', () => {
+  it('unregisters on 404 and on a non-script type', () => {
+    expect(serviceWorkerCheck({ status: 404, contentType: 'application/javascript' })).toBe('unregister-and-reload');
+    expect(serviceWorkerCheck({ status: 200, contentType: 'text/html; charset=utf-8' })).toBe('unregister-and-reload');
+    expect(serviceWorkerCheck({ status: 200, contentType: null })).toBe('unregister-and-reload');
+  });
+  it('registers a script', () => {
+    expect(serviceWorkerCheck({ status: 200, contentType: 'application/javascript; charset=UTF-8' })).toBe('register');
+    expect(serviceWorkerCheck({ status: 200, contentType: 'text/JavaScript' })).toBe('register');
+  });
+  it('never registers anything that is not javascript', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 100, max: 599 }), fc.string(), (status, type) => {
+        const result = serviceWorkerCheck({ status, contentType: type });
+        if (!type.toLowerCase().includes('javascript') || status === 404) expect(result).toBe('unregister-and-reload');
+      }),
+    );
+  });
+});
+
+describe('isLocalHost', () => {
+  it('knows the loopback names', () => {
+    expect(isLocalHost('localhost')).toBe(true);
+    expect(isLocalHost('127.0.0.1')).toBe(true);
+    expect(isLocalHost('[::1]')).toBe(true);
+    expect(isLocalHost('example.com')).toBe(false);
+    expect(isLocalHost('127.0.0.1.example.com')).toBe(false);
+  });
+});

@@ -1,0 +1,179 @@
+import { assign, fromPromise, setup } from 'xstate';
+import type { ApiError } from '../../api/errors';
+import { MESSAGES } from '../../domain/errors';
+import type { Profile, Root, Workspace } from '../../domain/resources';
+import { apiErrorOf, shellErrorMessage } from '../apiError';
+import { authFailureMessage, failureIsUnverifiedEmail, failureNeedsSignIn, isEmailUnverified, isSignedIn, type AuthFailure, type AuthUser } from './auth.rules';
+
+// The shell states of spec 000 section 2.1. The auth bridge (src/ui/auth) turns the identity SDK's
+// state into auth.* events; the composition root provides the bootstrap calls and the navigation.
+
+export type AuthInput = {
+  /** The URL the visitor asked for, restored after sign-in. */
+  readonly returnTo: string;
+  /** The `email` query parameter, passed to the provider as a login hint. */
+  readonly loginHint?: string | undefined;
+};
+
+export type BootstrapInput = { readonly user: AuthUser | undefined };
+
+export type BootstrapOutput = {
+  readonly profile: Profile;
+  readonly root: Root;
+  readonly workspaces: readonly Workspace[];
+  /** The workspace of an invitation accepted during sign-in: where the user lands. */
+  readonly targetWorkspaceId?: string | undefined;
+};
+
+export type AuthEvent =
+  | { readonly type: 'auth.loaded'; readonly isAuthenticated: boolean; readonly user?: AuthUser | undefined }
+  | { readonly type: 'auth.failed'; readonly error: AuthFailure }
+  | { readonly type: 'user.retry' }
+  | { readonly type: 'user.logout' }
+  | { readonly type: 'profile.updated'; readonly profile: Profile }
+  | { readonly type: 'workspaces.reload' };
+
+export type AuthContext = {
+  readonly returnTo: string;
+  readonly loginHint: string | undefined;
+  readonly user: AuthUser | undefined;
+  readonly profile: Profile | undefined;
+  readonly root: Root | undefined;
+  readonly workspaces: readonly Workspace[];
+  readonly targetWorkspaceId: string | undefined;
+  /** The text of the error view ('Uh oh!' + this + RETRY and LOGOUT). */
+  readonly errorMessage: string | undefined;
+};
+
+export type LoginRedirect = { readonly returnTo: string; readonly loginHint: string | undefined };
+
+const notProvided = (name: string) => () => {
+  throw new Error(`${name} not provided`);
+};
+
+export const authMachine = setup({
+  types: {
+    context: {} as AuthContext,
+    events: {} as AuthEvent,
+    input: {} as AuthInput,
+  },
+  actors: {
+    bootstrap: fromPromise<BootstrapOutput, BootstrapInput>(notProvided('bootstrap')),
+    reloadWorkspaces: fromPromise<readonly Workspace[]>(notProvided('reloadWorkspaces')),
+  },
+  actions: {
+    redirectToLogin: (_, _params: LoginRedirect) => notProvided('redirectToLogin')(),
+    goNotVerified: (_, _params: { message: string }) => notProvided('goNotVerified')(),
+    logout: notProvided('logout'),
+    storeUser: assign({
+      user: ({ event }) => (event.type === 'auth.loaded' ? event.user : undefined),
+    }),
+    storeProfile: assign({
+      profile: ({ context, event }) => (event.type === 'profile.updated' ? event.profile : context.profile),
+    }),
+    storeAuthFailure: assign({
+      errorMessage: ({ event }) => (event.type === 'auth.failed' ? authFailureMessage(event.error) : MESSAGES.unexpected),
+    }),
+    storeApiError: assign((_, params: { error: ApiError }) => ({ errorMessage: shellErrorMessage(params.error) })),
+    clearError: assign({ errorMessage: undefined }),
+  },
+  guards: {
+    signedOut: ({ event }) => event.type === 'auth.loaded' && !isSignedIn(event.isAuthenticated, event.user),
+    emailUnverified: ({ event }) => event.type === 'auth.loaded' && event.user !== undefined && isEmailUnverified(event.user),
+    failureNeedsSignIn: ({ event }) => event.type === 'auth.failed' && failureNeedsSignIn(event.error),
+    failureIsUnverifiedEmail: ({ event }) => event.type === 'auth.failed' && failureIsUnverifiedEmail(event.error),
+    unauthorized: (_, params: { error: ApiError }) => params.error.kind === 'unauthorized',
+    hasUser: ({ context }) => context.user !== undefined,
+  },
+}).createMachine({
+  id: 'auth',
+  initial: 'loading',
+  context: ({ input }) => ({
+    returnTo: input.returnTo,
+    loginHint: input.loginHint,
+    user: undefined,
+    profile: undefined,
+    root: undefined,
+    workspaces: [],
+    targetWorkspaceId: undefined,
+    errorMessage: undefined,
+  }),
+  states: {
+    loading: {
+      on: {
+        'auth.loaded': [
+          { guard: 'signedOut', target: 'unauthenticated' },
+          { guard: 'emailUnverified', target: 'unverified', actions: 'storeUser' },
+          { target: 'loadingProfile', actions: 'storeUser' },
+        ],
+        'auth.failed': [
+          { guard: 'failureNeedsSignIn', target: 'unauthenticated' },
+          { guard: 'failureIsUnverifiedEmail', target: 'unverified' },
+          { target: 'apiError', actions: 'storeAuthFailure' },
+        ],
+      },
+    },
+    unauthenticated: {
+      entry: { type: 'redirectToLogin', params: ({ context }) => ({ returnTo: context.returnTo, loginHint: context.loginHint }) },
+    },
+    unverified: {
+      entry: { type: 'goNotVerified', params: { message: MESSAGES.verifyEmail } },
+      on: { 'user.logout': 'loggingOut' },
+    },
+    loadingProfile: {
+      entry: 'clearError',
+      invoke: {
+        id: 'bootstrap',
+        src: 'bootstrap',
+        input: ({ context }) => ({ user: context.user }),
+        onDone: {
+          target: 'ready',
+          actions: assign(({ event }) => ({
+            profile: event.output.profile,
+            root: event.output.root,
+            workspaces: event.output.workspaces,
+            targetWorkspaceId: event.output.targetWorkspaceId,
+          })),
+        },
+        onError: [
+          { guard: { type: 'unauthorized', params: ({ event }) => ({ error: apiErrorOf(event.error) }) }, target: 'unauthenticated' },
+          { target: 'apiError', actions: { type: 'storeApiError', params: ({ event }) => ({ error: apiErrorOf(event.error) }) } },
+        ],
+      },
+    },
+    ready: {
+      initial: 'idle',
+      on: {
+        'user.logout': 'loggingOut',
+        'profile.updated': { actions: 'storeProfile' },
+      },
+      states: {
+        idle: {
+          on: { 'workspaces.reload': 'reloading' },
+        },
+        reloading: {
+          invoke: {
+            id: 'reloadWorkspaces',
+            src: 'reloadWorkspaces',
+            onDone: { target: 'idle', actions: assign({ workspaces: ({ event }) => event.output }) },
+            onError: [
+              { guard: { type: 'unauthorized', params: ({ event }) => ({ error: apiErrorOf(event.error) }) }, target: '#auth.unauthenticated' },
+              { target: '#auth.apiError', actions: { type: 'storeApiError', params: ({ event }) => ({ error: apiErrorOf(event.error) }) } },
+            ],
+          },
+        },
+      },
+    },
+    apiError: {
+      on: {
+        'user.retry': [{ guard: 'hasUser', target: 'loadingProfile' }, { target: 'unauthenticated' }],
+        'user.logout': 'loggingOut',
+      },
+    },
+    loggingOut: {
+      entry: 'logout',
+    },
+  },
+});
+
+export type AuthMachine = typeof authMachine;

@@ -1,0 +1,179 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createActor, waitFor } from 'xstate';
+import { createApiClient } from '../../api/client';
+import { fakeFetch } from '../../api/testing/fakeFetch';
+import type { Dataset, DatasetsCollection } from '../../domain/resources';
+import { modelPaths, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
+import type { ModelStep } from '../testing';
+import { feedActors } from './feed.actors';
+import {
+  appendNew,
+  feedMachine,
+  selectEmpty,
+  selectFirstLoad,
+  selectHasMore,
+  selectSlow,
+  selectTotal,
+  type FeedContext,
+  type FeedSnapshot,
+} from './feed.machine';
+
+const API = 'http://api.test/api';
+const dataset = (id: string): Dataset => ({ id, title: `Dataset ${id}`, alias: `alias/${id}` });
+const page = (ids: string[], next: string | null, total: number): DatasetsCollection => ({
+  _embedded: { datasets: ids.map(dataset) },
+  _links: { self: { href: `${API}/self` }, ...(next === null ? {} : { next: { href: next } }) },
+  page: { size: 10, totalElements: total, totalPages: Math.ceil(total / 10), number: 0 },
+});
+
+const FIRST = page(['a', 'b'], `${API}/workspaces/w/feed?page=1&size=10`, 4);
+const ONLY = page(['a'], null, 1);
+// Spring leaves _embedded out of an empty page.
+const EMPTY: DatasetsCollection = { _links: { self: { href: `${API}/self` } }, page: { size: 10, totalElements: 0, totalPages: 0, number: 0 } };
+// Repeats 'b': a dataset published meanwhile shifted the pages.
+const SECOND = page(['b', 'c', 'd'], null, 4);
+const boom = new Error('[500] boom');
+
+const input = { loadTimeoutMs: 8_000 };
+const events = {
+  'xstate.done.actor.loadFirst': [{ output: FIRST }, { output: ONLY }, { output: EMPTY }],
+  'xstate.error.actor.loadFirst': [{ error: boom }],
+  'xstate.done.actor.loadNext': [{ output: SECOND }],
+  'xstate.error.actor.loadNext': [{ error: boom }],
+};
+const paths = modelPaths(feedMachine, { input, events });
+
+const ids = (context: FeedContext) => context.items.map((item) => item.id);
+
+/** The paging rules, checked on every step of every generated path. */
+function checkStep(before: ModelStep, after: ModelStep): void {
+  const was = before.state.context as FeedContext;
+  const now = after.state.context as FeedContext;
+  expect(new Set(ids(now)).size).toBe(now.items.length);
+  switch (after.event.type) {
+    case 'xstate.done.actor.loadFirst': {
+      const output = (after.event as unknown as { output: DatasetsCollection }).output;
+      expect(ids(now)).toEqual((output._embedded?.datasets ?? []).map((d) => d.id));
+      expect(selectEmpty(after.state as FeedSnapshot)).toBe(now.items.length === 0);
+      break;
+    }
+    case 'xstate.done.actor.loadNext':
+      expect(ids(now)).toEqual(['a', 'b', 'c', 'd']);
+      expect(ids(now).slice(0, was.items.length)).toEqual(ids(was));
+      expect(selectHasMore(after.state as FeedSnapshot)).toBe(false);
+      break;
+    case 'xstate.error.actor.loadNext':
+      expect(now.items).toEqual(was.items);
+      expect(now.lastPage).toEqual(was.lastPage);
+      expect(now.moreError).toBe(boom.message);
+      expect(selectHasMore(after.state as FeedSnapshot)).toBe(true);
+      break;
+    case 'xstate.error.actor.loadFirst':
+      expect(after.state.matches('failed')).toBe(true);
+      expect(now.items).toEqual([]);
+      expect(now.error).toBe(boom.message);
+      break;
+    case 'user.loadMore':
+      expect(selectHasMore(before.state as FeedSnapshot)).toBe(true);
+      break;
+    case 'user.reload':
+      // The list on screen stays while the fresh first page loads.
+      expect(now.items).toEqual(was.items);
+      expect(selectFirstLoad(after.state as FeedSnapshot)).toBe(was.items.length === 0);
+      break;
+  }
+}
+
+describe('feed machine, generated paths', () => {
+  it('visits every state and walks every transition', () => {
+    expect(unvisitedStates(feedMachine, paths)).toEqual([]);
+    expect(unwalkedTransitions(feedMachine, paths, { input, events })).toEqual([]);
+  });
+
+  it('reaches the situations the pages show', () => {
+    const types = new Set(paths.flatMap((p) => p.steps.map((s) => s.event.type)));
+    for (const type of ['user.loadMore', 'user.reload', 'user.retry', 'xstate.after.loadTimeout.feed.loading.waiting']) expect(types).toContain(type);
+  });
+
+  it('keeps the rules on every step', () => {
+    for (const path of paths) {
+      for (let i = 1; i < path.steps.length; i += 1) checkStep(path.steps[i - 1]!, path.steps[i]!);
+    }
+  });
+
+  it.each(paths.map((p) => [p.description, p] as const))('replays %s', async (_, path) => {
+    await replayPath(feedMachine, path, {
+      input,
+      states: {
+        loading: (_s, { invocations }) => expect(invocations.at(-1)).toMatchObject({ id: 'loadFirst', src: 'loadFirst' }),
+        'loading.slow': (snapshot, { clock }) => {
+          expect(selectSlow(snapshot as FeedSnapshot)).toBe(true);
+          expect(clock.now()).toBeGreaterThanOrEqual(input.loadTimeoutMs);
+        },
+        loadingMore: (snapshot, { invocations }) => {
+          const context = snapshot.context as FeedContext;
+          expect(invocations.at(-1)).toEqual({ id: 'loadNext', src: 'loadNext', input: { page: context.lastPage } });
+        },
+        ready: (snapshot) => {
+          const context = snapshot.context as FeedContext;
+          expect(selectTotal(snapshot as FeedSnapshot)).toBe(context.lastPage?.page?.totalElements);
+          expect(selectFirstLoad(snapshot as FeedSnapshot)).toBe(false);
+        },
+      },
+    });
+  });
+});
+
+describe('appendNew', () => {
+  const idList = fc.array(fc.oneof(fc.constantFrom('a', 'b', '__proto__', 'constructor', ''), fc.string()), { maxLength: 20 });
+
+  it('keeps the shown items in order, adds each new id once, and never drops a new one', () => {
+    fc.assert(
+      fc.property(idList, idList, (shown, more) => {
+        const uniqueShown = [...new Set(shown)].map(dataset);
+        const result = appendNew(uniqueShown, more.map(dataset)).map((d) => d.id);
+        expect(result.slice(0, uniqueShown.length)).toEqual(uniqueShown.map((d) => d.id));
+        expect(new Set(result).size).toBe(result.length);
+        expect(new Set(result)).toEqual(new Set([...uniqueShown.map((d) => d.id), ...more]));
+      }),
+    );
+  });
+});
+
+describe('feed actors against the real client', () => {
+  const run = async (source: Parameters<typeof feedActors>[1], replies: Parameters<typeof fakeFetch>) => {
+    const fake = fakeFetch(...replies);
+    const client = createApiClient({ baseURL: API, getToken: () => Promise.resolve('t'), fetch: fake.fetch, retryDelay: () => 0 });
+    const actor = createActor(feedMachine.provide({ actors: feedActors(client, source) }), { input }).start();
+    await waitFor(actor, (s) => s.matches('ready') || s.matches('failed'));
+    return { fake, actor };
+  };
+
+  it('loads the feed with page 0 and size 10, then follows the next link', async () => {
+    const { fake, actor } = await run({ kind: 'feed', workspaceId: 'w 1' }, [{ body: FIRST }, { body: SECOND }]);
+    expect(selectHasMore(actor.getSnapshot())).toBe(true);
+    actor.send({ type: 'user.loadMore' });
+    await waitFor(actor, (s) => s.matches('ready'));
+    expect(fake.calls.map((c) => c.url)).toEqual([`${API}/workspaces/w%201/feed?page=0&size=10`, `${API}/workspaces/w/feed?page=1&size=10`]);
+    expect(ids(actor.getSnapshot().context)).toEqual(['a', 'b', 'c', 'd']);
+    expect(selectTotal(actor.getSnapshot())).toBe(4);
+    actor.stop();
+  });
+
+  it('searches with the quotes stripped', async () => {
+    const { fake, actor } = await run({ kind: 'search', workspaceId: 'w', q: '"tag:kpi"' }, [{ body: EMPTY }]);
+    expect(new URL(fake.calls[0]!.url).searchParams.get('q')).toBe('tag:kpi');
+    expect(selectEmpty(actor.getSnapshot())).toBe(true);
+    actor.stop();
+  });
+
+  it('shows the mapped failure and loads again on retry', async () => {
+    const { actor } = await run({ kind: 'feed', workspaceId: 'w' }, [{ status: 404, body: 'gone' }, { body: ONLY }]);
+    expect(actor.getSnapshot().context.error).toBe('[404] gone');
+    actor.send({ type: 'user.retry' });
+    await waitFor(actor, (s) => s.matches('ready'));
+    expect(ids(actor.getSnapshot().context)).toEqual(['a']);
+    actor.stop();
+  });
+});

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, toPromise } from 'xstate';
+import { createApiClient } from '../../api/client';
+import { fakeFetch } from '../../api/testing/fakeFetch';
+import { ApiFailure } from '../../api/errors';
+import type { Job, Workspace } from '../../domain/resources';
+import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
+import type { ReplayLog } from '../testing';
+import { landingActors } from './landing.actors';
+import { landingMachine } from './landing.machine';
+
+const input = { workspaceId: 'w 1' };
+const member: Workspace = { id: 'w 1', name: 'Demo', appProperties: { HOME_PAGE: 'news' } };
+const plainMember: Workspace = { id: 'w 1', name: 'Demo' };
+const admin: Workspace = { id: 'w 1', name: 'Demo', _links: { 'update delete workspace': { href: '/api/workspaces/w1' } } };
+const job = (type: string, status: Job['status']): Job => ({ id: `${type}-${status}`, type, status, created: '2024-01-01T00:00:00Z' });
+const setupRunning = [job('PROFILE_INIT', 'RUNNING'), job('PIPELINE_RUN', 'ERROR')];
+const setupDone = [job('PROFILE_INIT', 'COMPLETE'), job('PIPELINE_RUN', 'RUNNING')];
+const notFound = new ApiFailure({ kind: 'response', status: 404, message: '[404] Not Found' });
+
+const events = {
+  'xstate.done.actor.loadWorkspace': [{ output: member }, { output: plainMember }, { output: admin }],
+  'xstate.error.actor.loadWorkspace': [{ error: notFound }],
+  'xstate.done.actor.loadJobs': [{ output: setupRunning }, { output: setupDone }, { output: [] }],
+  'xstate.error.actor.loadJobs': [{ error: new ApiFailure({ kind: 'network', message: 'We were unable to connect.' }) }],
+};
+
+const ROUTES = ['/l/w%201/news', '/l/w%201/feed', '/setup/tasks/w%201', '/lab'];
+
+describe('landing machine (model-based)', () => {
+  const paths = modelPaths(landingMachine, { input, events });
+
+  it('reaches every state and walks every transition', () => {
+    expect(unvisitedStates(landingMachine, paths)).toEqual([]);
+    expect(unwalkedTransitions(landingMachine, paths, { input, events })).toEqual([]);
+  });
+
+  it('every landing route of spec 000 section 4 is an outcome of some path', () => {
+    const outcomes = new Set(paths.filter((p) => p.state.status === 'done').map((p) => (p.state.output as { route: string }).route));
+    expect([...outcomes].sort()).toEqual([...ROUTES].sort());
+  });
+
+  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_, path) => {
+    await replayPath(landingMachine, path, {
+      input,
+      states: {
+        loadingWorkspace: (_s, log: ReplayLog) => expect(log.invocations.at(-1)).toEqual({ id: 'loadWorkspace', src: 'loadWorkspace', input }),
+        loadingJobs: (_s, log: ReplayLog) => expect(log.invocations.at(-1)).toEqual({ id: 'loadJobs', src: 'loadJobs', input }),
+        failed: (snapshot) => expect(['response', 'network']).toContain(snapshot.context.error?.kind),
+        done: (snapshot) => expect(ROUTES).toContain(snapshot.output?.route),
+      },
+    });
+  });
+});
+
+describe('landing scenarios', () => {
+  const land = (...evts: Parameters<typeof pathOf>[1]) => pathOf(landingMachine, evts, { input });
+
+  it('a member lands on the HOME_PAGE, without reading jobs', async () => {
+    const path = land({ type: 'xstate.done.actor.loadWorkspace', output: member });
+    expect(path.state.output).toEqual({ route: '/l/w%201/news' });
+    const log = await replayPath(landingMachine, path, { input });
+    expect(log.invocations.map((i) => i.id)).toEqual(['loadWorkspace']);
+  });
+
+  it("a member without HOME_PAGE lands on 'feed'", () => {
+    expect(land({ type: 'xstate.done.actor.loadWorkspace', output: plainMember }).state.output).toEqual({ route: '/l/w%201/feed' });
+  });
+
+  it('an admin with an unfinished PROFILE_ job goes to setup tasks', async () => {
+    const path = land({ type: 'xstate.done.actor.loadWorkspace', output: admin }, { type: 'xstate.done.actor.loadJobs', output: setupRunning });
+    expect(path.state.output).toEqual({ route: '/setup/tasks/w%201' });
+    const log = await replayPath(landingMachine, path, { input });
+    expect(log.invocations.map((i) => i.id)).toEqual(['loadWorkspace', 'loadJobs']);
+  });
+
+  it('an admin whose setup is complete goes to the Lab', () => {
+    expect(land({ type: 'xstate.done.actor.loadWorkspace', output: admin }, { type: 'xstate.done.actor.loadJobs', output: setupDone }).state.output).toEqual({
+      route: '/lab',
+    });
+  });
+
+  it('a failure keeps the ApiError and can be retried', async () => {
+    const path = land({ type: 'xstate.error.actor.loadWorkspace', error: notFound }, { type: 'user.retry' }, { type: 'xstate.done.actor.loadWorkspace', output: member });
+    expect(path.steps[1]?.state.context.error).toEqual({ kind: 'response', status: 404, message: '[404] Not Found' });
+    expect(path.state.context.error).toBeUndefined();
+    await replayPath(landingMachine, path, { input });
+  });
+});
+
+describe('landing with the real actors', () => {
+  it('reads the workspace and, for an admin, its jobs, then outputs the route', async () => {
+    const fake = fakeFetch({ body: admin }, { body: { _embedded: { jobs: setupRunning } } });
+    const client = createApiClient({ baseURL: 'http://api.test/api', getToken: () => Promise.resolve('t'), fetch: fake.fetch });
+    const actor = createActor(landingMachine.provide({ actors: landingActors(client) }), { input });
+    actor.start();
+    await expect(toPromise(actor)).resolves.toEqual({ route: '/setup/tasks/w%201' });
+    expect(fake.calls.map((c) => c.url)).toEqual(['http://api.test/api/workspaces/w%201', 'http://api.test/api/workspaces/w%201/jobs']);
+  });
+});

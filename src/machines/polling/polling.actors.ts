@@ -1,0 +1,18 @@
+import { fromPromise } from 'xstate';
+import type { ApiClient } from '../../api/client';
+import { countUnread } from '../../api/notifications';
+import { listJobs } from '../../api/workspaces';
+import { activeJobCount } from './activeJobCount';
+import type { PollingFetchInput, TaskCountParams } from './polling.machine';
+
+/** For `notificationCountMachine.provide({ actors: { fetch: notificationCountActor(client) } })`. */
+export function notificationCountActor(client: ApiClient) {
+  return fromPromise<number, PollingFetchInput<null>>(({ signal }) => countUnread(client, { signal }));
+}
+
+/** For `taskCountMachine.provide({ actors: { fetch: taskCountActor(client) } })`. */
+export function taskCountActor(client: ApiClient) {
+  return fromPromise<number, PollingFetchInput<TaskCountParams>>(async ({ input, signal }) =>
+    activeJobCount(await listJobs(client, input.params.workspaceId, { signal })),
+  );
+}

@@ -1,0 +1,137 @@
+import { assign, fromPromise, setup } from 'xstate';
+import type { SnapshotFrom } from 'xstate';
+import { PROFILE_TOAST_MS } from '../../domain/constants';
+import { MESSAGES } from '../../domain/errors';
+import type { Profile } from '../../domain/resources';
+import { isEmailEditable, validateProfile } from '../../domain/validation';
+import type { ProfileErrors } from '../../domain/validation';
+
+// Edit profile (/p/profile, spec 000 sections 2.7 and 5). The form and the success toast are
+// parallel regions: editing again while 'Profile updated successfully!' shows must not hide it,
+// and a second save restarts its 6 seconds.
+
+export type ProfileField = 'name' | 'email';
+
+export type ProfileFormInput = { readonly profile: Profile };
+
+export type ProfileFormContext = {
+  /** The last saved profile, the server's answer. */
+  readonly profile: Profile;
+  readonly name: string;
+  readonly email: string;
+  /** Only accounts of the identity provider's own database ('auth0|...') may change email. */
+  readonly emailEditable: boolean;
+  readonly errors: ProfileErrors;
+  readonly saveError: string | null;
+};
+
+export type ProfileFormEvent =
+  | { readonly type: 'user.change'; readonly field: ProfileField; readonly value: string }
+  | { readonly type: 'user.save' };
+
+export type SaveProfileInput = { readonly id: string; readonly name: string; readonly email: string };
+
+/** Field errors that block saving; an email the user cannot change cannot block a new name. */
+function blockingErrors(context: Pick<ProfileFormContext, 'name' | 'email' | 'emailEditable'>): ProfileErrors {
+  const { name, email } = validateProfile({ name: context.name, email: context.email });
+  return { ...(name === undefined ? {} : { name }), ...(email === undefined ? {} : { email }) };
+}
+
+const withoutField = (errors: ProfileErrors, field: ProfileField): ProfileErrors => {
+  const { [field]: _dropped, ...rest } = errors;
+  return rest;
+};
+
+export const profileFormMachine = setup({
+  types: {
+    context: {} as ProfileFormContext,
+    events: {} as ProfileFormEvent,
+    input: {} as ProfileFormInput,
+  },
+  actors: {
+    saveProfile: fromPromise<Profile, SaveProfileInput>(() => Promise.reject(new Error('saveProfile not provided'))),
+  },
+  actions: {
+    /** The shell replaces its profile with the saved one (toolbar name, menus). */
+    profileSaved: (_, _params: { profile: Profile }) => {
+      throw new Error('profileSaved not provided');
+    },
+  },
+  delays: { profileToast: PROFILE_TOAST_MS },
+  guards: {
+    isEditable: ({ context }, { field }: { field: ProfileField }) => field === 'name' || context.emailEditable,
+    isValid: ({ context }) => Object.keys(blockingErrors(context)).length === 0,
+  },
+}).createMachine({
+  id: 'profileForm',
+  type: 'parallel',
+  context: ({ input }) => ({
+    profile: input.profile,
+    name: input.profile.name,
+    email: input.profile.email,
+    emailEditable: isEmailEditable(input.profile.id),
+    errors: {},
+    saveError: null,
+  }),
+  states: {
+    form: {
+      initial: 'editing',
+      states: {
+        editing: {
+          on: {
+            'user.change': {
+              guard: { type: 'isEditable', params: ({ event }) => ({ field: event.field }) },
+              actions: assign(({ context, event }) => ({
+                ...(event.field === 'name' ? { name: event.value } : { email: event.value }),
+                errors: withoutField(context.errors, event.field),
+                saveError: null,
+              })),
+            },
+            'user.save': [
+              { guard: 'isValid', target: 'saving', actions: assign({ errors: {}, saveError: null }) },
+              { actions: assign({ errors: ({ context }) => blockingErrors(context) }) },
+            ],
+          },
+        },
+        saving: {
+          invoke: {
+            id: 'saveProfile',
+            src: 'saveProfile',
+            input: ({ context }) => ({
+              id: context.profile.id,
+              name: context.name.trim(),
+              email: context.email.trim(),
+            }),
+            onDone: {
+              // Both regions: the form edits the saved profile, the toast (re)starts its 6 s.
+              target: ['editing', '#profileForm.toast.shown'],
+              actions: [
+                assign({ profile: ({ event }) => event.output, name: ({ event }) => event.output.name, email: ({ event }) => event.output.email }),
+                { type: 'profileSaved', params: ({ event }) => ({ profile: event.output }) },
+              ],
+            },
+            onError: { target: 'editing', actions: assign({ saveError: MESSAGES.profileSaveFailed }) },
+          },
+        },
+      },
+    },
+    toast: {
+      initial: 'hidden',
+      states: {
+        hidden: {},
+        shown: { after: { profileToast: 'hidden' } },
+      },
+    },
+  },
+});
+
+export type ProfileFormSnapshot = SnapshotFrom<typeof profileFormMachine>;
+
+/** 'Profile updated successfully!' while the toast region shows it. */
+export function selectToast(snapshot: ProfileFormSnapshot): string | null {
+  return snapshot.matches({ toast: 'shown' }) ? MESSAGES.profileUpdated : null;
+}
+
+export function selectSaving(snapshot: ProfileFormSnapshot): boolean {
+  return snapshot.matches({ form: 'saving' });
+}

@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, fromPromise, SimulatedClock } from 'xstate';
+import type { AnyMachineSnapshot } from 'xstate';
+import { createApiClient } from '../../api/client';
+import { fakeFetch } from '../../api/testing/fakeFetch';
+import { PROFILE_TOAST_MS } from '../../domain/constants';
+import type { Profile } from '../../domain/resources';
+import { modelPaths, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
+import type { ModelStep } from '../testing';
+import { profileFormActors } from './profileForm.actors';
+import { profileFormMachine, selectSaving, selectToast } from './profileForm.machine';
+import type { ProfileFormContext } from './profileForm.machine';
+
+const OWN: Profile = { id: 'auth0|42', name: 'Ada', email: 'ada@example.com', _links: { self: { href: '/profiles/auth0|42' } } };
+const SOCIAL: Profile = { id: 'google-oauth2|7', name: 'Grace', email: 'grace@example.com' };
+
+// The server's answer is one fixed profile: what the form shows afterwards must be that answer,
+// whatever was sent, and a fixed answer keeps the number of reachable contexts small.
+const savedFrom = (snapshot: AnyMachineSnapshot): Profile => {
+  const { profile } = snapshot.context as ProfileFormContext;
+  return { ...profile, name: 'Ada Lovelace', email: profile.id === OWN.id ? 'ada@lovelace.org' : profile.email };
+};
+
+const events = {
+  'user.change': [
+    { field: 'name', value: '   ' },
+    { field: 'name', value: ' Ada Lovelace ' },
+    { field: 'email', value: 'not-an-address' },
+    { field: 'email', value: 'ada@lovelace.org' },
+  ],
+  'xstate.done.actor.saveProfile': (snapshot: AnyMachineSnapshot) => [{ output: savedFrom(snapshot) }],
+  'xstate.error.actor.saveProfile': [{ error: new Error('[500] boom') }],
+};
+
+const contextOf = (step: ModelStep | undefined) => step?.state.context as ProfileFormContext;
+
+describe.each([
+  ['an identity-provider account', OWN, true],
+  ['a social account', SOCIAL, false],
+] as const)('profileForm machine for %s, generated paths', (_, profile, emailEditable) => {
+  const input = { profile };
+  const paths = modelPaths(profileFormMachine, { input, events });
+
+  it('visits every state and walks every transition', () => {
+    expect(unvisitedStates(profileFormMachine, paths)).toEqual([]);
+    expect(unwalkedTransitions(profileFormMachine, paths, { input, events })).toEqual([]);
+  });
+
+  it('keeps the spec 000 section 5 rules on every step', () => {
+    for (const path of paths) {
+      for (const [i, step] of path.steps.entries()) {
+        const was = contextOf(path.steps[i - 1]);
+        const now = contextOf(step);
+        expect(now.emailEditable).toBe(emailEditable);
+        const event = step.event as { type: string; field?: string };
+        if (event.type === 'user.change' && event.field === 'email') expect(emailEditable).toBe(true);
+        if (event.type === 'user.save' && !step.state.matches({ form: 'saving' })) {
+          const nameBlank = was.name.trim() === '';
+          expect(now.errors.name).toBe(nameBlank ? 'Enter your name' : undefined);
+          expect(now.errors.email).toBe(emailEditable && was.email === 'not-an-address' ? 'Enter valid email address' : undefined);
+        }
+        if (event.type === 'xstate.error.actor.saveProfile') {
+          expect(now.saveError).toBe('Error while updating. Please try again.');
+          expect(now.profile).toEqual(was.profile);
+        }
+        if (event.type === 'xstate.done.actor.saveProfile') {
+          expect(step.state.matches({ form: 'editing', toast: 'shown' })).toBe(true);
+          expect(now.name).toBe(now.profile.name);
+        }
+      }
+    }
+  });
+
+  it.each(paths.map((p) => [p.description, p] as const))('replays %s', async (_, path) => {
+    await replayPath(profileFormMachine, path, {
+      input,
+      states: {
+        'form.saving': (snapshot, { invocations }) => {
+          const context = snapshot.context as ProfileFormContext;
+          expect(invocations.at(-1)).toEqual({
+            id: 'saveProfile',
+            src: 'saveProfile',
+            input: { id: profile.id, name: context.name.trim(), email: context.email.trim() },
+          });
+          expect(selectSaving(snapshot as never)).toBe(true);
+        },
+        'toast.shown': (snapshot, { actions }) => {
+          expect(selectToast(snapshot as never)).toBe('Profile updated successfully!');
+          const saved = actions.filter((a) => a.name === 'profileSaved').at(-1);
+          expect(saved?.params).toEqual({ profile: (snapshot.context as ProfileFormContext).profile });
+        },
+        'toast.hidden': (snapshot) => expect(selectToast(snapshot as never)).toBeNull(),
+      },
+    });
+  });
+});
+
+describe('profileForm, targeted rules', () => {
+  it('a second save while the toast shows restarts its 6 seconds', async () => {
+    const clock = new SimulatedClock();
+    const saved: Profile[] = [];
+    const actor = createActor(
+      profileFormMachine.provide({
+        actors: { saveProfile: fromPromise(({ input }) => Promise.resolve({ ...OWN, ...input })) },
+        actions: { profileSaved: (_, { profile }) => void saved.push(profile) },
+      }),
+      { input: { profile: OWN }, clock },
+    ).start();
+    const settle = () => new Promise((r) => setTimeout(r, 0));
+    actor.send({ type: 'user.save' });
+    await settle();
+    clock.increment(PROFILE_TOAST_MS - 1000);
+    actor.send({ type: 'user.change', field: 'name', value: 'Ada L.' });
+    expect(selectToast(actor.getSnapshot())).toBe('Profile updated successfully!');
+    actor.send({ type: 'user.save' });
+    await settle();
+    clock.increment(PROFILE_TOAST_MS - 1);
+    expect(selectToast(actor.getSnapshot())).toBe('Profile updated successfully!');
+    clock.increment(1);
+    expect(selectToast(actor.getSnapshot())).toBeNull();
+    expect(saved.map((p) => p.name)).toEqual(['Ada', 'Ada L.']);
+    actor.stop();
+  });
+
+  it('refuses email changes for a social account', () => {
+    const actor = createActor(profileFormMachine, { input: { profile: SOCIAL } }).start();
+    expect(actor.getSnapshot().can({ type: 'user.change', field: 'email', value: 'x@y.org' })).toBe(false);
+    expect(actor.getSnapshot().can({ type: 'user.change', field: 'name', value: 'G' })).toBe(true);
+    actor.stop();
+  });
+
+  it('saves with PUT /profiles/{id} {id, name, email} through the real client', async () => {
+    const fake = fakeFetch({ status: 200, body: { ...OWN, name: 'Ada L.' } });
+    const client = createApiClient({ baseURL: 'http://api.test/api', getToken: () => Promise.resolve('t'), fetch: fake.fetch });
+    const actors = profileFormActors(client);
+    const actor = createActor(profileFormMachine.provide({ actors, actions: { profileSaved: () => undefined } }), { input: { profile: OWN } }).start();
+    actor.send({ type: 'user.change', field: 'name', value: ' Ada L. ' });
+    actor.send({ type: 'user.save' });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(fake.calls.map((c) => [c.method, c.url, c.body])).toEqual([
+      ['PUT', 'http://api.test/api/profiles/auth0%7C42', { id: 'auth0|42', name: 'Ada L.', email: 'ada@example.com' }],
+    ]);
+    expect(actor.getSnapshot().context.profile.name).toBe('Ada L.');
+    actor.stop();
+  });
+});

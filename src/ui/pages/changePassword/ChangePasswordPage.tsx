@@ -1,0 +1,85 @@
+import { Body1, Button, makeStyles, MessageBar, MessageBarBody, Spinner, Subtitle2, tokens } from '@fluentui/react-components';
+import { ArrowClockwiseRegular, ErrorCircleRegular, MailCheckmarkRegular } from '@fluentui/react-icons';
+import { useActorRef, useSelector } from '@xstate/react';
+import { changePasswordActors } from '../../../machines/changePassword/changePassword.actors';
+import { changePasswordMachine } from '../../../machines/changePassword/changePassword.machine';
+import { PageHeader } from '../../components/PageHeader';
+import { useRuntime } from '../../runtime';
+import { useSession } from '../../shell/ShellGate';
+
+/** The identity provider's own user database: the only accounts whose password this page resets. */
+const DATABASE_CONNECTION = 'Username-Password-Authentication';
+
+const useStyles = makeStyles({
+  card: {
+    maxWidth: '560px',
+    display: 'flex',
+    flexDirection: 'column',
+    alignItems: 'flex-start',
+    gap: tokens.spacingVerticalM,
+    padding: tokens.spacingHorizontalXL,
+    borderRadius: tokens.borderRadiusLarge,
+    backgroundColor: tokens.colorNeutralBackground1,
+    boxShadow: tokens.shadow4,
+    boxSizing: 'border-box',
+  },
+  heading: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS },
+  success: { color: tokens.colorPaletteGreenForeground1, fontSize: '28px' },
+  muted: { color: tokens.colorNeutralForeground3, overflowWrap: 'anywhere' },
+});
+
+// The browser's fetch must be called with the window as `this`.
+const browserFetch: typeof fetch = (input, init) => globalThis.fetch(input, init);
+
+/** /change-password (spec 000 §2.8): the reset request goes out on load; the provider's text or the failure shows. */
+export default function ChangePasswordPage() {
+  const styles = useStyles();
+  const { config } = useRuntime();
+  const { profile } = useSession();
+  const request = useActorRef(
+    changePasswordMachine.provide({
+      actors: changePasswordActors(browserFetch, {
+        authDomain: config.auth.domain,
+        clientId: config.auth.clientId,
+        connection: DATABASE_CONNECTION,
+      }),
+    }),
+    { input: { email: profile.email } },
+  );
+  const requesting = useSelector(request, (s) => s.matches('requesting'));
+  const text = useSelector(request, (s) => s.context.text);
+  const error = useSelector(request, (s) => s.context.error);
+
+  return (
+    <section data-view="Change Password" aria-label="Change Password">
+      <PageHeader title="Change Password" />
+      <div className={styles.card} aria-live="polite">
+        {requesting && <Spinner size="small" label="Sending a password reset email" />}
+        {text !== null && (
+          <>
+            <div className={styles.heading}>
+              <MailCheckmarkRegular className={styles.success} aria-hidden />
+              <Subtitle2 as="h2">Check your inbox</Subtitle2>
+            </div>
+            <Body1 as="p" role="status">
+              {text}
+            </Body1>
+            <Body1 as="p" className={styles.muted}>
+              Sent to {profile.email}
+            </Body1>
+          </>
+        )}
+        {error !== null && (
+          <>
+            <MessageBar intent="error" role="alert" icon={<ErrorCircleRegular />}>
+              <MessageBarBody>{error}</MessageBarBody>
+            </MessageBar>
+            <Button icon={<ArrowClockwiseRegular />} onClick={() => request.send({ type: 'user.retry' })}>
+              Try again
+            </Button>
+          </>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+
+/** The server's /config.json: what this deployment looks like (identity provider, features, texts). */
+export const runtimeConfigSchema = z.object({
+  appTitle: z.string(),
+  apiBaseUrl: z.string(),
+  auth: z.object({ domain: z.string(), clientId: z.string(), audience: z.string(), embedded: z.boolean() }),
+  disabledFeatures: z.string(),
+  disabledFeatureTooltip: z.string(),
+  errorReportingUrl: z.string().nullable(),
+  traceSampleRate: z.number(),
+  placeholderMinimumLoad: z.number(),
+  placeholderLoadTimeout: z.number(),
+  snackbarTimeout: z.number(),
+  manageAccountUrl: z.string(),
+});
+
+export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;
+
+export async function loadRuntimeConfig(): Promise<RuntimeConfig> {
+  const response = await fetch('/config.json', { headers: { accept: 'application/json' } });
+  if (!response.ok) throw new Error(`Could not load /config.json (${response.status})`);
+  return runtimeConfigSchema.parse(await response.json());
+}

@@ -1,0 +1,102 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import type { ActorRefFrom } from 'xstate';
+import { featureSwitches, type FeatureSwitches } from '../../domain/features';
+import type { Profile, Root, Workspace } from '../../domain/resources';
+import { authActors } from '../../machines/auth/auth.actors';
+import { authMachine } from '../../machines/auth/auth.machine';
+import { useAuthPort, useAuthSnapshot } from '../auth/AuthBridge';
+import { Loading } from '../components/Loading';
+import { useRuntime } from '../runtime';
+import { ApiErrorScreen } from './ApiErrorScreen';
+import { AppRoutes } from './AppRoutes';
+
+export type AuthActor = ActorRefFrom<typeof authMachine>;
+
+export interface Session {
+  auth: AuthActor;
+  profile: Profile;
+  root: Root;
+  workspaces: readonly Workspace[];
+  targetWorkspaceId: string | undefined;
+  features: FeatureSwitches;
+}
+
+const SessionContext = createContext<Session | null>(null);
+
+/** The shell states of spec 000 §2.1, read from the auth machine; the app renders only when ready. */
+export function ShellGate() {
+  const { config, client, reporter } = useRuntime();
+  const snapshot = useAuthSnapshot();
+  const port = useAuthPort();
+  const navigate = useNavigate();
+  const location = useLocation();
+
+  const auth = useActorRef(
+    authMachine.provide({
+      actors: authActors({ client, report: (error, context) => reporter.report(error, context) }),
+      actions: {
+        redirectToLogin: (_, params) => void port.login({ returnTo: params.returnTo, loginHint: params.loginHint }),
+        goNotVerified: (_, params) => void navigate('/notverified', { replace: true, state: { message: params.message } }),
+        logout: () => void navigate('/logout'),
+      },
+    }),
+    {
+      input: {
+        returnTo: `${location.pathname}${location.search}${location.hash}`,
+        loginHint: new URLSearchParams(location.search).get('email') ?? undefined,
+      },
+    },
+  );
+
+  useEffect(() => {
+    if (snapshot.isLoading) return;
+    if (snapshot.error) auth.send({ type: 'auth.failed', error: authFailure(snapshot.error) });
+    else auth.send({ type: 'auth.loaded', isAuthenticated: snapshot.isAuthenticated, user: snapshot.user });
+  }, [auth, snapshot]);
+
+  const state = useSelector(auth, (s) => (s.matches('ready') ? 'ready' : s.matches('apiError') ? 'apiError' : 'waiting'));
+  const errorMessage = useSelector(auth, (s) => s.context.errorMessage);
+  const profile = useSelector(auth, (s) => s.context.profile);
+  const root = useSelector(auth, (s) => s.context.root);
+  const workspaces = useSelector(auth, (s) => s.context.workspaces);
+  const targetWorkspaceId = useSelector(auth, (s) => s.context.targetWorkspaceId);
+
+  const session = useMemo<Session | null>(
+    () =>
+      profile && root
+        ? { auth, profile, root, workspaces, targetWorkspaceId, features: featureSwitches(config.disabledFeatures, profile) }
+        : null,
+    [auth, profile, root, workspaces, targetWorkspaceId, config.disabledFeatures],
+  );
+
+  if (state === 'apiError') {
+    return <ApiErrorScreen message={errorMessage ?? ''} onRetry={() => auth.send({ type: 'user.retry' })} onLogout={() => auth.send({ type: 'user.logout' })} />;
+  }
+  if (state !== 'ready' || !session) return <Loading />;
+  return (
+    <SessionContext.Provider value={session}>
+      <AppRoutes />
+    </SessionContext.Provider>
+  );
+}
+
+/** auth0-spa-js errors carry the OAuth `error` code and `error_description`. */
+function authFailure(error: Error): { code?: string; message?: string } {
+  const { error: code, error_description: description } = error as Error & { error?: unknown; error_description?: unknown };
+  return {
+    ...(typeof code === 'string' ? { code } : {}),
+    message: typeof description === 'string' && description !== '' ? description : error.message,
+  };
+}
+
+export function useSession(): Session {
+  const value = useContext(SessionContext);
+  if (!value) throw new Error('useSession outside the ready shell');
+  return value;
+}
+
+export function SessionProviderForTests({ session, children }: { session: Session; children: ReactNode }) {
+  return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;
+}

@@ -1,0 +1,127 @@
+import {
+  Button,
+  makeStyles,
+  Menu,
+  MenuDivider,
+  MenuItem,
+  MenuList,
+  MenuPopover,
+  MenuTrigger,
+  Text,
+  tokens,
+  Tooltip,
+} from '@fluentui/react-components';
+import { AddRegular, ArrowSwapRegular, BeakerRegular, ChevronDownRegular, HomeRegular, MailRegular, SettingsRegular } from '@fluentui/react-icons';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useNavigate } from 'react-router-dom';
+import { isFeatureEnabled } from '../../domain/features';
+import { appHomePath, labHomePath } from '../../domain/landing';
+import { canCreateWorkspace, canSwitchToLab, canSwitchWorkspace, showWorkspaceSettings } from '../../domain/permissions';
+import type { Workspace } from '../../domain/resources';
+import { workspaceSwitchActors } from '../../machines/workspaceSwitch/workspaceSwitch.actors';
+import { workspaceSwitchMachine } from '../../machines/workspaceSwitch/workspaceSwitch.machine';
+import { useRuntime } from '../runtime';
+import { useSession } from './ShellGate';
+
+const useStyles = makeStyles({
+  trigger: { justifyContent: 'space-between', width: '100%', minWidth: 0, fontWeight: tokens.fontWeightSemibold },
+  name: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
+  avatar: {
+    flexShrink: 0,
+    width: '28px',
+    height: '28px',
+    borderRadius: tokens.borderRadiusMedium,
+    backgroundColor: tokens.colorBrandBackground,
+    color: tokens.colorNeutralForegroundOnBrand,
+    display: 'inline-flex',
+    alignItems: 'center',
+    justifyContent: 'center',
+    fontWeight: tokens.fontWeightBold,
+  },
+  current: { fontWeight: tokens.fontWeightSemibold },
+});
+
+/** Spec 000 §2.4: the workspace menu at the head of the sidebar. */
+export function WorkspaceMenu({ workspace, mode, compact }: { workspace: Workspace; mode: 'app' | 'lab'; compact: boolean }) {
+  const styles = useStyles();
+  const navigate = useNavigate();
+  const { client } = useRuntime();
+  const { profile, workspaces, features } = useSession();
+  const switcher = useActorRef(
+    workspaceSwitchMachine.provide({ actors: workspaceSwitchActors(client), actions: { reloadToRoot: () => window.location.assign('/') } }),
+    { input: { profileId: profile.id } },
+  );
+  const switching = useSelector(switcher, (s) => s.matches('switching') || s.status === 'done');
+  const ws = encodeURIComponent(workspace.id);
+  const initial = workspace.name.trim().charAt(0).toUpperCase() || 'W';
+
+  const trigger = compact ? (
+    <Tooltip content={workspace.name} relationship="label" positioning="after">
+      <Button appearance="subtle" aria-label={`Workspace menu: ${workspace.name}`} icon={<span className={styles.avatar}>{initial}</span>} />
+    </Tooltip>
+  ) : (
+    <Button appearance="subtle" className={styles.trigger} aria-label={`Workspace menu: ${workspace.name}`} icon={<span className={styles.avatar}>{initial}</span>} iconPosition="before">
+      <Text className={styles.name}>{workspace.name}</Text>
+      <ChevronDownRegular />
+    </Button>
+  );
+
+  return (
+    <Menu positioning="below-start">
+      <MenuTrigger disableButtonEnhancement>{trigger}</MenuTrigger>
+      <MenuPopover>
+        <MenuList>
+          <MenuItem icon={<HomeRegular />} onClick={() => void navigate(`/l/${ws}`)}>
+            {workspace.name}
+          </MenuItem>
+          {isFeatureEnabled(features, 'INVITATIONS') && (
+            <MenuItem icon={<MailRegular />} onClick={() => void navigate(`/l/${ws}/invitations`)}>
+              Invitations
+            </MenuItem>
+          )}
+          {mode === 'app' && showWorkspaceSettings(workspace) && (
+            <MenuItem icon={<SettingsRegular />} onClick={() => void navigate(`/w/${ws}`)}>
+              Settings
+            </MenuItem>
+          )}
+          {canSwitchToLab(workspace, features) && (
+            <MenuItem icon={<BeakerRegular />} onClick={() => void navigate(mode === 'lab' ? appHomePath(workspace) : labHomePath(workspace.id))}>
+              {mode === 'lab' ? 'Switch to App' : 'Switch to Lab'}
+            </MenuItem>
+          )}
+          {canCreateWorkspace(profile) && (
+            <MenuItem icon={<AddRegular />} onClick={() => void navigate('/w/new')}>
+              New Workspace
+            </MenuItem>
+          )}
+          {canSwitchWorkspace(workspaces.length) && (
+            <>
+              <MenuDivider />
+              <Menu>
+                <MenuTrigger disableButtonEnhancement>
+                  <MenuItem icon={<ArrowSwapRegular />} disabled={switching}>
+                    Switch Workspace
+                  </MenuItem>
+                </MenuTrigger>
+                <MenuPopover>
+                  <MenuList>
+                    {workspaces.map((candidate) => (
+                      <MenuItem
+                        key={candidate.id}
+                        className={candidate.id === workspace.id ? styles.current : undefined}
+                        disabled={candidate.id === workspace.id}
+                        onClick={() => switcher.send({ type: 'user.switch', workspaceId: candidate.id })}
+                      >
+                        {candidate.name}
+                      </MenuItem>
+                    ))}
+                  </MenuList>
+                </MenuPopover>
+              </Menu>
+            </>
+          )}
+        </MenuList>
+      </MenuPopover>
+    </Menu>
+  );
+}

@@ -1,0 +1,62 @@
+import {
+  AppsListRegular,
+  BeakerRegular,
+  BookRegular,
+  BoardRegular,
+  ChannelRegular,
+  ChartMultipleRegular,
+  DatabaseRegular,
+  DataBarVerticalRegular,
+  DocumentTableRegular,
+  FolderRegular,
+  HomeRegular,
+  InfoRegular,
+  LibraryRegular,
+  NewsRegular,
+  PlugConnectedRegular,
+  QuestionCircleRegular,
+  SearchRegular,
+  SettingsRegular,
+  StarRegular,
+  PersonSupportRegular,
+  type FluentIcon,
+} from '@fluentui/react-icons';
+
+// Our names and the Font Awesome names that workspace properties may use (APP_MENU_ITEMS faIcon,
+// HELP_CUSTOM_FA_MENU_ICON), mapped to Fluent icons; anything unknown gets a neutral icon.
+const ICONS: Record<string, FluentIcon> = {
+  home: HomeRegular,
+  explore: SearchRegular,
+  news: NewsRegular,
+  starred: StarRegular,
+  channels: ChannelRegular,
+  library: LibraryRegular,
+  dashboard: BoardRegular,
+  help: QuestionCircleRegular,
+  data: DataBarVerticalRegular,
+  project: FolderRegular,
+  datasets: DocumentTableRegular,
+  datastores: DatabaseRegular,
+  dataplugins: PlugConnectedRegular,
+  settings: SettingsRegular,
+  lab: BeakerRegular,
+  'fa-question-circle': QuestionCircleRegular,
+  'fa-question': QuestionCircleRegular,
+  'fa-life-ring': PersonSupportRegular,
+  'fa-info-circle': InfoRegular,
+  'fa-book': BookRegular,
+  'fa-home': HomeRegular,
+  'fa-star': StarRegular,
+  'fa-database': DatabaseRegular,
+  'fa-chart-bar': ChartMultipleRegular,
+  'fa-chart-line': ChartMultipleRegular,
+  'fa-tachometer-alt': BoardRegular,
+  'fa-search': SearchRegular,
+  'fa-cog': SettingsRegular,
+  'fa-newspaper': NewsRegular,
+};
+
+export function menuIcon(name: string): FluentIcon {
+  const key = name.trim().toLowerCase().replace(/^fa[srb]?\s+/, '');
+  return ICONS[key] ?? ICONS[`fa-${key}`] ?? AppsListRegular;
+}
