@@ -15,6 +15,8 @@ export default defineConfig({
   outputDir: 'test-results',
   use: {
     browserName: 'chromium',
+    // Set by tests/e2e/global-setup.ts before the workers start.
+    baseURL: process.env.E2E_BASE_URL,
     headless: true,
     viewport: { width: 1280, height: 800 },
     trace: 'retain-on-failure',

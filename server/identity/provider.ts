@@ -4,6 +4,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/database';
 import { databaseAdapter } from './adapter';
 import { findApiKeyOwner } from './api-key-clients';
+import { isUnderApp } from './app-redirects';
 import type { ProviderKeys } from './keys';
 import type { Pages } from './pages';
 import { findIdpUserBySubject } from './users';
@@ -233,15 +234,4 @@ function allowAppPathsAsRedirects(provider: Provider, spaClientId: string, appUr
   prototype.postLogoutRedirectUriAllowed = function (value) {
     return postLogoutRedirectUriAllowed.call(this, value) || (this.clientId === spaClientId && isUnderApp(value, appUrl));
   };
-}
-
-/** True for an absolute URL on the app's origin whose path is inside the app's path; no fragment, no credentials. */
-export function isUnderApp(value: string, appUrl: string): boolean {
-  if (/[\\\s]/.test(value)) return false;
-  const url = URL.parse(value);
-  const app = URL.parse(appUrl);
-  if (!url || !app) return false;
-  if (url.origin !== app.origin || url.username || url.password || url.hash || value.includes('#')) return false;
-  const base = app.pathname.endsWith('/') ? app.pathname : `${app.pathname}/`;
-  return url.pathname === app.pathname || url.pathname.startsWith(base);
 }

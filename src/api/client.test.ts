@@ -138,6 +138,15 @@ describe('retries', () => {
     expect(calls).toHaveLength(2);
   });
 
+  it('makes one attempt only when the call says retry: false', async () => {
+    const { client, calls } = setup([{ networkError: true }, { status: 204 }]);
+    expect((await failureOf(client.post('/pipelines', {}, undefined, { retry: false }))).kind).toBe('network');
+    expect(calls).toHaveLength(1);
+    const get = setup([{ status: 503 }, { body: workspace }]);
+    await failureOf(get.client.get('/workspaces/w1', workspaceSchema, { retry: false }));
+    expect(get.calls).toHaveLength(1);
+  });
+
   it.each(['put', 'delete'] as const)('retries an idempotent %s after a 503', async (method) => {
     const { client, calls } = setup([{ status: 503 }, { status: 204 }]);
     await client[method]('/x', {});

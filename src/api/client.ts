@@ -16,6 +16,8 @@ export type RequestOptions = {
   readonly headers?: Readonly<Record<string, string>>;
   /** The caller handles the failure itself; `isIgnored` reports it as ignored. */
   readonly skipErrorHandler?: boolean;
+  /** false: one attempt only (for a POST that must never run twice). */
+  readonly retry?: boolean;
 };
 
 export type ApiClientConfig = {
@@ -90,6 +92,7 @@ export function createApiClient(config: ApiClientConfig): ApiClient {
   async function send(url: string, call: Call): Promise<unknown> {
     const fail = (apiError: ApiError, cause?: unknown): ApiFailure =>
       new ApiFailure(apiError, { skipErrorHandler: call.skipErrorHandler === true, cause });
+    const retries = call.retry === false ? 0 : RETRY_COUNT;
     for (let attempt = 0; ; attempt += 1) {
       if (call.signal?.aborted === true) throw fail(CANCELLED);
       const token = carriesToken(url)
@@ -114,9 +117,11 @@ export function createApiClient(config: ApiClientConfig): ApiClient {
 
       if ('error' in outcome) {
         const apiError = toApiError(outcome.error);
-        // No response came back, so whatever the method, retrying cannot have been seen twice by
-        // the application (or the request never left); this is the only retry a POST or PATCH gets.
-        if (apiError.kind === 'network' && attempt < RETRY_COUNT) {
+        // No response at all is retried for every method (the spec retries every call), and is the
+        // only retry a POST or PATCH gets: usually the request never reached the server. If it did
+        // and only the answer was lost, a POST runs twice; this client's POSTs (login by user id,
+        // draft key, question) tolerate that, and a POST that must not gets `retry: false`.
+        if (apiError.kind === 'network' && attempt < retries) {
           await pause(retryDelay(attempt), call.signal).catch(() => {
             throw fail(CANCELLED);
           });
@@ -128,7 +133,7 @@ export function createApiClient(config: ApiClientConfig): ApiClient {
       const { response } = outcome;
       const data: unknown = response._data;
       if (response.status >= 400) {
-        if (RETRY_STATUSES.has(response.status) && IDEMPOTENT.has(call.method) && attempt < RETRY_COUNT) {
+        if (RETRY_STATUSES.has(response.status) && IDEMPOTENT.has(call.method) && attempt < retries) {
           await pause(retryDelay(attempt), call.signal).catch(() => {
             throw fail(CANCELLED);
           });

@@ -247,7 +247,7 @@ describe('embedded identity provider', () => {
 
   it('gives API keys (hashed secrets in api_keys) client-credentials JWTs for the API audience', async () => {
     const profileId = `auth0|${(await findIdpUserByEmail(server.db, OWNER.email))!.id}`;
-    await server.db.insertInto('profiles').values({ id: profileId, name: OWNER.name, email: OWNER.email }).onConflict((oc) => oc.column('id').doNothing()).execute();
+    await server.db.insertInto('profiles').values({ id: profileId, name: OWNER.name, email: OWNER.email, default_workspace_id: null, features_disabled: null, can_create_workspaces: false }).onConflict((oc) => oc.column('id').doNothing()).execute();
     const clientId = randomUUID().replace(/-/g, '');
     const secret = `secret-${randomUUID()}`;
     await server.db.insertInto('api_keys').values({ id: randomUUID(), profile_id: profileId, name: 'default', client_id: clientId, secret_hash: hashSecret(secret) }).execute();

@@ -43,7 +43,7 @@ export type RenameKeyInput = { readonly key: ApiKey; readonly name: string };
 export type DeleteKeyInput = { readonly key: ApiKey };
 export type CopySecretInput = { readonly secret: string };
 
-/** Deleting this key changes what the server lists (spec 000 section 4), so the list is reloaded. */
+/** The special key of spec 000 sections 2.9 and 4: after deleting it the list is reloaded, not edited locally. */
 export const DEFAULT_KEY_NAME = 'default';
 
 const notProvided = (name: string) => () => Promise.reject(new Error(`${name} not provided`));
@@ -87,7 +87,7 @@ export const apiKeysMachine = setup({
       return key !== undefined && validateApiKeyName(name) === undefined && trimmed(name) !== key.name;
     },
     isListed: ({ context }, { id }: { id: string }) => findKey(context.keys, id) !== undefined,
-    deletedDefaultKey: () => false,
+    deletedDefaultKey: ({ context }) => context.pendingDelete?.name === DEFAULT_KEY_NAME,
     hasSecret: ({ context }) => context.secret !== null,
   },
 }).createMachine({

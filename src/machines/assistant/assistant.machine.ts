@@ -35,7 +35,7 @@ const nonBlank = (text: string | null | undefined): string | undefined =>
 
 /** The dataset an answer points at: its alias, else its id; none for an answer naming neither. */
 export function answerTarget(answer: QuestionAnswer | null): string | undefined {
-  return answer === null ? undefined : (nonBlank(answer.id) ?? nonBlank(answer.alias));
+  return answer === null ? undefined : (nonBlank(answer.alias) ?? nonBlank(answer.id));
 }
 
 export const assistantMachine = setup({

@@ -28,6 +28,8 @@ export type BootstrapOutput = {
 export type AuthEvent =
   | { readonly type: 'auth.loaded'; readonly isAuthenticated: boolean; readonly user?: AuthUser | undefined }
   | { readonly type: 'auth.failed'; readonly error: AuthFailure }
+  | { readonly type: 'user.login' }
+  | { readonly type: 'user.signup' }
   | { readonly type: 'user.retry' }
   | { readonly type: 'user.logout' }
   | { readonly type: 'profile.updated'; readonly profile: Profile }
@@ -45,7 +47,7 @@ export type AuthContext = {
   readonly errorMessage: string | undefined;
 };
 
-export type LoginRedirect = { readonly returnTo: string; readonly loginHint: string | undefined };
+export type LoginRedirect = { readonly returnTo: string; readonly loginHint: string | undefined; readonly screen: 'login' | 'signup' };
 
 const notProvided = (name: string) => () => {
   throw new Error(`${name} not provided`);
@@ -113,8 +115,13 @@ export const authMachine = setup({
         ],
       },
     },
+    // The login view: the visitor presses Sign in (or Create an account) and goes to the provider,
+    // keeping the target URL and the email login hint.
     unauthenticated: {
-      entry: { type: 'redirectToLogin', params: ({ context }) => ({ returnTo: context.returnTo, loginHint: context.loginHint }) },
+      on: {
+        'user.login': { actions: { type: 'redirectToLogin', params: ({ context }) => ({ returnTo: context.returnTo, loginHint: context.loginHint, screen: 'login' as const }) } },
+        'user.signup': { actions: { type: 'redirectToLogin', params: ({ context }) => ({ returnTo: context.returnTo, loginHint: context.loginHint, screen: 'signup' as const }) } },
+      },
     },
     unverified: {
       entry: { type: 'goNotVerified', params: { message: MESSAGES.verifyEmail } },

@@ -35,13 +35,19 @@ const events = {
   'xstate.done.actor.reloadWorkspaces': [{ output: [w1, w2] }],
   'xstate.error.actor.reloadWorkspaces': [{ error: failure.unauthorized }, { error: failure.network }],
   'profile.updated': [{ profile: { ...profile, name: 'Anna' } }],
+  'user.login': [{}],
+  'user.signup': [{}],
 };
 
 const lastAction = (log: ReplayLog) => log.actions.at(-1);
 
 const states = {
   unauthenticated: (_: unknown, log: ReplayLog) => {
-    expect(lastAction(log)).toMatchObject({ name: 'redirectToLogin', params: { returnTo: input.returnTo, loginHint: input.loginHint } });
+    // The login view redirects only when the visitor asks to.
+    const action = lastAction(log);
+    if (action?.name === 'redirectToLogin') {
+      expect(action).toMatchObject({ params: { returnTo: input.returnTo, loginHint: input.loginHint } });
+    }
   },
   unverified: (_: unknown, log: ReplayLog) => {
     expect(lastAction(log)).toMatchObject({ name: 'goNotVerified', params: { message: 'Please verify your email before logging in.' } });
@@ -105,8 +111,19 @@ describe('auth machine scenarios', () => {
   });
 
   it('an unauthorized bootstrap goes to sign-in, keeping the target URL and login hint', async () => {
-    const log = await replay({ type: 'auth.loaded', isAuthenticated: true, user: verified }, { type: 'xstate.error.actor.bootstrap', error: failure.unauthorized });
-    expect(log.actions.map((a) => a.name)).toEqual(['redirectToLogin']);
+    const log = await replay(
+      { type: 'auth.loaded', isAuthenticated: true, user: verified },
+      { type: 'xstate.error.actor.bootstrap', error: failure.unauthorized },
+      { type: 'user.login' },
+    );
+    expect(log.actions).toMatchObject([{ name: 'redirectToLogin', params: { returnTo: input.returnTo, loginHint: input.loginHint, screen: 'login' } }]);
+  });
+
+  it('the login view waits for the visitor: Sign in or Create an account', async () => {
+    const quiet = await replay({ type: 'auth.loaded', isAuthenticated: false });
+    expect(quiet.actions).toEqual([]);
+    const log = await replay({ type: 'auth.loaded', isAuthenticated: false }, { type: 'user.signup' }, { type: 'user.login' });
+    expect(log.actions.map((a) => (a.params as { screen: string }).screen)).toEqual(['signup', 'login']);
   });
 
   it('RETRY from the error view runs the bootstrap again; LOGOUT logs out', async () => {
@@ -157,6 +174,7 @@ describe('auth machine scenarios', () => {
     actor.subscribe({ error: (error) => errors.push(error) });
     actor.start();
     actor.send({ type: 'auth.loaded', isAuthenticated: false });
+    actor.send({ type: 'user.login' });
     expect(String(errors[0])).toContain('redirectToLogin not provided');
   });
 });

@@ -34,7 +34,7 @@ export type SaveProfileInput = { readonly id: string; readonly name: string; rea
 /** Field errors that block saving; an email the user cannot change cannot block a new name. */
 function blockingErrors(context: Pick<ProfileFormContext, 'name' | 'email' | 'emailEditable'>): ProfileErrors {
   const { name, email } = validateProfile({ name: context.name, email: context.email });
-  return { ...(name === undefined ? {} : { name }), ...(email === undefined ? {} : { email }) };
+  return { ...(name === undefined ? {} : { name }), ...(email === undefined || !context.emailEditable ? {} : { email }) };
 }
 
 const withoutField = (errors: ProfileErrors, field: ProfileField): ProfileErrors => {

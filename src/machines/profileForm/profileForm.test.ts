@@ -122,6 +122,27 @@ describe('profileForm, targeted rules', () => {
     actor.stop();
   });
 
+  it('an email the user cannot change never blocks saving the name', () => {
+    const noEmail: Profile = { id: 'github|9', name: 'Linus', email: '' };
+    const actor = createActor(profileFormMachine, { input: { profile: noEmail } }).start();
+    actor.send({ type: 'user.save' });
+    expect(actor.getSnapshot().matches({ form: 'saving' })).toBe(true);
+    expect(actor.getSnapshot().context.errors).toEqual({});
+    actor.stop();
+  });
+
+  it('shows both field messages word for word and stays editing', () => {
+    const actor = createActor(profileFormMachine, { input: { profile: OWN } }).start();
+    actor.send({ type: 'user.change', field: 'name', value: ' ' });
+    actor.send({ type: 'user.change', field: 'email', value: 'ada@' });
+    actor.send({ type: 'user.save' });
+    expect(actor.getSnapshot().matches({ form: 'editing' })).toBe(true);
+    expect(actor.getSnapshot().context.errors).toEqual({ name: 'Enter your name', email: 'Enter valid email address' });
+    actor.send({ type: 'user.change', field: 'name', value: 'Ada' });
+    expect(actor.getSnapshot().context.errors).toEqual({ email: 'Enter valid email address' });
+    actor.stop();
+  });
+
   it('refuses email changes for a social account', () => {
     const actor = createActor(profileFormMachine, { input: { profile: SOCIAL } }).start();
     expect(actor.getSnapshot().can({ type: 'user.change', field: 'email', value: 'x@y.org' })).toBe(false);

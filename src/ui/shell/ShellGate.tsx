@@ -11,6 +11,7 @@ import { Loading } from '../components/Loading';
 import { useRuntime } from '../runtime';
 import { ApiErrorScreen } from './ApiErrorScreen';
 import { AppRoutes } from './AppRoutes';
+import { LoginView } from './LoginView';
 
 export type AuthActor = ActorRefFrom<typeof authMachine>;
 
@@ -37,7 +38,8 @@ export function ShellGate() {
     authMachine.provide({
       actors: authActors({ client, report: (error, context) => reporter.report(error, context) }),
       actions: {
-        redirectToLogin: (_, params) => void port.login({ returnTo: params.returnTo, loginHint: params.loginHint }),
+        redirectToLogin: (_, params) =>
+          void port.login({ returnTo: params.returnTo, loginHint: params.loginHint, ...(params.screen === 'signup' ? { screen: 'signup' as const } : {}) }),
         goNotVerified: (_, params) => void navigate('/notverified', { replace: true, state: { message: params.message } }),
         logout: () => void navigate('/logout'),
       },
@@ -56,7 +58,7 @@ export function ShellGate() {
     else auth.send({ type: 'auth.loaded', isAuthenticated: snapshot.isAuthenticated, user: snapshot.user });
   }, [auth, snapshot]);
 
-  const state = useSelector(auth, (s) => (s.matches('ready') ? 'ready' : s.matches('apiError') ? 'apiError' : 'waiting'));
+  const state = useSelector(auth, (s) => (s.matches('ready') ? 'ready' : s.matches('apiError') ? 'apiError' : s.matches('unauthenticated') ? 'signedOut' : 'waiting'));
   const errorMessage = useSelector(auth, (s) => s.context.errorMessage);
   const profile = useSelector(auth, (s) => s.context.profile);
   const root = useSelector(auth, (s) => s.context.root);
@@ -73,6 +75,9 @@ export function ShellGate() {
 
   if (state === 'apiError') {
     return <ApiErrorScreen message={errorMessage ?? ''} onRetry={() => auth.send({ type: 'user.retry' })} onLogout={() => auth.send({ type: 'user.logout' })} />;
+  }
+  if (state === 'signedOut') {
+    return <LoginView onSignIn={() => auth.send({ type: 'user.login' })} onSignUp={() => auth.send({ type: 'user.signup' })} />;
   }
   if (state !== 'ready' || !session) return <Loading />;
   return (

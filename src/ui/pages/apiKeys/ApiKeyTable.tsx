@@ -165,7 +165,7 @@ function KeyNameField({ actor, id, savedName }: { actor: ApiKeysActor; id: strin
     }
   };
   return (
-    <Field validationMessage={error} validationState={error ? 'error' : 'none'}>
+    <Field validationMessage={error ?? null} validationState={error ? 'error' : 'none'}>
       <Input
         className={styles.nameInput}
         aria-label="Key name"

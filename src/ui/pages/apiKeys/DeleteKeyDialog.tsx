@@ -7,13 +7,25 @@ import {
   DialogContent,
   DialogSurface,
   DialogTitle,
+  makeStyles,
   Spinner,
+  tokens,
 } from '@fluentui/react-components';
 import { useSelector } from '@xstate/react';
 import type { ApiKeysActor } from './apiKeysActor';
 
+const useStyles = makeStyles({
+  danger: {
+    backgroundColor: tokens.colorStatusDangerBackground3,
+    color: tokens.colorNeutralForegroundOnBrand,
+    ':hover': { backgroundColor: tokens.colorStatusDangerBackground3Hover, color: tokens.colorNeutralForegroundOnBrand },
+    ':hover:active': { backgroundColor: tokens.colorStatusDangerBackground3Pressed, color: tokens.colorNeutralForegroundOnBrand },
+  },
+});
+
 /** The second step of the two-step delete (spec 000 §4): nothing is deleted until Delete is pressed here. */
 export function DeleteKeyDialog({ actor }: { actor: ApiKeysActor }) {
+  const styles = useStyles();
   const open = useSelector(actor, (s) => s.matches('confirmingDelete') || s.matches('deleting'));
   const deleting = useSelector(actor, (s) => s.matches('deleting'));
   const name = useSelector(actor, (s) => s.context.pendingDelete?.name ?? '');
@@ -41,8 +53,9 @@ export function DeleteKeyDialog({ actor }: { actor: ApiKeysActor }) {
             </Button>
             <Button
               appearance="primary"
+              className={deleting ? undefined : styles.danger}
               disabled={deleting}
-              icon={deleting ? <Spinner size="tiny" /> : undefined}
+              icon={deleting ? <Spinner size="tiny" /> : null}
               onClick={() => actor.send({ type: 'user.confirmDelete' })}
             >
               Delete

@@ -92,7 +92,7 @@ function NamingBody({ actor, onCancel }: { actor: ApiKeysActor; onCancel: () => 
           <Body1 className={styles.muted}>
             Give the key a name that says where it is used, such as the script or service that calls the API.
           </Body1>
-          <Field label="Name" required validationMessage={nameError ?? undefined} validationState={nameError ? 'error' : 'none'}>
+          <Field label="Name" required validationMessage={nameError} validationState={nameError ? 'error' : 'none'}>
             <Input
               autoFocus
               value={name}
@@ -110,7 +110,7 @@ function NamingBody({ actor, onCancel }: { actor: ApiKeysActor; onCancel: () => 
           <Button appearance="secondary" disabled={creating} onClick={onCancel}>
             Cancel
           </Button>
-          <Button appearance="primary" type="submit" disabled={!createEnabled} icon={creating ? <Spinner size="tiny" /> : undefined}>
+          <Button appearance="primary" type="submit" disabled={!createEnabled} icon={creating ? <Spinner size="tiny" /> : null}>
             Create
           </Button>
         </DialogActions>

@@ -100,7 +100,7 @@ export default function ProfilePage() {
           </div>
         </div>
 
-        <Field label="Name" required validationMessage={errors.name} validationState={errors.name ? 'error' : 'none'}>
+        <Field label="Name" required validationMessage={errors.name ?? null} validationState={errors.name ? 'error' : 'none'}>
           <Input
             name="name"
             autoComplete="name"
@@ -113,9 +113,9 @@ export default function ProfilePage() {
         <Field
           label="Email"
           required={emailEditable}
-          validationMessage={errors.email}
+          validationMessage={errors.email ?? null}
           validationState={errors.email ? 'error' : 'none'}
-          hint={emailEditable ? undefined : 'Your email address is managed by the account you sign in with.'}
+          hint={emailEditable ? null : 'Your email address is managed by the account you sign in with.'}
         >
           <Input
             name="email"

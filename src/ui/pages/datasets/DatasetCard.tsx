@@ -1,0 +1,125 @@
+import { Body1, Caption1, makeStyles, mergeClasses, Subtitle1, tokens } from '@fluentui/react-components';
+import { CalendarLtrRegular, EyeRegular, StarRegular } from '@fluentui/react-icons';
+import { datasetPathPart } from '../../../domain/landing';
+import { encodeSegment } from '../../../domain/paths';
+import type { Dataset, Tag } from '../../../domain/resources';
+import { tagSearchTarget } from '../../../domain/searchQuery';
+import { DateText } from './DateText';
+import { InAppLink } from './InAppLink';
+
+const useStyles = makeStyles({
+  card: {
+    display: 'flex',
+    flexDirection: 'column',
+    gap: tokens.spacingVerticalS,
+    padding: `${tokens.spacingVerticalL} ${tokens.spacingHorizontalL}`,
+    borderRadius: tokens.borderRadiusLarge,
+    backgroundColor: tokens.colorNeutralBackground1,
+    boxShadow: tokens.shadow4,
+    minWidth: 0,
+    transitionProperty: 'box-shadow',
+    transitionDuration: tokens.durationFaster,
+    ':hover': { boxShadow: tokens.shadow8 },
+    ':focus-within': { boxShadow: tokens.shadow8 },
+  },
+  title: { color: tokens.colorNeutralForeground1, overflowWrap: 'anywhere' },
+  excerpt: {
+    color: tokens.colorNeutralForeground2,
+    // A teaser, not the description: three lines at most.
+    display: '-webkit-box',
+    WebkitLineClamp: 3,
+    WebkitBoxOrient: 'vertical',
+    overflow: 'hidden',
+    overflowWrap: 'anywhere',
+    margin: 0,
+  },
+  tags: { display: 'flex', flexWrap: 'wrap', gap: `${tokens.spacingVerticalXXS} ${tokens.spacingHorizontalS}`, margin: 0, padding: 0, listStyleType: 'none' },
+  tag: { fontSize: tokens.fontSizeBase200 },
+  stats: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: `${tokens.spacingVerticalXXS} ${tokens.spacingHorizontalM}`, color: tokens.colorNeutralForeground3 },
+  stat: { display: 'inline-flex', alignItems: 'center', gap: tokens.spacingHorizontalXXS },
+  icon: { fontSize: '16px' },
+  visuallyHidden: {
+    position: 'absolute',
+    width: '1px',
+    height: '1px',
+    margin: '-1px',
+    padding: 0,
+    overflow: 'hidden',
+    clip: 'rect(0 0 0 0)',
+    whiteSpace: 'nowrap',
+    border: 0,
+  },
+});
+
+/** /l/{ws}/dataset/{alias or id}: the alias keeps its slashes, each part encoded. */
+export function datasetRoute(workspaceId: string, dataset: Pick<Dataset, 'id' | 'alias'>): string {
+  const aliasPart = typeof dataset.alias === 'string' ? datasetPathPart(dataset.alias) : '';
+  return `/l/${encodeSegment(workspaceId)}/dataset/${aliasPart === '' ? datasetPathPart(dataset.id) : aliasPart}`;
+}
+
+/** One dataset in a feed or search result. */
+export function DatasetCard({ workspaceId, dataset }: { workspaceId: string; dataset: Dataset }) {
+  const styles = useStyles();
+  const description = dataset.description?.trim() ?? '';
+  return (
+    <article className={styles.card} aria-label={dataset.title}>
+      <Subtitle1 as="h2">
+        <InAppLink to={datasetRoute(workspaceId, dataset)} className={styles.title} appearance="subtle">
+          {dataset.title}
+        </InAppLink>
+      </Subtitle1>
+      {description !== '' && (
+        <Body1 as="p" className={styles.excerpt}>
+          {description}
+        </Body1>
+      )}
+      <DatasetTags workspaceId={workspaceId} tags={dataset.tags} />
+      <DatasetStats dataset={dataset} />
+    </article>
+  );
+}
+
+/** '#tag' links to the explore search for the tag (spec 002: explore?search="tag:{tag}"). */
+export function DatasetTags({ workspaceId, tags, className }: { workspaceId: string; tags: readonly Tag[] | null | undefined; className?: string }) {
+  const styles = useStyles();
+  const named = (tags ?? []).filter((tag) => tag.name.trim() !== '');
+  if (named.length === 0) return null;
+  return (
+    <ul className={mergeClasses(styles.tags, className)} aria-label="Tags">
+      {named.map((tag) => (
+        <li key={tag.id ?? tag.name}>
+          <InAppLink to={tagSearchTarget(workspaceId, tag.name)} className={styles.tag}>
+            #{tag.name}
+          </InAppLink>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Published date, views and stars. */
+export function DatasetStats({ dataset, withTime = false }: { dataset: Dataset; withTime?: boolean }) {
+  const styles = useStyles();
+  return (
+    <Caption1 className={styles.stats}>
+      {dataset.published && (
+        <span className={styles.stat}>
+          <CalendarLtrRegular className={styles.icon} aria-hidden />
+          <span>
+            Published <DateText iso={dataset.published} withTime={withTime} />
+          </span>
+        </span>
+      )}
+      <span className={styles.stat} title="Views">
+        <EyeRegular className={styles.icon} aria-hidden />
+        {dataset.viewCount ?? 0}
+        <span className={styles.visuallyHidden}> views</span>
+      </span>
+      <span className={styles.stat} title="Stars">
+        <StarRegular className={styles.icon} aria-hidden />
+        {dataset.likeCount ?? 0}
+        <span className={styles.visuallyHidden}> stars</span>
+      </span>
+    </Caption1>
+  );
+}

@@ -1,0 +1,89 @@
+import { Body1, Button, makeStyles, SearchBox, Subtitle2, tokens } from '@fluentui/react-components';
+import { DismissRegular } from '@fluentui/react-icons';
+import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { encodeSegment } from '../../../domain/paths';
+import { feedSearchTarget, stripQuotes } from '../../../domain/searchQuery';
+import type { FeedSource } from '../../../machines/feed/feed.actors';
+import { Loading } from '../../components/Loading';
+import { PageHeader } from '../../components/PageHeader';
+import { useCurrentWorkspace } from '../../shell/useWorkspace';
+import { DatasetFeed } from './DatasetFeed';
+import { NO_MATCHES } from './texts';
+import { useSearchValue } from './useSearchValue';
+
+const useStyles = makeStyles({
+  page: { maxWidth: '880px' },
+  search: { display: 'flex', gap: tokens.spacingHorizontalS, marginBottom: tokens.spacingVerticalL, flexWrap: 'wrap' },
+  searchBox: { flexGrow: 1, minWidth: 0, maxWidth: 'none' },
+  query: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, marginBottom: tokens.spacingVerticalM, flexWrap: 'wrap' },
+  phrase: { overflowWrap: 'anywhere' },
+});
+
+/** /l/{ws}/feed (view Home): the workspace's feed, or with ?search="text" a search of it. */
+export default function FeedPage() {
+  const styles = useStyles();
+  const workspace = useCurrentWorkspace();
+  const searchValue = useSearchValue();
+  const navigate = useNavigate();
+  const phrase = stripQuotes(searchValue);
+
+  if (workspace === undefined) return <Loading />;
+  const source: FeedSource = phrase === '' ? { kind: 'feed', workspaceId: workspace.id } : { kind: 'search', workspaceId: workspace.id, q: phrase };
+  const feedPath = `/l/${encodeSegment(workspace.id)}/feed`;
+
+  return (
+    <section data-view="Home" aria-label="Home" className={styles.page}>
+      <PageHeader title="Home" />
+      {/* Keyed by the phrase: the box shows what the URL searches for after any navigation. */}
+      <SearchForm key={phrase} workspaceId={workspace.id} phrase={phrase} />
+      {phrase !== '' && (
+        <div className={styles.query}>
+          <Subtitle2 as="h2" className={styles.phrase}>
+            Results for “{phrase}”
+          </Subtitle2>
+          <Button
+            size="small"
+            appearance="subtle"
+            icon={<DismissRegular />}
+            onClick={() => void navigate(feedPath)}
+          >
+            Clear search
+          </Button>
+        </div>
+      )}
+      <DatasetFeed
+        key={`${workspace.id}\n${source.kind}\n${phrase}`}
+        workspaceId={workspace.id}
+        source={source}
+        showCount={phrase !== ''}
+        empty={<Body1>{NO_MATCHES}</Body1>}
+      />
+    </section>
+  );
+}
+
+/** The search form outside the toolbar: it searches the feed (spec 000 §2.3). */
+function SearchForm({ workspaceId, phrase }: { workspaceId: string; phrase: string }) {
+  const styles = useStyles();
+  const navigate = useNavigate();
+  const [text, setText] = useState(phrase);
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    void navigate(feedSearchTarget(workspaceId, text));
+  };
+  return (
+    <form role="search" className={styles.search} onSubmit={onSubmit}>
+      <SearchBox
+        className={styles.searchBox}
+        aria-label="Search datasets"
+        placeholder="Search datasets"
+        value={text}
+        onChange={(_, data) => setText(data.value)}
+      />
+      <Button type="submit" appearance="primary">
+        Search
+      </Button>
+    </form>
+  );
+}

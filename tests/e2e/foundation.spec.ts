@@ -1,0 +1,33 @@
+import { expect, test } from '@playwright/test';
+import { DEMO, screenshot, signIn } from './support';
+
+test('the demo owner signs in through the embedded provider and lands in the Lab', async ({ page }) => {
+  await signIn(page, DEMO.owner);
+  // The owner administers Demo Workspace and its setup tasks are complete: landing goes to the Lab.
+  await expect(page).toHaveURL(/\/lab\/[0-9a-f-]{36}\/pipelines$/);
+  await expect(page.getByRole('heading', { name: 'Data Imports' })).toBeVisible();
+  await expect(page.getByRole('button', { name: /Workspace menu: Demo Workspace/ })).toBeVisible();
+  await screenshot(page, 'owner-lab-1280');
+});
+
+test('a user whose email is not verified is told so and ends on /notverified', async ({ page }) => {
+  await signIn(page, DEMO.unverified);
+  await expect(page).toHaveURL(/\/notverified$/);
+  await expect(page.getByText('Please verify your email before logging in.')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Please check your email and verify your account' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Return to Login' })).toBeVisible();
+  await screenshot(page, 'notverified-1280');
+});
+
+test('logout shows Logging out, then You are logged out.', async ({ page }) => {
+  await signIn(page, DEMO.member);
+  await expect(page).toHaveURL(/\/l\/[0-9a-f-]{36}\/feed$/);
+  await page.getByRole('button', { name: /Profile menu/ }).click();
+  await page.getByRole('menuitem', { name: 'Logout' }).click();
+  await expect(page.getByRole('heading', { name: 'Logging out' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'You are logged out.' })).toBeVisible({ timeout: 15_000 });
+  await screenshot(page, 'logged-out-1280');
+  // Signed out for real: the app asks to sign in again.
+  await page.goto('/');
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+});
