@@ -206,6 +206,8 @@ export function createProvider({ config, db, keys, pages, logger }: ProviderDeps
   provider.proxy = true;
 
   provider.on('server_error', (_ctx: unknown, error: unknown) => logger.error({ err: error }, 'identity provider error'));
+  // Koa prints uncaught errors to stderr unless somebody listens; ours go to the server's log.
+  (provider as unknown as NodeJS.EventEmitter).on('error', (error: unknown) => logger.error({ err: error }, 'identity provider error'));
   const rejected = (event: string) => (_ctx: unknown, error: unknown) => logger.debug({ err: error, event }, 'identity provider rejected a request');
   provider.on('authorization.error', rejected('authorization.error'));
   provider.on('grant.error', rejected('grant.error'));

@@ -3,7 +3,7 @@ import { REL } from '../../src/domain/relations';
 import { apiKeySchema, apiKeysCollectionSchema } from '../../src/domain/resources';
 import { API_KEY_NAME_REQUIRED } from '../../src/domain/validation';
 import { clientCredentialsToken, TokenRequestError } from '../support/auth';
-import { apiClient, expectError, hasLink, linkOf } from './helpers/http';
+import { apiClient, embedded, expectError, hasLink, linkOf } from './helpers/http';
 import { login, startWorld, type World } from './helpers/world';
 
 let world: World;
@@ -33,7 +33,7 @@ describe('POST /api/apikeys (draft)', () => {
     expect(answer.body.name).toBeNull();
     expect(linkOf(answer.body, REL.createApiKey)).toBe(`${world.baseUrl}/api/apikeys/${answer.body.id}`);
     const list = await world.member.api.get('/api/apikeys');
-    expect(list.body._embedded.apikeys.map((k: { id: string }) => k.id)).not.toContain(answer.body.id);
+    expect(embedded(list.body, 'apikeys').map((k: { id: string }) => k.id)).not.toContain(answer.body.id);
   });
 
   it('is refused (403) to callers whose root has no new apikey: unverified users and API keys', async () => {
@@ -88,7 +88,7 @@ describe('PUT /api/apikeys/{id}', () => {
     expect(renamed.body).toMatchObject({ id: key.id, name: 'CI pipeline', clientId: key.clientId });
     expect(renamed.body.clientSecret).toBeUndefined();
     const list = await world.member.api.get('/api/apikeys');
-    expect(list.body._embedded.apikeys.find((k: { id: string }) => k.id === key.id).name).toBe('CI pipeline');
+    expect(embedded(list.body, 'apikeys').find((k: { id: string }) => k.id === key.id).name).toBe('CI pipeline');
   });
 
   it("answers 'Name is mandatory' for an empty name on create and rename, 400 for malformed JSON", async () => {
@@ -103,7 +103,7 @@ describe('PUT /api/apikeys/{id}', () => {
   it("refuses another profile's key (403): no links are rendered to them and nothing changes", async () => {
     const key = await createKey('private');
     const list = await world.owner.api.get('/api/apikeys');
-    expect(list.body._embedded.apikeys.map((k: { id: string }) => k.id)).not.toContain(key.id);
+    expect(embedded(list.body, 'apikeys').map((k: { id: string }) => k.id)).not.toContain(key.id);
     expectError(await world.owner.api.get(`/api/apikeys/${key.id}`), 403);
     expectError(await world.owner.api.call('PUT', `/api/apikeys/${key.id}`, { name: 'mine now' }), 403);
     expectError(await world.owner.api.call('DELETE', `/api/apikeys/${key.id}`), 403);

@@ -3,7 +3,7 @@ import { REL } from '../../src/domain/relations';
 import { datasetSchema, datasetsCollectionSchema } from '../../src/domain/resources';
 import { DEMO } from '../../server/seed';
 import { DEMO_DATASETS } from '../../server/seed/demoContent';
-import { expectError, hasLink, linkOf } from './helpers/http';
+import { embedded, expectError, hasLink, linkOf } from './helpers/http';
 import { login, startWorld, type World } from './helpers/world';
 
 let world: World;
@@ -34,9 +34,9 @@ describe('GET /api/workspaces/{id}/feed', () => {
     expect(titles(answer.body)).toEqual(expected);
     expect(answer.body.page).toEqual({ size: 10, totalElements: DEMO_DATASETS.length, totalPages: 1, number: 0 });
 
-    const revenue = answer.body._embedded.datasets.find((d: { alias: string }) => d.alias === 'sales/monthly-revenue');
+    const revenue = embedded(answer.body, 'datasets').find((d: { alias: string }) => d.alias === 'sales/monthly-revenue');
     expect(datasetSchema.safeParse(revenue).success).toBe(true);
-    expect(revenue.tags.map((t: { name: string }) => t.name).sort()).toEqual(['kpi', 'revenue', 'sales']);
+    expect((revenue.tags as { name: string }[]).map((t) => t.name).sort()).toEqual(['kpi', 'revenue', 'sales']);
     expect(revenue._embedded.source).toMatchObject({ name: 'Sales', description: expect.any(String) });
     expect(JSON.parse(revenue.visualisation)).toEqual({ 'chartjs-chart': { chartType: 'bar' } });
     expect(Array.isArray(JSON.parse(revenue.rawData))).toBe(true);

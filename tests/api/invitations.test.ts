@@ -3,7 +3,7 @@ import { REL } from '../../src/domain/relations';
 import { invitationsCollectionSchema } from '../../src/domain/resources';
 import { PROFILE_MESSAGES } from '../../src/domain/validation';
 import { DEMO } from '../../server/seed';
-import { expectError, hasLink, linkOf } from './helpers/http';
+import { embedded, expectError, hasLink, linkOf } from './helpers/http';
 import { login, startWorld, type World } from './helpers/world';
 
 let world: World;
@@ -108,7 +108,7 @@ describe('GET /api/workspaces/{id}/invitations', () => {
   it("lists a workspace's invitations to its members", async () => {
     const answer = await world.member.api.get(invitationsOf);
     expect(answer.status).toBe(200);
-    expect(answer.body._embedded.invitations.map((i: { email: string }) => i.email)).toContain(world.outsider.email);
+    expect(embedded(answer.body, 'invitations').map((i: { email: string }) => i.email)).toContain(world.outsider.email);
   });
 
   it('answers 403 outside the workspace, 404 for none, 401 without a token', async () => {

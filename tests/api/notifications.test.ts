@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REL } from '../../src/domain/relations';
 import { notificationsCollectionSchema } from '../../src/domain/resources';
 import { DEMO } from '../../server/seed';
-import { expectError, linkOf } from './helpers/http';
+import { embedded, expectError, linkOf } from './helpers/http';
 import { login, startWorld, type Person, type World } from './helpers/world';
 
 let world: World;
@@ -39,15 +39,15 @@ describe('GET /api/notifications', () => {
     expect(all.body.page.totalElements).toBe(3);
     const twoDaysAgo = new Date(Date.now() - 48 * 3600_000).toISOString();
     const since = await world.member.api.get(`/api/notifications?since=${encodeURIComponent(twoDaysAgo)}`);
-    expect(since.body._embedded.notifications.map((n: { type: string }) => n.type)).toEqual(['DATASET_COMMENT']);
+    expect(embedded(since.body, 'notifications').map((n: { type: string }) => n.type)).toEqual(['DATASET_COMMENT']);
     const before = await world.member.api.get(`/api/notifications?before=${encodeURIComponent(twoDaysAgo)}`);
-    expect(before.body._embedded.notifications.map((n: { type: string }) => n.type)).toEqual(['DATASET_ACTIVITY']);
+    expect(embedded(before.body, 'notifications').map((n: { type: string }) => n.type)).toEqual(['DATASET_ACTIVITY']);
   });
 
   it("never shows another profile's notifications, and refuses reading one (403)", async () => {
     const owners = await world.owner.api.get('/api/notifications?all=true');
-    const memberIds = (await world.member.api.get('/api/notifications?all=true')).body._embedded.notifications.map((n: { id: string }) => n.id) as string[];
-    const ownerIds = owners.body._embedded.notifications.map((n: { id: string }) => n.id) as string[];
+    const memberIds = embedded((await world.member.api.get('/api/notifications?all=true')).body, 'notifications').map((n: { id: string }) => n.id);
+    const ownerIds = embedded(owners.body, 'notifications').map((n: { id: string }) => n.id);
     expect(ownerIds.some((id) => memberIds.includes(id))).toBe(false);
     const mine = await world.member.api.get(`/api/notifications/${memberIds[0]}`);
     expect(mine.status).toBe(200);

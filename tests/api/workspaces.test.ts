@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REL } from '../../src/domain/relations';
 import { jobsCollectionSchema, membersCollectionSchema, workspaceSchema, workspacesCollectionSchema } from '../../src/domain/resources';
 import { DEMO } from '../../server/seed';
-import { expectError, hasLink, linkOf } from './helpers/http';
+import { embedded, expectError, hasLink, linkOf } from './helpers/http';
 import { login, startWorld, type World } from './helpers/world';
 
 let world: World;
@@ -30,14 +30,14 @@ describe('GET /api/workspaces', () => {
     expect(linkOf(answer.body, 'self')).toContain(`${world.baseUrl}/api/workspaces?`);
 
     const paged = await world.owner.api.get('/api/workspaces?size=1&page=1');
-    expect(paged.body._embedded.workspaces.map((w: { name: string }) => w.name)).toEqual([DEMO.workspaceName]);
+    expect(embedded(paged.body, 'workspaces').map((w: { name: string }) => w.name)).toEqual([DEMO.workspaceName]);
     expect(hasLink(paged.body, 'prev')).toBe(true);
     expect(hasLink(paged.body, 'next')).toBe(false);
   });
 
   it('shows the member only the workspace they belong to, and the outsider none', async () => {
     const member = await world.member.api.get('/api/workspaces?size=99');
-    expect(member.body._embedded.workspaces.map((w: { id: string }) => w.id)).toEqual([DEMO.workspaceId]);
+    expect(embedded(member.body, 'workspaces').map((w: { id: string }) => w.id)).toEqual([DEMO.workspaceId]);
     const outsider = await world.outsider.api.get('/api/workspaces?size=99');
     expect(outsider.body._embedded.workspaces).toEqual([]);
     expect(outsider.body.page.totalElements).toBe(0);

@@ -42,7 +42,7 @@ export function expectError(answer: Answer, status: number, fields: Record<strin
   expect(parsed.success, JSON.stringify(answer.body)).toBe(true);
   expect(answer.body.status).toBe(status);
   expect(typeof answer.body.path).toBe('string');
-  expect(answer.body.path.startsWith('/api')).toBe(true);
+  expect(String(answer.body.path).startsWith('/api')).toBe(true);
   for (const [field, message] of Object.entries(fields)) {
     const entry = (answer.body.errors as { field: string; defaultMessage: string }[]).find((e) => e.field === field);
     expect(entry, `field error '${field}' in ${JSON.stringify(answer.body.errors)}`).toBeDefined();
@@ -59,4 +59,11 @@ export function linkOf(resource: any, rel: string): string {
 
 export function hasLink(resource: any, rel: string): boolean {
   return typeof resource?._links?.[rel]?.href === 'string';
+}
+
+/** The embedded list of a collection (an array whatever the body holds, so a missing list fails the assertions that follow). */
+export function embedded(body: any, key: string): any[] {
+  const list: unknown = body?._embedded?.[key];
+  expect(Array.isArray(list), `_embedded.${key} in ${JSON.stringify(body)}`).toBe(true);
+  return list as any[];
 }

@@ -51,19 +51,21 @@ const useStyles = makeStyles({
       backgroundColor: tokens.colorNeutralBackground1,
       boxShadow: tokens.shadow4,
       borderBottomStyle: 'none',
+      position: 'relative',
     },
   },
   cell: {
     paddingTop: tokens.spacingVerticalS,
     paddingBottom: tokens.spacingVerticalS,
-    verticalAlign: 'top',
+    verticalAlign: 'middle',
     [SMALL]: { display: 'block', padding: 0, height: 'auto', minWidth: 0 },
   },
-  nameCell: { width: '40%' },
+  nameCell: { width: '40%', [SMALL]: { width: 'auto', paddingRight: '40px' } },
   actionsCell: {
     width: '56px',
     textAlign: 'right',
-    [SMALL]: { width: 'auto', textAlign: 'left' },
+    // On a card the delete button sits in its top corner, beside the name.
+    [SMALL]: { position: 'absolute', top: tokens.spacingVerticalM, right: tokens.spacingHorizontalS, width: 'auto' },
   },
   // The column name, printed only where the header row is hidden.
   label: {

@@ -36,6 +36,8 @@ import { NewKeyDialog } from './NewKeyDialog';
 const DEFAULT_DISABLED_TOOLTIP = 'You cannot create API tokens';
 
 const useStyles = makeStyles({
+  // Headings keep the type ramp's spacing, not the browser's default margins.
+  heading: { margin: 0 },
   intro: { color: tokens.colorNeutralForeground3, marginBottom: tokens.spacingVerticalL, maxWidth: '72ch' },
   stack: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
   empty: {
@@ -102,7 +104,7 @@ export default function ApiKeysPage() {
     <section data-view="API Keys" aria-label="API Keys">
       <PageHeader title="API Keys" actions={newAction} />
       <Toaster toasterId={toasterId} position="top-end" />
-      <Body1 as="p" className={styles.intro}>
+      <Body1 as="p" block className={styles.intro}>
         API keys let scripts and services call the API on your behalf. Each key has a client ID and a client secret that are exchanged for
         a short-lived access token.
       </Body1>
@@ -127,7 +129,7 @@ export default function ApiKeysPage() {
           !pageError && (
             <div className={styles.empty}>
               <KeyMultipleRegular className={styles.emptyIcon} aria-hidden />
-              <Subtitle1 as="h2">No API keys yet</Subtitle1>
+              <Subtitle1 as="h2" className={styles.heading}>No API keys yet</Subtitle1>
               <Body1 className={styles.muted}>
                 Create a key to let a script, a scheduled job or another service use the API. Its secret is shown only once, so keep it
                 somewhere safe.

@@ -26,6 +26,8 @@ import type { ApiKeysActor } from './apiKeysActor';
 import { tokenRequestExample } from './tokenRequestExample';
 
 const useStyles = makeStyles({
+  // Headings keep the type ramp's spacing, not the browser's default margins.
+  heading: { margin: 0 },
   surface: { maxWidth: 'min(640px, calc(100vw - 32px))', boxSizing: 'border-box' },
   content: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
   mono: { fontFamily: tokens.fontFamilyMonospace },
@@ -158,7 +160,7 @@ function IssuedBody({ actor, onDone }: { actor: ApiKeysActor; onDone: () => void
             <MessageBarBody>{error}</MessageBarBody>
           </MessageBar>
         )}
-        <Subtitle2 as="h3">Get an access token</Subtitle2>
+        <Subtitle2 as="h3" className={styles.heading}>Get an access token</Subtitle2>
         <pre className={styles.code} aria-label="Access token request">
           {tokenRequestExample({ domain: config.auth.domain, audience: config.auth.audience, clientId, clientSecret: secret })}
         </pre>

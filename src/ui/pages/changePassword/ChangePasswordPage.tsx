@@ -23,7 +23,8 @@ const useStyles = makeStyles({
     boxShadow: tokens.shadow4,
     boxSizing: 'border-box',
   },
-  heading: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS },
+  headline: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS },
+  heading: { margin: 0 },
   success: { color: tokens.colorPaletteGreenForeground1, fontSize: '28px' },
   muted: { color: tokens.colorNeutralForeground3, overflowWrap: 'anywhere' },
 });
@@ -57,9 +58,9 @@ export default function ChangePasswordPage() {
         {requesting && <Spinner size="small" label="Sending a password reset email" />}
         {text !== null && (
           <>
-            <div className={styles.heading}>
+            <div className={styles.headline}>
               <MailCheckmarkRegular className={styles.success} aria-hidden />
-              <Subtitle2 as="h2">Check your inbox</Subtitle2>
+              <Subtitle2 as="h2" className={styles.heading}>Check your inbox</Subtitle2>
             </div>
             <Body1 as="p" role="status">
               {text}

@@ -8,6 +8,8 @@ import { DateText } from './DateText';
 import { InAppLink } from './InAppLink';
 
 const useStyles = makeStyles({
+  // Headings keep the type ramp's spacing, not the browser's default margins.
+  heading: { margin: 0 },
   card: {
     display: 'flex',
     flexDirection: 'column',
@@ -63,7 +65,7 @@ export function DatasetCard({ workspaceId, dataset }: { workspaceId: string; dat
   const description = dataset.description?.trim() ?? '';
   return (
     <article className={styles.card} aria-label={dataset.title}>
-      <Subtitle1 as="h2">
+      <Subtitle1 as="h2" className={styles.heading}>
         <InAppLink to={datasetRoute(workspaceId, dataset)} className={styles.title} appearance="subtle">
           {dataset.title}
         </InAppLink>

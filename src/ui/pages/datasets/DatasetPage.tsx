@@ -50,7 +50,7 @@ const useStyles = makeStyles({
     textAlign: 'center',
   },
   notFoundIcon: { fontSize: '40px', color: tokens.colorNeutralForeground3 },
-  notFoundText: { overflowWrap: 'anywhere' },
+  notFoundText: { overflowWrap: 'anywhere', margin: 0 },
   skeleton: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
   skeletonTitle: { width: '50%' },
   skeletonShort: { width: '65%' },

@@ -17,7 +17,7 @@ const useStyles = makeStyles({
   search: { display: 'flex', gap: tokens.spacingHorizontalS, marginBottom: tokens.spacingVerticalL, flexWrap: 'wrap' },
   searchBox: { flexGrow: 1, minWidth: 0, maxWidth: 'none' },
   query: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, marginBottom: tokens.spacingVerticalM, flexWrap: 'wrap' },
-  phrase: { overflowWrap: 'anywhere' },
+  phrase: { overflowWrap: 'anywhere', margin: 0 },
 });
 
 /** /l/{ws}/feed (view Home): the workspace's feed, or with ?search="text" a search of it. */

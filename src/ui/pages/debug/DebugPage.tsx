@@ -31,6 +31,8 @@ import type { RuntimeConfig } from '../../runtimeConfig';
 import { useCurrentWorkspace } from '../../shell/useWorkspace';
 
 const useStyles = makeStyles({
+  // Headings keep the type ramp's spacing, not the browser's default margins.
+  heading: { margin: 0 },
   grid: {
     display: 'grid',
     gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 420px), 1fr))',
@@ -89,7 +91,7 @@ function Card({ title, action, children }: { title: string; action?: ReactNode; 
   return (
     <section className={styles.card} aria-labelledby={headingId}>
       <div className={styles.cardHeader}>
-        <Subtitle2 as="h2" id={headingId}>
+        <Subtitle2 as="h2" id={headingId} className={styles.heading}>
           {title}
         </Subtitle2>
         {action}
