@@ -32,3 +32,38 @@ export async function screenshot(page: Page, name: string) {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
+
+/**
+ * A brand-new account made through the provider's own sign-up page and verified through the link
+ * mailed to the outbox; ends signed out, on the login view. Keeps tests that change a user's
+ * workspaces away from the demo users.
+ */
+export async function signUpAndVerify(page: Page, name: string): Promise<{ email: string; password: string }> {
+  const { mailedLink } = await import('../support/auth');
+  const email = `${name.toLowerCase().replace(/\W+/g, '-')}-${Date.now()}@example.com`;
+  const password = 'a-long-password';
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Create an account' }).click();
+  await page.getByLabel('Name').fill(name);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await expect(page).toHaveURL(/\/notverified$/);
+  await page.goto(await mailedLink(baseUrl(), email, 'verify-email'));
+  await page.goto('/notverified');
+  await page.getByRole('link', { name: 'Return to Login' }).click();
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  return { email, password };
+}
+
+/** POST an invitation as the demo owner (a real server-side event for the invitee). */
+export async function inviteAsOwner(workspaceId: string, email: string) {
+  const { signIn: signInByHttp } = await import('../support/auth');
+  const owner = await signInByHttp(baseUrl(), DEMO.owner);
+  const response = await fetch(`${baseUrl()}/api/workspaces/${workspaceId}/invitations`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${owner.accessToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ email }),
+  });
+  expect(response.status).toBe(201);
+}

@@ -105,7 +105,7 @@ function AssistantDialog({ workspace }: { workspace: Workspace }) {
               </DialogTitle>
               <DialogContent className={styles.content}>
                 <Body1 className={styles.muted}>Ask about your data in your own words and we will open the dataset that answers it.</Body1>
-                <Field label="Question">
+                <Field label="Your question">
                   <Input
                     autoFocus
                     value={text}

@@ -8,7 +8,15 @@ import { useRuntime } from '../runtime';
 import { useSession } from './ShellGate';
 
 const useStyles = makeStyles({
-  trigger: { minWidth: 0, gap: tokens.spacingHorizontalS, paddingLeft: tokens.spacingHorizontalXS, paddingRight: tokens.spacingHorizontalS },
+  trigger: {
+    minWidth: 0,
+    gap: tokens.spacingHorizontalS,
+    paddingLeft: tokens.spacingHorizontalXS,
+    paddingRight: tokens.spacingHorizontalS,
+    color: tokens.colorNeutralForegroundOnBrand,
+    ':hover': { color: tokens.colorNeutralForegroundOnBrand, backgroundColor: 'rgba(255,255,255,0.12)' },
+    ':hover:active': { color: tokens.colorNeutralForegroundOnBrand },
+  },
   name: { maxWidth: '220px', overflow: 'hidden', whiteSpace: 'nowrap', color: 'inherit' },
 });
 

@@ -160,7 +160,7 @@ function TasksEntry({ workspace, compact, onNavigate }: { workspace: Workspace; 
   const count = useSelector(poller, (s) => s.context.value ?? 0);
   return (
     <SideLink
-      to={`/lab/${encodeURIComponent(workspace.id)}/pipelines`}
+      to={`/lab/${encodeURIComponent(workspace.id)}/setupTasks`}
       label="Tasks"
       icon={<TaskListLtrRegular />}
       compact={compact}

@@ -38,7 +38,7 @@ const DEFAULT_DISABLED_TOOLTIP = 'You cannot create API tokens';
 const useStyles = makeStyles({
   // Headings keep the type ramp's spacing, not the browser's default margins.
   heading: { margin: 0 },
-  intro: { color: tokens.colorNeutralForeground3, marginBottom: tokens.spacingVerticalL, maxWidth: '72ch' },
+  intro: { color: tokens.colorNeutralForeground3, marginTop: 0, marginBottom: tokens.spacingVerticalL, maxWidth: '72ch' },
   stack: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
   empty: {
     display: 'flex',

@@ -15,6 +15,7 @@ import { useSelector } from '@xstate/react';
 import type { ApiKeysActor } from './apiKeysActor';
 
 const useStyles = makeStyles({
+  paragraph: { margin: 0 },
   danger: {
     backgroundColor: tokens.colorStatusDangerBackground3,
     color: tokens.colorNeutralForegroundOnBrand,
@@ -42,7 +43,7 @@ export function DeleteKeyDialog({ actor }: { actor: ApiKeysActor }) {
         <DialogBody>
           <DialogTitle>Delete API key</DialogTitle>
           <DialogContent>
-            <Body1 as="p">
+            <Body1 as="p" className={styles.paragraph}>
               Delete the key {name === '' ? '' : <strong>{name}</strong>}? Scripts and services using it will no longer be able to get
               an access token. This cannot be undone.
             </Body1>

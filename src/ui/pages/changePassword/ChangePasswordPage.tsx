@@ -26,7 +26,8 @@ const useStyles = makeStyles({
   headline: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS },
   heading: { margin: 0 },
   success: { color: tokens.colorPaletteGreenForeground1, fontSize: '28px' },
-  muted: { color: tokens.colorNeutralForeground3, overflowWrap: 'anywhere' },
+  paragraph: { margin: 0 },
+  muted: { margin: 0, color: tokens.colorNeutralForeground3, overflowWrap: 'anywhere' },
 });
 
 // The browser's fetch must be called with the window as `this`.
@@ -62,7 +63,7 @@ export default function ChangePasswordPage() {
               <MailCheckmarkRegular className={styles.success} aria-hidden />
               <Subtitle2 as="h2" className={styles.heading}>Check your inbox</Subtitle2>
             </div>
-            <Body1 as="p" role="status">
+            <Body1 as="p" role="status" className={styles.paragraph}>
               {text}
             </Body1>
             <Body1 as="p" className={styles.muted}>

@@ -115,22 +115,24 @@ function DatasetDetails({ workspaceId, dataset }: { workspaceId: string; dataset
     .filter((paragraph) => paragraph !== '');
 
   return (
-    <article className={styles.card} aria-label={dataset.title}>
-      <div className={styles.meta}>
-        <PageHeader title={dataset.title} />
-        <DatasetTags workspaceId={workspaceId} tags={dataset.tags} />
-        <DatasetStats dataset={dataset} withTime />
-      </div>
-      <div className={styles.description}>
-        {paragraphs.length === 0 ? (
-          <Body1 className={styles.muted}>This dataset has no description yet.</Body1>
-        ) : (
-          paragraphs.map((paragraph, index) => (
-            <Body1 as="p" key={index} className={styles.paragraph}>
-              {paragraph}
-            </Body1>
-          ))
-        )}
+    <article aria-label={dataset.title}>
+      <PageHeader title={dataset.title} />
+      <div className={styles.card}>
+        <div className={styles.meta}>
+          <DatasetTags workspaceId={workspaceId} tags={dataset.tags} />
+          <DatasetStats dataset={dataset} withTime />
+        </div>
+        <div className={styles.description}>
+          {paragraphs.length === 0 ? (
+            <Body1 className={styles.muted}>This dataset has no description yet.</Body1>
+          ) : (
+            paragraphs.map((paragraph, index) => (
+              <Body1 as="p" key={index} className={styles.paragraph}>
+                {paragraph}
+              </Body1>
+            ))
+          )}
+        </div>
       </div>
     </article>
   );

@@ -1,0 +1,102 @@
+import { expect, test, type Page } from '@playwright/test';
+import { DEMO as SEED } from '../../server/seed';
+import { DEMO, inviteAsOwner, screenshot, signIn, signUpAndVerify } from './support';
+
+const bell = (page: Page) => page.getByRole('button', { name: /^Notifications/ });
+
+async function unreadCount(page: Page): Promise<number> {
+  const label = (await bell(page).getAttribute('aria-label')) ?? '';
+  const match = /(\d+) unread/.exec(label);
+  return match ? Number(match[1]) : 0;
+}
+
+test('a member lands on the home page of their workspace (HOME_PAGE, default feed)', async ({ page }) => {
+  await signIn(page, DEMO.member);
+  await expect(page).toHaveURL(new RegExp(`/l/${SEED.workspaceId}/feed$`));
+  await expect(page.getByRole('button', { name: /Workspace menu: Demo Workspace/ })).toBeVisible();
+  // Members see no Lab switch and no Tasks entry: those need the 'update delete workspace' link.
+  await expect(page.getByRole('link', { name: 'Switch to Lab' })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Tasks' })).toHaveCount(0);
+  // A workspace that is not theirs sends them back to their landing route; the Lab too.
+  await page.goto(`/l/${SEED.sandboxWorkspaceId}/feed`);
+  await expect(page).toHaveURL(new RegExp(`/l/${SEED.workspaceId}/feed$`));
+  await page.goto(`/lab/${SEED.workspaceId}/pipelines`);
+  await expect(page).toHaveURL(new RegExp(`/l/${SEED.workspaceId}/feed$`));
+  await screenshot(page, 'member-feed-1280');
+});
+
+test('the toolbar search goes to explore with the quoted text', async ({ page }) => {
+  await signIn(page, DEMO.member);
+  const search = page.getByRole('searchbox', { name: 'Search all datasets' });
+  await search.fill('monthly revenue');
+  await search.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/l/${SEED.workspaceId}/explore\\?search=%22monthly%20revenue%22$`));
+});
+
+test('a user with no workspace lands on /setup/w/new and can reach only the allowed routes', async ({ page }) => {
+  const newcomer = await signUpAndVerify(page, 'Nina Newcomer');
+  await signIn(page, newcomer);
+  await expect(page).toHaveURL(/\/setup\/w\/new$/);
+  for (const allowed of ['/api-key', '/p/profile', '/change-password', '/debug']) {
+    await page.goto(allowed);
+    await expect(page).toHaveURL(new RegExp(`${allowed}$`));
+  }
+  for (const refused of [`/l/${SEED.workspaceId}/feed`, '/lab', '/w/new', `/l/${SEED.workspaceId}/explore`]) {
+    await page.goto(refused);
+    await expect(page).toHaveURL(/\/setup\/w\/new$/);
+  }
+});
+
+test('switching workspace sets the default workspace and reloads to /', async ({ page }) => {
+  await signIn(page, DEMO.owner);
+  await expect(page).toHaveURL(new RegExp(`/lab/${SEED.workspaceId}/pipelines$`));
+  await page.getByRole('button', { name: /Workspace menu: Demo Workspace/ }).click();
+  await page.getByRole('menuitem', { name: 'Switch Workspace' }).click();
+  await page.getByRole('menuitem', { name: 'Analytics Sandbox' }).click();
+  await expect(page).toHaveURL(new RegExp(`/lab/${SEED.sandboxWorkspaceId}/pipelines$`));
+  await expect(page.getByRole('button', { name: /Workspace menu: Analytics Sandbox/ })).toBeVisible();
+  // Switch back so the other tests find the owner where the seed left them.
+  await page.getByRole('button', { name: /Workspace menu: Analytics Sandbox/ }).click();
+  await page.getByRole('menuitem', { name: 'Switch Workspace' }).click();
+  await page.getByRole('menuitem', { name: 'Demo Workspace' }).click();
+  await expect(page).toHaveURL(new RegExp(`/lab/${SEED.workspaceId}/pipelines$`));
+});
+
+test('an invitation is accepted at sign-in and the unread count rises after a server-side event', async ({ page }) => {
+  const invitee = await signUpAndVerify(page, 'Ivy Invitee');
+  await inviteAsOwner(SEED.workspaceId, invitee.email);
+  await page.clock.install();
+  await signIn(page, invitee);
+  // The accepted invitation's workspace becomes the target: its home page.
+  await expect(page).toHaveURL(new RegExp(`/l/${SEED.workspaceId}/feed$`));
+  // Invited before they had a profile: nothing to notify then.
+  await expect(bell(page)).toHaveAttribute('aria-label', 'Notifications');
+
+  await inviteAsOwner(SEED.sandboxWorkspaceId, invitee.email);
+  // Nothing changes before the next poll; after 90 s the bell shows one more.
+  await page.clock.fastForward('00:30');
+  expect(await unreadCount(page)).toBe(0);
+  await page.clock.fastForward('01:01');
+  await expect.poll(() => unreadCount(page)).toBe(1);
+  await screenshot(page, 'unread-count-1280');
+});
+
+test("the 'Uh oh!' screen offers RETRY and LOGOUT when the API is down, and RETRY recovers", async ({ page }) => {
+  await signIn(page, DEMO.member);
+  await expect(page).toHaveURL(/\/feed$/);
+  await page.route('**/api/**', (route) => route.abort('connectionrefused'));
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Uh oh!' })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText('We were unable to connect.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'LOGOUT' })).toBeVisible();
+  await screenshot(page, 'api-down-1280');
+  await page.unroute('**/api/**');
+  await page.getByRole('button', { name: 'RETRY' }).click();
+  await expect(page.getByRole('button', { name: /Workspace menu: Demo Workspace/ })).toBeVisible();
+});
+
+test('/dataset/{alias} redirects into the workspace, keeping the slashes of the alias', async ({ page }) => {
+  await signIn(page, DEMO.member);
+  await page.goto('/dataset/sales/monthly-revenue');
+  await expect(page).toHaveURL(new RegExp(`/l/${SEED.workspaceId}/dataset/sales/monthly-revenue$`));
+});
