@@ -20,8 +20,13 @@ export type TokenVerifier = (token: string) => Promise<Principal>;
  * or the external provider's published set (AUTH_DOMAIN).
  */
 export function createTokenVerifier(auth: AuthConfig, localJwks?: () => Promise<JSONWebKeySet>): TokenVerifier {
+  // The embedded key set is imported once, not per request; the remote set caches itself.
+  let local: Promise<ReturnType<typeof createLocalJWKSet>> | undefined;
   const keys = auth.embedded && localJwks
-    ? async (...args: Parameters<ReturnType<typeof createLocalJWKSet>>) => createLocalJWKSet(await localJwks())(...args)
+    ? async (...args: Parameters<ReturnType<typeof createLocalJWKSet>>) => {
+        local ??= localJwks().then((set) => createLocalJWKSet(set));
+        return (await local)(...args);
+      }
     : createRemoteJWKSet(new URL(`${auth.domain}/.well-known/jwks.json`));
 
   return async (token) => {

@@ -77,3 +77,9 @@ export function pagedCollection<T>(key: string, items: T[], paging: Paging, tota
     page: { size: paging.size, totalElements, totalPages, number: paging.page } satisfies PageInfo,
   };
 }
+
+/** A first page that is not full already tells the total: the count query is skipped. */
+export async function totalOf(paging: Paging, itemCount: number, count: () => Promise<number>): Promise<number> {
+  if (paging.page === 0 && itemCount < paging.size) return itemCount;
+  return count();
+}

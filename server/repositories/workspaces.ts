@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database';
 import type { MemberRole, WorkspacesTable } from '../db/schema';
-import type { Paging } from '../http/hal';
+import { totalOf, type Paging } from '../http/hal';
 
 export type WorkspaceRow = Selectable<WorkspacesTable>;
 export type WorkspaceWithRole = WorkspaceRow & { role: MemberRole };
@@ -27,18 +27,18 @@ export async function workspacesOf(db: Db, profileId: string, paging: Paging): P
     .innerJoin('workspace_members as m', 'm.workspace_id', 'workspaces.id')
     .where('m.profile_id', '=', profileId);
   const direction = paging.sort?.direction ?? 'asc';
-  const [items, count] = await Promise.all([
-    base
-      .selectAll('workspaces')
-      .select('m.role')
-      .orderBy('workspaces.name', direction)
-      .orderBy('workspaces.id')
-      .limit(paging.size)
-      .offset(paging.page * paging.size)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { items, total: Number(count.total) };
+  const items = await base
+    .selectAll('workspaces')
+    .select('m.role')
+    .orderBy('workspaces.name', direction)
+    .orderBy('workspaces.id')
+    .limit(paging.size)
+    .offset(paging.page * paging.size)
+    .execute();
+  const total = await totalOf(paging, items.length, async () =>
+    Number((await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()).total),
+  );
+  return { items, total };
 }
 
 export interface MemberRow {

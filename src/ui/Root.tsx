@@ -7,12 +7,12 @@ import type { RuntimeConfig } from './runtimeConfig';
 import { RuntimeProvider } from './runtime';
 import { ShellGate } from './shell/ShellGate';
 import { lightTheme } from './theme';
-import { LogoutPage } from './pages/standalone/LogoutPage';
-import { NotVerifiedPage } from './pages/standalone/NotVerifiedPage';
-import { SignupPage } from './pages/standalone/SignupPage';
-import { OAuthReturnPage } from './pages/standalone/OAuthReturnPage';
 
 const InstallHint = lazy(() => import('./shell/InstallHint'));
+const LogoutPage = lazy(() => import('./pages/standalone/LogoutPage').then((m) => ({ default: m.LogoutPage })));
+const SignupPage = lazy(() => import('./pages/standalone/SignupPage').then((m) => ({ default: m.SignupPage })));
+const NotVerifiedPage = lazy(() => import('./pages/standalone/NotVerifiedPage').then((m) => ({ default: m.NotVerifiedPage })));
+const OAuthReturnPage = lazy(() => import('./pages/standalone/OAuthReturnPage').then((m) => ({ default: m.OAuthReturnPage })));
 
 /**
  * The composition root of the SPA: theme, router, identity bridge, runtime services. The standalone
@@ -24,13 +24,15 @@ export function Root({ config }: { config: RuntimeConfig }) {
       <BrowserRouter>
         <AuthBridge config={config}>
           <RuntimeProvider config={config}>
-            <Routes>
-              <Route path="/logout" element={<LogoutPage />} />
-              <Route path="/signup" element={<SignupPage />} />
-              <Route path="/notverified" element={<NotVerifiedPage />} />
-              <Route path="/oauth" element={<OAuthReturnPage />} />
-              <Route path="*" element={<ShellGate />} />
-            </Routes>
+            <Suspense fallback={<Loading />}>
+              <Routes>
+                <Route path="/logout" element={<LogoutPage />} />
+                <Route path="/signup" element={<SignupPage />} />
+                <Route path="/notverified" element={<NotVerifiedPage />} />
+                <Route path="/oauth" element={<OAuthReturnPage />} />
+                <Route path="*" element={<ShellGate />} />
+              </Routes>
+            </Suspense>
             <Suspense fallback={null}>
               <InstallHint />
             </Suspense>
@@ -41,4 +43,3 @@ export function Root({ config }: { config: RuntimeConfig }) {
   );
 }
 
-export { Loading };

@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'react';
+import { createContext, lazy, Suspense, useContext, useEffect, useMemo, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import type { ActorRefFrom } from 'xstate';
 import { featureSwitches, type FeatureSwitches } from '../../domain/features';
@@ -10,7 +10,6 @@ import { useAuthPort, useAuthSnapshot } from '../auth/AuthBridge';
 import { Loading } from '../components/Loading';
 import { useRuntime } from '../runtime';
 import { ApiErrorScreen } from './ApiErrorScreen';
-import { AppRoutes } from './AppRoutes';
 import { LoginView } from './LoginView';
 
 export type AuthActor = ActorRefFrom<typeof authMachine>;
@@ -25,6 +24,9 @@ export interface Session {
 }
 
 const SessionContext = createContext<Session | null>(null);
+
+// The signed-in app (layout, menus, pages) loads after sign-in, so the login view stays small.
+const AppRoutes = lazy(() => import('./AppRoutes').then((m) => ({ default: m.AppRoutes })));
 
 /** The shell states of spec 000 §2.1, read from the auth machine; the app renders only when ready. */
 export function ShellGate() {
@@ -82,7 +84,9 @@ export function ShellGate() {
   if (state !== 'ready' || !session) return <Loading />;
   return (
     <SessionContext.Provider value={session}>
-      <AppRoutes />
+      <Suspense fallback={<Loading />}>
+        <AppRoutes />
+      </Suspense>
     </SessionContext.Provider>
   );
 }

@@ -103,7 +103,7 @@ export default function ApiKeysPage() {
   return (
     <section data-view="API Keys" aria-label="API Keys">
       <PageHeader title="API Keys" actions={newAction} />
-      <Toaster toasterId={toasterId} position="top-end" />
+      <Toaster toasterId={toasterId} />
       <Body1 as="p" block className={styles.intro}>
         API keys let scripts and services call the API on your behalf. Each key has a client ID and a client secret that are exchanged for
         a short-lived access token.

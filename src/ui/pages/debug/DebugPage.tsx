@@ -74,7 +74,7 @@ export default function DebugPage() {
   return (
     <section data-view="Debug" aria-label="Debug">
       <PageHeader title="Debug" />
-      <Toaster toasterId={toasterId} position="top-end" />
+      <Toaster toasterId={toasterId} />
       <div className={styles.grid}>
         <WorkspaceCard />
         <TokenCard toasterId={toasterId} />

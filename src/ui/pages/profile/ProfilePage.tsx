@@ -90,7 +90,7 @@ export default function ProfilePage() {
   return (
     <section data-view="Profile" aria-label="Profile">
       <PageHeader title="Profile View" />
-      <Toaster toasterId={toasterId} position="top-end" />
+      <Toaster toasterId={toasterId} />
       <form className={styles.card} onSubmit={onSubmit} noValidate aria-label="Edit profile">
         <div className={styles.identity}>
           <Avatar name={saved.name} size={48} color="colorful" aria-hidden />
