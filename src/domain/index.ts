@@ -16,3 +16,4 @@ export * from './validation';
 export * from './menus';
 export * from './accounts';
 export * from './installHint';
+export * from './plainText';

@@ -10,6 +10,7 @@ const useStyles = makeStyles({
     gap: tokens.spacingHorizontalM,
     marginBottom: tokens.spacingVerticalL,
   },
+  title: { margin: 0 },
 });
 
 /** The page's heading; it also names the browser tab. */
@@ -24,7 +25,7 @@ export function PageHeader({ title, actions }: { title: string; actions?: ReactN
   }, [title]);
   return (
     <header className={styles.root}>
-      <Title2 as="h1">{title}</Title2>
+      <Title2 as="h1" className={styles.title}>{title}</Title2>
       {actions}
     </header>
   );

@@ -1,3 +1,4 @@
+import { plainTextFromMarkdown } from '../../../domain/plainText';
 import { Body1, Caption1, makeStyles, mergeClasses, Subtitle1, tokens } from '@fluentui/react-components';
 import { CalendarLtrRegular, EyeRegular, StarRegular } from '@fluentui/react-icons';
 import { datasetPathPart } from '../../../domain/landing';
@@ -62,7 +63,7 @@ export function datasetRoute(workspaceId: string, dataset: Pick<Dataset, 'id' | 
 /** One dataset in a feed or search result. */
 export function DatasetCard({ workspaceId, dataset }: { workspaceId: string; dataset: Dataset }) {
   const styles = useStyles();
-  const description = dataset.description?.trim() ?? '';
+  const description = plainTextFromMarkdown(dataset.description);
   return (
     <article className={styles.card} aria-label={dataset.title}>
       <Subtitle1 as="h2" className={styles.heading}>

@@ -1,3 +1,4 @@
+import { plainTextFromMarkdown } from '../../../domain/plainText';
 import {
   Body1,
   Button,
@@ -109,7 +110,7 @@ function DatasetView({ workspaceId, idOrAlias }: { workspaceId: string; idOrAlia
 function DatasetDetails({ workspaceId, dataset }: { workspaceId: string; dataset: Dataset }) {
   const styles = useStyles();
   // Plain text only: the description is user-written and is never rendered as HTML here.
-  const paragraphs = (dataset.description ?? '')
+  const paragraphs = plainTextFromMarkdown(dataset.description)
     .split(/\n\s*\n/)
     .map((paragraph) => paragraph.trim())
     .filter((paragraph) => paragraph !== '');
