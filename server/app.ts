@@ -31,7 +31,6 @@ export interface AppServer {
  */
 export async function buildServer({ config, db, logger = { level: config.env.LOG_LEVEL } }: ServerDeps): Promise<AppServer> {
   let identity: Identity | undefined;
-  let app!: FastifyInstance;
 
   const serverFactory = (handler: http.RequestListener) =>
     http.createServer((req, res) => {
@@ -43,7 +42,7 @@ export async function buildServer({ config, db, logger = { level: config.env.LOG
       handler(req, res);
     });
 
-  app = Fastify({
+  const app: FastifyInstance = Fastify({
     logger: logger === false ? false : { level: typeof logger === 'object' ? logger.level : 'info' },
     serverFactory,
     bodyLimit: 1024 * 1024,

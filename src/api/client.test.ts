@@ -207,6 +207,35 @@ describe('cancellation', () => {
   });
 });
 
+describe('error reporting hook', () => {
+  it('reports each failure once, after the retries, with the request', async () => {
+    const reported: Array<{ kind: string; method: string; url: string }> = [];
+    const { client, calls } = setup([{ status: 503 }, { status: 503 }, { status: 503 }, { status: 503 }], {
+      onError: (failure, request) => reported.push({ kind: failure.apiError.kind, ...request }),
+    });
+    await failureOf(client.get('/workspaces/w1', workspaceSchema));
+    expect(calls).toHaveLength(4);
+    expect(reported).toEqual([{ kind: 'response', method: 'GET', url: `${BASE}/workspaces/w1` }]);
+  });
+
+  it('does not report cancelled calls or calls flagged to skip the handler, nor successes', async () => {
+    const onError = vi.fn();
+    const { client } = setup([{ status: 404, body: springError(404, 'gone') }, { body: workspace }], { onError });
+    await failureOf(client.get('/workspaces/w1', workspaceSchema, { skipErrorHandler: true }));
+    await client.get('/workspaces/w1', workspaceSchema);
+    const controller = new AbortController();
+    controller.abort();
+    await failureOf(client.get('/workspaces/w1', workspaceSchema, { signal: controller.signal }));
+    expect(onError).not.toHaveBeenCalled();
+  });
+
+  it('adds the configured headers to every call', async () => {
+    const { client, calls } = setup([{ body: workspace }], { headers: () => ({ traceparent: '00-abc-def-01' }) });
+    await client.get('/workspaces/w1', workspaceSchema);
+    expect(calls[0]!.headers.get('traceparent')).toBe('00-abc-def-01');
+  });
+});
+
 describe('error mapping (spec 000 section 8)', () => {
   it('a 5xx with a message body is a server error carrying that message (after the retries)', async () => {
     const { client, calls } = setup(Array.from({ length: 4 }, () => ({ status: 500, body: springError(500, 'Database is down') })));

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { RETRY_COUNT } from '../domain/constants';
 import { linkHref, type HalLike } from '../domain/hal';
 import { parseWith } from '../domain/parse';
-import { ApiFailure, CANCELLED, fromResponse, toApiError, type ApiError } from './errors';
+import { ApiFailure, CANCELLED, fromResponse, isIgnored, toApiError, type ApiError } from './errors';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type MutationMethod = Exclude<Method, 'GET'>;
@@ -28,6 +28,10 @@ export type ApiClientConfig = {
   readonly fetch?: typeof fetch;
   /** Milliseconds to wait before retry number `attempt` (0-based). */
   readonly retryDelay?: (attempt: number) => number;
+  /** Told about every failed call that is not ignored (cancelled, or flagged skipErrorHandler): error reporting. */
+  readonly onError?: (failure: ApiFailure, request: { readonly method: Method; readonly url: string }) => void;
+  /** Extra headers for every call to the API (e.g. a trace context). */
+  readonly headers?: () => Readonly<Record<string, string>>;
 };
 
 type Mutation = {
@@ -103,7 +107,7 @@ export function createApiClient(config: ApiClientConfig): ApiClient {
       const outcome = await $fetch
         .raw(url, {
           method: call.method,
-          headers: { Accept: ACCEPT, ...call.headers, ...(token === undefined ? {} : { Authorization: `Bearer ${token}` }) },
+          headers: { Accept: ACCEPT, ...config.headers?.(), ...call.headers, ...(token === undefined ? {} : { Authorization: `Bearer ${token}` }) },
           ...(call.body === undefined ? {} : { body: call.body as Record<string, unknown> }),
           ...(call.query === undefined ? {} : { query: definedOnly(call.query) }),
           ...(call.signal === undefined ? {} : { signal: call.signal }),
@@ -154,24 +158,34 @@ export function createApiClient(config: ApiClientConfig): ApiClient {
     }
   }
 
+  // Every failure passes here once, after the retries, on its way to the caller.
+  async function sendReported(url: string, call: Call): Promise<unknown> {
+    try {
+      return await send(url, call);
+    } catch (error) {
+      if (error instanceof ApiFailure && !isIgnored(error)) config.onError?.(error, { method: call.method, url });
+      throw error;
+    }
+  }
+
   const atPath = (path: string): string => (isAbsolute(path) ? path : `${apiRoot}/${path.replace(/^\/+/, '')}`);
 
   const mutation =
     (method: MutationMethod): Mutation =>
     ((url: string, body?: unknown, schema?: z.ZodType, options: RequestOptions = {}) =>
-      send(atPath(url), { ...options, method, body, schema })) as Mutation;
+      sendReported(atPath(url), { ...options, method, body, schema })) as Mutation;
 
   const follow = (resource: HalLike, rel: string, options: RequestOptions & { method?: Method; body?: unknown; schema?: z.ZodType }) => {
     const href = linkHref(resource, rel, linkBase);
     if (href === undefined) {
       return Promise.reject(new ApiFailure({ kind: 'missingLink', rel }, { skipErrorHandler: options.skipErrorHandler === true }));
     }
-    return send(href, { ...options, method: options.method ?? 'GET' });
+    return sendReported(href, { ...options, method: options.method ?? 'GET' });
   };
 
   return {
     baseURL: apiRoot,
-    get: (url, schema, options = {}) => send(atPath(url), { ...options, method: 'GET', schema }) as never,
+    get: (url, schema, options = {}) => sendReported(atPath(url), { ...options, method: 'GET', schema }) as never,
     post: mutation('POST'),
     put: mutation('PUT'),
     patch: mutation('PATCH'),

@@ -111,11 +111,13 @@ test.describe('small screens (375 px)', () => {
     expect(overflow).toBeLessThanOrEqual(0);
     await page.getByRole('button', { name: 'Open navigation' }).click();
     await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeVisible();
+    await page.waitForTimeout(500); // let the drawer finish sliding in before the picture
     await screenshot(page, 'drawer-375');
     await page.getByRole('link', { name: 'Explore' }).click();
     await expect(page).toHaveURL(/\/explore$/);
     await page.goto('/api-key');
     await expect(page.getByRole('heading', { name: 'API Keys', exact: true })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'New API token' })).toBeEnabled();
     await screenshot(page, 'apikeys-375');
   });
 });
