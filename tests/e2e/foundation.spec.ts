@@ -7,6 +7,14 @@ test('the demo owner signs in through the embedded provider and lands in the Lab
   await expect(page).toHaveURL(/\/lab\/[0-9a-f-]{36}\/pipelines$/);
   await expect(page.getByRole('heading', { name: 'Data Imports' })).toBeVisible();
   await expect(page.getByRole('button', { name: /Workspace menu: Demo Workspace/ })).toBeVisible();
+  // Spec 000 §9: a session cookie while signed in: strict same-site, secure, path '/', as long as the token.
+  await expect.poll(async () => (await page.context().cookies()).find((c) => c.name === 'session_token')).toMatchObject({
+    sameSite: 'Strict',
+    secure: true,
+    path: '/',
+  });
+  const cookie = (await page.context().cookies()).find((c) => c.name === 'session_token')!;
+  expect(cookie.expires - Date.now() / 1000).toBeGreaterThan(3000);
   await screenshot(page, 'owner-lab-1280');
 });
 
@@ -27,6 +35,7 @@ test('logout shows Logging out, then You are logged out.', async ({ page }) => {
   await expect(page.getByRole('heading', { name: 'Logging out' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'You are logged out.' })).toBeVisible({ timeout: 15_000 });
   await screenshot(page, 'logged-out-1280');
+  expect((await page.context().cookies()).find((c) => c.name === 'session_token')).toBeUndefined();
   // Signed out for real: the app asks to sign in again.
   await page.goto('/');
   await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();

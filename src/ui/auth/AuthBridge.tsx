@@ -33,6 +33,10 @@ const PortContext = createContext<AuthPort | null>(null);
 
 export const SESSION_COOKIE = 'session_token';
 
+function clearSessionCookie() {
+  document.cookie = `${SESSION_COOKIE}=; Max-Age=0; Path=/; SameSite=Strict; Secure`;
+}
+
 export function AuthBridge({ config, children }: { config: RuntimeConfig; children: ReactNode }) {
   const navigate = useNavigate();
   const origin = window.location.origin;
@@ -83,7 +87,7 @@ function Bridge({ children }: { children: ReactNode }) {
           authorizationParams: { ...(loginHint ? { login_hint: loginHint } : {}), ...(screen ? { screen_hint: screen } : {}) },
         }),
       logout: async (returnTo) => {
-        document.cookie = `${SESSION_COOKIE}=; Max-Age=0; Path=/; SameSite=Strict; Secure`;
+        clearSessionCookie();
         await logout({ logoutParams: { returnTo } });
       },
     }),
@@ -92,7 +96,10 @@ function Bridge({ children }: { children: ReactNode }) {
 
   // Spec 000 §9: a session cookie lives as long as the token (exp - iat), strict, secure, path '/'.
   useEffect(() => {
-    if (!isAuthenticated) return;
+    if (!isAuthenticated) {
+      if (!isLoading) clearSessionCookie();
+      return;
+    }
     let cancelled = false;
     void (async () => {
       try {
@@ -109,7 +116,7 @@ function Bridge({ children }: { children: ReactNode }) {
     return () => {
       cancelled = true;
     };
-  }, [isAuthenticated, getAccessTokenSilently, getIdTokenClaims]);
+  }, [isLoading, isAuthenticated, getAccessTokenSilently, getIdTokenClaims]);
 
   return (
     <PortContext.Provider value={port}>
