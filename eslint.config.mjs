@@ -2,7 +2,7 @@
 //   ui -> machines -> domain;  api -> domain;  server -> domain;  nothing imports ui.
 //   src/domain imports no framework; only src/api imports ofetch; only the auth bridge imports auth0.
 import tseslint from 'typescript-eslint';
-import importX from 'eslint-plugin-import-x';
+import importPlugin from 'eslint-plugin-import';
 
 const frameworks = ['react', 'react-dom', 'react/*', 'xstate', 'xstate/*', '@xstate/*', 'ofetch', '@auth0/*', '@fluentui/*', 'react-router-dom', 'fastify', 'fastify/*', '@fastify/*', 'kysely', 'pg', '@electric-sql/*', 'oidc-provider', 'jose', 'pino'];
 const noImport = (patterns, message) => ({ group: patterns, message });
@@ -13,14 +13,14 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
-    plugins: { 'import-x': importX },
+    plugins: { import: importPlugin },
     // Cycles are ours to find: never parse packages in node_modules for them.
-    settings: { 'import-x/ignore': ['node_modules'], 'import-x/extensions': ['.ts', '.tsx'] },
+    settings: { 'import/ignore': ['node_modules'], 'import/extensions': ['.ts', '.tsx'], 'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js'] } } },
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
-      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import/no-cycle': ['error', { ignoreExternal: true }],
       'no-restricted-imports': ['error', { patterns: [noImport(['**/ui/**', '**/src/ui', '**/src/ui/*'], 'Nothing imports the view layer.'), noImport(['ofetch'], 'Only src/api imports ofetch.'), noImport(['@auth0/*'], 'Only the auth bridge (src/ui/auth) imports @auth0.')] }],
     },
   },

@@ -6,7 +6,7 @@ import { Loading } from '../components/Loading';
 import { ViewPage } from '../pages/ViewPage';
 import { DatasetRedirect, LabRedirect, LandingRedirect, RootRedirect } from './Redirects';
 import { ShellLayout } from './ShellLayout';
-import { useSession } from './ShellGate';
+import { useSession } from './session';
 import { RequireAdmin, RequireWorkspace } from './guards';
 
 // Pages load on demand so the first route stays small.

@@ -5,7 +5,7 @@ import { externalPasswordPage } from '../../domain/accounts';
 import { canManageAccount } from '../../domain/permissions';
 import { displayProfileName } from '../../domain/profileName';
 import { useRuntime } from '../runtime';
-import { useSession } from './ShellGate';
+import { useSession } from './session';
 
 const useStyles = makeStyles({
   trigger: {

@@ -6,7 +6,7 @@ import { landingMachine } from '../../machines/landing/landing.machine';
 import { Loading } from '../components/Loading';
 import { useRuntime } from '../runtime';
 import { ApiErrorScreen } from './ApiErrorScreen';
-import { useSession } from './ShellGate';
+import { useSession } from './session';
 import { useCurrentWorkspace } from './useWorkspace';
 import { shellErrorMessage } from '../../machines/apiError';
 

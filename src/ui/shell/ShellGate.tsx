@@ -1,9 +1,7 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { createContext, lazy, Suspense, useContext, useEffect, useMemo, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useMemo } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import type { ActorRefFrom } from 'xstate';
-import { featureSwitches, type FeatureSwitches } from '../../domain/features';
-import type { Profile, Root, Workspace } from '../../domain/resources';
+import { featureSwitches } from '../../domain/features';
 import { authActors } from '../../machines/auth/auth.actors';
 import { authMachine } from '../../machines/auth/auth.machine';
 import { useAuthPort, useAuthSnapshot } from '../auth/AuthBridge';
@@ -11,19 +9,9 @@ import { Loading } from '../components/Loading';
 import { useRuntime } from '../runtime';
 import { ApiErrorScreen } from './ApiErrorScreen';
 import { LoginView } from './LoginView';
+import { SessionContext, type Session } from './session';
 
-export type AuthActor = ActorRefFrom<typeof authMachine>;
 
-export interface Session {
-  auth: AuthActor;
-  profile: Profile;
-  root: Root;
-  workspaces: readonly Workspace[];
-  targetWorkspaceId: string | undefined;
-  features: FeatureSwitches;
-}
-
-const SessionContext = createContext<Session | null>(null);
 
 // The signed-in app (layout, menus, pages) loads after sign-in, so the login view stays small.
 const AppRoutes = lazy(() => import('./AppRoutes').then((m) => ({ default: m.AppRoutes })));
@@ -98,14 +86,4 @@ function authFailure(error: Error): { code?: string; message?: string } {
     ...(typeof code === 'string' ? { code } : {}),
     message: typeof description === 'string' && description !== '' ? description : error.message,
   };
-}
-
-export function useSession(): Session {
-  const value = useContext(SessionContext);
-  if (!value) throw new Error('useSession outside the ready shell');
-  return value;
-}
-
-export function SessionProviderForTests({ session, children }: { session: Session; children: ReactNode }) {
-  return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;
 }

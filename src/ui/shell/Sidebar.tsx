@@ -11,7 +11,7 @@ import { taskCountActor } from '../../machines/polling/polling.actors';
 import { taskCountInput, taskCountMachine } from '../../machines/polling/polling.machine';
 import { useRuntime } from '../runtime';
 import { menuIcon } from './icons';
-import { useSession } from './ShellGate';
+import { useSession } from './session';
 import { WorkspaceMenu } from './WorkspaceMenu';
 
 const useStyles = makeStyles({

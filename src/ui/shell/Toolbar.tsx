@@ -12,7 +12,7 @@ import { notificationCountInput, notificationCountMachine } from '../../machines
 import { useRuntime } from '../runtime';
 import { Assistant } from './Assistant';
 import { ProfileMenu } from './ProfileMenu';
-import { useSession } from './ShellGate';
+import { useSession } from './session';
 
 const useStyles = makeStyles({
   root: {

@@ -21,7 +21,7 @@ import type { Workspace } from '../../domain/resources';
 import { workspaceSwitchActors } from '../../machines/workspaceSwitch/workspaceSwitch.actors';
 import { workspaceSwitchMachine } from '../../machines/workspaceSwitch/workspaceSwitch.machine';
 import { useRuntime } from '../runtime';
-import { useSession } from './ShellGate';
+import { useSession } from './session';
 
 const useStyles = makeStyles({
   trigger: { justifyContent: 'space-between', width: '100%', minWidth: 0, fontWeight: tokens.fontWeightSemibold },

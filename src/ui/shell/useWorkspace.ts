@@ -1,7 +1,7 @@
 import { useLocation } from 'react-router-dom';
 import { workspaceIdFromPath } from '../../domain/landing';
 import type { Workspace } from '../../domain/resources';
-import { useSession } from './ShellGate';
+import { useSession } from './session';
 
 /**
  * The workspace the user is in: the one named by the URL (second path segment), else the

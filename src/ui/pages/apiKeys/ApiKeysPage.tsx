@@ -27,7 +27,7 @@ import { apiKeysActors, type Clipboard } from '../../../machines/apiKeys/apiKeys
 import { apiKeysMachine, selectNewEnabled } from '../../../machines/apiKeys/apiKeys.machine';
 import { PageHeader } from '../../components/PageHeader';
 import { useRuntime } from '../../runtime';
-import { useSession } from '../../shell/ShellGate';
+import { useSession } from '../../shell/session';
 import { ApiKeyTable } from './ApiKeyTable';
 import type { ApiKeysActor } from './apiKeysActor';
 import { DeleteKeyDialog } from './DeleteKeyDialog';

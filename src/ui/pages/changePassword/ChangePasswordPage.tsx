@@ -5,7 +5,7 @@ import { changePasswordActors } from '../../../machines/changePassword/changePas
 import { changePasswordMachine } from '../../../machines/changePassword/changePassword.machine';
 import { PageHeader } from '../../components/PageHeader';
 import { useRuntime } from '../../runtime';
-import { useSession } from '../../shell/ShellGate';
+import { useSession } from '../../shell/session';
 
 /** The identity provider's own user database: the only accounts whose password this page resets. */
 const DATABASE_CONNECTION = 'Username-Password-Authentication';

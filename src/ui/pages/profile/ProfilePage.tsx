@@ -25,7 +25,7 @@ import { profileFormActors } from '../../../machines/profileForm/profileForm.act
 import { profileFormMachine, selectSaving } from '../../../machines/profileForm/profileForm.machine';
 import { PageHeader } from '../../components/PageHeader';
 import { useRuntime } from '../../runtime';
-import { useSession } from '../../shell/ShellGate';
+import { useSession } from '../../shell/session';
 
 const useStyles = makeStyles({
   card: {
