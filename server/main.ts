@@ -6,7 +6,11 @@ import { seedDemo } from './seed';
 /** `npm start`: open (and migrate) the database, seed demo content once, serve until told to stop. */
 async function main() {
   const config = loadConfig();
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    onConnectionError: (error) => console.error(JSON.stringify({ level: 50, msg: 'database connection lost', err: error.message })),
+  });
   const server = await buildServer({ config, db: database.db });
   const log = server.app.log;
 

@@ -23,6 +23,8 @@ export interface DatabaseOptions {
   url?: string | undefined;
   /** where PGlite keeps its files; 'memory://' for a throw-away database */
   dataDir: string;
+  /** told when an idle PostgreSQL connection fails (server restart, admin kill) */
+  onConnectionError?: (error: Error) => void;
 }
 
 // node-postgres returns bigint (count(*)) as text; our counts fit in a JS number.
@@ -30,7 +32,7 @@ pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
 
 /** One data layer over either database; migrations are applied before it is handed out. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  const handle = options.url ? openPostgres(options.url) : await openPglite(options.dataDir);
+  const handle = options.url ? openPostgres(options.url, options.onConnectionError) : await openPglite(options.dataDir);
   try {
     await migrate(handle.db);
   } catch (error) {
@@ -40,8 +42,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   return handle;
 }
 
-function openPostgres(url: string): DatabaseHandle {
+function openPostgres(url: string, onConnectionError: (error: Error) => void = () => undefined): DatabaseHandle {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle connection that dies must not crash the process: the pool drops it and the next
+  // query opens a new one (a query in flight fails on its own and is answered with a 500).
+  pool.on('error', onConnectionError);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, kind: 'postgres', close: () => db.destroy() };
 }

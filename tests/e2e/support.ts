@@ -27,10 +27,11 @@ export async function signIn(page: Page, who: { email: string; password: string 
 
 const SCREENSHOTS = path.join('tests', 'e2e', 'screenshots');
 
-/** Saves a full-page screenshot for people to look at (tests/e2e/screenshots/NAME.png). */
+/** Saves a screenshot for people to look at (tests/e2e/screenshots/NAME.png). */
 export async function screenshot(page: Page, name: string) {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  // The page scrolls inside the shell's main area, so the viewport is the whole picture.
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
 }
 
 /**

@@ -1,15 +1,8 @@
 import { Body1, makeStyles, tokens, Title2 } from '@fluentui/react-components';
+import { EmptyState } from '../components/EmptyState';
 import { PageHeader } from '../components/PageHeader';
 
 const useStyles = makeStyles({
-  empty: {
-    marginTop: tokens.spacingVerticalXXL,
-    padding: tokens.spacingHorizontalXXL,
-    borderRadius: tokens.borderRadiusLarge,
-    border: `1px dashed ${tokens.colorNeutralStroke2}`,
-    color: tokens.colorNeutralForeground3,
-    textAlign: 'center',
-  },
   standalone: { padding: tokens.spacingHorizontalXXL },
 });
 
@@ -22,9 +15,9 @@ export function ViewPage({ view, title, standalone = false }: { view: string; ti
   return (
     <section className={standalone ? styles.standalone : undefined} data-view={view} aria-label={view}>
       {standalone ? <Title2 as="h1">{title}</Title2> : <PageHeader title={title} />}
-      <div className={styles.empty}>
+      <EmptyState>
         <Body1>{title} is not available in this version yet.</Body1>
-      </div>
+      </EmptyState>
     </section>
   );
 }

@@ -1,3 +1,4 @@
+import { EmptyState } from '../../components/EmptyState';
 import {
   Body1,
   Button,
@@ -40,16 +41,6 @@ const useStyles = makeStyles({
   heading: { margin: 0 },
   intro: { color: tokens.colorNeutralForeground3, marginTop: 0, marginBottom: tokens.spacingVerticalL, maxWidth: '72ch' },
   stack: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
-  empty: {
-    display: 'flex',
-    flexDirection: 'column',
-    alignItems: 'center',
-    gap: tokens.spacingVerticalS,
-    padding: `${tokens.spacingVerticalXXXL} ${tokens.spacingHorizontalXL}`,
-    borderRadius: tokens.borderRadiusLarge,
-    border: `${tokens.strokeWidthThin} dashed ${tokens.colorNeutralStroke2}`,
-    textAlign: 'center',
-  },
   emptyIcon: { fontSize: '40px', color: tokens.colorBrandForeground1 },
   muted: { color: tokens.colorNeutralForeground3, maxWidth: '48ch' },
   skeletonRow: { display: 'grid', gridTemplateColumns: '2fr 3fr 1fr', gap: tokens.spacingHorizontalL, padding: tokens.spacingVerticalM },
@@ -127,14 +118,14 @@ export default function ApiKeysPage() {
           <ApiKeyTable actor={actor} keys={keys} />
         ) : (
           !pageError && (
-            <div className={styles.empty}>
+            <EmptyState>
               <KeyMultipleRegular className={styles.emptyIcon} aria-hidden />
               <Subtitle1 as="h2" className={styles.heading}>No API keys yet</Subtitle1>
               <Body1 className={styles.muted}>
                 Create a key to let a script, a scheduled job or another service use the API. Its secret is shown only once, so keep it
                 somewhere safe.
               </Body1>
-            </div>
+            </EmptyState>
           )
         )}
       </div>

@@ -1,3 +1,4 @@
+import { EmptyState } from '../../components/EmptyState';
 import {
   Body1,
   Button,
@@ -36,16 +37,6 @@ const useStyles = makeStyles({
   },
   skeletonTitle: { width: '45%' },
   skeletonShort: { width: '70%' },
-  empty: {
-    display: 'flex',
-    flexDirection: 'column',
-    alignItems: 'center',
-    gap: tokens.spacingVerticalS,
-    padding: `${tokens.spacingVerticalXXXL} ${tokens.spacingHorizontalXL}`,
-    borderRadius: tokens.borderRadiusLarge,
-    border: `${tokens.strokeWidthThin} dashed ${tokens.colorNeutralStroke2}`,
-    textAlign: 'center',
-  },
 });
 
 export type DatasetFeedProps = {
@@ -115,7 +106,7 @@ export function DatasetFeed({ workspaceId, source, empty, showCount = false }: D
         </MessageBar>
       )}
 
-      {isEmpty && <div className={styles.empty}>{empty}</div>}
+      {isEmpty && <EmptyState>{empty}</EmptyState>}
 
       {items.length > 0 && (
         <ul className={styles.list} aria-label="Datasets">
