@@ -22,7 +22,13 @@ test('a member lands on the home page of their workspace (HOME_PAGE, default fee
   await expect(page).toHaveURL(new RegExp(`/l/${SEED.workspaceId}/feed$`));
   await page.goto(`/lab/${SEED.workspaceId}/pipelines`);
   await expect(page).toHaveURL(new RegExp(`/l/${SEED.workspaceId}/feed$`));
+  await page.goto(`/w/${SEED.workspaceId}`);
+  await expect(page).toHaveURL(new RegExp(`/l/${SEED.workspaceId}/feed$`));
   await screenshot(page, 'member-feed-1280');
+  // Only owners create workspaces: anyone else is told they have no account.
+  await page.goto('/w/new');
+  await expect(page).toHaveURL(/\/signup$/);
+  await expect(page.getByRole('heading', { name: 'You do not have an account.' })).toBeVisible();
 });
 
 test('the toolbar search goes to explore with the quoted text', async ({ page }) => {

@@ -7,7 +7,7 @@ import { ViewPage } from '../pages/ViewPage';
 import { DatasetRedirect, LabRedirect, LandingRedirect, RootRedirect } from './Redirects';
 import { ShellLayout } from './ShellLayout';
 import { useSession } from './session';
-import { RequireAdmin, RequireWorkspace } from './guards';
+import { RequireAdmin, RequireWorkspace, WorkspaceSettingsGuard } from './guards';
 
 // Pages load on demand so the first route stays small.
 const ProfilePage = lazy(() => import('../pages/profile/ProfilePage'));
@@ -42,7 +42,10 @@ export function AppRoutes() {
         <Route path="/p/profile" element={page(<ProfilePage />)} />
         <Route path="/change-password" element={page(<ChangePasswordPage />)} />
         <Route path="/api-key" element={page(<ApiKeysPage />)} />
-        <Route path="/w/:workspaceId" element={<ViewPage view="Workspace Settings" title="Workspace Settings" />} />
+        <Route
+          path="/w/:workspaceId"
+          element={<WorkspaceSettingsGuard create={<ViewPage view="New Workspace" title="New Workspace" />} edit={<ViewPage view="Workspace Settings" title="Workspace Settings" />} />}
+        />
         <Route path="/l/:workspaceId/*" element={<RequireWorkspace><AppArea library={library} /></RequireWorkspace>} />
         <Route path="/lab/:workspaceId/*" element={<RequireWorkspace><RequireAdmin><LabArea /></RequireAdmin></RequireWorkspace>} />
         <Route path="*" element={<ViewPage view="Not found" title="Page not found" />} />
