@@ -24,30 +24,25 @@ export async function issueOneTimeToken(db: Db, userId: string, kind: OneTimeTok
 }
 
 /** The user the token belongs to, if it is of this kind, unused and unexpired; nothing is changed. */
-export async function peekOneTimeToken(db: Db, token: string, kind: OneTimeTokenKind): Promise<string | undefined> {
-  if (!isTokenShaped(token)) return undefined;
-  const row = await db
-    .selectFrom('idp_tokens')
-    .select('user_id')
-    .where('token_hash', '=', hashToken(token))
-    .where('kind', '=', kind)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', sql<Date>`now()`)
-    .executeTakeFirst();
-  return row?.user_id;
+export function peekOneTimeToken(db: Db, token: string, kind: OneTimeTokenKind): Promise<string | undefined> {
+  return tokenOwner(db, token, kind, { unusedOnly: true });
 }
 
 /** The user of a token of this kind that has not expired, used or not. */
-export async function ownerOfOneTimeToken(db: Db, token: string, kind: OneTimeTokenKind): Promise<string | undefined> {
+export function ownerOfOneTimeToken(db: Db, token: string, kind: OneTimeTokenKind): Promise<string | undefined> {
+  return tokenOwner(db, token, kind, { unusedOnly: false });
+}
+
+async function tokenOwner(db: Db, token: string, kind: OneTimeTokenKind, { unusedOnly }: { unusedOnly: boolean }): Promise<string | undefined> {
   if (!isTokenShaped(token)) return undefined;
-  const row = await db
+  let query = db
     .selectFrom('idp_tokens')
     .select('user_id')
     .where('token_hash', '=', hashToken(token))
     .where('kind', '=', kind)
-    .where('expires_at', '>', sql<Date>`now()`)
-    .executeTakeFirst();
-  return row?.user_id;
+    .where('expires_at', '>', sql<Date>`now()`);
+  if (unusedOnly) query = query.where('used_at', 'is', null);
+  return (await query.executeTakeFirst())?.user_id;
 }
 
 /** Marks the token used and returns its user, in one statement so two clicks cannot both succeed. */
