@@ -40,3 +40,22 @@ test('logout shows Logging out, then You are logged out.', async ({ page }) => {
   await page.goto('/');
   await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
 });
+
+test.describe('first impressions at 375 px', () => {
+  test.use({ viewport: { width: 375, height: 812 } });
+
+  test('the login view and the provider sign-in page fit a phone', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+    await screenshot(page, 'login-view-375');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByLabel('Password')).toBeVisible();
+    await page.getByLabel('Email').fill(DEMO.member.email);
+    await page.getByLabel('Password').fill('wrong-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByText('Wrong email or password.')).toBeVisible();
+    await screenshot(page, 'provider-sign-in-375');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
+});

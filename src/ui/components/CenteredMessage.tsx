@@ -27,6 +27,7 @@ const useStyles = makeStyles({
     boxShadow: tokens.shadow8,
     boxSizing: 'border-box',
   },
+  title: { margin: 0 },
 });
 
 /** A full-screen card for the standalone screens (logged out, not verified, errors). */
@@ -35,7 +36,7 @@ export function CenteredMessage({ title, children, role }: { title: ReactNode; c
   return (
     <main className={styles.root}>
       <div className={styles.card} role={role}>
-        <Title2 as="h1">{title}</Title2>
+        <Title2 as="h1" className={styles.title}>{title}</Title2>
         {typeof children === 'string' ? <Body1>{children}</Body1> : children}
       </div>
     </main>
