@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '../support/server';
 
 /** Starts `server/main.ts` (the same entry as `npm start`) on a free port with a fresh data directory. */
 export default async function globalSetup() {
@@ -21,17 +21,6 @@ export default async function globalSetup() {
     await new Promise((resolve) => child.once('exit', resolve));
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitUntilUp(url: string, child: ReturnType<typeof spawn>) {

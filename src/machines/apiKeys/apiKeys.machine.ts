@@ -1,9 +1,10 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import type { SnapshotFrom } from 'xstate';
 import { COPIED_TOAST_MS } from '../../domain/constants';
 import type { ApiKey } from '../../domain/resources';
 import { validateApiKeyName } from '../../domain/validation';
 import { failureText } from '../failureText';
+import { notProvidedActor } from '../notProvided';
 
 // The /api-key page (spec 000 sections 2.9, 4 and 5): the list, the two-step delete, rename on
 // blur or Enter, and the creation flow draft -> name -> create -> secret shown once.
@@ -46,8 +47,6 @@ export type CopySecretInput = { readonly secret: string };
 /** The special key of spec 000 sections 2.9 and 4: after deleting it the list is reloaded, not edited locally. */
 export const DEFAULT_KEY_NAME = 'default';
 
-const notProvided = (name: string) => () => Promise.reject(new Error(`${name} not provided`));
-
 const findKey = (keys: readonly ApiKey[], id: string): ApiKey | undefined => keys.find((key) => key.id === id);
 
 /** Replaces the key with the same id, or appends it: a repeated answer never duplicates a row. */
@@ -70,12 +69,12 @@ export const apiKeysMachine = setup({
     input: {} as ApiKeysInput,
   },
   actors: {
-    loadKeys: fromPromise<ApiKey[]>(notProvided('loadKeys')),
-    draftKey: fromPromise<ApiKey>(notProvided('draftKey')),
-    createKey: fromPromise<ApiKey, CreateKeyInput>(notProvided('createKey')),
-    renameKey: fromPromise<ApiKey, RenameKeyInput>(notProvided('renameKey')),
-    deleteKey: fromPromise<void, DeleteKeyInput>(notProvided('deleteKey')),
-    copySecret: fromPromise<void, CopySecretInput>(notProvided('copySecret')),
+    loadKeys: notProvidedActor<ApiKey[]>('loadKeys'),
+    draftKey: notProvidedActor<ApiKey>('draftKey'),
+    createKey: notProvidedActor<ApiKey, CreateKeyInput>('createKey'),
+    renameKey: notProvidedActor<ApiKey, RenameKeyInput>('renameKey'),
+    deleteKey: notProvidedActor<void, DeleteKeyInput>('deleteKey'),
+    copySecret: notProvidedActor<void, CopySecretInput>('copySecret'),
   },
   delays: { copiedToast: COPIED_TOAST_MS },
   guards: {

@@ -1,10 +1,11 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import type { SnapshotFrom } from 'xstate';
 import { MESSAGES } from '../../domain/errors';
 import { datasetRedirect } from '../../domain/landing';
 import type { QuestionAnswer, Workspace } from '../../domain/resources';
 import { canSubmitQuestion } from '../../domain/validation';
 import { failureText } from '../failureText';
+import { notProvided, notProvidedActor } from '../notProvided';
 
 // The research assistant (spec 000 section 2.10): a typed question goes to the workspace's
 // 'questions' link; a found answer opens its dataset, no answer (204) shows
@@ -45,13 +46,11 @@ export const assistantMachine = setup({
     input: {} as AssistantInput,
   },
   actors: {
-    ask: fromPromise<QuestionAnswer | null, AskInput>(() => Promise.reject(new Error('ask not provided'))),
+    ask: notProvidedActor<QuestionAnswer | null, AskInput>('ask'),
   },
   actions: {
     /** Navigates to params.path (/l/{workspaceId}/dataset/{aliasOrId}). */
-    openDataset: (_, _params: OpenDatasetParams) => {
-      throw new Error('openDataset not provided');
-    },
+    openDataset: (_, _params: OpenDatasetParams) => notProvided('openDataset')(),
   },
   guards: {
     canSubmit: ({ context }) => canSubmitQuestion(context.text),

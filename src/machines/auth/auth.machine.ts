@@ -1,9 +1,10 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import type { ApiError } from '../../api/errors';
 import { MESSAGES } from '../../domain/errors';
 import type { Profile, Root, Workspace } from '../../domain/resources';
 import { apiErrorOf, shellErrorMessage } from '../apiError';
 import { authFailureMessage, failureIsUnverifiedEmail, failureNeedsSignIn, isEmailUnverified, isSignedIn, type AuthFailure, type AuthUser } from './auth.rules';
+import { notProvided, notProvidedActor } from '../notProvided';
 
 // The shell states of spec 000 section 2.1. The auth bridge (src/ui/auth) turns the identity SDK's
 // state into auth.* events; the composition root provides the bootstrap calls and the navigation.
@@ -49,10 +50,6 @@ export type AuthContext = {
 
 export type LoginRedirect = { readonly returnTo: string; readonly loginHint: string | undefined; readonly screen: 'login' | 'signup' };
 
-const notProvided = (name: string) => () => {
-  throw new Error(`${name} not provided`);
-};
-
 export const authMachine = setup({
   types: {
     context: {} as AuthContext,
@@ -60,8 +57,8 @@ export const authMachine = setup({
     input: {} as AuthInput,
   },
   actors: {
-    bootstrap: fromPromise<BootstrapOutput, BootstrapInput>(notProvided('bootstrap')),
-    reloadWorkspaces: fromPromise<readonly Workspace[]>(notProvided('reloadWorkspaces')),
+    bootstrap: notProvidedActor<BootstrapOutput, BootstrapInput>('bootstrap'),
+    reloadWorkspaces: notProvidedActor<readonly Workspace[]>('reloadWorkspaces'),
   },
   actions: {
     redirectToLogin: (_, _params: LoginRedirect) => notProvided('redirectToLogin')(),

@@ -1,5 +1,6 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import { MESSAGES } from '../../domain/errors';
+import { notProvidedActor } from '../notProvided';
 
 // The change-password page (spec 000 section 2.8): on load a password-reset request goes to the
 // identity provider; the page shows the provider's text, or 'Error ! Please try again'.
@@ -24,7 +25,7 @@ export const changePasswordMachine = setup({
     input: {} as ChangePasswordInput,
   },
   actors: {
-    requestReset: fromPromise<string, RequestResetInput>(() => Promise.reject(new Error('requestReset not provided'))),
+    requestReset: notProvidedActor<string, RequestResetInput>('requestReset'),
   },
 }).createMachine({
   id: 'changePassword',

@@ -1,6 +1,7 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import type { SnapshotFrom } from 'xstate';
 import { failureText } from '../failureText';
+import { notProvidedActor } from '../notProvided';
 
 // The confirm dialog of spec 000 section 4: awaiting input, then processing, then completed,
 // then it closes and resets. What "confirm" does is the `action` actor, provided by whoever
@@ -30,7 +31,7 @@ export const confirmDialogMachine = setup({
     events: {} as ConfirmDialogEvent,
   },
   actors: {
-    action: fromPromise<unknown, ConfirmActionInput>(() => Promise.reject(new Error('action not provided'))),
+    action: notProvidedActor<unknown, ConfirmActionInput>('action'),
   },
   delays: { closeDelay: CLOSE_DELAY_MS },
 }).createMachine({

@@ -1,8 +1,9 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import type { SnapshotFrom } from 'xstate';
 import { hasLink } from '../../domain/hal';
 import type { Dataset, DatasetsCollection } from '../../domain/resources';
 import { failureText } from '../failureText';
+import { notProvidedActor } from '../notProvided';
 
 // A paged list of datasets (feed, search; spec 002 Feed and Explore): the first page, then
 // 'Load More' following the page's `next` link until there is none. Which list it is (feed or
@@ -31,8 +32,6 @@ export type FeedEvent = { readonly type: 'user.loadMore' } | { readonly type: 'u
 
 export type LoadNextInput = { readonly page: DatasetsCollection };
 
-const notProvided = (name: string) => () => Promise.reject(new Error(`${name} not provided`));
-
 const itemsOf = (page: DatasetsCollection): Dataset[] => page._embedded?.datasets ?? [];
 
 /**
@@ -57,8 +56,8 @@ export const feedMachine = setup({
     input: {} as FeedInput,
   },
   actors: {
-    loadFirst: fromPromise<DatasetsCollection>(notProvided('loadFirst')),
-    loadNext: fromPromise<DatasetsCollection, LoadNextInput>(notProvided('loadNext')),
+    loadFirst: notProvidedActor<DatasetsCollection>('loadFirst'),
+    loadNext: notProvidedActor<DatasetsCollection, LoadNextInput>('loadNext'),
   },
   delays: {
     loadTimeout: ({ context }) => context.loadTimeoutMs,

@@ -1,9 +1,10 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import type { ApiError } from '../../api/errors';
 import { landingRoute } from '../../domain/landing';
 import { isWorkspaceAdmin } from '../../domain/permissions';
 import type { Job, Workspace } from '../../domain/resources';
 import { apiErrorOf } from '../apiError';
+import { notProvidedActor } from '../notProvided';
 
 // Landing (spec 000 section 4), after login at / and at /l/{workspaceId}: read the workspace; an
 // admin's jobs decide between unfinished setup and the Lab; everyone else goes to the home page.
@@ -20,10 +21,6 @@ export type LandingContext = {
   readonly error: ApiError | undefined;
 };
 
-const notProvided = (name: string) => () => {
-  throw new Error(`${name} not provided`);
-};
-
 export const landingMachine = setup({
   types: {
     context: {} as LandingContext,
@@ -32,8 +29,8 @@ export const landingMachine = setup({
     output: {} as LandingOutput,
   },
   actors: {
-    loadWorkspace: fromPromise<Workspace, { workspaceId: string }>(notProvided('loadWorkspace')),
-    loadJobs: fromPromise<readonly Job[], { workspaceId: string }>(notProvided('loadJobs')),
+    loadWorkspace: notProvidedActor<Workspace, { workspaceId: string }>('loadWorkspace'),
+    loadJobs: notProvidedActor<readonly Job[], { workspaceId: string }>('loadJobs'),
   },
   actions: {
     storeError: assign((_, params: { error: ApiError }) => ({ error: params.error })),

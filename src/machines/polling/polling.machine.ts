@@ -1,9 +1,10 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import type { ApiError } from '../../api/errors';
 import { NOTIFICATION_POLL_MS } from '../../domain/constants';
 import { showTasksEntry } from '../../domain/permissions';
 import type { HalLike } from '../../domain/hal';
 import { apiErrorOf } from '../apiError';
+import { notProvidedActor } from '../notProvided';
 
 // One polling statechart for every "fetch, wait, fetch again" of the product, specialised by
 // injection: the fetch actor, the named delay 'pollInterval' and whether failures are shown.
@@ -38,10 +39,6 @@ export type PollingContext<TValue, TParams> = {
   readonly error: ApiError | undefined;
 };
 
-const notProvided = (): never => {
-  throw new Error('fetch not provided');
-};
-
 export function createPollingMachine<TValue, TParams = null>(config: PollingConfig) {
   return setup({
     types: {
@@ -50,7 +47,7 @@ export function createPollingMachine<TValue, TParams = null>(config: PollingConf
       input: {} as PollingInput<TParams>,
     },
     actors: {
-      fetch: fromPromise<TValue, PollingFetchInput<TParams>>(notProvided),
+      fetch: notProvidedActor<TValue, PollingFetchInput<TParams>>('fetch'),
     },
     delays: {
       pollInterval: config.delayMs,

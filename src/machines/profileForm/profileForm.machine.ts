@@ -1,10 +1,11 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import type { SnapshotFrom } from 'xstate';
 import { PROFILE_TOAST_MS } from '../../domain/constants';
 import { MESSAGES } from '../../domain/errors';
 import type { Profile } from '../../domain/resources';
 import { isEmailEditable, validateProfile } from '../../domain/validation';
 import type { ProfileErrors } from '../../domain/validation';
+import { notProvided, notProvidedActor } from '../notProvided';
 
 // Edit profile (/p/profile, spec 000 sections 2.7 and 5). The form and the success toast are
 // parallel regions: editing again while 'Profile updated successfully!' shows must not hide it,
@@ -49,13 +50,11 @@ export const profileFormMachine = setup({
     input: {} as ProfileFormInput,
   },
   actors: {
-    saveProfile: fromPromise<Profile, SaveProfileInput>(() => Promise.reject(new Error('saveProfile not provided'))),
+    saveProfile: notProvidedActor<Profile, SaveProfileInput>('saveProfile'),
   },
   actions: {
     /** The shell replaces its profile with the saved one (toolbar name, menus). */
-    profileSaved: (_, _params: { profile: Profile }) => {
-      throw new Error('profileSaved not provided');
-    },
+    profileSaved: (_, _params: { profile: Profile }) => notProvided('profileSaved')(),
   },
   delays: { profileToast: PROFILE_TOAST_MS },
   guards: {

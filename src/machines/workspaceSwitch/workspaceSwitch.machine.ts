@@ -1,5 +1,6 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import { failureText } from '../failureText';
+import { notProvided, notProvidedActor } from '../notProvided';
 
 // Switch Workspace (spec 000 section 2.4): the profile's default workspace is set, then the app
 // reloads to '/', where the landing rules pick the new workspace up.
@@ -23,13 +24,11 @@ export const workspaceSwitchMachine = setup({
     input: {} as WorkspaceSwitchInput,
   },
   actors: {
-    setDefaultWorkspace: fromPromise<void, SetDefaultWorkspaceInput>(() => Promise.reject(new Error('setDefaultWorkspace not provided'))),
+    setDefaultWorkspace: notProvidedActor<void, SetDefaultWorkspaceInput>('setDefaultWorkspace'),
   },
   actions: {
     /** window.location to '/': a full reload, so every cached workspace resource is dropped. */
-    reloadToRoot: () => {
-      throw new Error('reloadToRoot not provided');
-    },
+    reloadToRoot: notProvided('reloadToRoot'),
   },
   guards: {
     namesWorkspace: (_, { workspaceId }: { workspaceId: string }) => workspaceId.trim() !== '',
