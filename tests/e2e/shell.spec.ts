@@ -37,6 +37,27 @@ test('the toolbar search goes to explore with the quoted text', async ({ page })
   await search.fill('monthly revenue');
   await search.press('Enter');
   await expect(page).toHaveURL(new RegExp(`/l/${SEED.workspaceId}/explore\\?search=%22monthly%20revenue%22$`));
+  // Quotes are stripped before the request; the matching dataset is listed and opens.
+  await expect(page.getByRole('link', { name: 'Monthly Revenue' })).toBeVisible();
+  await page.getByRole('link', { name: 'Monthly Revenue' }).click();
+  await expect(page).toHaveURL(new RegExp(`/l/${SEED.workspaceId}/dataset/sales/monthly-revenue$`));
+  await expect(page.getByRole('heading', { name: 'Monthly Revenue' })).toBeVisible();
+});
+
+test('a typo still finds its dataset, and a search with no match says so', async ({ page }) => {
+  await signIn(page, DEMO.member, `/l/${SEED.workspaceId}/explore?search=%22revenu%22`);
+  await expect(page.getByRole('link', { name: 'Monthly Revenue' })).toBeVisible();
+  await page.goto(`/l/${SEED.workspaceId}/explore?search=%22zzqx%20wvvq%22`);
+  await expect(page.getByText('There were no datasets matching your query.')).toBeVisible();
+  await expect(page.getByText('Please refine your search.')).toBeVisible();
+  // The feed's own search form stays on the feed, with the quoted text.
+  await page.goto(`/l/${SEED.workspaceId}/feed`);
+  const feedSearch = page.getByRole('searchbox', { name: 'Search datasets' });
+  await feedSearch.fill('customers');
+  await feedSearch.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/l/${SEED.workspaceId}/feed\\?search=%22customers%22$`));
+  await expect(page.getByRole('link', { name: 'Top Customers by Revenue' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Monthly Revenue' })).toHaveCount(0);
 });
 
 test('a user with no workspace lands on /setup/w/new and can reach only the allowed routes', async ({ page }) => {
