@@ -17,3 +17,4 @@ export * from './menus';
 export * from './accounts';
 export * from './installHint';
 export * from './plainText';
+export * from './jobs';

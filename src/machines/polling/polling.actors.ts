@@ -2,7 +2,7 @@ import { fromPromise } from 'xstate';
 import type { ApiClient } from '../../api/client';
 import { countUnread } from '../../api/notifications';
 import { listJobs } from '../../api/workspaces';
-import { activeJobCount } from './activeJobCount';
+import { activeJobCount } from '../../domain/jobs';
 import type { PollingFetchInput, TaskCountParams } from './polling.machine';
 
 /** For `notificationCountMachine.provide({ actors: { fetch: notificationCountActor(client) } })`. */

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { JOB_STATUSES } from '../../domain/resources';
-import { activeJobCount, isActiveJob } from './activeJobCount';
+import { JOB_STATUSES } from './resources';
+import { activeJobCount, isActiveJob } from './jobs';
 
 describe('activeJobCount', () => {
   it('counts QUEUED and RUNNING jobs only', () => {

@@ -1,7 +1,9 @@
+import type { JobStatus } from './resources';
+
 // The sidebar's Tasks count (spec 000 section 2.6): jobs that are running or waiting to run.
 // Pure and defensive: it reads only `status`, so any list the server sends can be counted.
 
-const ACTIVE = new Set(['QUEUED', 'RUNNING']);
+const ACTIVE: ReadonlySet<string> = new Set<JobStatus>(['QUEUED', 'RUNNING']);
 
 export function isActiveJob(job: unknown): boolean {
   if (typeof job !== 'object' || job === null) return false;
