@@ -9,7 +9,7 @@ import type { Db } from './db/database';
 import { createTokenVerifier } from './http/auth';
 import { registerErrorHandling, sendError } from './http/errors';
 import { createIdentity, type Identity } from './identity';
-import { apiRoutes } from './routes';
+import { apiRoutes, type RegisteredRoute } from './routes';
 import { publicConfig } from './public-config';
 
 export interface ServerDeps {
@@ -22,6 +22,8 @@ export interface ServerDeps {
 export interface AppServer {
   app: FastifyInstance;
   identity: Identity | undefined;
+  /** every route under /api, as registered */
+  routes: readonly RegisteredRoute[];
   close(): Promise<void>;
 }
 
@@ -62,7 +64,8 @@ export async function buildServer({ config, db, logger = { level: config.env.LOG
     return publicConfig(config);
   });
 
-  await app.register(apiRoutes, { prefix: '/api', db, config, verifyToken });
+  const routes: RegisteredRoute[] = [];
+  await app.register(apiRoutes, { prefix: '/api', db, config, verifyToken, registry: routes });
 
   const indexHtml = path.join(config.staticDir, 'index.html');
   const hasSpa = fs.existsSync(indexHtml);
@@ -83,6 +86,7 @@ export async function buildServer({ config, db, logger = { level: config.env.LOG
   return {
     app,
     identity,
+    routes,
     async close() {
       await app.close();
       await identity?.close();

@@ -1,3 +1,4 @@
+import { safeDecode } from '../../src/domain/paths';
 import type { Db } from '../db/database';
 import type { MemberRole } from '../db/schema';
 import { forbidden, notFound } from '../http/errors';
@@ -7,16 +8,6 @@ import { findWorkspace, memberRole, type WorkspaceRow } from '../repositories/wo
 import type { Caller } from './caller';
 import type { Hrefs } from './hrefs';
 import { workspaceLinks } from './links';
-
-/** The one authorisation test: the caller may do what the rendered links offer, and nothing else (403). */
-export function requireLink(resourceLinks: Links, rel: string): void {
-  if (!Object.hasOwn(resourceLinks, rel)) throw forbidden(`Access is denied: '${rel}' is not available to you`);
-}
-
-/** A profile is read and changed only by itself; another id is a 403 whether or not it exists. */
-export function requireOwnProfile(caller: Caller, profileId: string): void {
-  if (caller.profileId !== profileId) throw forbidden('Access is denied: this is not your profile');
-}
 
 export interface WorkspaceAccess {
   workspace: WorkspaceRow;
@@ -33,9 +24,31 @@ export async function workspaceAccess(db: Db, h: Hrefs, caller: Caller, workspac
   return { workspace, role, links: workspaceLinks(h, workspace, role) };
 }
 
-/** Workspace access that also demands one of its relations. */
-export async function requireWorkspaceLink(db: Db, h: Hrefs, caller: Caller, workspaceId: string, rel: string): Promise<WorkspaceAccess> {
-  const access = await workspaceAccess(db, h, caller, workspaceId);
-  requireLink(access.links, rel);
-  return access;
+/**
+ * The one authorisation test: the caller may do what the rendered links offer, and nothing else
+ * (403). One of `rels` must be offered. With `pinnedUrl` the request must also address
+ * that link itself — the same path, and the same value for every query parameter the href carries
+ * that the request sends (a missing one is left to validation, which names the field).
+ */
+export function requireOffered(resourceLinks: Links, rels: string | readonly string[], pinnedUrl?: string): void {
+  const wanted = typeof rels === 'string' ? [rels] : rels;
+  const offered = wanted.filter((rel) => Object.hasOwn(resourceLinks, rel));
+  if (offered.length === 0) throw forbidden(`Access is denied: '${wanted.join("' or '")}' is not available to you`);
+  if (pinnedUrl === undefined) return;
+  if (!offered.some((rel) => addresses(resourceLinks[rel]?.href ?? '', pinnedUrl))) {
+    throw forbidden(`Access is denied: '${offered.join("' or '")}' does not lead here`);
+  }
+}
+
+function addresses(href: string, requestUrl: string): boolean {
+  const link = new URL(href);
+  const request = new URL(requestUrl, link);
+  const path = (url: URL) => safeDecode(url.pathname).replace(/\/+$/, '');
+  if (path(link) !== path(request)) return false;
+  for (const [name, value] of link.searchParams) {
+    const sent = request.searchParams.getAll(name);
+    // Addresses and ids compare without regard to case, as the policy stores them.
+    if (sent.some((v) => v.trim().toLowerCase() !== value.toLowerCase())) return false;
+  }
+  return true;
 }

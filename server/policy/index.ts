@@ -2,7 +2,6 @@
 export { resolveCaller, verifiedEmail, type Caller } from './caller';
 export { hrefs, type Hrefs } from './hrefs';
 export {
-  LOCAL_REL,
   apiKeyDraftLinks,
   apiKeyLinks,
   datasetLinks,
@@ -14,4 +13,5 @@ export {
   rootLinks,
   workspaceLinks,
 } from './links';
-export { requireLink, requireOwnProfile, requireWorkspaceLink, workspaceAccess, type WorkspaceAccess } from './guard';
+export { requireOffered, workspaceAccess, type WorkspaceAccess } from './guard';
+export { resolveAccess, RESOURCE_KINDS, type AccessByResource, type ResourceKind } from './access';

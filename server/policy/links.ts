@@ -1,3 +1,4 @@
+import { isActiveJob } from '../../src/domain/jobs';
 import { REL } from '../../src/domain/relations';
 import type { MemberRole } from '../db/schema';
 import { links, type Links } from '../http/hal';
@@ -7,12 +8,6 @@ import type { Hrefs } from './hrefs';
 // Every `_links` set of the API is rendered here, from who the caller is and what they may do.
 // Routes authorise by asking for a relation in these same sets (see guard.ts), so what the
 // client is offered and what the server allows cannot drift apart.
-
-/** Relations the shared REL table does not name (yet). */
-export const LOCAL_REL = {
-  updateProfile: 'update profile',
-  tags: 'tags',
-} as const;
 
 export const isAdminRole = (role: MemberRole): boolean => role === 'owner' || role === 'editor';
 
@@ -34,6 +29,8 @@ export function rootLinks(h: Hrefs, caller: Caller): Links {
     [REL.notifications]: h.notifications(),
     [REL.invitations]: email ? h.invitations(email) : null,
     [REL.newApiKey]: canMintApiKeys(caller) ? h.apiKeys() : null,
+    // The first sign-in creates the profile of the token's own subject; an API key signs in as nobody.
+    [REL.login]: caller.kind === 'user' ? h.profileLogin(caller.principal.subject) : null,
   });
 }
 
@@ -42,7 +39,7 @@ export function profileLinks(h: Hrefs, caller: Caller, profile: { id: string; ca
   if (profile.id !== caller.profileId) return {};
   return links({
     [REL.self]: h.profile(profile.id),
-    [LOCAL_REL.updateProfile]: h.profile(profile.id),
+    [REL.updateProfile]: h.profile(profile.id),
     [REL.workspaces]: h.workspaces(),
     [REL.newWorkspace]: profile.can_create_workspaces ? h.workspaces() : null,
   });
@@ -50,8 +47,9 @@ export function profileLinks(h: Hrefs, caller: Caller, profile: { id: string; ca
 
 /**
  * Reads (channels, questions, feed, search, tags, members, invitations) for every member; the Lab
- * and the workspace's administration (jobs, pipelines, data stores, inviting, 'update delete
- * workspace') for owners and editors only.
+ * and the workspace's administration (jobs, inviting, 'update delete workspace') for owners and
+ * editors only. A relation is offered only once a route answers it: pipelines, data stores and
+ * data components arrive with the Lab.
  */
 export function workspaceLinks(h: Hrefs, workspace: { id: string }, role: MemberRole): Links {
   const admin = isAdminRole(role);
@@ -62,33 +60,30 @@ export function workspaceLinks(h: Hrefs, workspace: { id: string }, role: Member
     [REL.questions]: part('questions'),
     [REL.feed]: part('feed'),
     [REL.search]: part('search'),
-    [LOCAL_REL.tags]: part('tags'),
+    [REL.tags]: part('tags'),
     [REL.members]: part('members'),
     [REL.invitations]: part('invitations'),
     [REL.createInvitation]: admin && part('invitations'),
     [REL.jobs]: admin && part('jobs'),
-    [REL.datacomponents]: admin && part('datacomponents'),
-    [REL.datastores]: admin && part('datastores'),
-    [REL.datastore]: admin && part('datastore'),
-    [REL.newDatastore]: admin && part('datastores'),
-    [REL.newPipeline]: admin && part('pipelines'),
-    [REL.pipelines]: admin && part('pipelines'),
     [REL.updateDeleteWorkspace]: admin && h.workspace(workspace.id),
   });
 }
 
-export function jobLinks(h: Hrefs, job: { id: string }, role: MemberRole): Links {
+/** Jobs belong to the Lab: only the workspace's admins see them, their logs, and may delete them. */
+export function jobLinks(h: Hrefs, job: { id: string; status: string }, role: MemberRole): Links {
+  const admin = isAdminRole(role);
   return links({
-    [REL.self]: h.job(job.id),
-    [REL.logs]: h.jobLogs(job.id),
-    [REL.deleteJob]: isAdminRole(role) && h.job(job.id),
+    [REL.self]: admin && h.job(job.id),
+    [REL.logs]: admin && h.jobLogs(job.id),
+    [REL.deleteJob]: admin && !isActiveJob(job) && h.job(job.id),
   });
 }
 
-export function datasetLinks(h: Hrefs, dataset: { id: string; raw_data: string | null; query: string | null }): Links {
+/** Every member reads a dataset; its 'data' is offered while it carries data to give. */
+export function datasetLinks(h: Hrefs, dataset: { id: string; raw_data: string | null }): Links {
   return links({
     [REL.self]: h.dataset(dataset.id),
-    [REL.data]: (dataset.raw_data !== null || dataset.query !== null) && h.datasetData(dataset.id),
+    [REL.data]: dataset.raw_data !== null && h.datasetData(dataset.id),
   });
 }
 
@@ -113,8 +108,9 @@ export function notificationLinks(h: Hrefs, caller: Caller, notification: { id: 
 }
 
 /**
- * The invitee (proven by their verified address) may read and, while it is pending, accept it;
- * members of the workspace may read it.
+ * The invitee (proven by their verified address) may read it and, once signed in, accept it while
+ * it is pending — and again once accepted, which answers it unchanged, so a repeated click is
+ * harmless. Members of the workspace may read it.
  */
 export function invitationLinks(
   h: Hrefs,
@@ -123,8 +119,9 @@ export function invitationLinks(
   callerRole: MemberRole | undefined,
 ): Links {
   const invitee = verifiedEmail(caller) === invitation.email.trim().toLowerCase();
+  const acceptable = invitation.status === 'PENDING' || invitation.status === 'ACCEPTED';
   return links({
     [REL.self]: (invitee || callerRole !== undefined) && h.invitation(invitation.id),
-    [REL.acceptInvitation]: invitee && invitation.status === 'PENDING' && h.invitation(invitation.id),
+    [REL.acceptInvitation]: invitee && caller.profile !== undefined && acceptable && h.invitation(invitation.id),
   });
 }

@@ -75,3 +75,62 @@ export async function addMember(db: Db, workspaceId: string, profileId: string, 
     .onConflict((oc) => oc.columns(['workspace_id', 'profile_id']).doNothing())
     .execute();
 }
+
+export interface WorkspaceChanges {
+  name: string;
+  imageUrl?: string | null;
+  defaultEnvironment?: string | null;
+  domains?: string[];
+  appProperties?: Record<string, string>;
+}
+
+/** Changes the fields given; fields left out keep their values. */
+export async function updateWorkspace(db: Db, id: string, changes: WorkspaceChanges): Promise<WorkspaceRow> {
+  return db
+    .updateTable('workspaces')
+    .set({
+      name: changes.name,
+      ...(changes.imageUrl === undefined ? {} : { image_url: changes.imageUrl }),
+      ...(changes.defaultEnvironment === undefined ? {} : { default_environment: changes.defaultEnvironment }),
+      ...(changes.domains === undefined ? {} : { domains: JSON.stringify(changes.domains) }),
+      ...(changes.appProperties === undefined ? {} : { app_properties: JSON.stringify(changes.appProperties) }),
+      updated_at: new Date(),
+    })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/**
+ * Deletes the workspace with its members, content and jobs (the foreign keys cascade) unless one of
+ * its jobs is still queued or running; profiles that defaulted to it default to nothing. Returns
+ * false when an active job kept it. The row lock makes a job queued at the same moment wait.
+ */
+export async function deleteWorkspace(db: Db, id: string): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    await trx.selectFrom('workspaces').select('id').where('id', '=', id).forUpdate().executeTakeFirst();
+    const active = await trx
+      .selectFrom('jobs')
+      .select('id')
+      .where('workspace_id', '=', id)
+      .where('status', 'in', ['QUEUED', 'RUNNING'])
+      .limit(1)
+      .executeTakeFirst();
+    if (active) return false;
+    await trx.updateTable('profiles').set({ default_workspace_id: null }).where('default_workspace_id', '=', id).execute();
+    await trx.deleteFrom('workspaces').where('id', '=', id).execute();
+    return true;
+  });
+}
+
+/** Whether a profile with this address is already a member. */
+export async function isMemberByEmail(db: Db, workspaceId: string, email: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('workspace_members as m')
+    .innerJoin('profiles as p', 'p.id', 'm.profile_id')
+    .select('m.profile_id')
+    .where('m.workspace_id', '=', workspaceId)
+    .where((eb) => eb(eb.fn('lower', ['p.email']), '=', email.trim().toLowerCase()))
+    .executeTakeFirst();
+  return row !== undefined;
+}

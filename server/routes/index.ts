@@ -7,6 +7,7 @@ import { resolveCaller, type Caller } from '../policy/caller';
 import { hrefs } from '../policy/hrefs';
 import { apiKeyRoutes } from './apikeys';
 import type { RouteContext } from './context';
+import { routeMeta, type RouteMeta } from './define';
 import { datasetRoutes } from './datasets';
 import { invitationRoutes } from './invitations';
 import { jobRoutes } from './jobs';
@@ -19,6 +20,15 @@ export interface ApiOptions {
   db: Db;
   config: Config;
   verifyToken: TokenVerifier;
+  /** filled with every route registered under /api, for the suites that check them all */
+  registry?: RegisteredRoute[];
+}
+
+/** A route as Fastify registered it, with what defineRoute declared (undefined when it bypassed the guard). */
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  meta: RouteMeta | undefined;
 }
 
 declare module 'fastify' {
@@ -31,10 +41,15 @@ declare module 'fastify' {
 
 /**
  * Everything under /api needs a verified bearer token (401 otherwise, with the error body); the
- * token is then resolved to the caller. Authorisation of each resource happens in the policy
- * module, route by route. One file per resource (see README.md).
+ * token is then resolved to the caller. Every route is declared with defineRoute, whose guard
+ * authorises it through the policy before anything else. One file per resource (see README.md).
  */
 export const apiRoutes: FastifyPluginAsync<ApiOptions> = (app, options) => {
+  app.addHook('onRoute', (route) => {
+    const meta = routeMeta(route.config);
+    for (const method of [route.method].flat()) options.registry?.push({ method, url: route.url ?? route.path, meta });
+    if (!meta) app.log.error({ method: route.method, url: route.url }, 'route registered without the policy guard (use defineRoute)');
+  });
   app.decorateRequest('principal', null as unknown as Principal);
   app.decorateRequest('caller', null as unknown as Caller);
   app.addHook('onRequest', async (request) => {

@@ -1,17 +1,20 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { REL } from '../../src/domain/relations';
+import { JOB_STATUSES, type jobSchema, type logEntrySchema, type Wire } from '../../src/domain/resources';
 import type { MemberRole } from '../db/schema';
-import { pagedCollection, parsePaging } from '../http/hal';
-import { requireWorkspaceLink } from '../policy/guard';
+import { conflict } from '../http/errors';
+import { pagedCollection } from '../http/hal';
 import { jobLinks } from '../policy/links';
-import { jobsOf, type JobRow } from '../repositories/jobs';
+import { deleteInactiveJob, jobsOf, logLinesAfter, type JobLogRow, type JobRow } from '../repositories/jobs';
 import { iso, isoRequired, requestUrl, type RouteContext } from './context';
+import { defineRoute } from './define';
 
-export function jobBody(ctx: RouteContext, job: JobRow, role: MemberRole) {
+export function jobBody(ctx: RouteContext, job: JobRow, role: MemberRole): Wire<typeof jobSchema> {
   return {
     id: job.id,
     type: job.type,
-    status: job.status,
+    status: job.status as Wire<typeof jobSchema>['status'],
     created: isoRequired(job.created),
     startTime: iso(job.start_time),
     endTime: iso(job.end_time),
@@ -24,12 +27,76 @@ export function jobBody(ctx: RouteContext, job: JobRow, role: MemberRole) {
   };
 }
 
+const logEntry = (line: JobLogRow): Wire<typeof logEntrySchema> => ({ sequence: line.sequence, timestamp: isoRequired(line.timestamp), message: line.message });
+
+const statusList = z
+  .string()
+  .max(200)
+  .transform((text) => text.split(',').map((s) => s.trim()).filter((s) => s !== ''))
+  .pipe(z.array(z.enum(JOB_STATUSES, { message: `must list statuses among ${JOB_STATUSES.join(', ')}` })));
+
+const jobsQuerySchema = z.looseObject({ status: statusList.optional() });
+
+const MAX_LOG_PAGE = 10_000;
+const logsQuerySchema = z.looseObject({
+  sequence: z.coerce.number({ message: 'must be a number' }).int('must be a whole number').min(0).max(2_147_483_647).default(0),
+  size: z.coerce.number({ message: 'must be a number' }).int('must be a whole number').min(1).max(MAX_LOG_PAGE).default(1_000),
+  download: z.enum(['true', 'false'], { message: "must be 'true' or 'false'" }).optional(),
+});
+
+/** Newline-delimited JSON when asked for (spec: application/stream+json or application/x-ndjson), text otherwise. */
+function wantsNdjson(accept: string | undefined): boolean {
+  return accept !== undefined && /application\/(stream\+json|x-ndjson)/i.test(accept);
+}
+
 export function jobRoutes(app: FastifyInstance, ctx: RouteContext): void {
-  /** Jobs are the Lab's: only workspace admins are offered the 'jobs' link. */
-  app.get<{ Params: { id: string } }>('/workspaces/:id/jobs', async (request) => {
-    const { workspace, role } = await requireWorkspaceLink(ctx.db, ctx.h, request.caller, request.params.id, REL.jobs);
-    const paging = parsePaging(request.query);
-    const { items, total } = await jobsOf(ctx.db, workspace.id, paging);
-    return pagedCollection('jobs', items.map((j) => jobBody(ctx, j, role)), paging, total, requestUrl(ctx, request));
+  /** Jobs are the Lab's: only workspace admins are offered the 'jobs' link. `?status=QUEUED,RUNNING&size=1` counts the active ones. */
+  defineRoute(app, ctx, {
+    method: 'GET',
+    url: '/workspaces/:id/jobs',
+    guard: { resource: 'workspace', rel: REL.jobs },
+    query: jobsQuerySchema,
+    paging: {},
+    objectName: 'jobs',
+    handler: async ({ request, access, query, paging }) => {
+      const { items, total } = await jobsOf(ctx.db, access.workspace.id, query.status ?? [], paging);
+      return pagedCollection('jobs', items.map((j) => jobBody(ctx, j, access.role)), paging, total, requestUrl(ctx, request));
+    },
+  });
+
+  defineRoute(app, ctx, {
+    method: 'GET',
+    url: '/jobs/:id',
+    guard: { resource: 'job', rel: REL.self },
+    handler: ({ access }) => jobBody(ctx, access.job, access.role),
+  });
+
+  /** Clears a finished job and its log from the history; a queued or running job is withdrawn first. */
+  defineRoute(app, ctx, {
+    method: 'DELETE',
+    url: '/jobs/:id',
+    guard: { resource: 'job', rel: REL.deleteJob },
+    handler: async ({ reply, access }) => {
+      if (!(await deleteInactiveJob(ctx.db, access.job.id))) throw conflict('This job is queued or running: withdraw it before deleting it');
+      return reply.status(204).send();
+    },
+  });
+
+  /** The lines after `sequence`, up to `size` of them; 204 when there is nothing new. */
+  defineRoute(app, ctx, {
+    method: 'GET',
+    url: '/jobs/:id/logs',
+    guard: { resource: 'job', rel: REL.logs },
+    query: logsQuerySchema,
+    objectName: 'logs',
+    handler: async ({ request, reply, access, query }) => {
+      const lines = await logLinesAfter(ctx.db, access.job.id, query.sequence, query.size);
+      if (lines.length === 0) return reply.status(204).send();
+      if (query.download === 'true') reply.header('content-disposition', `attachment; filename="${access.job.id}.txt"`);
+      if (wantsNdjson(request.headers.accept)) {
+        return reply.type('application/stream+json').send(lines.map((line) => `${JSON.stringify(logEntry(line))}\n`).join(''));
+      }
+      return reply.type('text/plain; charset=utf-8').send(lines.map((line) => `${line.message}\n`).join(''));
+    },
   });
 }

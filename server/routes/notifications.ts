@@ -1,14 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { notFound } from '../http/errors';
-import { pagedCollection, parsePaging } from '../http/hal';
+import { REL } from '../../src/domain/relations';
+import type { notificationSchema, Wire } from '../../src/domain/resources';
+import { pagedCollection } from '../http/hal';
 import type { Caller } from '../policy/caller';
-import { requireLink } from '../policy/guard';
 import { notificationLinks } from '../policy/links';
-import { isUuid } from '../repositories/ids';
-import { findNotification, markResolved, notificationsOf, type NotificationRow } from '../repositories/notifications';
+import { markResolved, notificationsOf, type NotificationRow } from '../repositories/notifications';
 import { iso, isoRequired, requestUrl, type RouteContext } from './context';
-import { parseQuery } from './validation';
+import { defineRoute } from './define';
 
 const flag = z.enum(['true', 'false'], { message: "must be 'true' or 'false'" }).optional();
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
@@ -20,7 +19,7 @@ const timestamp = z
 
 const querySchema = z.looseObject({ all: flag, markAsResolved: flag, before: timestamp, since: timestamp });
 
-export function notificationBody(ctx: RouteContext, caller: Caller, n: NotificationRow) {
+export function notificationBody(ctx: RouteContext, caller: Caller, n: NotificationRow): Wire<typeof notificationSchema> {
   const embedded: Record<string, unknown> = {};
   if (n.dataset_id !== null && n.dataset_title !== null) {
     embedded.dataset = { id: n.dataset_id, alias: n.dataset_alias, title: n.dataset_title, workspaceId: n.dataset_workspace_id };
@@ -55,26 +54,32 @@ export function notificationRoutes(app: FastifyInstance, ctx: RouteContext): voi
    * counts every match, so size=1 gives the unread count. markAsResolved=true marks the returned
    * page read; the page itself still shows each item as it was, so an inbox can tell what was new.
    */
-  app.get('/notifications', async (request) => {
-    const { caller } = request;
-    const query = parseQuery(querySchema, request.query, 'notifications');
-    const paging = parsePaging(request.query);
-    const filter = { profileId: caller.profileId, all: query.all === 'true', before: query.before, since: query.since };
-    const { items, total } = caller.profile ? await notificationsOf(ctx.db, filter, paging) : { items: [], total: 0 };
-    if (query.markAsResolved === 'true') {
-      await markResolved(
-        ctx.db,
-        caller.profileId,
-        items.map((n) => n.id),
-      );
-    }
-    return pagedCollection('notifications', items.map((n) => notificationBody(ctx, caller, n)), paging, total, requestUrl(ctx, request));
+  defineRoute(app, ctx, {
+    method: 'GET',
+    url: '/notifications',
+    guard: { resource: 'root', rel: REL.notifications },
+    query: querySchema,
+    paging: {},
+    objectName: 'notifications',
+    handler: async ({ request, query, paging }) => {
+      const { caller } = request;
+      const filter = { profileId: caller.profileId, all: query.all === 'true', before: query.before, since: query.since };
+      const { items, total } = caller.profile ? await notificationsOf(ctx.db, filter, paging) : { items: [], total: 0 };
+      if (query.markAsResolved === 'true') {
+        await markResolved(
+          ctx.db,
+          caller.profileId,
+          items.map((n) => n.id),
+        );
+      }
+      return pagedCollection('notifications', items.map((n) => notificationBody(ctx, caller, n)), paging, total, requestUrl(ctx, request));
+    },
   });
 
-  app.get<{ Params: { id: string } }>('/notifications/:id', async (request) => {
-    const notification = isUuid(request.params.id) ? await findNotification(ctx.db, request.params.id) : undefined;
-    if (!notification) throw notFound(`Notification ${request.params.id} not found`);
-    requireLink(notificationLinks(ctx.h, request.caller, notification), 'self');
-    return notificationBody(ctx, request.caller, notification);
+  defineRoute(app, ctx, {
+    method: 'GET',
+    url: '/notifications/:id',
+    guard: { resource: 'notification', rel: REL.self },
+    handler: ({ request, access }) => notificationBody(ctx, request.caller, access.notification),
   });
 }

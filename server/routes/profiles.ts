@@ -1,30 +1,33 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { REL } from '../../src/domain/relations';
+import type { profileSchema, Wire } from '../../src/domain/resources';
 import { isEmailEditable, validateProfile } from '../../src/domain/validation';
-import { forbidden, notFound } from '../http/errors';
+import { notFound } from '../http/errors';
 import type { Caller } from '../policy/caller';
-import { requireOwnProfile } from '../policy/guard';
+import { workspaceAccess } from '../policy/guard';
 import { profileLinks } from '../policy/links';
 import { isUuid } from '../repositories/ids';
 import { createOrFillProfile, setDefaultWorkspace, updateProfileFields, type ProfileRow } from '../repositories/profiles';
-import { memberRole } from '../repositories/workspaces';
 import type { RouteContext } from './context';
-import { parseBody, rejectFieldErrors } from './validation';
+import { defineRoute } from './define';
+import { rejectFieldErrors } from './validation';
 
 const OBJECT = 'profile';
+const MAX_TEXT = 320;
 
 // Loose: the SPA sends back what it received (links included); only these fields are read.
 const profileFieldsSchema = z.looseObject({
-  id: z.string().optional(),
-  name: z.string().nullish(),
-  email: z.string().nullish(),
+  id: z.string().max(MAX_TEXT).optional(),
+  name: z.string().max(MAX_TEXT, `must be at most ${MAX_TEXT} characters`).nullish(),
+  email: z.string().max(MAX_TEXT, `must be at most ${MAX_TEXT} characters`).nullish(),
 });
 
 const defaultWorkspaceSchema = z.looseObject({
   defaultWorkspace: z.looseObject({ id: z.string().refine(isUuid, 'must be a workspace id') }),
 });
 
-export function profileBody(ctx: RouteContext, caller: Caller, profile: ProfileRow) {
+export function profileBody(ctx: RouteContext, caller: Caller, profile: ProfileRow): Wire<typeof profileSchema> {
   return {
     id: profile.id,
     name: profile.name,
@@ -45,53 +48,69 @@ function validFields(body: z.infer<typeof profileFieldsSchema>, pathId: string) 
   return { name, email };
 }
 
+function existing(profile: ProfileRow | undefined): ProfileRow {
+  if (!profile) throw notFound('Profile not found: sign in first');
+  return profile;
+}
+
 export function profileRoutes(app: FastifyInstance, ctx: RouteContext): void {
   /** First sign-in creates the profile; later ones only fill fields left blank. */
-  app.post<{ Params: { userId: string } }>('/profiles/:userId/login', async (request) => {
-    const { caller } = request;
-    const { userId } = request.params;
-    if (caller.kind !== 'user' || caller.principal.subject !== userId) throw forbidden('Access is denied: you may only sign in as yourself');
-    const fields = validFields(parseBody(profileFieldsSchema, request.body, OBJECT), userId);
-    const profile = await createOrFillProfile(ctx.db, {
-      id: userId,
-      name: fields.name,
-      // The token's address is the provider's word; the body's is only what the browser claims.
-      email: caller.principal.email?.trim() || fields.email,
-      canCreateWorkspaces: ctx.config.env.SELF_SERVE_WORKSPACES === 'true',
-    });
-    return profileBody(ctx, { ...caller, profile }, profile);
+  defineRoute(app, ctx, {
+    method: 'POST',
+    url: '/profiles/:id/login',
+    guard: { resource: 'root', rel: REL.login, pinned: true },
+    body: profileFieldsSchema,
+    objectName: OBJECT,
+    handler: async ({ request, body, param }) => {
+      const { caller } = request;
+      const fields = validFields(body, param('id'));
+      const profile = await createOrFillProfile(ctx.db, {
+        id: caller.principal.subject,
+        name: fields.name,
+        // The token's address is the provider's word; the body's is only what the browser claims.
+        email: caller.principal.email?.trim() || fields.email,
+        canCreateWorkspaces: ctx.config.env.SELF_SERVE_WORKSPACES === 'true',
+      });
+      return profileBody(ctx, { ...caller, profile }, profile);
+    },
   });
 
-  app.get<{ Params: { id: string } }>('/profiles/:id', (request) => {
-    requireOwnProfile(request.caller, request.params.id);
-    const profile = request.caller.profile;
-    if (!profile) throw notFound('Profile not found: sign in first');
-    return profileBody(ctx, request.caller, profile);
+  defineRoute(app, ctx, {
+    method: 'GET',
+    url: '/profiles/:id',
+    guard: { resource: 'profile', rel: REL.self },
+    handler: ({ request, access }) => profileBody(ctx, request.caller, existing(access.profile)),
   });
 
-  app.put<{ Params: { id: string } }>('/profiles/:id', async (request) => {
-    const { caller } = request;
-    requireOwnProfile(caller, request.params.id);
-    const profile = caller.profile;
-    if (!profile) throw notFound('Profile not found: sign in first');
-    const fields = validFields(parseBody(profileFieldsSchema, request.body, OBJECT), profile.id);
-    if (fields.email.toLowerCase() !== profile.email.trim().toLowerCase() && !isEmailEditable(profile.id)) {
-      rejectFieldErrors(OBJECT, { email: 'Email can only be changed for accounts of the identity provider' });
-    }
-    const updated = await updateProfileFields(ctx.db, profile.id, fields);
-    return profileBody(ctx, { ...caller, profile: updated }, updated);
+  defineRoute(app, ctx, {
+    method: 'PUT',
+    url: '/profiles/:id',
+    guard: { resource: 'profile', rel: REL.updateProfile },
+    body: profileFieldsSchema,
+    objectName: OBJECT,
+    handler: async ({ request, access, body }) => {
+      const profile = existing(access.profile);
+      const fields = validFields(body, profile.id);
+      if (fields.email.toLowerCase() !== profile.email.trim().toLowerCase() && !isEmailEditable(profile.id)) {
+        rejectFieldErrors(OBJECT, { email: 'Email can only be changed for accounts of the identity provider' });
+      }
+      const updated = await updateProfileFields(ctx.db, profile.id, fields);
+      return profileBody(ctx, { ...request.caller, profile: updated }, updated);
+    },
   });
 
-  /** Switching workspace: only to one the caller belongs to. */
-  app.patch<{ Params: { id: string } }>('/profiles/:id', async (request) => {
-    const { caller } = request;
-    requireOwnProfile(caller, request.params.id);
-    const profile = caller.profile;
-    if (!profile) throw notFound('Profile not found: sign in first');
-    const body = parseBody(defaultWorkspaceSchema, request.body, OBJECT);
-    const role = await memberRole(ctx.db, body.defaultWorkspace.id, profile.id);
-    if (!role) throw forbidden('Access is denied: you are not a member of this workspace');
-    const updated = await setDefaultWorkspace(ctx.db, profile.id, body.defaultWorkspace.id);
-    return profileBody(ctx, { ...caller, profile: updated }, updated);
+  /** Switching workspace: only to one the caller belongs to (the policy's workspace access). */
+  defineRoute(app, ctx, {
+    method: 'PATCH',
+    url: '/profiles/:id',
+    guard: { resource: 'profile', rel: REL.updateProfile },
+    body: defaultWorkspaceSchema,
+    objectName: OBJECT,
+    handler: async ({ request, access, body }) => {
+      const profile = existing(access.profile);
+      const { workspace } = await workspaceAccess(ctx.db, ctx.h, request.caller, body.defaultWorkspace.id);
+      const updated = await setDefaultWorkspace(ctx.db, profile.id, workspace.id);
+      return profileBody(ctx, { ...request.caller, profile: updated }, updated);
+    },
   });
 }

@@ -1,8 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import { rootLinks } from '../policy/links';
+import { REL } from '../../src/domain/relations';
 import type { RouteContext } from './context';
+import { defineRoute } from './define';
 
 export function rootRoutes(app: FastifyInstance, ctx: RouteContext): void {
   /** The entry point: what this caller may reach, as links (e.g. 'new apikey' for verified people). */
-  app.get('/', (request) => ({ _links: rootLinks(ctx.h, request.caller) }));
+  defineRoute(app, ctx, {
+    method: 'GET',
+    url: '/',
+    guard: { resource: 'root', rel: REL.self },
+    handler: ({ access }) => ({ _links: access.links }),
+  });
 }

@@ -33,6 +33,9 @@ describe('REL', () => {
       search: 'search',
       feed: 'feed',
       data: 'data',
+      updateProfile: 'update profile',
+      login: 'login',
+      tags: 'tags',
     });
   });
 

@@ -29,6 +29,9 @@ export const REL = {
   search: 'search',
   feed: 'feed',
   data: 'data',
+  updateProfile: 'update profile',
+  login: 'login',
+  tags: 'tags',
 } as const;
 
 export type Rel = (typeof REL)[keyof typeof REL];

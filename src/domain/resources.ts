@@ -5,6 +5,13 @@ import { halResource, pagedCollection } from './hal';
 // loose so fields this client does not know yet survive a round trip; optional fields accept
 // null because the server serialises absent values as null.
 
+/**
+ * What the server must send for a schema: its known fields, without the open index signature of a
+ * loose object. Server bodies are typed with it, so a field renamed on either side fails to compile.
+ */
+type KnownKeys<T> = { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] };
+export type Wire<S extends z.ZodType> = KnownKeys<z.input<S>>;
+
 export const rootSchema = halResource({});
 export type Root = z.infer<typeof rootSchema>;
 
@@ -36,6 +43,7 @@ export const memberSchema = halResource({
   name: z.string(),
   email: z.string().nullish(),
   handle: z.string().nullish(),
+  role: z.string().nullish(),
 });
 export type Member = z.infer<typeof memberSchema>;
 
@@ -76,6 +84,8 @@ export const jobSchema = halResource({
   triggeredBy: z.string().nullish(),
   attempt: z.int().nullish(),
   maxAttempts: z.int().nullish(),
+  exitCode: z.int().nullish(),
+  commitId: z.string().nullish(),
   _embedded: z.looseObject({ profile: z.looseObject({ email: z.string() }).nullish() }).nullish(),
 });
 export type Job = z.infer<typeof jobSchema>;
@@ -92,32 +102,41 @@ export const apiKeySchema = halResource({
   id: z.string(),
   name: z.string().nullish(),
   clientId: z.string().nullish(),
+  profileId: z.string().nullish(),
+  created: z.string().nullish(),
   accessToken: z.string().nullish(),
   clientSecret: z.string().nullish(),
 });
 export type ApiKey = z.infer<typeof apiKeySchema>;
 
-export const questionAnswerSchema = z.looseObject({
+export const questionAnswerSchema = halResource({
   description: z.string().nullish(),
   alias: z.string().nullish(),
   id: z.string().nullish(),
+  title: z.string().nullish(),
 });
 export type QuestionAnswer = z.infer<typeof questionAnswerSchema>;
 
-export const tagSchema = z.looseObject({ id: z.string().nullish(), name: z.string() });
+export const tagSchema = z.looseObject({ id: z.string().nullish(), name: z.string(), usage: z.int().nullish() });
 export type Tag = z.infer<typeof tagSchema>;
 
 export const datasetSchema = halResource({
   id: z.string(),
+  workspaceId: z.string().nullish(),
   alias: z.string().nullish(),
   title: z.string(),
   description: z.string().nullish(),
+  descriptionContentType: z.string().nullish(),
   questions: z.string().nullish(),
-  // The visualisation is JSON text (chart settings), parsed by the renderer that needs it.
+  // The visualisation, metadata and rawData are JSON text, parsed by whatever needs them.
   visualisation: z.string().nullish(),
+  metadata: z.string().nullish(),
+  rawData: z.string().nullish(),
   viewCount: z.int().nullish(),
   likeCount: z.int().nullish(),
   published: z.string().nullish(),
+  created: z.string().nullish(),
+  lastModified: z.string().nullish(),
   tags: z.array(tagSchema).nullish(),
 });
 export type Dataset = z.infer<typeof datasetSchema>;
@@ -127,6 +146,10 @@ export const channelSchema = halResource({
   name: z.string(),
   description: z.string().nullish(),
   picture: z.string().nullish(),
+  type: z.string().nullish(),
+  scope: z.string().nullish(),
+  created: z.string().nullish(),
+  lastModified: z.string().nullish(),
 });
 export type Channel = z.infer<typeof channelSchema>;
 
@@ -142,5 +165,9 @@ export const invitationsCollectionSchema = pagedCollection('invitations', invita
 export type InvitationsCollection = z.infer<typeof invitationsCollectionSchema>;
 export const apiKeysCollectionSchema = pagedCollection('apikeys', apiKeySchema);
 export type ApiKeysCollection = z.infer<typeof apiKeysCollectionSchema>;
+export const channelsCollectionSchema = pagedCollection('channels', channelSchema);
+export type ChannelsCollection = z.infer<typeof channelsCollectionSchema>;
+export const tagsCollectionSchema = pagedCollection('tags', tagSchema);
+export type TagsCollection = z.infer<typeof tagsCollectionSchema>;
 export const datasetsCollectionSchema = pagedCollection('datasets', datasetSchema);
 export type DatasetsCollection = z.infer<typeof datasetsCollectionSchema>;

@@ -1,0 +1,119 @@
+import type { Db } from '../db/database';
+import type { MemberRole } from '../db/schema';
+import { notFound } from '../http/errors';
+import type { Links } from '../http/hal';
+import { findApiKey, type ApiKeyRow } from '../repositories/apiKeys';
+import { findDataset, type DatasetRow } from '../repositories/datasets';
+import { isUuid } from '../repositories/ids';
+import { findInvitation, type InvitationRow } from '../repositories/invitations';
+import { findJob, type JobRow } from '../repositories/jobs';
+import { findNotification, type NotificationRow } from '../repositories/notifications';
+import { findProfile, type ProfileRow } from '../repositories/profiles';
+import { memberRole, type WorkspaceRow } from '../repositories/workspaces';
+import type { Caller } from './caller';
+import { workspaceAccess } from './guard';
+import type { Hrefs } from './hrefs';
+import {
+  apiKeyDraftLinks,
+  apiKeyLinks,
+  datasetLinks,
+  invitationLinks,
+  jobLinks,
+  notificationLinks,
+  profileLinks,
+  rootLinks,
+} from './links';
+
+// Every route names the resource it acts on; this module finds that resource (404 when there is
+// none, 403 when it lies in a workspace the caller is not in) and renders the links the caller is
+// offered on it. The route guard then demands a relation of exactly that set.
+
+interface Resolved {
+  /** the links this caller is offered on the resource */
+  links: Links;
+}
+
+export interface AccessByResource {
+  root: Resolved;
+  profile: Resolved & { profile: ProfileRow | undefined; id: string };
+  workspace: Resolved & { workspace: WorkspaceRow; role: MemberRole };
+  job: Resolved & { job: JobRow; workspace: WorkspaceRow; role: MemberRole };
+  dataset: Resolved & { dataset: DatasetRow; workspace: WorkspaceRow; role: MemberRole };
+  invitation: Resolved & { invitation: InvitationRow; role: MemberRole | undefined };
+  apikey: Resolved & { key: ApiKeyRow };
+  /** an existing key, or a draft id that only 'create apikey' may turn into one */
+  apikeyOrDraft: Resolved & { key: ApiKeyRow | undefined; id: string };
+  notification: Resolved & { notification: NotificationRow };
+}
+
+export type ResourceKind = keyof AccessByResource;
+
+export interface AccessContext {
+  db: Db;
+  h: Hrefs;
+  caller: Caller;
+}
+
+type Resolver<K extends ResourceKind> = (ctx: AccessContext, id: string) => Promise<AccessByResource[K]>;
+
+async function found<T>(id: string, what: string, load: (id: string) => Promise<T | undefined>): Promise<T> {
+  const row = isUuid(id) ? await load(id) : undefined;
+  if (row === undefined) throw notFound(`${what} ${id} not found`);
+  return row;
+}
+
+const resolvers: { [K in ResourceKind]: Resolver<K> } = {
+  root: ({ h, caller }) => Promise.resolve({ links: rootLinks(h, caller) }),
+
+  async profile({ db, h, caller }, id) {
+    // Another person's profile is never looked up: it is a 403 whether or not it exists.
+    if (id !== caller.profileId) return { id, profile: undefined, links: {} };
+    const profile = caller.profile ?? (await findProfile(db, id));
+    if (!profile) throw notFound('Profile not found: sign in first');
+    return { id, profile, links: profileLinks(h, caller, profile) };
+  },
+
+  async workspace({ db, h, caller }, id) {
+    const access = await workspaceAccess(db, h, caller, id);
+    return { workspace: access.workspace, role: access.role, links: access.links };
+  },
+
+  async job({ db, h, caller }, id) {
+    const job = await found(id, 'Job', (jobId) => findJob(db, jobId));
+    const { workspace, role } = await workspaceAccess(db, h, caller, job.workspace_id);
+    return { job, workspace, role, links: jobLinks(h, job, role) };
+  },
+
+  async dataset({ db, h, caller }, id) {
+    const dataset = await found(id, 'Dataset', (datasetId) => findDataset(db, datasetId));
+    const { workspace, role } = await workspaceAccess(db, h, caller, dataset.workspace_id);
+    return { dataset, workspace, role, links: datasetLinks(h, dataset) };
+  },
+
+  async invitation({ db, h, caller }, id) {
+    const invitation = await found(id, 'Invitation', (invitationId) => findInvitation(db, invitationId));
+    const role = caller.profile ? await memberRole(db, invitation.workspace_id, caller.profileId) : undefined;
+    return { invitation, role, links: invitationLinks(h, caller, invitation, role) };
+  },
+
+  async apikey({ db, h, caller }, id) {
+    const key = await found(id, 'API key', (keyId) => findApiKey(db, keyId));
+    return { key, links: apiKeyLinks(h, caller, key) };
+  },
+
+  async apikeyOrDraft({ db, h, caller }, id) {
+    const key = isUuid(id) ? await findApiKey(db, id) : undefined;
+    return { id, key, links: key ? apiKeyLinks(h, caller, key) : apiKeyDraftLinks(h, caller, id) };
+  },
+
+  async notification({ db, h, caller }, id) {
+    const notification = await found(id, 'Notification', (notificationId) => findNotification(db, notificationId));
+    return { notification, links: notificationLinks(h, caller, notification) };
+  },
+};
+
+export function resolveAccess<K extends ResourceKind>(kind: K, ctx: AccessContext, id: string): Promise<AccessByResource[K]> {
+  return resolvers[kind](ctx, id);
+}
+
+export const RESOURCE_KINDS = Object.keys(resolvers) as ResourceKind[];

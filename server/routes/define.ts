@@ -1,0 +1,108 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { parsePaging, type Paging } from '../http/hal';
+import { resolveAccess, type AccessByResource, type ResourceKind } from '../policy/access';
+import { requireOffered } from '../policy/guard';
+import type { RouteContext } from './context';
+import { parseBody, parseQuery } from './validation';
+
+// Every API route is declared through `defineRoute`: it names the resource it acts on and the
+// relation the caller must be offered there, and the one guard below authorises it before any
+// input is read. Input is validated by the route's own zod schemas, which the hostile-input and
+// leak suites read to generate their cases.
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface Guard<K extends ResourceKind> {
+  resource: K;
+  /** the caller must be offered one of these relations on the resource */
+  rel: string | readonly string[];
+  /**
+   * the request must address the link itself: its path and the query parameters the href carries
+   * (e.g. '/invitations?email=' pinned to the caller's own address)
+   */
+  pinned?: boolean;
+  /** the path parameter that names the resource (default 'id'; none for root) */
+  param?: string;
+}
+
+export interface PagingOptions {
+  defaultSize?: number;
+  sortable?: readonly string[];
+}
+
+/** What the guard and the generated suites know of a route; kept on the route's config. */
+export interface RouteMeta {
+  guard: Guard<ResourceKind>;
+  body: z.ZodType | undefined;
+  query: z.ZodType | undefined;
+  paging: PagingOptions | undefined;
+  objectName: string;
+}
+
+export const ROUTE_META = Symbol('api route meta');
+
+const UNPAGED: Paging = { page: 0, size: 20, sort: undefined };
+
+export interface HandlerArgs<K extends ResourceKind, B extends z.ZodType, Q extends z.ZodType> {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  access: AccessByResource[K];
+  body: z.output<B>;
+  query: z.output<Q>;
+  paging: Paging;
+  /** a path parameter ('*' for a wildcard) */
+  param: (name: string) => string;
+}
+
+export interface RouteSpec<K extends ResourceKind, B extends z.ZodType, Q extends z.ZodType> {
+  method: Method;
+  url: string;
+  guard: Guard<K>;
+  /** validated after authorisation; a failure is a 400 with field errors */
+  body?: B;
+  query?: Q;
+  paging?: PagingOptions;
+  /** the objectName of field errors */
+  objectName?: string;
+  handler(args: HandlerArgs<K, B, Q>): unknown;
+}
+
+export function defineRoute<K extends ResourceKind, B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = z.ZodUnknown>(
+  app: FastifyInstance,
+  ctx: RouteContext,
+  spec: RouteSpec<K, B, Q>,
+): void {
+  const objectName = spec.objectName ?? spec.guard.resource;
+  const meta: RouteMeta = { guard: spec.guard, body: spec.body, query: spec.query, paging: spec.paging, objectName };
+  app.route({
+    method: spec.method,
+    url: spec.url,
+    config: { [ROUTE_META]: meta },
+    handler: async (request, reply) => {
+      const params = (request.params ?? {}) as Record<string, string | undefined>;
+      const param = (name: string) => params[name] ?? '';
+      const id = spec.guard.resource === 'root' ? '' : param(spec.guard.param ?? 'id');
+      const access = await resolveAccess(spec.guard.resource, { db: ctx.db, h: ctx.h, caller: request.caller }, id);
+      requireOffered(access.links, spec.guard.rel, spec.guard.pinned === true ? request.url : undefined);
+      const query = spec.query ? parseQuery(spec.query, request.query, objectName) : request.query;
+      const paging = spec.paging ? parsePaging(request.query, spec.paging) : UNPAGED;
+      const body = spec.body ? parseBody(spec.body, request.body, objectName) : request.body;
+      return spec.handler({
+        request,
+        reply,
+        access,
+        body: body as z.output<B>,
+        query: query as z.output<Q>,
+        paging,
+        param,
+      });
+    },
+  });
+}
+
+/** The meta of a registered route, or undefined for a route that did not come through defineRoute. */
+export function routeMeta(config: unknown): RouteMeta | undefined {
+  if (typeof config !== 'object' || config === null) return undefined;
+  return (config as { [ROUTE_META]?: RouteMeta })[ROUTE_META];
+}
