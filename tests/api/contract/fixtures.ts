@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import { generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
+import { sql } from 'kysely';
+import type { Db } from '../../../server/db/database';
+import type { ResourceKind } from '../../../server/policy/access';
+import type { RegisteredRoute } from '../../../server/routes';
+import { DEMO } from '../../../server/seed';
+import { clientCredentialsToken } from '../../support/auth';
+import { apiClient, type ApiClient } from '../helpers/http';
+import type { Person, World } from '../helpers/world';
+
+// What the generated suites need: one resource of each kind in the demo workspace (A), a caller
+// who is admin of another workspace (B), and every kind of bad credential.
+
+export type Fixtures = Record<ResourceKind, string> & { datasetAlias: string };
+
+export interface Callers {
+  /** verified, owner of workspace B, no role in A */
+  outsider: Person;
+  /** an API key of the outsider */
+  outsiderKey: ApiClient;
+  /** the plain member of A */
+  member: Person;
+  noToken: ApiClient;
+  forged: ApiClient;
+  expired: ApiClient;
+}
+
+export async function prepare(world: World): Promise<{ fixtures: Fixtures; callers: Callers }> {
+  const db = world.server.db;
+  const owner = world.owner;
+  // The outsider administers a workspace of their own, so admin relations exist for them elsewhere.
+  const elsewhere = randomUUID();
+  await db.insertInto('workspaces').values({ id: elsewhere, name: 'Elsewhere', domains: '[]', app_properties: '{}', status: 'READY' }).execute();
+  await login(world.outsider);
+  await db.insertInto('workspace_members').values({ workspace_id: elsewhere, profile_id: world.outsider.subject, role: 'owner' }).execute();
+
+  const job = await db.selectFrom('jobs').select('id').where('workspace_id', '=', DEMO.workspaceId).executeTakeFirstOrThrow();
+  const dataset = await db
+    .selectFrom('datasets')
+    .select(['id', 'alias'])
+    .where('workspace_id', '=', DEMO.workspaceId)
+    .where('raw_data', 'is not', null)
+    .where('alias', 'is not', null)
+    .executeTakeFirstOrThrow();
+  const notification = await db.selectFrom('notifications').select('id').where('profile_id', '=', owner.subject).executeTakeFirstOrThrow();
+  const invited = await owner.api.call('POST', `/api/workspaces/${DEMO.workspaceId}/invitations`, { email: 'leak-matrix@example.com' });
+  const ownerKey = await createKey(owner.api, 'leak matrix (owner)');
+  const outsiderKey = await createKey(world.outsider.api, 'leak matrix (outsider)');
+  const outsiderKeyToken = await clientCredentialsToken(world.baseUrl, outsiderKey.clientId, outsiderKey.clientSecret);
+
+  const fixtures: Fixtures = {
+    root: '',
+    profile: owner.subject,
+    workspace: DEMO.workspaceId,
+    job: job.id,
+    dataset: dataset.id,
+    datasetAlias: dataset.alias ?? '',
+    invitation: String(invited.body.id),
+    apikey: ownerKey.id,
+    apikeyOrDraft: ownerKey.id,
+    notification: notification.id,
+  };
+  return {
+    fixtures,
+    callers: {
+      outsider: world.outsider,
+      outsiderKey: apiClient(world.baseUrl, outsiderKeyToken.accessToken),
+      member: world.member,
+      noToken: world.anonymous,
+      forged: apiClient(world.baseUrl, await forgedToken(world.baseUrl, owner.subject)),
+      expired: apiClient(world.baseUrl, await expiredToken(db, world.baseUrl, owner.subject)),
+    },
+  };
+}
+
+async function login(person: Person): Promise<void> {
+  await person.api.call('POST', `/api/profiles/${encodeURIComponent(person.subject)}/login`, { id: person.subject, name: person.name, email: person.email });
+}
+
+async function createKey(api: ApiClient, name: string): Promise<{ id: string; clientId: string; clientSecret: string }> {
+  const draft = await api.call('POST', '/api/apikeys');
+  const created = await api.call('PUT', String(draft.body._links['create apikey'].href), { name });
+  if (created.status !== 201) throw new Error(`key not created: ${created.status} ${JSON.stringify(created.body)}`);
+  return { id: String(created.body.id), clientId: String(created.body.clientId), clientSecret: String(created.body.clientSecret) };
+}
+
+const claims = (baseUrl: string, subject: string) => ({ sub: subject, email: 'owner@example.com', email_verified: true, aud: `${baseUrl}/api`, iss: `${baseUrl}/idp/` });
+
+/** A well-formed token for the owner, signed by a key the provider never had. */
+async function forgedToken(baseUrl: string, subject: string): Promise<string> {
+  const { privateKey } = await generateKeyPair('RS256');
+  return new SignJWT(claims(baseUrl, subject)).setProtectedHeader({ alg: 'RS256' }).setIssuedAt().setExpirationTime('1h').sign(privateKey);
+}
+
+/** A token for the owner signed with the provider's own key, expired an hour ago. */
+async function expiredToken(db: Db, baseUrl: string, subject: string): Promise<string> {
+  const row = await db.selectFrom('idp_keys').select('value').where('kind', '=', 'signing').executeTakeFirstOrThrow();
+  const jwk = (row.value as unknown as { keys: JWK[] }).keys[0]!;
+  const key = await importJWK(jwk, 'RS256');
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT(claims(baseUrl, subject))
+    .setProtectedHeader({ alg: 'RS256', kid: jwk.kid ?? '' })
+    .setIssuedAt(now - 7200)
+    .setExpirationTime(now - 3600)
+    .sign(key);
+}
+
+/** The route's URL with its parameters filled from the fixtures (`override` replaces the resource id). */
+export function urlOf(route: RegisteredRoute, fixtures: Fixtures, override?: string): string {
+  const kind = route.meta?.guard.resource ?? 'root';
+  const paramName = route.meta?.guard.param ?? 'id';
+  return route.url
+    .replace(/:([A-Za-z]+)/g, (_, name: string) => encodeURIComponent(override ?? (name === paramName ? fixtures[kind] : fixtures.profile)))
+    .replace(/\*$/, override ?? fixtures.datasetAlias);
+}
+
+/** Every route of the API (HEAD answers as GET does and is left out). */
+export function apiRoutes(world: World): RegisteredRoute[] {
+  return world.server.server.routes.filter((r) => r.method !== 'HEAD' && r.method !== 'OPTIONS');
+}
+
+/**
+ * A digest of every row of every table but the identity provider's session store: equal digests
+ * mean nothing was written.
+ */
+export async function fingerprint(db: Db): Promise<string> {
+  const tables = await sql<{ table_name: string }>`
+    SELECT table_name FROM information_schema.tables
+    WHERE table_schema = 'public' AND table_type = 'BASE TABLE'
+      AND table_name NOT IN ('idp_payloads', 'kysely_migration', 'kysely_migration_lock')
+    ORDER BY table_name`.execute(db);
+  const parts = tables.rows.map(
+    ({ table_name }) => sql`SELECT ${table_name} AS t, coalesce(md5(string_agg(md5(x::text), '' ORDER BY md5(x::text))), '') AS d FROM ${sql.table(table_name)} x`,
+  );
+  const { rows } = await sql<{ t: string; d: string }>`${sql.join(parts, sql` UNION ALL `)}`.execute(db);
+  return rows.map((r) => `${r.t}:${r.d}`).sort().join('|');
+}

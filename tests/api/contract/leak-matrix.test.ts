@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ResourceKind } from '../../../server/policy/access';
+import type { RegisteredRoute } from '../../../server/routes';
+import { expectError, type Answer, type ApiClient } from '../helpers/http';
+import { startWorld, type World } from '../helpers/world';
+import { apiRoutes, fingerprint, prepare, urlOf, type Callers, type Fixtures } from './fixtures';
+
+// Generated from the registered routes: for every route and method, every kind of caller who must
+// not reach the demo workspace's resource is refused with the right status and sees none of its
+// data. A new route is covered without a new test.
+
+let world: World;
+let fixtures: Fixtures;
+let callers: Callers;
+let before: string;
+
+beforeAll(async () => {
+  world = await startWorld();
+  ({ fixtures, callers } = await prepare(world));
+  before = await fingerprint(world.server.db);
+}, 120_000);
+afterAll(() => world.close());
+
+/** The resource's own view for a caller: what it is offered there (empty when refused). */
+const SELF_URL: Record<ResourceKind, (f: Fixtures) => string> = {
+  root: () => '/api/',
+  profile: (f) => `/api/profiles/${encodeURIComponent(f.profile)}`,
+  workspace: (f) => `/api/workspaces/${f.workspace}`,
+  job: (f) => `/api/jobs/${f.job}`,
+  dataset: (f) => `/api/datasets/${f.dataset}`,
+  invitation: (f) => `/api/invitations/${f.invitation}`,
+  apikey: (f) => `/api/apikeys/${f.apikey}`,
+  apikeyOrDraft: (f) => `/api/apikeys/${f.apikey}`,
+  notification: (f) => `/api/notifications/${f.notification}`,
+};
+
+/** A body that passes no validation: refusals must come before input is read. */
+const call = (api: ApiClient, route: RegisteredRoute) =>
+  api.call(route.method, urlOf(route, fixtures), ['POST', 'PUT', 'PATCH'].includes(route.method) ? {} : undefined);
+
+function label(route: RegisteredRoute): string {
+  return `${route.method} ${route.url}`;
+}
+
+/** No id of the demo workspace's resources appears in an answer given to somebody outside it (beyond the echo of what they asked for). */
+function expectNoneOfTheirs(answer: Answer, route: RegisteredRoute): void {
+  const text = JSON.stringify(answer.body ?? '');
+  const asked = urlOf(route, fixtures);
+  for (const kind of ['workspace', 'job', 'dataset', 'invitation', 'apikey', 'notification'] as const) {
+    if (asked.includes(fixtures[kind])) continue;
+    expect(text.includes(fixtures[kind]), `${label(route)} leaked the ${kind} ${fixtures[kind]}`).toBe(false);
+  }
+}
+
+describe('leak matrix: every route, every caller who must be refused', () => {
+  it('answers 401 to no token, a forged token and an expired token', async () => {
+    for (const route of apiRoutes(world)) {
+      for (const [who, api] of [['no token', callers.noToken], ['forged', callers.forged], ['expired', callers.expired]] as const) {
+        const answer = await call(api, route);
+        expect(answer.status, `${label(route)} as ${who}`).toBe(401);
+        expectError(answer, 401);
+      }
+    }
+  });
+
+  it("refuses another workspace's admin, by token and by API key, and shows them nothing of the workspace", async () => {
+    for (const route of apiRoutes(world)) {
+      const kind = route.meta?.guard.resource ?? 'root';
+      for (const [who, api] of [['outsider', callers.outsider.api], ['outsider API key', callers.outsiderKey]] as const) {
+        const answer = await call(api, route);
+        const where = `${label(route)} as ${who}: ${answer.status} ${JSON.stringify(answer.body)?.slice(0, 200)}`;
+        expect(answer.status, where).toBeLessThan(500);
+        // The caller's own root resources (their workspaces, keys, notifications) may answer; anything of A may not.
+        if (kind !== 'root') expect([403, 404], where).toContain(answer.status);
+        if (answer.status >= 400) expectError(answer, answer.status);
+        expectNoneOfTheirs(answer, route);
+      }
+    }
+  });
+
+  it('refuses a plain member every route whose relation the member is not offered', async () => {
+    const offered = new Map<ResourceKind, Set<string>>();
+    for (const [kind, url] of Object.entries(SELF_URL) as [ResourceKind, (f: Fixtures) => string][]) {
+      const view = await callers.member.api.get(url(fixtures));
+      offered.set(kind, new Set(Object.keys((view.body?._links as object | undefined) ?? {})));
+    }
+    let refused = 0;
+    for (const route of apiRoutes(world)) {
+      const guard = route.meta?.guard;
+      if (!guard) continue;
+      const rels = [guard.rel].flat();
+      if (rels.some((rel) => offered.get(guard.resource)?.has(rel))) continue;
+      const answer = await call(callers.member.api, route);
+      expect([403, 404], `${label(route)} as member: ${answer.status}`).toContain(answer.status);
+      expectError(answer, answer.status);
+      refused += 1;
+    }
+    // The member lacks at least the admin relations (jobs, update delete workspace, create invitation, keys of others).
+    expect(refused).toBeGreaterThan(8);
+  });
+
+  it('wrote nothing while refusing', async () => {
+    expect(await fingerprint(world.server.db)).toBe(before);
+  });
+});

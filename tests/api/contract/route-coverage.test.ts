@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REL } from '../../../src/domain/relations';
+import type { Caller } from '../../../server/policy/caller';
+import { hrefs } from '../../../server/policy/hrefs';
+import * as linkSets from '../../../server/policy/links';
+import type { RegisteredRoute } from '../../../server/routes';
+import { startWorld, type World } from '../helpers/world';
+import { apiRoutes } from './fixtures';
+
+// Two promises of the contract, checked against the routes Fastify really registered:
+// every route goes through the policy guard, and every link the policy can render has a handler.
+
+let world: World;
+beforeAll(async () => {
+  world = await startWorld();
+});
+afterAll(() => world.close());
+
+const ID = '11111111-1111-4111-8111-111111111111';
+
+/** A caller for whom every condition of the policy holds: a verified person with a profile, owner of everything. */
+function everything(): Caller {
+  const profile = {
+    id: ID,
+    name: 'All',
+    email: 'all@example.com',
+    default_workspace_id: ID,
+    features_disabled: null,
+    can_create_workspaces: true,
+    created_at: new Date(),
+    updated_at: new Date(),
+  };
+  return {
+    kind: 'user',
+    principal: { subject: ID, email: 'all@example.com', emailVerified: true, name: 'All', clientId: undefined, kind: 'user' },
+    profileId: ID,
+    profile,
+    apiKeyId: undefined,
+  };
+}
+
+/** Every link set of the policy, rendered with every condition true. Adding a link set means adding it here. */
+function renderEveryLinkSet(baseUrl: string): Record<string, Record<string, { href: string }>> {
+  const h = hrefs({ publicUrl: baseUrl });
+  const caller = everything();
+  const job = { id: ID, status: 'COMPLETE' };
+  return {
+    rootLinks: linkSets.rootLinks(h, caller),
+    profileLinks: linkSets.profileLinks(h, caller, { id: ID, can_create_workspaces: true }),
+    workspaceLinks: linkSets.workspaceLinks(h, { id: ID }, 'owner'),
+    jobLinks: linkSets.jobLinks(h, job, 'owner'),
+    datasetLinks: linkSets.datasetLinks(h, { id: ID, raw_data: '[]' }),
+    apiKeyLinks: linkSets.apiKeyLinks(h, caller, { id: ID, profile_id: ID }),
+    apiKeyDraftLinks: linkSets.apiKeyDraftLinks(h, caller, ID),
+    notificationLinks: linkSets.notificationLinks(h, caller, { id: ID, profile_id: ID }),
+    invitationLinks: linkSets.invitationLinks(h, caller, { id: ID, email: 'all@example.com', status: 'PENDING' }, 'owner'),
+  };
+}
+
+/** A Fastify path pattern as a regular expression over a URL path. */
+function patternOf(route: RegisteredRoute): RegExp {
+  const escaped = route.url
+    .replace(/\/$/, '')
+    .split('/')
+    .map((part) => (part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${escaped}/?$`);
+}
+
+describe('the policy guard covers every route', () => {
+  it('registers routes, each declared through defineRoute with a resource and a relation', () => {
+    const routes = apiRoutes(world);
+    expect(routes.length).toBeGreaterThan(25);
+    const unguarded = routes.filter((r) => r.meta === undefined).map((r) => `${r.method} ${r.url}`);
+    expect(unguarded, 'routes that bypass the policy guard').toEqual([]);
+    for (const route of routes) {
+      const rels = [route.meta?.guard.rel ?? []].flat();
+      expect(rels.length, `${route.method} ${route.url}`).toBeGreaterThan(0);
+      // Only relation names of the one table: a typo would make the guard refuse everyone.
+      for (const rel of rels) expect(Object.values(REL), `${route.method} ${route.url}: '${rel}'`).toContain(rel);
+    }
+  });
+});
+
+describe('every link the policy can render leads to a handler', () => {
+  it('renders each exported link set in this test', () => {
+    const exported = Object.keys(linkSets).filter((name) => name.endsWith('Links'));
+    expect(Object.keys(renderEveryLinkSet(world.baseUrl)).sort()).toEqual(exported.sort());
+  });
+
+  it('finds a registered route for the href of every relation', () => {
+    const patterns = apiRoutes(world).map(patternOf);
+    const dangling: string[] = [];
+    for (const [set, rendered] of Object.entries(renderEveryLinkSet(world.baseUrl))) {
+      expect(Object.keys(rendered).length, set).toBeGreaterThan(0);
+      for (const [rel, { href }] of Object.entries(rendered)) {
+        const url = new URL(href);
+        expect(url.origin, `${set} '${rel}'`).toBe(new URL(world.baseUrl).origin);
+        if (!patterns.some((p) => p.test(url.pathname))) dangling.push(`${set} '${rel}' → ${url.pathname}`);
+      }
+    }
+    expect(dangling, 'relations offered without a handler').toEqual([]);
+  });
+
+  it('offers every relation a route demands somewhere in the policy', () => {
+    const offered = new Set(Object.values(renderEveryLinkSet(world.baseUrl)).flatMap((set) => Object.keys(set)));
+    const unreachable = apiRoutes(world)
+      .flatMap((r) => [r.meta?.guard.rel ?? []].flat().map((rel) => ({ route: `${r.method} ${r.url}`, rel })))
+      .filter(({ rel }) => !offered.has(rel));
+    expect(unreachable, 'routes no caller could ever be allowed').toEqual([]);
+  });
+});
