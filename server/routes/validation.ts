@@ -21,3 +21,29 @@ export function rejectFieldErrors(objectName: string, errors: Record<string, str
     .map(([field, defaultMessage]) => ({ field, objectName, defaultMessage }));
   if (list.length > 0) throw badRequest(`Validation failed for object='${objectName}'`, list);
 }
+
+const MAX_DEPTH = 64;
+
+/**
+ * PostgreSQL text cannot hold U+0000, and no field of ours means it: a NUL anywhere in the input is
+ * a 400 naming the field, before it can reach the database as a 500.
+ */
+export function rejectNulCharacters(input: unknown, objectName: string): void {
+  const found: FieldError[] = [];
+  const visit = (value: unknown, path: string, depth: number) => {
+    if (found.length > 0 || depth > MAX_DEPTH) return;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) found.push({ field: path, objectName, defaultMessage: 'must not contain NUL characters' });
+    } else if (Array.isArray(value)) {
+      value.forEach((item, index) => visit(item, path === '' ? String(index) : `${path}[${index}]`, depth + 1));
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [key, item] of Object.entries(value)) {
+        const field = path === '' ? key : `${path}.${key}`;
+        if (key.includes('\u0000')) found.push({ field, objectName, defaultMessage: 'must not contain NUL characters' });
+        visit(item, field, depth + 1);
+      }
+    }
+  };
+  visit(input, '', 0);
+  if (found.length > 0) throw badRequest(`Validation failed for object='${objectName}'`, found);
+}

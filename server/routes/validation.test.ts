@@ -1,0 +1,40 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { HttpError } from '../http/errors';
+import { rejectNulCharacters } from './validation';
+
+function refusal(input: unknown): HttpError | undefined {
+  try {
+    rejectNulCharacters(input, 'thing');
+    return undefined;
+  } catch (error) {
+    if (error instanceof HttpError) return error;
+    throw error;
+  }
+}
+
+describe('rejectNulCharacters', () => {
+  it('names the field that holds a NUL, however deep', () => {
+    expect(refusal({ name: 'a\u0000b' })?.errors).toEqual([{ field: 'name', objectName: 'thing', defaultMessage: 'must not contain NUL characters' }]);
+    expect(refusal({ a: { b: ['ok', 'x\u0000'] } })?.errors[0]?.field).toBe('a.b[1]');
+    expect(refusal({ ['k\u0000']: 1 })?.status).toBe(400);
+    expect(refusal('\u0000')?.errors[0]?.field).toBe('');
+  });
+
+  it('lets everything else through, and never throws anything but a 400', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const text = JSON.stringify(value);
+        const answer = refusal(value);
+        expect(answer === undefined).toBe(!text.includes('\\u0000'));
+        if (answer) expect(answer.status).toBe(400);
+      }),
+    );
+  });
+
+  it('stops at a depth bound on hostile nesting', () => {
+    let deep: unknown = 'x\u0000';
+    for (let i = 0; i < 10_000; i += 1) deep = [deep];
+    expect(() => refusal(deep)).not.toThrow();
+  });
+});
