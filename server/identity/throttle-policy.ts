@@ -42,6 +42,7 @@ export const ACCOUNT_LOCK_AFTER = 10;
 export const THROTTLE_WINDOW_SECONDS = 15 * 60;
 const MAX_SIGN_IN_DELAY_SECONDS = 60;
 export const MAX_DOUBLINGS = 30;
+const MAX_RETRY_SECONDS = 7 * 24 * 3600;
 /** mail requests per address (reset and resend together) before it is locked */
 export const MAIL_ADDRESS_LIMIT = 30;
 /** mail requests per account before the growing delay, which starts at one minute */
@@ -126,7 +127,8 @@ export function retryAfterSeconds(state: ThrottleState | undefined, now: Date, p
 
 /** "Try again in 1 second." / "… in 15 minutes." — rounded up, never "0". */
 export function tryAgainIn(seconds: number): string {
-  const whole = Number.isFinite(seconds) ? Math.max(1, Math.ceil(seconds)) : 1;
+  // Clamped to the longest lockout configuration allows, so no number ever prints as "1e+21".
+  const whole = Number.isFinite(seconds) ? Math.min(Math.max(1, Math.ceil(seconds)), MAX_RETRY_SECONDS) : 1;
   if (whole < 60) return `Try again in ${whole} ${whole === 1 ? 'second' : 'seconds'}.`;
   const minutes = Math.ceil(whole / 60);
   return `Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`;
