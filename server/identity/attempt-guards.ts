@@ -56,14 +56,15 @@ export function createAttemptGuards(db: Db, config: Config): AttemptGuards {
       const user = await verify();
       if (user === undefined) return { outcome: 'failed' };
       await forgetAttempts(db, 'sign-in:account', account);
-      await refundAttempt(db, 'sign-in:address', address, policies.signInAddress);
+      await refundAttempt(db, 'sign-in:address', address, policies.signInAddress, byAddress.claimedAt);
       return { outcome: 'succeeded', user };
     },
 
     async mailRequest(kind, attempt) {
       const byAddress = await claimAttempt(db, 'mail:address', addressKey(attempt.address), policies.mailAddress);
       if (!byAddress.allowed) return byAddress;
-      return claimAttempt(db, kind === 'reset' ? 'reset:account' : 'verify:account', accountKey(attempt.email), policies.mailAccount);
+      const byAccount = await claimAttempt(db, kind === 'reset' ? 'reset:account' : 'verify:account', accountKey(attempt.email), policies.mailAccount);
+      return byAccount.allowed ? { allowed: true } : byAccount;
     },
 
     accountRecovered: (email) => forgetAttempts(db, 'sign-in:account', accountKey(email)),

@@ -11,7 +11,8 @@ import { MAX_DOUBLINGS, retryAfterSeconds, type ThrottlePolicy } from './throttl
  */
 export type ThrottleKind = 'sign-in:account' | 'sign-in:address' | 'reset:account' | 'verify:account' | 'mail:address';
 
-export type Claim = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+/** `claimedAt`: the database's time of the counted attempt, exactly as stored (for refundAttempt). */
+export type Claim = { allowed: true; claimedAt: string } | { allowed: false; retryAfterSeconds: number };
 
 /**
  * Keys are stored hashed: the table stays small whatever is typed into the email field (people
@@ -44,7 +45,7 @@ export async function claimAttempt(db: Db, kind: ThrottleKind, key: string, poli
   const stale = sql`(${notLocked} AND ${windowStart} <= now() - ${seconds(policy.windowSeconds)})`;
   const next = sql`(CASE WHEN ${stale} THEN 1 ELSE t.failures + 1 END)`;
   const lockFrom = (count: RawBuilder<unknown>) => sql`(CASE WHEN ${lockAfter}::int IS NOT NULL AND ${count} >= ${lockAfter}::int THEN now() + ${seconds(policy.lockoutSeconds)} END)`;
-  const claimed = await sql<{ failures: number }>`
+  const claimed = await sql<{ claimed_at: string }>`
     INSERT INTO idp_throttle AS t (kind, key, failures, first_failure_at, last_failure_at, locked_until)
     VALUES (${kind}, ${keyHash}, 1, now(), now(), ${lockFrom(sql`1`)})
     ON CONFLICT (kind, key) DO UPDATE SET
@@ -53,9 +54,10 @@ export async function claimAttempt(db: Db, kind: ThrottleKind, key: string, poli
       last_failure_at = now(),
       locked_until = ${lockFrom(next)}
     WHERE ${notLocked} AND (${stale} OR t.last_failure_at + make_interval(secs => ${sqlDelayAfter(sql`t.failures`, policy)}) <= now())
-    RETURNING t.failures
+    RETURNING t.last_failure_at::text AS claimed_at
   `.execute(db);
-  if (claimed.rows.length > 0) return { allowed: true };
+  const claimedAt = claimed.rows[0]?.claimed_at;
+  if (claimedAt !== undefined) return { allowed: true, claimedAt };
 
   const row = await db
     .selectFrom('idp_throttle')
@@ -70,14 +72,19 @@ export async function claimAttempt(db: Db, kind: ThrottleKind, key: string, poli
 
 /**
  * Gives back one counted attempt (a sign-in that succeeded from an address): the address keeps
- * the failures of others, but a person signing in correctly does not use up its budget.
+ * the failures of others, but a person signing in correctly does not use up its budget. A lock
+ * that this very attempt set goes too (the claim was allowed, so there was none before it); a
+ * lock set by a later failure stays as long as the count still reaches it.
  */
-export async function refundAttempt(db: Db, kind: ThrottleKind, key: string, policy: ThrottlePolicy): Promise<void> {
+export async function refundAttempt(db: Db, kind: ThrottleKind, key: string, policy: ThrottlePolicy, claimedAt: string): Promise<void> {
   const lockAfter = policy.lockAfter ?? null;
   await sql`
     UPDATE idp_throttle AS t SET
       failures = greatest(t.failures - 1, 0),
-      locked_until = CASE WHEN ${lockAfter}::int IS NOT NULL AND t.failures - 1 >= ${lockAfter}::int THEN t.locked_until END
+      locked_until = CASE
+        WHEN t.last_failure_at = ${claimedAt}::timestamptz THEN NULL
+        WHEN ${lockAfter}::int IS NOT NULL AND t.failures - 1 >= ${lockAfter}::int THEN t.locked_until
+      END
     WHERE t.kind = ${kind} AND t.key = ${hashKey(key)}
   `.execute(db);
 }
