@@ -29,6 +29,17 @@ const envSchema = z.object({
   APP_SNACKBAR_TIMEOUT: z.coerce.number().int().min(0).default(6000),
   MANAGE_ACCOUNT_URL: z.string().default('https://account.example.com/'),
   SELF_SERVE_WORKSPACES: z.enum(['true', 'false']).default('true'),
+  // How many reverse proxies in front of the server append to X-Forwarded-For ('true' = one).
+  // Off by default: without a proxy that header is whatever the client wrote.
+  TRUST_PROXY: z
+    .string()
+    .regex(/^(true|false|\d{1,2})$/, 'expected true, false or the number of proxies')
+    .default('false')
+    .transform((value) => (value === 'true' ? 1 : value === 'false' ? 0 : Number(value))),
+  OUTBOX_PUBLIC: z.enum(['true', 'false']).default('false'),
+  LOGIN_LOCKOUT_SECONDS: z.coerce.number().int().min(1).max(7 * 24 * 3600).default(15 * 60),
+  LOGIN_DELAY_SECONDS: z.coerce.number().min(0).max(60).default(1),
+  LOGIN_ADDRESS_MAX_FAILURES: z.coerce.number().int().min(1).max(100_000).default(50),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -165,6 +165,15 @@ export interface IdpTokensTable {
   used_at: NullableTimestamp;
 }
 
+export interface IdpThrottleTable {
+  kind: string; // see ThrottleKind in server/identity/throttle.ts
+  key: string; // SHA-256 of the normalised key
+  failures: number; // attempts counted against the key (for mail kinds: every request)
+  first_failure_at: Timestamp;
+  last_failure_at: Timestamp;
+  locked_until: NullableTimestamp;
+}
+
 export interface OutboxTable {
   id: string;
   recipient: string;
@@ -189,5 +198,6 @@ export interface Database {
   idp_payloads: IdpPayloadsTable;
   idp_keys: IdpKeysTable;
   idp_tokens: IdpTokensTable;
+  idp_throttle: IdpThrottleTable;
   outbox: OutboxTable;
 }

@@ -1,5 +1,5 @@
 import type { IdentityContext } from './context';
-import { issuedRecently, issueOneTimeToken } from './one-time-tokens';
+import { issuedRecently, issueOneTimeToken, retireOneTimeTokens } from './one-time-tokens';
 import { findIdpUserByEmail, type IdpUser } from './users';
 
 /** Auth0's answer to a password-reset request, word for word; the SPA shows it as it comes. */
@@ -17,6 +17,21 @@ export async function sendVerificationMail(context: IdentityContext, user: Pick<
     subject: `Verify your email address for ${app}`,
     text: `Hello ${user.name},\n\nplease confirm that this is your email address by opening this link:\n\n${link}\n\nThe link is valid for 24 hours. If you did not sign up for ${app}, ignore this message.\n`,
   });
+}
+
+/** The answer to a resend request, the same whether or not the address has an account waiting. */
+export const VERIFICATION_RESENT_MESSAGE = 'If an account with this address is waiting for verification, we have sent it a new link. Open the link in that email.';
+
+/**
+ * A fresh verification link for an account that is not verified yet; links mailed before stop
+ * working, so only the newest mail counts. Nothing happens for unknown or verified addresses, and
+ * the caller answers the same either way.
+ */
+export async function resendVerificationMail(context: IdentityContext, email: string): Promise<void> {
+  const user = await findIdpUserByEmail(context.db, email);
+  if (!user || user.emailVerified) return;
+  await retireOneTimeTokens(context.db, user.id, 'verify-email');
+  await sendVerificationMail(context, user);
 }
 
 /**

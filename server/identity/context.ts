@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { Config } from '../config';
 import type { Db } from '../db/database';
+import type { AttemptGuards } from './attempt-guards';
 import type { Mailer } from './mailer';
 import type { Pages } from './pages';
 
@@ -13,6 +14,8 @@ export interface IdentityContext {
   provider: Provider;
   pages: Pages;
   mailer: Mailer;
+  /** sign-in and mail throttling, and the client address of a request */
+  guards: AttemptGuards;
   /** the issuer, e.g. 'http://localhost:8080/idp/' */
   issuer: string;
   /** the issuer's path without the trailing slash, e.g. '/idp' */

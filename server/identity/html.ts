@@ -121,10 +121,10 @@ ${new SafeHtml(scriptTag)}
   };
 }
 
-export function sendPage(res: ServerResponse, status: number, page: RenderedPage): void {
+export function sendPage(res: ServerResponse, status: number, page: RenderedPage, headers: Record<string, string> = {}): void {
   const body = Buffer.from(page.html, 'utf8');
   res.statusCode = status;
-  for (const [name, value] of Object.entries(page.headers)) res.setHeader(name, value);
+  for (const [name, value] of Object.entries({ ...page.headers, ...headers })) res.setHeader(name, value);
   res.setHeader('content-type', 'text/html; charset=utf-8');
   res.setHeader('content-length', body.length);
   res.end(body);

@@ -6,17 +6,21 @@ import { EMBEDDED_IDP_PATH } from '../config';
 import type { Db } from '../db/database';
 import { deleteExpiredPayloads } from './adapter';
 import { rewriteBasicAuthorization, rewriteTokenForm } from './api-key-clients';
+import { createAttemptGuards } from './attempt-guards';
 import type { IdentityContext } from './context';
 import { handleVerifyEmail } from './email-verification';
 import { sendPage } from './html';
-import { readBody, RequestError, sendJson, sendText, withBody } from './http';
+import { readBody, RequestError, sendText, withBody } from './http';
 import { handleInteraction } from './interactions';
 import { loadOrCreateKeys, publicJwks } from './keys';
-import { createMailer, listOutbox } from './mailer';
+import { createMailer } from './mailer';
 import { deleteStaleOneTimeTokens } from './one-time-tokens';
+import { handleOutbox } from './outbox-access';
 import { createPages } from './pages';
 import { handleChangePasswordRequest, handleResetPassword } from './password-reset';
 import { createProvider } from './provider';
+import { deleteStaleThrottles } from './throttle';
+import { handleResendVerification } from './verification-resend';
 
 export interface Identity {
   handle(req: IncomingMessage, res: ServerResponse): void;
@@ -45,7 +49,8 @@ export async function createIdentity({ config, db, logger }: IdentityDeps): Prom
   const pages = createPages({ brand: config.env.APP_TITLE, basePath, appUrl: config.publicUrl });
   const mailer = createMailer({ config, db, logger });
   const provider = createProvider({ config, db, keys, pages, logger });
-  const context: IdentityContext = { config, db, logger, provider, pages, mailer, issuer, basePath };
+  const guards = createAttemptGuards(db, config);
+  const context: IdentityContext = { config, db, logger, provider, pages, mailer, guards, issuer, basePath };
   const providerCallback = provider.callback();
   const jwks = publicJwks(keys);
 
@@ -57,6 +62,7 @@ export async function createIdentity({ config, db, logger }: IdentityDeps): Prom
     try {
       await deleteExpiredPayloads(db);
       await deleteStaleOneTimeTokens(db);
+      await deleteStaleThrottles(db);
     } catch (error) {
       logger.warn({ err: error }, 'identity: expired state could not be swept');
     }
@@ -78,8 +84,9 @@ export async function createIdentity({ config, db, logger }: IdentityDeps): Prom
     if (pathname === '/verify-email') return handleVerifyEmail(context, req, res, searchParams);
     if (pathname === '/reset-password') return handleResetPassword(context, req, res, searchParams);
     if (pathname === '/dbconnections/change_password') return handleChangePasswordRequest(context, req, res);
-    if (mailer.usesOutbox && method === 'GET' && pathname === '/outbox') return sendPage(res, 200, pages.outbox(await listOutbox(db)));
-    if (mailer.usesOutbox && method === 'GET' && pathname === '/outbox.json') return sendJson(res, 200, await listOutbox(db));
+    if (pathname === '/verify/resend') return handleResendVerification(context, req, res, searchParams);
+    if (mailer.usesOutbox && method === 'GET' && pathname === '/outbox') return handleOutbox(context, req, res, 'html');
+    if (mailer.usesOutbox && method === 'GET' && pathname === '/outbox.json') return handleOutbox(context, req, res, 'json');
 
     let forwarded = req;
     let providerUrl = rest;

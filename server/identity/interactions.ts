@@ -2,11 +2,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errors, type InteractionResults } from 'oidc-provider';
 import { isValidEmail, PROFILE_MESSAGES } from '../../src/domain/validation';
 import { RESET_REQUESTED_MESSAGE, requestPasswordReset, sendVerificationMail } from './account-mail';
+import { TOO_MANY_REQUESTS, TOO_MANY_SIGN_IN_ATTEMPTS } from './attempt-guards';
 import type { IdentityContext } from './context';
 import { sendPage } from './html';
 import { readForm, redirect } from './http';
 import type { FieldErrors } from './pages';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './passwords';
+import { tryAgainIn } from './throttle-policy';
 import { authenticate, createIdpUser, findIdpUserByEmail } from './users';
 
 export const WRONG_CREDENTIALS = 'Wrong email or password.';
@@ -63,8 +65,17 @@ async function signIn(context: IdentityContext, req: IncomingMessage, res: Serve
   const form = await readForm(req);
   const email = (form.get('email') ?? '').trim();
   const password = form.get('password') ?? '';
-  const user = email && password ? await authenticate(context.db, email, password) : undefined;
-  if (!user) return sendPage(res, 400, context.pages.signIn({ uid, email, error: WRONG_CREDENTIALS }));
+  // An empty field checks no password, so it is not counted as a guess.
+  if (!email || !password) return sendPage(res, 400, context.pages.signIn({ uid, email, error: WRONG_CREDENTIALS }));
+  const address = context.guards.addressOf(req);
+  const result = await context.guards.signIn({ email, address }, () => authenticate(context.db, email, password));
+  if (result.outcome === 'refused') {
+    context.logger.warn({ address }, 'sign-in refused: too many failed attempts');
+    const error = `${TOO_MANY_SIGN_IN_ATTEMPTS} ${tryAgainIn(result.retryAfterSeconds)}`;
+    return sendPage(res, 429, context.pages.signIn({ uid, email, error }), { 'retry-after': String(result.retryAfterSeconds) });
+  }
+  if (result.outcome === 'failed') return sendPage(res, 400, context.pages.signIn({ uid, email, error: WRONG_CREDENTIALS }));
+  const { user } = result;
   context.logger.info({ sub: user.subject }, 'signed in');
   return finish(context, req, res, { login: { accountId: user.subject, remember: true } });
 }
@@ -94,6 +105,11 @@ async function forgotPassword(context: IdentityContext, req: IncomingMessage, re
   const form = await readForm(req);
   const email = (form.get('email') ?? '').trim();
   if (!isValidEmail(email)) return sendPage(res, 400, context.pages.forgotPassword({ uid, email, error: PROFILE_MESSAGES.emailInvalid }));
+  const claim = await context.guards.mailRequest('reset', { email, address: context.guards.addressOf(req) });
+  if (!claim.allowed) {
+    const error = `${TOO_MANY_REQUESTS} ${tryAgainIn(claim.retryAfterSeconds)}`;
+    return sendPage(res, 429, context.pages.forgotPassword({ uid, email, error }), { 'retry-after': String(claim.retryAfterSeconds) });
+  }
   await requestPasswordReset(context, email);
   return sendPage(res, 200, context.pages.forgotPassword({ uid, sentMessage: RESET_REQUESTED_MESSAGE }));
 }

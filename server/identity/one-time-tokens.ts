@@ -60,7 +60,7 @@ export async function consumeOneTimeToken(db: Db, token: string, kind: OneTimeTo
   return row?.user_id;
 }
 
-/** After a password change every other outstanding reset link of that user stops working. */
+/** Every outstanding link of that kind stops working: after a password change, or when a newer verification link is mailed. */
 export async function retireOneTimeTokens(db: Db, userId: string, kind: OneTimeTokenKind): Promise<void> {
   await db.updateTable('idp_tokens').set({ used_at: sql<Date>`now()` }).where('user_id', '=', userId).where('kind', '=', kind).where('used_at', 'is', null).execute();
 }

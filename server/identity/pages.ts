@@ -116,7 +116,21 @@ ${field({ name: 'password', label: 'New password', type: 'password', autocomplet
     },
 
     invalidLink(what: 'password reset' | 'verification') {
-      return page('Link expired', html`<h1>This link has expired</h1><p>This ${what} link is invalid, has expired or has already been used.</p>${continueLink}`);
+      const resend = what === 'verification' ? html`<p><a href="${basePath}/verify/resend">Send a new verification link</a></p>` : '';
+      return page('Link expired', html`<h1>This link has expired</h1><p>This ${what} link is invalid, has expired or has already been used.</p>${resend}${continueLink}`);
+    },
+
+    resendVerification({ email, error, sentMessage }: { email?: string | undefined; error?: string | undefined; sentMessage?: string | undefined }) {
+      const body = sentMessage
+        ? html`<h1>Check your email</h1>
+<div class="notice" role="status">${sentMessage}</div>`
+        : html`<h1>Verify your email address</h1>
+<p class="lead">Enter the address you signed up with and we will send you a new verification link. Links sent before stop working.</p>
+<form method="post" action="${basePath}/verify/resend" novalidate>
+${field({ name: 'email', label: 'Email', type: 'email', value: email, autocomplete: 'email', error, autofocus: true })}
+<button type="submit">Send verification link</button>
+</form>`;
+      return page('Verify your email address', html`${body}${continueLink}`);
     },
 
     emailVerified(email: string) {

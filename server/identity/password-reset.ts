@@ -2,13 +2,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isValidEmail } from '../../src/domain/validation';
 import { revokeAccountState } from './adapter';
 import { RESET_REQUESTED_MESSAGE, requestPasswordReset } from './account-mail';
+import { TOO_MANY_REQUESTS } from './attempt-guards';
 import type { IdentityContext } from './context';
 import { sendPage } from './html';
 import { readFields, readForm, sendJson, sendText } from './http';
 import { PASSWORD_TOO_SHORT } from './interactions';
 import { consumeOneTimeToken, peekOneTimeToken, retireOneTimeTokens } from './one-time-tokens';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './passwords';
-import { markEmailVerified, setPassword, subjectOf } from './users';
+import { tryAgainIn } from './throttle-policy';
+import { findIdpUserById, markEmailVerified, setPassword, subjectOf } from './users';
 
 /**
  * Auth0's POST /dbconnections/change_password {client_id, email, connection}: the SPA's
@@ -29,6 +31,11 @@ export async function handleChangePasswordRequest(context: IdentityContext, req:
   }
   const email = (fields.email ?? '').trim();
   if (!isValidEmail(email)) return sendJson(res, 400, { error: 'invalid_request', error_description: 'email is required' }, cors);
+  const claim = await context.guards.mailRequest('reset', { email, address: context.guards.addressOf(req) });
+  if (!claim.allowed) {
+    const description = `${TOO_MANY_REQUESTS} ${tryAgainIn(claim.retryAfterSeconds)}`;
+    return sendJson(res, 429, { error: 'too_many_requests', error_description: description }, { ...cors, 'retry-after': String(claim.retryAfterSeconds) });
+  }
   await requestPasswordReset(context, email);
   sendText(res, 200, RESET_REQUESTED_MESSAGE, cors);
 }
@@ -63,6 +70,9 @@ export async function handleResetPassword(context: IdentityContext, req: Incomin
   // Opening the mailed link proves the address belongs to the user.
   await markEmailVerified(db, userId);
   await retireOneTimeTokens(db, userId, 'reset-password');
+  // Whoever opened the mailed link owns the mailbox: a lockout earned by someone else's guesses ends.
+  const user = await findIdpUserById(db, userId);
+  if (user) await context.guards.accountRecovered(user.email);
   // Whoever knew the old password is signed out everywhere (access tokens still run out within the hour).
   await revokeAccountState(db, subjectOf(userId));
   context.logger.info({ sub: subjectOf(userId) }, 'password reset');

@@ -1,0 +1,75 @@
+import type { IncomingMessage } from 'node:http';
+import type { Config } from '../config';
+import type { Db } from '../db/database';
+import { addressKey, clientAddress } from './client-address';
+import { claimAttempt, forgetAttempts, refundAttempt } from './throttle';
+import { accountKey, throttlePolicies, type ThrottlePolicies } from './throttle-policy';
+
+/** Who is attempting: the email typed in and the client's address. */
+export interface Attempt {
+  email: string;
+  address: string;
+}
+
+export type SignInOutcome<U> = { outcome: 'refused'; retryAfterSeconds: number } | { outcome: 'failed' } | { outcome: 'succeeded'; user: U };
+
+export type MailKind = 'reset' | 'verify';
+
+export interface AttemptGuards {
+  readonly policies: ThrottlePolicies;
+  /** the client address of a request, honouring TRUST_PROXY */
+  addressOf(req: IncomingMessage): string;
+  /**
+   * Runs `verify` (the password check) only when neither the address nor the account is throttled:
+   * a locked account is refused without its password ever being looked at.
+   */
+  signIn<U>(attempt: Attempt, verify: () => Promise<U | undefined>): Promise<SignInOutcome<U>>;
+  /** Counts a request that may send mail; refused when the address or the account asked too often. */
+  mailRequest(kind: MailKind, attempt: Attempt): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }>;
+  /** The mailbox was proven (password reset): the account's failed sign-ins are forgotten. */
+  accountRecovered(email: string): Promise<void>;
+}
+
+export function createAttemptGuards(db: Db, config: Config): AttemptGuards {
+  const policies = throttlePolicies({
+    lockoutSeconds: config.env.LOGIN_LOCKOUT_SECONDS,
+    delaySeconds: config.env.LOGIN_DELAY_SECONDS,
+    addressMaxFailures: config.env.LOGIN_ADDRESS_MAX_FAILURES,
+  });
+  const trustedProxies = config.env.TRUST_PROXY;
+
+  return {
+    policies,
+    addressOf: (req) => clientAddress({ remoteAddress: req.socket.remoteAddress, forwardedFor: req.headers['x-forwarded-for'] }, trustedProxies),
+
+    async signIn(attempt, verify) {
+      const address = addressKey(attempt.address);
+      const account = accountKey(attempt.email);
+      // The attempt is counted as a failure before the password is checked and given back when it
+      // succeeds: counting afterwards would let a burst of parallel guesses all pass the check.
+      const byAddress = await claimAttempt(db, 'sign-in:address', address, policies.signInAddress);
+      if (!byAddress.allowed) return { outcome: 'refused', retryAfterSeconds: byAddress.retryAfterSeconds };
+      // A refusal here still counts against the address: hammering a locked account is what an
+      // attacker does, not what a colleague behind the same NAT does.
+      const byAccount = await claimAttempt(db, 'sign-in:account', account, policies.signInAccount);
+      if (!byAccount.allowed) return { outcome: 'refused', retryAfterSeconds: byAccount.retryAfterSeconds };
+      const user = await verify();
+      if (user === undefined) return { outcome: 'failed' };
+      await forgetAttempts(db, 'sign-in:account', account);
+      await refundAttempt(db, 'sign-in:address', address, policies.signInAddress, byAddress.claimedAt);
+      return { outcome: 'succeeded', user };
+    },
+
+    async mailRequest(kind, attempt) {
+      const byAddress = await claimAttempt(db, 'mail:address', addressKey(attempt.address), policies.mailAddress);
+      if (!byAddress.allowed) return byAddress;
+      const byAccount = await claimAttempt(db, kind === 'reset' ? 'reset:account' : 'verify:account', accountKey(attempt.email), policies.mailAccount);
+      return byAccount.allowed ? { allowed: true } : byAccount;
+    },
+
+    accountRecovered: (email) => forgetAttempts(db, 'sign-in:account', accountKey(email)),
+  };
+}
+
+export const TOO_MANY_SIGN_IN_ATTEMPTS = 'Too many failed sign-in attempts.';
+export const TOO_MANY_REQUESTS = 'Too many requests for this address.';
