@@ -61,3 +61,13 @@ export function stateIdOf(extractor: string, loader: string, suffix?: string): s
   const base = `${extractor}-to-${loader}`;
   return suffix ? `${base}:${suffix}` : base;
 }
+
+/**
+ * The 'verify pipeline' job: each extractor runs its discovery (which proves its settings and
+ * connection) with the catalogue thrown away; with no extractor there is nothing to verify.
+ */
+export function verifyScript(components: readonly ScriptComponent[]): string {
+  const extractors = components.filter((c) => c.pluginType === 'EXTRACTOR');
+  if (extractors.length === 0) return 'echo "Nothing to verify: the pipeline has no extractor."';
+  return ['set -e', ...extractors.map((c) => `meltano invoke ${shellQuote(c.name)} --discover > /dev/null && echo ${shellQuote(`${c.name}: settings and connection verified`)}`)].join('\n');
+}
