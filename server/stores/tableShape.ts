@@ -87,6 +87,6 @@ export function columnValue(value: unknown, type: ColumnType): string | null {
   if (value === null || value === undefined) return null;
   if (type === 'jsonb') return JSON.stringify(value);
   if (typeof value === 'object') return JSON.stringify(value);
-  const text = typeof value === 'string' ? value : String(value);
+  const text = typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint' ? String(value) : (JSON.stringify(value) ?? '');
   return text.replace(/\u0000/g, '\uFFFD');
 }
