@@ -31,7 +31,7 @@ export async function startBench(): Promise<Bench> {
   const handle = await openDatabase({ url: database.url, dataDir: database.dataDir });
   const db = handle.db;
   const workspaceId = newId();
-  await db.insertInto('workspaces').values({ id: workspaceId, name: `Runner test ${workspaceId.slice(0, 8)}`, domains: '[]', app_properties: '{}' }).execute();
+  await db.insertInto('workspaces').values({ id: workspaceId, name: `Runner test ${workspaceId.slice(0, 8)}`, domains: '[]', app_properties: '{}', status: 'READY' }).execute();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'runner-test-'));
   const runners: Runner[] = [];
   const bench: Bench = {
