@@ -26,6 +26,18 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
+      {
+        extends: true,
+        test: {
+          // the runner with real processes: jobs, plugins, kill -9 of a server, two servers on one queue
+          name: 'runner',
+          include: ['tests/runner/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          fileParallelism: false,
+        },
+      },
     ],
   },
 });

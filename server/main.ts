@@ -1,11 +1,13 @@
 import { buildServer } from './app';
 import { loadConfig } from './config';
 import { openDatabase } from './db/database';
+import { Runner, loadRunnerSettings } from './runner';
 import { seedDemo } from './seed';
 
-/** `npm start`: open (and migrate) the database, seed demo content once, serve until told to stop. */
+/** `npm start`: open (and migrate) the database, seed demo content once, run jobs and serve until told to stop. */
 async function main() {
   const config = loadConfig();
+  const runnerSettings = loadRunnerSettings();
   const database = await openDatabase({
     url: config.databaseUrl,
     dataDir: config.dataDir,
@@ -18,14 +20,21 @@ async function main() {
     await seedDemo(database.db, log);
   }
 
+  // Every server process is also a worker on the shared queue (RUNNER_ENABLED=false opts out).
+  const runner = runnerSettings.enabled
+    ? new Runner({ ...runnerSettings, db: database.db, exclusiveDatabase: database.kind === 'pglite', dataDir: config.dataDir, log })
+    : undefined;
+
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
+    const force = setTimeout(() => process.exit(1), runnerSettings.shutdownGraceMs + runnerSettings.killGraceMs + 10_000);
     force.unref();
     try {
+      // Stop claiming first; running jobs get the grace period, then end with a log line saying why.
+      await runner?.stop();
       await server.close();
       await database.close();
       process.exit(0);
@@ -38,6 +47,7 @@ async function main() {
   process.on('SIGINT', () => void stop('SIGINT'));
 
   await server.app.listen({ port: config.port, host: config.host });
+  await runner?.start();
   log.info({ url: config.publicUrl, database: database.kind, identity: config.auth.embedded ? 'embedded' : config.auth.domain }, 'ready');
 }
 

@@ -52,6 +52,75 @@ export interface JobsTable {
   created: Timestamp;
   start_time: NullableTimestamp;
   end_time: NullableTimestamp;
+  // 005_lab: the queue
+  exit_code: ColumnType<number | null, number | null | undefined, number | null>;
+  trigger_kind: ColumnType<JobTriggerKind, JobTriggerKind | undefined, JobTriggerKind>;
+  triggered_by_job_id: ColumnType<string | null, string | null | undefined, string | null>;
+  retry_of: ColumnType<string | null, string | null | undefined, string | null>;
+  scheduled_slot: NullableTimestamp;
+  run_after: Timestamp;
+  timeout_seconds: ColumnType<number, number | undefined, number>;
+  lease_owner: ColumnType<string | null, string | null | undefined, string | null>;
+  lease_expires_at: NullableTimestamp;
+  process_host: ColumnType<string | null, string | null | undefined, string | null>;
+  process_group: ColumnType<number | null, number | null | undefined, number | null>;
+  stop_requested: ColumnType<boolean, boolean | undefined, boolean>;
+  end_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  rows_loaded: ColumnType<number, number | undefined, number>;
+}
+
+export type JobTriggerKind = 'MANUAL' | 'SCHEDULE' | 'PIPELINE' | 'RETRY' | 'SEED';
+
+export interface PipelinesTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  status: ColumnType<string, string | undefined, string>;
+  draft: ColumnType<boolean, boolean | undefined, boolean>;
+  properties: Json<Record<string, unknown>>;
+  schedule: string | null;
+  data_components: Json<string[]>;
+  actions: Json<string[]>;
+  script: string | null;
+  timeout: ColumnType<number, number | undefined, number>;
+  max_retries: ColumnType<number, number | undefined, number>;
+  triggered_by: Json<string[]>;
+  created_by: ColumnType<string | null, string | null | undefined, string | null>;
+  created: Timestamp;
+  last_modified: Timestamp;
+}
+
+export interface DataComponentsTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  plugin_type: string;
+  plugin_name: string;
+  variant: string | null;
+  properties: Json<Record<string, unknown>>;
+  created: Timestamp;
+  last_modified: Timestamp;
+}
+
+export interface DataStoresTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  data_plugin: string;
+  properties: Json<Record<string, unknown>>;
+  managed: ColumnType<boolean, boolean | undefined, boolean>;
+  draft: ColumnType<boolean, boolean | undefined, boolean>;
+  is_default: ColumnType<boolean, boolean | undefined, boolean>;
+  status: ColumnType<string, string | undefined, string>;
+  created: Timestamp;
+  last_modified: Timestamp;
+}
+
+export interface PipelineStatesTable {
+  pipeline_id: string;
+  state_id: string;
+  value: Json<Record<string, unknown>>;
+  updated: Timestamp;
 }
 
 export interface JobLogsTable {
@@ -188,6 +257,10 @@ export interface Database {
   workspace_members: WorkspaceMembersTable;
   jobs: JobsTable;
   job_logs: JobLogsTable;
+  pipelines: PipelinesTable;
+  data_components: DataComponentsTable;
+  data_stores: DataStoresTable;
+  pipeline_states: PipelineStatesTable;
   notifications: NotificationsTable;
   invitations: InvitationsTable;
   api_keys: ApiKeysTable;

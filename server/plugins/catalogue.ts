@@ -1,0 +1,103 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// The plugins this server ships: Singer taps and a target written in TypeScript, runnable from
+// bash like any Meltano plugin (bin/ is on every job's PATH). Their definitions follow Meltano's
+// discovery.yml fields, so the catalogue and the pipeline form treat them like any plugin.
+
+export interface SettingDef {
+  name: string;
+  label: string;
+  kind: 'STRING' | 'INTEGER' | 'BOOLEAN' | 'DATE_ISO8601' | 'PASSWORD' | 'ARRAY' | 'OBJECT' | 'OPTIONS';
+  description: string;
+  value?: string | number | boolean | string[] | Record<string, unknown>;
+  placeholder?: string;
+  required?: boolean;
+  sensitive?: boolean;
+  env?: string;
+}
+
+export interface BuiltinPlugin {
+  name: string;
+  label: string;
+  namespace: string;
+  pluginType: 'EXTRACTOR' | 'LOADER';
+  variant: 'builtin';
+  description: string;
+  capabilities: string[];
+  settings: SettingDef[];
+  /** the module run by bin/<name> */
+  module: string;
+}
+
+export const PLUGINS_DIR = path.dirname(fileURLToPath(import.meta.url));
+export const PLUGIN_BIN_DIR = path.join(PLUGINS_DIR, 'bin');
+
+export const BUILTIN_PLUGINS: readonly BuiltinPlugin[] = [
+  {
+    name: 'tap-demo',
+    label: 'Demo data',
+    namespace: 'tap_demo',
+    pluginType: 'EXTRACTOR',
+    variant: 'builtin',
+    description: 'Realistic sample business data — customers, orders and web sessions — generated day by day, so every run after the first is incremental.',
+    capabilities: ['catalog', 'discover', 'state'],
+    module: 'taps/demo.ts',
+    settings: [
+      { name: 'start_date', label: 'Start date', kind: 'DATE_ISO8601', description: 'The first day of generated data.', placeholder: '90 days ago' },
+      { name: 'end_date', label: 'End date', kind: 'DATE_ISO8601', description: 'The last day of generated data (default: today).' },
+      { name: 'seed', label: 'Seed', kind: 'INTEGER', description: 'The same seed always generates the same data.', value: 42 },
+      { name: 'scale', label: 'Scale', kind: 'INTEGER', description: 'A multiplier of the daily volume.', value: 1 },
+    ],
+  },
+  {
+    name: 'tap-files',
+    label: 'CSV and JSON files',
+    namespace: 'tap_files',
+    pluginType: 'EXTRACTOR',
+    variant: 'builtin',
+    description: 'Reads CSV, JSON and newline-delimited JSON files; each file is a stream, re-read only when it changed.',
+    capabilities: ['catalog', 'discover', 'state'],
+    module: 'taps/files.ts',
+    settings: [
+      { name: 'paths', label: 'Files', kind: 'ARRAY', description: 'Files or directories, relative to the project directory.', required: true },
+      { name: 'key_properties', label: 'Keys', kind: 'OBJECT', description: 'Key columns per stream, e.g. {"customers": ["id"]}.' },
+      { name: 'delimiter', label: 'CSV delimiter', kind: 'STRING', description: 'The CSV field separator.', value: ',' },
+    ],
+  },
+  {
+    name: 'tap-postgres',
+    label: 'PostgreSQL',
+    namespace: 'tap_postgres',
+    pluginType: 'EXTRACTOR',
+    variant: 'builtin',
+    description: 'Tables of a PostgreSQL database as streams, read incrementally by a replication key.',
+    capabilities: ['catalog', 'discover', 'state'],
+    module: 'taps/postgres.ts',
+    settings: [
+      { name: 'host', label: 'Host', kind: 'STRING', description: 'Server host name.', value: 'localhost' },
+      { name: 'port', label: 'Port', kind: 'INTEGER', description: 'Server port.', value: 5432 },
+      { name: 'user', label: 'User', kind: 'STRING', description: 'User name.', required: true },
+      { name: 'password', label: 'Password', kind: 'PASSWORD', description: 'Password.', sensitive: true },
+      { name: 'database', label: 'Database', kind: 'STRING', description: 'Database name.', required: true },
+      { name: 'schema', label: 'Schema', kind: 'STRING', description: 'The schema whose tables are read.', value: 'public' },
+      { name: 'tables', label: 'Tables', kind: 'ARRAY', description: 'Only these tables (default: all).' },
+      { name: 'replication_keys', label: 'Replication keys', kind: 'OBJECT', description: 'Replication key column per table, e.g. {"orders": "updated_at"}; a table without one is read in full.' },
+    ],
+  },
+  {
+    name: 'target-store',
+    label: 'Workspace data store',
+    namespace: 'target_store',
+    pluginType: 'LOADER',
+    variant: 'builtin',
+    description: "Loads into the workspace's default data store: a table per stream, upserted on the stream's key.",
+    capabilities: [],
+    module: 'targets/store.ts',
+    settings: [{ name: 'batch_size', label: 'Batch size', kind: 'INTEGER', description: 'Records written per flush.', value: 1000 }],
+  },
+];
+
+export function builtinPlugin(name: string): BuiltinPlugin | undefined {
+  return BUILTIN_PLUGINS.find((p) => p.name === name);
+}

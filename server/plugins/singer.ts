@@ -1,0 +1,141 @@
+import fs from 'node:fs';
+import readline from 'node:readline';
+
+// The Singer specification as our plugins speak it: one JSON message per line on stdout
+// (SCHEMA, RECORD, STATE), logs on stderr, `--config`, `--state`, `--catalog`, `--discover`.
+
+export type JsonSchema = Record<string, unknown>;
+
+export type SingerMessage =
+  | { type: 'SCHEMA'; stream: string; schema: JsonSchema; key_properties: string[]; bookmark_properties?: string[] }
+  | { type: 'RECORD'; stream: string; record: Record<string, unknown>; time_extracted?: string }
+  | { type: 'STATE'; value: Record<string, unknown> }
+  | { type: 'ACTIVATE_VERSION'; stream: string; version: number };
+
+export interface CatalogStream {
+  tap_stream_id: string;
+  stream: string;
+  schema: JsonSchema;
+  key_properties: string[];
+  replication_key?: string;
+  metadata?: Array<{ breadcrumb: string[]; metadata: Record<string, unknown> }>;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Parses one line as a Singer message, or says exactly what is wrong with it. */
+export function parseMessage(line: string): { ok: true; message: SingerMessage } | { ok: false; error: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return { ok: false, error: 'not JSON' };
+  }
+  if (!isObject(value)) return { ok: false, error: 'not a JSON object' };
+  switch (value.type) {
+    case 'SCHEMA':
+      if (typeof value.stream !== 'string' || value.stream.length === 0) return { ok: false, error: 'SCHEMA without a stream' };
+      if (!isObject(value.schema)) return { ok: false, error: `SCHEMA of ${value.stream} without a schema object` };
+      if (value.key_properties !== undefined && !(Array.isArray(value.key_properties) && value.key_properties.every((k) => typeof k === 'string'))) {
+        return { ok: false, error: `SCHEMA of ${value.stream} with key_properties that are not a list of names` };
+      }
+      return { ok: true, message: { type: 'SCHEMA', stream: value.stream, schema: value.schema, key_properties: value.key_properties ?? [] } };
+    case 'RECORD':
+      if (typeof value.stream !== 'string' || value.stream.length === 0) return { ok: false, error: 'RECORD without a stream' };
+      if (!isObject(value.record)) return { ok: false, error: `RECORD of ${value.stream} without a record object` };
+      return { ok: true, message: { type: 'RECORD', stream: value.stream, record: value.record } };
+    case 'STATE':
+      if (!isObject(value.value)) return { ok: false, error: 'STATE without a value object' };
+      return { ok: true, message: { type: 'STATE', value: value.value } };
+    case 'ACTIVATE_VERSION':
+      return { ok: true, message: { type: 'ACTIVATE_VERSION', stream: String(value.stream), version: Number(value.version) } };
+    default:
+      return { ok: false, error: `unknown message type ${JSON.stringify(value.type ?? null)}` };
+  }
+}
+
+export interface TapArguments {
+  config: Record<string, unknown>;
+  state: Record<string, unknown> | undefined;
+  catalog: { streams: CatalogStream[] } | undefined;
+  discover: boolean;
+}
+
+function readJsonFile(path: string, what: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(fs.readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new Error(`Cannot read the ${what} file ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (!isObject(value)) throw new Error(`The ${what} file ${path} is not a JSON object`);
+  return value;
+}
+
+export function parseArguments(argv: readonly string[]): TapArguments {
+  const args: TapArguments = { config: {}, state: undefined, catalog: undefined, discover: false };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    const next = () => {
+      const value = argv[++i];
+      if (value === undefined) throw new Error(`${flag} needs a file`);
+      return value;
+    };
+    if (flag === '--config') args.config = readJsonFile(next(), 'config');
+    else if (flag === '--state') args.state = readJsonFile(next(), 'state');
+    else if (flag === '--catalog' || flag === '--properties') args.catalog = readJsonFile(next(), 'catalog') as unknown as { streams: CatalogStream[] };
+    else if (flag === '--discover') args.discover = true;
+    else throw new Error(`Unknown argument ${flag}`);
+  }
+  return args;
+}
+
+/** Whether a catalog selects a stream: no catalog, or no metadata, selects everything. */
+export function isSelected(catalog: TapArguments['catalog'], stream: string): boolean {
+  if (!catalog || !Array.isArray(catalog.streams)) return true;
+  const entry = catalog.streams.find((s) => s.tap_stream_id === stream || s.stream === stream);
+  if (!entry) return false;
+  const root = entry.metadata?.find((m) => Array.isArray(m.breadcrumb) && m.breadcrumb.length === 0);
+  return root?.metadata.selected !== false;
+}
+
+/** Writes messages to stdout, waiting when the pipe is full so a slow target is not flooded. */
+export class MessageWriter {
+  async write(message: SingerMessage): Promise<void> {
+    if (!process.stdout.write(`${JSON.stringify(message)}\n`)) {
+      await new Promise<void>((resolve) => process.stdout.once('drain', resolve));
+    }
+  }
+}
+
+export function log(plugin: string, message: string): void {
+  process.stderr.write(`${plugin} | ${message}\n`);
+}
+
+export function lines(input: NodeJS.ReadableStream): AsyncIterable<string> {
+  return readline.createInterface({ input, crlfDelay: Infinity });
+}
+
+/** Runs a plugin's main: a thrown error becomes one clear stderr line and exit code 1. */
+export function runPlugin(name: string, main: () => Promise<number | void>): void {
+  // A reader that went away (a failed target, `| head`) ends the run quietly, not with a stack trace.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(1);
+    throw error;
+  });
+  main()
+    .then((code) => {
+      process.exitCode = code ?? 0;
+    })
+    .catch((error: unknown) => {
+      log(name, `ERROR ${error instanceof Error ? error.message : String(error)}`);
+      process.exitCode = 1;
+    });
+}
+
+/** A config value as text: strings as they are, numbers and booleans printed, anything else as JSON. */
+export function text(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return JSON.stringify(value) ?? '';
+}

@@ -1,0 +1,152 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import type { Db } from '../db/database';
+import { storeSchemaName } from '../stores/defaultStore';
+import { loadRecords, prepareTable } from '../stores/loader';
+import { tableShapeOf, type TableShape } from '../stores/tableShape';
+
+// A job's processes reach the server's database only through this bridge: a Unix socket per
+// runner, a secret token per job, and a few operations scoped to that job — its pipeline's
+// Singer state and its workspace's default store. Loaders never get database credentials, and
+// the embedded PGlite (one process only) serves them just as PostgreSQL does (decisions.md).
+
+export interface BridgeJob {
+  jobId: string;
+  workspaceId: string;
+  pipelineId: string;
+}
+
+interface Session {
+  job: BridgeJob;
+  tables: Map<string, TableShape>;
+}
+
+/** A request line is at most this long (a batch of records). */
+const MAX_REQUEST_CHARS = 64 * 1024 * 1024;
+
+export class RunnerBridge {
+  readonly socketPath: string;
+  private readonly server: net.Server;
+  private readonly tokens = new Map<string, BridgeJob>();
+
+  constructor(private readonly db: Db) {
+    this.socketPath = path.join(os.tmpdir(), `runner-${process.pid}-${randomBytes(6).toString('hex')}.sock`);
+    this.server = net.createServer((socket) => this.serve(socket));
+  }
+
+  async listen(): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(this.socketPath, () => resolve());
+    });
+    fs.chmodSync(this.socketPath, 0o600);
+  }
+
+  async close(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    fs.rmSync(this.socketPath, { force: true });
+  }
+
+  /** A token for one job; revoke it when the job ends. */
+  grant(job: BridgeJob): string {
+    const token = randomBytes(24).toString('hex');
+    this.tokens.set(token, job);
+    return token;
+  }
+
+  revoke(token: string): void {
+    this.tokens.delete(token);
+  }
+
+  private serve(socket: net.Socket): void {
+    socket.setEncoding('utf8');
+    let buffer = '';
+    let session: Session | undefined;
+    let queue = Promise.resolve();
+    socket.on('error', () => socket.destroy());
+    socket.on('data', (chunk: string) => {
+      buffer += chunk;
+      if (buffer.length > MAX_REQUEST_CHARS) {
+        socket.end(`${JSON.stringify({ ok: false, error: 'request too large' })}\n`);
+        return;
+      }
+      let index = buffer.indexOf('\n');
+      while (index >= 0) {
+        const line = buffer.slice(0, index);
+        buffer = buffer.slice(index + 1);
+        queue = queue.then(async () => {
+          let reply: unknown;
+          try {
+            const request = JSON.parse(line) as Record<string, unknown>;
+            if (!session) {
+              const job = typeof request.token === 'string' ? this.tokens.get(request.token) : undefined;
+              if (!job) throw new Error('unknown or expired job token');
+              session = { job, tables: new Map() };
+              reply = { id: request.id, ok: true, result: { jobId: job.jobId } };
+            } else {
+              reply = { id: request.id, ok: true, result: await this.handle(session, request) };
+            }
+          } catch (error) {
+            reply = { ok: false, error: error instanceof Error ? error.message : String(error) };
+          }
+          if (!socket.destroyed) socket.write(`${JSON.stringify(reply)}\n`);
+        });
+        index = buffer.indexOf('\n');
+      }
+    });
+  }
+
+  private async handle(session: Session, request: Record<string, unknown>): Promise<unknown> {
+    const { job } = session;
+    if (![...this.tokens.values()].includes(job)) throw new Error('the job has ended');
+    switch (request.op) {
+      case 'state.get': {
+        const stateId = requireText(request.stateId, 'stateId');
+        const row = await this.db.selectFrom('pipeline_states').select('value').where('pipeline_id', '=', job.pipelineId).where('state_id', '=', stateId).executeTakeFirst();
+        return row?.value ?? null;
+      }
+      case 'state.set': {
+        const stateId = requireText(request.stateId, 'stateId');
+        if (typeof request.value !== 'object' || request.value === null) throw new Error('state value must be an object');
+        const value = JSON.stringify(request.value);
+        await this.db
+          .insertInto('pipeline_states')
+          .values({ pipeline_id: job.pipelineId, state_id: stateId, value, updated: new Date() })
+          .onConflict((oc) => oc.columns(['pipeline_id', 'state_id']).doUpdateSet({ value, updated: new Date() }))
+          .execute();
+        return true;
+      }
+      case 'store.prepare': {
+        const stream = requireText(request.stream, 'stream');
+        const shape = tableShapeOf(stream, request.schema, Array.isArray(request.keyProperties) ? request.keyProperties : []);
+        await prepareTable(this.db, storeSchemaName(job.workspaceId), shape);
+        session.tables.set(stream, shape);
+        return { table: shape.table, columns: shape.columns.length, key: shape.key };
+      }
+      case 'store.load': {
+        const stream = requireText(request.stream, 'stream');
+        const shape = session.tables.get(stream);
+        if (!shape) throw new Error(`no SCHEMA for stream ${stream} before its records`);
+        if (!Array.isArray(request.records)) throw new Error('records must be a list');
+        const records = request.records.filter((r): r is Record<string, unknown> => typeof r === 'object' && r !== null && !Array.isArray(r));
+        const rows = await this.db.transaction().execute(async (trx) => {
+          const loaded = await loadRecords(trx, storeSchemaName(job.workspaceId), shape, records);
+          await trx.updateTable('jobs').set({ rows_loaded: sql<number>`rows_loaded + ${loaded}` }).where('id', '=', job.jobId).execute();
+          return loaded;
+        });
+        return { rows };
+      }
+      default:
+        throw new Error(`unknown operation ${String(request.op)}`);
+    }
+  }
+}
+
+function requireText(value: unknown, name: string): string {
+  if (typeof value !== 'string' || value.length === 0 || value.length > 1000) throw new Error(`${name} must be a non-empty text`);
+  return value;
+}

@@ -1,0 +1,40 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { DataComponentRow } from '../repositories/dataComponents';
+import { PLUGIN_BIN_DIR, builtinPlugin } from '../plugins/catalogue';
+
+/** A workspace's Meltano project directory: where its jobs run. */
+export function projectDir(dataDir: string, workspaceId: string): string {
+  return path.join(dataDir, 'projects', workspaceId);
+}
+
+const PLURAL: Record<string, string> = { EXTRACTOR: 'extractors', LOADER: 'loaders', MAPPER: 'mappers', TRANSFORMER: 'transformers', UTILITY: 'utilities', FILE: 'files' };
+
+/**
+ * Writes the project's meltano.yml (JSON, which YAML reads as it is) listing the workspace's
+ * components: built-in plugins point at their executables, so a real `meltano` on PATH runs the
+ * same project; our own `meltano` reads it too. Written atomically: jobs of one workspace share it.
+ */
+export function writeProjectFile(dir: string, components: readonly DataComponentRow[]): void {
+  fs.mkdirSync(dir, { recursive: true });
+  const plugins: Record<string, unknown[]> = {};
+  for (const c of [...components].sort((a, b) => a.name.localeCompare(b.name))) {
+    const builtin = builtinPlugin(c.plugin_name);
+    const entry: Record<string, unknown> = { name: c.name };
+    if (c.name !== c.plugin_name) entry.inherit_from = c.plugin_name;
+    if (c.variant) entry.variant = c.variant;
+    if (builtin) {
+      entry.namespace = builtin.namespace;
+      entry.executable = path.join(PLUGIN_BIN_DIR, builtin.name);
+      entry.capabilities = builtin.capabilities;
+      entry.settings = builtin.settings.map((s) => ({ name: s.name, kind: s.kind.toLowerCase(), ...(s.env ? { env: s.env } : {}) }));
+    }
+    const list = (plugins[PLURAL[c.plugin_type] ?? 'utilities'] ??= []);
+    list.push(entry);
+  }
+  const body = `${JSON.stringify({ version: 1, default_environment: 'dev', environments: [{ name: 'dev' }], plugins }, null, 2)}\n`;
+  const target = path.join(dir, 'meltano.yml');
+  const temporary = `${target}.${process.pid}.${Date.now()}.tmp`;
+  fs.writeFileSync(temporary, body);
+  fs.renameSync(temporary, target);
+}

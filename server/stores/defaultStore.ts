@@ -1,0 +1,46 @@
+import { sql, type Selectable } from 'kysely';
+import type { Db } from '../db/database';
+import type { DataStoresTable } from '../db/schema';
+import { isUuid, newId } from '../repositories/ids';
+
+export type DataStoreRow = Selectable<DataStoresTable>;
+
+/** The loader that writes into the embedded default store (server/plugins/target-store). */
+export const DEFAULT_STORE_PLUGIN = 'loaders/target-store--builtin';
+export const DEFAULT_STORE_NAME = 'Default store';
+
+/**
+ * The default store is a schema of the application's own database, one per workspace. Only the
+ * server process opens that database; loaders reach it through the runner's bridge (decisions.md).
+ */
+export function storeSchemaName(workspaceId: string): string {
+  if (!isUuid(workspaceId)) throw new Error('A workspace id is a UUID');
+  return `ws_${workspaceId.toLowerCase().replace(/-/g, '')}`;
+}
+
+/** The workspace's default store, created (row and schema) when it has none. */
+export async function ensureDefaultStore(db: Db, workspaceId: string): Promise<DataStoreRow> {
+  const schema = storeSchemaName(workspaceId);
+  await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(schema)}`.execute(db);
+  const existing = await defaultStoreOf(db, workspaceId);
+  if (existing) return existing;
+  await db
+    .insertInto('data_stores')
+    .values({ id: newId(), workspace_id: workspaceId, name: DEFAULT_STORE_NAME, data_plugin: DEFAULT_STORE_PLUGIN, properties: JSON.stringify({ schema }), managed: true, is_default: true })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+  const store = await defaultStoreOf(db, workspaceId);
+  if (!store) throw new Error('The default store could not be created');
+  return store;
+}
+
+export async function defaultStoreOf(db: Db, workspaceId: string): Promise<DataStoreRow | undefined> {
+  return db.selectFrom('data_stores').selectAll().where('workspace_id', '=', workspaceId).where('is_default', '=', true).executeTakeFirst();
+}
+
+/** Tables of the workspace's default store with their row estimates, for a store's page and the tests. */
+export async function storeTables(db: Db, workspaceId: string): Promise<string[]> {
+  const rows = await sql<{ table_name: string }>`
+    SELECT table_name FROM information_schema.tables WHERE table_schema = ${storeSchemaName(workspaceId)} ORDER BY table_name`.execute(db);
+  return rows.rows.map((r) => r.table_name);
+}

@@ -1,0 +1,67 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { enqueueJob, jobMetrics } from '../../server/runner';
+import { storeSchemaName, storeTables } from '../../server/stores/defaultStore';
+import { startBench, logOf, waitForStatus, type Bench } from './helpers';
+
+describe('built-in plugins through the default script', () => {
+  let bench: Bench;
+  beforeAll(async () => {
+    bench = await startBench();
+    await bench.startRunner();
+    await bench.component({ name: 'tap-demo', pluginType: 'EXTRACTOR', pluginName: 'tap-demo', variant: 'builtin' });
+    await bench.component({ name: 'target-store', pluginType: 'LOADER', pluginName: 'target-store', variant: 'builtin' });
+    await bench.component({ name: 'tap-github', pluginType: 'EXTRACTOR', pluginName: 'tap-github', variant: 'meltanolabs' });
+  });
+  afterAll(() => bench.close());
+
+  const runPipeline = async (pipelineId: string) => {
+    const queued = await enqueueJob(bench.db, pipelineId, { kind: 'MANUAL' });
+    if (queued.status !== 'QUEUED') throw new Error(queued.status);
+    return waitForStatus(bench.db, queued.job.id, ['COMPLETE', 'ERROR', 'STOPPED'], 40_000);
+  };
+
+  it('tap-demo → target-store loads rows into the default store, and the second run is incremental', async () => {
+    const pipeline = await bench.pipeline({
+      name: 'demo to store',
+      dataComponents: ['tap-demo', 'target-store'],
+      properties: { 'tap-demo.start_date': '2026-10-01T00:00:00Z', 'tap-demo.end_date': '2026-10-20T00:00:00Z', 'tap-demo.seed': 7 },
+    });
+    const first = await runPipeline(pipeline.id);
+    const log = await logOf(bench.db, first.id);
+    expect(first.status, log.join('\n')).toBe('COMPLETE');
+    expect(log.join('\n')).toContain(`full run (no state for tap-demo-to-target-store:${pipeline.id})`);
+    expect(await storeTables(bench.db, bench.workspaceId)).toEqual(['customers', 'orders', 'web_sessions']);
+    const schema = storeSchemaName(bench.workspaceId);
+    const count = async (table: string) => Number((await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.id(schema, table)}`.execute(bench.db)).rows[0]!.n);
+    const orders = await count('orders');
+    expect(orders).toBeGreaterThan(50);
+    expect(Number(first.rows_loaded)).toBeGreaterThanOrEqual(orders + (await count('web_sessions')));
+    const state = await bench.db.selectFrom('pipeline_states').selectAll().where('pipeline_id', '=', pipeline.id).executeTakeFirstOrThrow();
+    expect(state.state_id).toBe(`tap-demo-to-target-store:${pipeline.id}`);
+    expect(Object.keys((state.value as { bookmarks: object }).bookmarks).sort()).toEqual(['customers', 'orders', 'web_sessions']);
+
+    const second = await runPipeline(pipeline.id);
+    expect(second.status).toBe('COMPLETE');
+    expect((await logOf(bench.db, second.id)).join('\n')).toContain('incremental run from the state');
+    expect(Number(second.rows_loaded)).toBe(0);
+    expect(await count('orders')).toBe(orders);
+    const metrics = await jobMetrics(bench.db, pipeline.id);
+    expect(metrics.map((m) => m.rowsLoaded)).toEqual([0, Number(first.rows_loaded)]);
+  });
+
+  it('a Python plugin ends ERROR with a log line saying exactly why', async () => {
+    const pipeline = await bench.pipeline({ name: 'github', dataComponents: ['tap-github', 'target-store'] });
+    const job = await runPipeline(pipeline.id);
+    expect(job.status).toBe('ERROR');
+    expect((await logOf(bench.db, job.id)).join('\n')).toContain('tap-github is a Python plugin: it is installed with pip, and this machine cannot install Python packages');
+  });
+
+  it('a malformed Singer line ends the load with a clear message and a non-zero exit', async () => {
+    const pipeline = await bench.pipeline({ name: 'bad lines', script: 'printf \'{"type":"SCHEMA","stream":"s","schema":{"properties":{"id":{"type":"integer"}}},"key_properties":["id"]}\\nnot json\\n\' | target-store' });
+    const job = await runPipeline(pipeline.id);
+    expect(job.status).toBe('ERROR');
+    expect(job.exit_code).toBe(2);
+    expect((await logOf(bench.db, job.id)).join('\n')).toContain('target-store | ERROR line 2 is not a valid Singer message (not JSON): not json');
+  });
+});

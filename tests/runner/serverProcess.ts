@@ -1,0 +1,68 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { freePort } from '../support/server';
+
+/** A real `server/main.ts` process, its structured log lines collected as they come. */
+export interface ServerProcess {
+  child: ChildProcess;
+  logs: Array<Record<string, unknown>>;
+  waitForLog(match: (line: Record<string, unknown>) => boolean, what: string, timeoutMs?: number): Promise<Record<string, unknown>>;
+  exited: Promise<number | null>;
+}
+
+export async function startServerProcess(env: { DATA_DIR: string; DATABASE_URL?: string | undefined; [name: string]: string | undefined }): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: path.resolve(import.meta.dirname, '../..'),
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      STATIC_DIR: path.join(os.tmpdir(), 'no-spa-in-runner-tests'),
+      SEED_DEMO: 'false',
+      LOG_LEVEL: 'trace',
+      RUNNER_LEASE_SECONDS: '2',
+      RUNNER_POLL_MS: '200',
+      RUNNER_RETRY_DELAY_SECONDS: '0',
+      ...Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: Array<Record<string, unknown>> = [];
+  const waiters = new Set<() => void>();
+  readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+    try {
+      logs.push(JSON.parse(line) as Record<string, unknown>);
+      for (const w of waiters) w();
+    } catch {
+      // not a log line
+    }
+  });
+  const stderr: string[] = [];
+  readline.createInterface({ input: child.stderr! }).on('line', (line) => stderr.push(line));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const waitForLog: ServerProcess['waitForLog'] = (match, what, timeoutMs = 30_000) =>
+    new Promise((resolve, reject) => {
+      const check = () => {
+        const found = logs.find(match);
+        if (found) {
+          waiters.delete(check);
+          clearTimeout(timer);
+          resolve(found);
+        }
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        reject(new Error(`Timed out waiting for ${what}; stderr: ${stderr.slice(-5).join(' | ')}`));
+      }, timeoutMs);
+      waiters.add(check);
+      void exited.then(() => check());
+      check();
+    });
+  await waitForLog((l) => l.msg === 'runner: started', 'the runner to start', 40_000);
+  return { child, logs, waitForLog, exited };
+}
