@@ -45,7 +45,7 @@ describe('runner processes', () => {
     const env = { DATA_DIR: dataDir, DATABASE_URL: database.url };
 
     const first = await startServerProcess(env);
-    cleanup.push(async () => first.child.kill('SIGKILL'));
+    cleanup.push(() => Promise.resolve(first.child.kill('SIGKILL')));
     const written = await first.waitForLog((l) => l.jobId === jobId && l.msg === 'runner: job log written' && Number(l.sequence) >= 40, 'forty lines written');
     first.child.kill('SIGKILL');
     await first.exited;
@@ -53,7 +53,7 @@ describe('runner processes', () => {
     expect(lastWritten).toBeGreaterThanOrEqual(Number(written.sequence));
 
     const second: ServerProcess = await startServerProcess(env);
-    cleanup.push(async () => second.child.kill('SIGKILL'));
+    cleanup.push(() => Promise.resolve(second.child.kill('SIGKILL')));
     await second.waitForLog((l) => l.jobId === jobId && l.msg === 'runner: recovered a job whose runner was lost', 'the lost job to be recovered');
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
@@ -84,7 +84,7 @@ describe('runner processes', () => {
     const jobs = await prepare(database, Array.from({ length: 200 }, (_, i) => ({ name: `trivial ${i}`, script: `echo "$JOB_ID" >> ${runs}` })));
     const env = { DATA_DIR: dir, DATABASE_URL: database.url, RUNNER_CONCURRENCY: '4', RUNNER_POLL_MS: '100' };
     const [a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
-    cleanup.push(async () => a.child.kill('SIGKILL'), async () => b.child.kill('SIGKILL'));
+    cleanup.push(() => Promise.resolve(a.child.kill('SIGKILL')), () => Promise.resolve(b.child.kill('SIGKILL')));
     const handle = await openDatabase({ url: database.url, dataDir: 'memory://' });
     try {
       await waitFor(async () => {

@@ -34,7 +34,7 @@ export async function startServerProcess(env: { DATA_DIR: string; DATABASE_URL?:
   });
   const logs: Array<Record<string, unknown>> = [];
   const waiters = new Set<() => void>();
-  readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+  readline.createInterface({ input: child.stdout }).on('line', (line) => {
     try {
       logs.push(JSON.parse(line) as Record<string, unknown>);
       for (const w of waiters) w();
@@ -43,7 +43,7 @@ export async function startServerProcess(env: { DATA_DIR: string; DATABASE_URL?:
     }
   });
   const stderr: string[] = [];
-  readline.createInterface({ input: child.stderr! }).on('line', (line) => stderr.push(line));
+  readline.createInterface({ input: child.stderr }).on('line', (line) => stderr.push(line));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const waitForLog: ServerProcess['waitForLog'] = (match, what, timeoutMs = 30_000) =>
     new Promise((resolve, reject) => {
