@@ -18,7 +18,7 @@ const useStyles = makeStyles({
   },
   icon: { fontSize: '48px', color: tokens.colorBrandForeground1 },
   title: { margin: 0 },
-  text: { color: tokens.colorNeutralForeground2, overflowWrap: 'anywhere' },
+  text: { margin: 0, color: tokens.colorNeutralForeground2, overflowWrap: 'anywhere', textAlign: 'center' },
   action: { marginTop: tokens.spacingVerticalS },
 });
 
