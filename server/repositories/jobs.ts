@@ -2,11 +2,12 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../db/database';
 import type { JobLogsTable, JobsTable } from '../db/schema';
 import type { Paging } from '../http/hal';
+import { ACTIVE_JOB_STATUSES } from '../../src/domain/jobs';
 
 export type JobRow = Selectable<JobsTable> & { profile_email: string | null };
 export type JobLogRow = Selectable<JobLogsTable>;
 
-const ACTIVE_STATUSES = ['QUEUED', 'RUNNING'];
+const ACTIVE_STATUSES = [...ACTIVE_JOB_STATUSES];
 
 const withProfile = (db: Db) =>
   db.selectFrom('jobs').leftJoin('profiles as p', 'p.id', 'jobs.profile_id').selectAll('jobs').select('p.email as profile_email');

@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import { ACTIVE_JOB_STATUSES } from '../../src/domain/jobs';
 import type { Db } from '../db/database';
 import type { MemberRole, WorkspacesTable } from '../db/schema';
 import { totalOf, type Paging } from '../http/hal';
@@ -113,7 +114,7 @@ export async function deleteWorkspace(db: Db, id: string): Promise<boolean> {
       .selectFrom('jobs')
       .select('id')
       .where('workspace_id', '=', id)
-      .where('status', 'in', ['QUEUED', 'RUNNING'])
+      .where('status', 'in', [...ACTIVE_JOB_STATUSES])
       .limit(1)
       .executeTakeFirst();
     if (active) return false;

@@ -11,7 +11,7 @@ import { getProfile, login, saveProfile, setDefaultWorkspace } from './profiles'
 import { ask } from './questions';
 import { getRoot } from './root';
 import { fakeFetch, type FakeReply } from './testing/fakeFetch';
-import { getWorkspace, listJobs, listMembers, listWorkspaces, refreshWorkspace } from './workspaces';
+import { countActiveJobs, getWorkspace, listJobs, listMembers, listWorkspaces, refreshWorkspace } from './workspaces';
 
 const BASE = 'http://api.test/api';
 const profile = { id: 'auth0|42', name: 'Ann', email: 'ann@example.com', _links: {} };
@@ -96,6 +96,22 @@ describe('workspaces', () => {
       `${BASE}/workspaces/w1/members`,
       `${BASE}/workspaces/w1/jobs`,
     ]);
+  });
+
+  it("counts active jobs through the workspace's jobs link: the server's total of one-item pages", async () => {
+    const job = { id: 'j1', type: 'PIPELINE_RUN', status: 'QUEUED', created: '2024-01-01T00:00:00Z' };
+    const withJobs: Workspace = { ...workspace, _links: { ...workspace._links, jobs: { href: `${BASE}/workspaces/w1/jobs` } } };
+    const { client, calls } = api({ body: page('jobs', [job], 37) }, { body: { _embedded: { jobs: [job, job] } } });
+    expect(await countActiveJobs(client, withJobs)).toBe(37);
+    // No page metadata: the server listed every match.
+    expect(await countActiveJobs(client, withJobs)).toBe(2);
+    expect(calls.map((c) => c.url)).toEqual([`${BASE}/workspaces/w1/jobs?status=QUEUED,RUNNING&size=1`, `${BASE}/workspaces/w1/jobs?status=QUEUED,RUNNING&size=1`]);
+  });
+
+  it('without a jobs link there is no count to ask for', async () => {
+    const { client, calls } = api();
+    await expect(countActiveJobs(client, workspace)).rejects.toMatchObject({ apiError: { kind: 'missingLink', rel: 'jobs' } });
+    expect(calls).toEqual([]);
   });
 });
 

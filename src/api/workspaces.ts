@@ -1,5 +1,6 @@
 import { PAGE_SIZES } from '../domain/constants';
-import { embeddedList } from '../domain/hal';
+import { embeddedList, type HalLike } from '../domain/hal';
+import { ACTIVE_JOB_STATUSES, jobStatusFilter } from '../domain/jobs';
 import { encodeSegment } from '../domain/paths';
 import { REL } from '../domain/relations';
 import {
@@ -36,4 +37,18 @@ export async function listMembers(client: ApiClient, workspaceId: string, option
 
 export async function listJobs(client: ApiClient, workspaceId: string, options?: RequestOptions): Promise<Job[]> {
   return embeddedList(await client.get(`${workspacePath(workspaceId)}/jobs`, jobsCollectionSchema, options), 'jobs');
+}
+
+/**
+ * The Tasks count: the workspace's 'jobs' link asked for queued and running jobs, one per page, so
+ * the server's page.totalElements is the answer. A server that sends no page metadata has listed
+ * every match, so the list's length is.
+ */
+export async function countActiveJobs(client: ApiClient, workspace: HalLike, options: RequestOptions = {}): Promise<number> {
+  const page = await client.follow(workspace, REL.jobs, {
+    ...options,
+    schema: jobsCollectionSchema,
+    query: { status: jobStatusFilter(ACTIVE_JOB_STATUSES), size: 1, ...options.query },
+  });
+  return page.page?.totalElements ?? embeddedList(page, 'jobs').length;
 }

@@ -6,6 +6,7 @@ export * from './hal';
 export * from './landing';
 export * from './parse';
 export * from './paths';
+export * from './routes';
 export * from './permissions';
 export * from './profileName';
 export * from './relations';

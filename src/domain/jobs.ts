@@ -1,17 +1,17 @@
 import type { JobStatus } from './resources';
 
-// The sidebar's Tasks count (spec 000 section 2.6): jobs that are running or waiting to run.
-// Pure and defensive: it reads only `status`, so any list the server sends can be counted.
+// The sidebar's Tasks count (spec 000 section 2.6): jobs that are running or waiting to run. The
+// server counts them (the jobs link's status filter, page.totalElements), so a workspace with more
+// jobs than one page still shows the right number.
 
-const ACTIVE: ReadonlySet<string> = new Set<JobStatus>(['QUEUED', 'RUNNING']);
+export const ACTIVE_JOB_STATUSES = ['QUEUED', 'RUNNING'] as const satisfies readonly JobStatus[];
 
-export function isActiveJob(job: unknown): boolean {
-  if (typeof job !== 'object' || job === null) return false;
-  const status: unknown = (job as { status?: unknown }).status;
-  return typeof status === 'string' && ACTIVE.has(status);
+/** The jobs link's `status` query value: the statuses, comma-separated. */
+export function jobStatusFilter(statuses: readonly JobStatus[]): string {
+  return [...new Set(statuses)].join(',');
 }
 
-export function activeJobCount(jobs: readonly unknown[] | null | undefined): number {
-  if (!Array.isArray(jobs)) return 0;
-  return jobs.filter(isActiveJob).length;
+/** A job that is running or waiting to run: it cannot be deleted, and it keeps its workspace from being deleted. */
+export function isActiveJob(job: { status: string }): boolean {
+  return (ACTIVE_JOB_STATUSES as readonly string[]).includes(job.status);
 }

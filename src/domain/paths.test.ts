@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { HUGE_TEXTS, hostilePath, hostileString, wellFormed } from './hostile.fixture';
-import { encodeSegment, encodeText, normalisedSegments, pathOnly, safeDecode } from './paths';
+import { HUGE_TEXTS, hostileString, wellFormed } from './hostile.fixture';
+import { encodeSegment, encodeText, pathOnly, safeDecode } from './paths';
 
 describe('safeDecode', () => {
   it('decodes well-formed text', () => {
@@ -57,35 +57,9 @@ describe('encodeSegment', () => {
   });
 });
 
-describe('pathOnly and normalisedSegments', () => {
+describe('pathOnly', () => {
   it('drops query and fragment', () => {
     expect(pathOnly('/a/b?x=/c#d')).toBe('/a/b');
     expect(pathOnly('/a#b?c')).toBe('/a');
-  });
-
-  it('resolves dot segments and empties like a URL parser', () => {
-    expect(normalisedSegments('//a/./b/../c/')).toEqual(['a', 'c']);
-    expect(normalisedSegments('/../../a')).toEqual(['a']);
-    expect(normalisedSegments('/%2e%2e/a/%2E/b')).toEqual(['a', 'b']);
-    expect(normalisedSegments('')).toEqual([]);
-  });
-
-  it('agrees with the WHATWG URL parser for plain segments', () => {
-    const segment = fc.oneof(fc.constantFrom('.', '..', '', 'a', 'b'), fc.stringMatching(/^[a-z0-9-]{1,5}$/));
-    fc.assert(
-      fc.property(fc.array(segment, { maxLength: 8 }), (parts) => {
-        const path = `/${parts.join('/')}`;
-        const viaUrl = new URL(path.replace(/\/{2,}/g, '/'), 'http://h').pathname.split('/').filter((s) => s !== '');
-        expect(normalisedSegments(path)).toEqual(viaUrl);
-      }),
-    );
-  });
-
-  it('never yields empty or dot segments', () => {
-    fc.assert(
-      fc.property(hostilePath, (path) => {
-        for (const segment of normalisedSegments(path)) expect(['', '.', '..']).not.toContain(segment);
-      }),
-    );
   });
 });

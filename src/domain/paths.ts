@@ -61,18 +61,3 @@ export function pathOnly(location: string): string {
   const cut = location.search(/[?#]/);
   return cut === -1 ? location : location.slice(0, cut);
 }
-
-/**
- * The segments a router would see: decoded, empty segments dropped, '.' and '..' resolved the
- * way a URL parser resolves them (never above the root).
- */
-export function normalisedSegments(pathname: string): string[] {
-  const segments: string[] = [];
-  for (const raw of pathOnly(pathname).split('/')) {
-    const segment = safeDecode(raw);
-    if (segment === '' || segment === '.') continue;
-    if (segment === '..') segments.pop();
-    else segments.push(segment);
-  }
-  return segments;
-}

@@ -4,6 +4,7 @@ import { featureSwitches } from './features';
 import {
   canCreateApiKey,
   canCreateWorkspace,
+  canInvite,
   canManageAccount,
   canSwitchToLab,
   canSwitchWorkspace,
@@ -60,6 +61,16 @@ describe('roles combined with feature switches', () => {
     expect(canManageAccount(owner, featureSwitches('MANAGE_ACCOUNT', null))).toBe(false);
   });
 
+  it("Invite: the workspace's 'create invitation' link, unless INVITATIONS is switched off", () => {
+    const inviting = { _links: { self: link, 'create invitation': link } };
+    expect(canInvite(inviting, nothingDisabled)).toBe(true);
+    // An admin workspace without the link offers no invitation: links, never roles.
+    expect(canInvite(adminWorkspace, nothingDisabled)).toBe(false);
+    expect(canInvite(plainWorkspace, nothingDisabled)).toBe(false);
+    expect(canInvite(inviting, featureSwitches(null, { featuresDisabled: 'INVITATIONS' }))).toBe(false);
+    expect(canInvite(null, nothingDisabled)).toBe(false);
+  });
+
   it('Switch Workspace only with more than one workspace', () => {
     expect(canSwitchWorkspace(0)).toBe(false);
     expect(canSwitchWorkspace(1)).toBe(false);
@@ -68,8 +79,9 @@ describe('roles combined with feature switches', () => {
 
   it('no link, no permission, whatever else the resource holds', () => {
     fc.assert(
-      fc.property(fc.dictionary(fc.string().filter((rel) => rel !== 'new workspace' && rel !== 'update delete workspace' && rel !== 'new apikey'), fc.constant(link)), (links) => {
+      fc.property(fc.dictionary(fc.string().filter((rel) => rel !== 'new workspace' && rel !== 'update delete workspace' && rel !== 'new apikey' && rel !== 'create invitation'), fc.constant(link)), (links) => {
         const resource = { _links: links };
+        expect(canInvite(resource, nothingDisabled)).toBe(false);
         expect(isOwner(resource)).toBe(false);
         expect(isWorkspaceAdmin(resource)).toBe(false);
         expect(canCreateApiKey(resource)).toBe(false);

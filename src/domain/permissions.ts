@@ -27,6 +27,14 @@ export function canManageAccount(profile: HalLike, features: FeatureSwitches): b
   return isOwner(profile) && isFeatureEnabled(features, 'MANAGE_ACCOUNT');
 }
 
+/**
+ * The Invite icon and the workspace menu's Invitations item: the workspace offers 'create
+ * invitation' (admins; the server decides) and the profile has not switched INVITATIONS off.
+ */
+export function canInvite(workspace: HalLike, features: FeatureSwitches): boolean {
+  return hasLink(workspace, REL.createInvitation) && isFeatureEnabled(features, 'INVITATIONS');
+}
+
 export function showTasksEntry(workspace: HalLike): boolean {
   return isWorkspaceAdmin(workspace);
 }

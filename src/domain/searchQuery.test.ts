@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HUGE_TEXTS, hostileString, wellFormed } from './hostile.fixture';
+import { isRepresentableSegment } from './routes';
 import { feedSearchTarget, readSearchParam, SEARCH_FUZZINESS, stripQuotes, tagSearchTarget, toolbarSearchTarget } from './searchQuery';
 
 describe('toolbarSearchTarget and feedSearchTarget', () => {
@@ -26,7 +27,7 @@ describe('toolbarSearchTarget and feedSearchTarget', () => {
 
   it('the search value read back is the quoted text, lowercased', () => {
     fc.assert(
-      fc.property(hostileString, hostileString, (workspaceId, text) => {
+      fc.property(hostileString.filter(isRepresentableSegment), hostileString, (workspaceId, text) => {
         const target = toolbarSearchTarget(workspaceId, text);
         const url = new URL(target, 'http://h');
         expect(url.pathname.endsWith('/explore')).toBe(true);
@@ -41,6 +42,11 @@ describe('toolbarSearchTarget and feedSearchTarget', () => {
         }
       }),
     );
+  });
+
+  it('a workspace id no URL can carry goes to the landing instead', () => {
+    expect(toolbarSearchTarget('..', 'x')).toBe('/');
+    expect(feedSearchTarget('', 'x')).toBe('/');
   });
 });
 

@@ -1,4 +1,5 @@
-import { encodeSegment, encodeText, safeDecode } from './paths';
+import { safeDecode } from './paths';
+import { pathTo } from './routes';
 
 // Search text rules of spec 000 sections 2.3 and 5 (and the tag links of spec 002).
 
@@ -11,11 +12,10 @@ export function stripQuotes(query: string | null | undefined): string {
   return typeof query === 'string' ? query.replace(QUOTES, '').trim() : '';
 }
 
-function searchTarget(workspaceId: string, page: string, text: string): string {
-  const base = `/l/${encodeSegment(workspaceId)}/${page}`;
+function searchTarget(workspaceId: string, page: 'explore' | 'feed', text: string): string {
   // Quotes already typed would double up around the phrase; they are stripped before the request anyway.
   const phrase = stripQuotes(text);
-  return phrase === '' ? base : `${base}?search=${encodeText(`"${phrase}"`)}`;
+  return pathTo(page, { workspaceId }, phrase === '' ? {} : { search: `"${phrase}"` });
 }
 
 /** Toolbar search: /l/{ws}/explore?search="text"; blank text opens explore without a search. */

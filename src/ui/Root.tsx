@@ -1,9 +1,11 @@
 import { FluentProvider } from '@fluentui/react-components';
 import { lazy, Suspense } from 'react';
 import { BrowserRouter, Route, Routes } from 'react-router-dom';
+import { routePattern } from '../domain/routes';
 import { AuthBridge } from './auth/AuthBridge';
 import { Loading } from './components/Loading';
 import type { RuntimeConfig } from './runtimeConfig';
+import { MachinesProvider } from './MachinesProvider';
 import { RuntimeProvider } from './runtime';
 import { ShellGate } from './shell/ShellGate';
 import { lightTheme } from './theme';
@@ -24,18 +26,20 @@ export function Root({ config }: { config: RuntimeConfig }) {
       <BrowserRouter>
         <AuthBridge config={config}>
           <RuntimeProvider config={config}>
+            <MachinesProvider>
             <Suspense fallback={<Loading />}>
               <Routes>
-                <Route path="/logout" element={<LogoutPage />} />
-                <Route path="/signup" element={<SignupPage />} />
-                <Route path="/notverified" element={<NotVerifiedPage />} />
-                <Route path="/oauth" element={<OAuthReturnPage />} />
+                <Route path={routePattern('logout')} element={<LogoutPage />} />
+                <Route path={routePattern('signup')} element={<SignupPage />} />
+                <Route path={routePattern('notVerified')} element={<NotVerifiedPage />} />
+                <Route path={routePattern('oauth')} element={<OAuthReturnPage />} />
                 <Route path="*" element={<ShellGate />} />
               </Routes>
             </Suspense>
             <Suspense fallback={null}>
               <InstallHint />
             </Suspense>
+            </MachinesProvider>
           </RuntimeProvider>
         </AuthBridge>
       </BrowserRouter>

@@ -17,6 +17,12 @@ test('a member lands on the home page of their workspace (HOME_PAGE, default fee
   // Members see no Lab switch and no Tasks entry: those need the 'update delete workspace' link.
   await expect(page.getByRole('link', { name: 'Switch to Lab' })).toHaveCount(0);
   await expect(page.getByRole('link', { name: 'Tasks' })).toHaveCount(0);
+  // Inviting follows the workspace's 'create invitation' link, which members are not offered.
+  await expect(page.getByRole('button', { name: 'Invite people' })).toHaveCount(0);
+  await page.getByRole('button', { name: /Workspace menu: Demo Workspace/ }).click();
+  await expect(page.getByRole('menuitem', { name: 'Demo Workspace' })).toBeVisible();
+  await expect(page.getByRole('menuitem', { name: 'Invitations' })).toHaveCount(0);
+  await page.keyboard.press('Escape');
   // A workspace that is not theirs sends them back to their landing route; the Lab too.
   await page.goto(`/l/${SEED.sandboxWorkspaceId}/feed`);
   await expect(page).toHaveURL(new RegExp(`/l/${SEED.workspaceId}/feed$`));
@@ -77,7 +83,10 @@ test('a user with no workspace lands on /setup/w/new and can reach only the allo
 test('switching workspace sets the default workspace and reloads to /', async ({ page }) => {
   await signIn(page, DEMO.owner);
   await expect(page).toHaveURL(new RegExp(`/lab/${SEED.workspaceId}/pipelines$`));
+  // The owner's workspace offers 'create invitation': the Invite icon and the menu item show.
+  await expect(page.getByRole('button', { name: 'Invite people' })).toBeVisible();
   await page.getByRole('button', { name: /Workspace menu: Demo Workspace/ }).click();
+  await expect(page.getByRole('menuitem', { name: 'Invitations' })).toBeVisible();
   await page.getByRole('menuitem', { name: 'Switch Workspace' }).click();
   await page.getByRole('menuitem', { name: 'Analytics Sandbox' }).click();
   await expect(page).toHaveURL(new RegExp(`/lab/${SEED.sandboxWorkspaceId}/pipelines$`));
@@ -126,4 +135,36 @@ test('/dataset/{alias} redirects into the workspace, keeping the slashes of the 
   await signIn(page, DEMO.member);
   await page.goto('/dataset/sales/monthly-revenue');
   await expect(page).toHaveURL(new RegExp(`/l/${SEED.workspaceId}/dataset/sales/monthly-revenue$`));
+});
+
+test('an unknown address shows the not-found page, whose button leads back to the workspace', async ({ page }) => {
+  await signIn(page, DEMO.member, `/l/${SEED.workspaceId}/no-such-page`);
+  await expect(page).toHaveURL(new RegExp(`/l/${SEED.workspaceId}/no-such-page$`));
+  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+  await expect(page.getByText('is not available in this version yet')).toHaveCount(0);
+  // The shell stays around it: the workspace in the address is still the one shown.
+  await expect(page.getByRole('button', { name: /Workspace menu: Demo Workspace/ })).toBeVisible();
+  await screenshot(page, 'not-found-1280');
+  await page.getByRole('button', { name: 'Back to Demo Workspace' }).click();
+  await expect(page).toHaveURL(new RegExp(`/l/${SEED.workspaceId}/feed$`));
+
+  // A library type the table does not know is not a page either.
+  await page.goto(`/l/${SEED.workspaceId}/library/other`);
+  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+});
+
+test.describe('not found at 375 px', () => {
+  test.use({ viewport: { width: 375, height: 812 } });
+
+  test('the not-found page fits a phone', async ({ page }) => {
+    await signIn(page, DEMO.member, '/nothing/here');
+    await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+    const button = page.getByRole('button', { name: 'Back to Demo Workspace' });
+    await expect(button).toBeVisible();
+    const box = await button.boundingBox();
+    expect((box?.x ?? -1) >= 0 && (box?.x ?? 0) + (box?.width ?? 0) <= 375).toBe(true);
+    await screenshot(page, 'not-found-375');
+    await button.click();
+    await expect(page).toHaveURL(new RegExp(`/l/${SEED.workspaceId}/feed$`));
+  });
 });

@@ -7,17 +7,27 @@ import { notProvidedActor } from '../notProvided';
 
 // A paged list of datasets (feed, search; spec 002 Feed and Explore): the first page, then
 // 'Load More' following the page's `next` link until there is none. Which list it is (feed or
-// search, which workspace, which text) lives in the provided actors; the machine only pages.
+// search, which workspace, which text) is the input's source, handed to the loadFirst actor; the
+// machine only pages.
 
 /** Spring HAL paging relation; not one of the spec's named relations. */
 export const NEXT = 'next';
 
+/** Which list: the workspace's feed, or a search of it (`q` as read from the URL; quotes are stripped by the API call). */
+export type FeedSource =
+  | { readonly kind: 'feed'; readonly workspaceId: string }
+  | { readonly kind: 'search'; readonly workspaceId: string; readonly q: string };
+
+export type LoadFirstInput = { readonly source: FeedSource };
+
 export type FeedInput = {
+  readonly source: FeedSource;
   /** After this long without a first page the view says loading is taking longer (APP_PLACEHOLDER_LOAD_TIMEOUT). */
   readonly loadTimeoutMs: number;
 };
 
 export type FeedContext = {
+  readonly source: FeedSource;
   readonly loadTimeoutMs: number;
   readonly items: readonly Dataset[];
   /** The last page received: its `next` link is the way to more. */
@@ -56,7 +66,7 @@ export const feedMachine = setup({
     input: {} as FeedInput,
   },
   actors: {
-    loadFirst: notProvidedActor<DatasetsCollection>('loadFirst'),
+    loadFirst: notProvidedActor<DatasetsCollection, LoadFirstInput>('loadFirst'),
     loadNext: notProvidedActor<DatasetsCollection, LoadNextInput>('loadNext'),
   },
   delays: {
@@ -67,7 +77,7 @@ export const feedMachine = setup({
   },
 }).createMachine({
   id: 'feed',
-  context: ({ input }) => ({ loadTimeoutMs: input.loadTimeoutMs, items: [], lastPage: null, error: null, moreError: null }),
+  context: ({ input }) => ({ source: input.source, loadTimeoutMs: input.loadTimeoutMs, items: [], lastPage: null, error: null, moreError: null }),
   initial: 'loading',
   states: {
     loading: {
@@ -79,6 +89,7 @@ export const feedMachine = setup({
       invoke: {
         id: 'loadFirst',
         src: 'loadFirst',
+        input: ({ context }) => ({ source: context.source }),
         onDone: {
           target: 'ready',
           actions: assign({ items: ({ event }) => appendNew([], itemsOf(event.output)), lastPage: ({ event }) => event.output }),

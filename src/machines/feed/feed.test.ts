@@ -16,6 +16,7 @@ import {
   selectSlow,
   selectTotal,
   type FeedContext,
+  type FeedSource,
   type FeedSnapshot,
 } from './feed.machine';
 
@@ -35,7 +36,7 @@ const EMPTY: DatasetsCollection = { _links: { self: { href: `${API}/self` } }, p
 const SECOND = page(['b', 'c', 'd'], null, 4);
 const boom = new Error('[500] boom');
 
-const input = { loadTimeoutMs: 8_000 };
+const input = { source: { kind: 'feed', workspaceId: 'w' }, loadTimeoutMs: 8_000 } as const;
 const events = {
   'xstate.done.actor.loadFirst': [{ output: FIRST }, { output: ONLY }, { output: EMPTY }],
   'xstate.error.actor.loadFirst': [{ error: boom }],
@@ -106,7 +107,7 @@ describe('feed machine, generated paths', () => {
     await replayPath(feedMachine, path, {
       input,
       states: {
-        loading: (_s, { invocations }) => expect(invocations.at(-1)).toMatchObject({ id: 'loadFirst', src: 'loadFirst' }),
+        loading: (_s, { invocations }) => expect(invocations.at(-1)).toEqual({ id: 'loadFirst', src: 'loadFirst', input: { source: input.source } }),
         'loading.slow': (snapshot, { clock }) => {
           expect(selectSlow(snapshot as FeedSnapshot)).toBe(true);
           expect(clock.now()).toBeGreaterThanOrEqual(input.loadTimeoutMs);
@@ -142,10 +143,10 @@ describe('appendNew', () => {
 });
 
 describe('feed actors against the real client', () => {
-  const run = async (source: Parameters<typeof feedActors>[1], replies: Parameters<typeof fakeFetch>) => {
+  const run = async (source: FeedSource, replies: Parameters<typeof fakeFetch>) => {
     const fake = fakeFetch(...replies);
     const client = createApiClient({ baseURL: API, getToken: () => Promise.resolve('t'), fetch: fake.fetch, retryDelay: () => 0 });
-    const actor = createActor(feedMachine.provide({ actors: feedActors(client, source) }), { input }).start();
+    const actor = createActor(feedMachine.provide({ actors: feedActors(client) }), { input: { ...input, source } }).start();
     await waitFor(actor, (s) => s.matches('ready') || s.matches('failed'));
     return { fake, actor };
   };

@@ -1,8 +1,7 @@
 import { fromPromise } from 'xstate';
 import type { ApiClient } from '../../api/client';
 import { countUnread } from '../../api/notifications';
-import { listJobs } from '../../api/workspaces';
-import { activeJobCount } from '../../domain/jobs';
+import { countActiveJobs } from '../../api/workspaces';
 import type { PollingFetchInput, TaskCountParams } from './polling.machine';
 
 /** For `notificationCountMachine.provide({ actors: { fetch: notificationCountActor(client) } })`. */
@@ -12,7 +11,5 @@ export function notificationCountActor(client: ApiClient) {
 
 /** For `taskCountMachine.provide({ actors: { fetch: taskCountActor(client) } })`. */
 export function taskCountActor(client: ApiClient) {
-  return fromPromise<number, PollingFetchInput<TaskCountParams>>(async ({ input, signal }) =>
-    activeJobCount(await listJobs(client, input.params.workspaceId, { signal })),
-  );
+  return fromPromise<number, PollingFetchInput<TaskCountParams>>(({ input, signal }) => countActiveJobs(client, input.params.workspace, { signal }));
 }

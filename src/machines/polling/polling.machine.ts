@@ -2,7 +2,8 @@ import { assign, setup } from 'xstate';
 import type { ApiError } from '../../api/errors';
 import { NOTIFICATION_POLL_MS } from '../../domain/constants';
 import { showTasksEntry } from '../../domain/permissions';
-import type { HalLike } from '../../domain/hal';
+import { hasLink, type HalLike } from '../../domain/hal';
+import { REL } from '../../domain/relations';
 import { apiErrorOf } from '../apiError';
 import { notProvidedActor } from '../notProvided';
 
@@ -108,7 +109,8 @@ export const notificationCountMachine = createPollingMachine<number>({
  */
 export const TASK_COUNT_POLL_MS = 30_000;
 
-export type TaskCountParams = { readonly workspaceId: string };
+/** The workspace whose 'jobs' link is asked. */
+export type TaskCountParams = { readonly workspace: HalLike & { readonly id: string } };
 
 /** The sidebar's Tasks count: running or queued jobs of the workspace, errors silenced like the bell. */
 export const taskCountMachine = createPollingMachine<number, TaskCountParams>({
@@ -117,9 +119,12 @@ export const taskCountMachine = createPollingMachine<number, TaskCountParams>({
   silenceErrors: true,
 });
 
-/** The Tasks entry is for workspace admins only: anyone else gets a count that never polls. */
+/**
+ * The Tasks entry is for workspace admins only, and the count needs the workspace's 'jobs' link:
+ * without either the count never polls.
+ */
 export function taskCountInput(workspace: HalLike & { readonly id: string }): PollingInput<TaskCountParams> {
-  return { params: { workspaceId: workspace.id }, paused: !showTasksEntry(workspace) };
+  return { params: { workspace }, paused: !showTasksEntry(workspace) || !hasLink(workspace, REL.jobs) };
 }
 
 export const notificationCountInput: PollingInput<null> = { params: null };

@@ -175,12 +175,14 @@ describe('notification count', () => {
 });
 
 describe('task count', () => {
-  const admin = { id: 'w1', _links: { 'update delete workspace': { href: '/api/workspaces/w1' } } };
+  const admin = { id: 'w1', _links: { 'update delete workspace': { href: '/api/workspaces/w1' }, jobs: { href: '/api/workspaces/w1/jobs' } } };
   const member = { id: 'w1' };
 
-  it('polls for admins only', () => {
-    expect(taskCountInput(admin)).toEqual({ params: { workspaceId: 'w1' }, paused: false });
-    expect(taskCountInput(member)).toEqual({ params: { workspaceId: 'w1' }, paused: true });
+  it("polls for admins only, through the workspace's jobs link", () => {
+    expect(taskCountInput(admin)).toEqual({ params: { workspace: admin }, paused: false });
+    expect(taskCountInput(member)).toEqual({ params: { workspace: member }, paused: true });
+    const noJobsLink = { id: 'w1', _links: { 'update delete workspace': { href: '/api/workspaces/w1' } } };
+    expect(taskCountInput(noJobsLink).paused).toBe(true);
     expect(pathOf(taskCountMachine, [], { input: taskCountInput(member) }).state.value).toBe('stopped');
   });
 
@@ -191,22 +193,27 @@ describe('task count', () => {
     for (const path of paths) await replayPath(taskCountMachine, path, { input });
   });
 
-  it('with the real actor, counts running and queued jobs of the workspace', async () => {
-    const jobs = (statuses: string[]) => ({
-      _embedded: { jobs: statuses.map((status, i) => ({ id: `j${i}`, type: 'PIPELINE_RUN', status, created: '2024-01-01T00:00:00Z' })) },
+  it("with the real actor, reads the server's count of queued and running jobs", async () => {
+    const answer = (totalElements: number) => ({
+      _embedded: { jobs: [{ id: 'j0', type: 'PIPELINE_RUN', status: 'RUNNING', created: '2024-01-01T00:00:00Z' }] },
+      page: { size: 1, totalElements, totalPages: totalElements, number: 0 },
     });
-    const fake = fakeFetch({ body: jobs(['RUNNING', 'QUEUED', 'COMPLETE', 'ERROR']) }, { body: jobs(['COMPLETE']) });
+    const fake = fakeFetch({ body: answer(12) }, { body: { page: { size: 1, totalElements: 0, totalPages: 0, number: 0 } } });
     const client = createApiClient({ baseURL: 'http://api.test/api', getToken: () => Promise.resolve('t'), fetch: fake.fetch, retryDelay: () => 0 });
     const clock = new SimulatedClock();
     const actor = createActor(taskCountMachine.provide({ actors: { fetch: taskCountActor(client) } }), { input: taskCountInput(admin), clock });
     const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
     actor.start();
     await settle();
-    expect(actor.getSnapshot().context.value).toBe(2);
+    // More active jobs than the one item on the page: the count is the server's total.
+    expect(actor.getSnapshot().context.value).toBe(12);
     clock.increment(TASK_COUNT_POLL_MS);
     await settle();
     expect(actor.getSnapshot().context.value).toBe(0);
-    expect(fake.calls.map((c) => c.url)).toEqual(['http://api.test/api/workspaces/w1/jobs', 'http://api.test/api/workspaces/w1/jobs']);
+    expect(fake.calls.map((c) => c.url)).toEqual([
+      'http://api.test/api/workspaces/w1/jobs?status=QUEUED,RUNNING&size=1',
+      'http://api.test/api/workspaces/w1/jobs?status=QUEUED,RUNNING&size=1',
+    ]);
     actor.stop();
   });
 });

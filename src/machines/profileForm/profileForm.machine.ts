@@ -43,11 +43,15 @@ const withoutField = (errors: ProfileErrors, field: ProfileField): ProfileErrors
   return rest;
 };
 
+export type ProfileSavedEmitted = { readonly type: 'profile.saved'; readonly profile: Profile };
+
 export const profileFormMachine = setup({
   types: {
     context: {} as ProfileFormContext,
     events: {} as ProfileFormEvent,
     input: {} as ProfileFormInput,
+    /** What the composition root's profileSaved may emit for the view (toast, shell profile). */
+    emitted: {} as ProfileSavedEmitted,
   },
   actors: {
     saveProfile: notProvidedActor<Profile, SaveProfileInput>('saveProfile'),

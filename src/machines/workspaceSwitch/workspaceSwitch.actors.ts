@@ -3,7 +3,7 @@ import type { ApiClient } from '../../api/client';
 import { setDefaultWorkspace } from '../../api/profiles';
 import type { SetDefaultWorkspaceInput } from './workspaceSwitch.machine';
 
-/** `workspaceSwitchMachine.provide({ actors: workspaceSwitchActors(client), actions: { reloadToRoot: () => window.location.assign('/') } })`. */
+/** The switch's actors; the composition root (src/ui/machines.ts) adds reloadToRoot, a full reload of the root route. */
 export function workspaceSwitchActors(client: ApiClient) {
   return {
     setDefaultWorkspace: fromPromise<void, SetDefaultWorkspaceInput>(({ input, signal }) =>

@@ -2,6 +2,7 @@ import { Auth0Provider, useAuth0, type AppState } from '@auth0/auth0-react';
 import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { sessionCookieMaxAge } from '../../domain/constants';
+import { parseRoute, pathTo } from '../../domain/routes';
 import type { RuntimeConfig } from '../runtimeConfig';
 
 /**
@@ -44,13 +45,13 @@ export function AuthBridge({ config, children }: { config: RuntimeConfig; childr
     <Auth0Provider
       domain={config.auth.domain}
       clientId={config.auth.clientId}
-      authorizationParams={{ redirect_uri: `${origin}/`, audience: config.auth.audience, scope: 'openid profile email offline_access' }}
+      authorizationParams={{ redirect_uri: `${origin}${pathTo('root')}`, audience: config.auth.audience, scope: 'openid profile email offline_access' }}
       useRefreshTokens
       cacheLocation="localstorage"
       // /oauth is the data-source popup's return: its code is not ours.
-      skipRedirectCallback={window.location.pathname === '/oauth'}
+      skipRedirectCallback={parseRoute(window.location.pathname)?.name === 'oauth'}
       onRedirectCallback={(appState?: AppState) => {
-        const target = typeof appState?.returnTo === 'string' ? appState.returnTo : '/';
+        const target = typeof appState?.returnTo === 'string' ? appState.returnTo : pathTo('root');
         void navigate(target, { replace: true });
       }}
     >

@@ -18,13 +18,11 @@ import {
 } from '@fluentui/react-components';
 import { DismissRegular, SendRegular, SparkleRegular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useRef, type FormEvent } from 'react';
-import { useNavigate } from 'react-router-dom';
+import type { FormEvent } from 'react';
 import { MESSAGES } from '../../domain/errors';
 import type { Workspace } from '../../domain/resources';
-import { assistantActors } from '../../machines/assistant/assistant.actors';
-import { assistantMachine, selectCanSubmit } from '../../machines/assistant/assistant.machine';
-import { useRuntime } from '../runtime';
+import { selectCanSubmit } from '../../machines/assistant/assistant.machine';
+import { useMachines } from '../MachinesProvider';
 
 const useStyles = makeStyles({
   // The toolbar is brand-coloured: the icon sits on it like the toolbar's other buttons.
@@ -51,21 +49,8 @@ export function Assistant({ workspace }: { workspace: Workspace }) {
 
 function AssistantDialog({ workspace }: { workspace: Workspace }) {
   const styles = useStyles();
-  const { client } = useRuntime();
-  const navigate = useNavigate();
-  // The machine keeps the first render's actions; they must reach the current navigate.
-  const navigateRef = useRef(navigate);
-  useEffect(() => {
-    navigateRef.current = navigate;
-  }, [navigate]);
-
-  const assistant = useActorRef(
-    assistantMachine.provide({
-      actors: assistantActors(client),
-      actions: { openDataset: (_, { path }) => void navigateRef.current(path) },
-    }),
-    { input: { workspace } },
-  );
+  const machines = useMachines();
+  const assistant = useActorRef(machines.assistant, { input: { workspace } });
 
   const open = useSelector(assistant, (s) => !s.matches('closed'));
   const asking = useSelector(assistant, (s) => s.matches('asking'));

@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router-dom';
 import { externalPasswordPage } from '../../domain/accounts';
 import { canManageAccount } from '../../domain/permissions';
 import { displayProfileName } from '../../domain/profileName';
+import { pathTo } from '../../domain/routes';
 import { useRuntime } from '../runtime';
 import { useSession } from './session';
 
@@ -39,16 +40,16 @@ export function ProfileMenu({ showName }: { showName: boolean }) {
       </MenuTrigger>
       <MenuPopover>
         <MenuList>
-          <MenuItem icon={<PersonRegular />} onClick={() => void navigate('/p/profile')}>
+          <MenuItem icon={<PersonRegular />} onClick={() => void navigate(pathTo('profile'))}>
             Edit Profile
           </MenuItem>
           <MenuItem
             icon={<LockClosedRegular />}
-            onClick={() => (providerPage ? window.open(providerPage, '_blank', 'noopener') : void navigate('/change-password'))}
+            onClick={() => (providerPage ? window.open(providerPage, '_blank', 'noopener') : void navigate(pathTo('changePassword')))}
           >
             Change Password
           </MenuItem>
-          <MenuItem icon={<KeyRegular />} onClick={() => void navigate('/api-key')}>
+          <MenuItem icon={<KeyRegular />} onClick={() => void navigate(pathTo('apiKeys'))}>
             API Keys
           </MenuItem>
           {canManageAccount(profile, features) && (

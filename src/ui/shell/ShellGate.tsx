@@ -1,11 +1,10 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { lazy, Suspense, useEffect, useMemo } from 'react';
-import { useLocation, useNavigate } from 'react-router-dom';
+import { useLocation } from 'react-router-dom';
 import { featureSwitches } from '../../domain/features';
-import { authActors } from '../../machines/auth/auth.actors';
-import { authMachine } from '../../machines/auth/auth.machine';
-import { useAuthPort, useAuthSnapshot } from '../auth/AuthBridge';
+import { useAuthSnapshot } from '../auth/AuthBridge';
 import { Loading } from '../components/Loading';
+import { useMachines } from '../MachinesProvider';
 import { useRuntime } from '../runtime';
 import { ApiErrorScreen } from './ApiErrorScreen';
 import { LoginView } from './LoginView';
@@ -18,22 +17,13 @@ const AppRoutes = lazy(() => import('./AppRoutes').then((m) => ({ default: m.App
 
 /** The shell states of spec 000 §2.1, read from the auth machine; the app renders only when ready. */
 export function ShellGate() {
-  const { config, client, reporter } = useRuntime();
+  const { config } = useRuntime();
+  const machines = useMachines();
   const snapshot = useAuthSnapshot();
-  const port = useAuthPort();
-  const navigate = useNavigate();
   const location = useLocation();
 
   const auth = useActorRef(
-    authMachine.provide({
-      actors: authActors({ client, report: (error, context) => reporter.report(error, context) }),
-      actions: {
-        redirectToLogin: (_, params) =>
-          void port.login({ returnTo: params.returnTo, loginHint: params.loginHint, ...(params.screen === 'signup' ? { screen: 'signup' as const } : {}) }),
-        goNotVerified: (_, params) => void navigate('/notverified', { replace: true, state: { message: params.message } }),
-        logout: () => void navigate('/logout'),
-      },
-    }),
+    machines.auth,
     {
       input: {
         returnTo: `${location.pathname}${location.search}${location.hash}`,

@@ -1,6 +1,7 @@
 import { Drawer, DrawerBody, makeStyles, tokens } from '@fluentui/react-components';
 import { useState } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
+import { isLabLocation } from '../../domain/routes';
 import { Sidebar } from './Sidebar';
 import { Toolbar } from './Toolbar';
 import { useSidebar } from './useSidebar';
@@ -29,7 +30,7 @@ export function ShellLayout() {
   const { pathname } = useLocation();
   const sidebar = useSidebar();
   const [drawerOpen, setDrawerOpen] = useState(false);
-  const mode = pathname === '/lab' || pathname.startsWith('/lab/') ? 'lab' : 'app';
+  const mode = isLabLocation(pathname) ? 'lab' : 'app';
 
   return (
     <div className={styles.root}>

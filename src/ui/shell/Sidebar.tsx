@@ -7,9 +7,9 @@ import { appHomePath, labHomePath } from '../../domain/landing';
 import { appMenu, labMenu, type MenuItem } from '../../domain/menus';
 import { canSwitchToLab, showTasksEntry } from '../../domain/permissions';
 import type { Workspace } from '../../domain/resources';
-import { taskCountActor } from '../../machines/polling/polling.actors';
-import { taskCountInput, taskCountMachine } from '../../machines/polling/polling.machine';
-import { useRuntime } from '../runtime';
+import { areaPath, pathTo } from '../../domain/routes';
+import { taskCountInput } from '../../machines/polling/polling.machine';
+import { useMachines } from '../MachinesProvider';
 import { menuIcon } from './icons';
 import { useSession } from './session';
 import { WorkspaceMenu } from './WorkspaceMenu';
@@ -78,8 +78,6 @@ export function Sidebar({ workspace, mode, variant, canExpand, onToggle, onNavig
   const styles = useStyles();
   const { features } = useSession();
   const compact = variant === 'collapsed';
-  const ws = encodeURIComponent(workspace.id);
-  const base = mode === 'lab' ? `/lab/${ws}` : `/l/${ws}`;
   const items = mode === 'lab' ? labMenu(workspace, features) : appMenu(workspace, features);
 
   return (
@@ -88,7 +86,7 @@ export function Sidebar({ workspace, mode, variant, canExpand, onToggle, onNavig
       <div className={styles.section}>
         {!compact && <Text className={styles.heading}>{mode === 'lab' ? 'Lab' : 'Browse'}</Text>}
         {items.map((item) => (
-          <SideLink key={item.name} to={itemPath(base, item)} label={item.label} icon={menuIconFor(item)} compact={compact} onNavigate={onNavigate} />
+          <SideLink key={item.name} to={itemPath(mode, workspace.id, item)} label={item.label} icon={menuIconFor(item)} compact={compact} onNavigate={onNavigate} />
         ))}
       </div>
       <div className={styles.spacer} />
@@ -120,8 +118,9 @@ export function Sidebar({ workspace, mode, variant, canExpand, onToggle, onNavig
   );
 }
 
-function itemPath(base: string, item: MenuItem): string {
-  return item.path.startsWith('/') ? item.path : `${base}/${item.path}`;
+/** APP_MENU_ITEMS may name an absolute path of the app; every other entry is relative to its area. */
+function itemPath(mode: 'app' | 'lab', workspaceId: string, item: MenuItem): string {
+  return item.path.startsWith('/') ? item.path : areaPath(mode, workspaceId, item.path);
 }
 
 function menuIconFor(item: MenuItem) {
@@ -155,12 +154,12 @@ function SideLink({ to, label, icon, compact, badge, onNavigate, end }: { to: st
 
 /** The Tasks entry: running or queued jobs of the workspace, polled (admins only). */
 function TasksEntry({ workspace, compact, onNavigate }: { workspace: Workspace; compact: boolean; onNavigate?: (() => void) | undefined }) {
-  const { client } = useRuntime();
-  const poller = useActorRef(taskCountMachine.provide({ actors: { fetch: taskCountActor(client) } }), { input: taskCountInput(workspace) });
+  const machines = useMachines();
+  const poller = useActorRef(machines.taskCount, { input: taskCountInput(workspace) });
   const count = useSelector(poller, (s) => s.context.value ?? 0);
   return (
     <SideLink
-      to={`/lab/${encodeURIComponent(workspace.id)}/setupTasks`}
+      to={pathTo('labSetupTasks', { workspaceId: workspace.id })}
       label="Tasks"
       icon={<TaskListLtrRegular />}
       compact={compact}

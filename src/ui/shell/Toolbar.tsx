@@ -4,11 +4,13 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { toolbarSearchPlaceholder } from '../../domain/appProperties';
-import { isFeatureEnabled, questionsEnabled } from '../../domain/features';
+import { questionsEnabled } from '../../domain/features';
+import { canInvite } from '../../domain/permissions';
 import type { Workspace } from '../../domain/resources';
+import { pathTo } from '../../domain/routes';
 import { toolbarSearchTarget } from '../../domain/searchQuery';
-import { notificationCountActor } from '../../machines/polling/polling.actors';
-import { notificationCountInput, notificationCountMachine } from '../../machines/polling/polling.machine';
+import { notificationCountInput } from '../../machines/polling/polling.machine';
+import { useMachines } from '../MachinesProvider';
 import { useRuntime } from '../runtime';
 import { Assistant } from './Assistant';
 import { ProfileMenu } from './ProfileMenu';
@@ -74,7 +76,7 @@ export function Toolbar({ workspace, small, showMenuButton, onMenu }: ToolbarPro
     <>
       <header className={styles.root}>
         {showMenuButton && <Button appearance="transparent" className={styles.iconButton} icon={<NavigationRegular />} aria-label="Open navigation" onClick={onMenu} />}
-        <Link to="/" className={styles.brand} aria-label={`${config.appTitle} home`}>
+        <Link to={pathTo('root')} className={styles.brand} aria-label={`${config.appTitle} home`}>
           <span className={styles.mark} aria-hidden>
             {config.appTitle.charAt(0).toUpperCase()}
           </span>
@@ -91,9 +93,15 @@ export function Toolbar({ workspace, small, showMenuButton, onMenu }: ToolbarPro
           )}
           {workspace && questionsEnabled(workspace) && <Assistant workspace={workspace} />}
           {workspace && <NotificationBell workspace={workspace} />}
-          {workspace && isFeatureEnabled(features, 'INVITATIONS') && (
+          {workspace && canInvite(workspace, features) && (
             <Tooltip content="Invite people" relationship="label">
-              <Button appearance="transparent" className={styles.iconButton} icon={<PersonAddRegular />} aria-label="Invite people" onClick={() => void navigate(`/l/${encodeURIComponent(workspace.id)}/invitations`)} />
+              <Button
+                appearance="transparent"
+                className={styles.iconButton}
+                icon={<PersonAddRegular />}
+                aria-label="Invite people"
+                onClick={() => void navigate(pathTo('invitations', { workspaceId: workspace.id }))}
+              />
             </Tooltip>
           )}
           <ProfileMenu showName={!small} />
@@ -129,15 +137,15 @@ function ToolbarSearch({ workspace, onDone }: { workspace: Workspace; onDone?: (
 /** The unread count, polled every 90 s with errors silenced (spec 000 §7). */
 function NotificationBell({ workspace }: { workspace: Workspace }) {
   const styles = useStyles();
-  const { client } = useRuntime();
+  const machines = useMachines();
   const navigate = useNavigate();
-  const poller = useActorRef(notificationCountMachine.provide({ actors: { fetch: notificationCountActor(client) } }), { input: notificationCountInput });
+  const poller = useActorRef(machines.notificationCount, { input: notificationCountInput });
   const count = useSelector(poller, (s) => s.context.value ?? 0);
   const label = count === 0 ? 'Notifications' : `Notifications: ${count} unread`;
   return (
     <Tooltip content={label} relationship="label">
       <span className={styles.bell}>
-        <Button appearance="transparent" className={styles.iconButton} icon={<AlertRegular />} aria-label={label} onClick={() => void navigate(`/l/${encodeURIComponent(workspace.id)}/notifications`)} />
+        <Button appearance="transparent" className={styles.iconButton} icon={<AlertRegular />} aria-label={label} onClick={() => void navigate(pathTo('notifications', { workspaceId: workspace.id }))} />
         {count > 0 && <CounterBadge className={styles.badge} count={count} size="small" color="danger" overflowCount={99} data-testid="unread-count" />}
       </span>
     </Tooltip>

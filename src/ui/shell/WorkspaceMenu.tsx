@@ -14,13 +14,11 @@ import {
 import { AddRegular, ArrowSwapRegular, BeakerRegular, ChevronDownRegular, HomeRegular, MailRegular, SettingsRegular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useNavigate } from 'react-router-dom';
-import { isFeatureEnabled } from '../../domain/features';
 import { appHomePath, labHomePath } from '../../domain/landing';
-import { canCreateWorkspace, canSwitchToLab, canSwitchWorkspace, showWorkspaceSettings } from '../../domain/permissions';
+import { canCreateWorkspace, canInvite, canSwitchToLab, canSwitchWorkspace, showWorkspaceSettings } from '../../domain/permissions';
 import type { Workspace } from '../../domain/resources';
-import { workspaceSwitchActors } from '../../machines/workspaceSwitch/workspaceSwitch.actors';
-import { workspaceSwitchMachine } from '../../machines/workspaceSwitch/workspaceSwitch.machine';
-import { useRuntime } from '../runtime';
+import { pathTo } from '../../domain/routes';
+import { useMachines } from '../MachinesProvider';
 import { useSession } from './session';
 
 const useStyles = makeStyles({
@@ -45,14 +43,10 @@ const useStyles = makeStyles({
 export function WorkspaceMenu({ workspace, mode, compact }: { workspace: Workspace; mode: 'app' | 'lab'; compact: boolean }) {
   const styles = useStyles();
   const navigate = useNavigate();
-  const { client } = useRuntime();
+  const machines = useMachines();
   const { profile, workspaces, features } = useSession();
-  const switcher = useActorRef(
-    workspaceSwitchMachine.provide({ actors: workspaceSwitchActors(client), actions: { reloadToRoot: () => window.location.assign('/') } }),
-    { input: { profileId: profile.id } },
-  );
+  const switcher = useActorRef(machines.workspaceSwitch, { input: { profileId: profile.id } });
   const switching = useSelector(switcher, (s) => s.matches('switching') || s.status === 'done');
-  const ws = encodeURIComponent(workspace.id);
   const initial = workspace.name.trim().charAt(0).toUpperCase() || 'W';
 
   const trigger = compact ? (
@@ -71,16 +65,16 @@ export function WorkspaceMenu({ workspace, mode, compact }: { workspace: Workspa
       <MenuTrigger disableButtonEnhancement>{trigger}</MenuTrigger>
       <MenuPopover>
         <MenuList>
-          <MenuItem icon={<HomeRegular />} onClick={() => void navigate(`/l/${ws}`)}>
+          <MenuItem icon={<HomeRegular />} onClick={() => void navigate(pathTo('workspaceLanding', { workspaceId: workspace.id }))}>
             {workspace.name}
           </MenuItem>
-          {isFeatureEnabled(features, 'INVITATIONS') && (
-            <MenuItem icon={<MailRegular />} onClick={() => void navigate(`/l/${ws}/invitations`)}>
+          {canInvite(workspace, features) && (
+            <MenuItem icon={<MailRegular />} onClick={() => void navigate(pathTo('invitations', { workspaceId: workspace.id }))}>
               Invitations
             </MenuItem>
           )}
           {mode === 'app' && showWorkspaceSettings(workspace) && (
-            <MenuItem icon={<SettingsRegular />} onClick={() => void navigate(`/w/${ws}`)}>
+            <MenuItem icon={<SettingsRegular />} onClick={() => void navigate(pathTo('workspaceSettings', { workspaceId: workspace.id }))}>
               Settings
             </MenuItem>
           )}
@@ -90,7 +84,7 @@ export function WorkspaceMenu({ workspace, mode, compact }: { workspace: Workspa
             </MenuItem>
           )}
           {canCreateWorkspace(profile) && (
-            <MenuItem icon={<AddRegular />} onClick={() => void navigate('/w/new')}>
+            <MenuItem icon={<AddRegular />} onClick={() => void navigate(pathTo('newWorkspace'))}>
               New Workspace
             </MenuItem>
           )}

@@ -1,5 +1,5 @@
 import { useLocation } from 'react-router-dom';
-import { workspaceIdFromPath } from '../../domain/landing';
+import { workspaceIdOf } from '../../domain/routes';
 import type { Workspace } from '../../domain/resources';
 import { useSession } from './session';
 
@@ -9,15 +9,8 @@ import { useSession } from './session';
  */
 export function useCurrentWorkspace(): Workspace | undefined {
   const { workspaces, profile, targetWorkspaceId } = useSession();
-  const fromPath = workspaceIdFromPath(useLocation().pathname);
+  const fromPath = workspaceIdOf(useLocation().pathname);
   if (fromPath !== undefined) return workspaces.find((w) => w.id === fromPath);
   const preferred = targetWorkspaceId ?? profile.defaultWorkspace?.id;
   return workspaces.find((w) => w.id === preferred) ?? workspaces[0];
-}
-
-/** The workspace named in the URL but not among the user's: not theirs to see. */
-export function useUnknownWorkspaceInPath(): boolean {
-  const { workspaces } = useSession();
-  const fromPath = workspaceIdFromPath(useLocation().pathname);
-  return fromPath !== undefined && !workspaces.some((w) => w.id === fromPath);
 }

@@ -24,9 +24,9 @@ import { useEffect } from 'react';
 import { COPIED_TOAST_MS } from '../../../domain/constants';
 import { MESSAGES } from '../../../domain/errors';
 import { canCreateApiKey } from '../../../domain/permissions';
-import { apiKeysActors, type Clipboard } from '../../../machines/apiKeys/apiKeys.actors';
-import { apiKeysMachine, selectNewEnabled } from '../../../machines/apiKeys/apiKeys.machine';
+import { selectNewEnabled } from '../../../machines/apiKeys/apiKeys.machine';
 import { PageHeader } from '../../components/PageHeader';
+import { useMachines } from '../../MachinesProvider';
 import { useRuntime } from '../../runtime';
 import { useSession } from '../../shell/session';
 import { ApiKeyTable } from './ApiKeyTable';
@@ -46,21 +46,14 @@ const useStyles = makeStyles({
   skeletonRow: { display: 'grid', gridTemplateColumns: '2fr 3fr 1fr', gap: tokens.spacingHorizontalL, padding: tokens.spacingVerticalM },
 });
 
-// The clipboard exists only in secure contexts; elsewhere Copy fails with a message instead of throwing.
-const browserClipboard: Clipboard = {
-  writeText: (text) =>
-    typeof navigator !== 'undefined' && navigator.clipboard
-      ? navigator.clipboard.writeText(text)
-      : Promise.reject(new Error('Copying is not available in this browser.')),
-};
-
 /** /api-key (spec 000 §2.9), titled 'API Keys'. */
 export default function ApiKeysPage() {
   const styles = useStyles();
-  const { client, config } = useRuntime();
+  const { config } = useRuntime();
+  const machines = useMachines();
   const { root } = useSession();
   const canCreate = canCreateApiKey(root);
-  const actor = useActorRef(apiKeysMachine.provide({ actors: apiKeysActors(client, browserClipboard) }), { input: { canCreate } });
+  const actor = useActorRef(machines.apiKeys, { input: { canCreate } });
 
   const toasterId = useId('api-keys-toaster');
   useCopiedToast(actor, toasterId);

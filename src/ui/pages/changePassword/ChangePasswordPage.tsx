@@ -1,14 +1,9 @@
 import { Body1, Button, makeStyles, MessageBar, MessageBarBody, Spinner, Subtitle2, tokens } from '@fluentui/react-components';
 import { ArrowClockwiseRegular, ErrorCircleRegular, MailCheckmarkRegular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
-import { changePasswordActors } from '../../../machines/changePassword/changePassword.actors';
-import { changePasswordMachine } from '../../../machines/changePassword/changePassword.machine';
 import { PageHeader } from '../../components/PageHeader';
-import { useRuntime } from '../../runtime';
+import { useMachines } from '../../MachinesProvider';
 import { useSession } from '../../shell/session';
-
-/** The identity provider's own user database: the only accounts whose password this page resets. */
-const DATABASE_CONNECTION = 'Username-Password-Authentication';
 
 const useStyles = makeStyles({
   card: {
@@ -30,24 +25,12 @@ const useStyles = makeStyles({
   muted: { margin: 0, color: tokens.colorNeutralForeground3, overflowWrap: 'anywhere' },
 });
 
-// The browser's fetch must be called with the window as `this`.
-const browserFetch: typeof fetch = (input, init) => globalThis.fetch(input, init);
-
 /** /change-password (spec 000 §2.8): the reset request goes out on load; the provider's text or the failure shows. */
 export default function ChangePasswordPage() {
   const styles = useStyles();
-  const { config } = useRuntime();
+  const machines = useMachines();
   const { profile } = useSession();
-  const request = useActorRef(
-    changePasswordMachine.provide({
-      actors: changePasswordActors(browserFetch, {
-        authDomain: config.auth.domain,
-        clientId: config.auth.clientId,
-        connection: DATABASE_CONNECTION,
-      }),
-    }),
-    { input: { email: profile.email } },
-  );
+  const request = useActorRef(machines.changePassword, { input: { email: profile.email } });
   const requesting = useSelector(request, (s) => s.matches('requesting'));
   const text = useSelector(request, (s) => s.context.text);
   const error = useSelector(request, (s) => s.context.error);

@@ -1,9 +1,8 @@
 import { plainTextFromMarkdown } from '../../../domain/plainText';
 import { Body1, Caption1, makeStyles, mergeClasses, Subtitle1, tokens } from '@fluentui/react-components';
 import { CalendarLtrRegular, EyeRegular, StarRegular } from '@fluentui/react-icons';
-import { datasetPathPart } from '../../../domain/landing';
-import { encodeSegment } from '../../../domain/paths';
 import type { Dataset, Tag } from '../../../domain/resources';
+import { pathTo, splatPath } from '../../../domain/routes';
 import { tagSearchTarget } from '../../../domain/searchQuery';
 import { DateText } from './DateText';
 import { InAppLink } from './InAppLink';
@@ -56,8 +55,9 @@ const useStyles = makeStyles({
 
 /** /l/{ws}/dataset/{alias or id}: the alias keeps its slashes, each part encoded. */
 export function datasetRoute(workspaceId: string, dataset: Pick<Dataset, 'id' | 'alias'>): string {
-  const aliasPart = typeof dataset.alias === 'string' ? datasetPathPart(dataset.alias) : '';
-  return `/l/${encodeSegment(workspaceId)}/dataset/${aliasPart === '' ? datasetPathPart(dataset.id) : aliasPart}`;
+  // An alias that names nothing a URL can carry (only slashes or dots) falls back to the id.
+  const alias = typeof dataset.alias === 'string' && splatPath(dataset.alias) !== '' ? dataset.alias : dataset.id;
+  return pathTo('dataset', { workspaceId, idOrAlias: alias });
 }
 
 /** One dataset in a feed or search result. */

@@ -15,8 +15,8 @@ import {
 import { ArrowClockwiseRegular, ArrowDownRegular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
 import type { ReactNode } from 'react';
-import { feedActors, type FeedSource } from '../../../machines/feed/feed.actors';
-import { feedMachine, selectEmpty, selectFirstLoad, selectHasMore, selectSlow, selectTotal } from '../../../machines/feed/feed.machine';
+import { selectEmpty, selectFirstLoad, selectHasMore, selectSlow, selectTotal, type FeedSource } from '../../../machines/feed/feed.machine';
+import { useMachines } from '../../MachinesProvider';
 import { useRuntime } from '../../runtime';
 import { DatasetCard } from './DatasetCard';
 
@@ -54,10 +54,9 @@ export type DatasetFeedProps = {
  */
 export function DatasetFeed({ workspaceId, source, empty, showCount = false }: DatasetFeedProps) {
   const styles = useStyles();
-  const { client, config } = useRuntime();
-  const feed = useActorRef(feedMachine.provide({ actors: feedActors(client, source) }), {
-    input: { loadTimeoutMs: config.placeholderLoadTimeout },
-  });
+  const { config } = useRuntime();
+  const machines = useMachines();
+  const feed = useActorRef(machines.feed, { input: { source, loadTimeoutMs: config.placeholderLoadTimeout } });
 
   const items = useSelector(feed, (s) => s.context.items);
   const firstLoad = useSelector(feed, selectFirstLoad);

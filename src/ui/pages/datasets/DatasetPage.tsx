@@ -12,11 +12,11 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { ArrowClockwiseRegular, ArrowLeftRegular, DocumentSearchRegular } from '@fluentui/react-icons';
-import { useParams } from 'react-router-dom';
-import { encodeSegment } from '../../../domain/paths';
+import { pathTo } from '../../../domain/routes';
 import type { Dataset } from '../../../domain/resources';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
+import { useRouteParams } from '../../shell/useRoute';
 import { useCurrentWorkspace } from '../../shell/useWorkspace';
 import { DatasetStats, DatasetTags } from './DatasetCard';
 import { InAppLink } from './InAppLink';
@@ -60,7 +60,7 @@ const useStyles = makeStyles({
 /** /l/{ws}/dataset/* (spec 002 Dataset page): the alias may contain slashes, hence the splat. */
 export default function DatasetPage() {
   const workspace = useCurrentWorkspace();
-  const idOrAlias = useParams()['*'] ?? '';
+  const idOrAlias = useRouteParams('dataset')?.idOrAlias ?? '';
   if (workspace === undefined) return <Loading />;
   return <DatasetView key={`${workspace.id}\n${idOrAlias}`} workspaceId={workspace.id} idOrAlias={idOrAlias} />;
 }
@@ -68,7 +68,7 @@ export default function DatasetPage() {
 function DatasetView({ workspaceId, idOrAlias }: { workspaceId: string; idOrAlias: string }) {
   const styles = useStyles();
   const { query, retry } = useDataset(workspaceId, idOrAlias);
-  const homePath = `/l/${encodeSegment(workspaceId)}/feed`;
+  const homePath = pathTo('feed', { workspaceId });
 
   return (
     <section data-view="Dataset" aria-label="Dataset" className={styles.page}>

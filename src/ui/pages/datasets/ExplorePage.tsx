@@ -1,8 +1,8 @@
 import { Body1, makeStyles, tokens } from '@fluentui/react-components';
 import { DismissRegular } from '@fluentui/react-icons';
 import { labHomePath } from '../../../domain/landing';
-import { encodeSegment } from '../../../domain/paths';
 import { isWorkspaceAdmin } from '../../../domain/permissions';
+import { pathTo } from '../../../domain/routes';
 import { stripQuotes } from '../../../domain/searchQuery';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
@@ -46,7 +46,7 @@ export default function ExplorePage() {
           <Body1 className={styles.phrase}>
             Searching for <strong>{phrase}</strong>
           </Body1>
-          <InAppLink to={`/l/${encodeSegment(workspace.id)}/explore`} className={styles.clear} aria-label="Clear search">
+          <InAppLink to={pathTo('explore', { workspaceId: workspace.id })} className={styles.clear} aria-label="Clear search">
             <DismissRegular aria-hidden />
           </InAppLink>
         </div>

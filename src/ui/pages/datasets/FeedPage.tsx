@@ -2,9 +2,9 @@ import { Body1, Button, makeStyles, SearchBox, Subtitle2, tokens } from '@fluent
 import { DismissRegular } from '@fluentui/react-icons';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { encodeSegment } from '../../../domain/paths';
+import { pathTo } from '../../../domain/routes';
 import { feedSearchTarget, stripQuotes } from '../../../domain/searchQuery';
-import type { FeedSource } from '../../../machines/feed/feed.actors';
+import type { FeedSource } from '../../../machines/feed/feed.machine';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { useCurrentWorkspace } from '../../shell/useWorkspace';
@@ -30,7 +30,7 @@ export default function FeedPage() {
 
   if (workspace === undefined) return <Loading />;
   const source: FeedSource = phrase === '' ? { kind: 'feed', workspaceId: workspace.id } : { kind: 'search', workspaceId: workspace.id, q: phrase };
-  const feedPath = `/l/${encodeSegment(workspace.id)}/feed`;
+  const feedPath = pathTo('feed', { workspaceId: workspace.id });
 
   return (
     <section data-view="Home" aria-label="Home" className={styles.page}>

@@ -18,13 +18,12 @@ import {
 } from '@fluentui/react-components';
 import { SaveRegular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
-import type { FormEvent } from 'react';
+import { useEffect, type FormEvent } from 'react';
 import { PROFILE_TOAST_MS } from '../../../domain/constants';
 import { MESSAGES } from '../../../domain/errors';
-import { profileFormActors } from '../../../machines/profileForm/profileForm.actors';
-import { profileFormMachine, selectSaving } from '../../../machines/profileForm/profileForm.machine';
+import { selectSaving } from '../../../machines/profileForm/profileForm.machine';
 import { PageHeader } from '../../components/PageHeader';
-import { useRuntime } from '../../runtime';
+import { useMachines } from '../../MachinesProvider';
 import { useSession } from '../../shell/session';
 
 const useStyles = makeStyles({
@@ -49,30 +48,26 @@ const useStyles = makeStyles({
 /** /p/profile (spec 000 §2.7): view 'Profile', heading 'Profile View'. */
 export default function ProfilePage() {
   const styles = useStyles();
-  const { client } = useRuntime();
+  const machines = useMachines();
   const { auth, profile } = useSession();
   const toasterId = useId('profile-toaster');
   const { dispatchToast, dismissAllToasts } = useToastController(toasterId);
 
-  const form = useActorRef(
-    profileFormMachine.provide({
-      actors: profileFormActors(client),
-      actions: {
-        profileSaved: (_, { profile: saved }) => {
-          auth.send({ type: 'profile.updated', profile: saved });
-          // A second save restarts the 6 seconds rather than stacking a second toast.
-          dismissAllToasts();
-          dispatchToast(
-            <Toast>
-              <ToastTitle>{MESSAGES.profileUpdated}</ToastTitle>
-            </Toast>,
-            { intent: 'success', timeout: PROFILE_TOAST_MS },
-          );
-        },
-      },
-    }),
-    { input: { profile } },
-  );
+  const form = useActorRef(machines.profileForm, { input: { profile } });
+  useEffect(() => {
+    const subscription = form.on('profile.saved', ({ profile: saved }) => {
+      auth.send({ type: 'profile.updated', profile: saved });
+      // A second save restarts the 6 seconds rather than stacking a second toast.
+      dismissAllToasts();
+      dispatchToast(
+        <Toast>
+          <ToastTitle>{MESSAGES.profileUpdated}</ToastTitle>
+        </Toast>,
+        { intent: 'success', timeout: PROFILE_TOAST_MS },
+      );
+    });
+    return () => subscription.unsubscribe();
+  }, [form, auth, dispatchToast, dismissAllToasts]);
 
   const name = useSelector(form, (s) => s.context.name);
   const email = useSelector(form, (s) => s.context.email);

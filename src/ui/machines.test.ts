@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, waitFor, type AnyStateMachine } from 'xstate';
+import { createApiClient } from '../api/client';
+import { fakeFetch } from '../api/testing/fakeFetch';
+import type { Profile } from '../domain/resources';
+import { apiKeysMachine } from '../machines/apiKeys/apiKeys.machine';
+import { assistantMachine } from '../machines/assistant/assistant.machine';
+import { authMachine } from '../machines/auth/auth.machine';
+import { changePasswordMachine } from '../machines/changePassword/changePassword.machine';
+import { feedMachine } from '../machines/feed/feed.machine';
+import { landingMachine } from '../machines/landing/landing.machine';
+import { notificationCountMachine, taskCountMachine } from '../machines/polling/polling.machine';
+import { profileFormMachine } from '../machines/profileForm/profileForm.machine';
+import { workspaceSwitchMachine } from '../machines/workspaceSwitch/workspaceSwitch.machine';
+import { provideMachines, type MachineEffects, type Machines } from './machines';
+
+const ORIGINALS: { readonly [K in keyof Machines]: AnyStateMachine } = {
+  auth: authMachine,
+  landing: landingMachine,
+  notificationCount: notificationCountMachine,
+  taskCount: taskCountMachine,
+  workspaceSwitch: workspaceSwitchMachine,
+  assistant: assistantMachine,
+  changePassword: changePasswordMachine,
+  profileForm: profileFormMachine,
+  feed: feedMachine,
+  apiKeys: apiKeysMachine,
+};
+
+function effects(replies: Parameters<typeof fakeFetch> = []) {
+  const fake = fakeFetch(...replies);
+  const moves: string[] = [];
+  const reloads: string[] = [];
+  const deps: MachineEffects = {
+    client: createApiClient({ baseURL: 'http://api.test/api', getToken: () => Promise.resolve('t'), fetch: fake.fetch, retryDelay: () => 0 }),
+    reporter: { report: () => undefined },
+    config: { auth: { domain: 'id.test', clientId: 'spa', audience: 'http://api.test/api', embedded: true } },
+    login: () => undefined,
+    navigate: (to) => void moves.push(to),
+    reload: (to) => void reloads.push(to),
+    clipboard: { writeText: () => Promise.resolve() },
+    fetch: fake.fetch,
+  };
+  return { deps, moves, reloads, calls: fake.calls };
+}
+
+// Built-in actions (assign, emit, ...) carry `resolve`; a machine's own effects do not.
+const isEffect = (action: unknown) => typeof action === 'function' && !('resolve' in action);
+
+describe('the composition root', () => {
+  const machines = provideMachines(effects().deps);
+
+  it.each(Object.keys(ORIGINALS) as (keyof Machines)[])('provides every actor and effect action of %s', (name) => {
+    const original = ORIGINALS[name].implementations;
+    const provided = machines[name].implementations;
+    for (const [actor, implementation] of Object.entries(original.actors)) expect(provided.actors[actor], actor).not.toBe(implementation);
+    for (const [action, implementation] of Object.entries(original.actions)) {
+      if (isEffect(implementation)) expect(provided.actions[action], action).not.toBe(implementation);
+    }
+  });
+
+  it('emits the saved profile for the page and the session', async () => {
+    const profile: Profile = { id: 'auth0|42', name: 'Ada', email: 'ada@example.com' };
+    const { deps } = effects([{ body: { ...profile, name: 'Ada L.' } }]);
+    const actor = createActor(provideMachines(deps).profileForm, { input: { profile } }).start();
+    const saved: Profile[] = [];
+    actor.on('profile.saved', (event) => void saved.push(event.profile));
+    actor.send({ type: 'user.change', field: 'name', value: 'Ada L.' });
+    actor.send({ type: 'user.save' });
+    await waitFor(actor, (s) => s.context.profile.name === 'Ada L.');
+    expect(saved.map((p) => p.name)).toEqual(['Ada L.']);
+    actor.stop();
+  });
+
+  it('switching workspace reloads the app at the root route', async () => {
+    const { deps, reloads } = effects([{ body: {} }]);
+    const actor = createActor(provideMachines(deps).workspaceSwitch, { input: { profileId: 'p1' } }).start();
+    actor.send({ type: 'user.switch', workspaceId: 'w2' });
+    await waitFor(actor, () => reloads.length > 0);
+    expect(reloads).toEqual(['/']);
+    actor.stop();
+  });
+});

@@ -1,0 +1,88 @@
+import { emit } from 'xstate';
+import type { ApiClient } from '../api/client';
+import type { ErrorReporter } from '../api/reporting';
+import { pathTo } from '../domain/routes';
+import { apiKeysActors, type Clipboard } from '../machines/apiKeys/apiKeys.actors';
+import { apiKeysMachine } from '../machines/apiKeys/apiKeys.machine';
+import { assistantActors } from '../machines/assistant/assistant.actors';
+import { assistantMachine } from '../machines/assistant/assistant.machine';
+import { authActors } from '../machines/auth/auth.actors';
+import { authMachine, type LoginRedirect } from '../machines/auth/auth.machine';
+import { changePasswordActors } from '../machines/changePassword/changePassword.actors';
+import { changePasswordMachine } from '../machines/changePassword/changePassword.machine';
+import { feedActors } from '../machines/feed/feed.actors';
+import { feedMachine } from '../machines/feed/feed.machine';
+import { landingActors } from '../machines/landing/landing.actors';
+import { landingMachine } from '../machines/landing/landing.machine';
+import { notificationCountActor, taskCountActor } from '../machines/polling/polling.actors';
+import { notificationCountMachine, taskCountMachine } from '../machines/polling/polling.machine';
+import { profileFormActors } from '../machines/profileForm/profileForm.actors';
+import { profileFormMachine, type ProfileSavedEmitted } from '../machines/profileForm/profileForm.machine';
+import { workspaceSwitchActors } from '../machines/workspaceSwitch/workspaceSwitch.actors';
+import { workspaceSwitchMachine } from '../machines/workspaceSwitch/workspaceSwitch.machine';
+import type { RuntimeConfig } from './runtimeConfig';
+
+/** The identity provider's own user database: the only accounts whose password the app resets. */
+export const PASSWORD_DATABASE_CONNECTION = 'Username-Password-Authentication';
+
+/** Everything outside the machines that they act on: the composition root's ports. */
+export interface MachineEffects {
+  readonly client: ApiClient;
+  readonly reporter: ErrorReporter;
+  readonly config: Pick<RuntimeConfig, 'auth'>;
+  /** The identity provider's sign-in (or sign-up) page. */
+  readonly login: (redirect: LoginRedirect) => void;
+  /** A move inside the SPA (the router). */
+  readonly navigate: (to: string, options?: { readonly replace?: boolean; readonly state?: unknown }) => void;
+  /** A full page load, so everything read at sign-in is read again. */
+  readonly reload: (to: string) => void;
+  readonly clipboard: Clipboard;
+  /** fetch for calls outside the API (the identity provider's password reset). */
+  readonly fetch: typeof fetch;
+}
+
+/**
+ * Every machine of the app with its real effects: the one place where `.provide()` is called.
+ * Views take their machine from here (useMachines) and give it only input.
+ */
+export function provideMachines(effects: MachineEffects) {
+  const { client, reporter, navigate } = effects;
+  return {
+    auth: authMachine.provide({
+      actors: authActors({ client, report: (error, context) => reporter.report(error, context) }),
+      actions: {
+        redirectToLogin: (_, redirect) => effects.login(redirect),
+        goNotVerified: (_, { message }) => navigate(pathTo('notVerified'), { replace: true, state: { message } }),
+        logout: () => navigate(pathTo('logout')),
+      },
+    }),
+    landing: landingMachine.provide({ actors: landingActors(client) }),
+    notificationCount: notificationCountMachine.provide({ actors: { fetch: notificationCountActor(client) } }),
+    taskCount: taskCountMachine.provide({ actors: { fetch: taskCountActor(client) } }),
+    workspaceSwitch: workspaceSwitchMachine.provide({
+      actors: workspaceSwitchActors(client),
+      actions: { reloadToRoot: () => effects.reload(pathTo('root')) },
+    }),
+    assistant: assistantMachine.provide({
+      actors: assistantActors(client),
+      actions: { openDataset: (_, { path }) => navigate(path) },
+    }),
+    changePassword: changePasswordMachine.provide({
+      actors: changePasswordActors(effects.fetch, {
+        authDomain: effects.config.auth.domain,
+        clientId: effects.config.auth.clientId,
+        connection: PASSWORD_DATABASE_CONNECTION,
+      }),
+    }),
+    // The toast and the shell's copy of the profile belong to the page and the session: the saved
+    // profile is emitted for them (profileForm actor.on('profile.saved')).
+    profileForm: profileFormMachine.provide({
+      actors: profileFormActors(client),
+      actions: { profileSaved: emit((_, { profile }): ProfileSavedEmitted => ({ type: 'profile.saved', profile })) },
+    }),
+    feed: feedMachine.provide({ actors: feedActors(client) }),
+    apiKeys: apiKeysMachine.provide({ actors: apiKeysActors(client, effects.clipboard) }),
+  };
+}
+
+export type Machines = ReturnType<typeof provideMachines>;
