@@ -41,6 +41,18 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [noImport(['ofetch'], 'Only src/api imports ofetch.'), noImport(['**/server/**'], 'The SPA never imports the server.')] }] },
   },
   {
+    // Paths of the SPA are built and read only by the route table (src/domain/routes.ts).
+    files: ['src/ui/**', 'src/machines/**', 'src/api/**', 'src/domain/**'],
+    ignores: ['src/domain/routes.ts', '**/*.fixture.ts', '**/*.test.ts', '**/*.test.tsx'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'TemplateLiteral > TemplateElement:first-child[value.raw=/^\\/(l|lab|w|setup|p|dataset)\\//]', message: 'Build SPA paths with pathTo (src/domain/routes.ts).' },
+        { selector: 'Literal[value=/^\\/(l|lab|w|setup|p|dataset)\\/./]', message: 'Build SPA paths with pathTo (src/domain/routes.ts).' },
+      ],
+    },
+  },
+  {
     files: ['src/ui/auth/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: [noImport(['ofetch'], 'Only src/api imports ofetch.'), noImport(['**/server/**'], 'The SPA never imports the server.')] }] },
   },
