@@ -1,12 +1,11 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DAILY_CRON } from '../../src/domain/cron';
-import { effectiveTimeoutSeconds, maxAttemptsOf } from '../../src/domain/jobStatus';
 import type { Db } from '../db/database';
 import { createDataComponent, type DataComponentInput } from '../repositories/dataComponents';
 import { createPipeline, type PipelineInput } from '../repositories/pipelines';
+import { enqueueJob } from '../runner';
 import { appendLogLines } from '../runner/logs';
-import { insertJobIfIdle } from '../runner/queue';
 import { ensureDefaultStore } from '../stores/defaultStore';
 
 // The demo workspace's Lab: two pipelines of the built-in plugins into the default store, one
@@ -66,18 +65,8 @@ export async function seedDemoPipelines(db: Db, workspaceId: string, ownerId: st
     if (!created.ok) throw new Error(`seed: the pipeline name ${input.name} is taken`);
     pipelineIds.push(created.pipeline.id);
   }
-  const [salesId] = pipelineIds;
-  const sales = PIPELINES[0]!;
-  const job = await insertJobIfIdle(db, {
-    workspaceId,
-    pipelineId: salesId!,
-    type: 'PIPELINE_RUN',
-    triggerKind: 'SEED',
-    triggeredBy: 'the demo seed (first start)',
-    maxAttempts: maxAttemptsOf(sales.maxRetries),
-    timeoutSeconds: effectiveTimeoutSeconds(sales.timeout),
-  });
-  if (!job) throw new Error('seed: the first run could not be queued');
-  await appendLogLines(db, job.id, [`Queued by the demo seed on the first start; ${DEMO_PIPELINES.reference} runs when this run completes.`], now);
-  return { pipelineIds, firstJobId: job.id };
+  const queued = await enqueueJob(db, pipelineIds[0]!, { kind: 'SEED', description: 'the demo seed (first start)' });
+  if (queued.status !== 'QUEUED') throw new Error(`seed: the first run could not be queued (${queued.status})`);
+  await appendLogLines(db, queued.job.id, [`Queued by the demo seed on the first start; ${DEMO_PIPELINES.reference} runs when this run completes.`], now);
+  return { pipelineIds, firstJobId: queued.job.id };
 }
