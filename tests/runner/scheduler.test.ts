@@ -214,6 +214,7 @@ describe('scheduler with two processes on one PostgreSQL', () => {
       expect(new Set(ran).size).toBe(ran.length);
       expect(new Set(ran)).toEqual(new Set(jobs.filter((j) => j.status === 'COMPLETE').map((j) => j.id)));
       for (const server of servers) {
+        expect(server.logs.some((l) => l.msg === 'scheduler: started')).toBe(true);
         expect(server.logs.filter((l) => typeof l.msg === 'string' && l.msg.startsWith('scheduler:') && Number(l.level) >= 50)).toEqual([]);
       }
       const queuedBy = servers.map((s) => s.logs.filter((l) => l.msg === 'scheduler: job queued' || l.msg === 'scheduler: slot skipped').length);
