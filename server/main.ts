@@ -2,12 +2,14 @@ import { buildServer } from './app';
 import { loadConfig } from './config';
 import { openDatabase } from './db/database';
 import { Runner, loadRunnerSettings } from './runner';
+import { Scheduler, loadSchedulerSettings } from './scheduler';
 import { seedDemo } from './seed';
 
 /** `npm start`: open (and migrate) the database, seed demo content once, run jobs and serve until told to stop. */
 async function main() {
   const config = loadConfig();
   const runnerSettings = loadRunnerSettings();
+  const schedulerSettings = loadSchedulerSettings();
   const database = await openDatabase({
     url: config.databaseUrl,
     dataDir: config.dataDir,
@@ -17,13 +19,15 @@ async function main() {
   const log = server.app.log;
 
   if (config.env.SEED_DEMO === 'true') {
-    await seedDemo(database.db, log);
+    await seedDemo(database.db, log, { pipelines: true });
   }
 
   // Every server process is also a worker on the shared queue (RUNNER_ENABLED=false opts out).
   const runner = runnerSettings.enabled
     ? new Runner({ ...runnerSettings, db: database.db, exclusiveDatabase: database.kind === 'pglite', dataDir: config.dataDir, log })
     : undefined;
+  // Every process also checks the schedules; a slot still gets one job (server/scheduler/slots.ts).
+  const scheduler = schedulerSettings.enabled ? new Scheduler({ intervalMs: schedulerSettings.intervalMs, db: database.db, log }) : undefined;
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -33,7 +37,8 @@ async function main() {
     const force = setTimeout(() => process.exit(1), runnerSettings.shutdownGraceMs + runnerSettings.killGraceMs + 10_000);
     force.unref();
     try {
-      // Stop claiming first; running jobs get the grace period, then end with a log line saying why.
+      // No new slots first, then stop claiming; running jobs get the grace period, then end with a log line saying why.
+      await scheduler?.stop();
       await runner?.stop();
       await server.close();
       await database.close();
@@ -48,6 +53,7 @@ async function main() {
 
   await server.app.listen({ port: config.port, host: config.host });
   await runner?.start();
+  scheduler?.start();
   log.info({ url: config.publicUrl, database: database.kind, identity: config.auth.embedded ? 'embedded' : config.auth.domain }, 'ready');
 }
 

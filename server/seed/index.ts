@@ -6,6 +6,9 @@ import { createIdpUser } from '../identity/users';
 import { notify } from '../notifications/notify';
 import { newId } from '../repositories/ids';
 import { DEMO_CHANNELS, DEMO_DATASETS, SANDBOX_DATASETS, datasetJson, type DemoDataset } from './demoContent';
+import { seedDemoPipelines } from './pipelines';
+
+export { DEMO_FILES_DIR, DEMO_PIPELINES } from './pipelines';
 
 /** The demo's sign-ins (named in the README) and its fixed workspace ids. */
 export const DEMO = {
@@ -20,23 +23,31 @@ export const DEMO = {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+export interface SeedOptions {
+  /**
+   * Also the Lab's demo pipelines and their first run (server/seed/pipelines.ts). `npm start`
+   * asks for them; the API tests' world does not, so its job counts stay its own.
+   */
+  pipelines?: boolean;
+}
+
 /**
  * Demo content, created once: runs at every start and does nothing when the demo workspace
  * exists. One transaction, behind an advisory lock, so two servers starting together on one
  * PostgreSQL seed it once and a failure leaves nothing half-made.
  */
-export async function seedDemo(db: Db, log: FastifyBaseLogger): Promise<void> {
+export async function seedDemo(db: Db, log: FastifyBaseLogger, options: SeedOptions = {}): Promise<void> {
   const created = await db.transaction().execute(async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(hashtext('seed-demo'))`.execute(trx);
     const exists = await trx.selectFrom('workspaces').select('id').where('id', '=', DEMO.workspaceId).executeTakeFirst();
     if (exists) return false;
-    await seedInto(trx, new Date());
+    await seedInto(trx, new Date(), options);
     return true;
   });
-  log.info({ workspace: DEMO.workspaceName, created }, created ? 'seed: demo content created' : 'seed: demo content already present');
+  log.info({ workspace: DEMO.workspaceName, created, pipelines: created && options.pipelines === true }, created ? 'seed: demo content created' : 'seed: demo content already present');
 }
 
-async function seedInto(db: Db, now: Date): Promise<void> {
+async function seedInto(db: Db, now: Date, options: SeedOptions): Promise<void> {
   const owner = await createIdpUser(db, { ...DEMO.owner, emailVerified: true });
   const member = await createIdpUser(db, { ...DEMO.member, emailVerified: true });
   await createIdpUser(db, { ...DEMO.unverified, emailVerified: false });
@@ -72,6 +83,7 @@ async function seedInto(db: Db, now: Date): Promise<void> {
 
   const jobIds = await createSetupJobs(db, DEMO.workspaceId, owner.subject, now);
   await createNotifications(db, { ownerId: owner.subject, memberId: member.subject, datasetIds, importJobId: jobIds.at(-1) ?? null, now });
+  if (options.pipelines) await seedDemoPipelines(db, DEMO.workspaceId, owner.subject, now);
 }
 
 async function createWorkspace(db: Db, id: string, name: string, appProperties: Record<string, string>): Promise<void> {

@@ -1,0 +1,72 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DAILY_CRON } from '../../src/domain/cron';
+import type { Db } from '../db/database';
+import { createDataComponent, type DataComponentInput } from '../repositories/dataComponents';
+import { createPipeline, type PipelineInput } from '../repositories/pipelines';
+import { enqueueJob } from '../runner';
+import { appendLogLines } from '../runner/logs';
+import { ensureDefaultStore } from '../stores/defaultStore';
+
+// The demo workspace's Lab: two pipelines of the built-in plugins into the default store, one
+// daily and one triggered by it. The seed only queues the first run; the runner runs it, and its
+// COMPLETE queues the second, so the history the Lab shows is real and the store has tables.
+
+/** The sample files of the second pipeline, shipped with the server. */
+export const DEMO_FILES_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'files');
+
+export const DEMO_PIPELINES = {
+  sales: 'Demo sales data',
+  reference: 'Reference files',
+} as const;
+
+const COMPONENTS: DataComponentInput[] = [
+  { name: 'tap-demo', pluginType: 'EXTRACTOR', pluginName: 'tap-demo', variant: 'builtin', properties: { seed: 42, scale: 1 } },
+  {
+    name: 'tap-files',
+    pluginType: 'EXTRACTOR',
+    pluginName: 'tap-files',
+    variant: 'builtin',
+    properties: { paths: [DEMO_FILES_DIR], key_properties: { countries: ['code'], sales_targets: ['month'] } },
+  },
+  { name: 'target-store', pluginType: 'LOADER', pluginName: 'target-store', variant: 'builtin' },
+];
+
+const PIPELINES: Array<PipelineInput & { name: string }> = [
+  {
+    name: DEMO_PIPELINES.sales,
+    draft: false,
+    schedule: DAILY_CRON,
+    dataComponents: ['tap-demo', 'target-store'],
+    timeout: 600,
+    maxRetries: 1,
+  },
+  {
+    name: DEMO_PIPELINES.reference,
+    draft: false,
+    dataComponents: ['tap-files', 'target-store'],
+    triggeredBy: [DEMO_PIPELINES.sales],
+  },
+];
+
+/**
+ * Creates the components, the default store and the two pipelines, and queues the first run of
+ * the daily one. Called inside the demo seed's transaction, so it happens once, with the rest.
+ */
+export async function seedDemoPipelines(db: Db, workspaceId: string, ownerId: string, now: Date): Promise<{ pipelineIds: string[]; firstJobId: string }> {
+  await ensureDefaultStore(db, workspaceId);
+  for (const component of COMPONENTS) {
+    const created = await createDataComponent(db, workspaceId, component);
+    if (!created.ok) throw new Error(`seed: the component name ${component.name} is taken`);
+  }
+  const pipelineIds: string[] = [];
+  for (const input of PIPELINES) {
+    const created = await createPipeline(db, workspaceId, input, ownerId);
+    if (!created.ok) throw new Error(`seed: the pipeline name ${input.name} is taken`);
+    pipelineIds.push(created.pipeline.id);
+  }
+  const queued = await enqueueJob(db, pipelineIds[0]!, { kind: 'SEED', description: 'the demo seed (first start)' });
+  if (queued.status !== 'QUEUED') throw new Error(`seed: the first run could not be queued (${queued.status})`);
+  await appendLogLines(db, queued.job.id, [`Queued by the demo seed on the first start; ${DEMO_PIPELINES.reference} runs when this run completes.`], now);
+  return { pipelineIds, firstJobId: queued.job.id };
+}
