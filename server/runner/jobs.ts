@@ -82,8 +82,9 @@ export async function withdrawJob(db: Db, jobId: string, by?: string | null): Pr
       return { status: 'STOPPED', job: stopped };
     }
     if (job.status === 'RUNNING') {
+      // The running job's log has one writer, its runner, which logs the stop when it acts on it;
+      // a line written here could take a sequence number the runner is still holding.
       const stopping = await trx.updateTable('jobs').set({ stop_requested: true }).where('id', '=', jobId).returningAll().executeTakeFirstOrThrow();
-      await appendLogLines(trx, jobId, [`Stop requested${who}.`]);
       return { status: 'STOPPING', job: stopping };
     }
     return { status: 'NOT_ACTIVE', job };
