@@ -35,20 +35,12 @@ interface Row {
   database: string;
   endpoint: string;
   result: Measurement;
+  /** the bare figure this row is a share of: the mean of the bare runs just before and after its database's block */
+  bare: number;
   target?: { share: number; p99: number | undefined };
 }
 
-async function measureBare(): Promise<Measurement> {
-  const port = await freePort();
-  const bare = await startChild('bench/bare-server.ts', { PORT: String(port) }, `http://127.0.0.1:${port}/`);
-  try {
-    return await measure(`http://127.0.0.1:${port}/`);
-  } finally {
-    await bare.stop();
-  }
-}
-
-async function measureOurs(kind: 'pglite' | 'postgres', databaseUrl: string | undefined): Promise<Row[]> {
+async function measureOurs(kind: 'pglite' | 'postgres', databaseUrl: string | undefined): Promise<Omit<Row, 'bare'>[]> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-'));
@@ -65,11 +57,11 @@ async function measureOurs(kind: 'pglite' | 'postgres', databaseUrl: string | un
   try {
     const { accessToken } = await signIn(baseUrl, DEMO.member);
     const headers = { authorization: `Bearer ${accessToken}` };
-    const rows: Row[] = [];
+    const rows: Omit<Row, 'bare'>[] = [];
     for (const endpoint of ENDPOINTS) {
       const check = await fetch(`${baseUrl}${endpoint.path}`, { headers });
       if (!check.ok) throw new Error(`${endpoint.path} answered ${check.status} on ${kind}: ${await check.text()}`);
-      const result = await measure(`${baseUrl}${endpoint.path}`, headers);
+      const result = await measure(`${baseUrl}${endpoint.path}`, headers, server.process.pid);
       rows.push({ database: kind, endpoint: endpoint.name, result, target: { share: endpoint.target[kind], p99: kind === 'postgres' ? P99_TARGET_MS : undefined } });
     }
     return rows;
@@ -82,28 +74,21 @@ async function measureOurs(kind: 'pglite' | 'postgres', databaseUrl: string | un
   }
 }
 
-function printTable(bare: Measurement, rows: Row[]): void {
-  const header = ['database', 'endpoint', 'req/s', '% of bare', 'p50 ms', 'p99 ms', 'non-2xx', 'target'];
-  const lines = [bare, ...rows.map((r) => r.result)].map((result, i) => {
-    const row = i === 0 ? undefined : rows[i - 1];
-    const share = (100 * result.requestsPerSecond) / bare.requestsPerSecond;
-    const target = row?.target;
-    const verdict = target
-      ? `${share >= target.share && (target.p99 === undefined || result.p99 < target.p99) ? 'met' : 'NOT met'} (≥ ${target.share} %${target.p99 === undefined ? '' : `, p99 < ${target.p99} ms`})`
-      : '';
-    return [
-      row?.database ?? '—',
-      row?.endpoint ?? 'bare hello-world',
-      result.requestsPerSecond.toFixed(0),
-      `${share.toFixed(1)} %`,
-      String(result.p50),
-      String(result.p99),
-      String(result.non2xx + result.errors),
-      verdict,
-    ];
-  });
+const cpu = (result: Measurement) => (result.serverCpuUs === undefined ? '—' : result.serverCpuUs.toFixed(0));
+
+function printTable(bareRuns: Measurement[], rows: Row[]): void {
+  const header = ['database', 'endpoint', 'req/s', '% of bare', 'p50 ms', 'p99 ms', 'non-2xx', 'server CPU µs/req', 'target'];
+  const lines = [
+    ...bareRuns.map((result, i) => ['—', `bare hello-world #${i + 1}`, result.requestsPerSecond.toFixed(0), '100 %', String(result.p50), String(result.p99), String(result.non2xx + result.errors), cpu(result), '']),
+    ...rows.map(({ database, endpoint, result, bare, target }) => {
+      const share = (100 * result.requestsPerSecond) / bare;
+      const met = target !== undefined && share >= target.share && (target.p99 === undefined || result.p99 < target.p99);
+      const verdict = target ? `${met ? 'met' : 'NOT met'} (≥ ${target.share} %${target.p99 === undefined ? '' : `, p99 < ${target.p99} ms`})` : '';
+      return [database, endpoint, result.requestsPerSecond.toFixed(0), `${share.toFixed(1)} %`, String(result.p50), String(result.p99), String(result.non2xx + result.errors), cpu(result), verdict];
+    }),
+  ];
   const widths = header.map((h, c) => Math.max(h.length, ...lines.map((l) => l[c]!.length)));
-  const format = (cells: string[]) => `  ${cells.map((cell, c) => (c < 2 || c === 7 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ')}`;
+  const format = (cells: string[]) => `  ${cells.map((cell, c) => (c < 2 || c === 8 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ')}`;
   console.log(format(header));
   for (const line of lines) console.log(format(line));
 }
@@ -112,16 +97,32 @@ printBundleReport(path.resolve('dist'));
 
 const adminUrl = process.env.BENCH_DATABASE_URL;
 console.log(
-  `\nAuthenticated reads (the demo member's token), ${CONNECTIONS} connections, ${WARM_UP_SECONDS} s warm-up + ${MEASURE_SECONDS} s each, ${os.cpus().length} CPUs${adminUrl ? '' : '; set BENCH_DATABASE_URL for PostgreSQL'}:`,
+  `\nAuthenticated reads (the demo member's token), ${CONNECTIONS} connections, ${WARM_UP_SECONDS} s warm-up + ${MEASURE_SECONDS} s each, ${os.cpus().length} CPUs${adminUrl ? '' : '; set BENCH_DATABASE_URL for PostgreSQL'}.`,
 );
-const bare = await measureBare();
-const rows = await measureOurs('pglite', undefined);
-if (adminUrl) {
-  const scratch = await createScratchDatabase(adminUrl);
+console.log('The bare yardstick is measured before and after each database, and each row is a share of the two around it.');
+
+// The yardstick runs all along in its own process; it is idle while ours is measured.
+const barePort = await freePort();
+const bareServer = await startChild('bench/bare-server.ts', { PORT: String(barePort) }, `http://127.0.0.1:${barePort}/`);
+const measureBare = () => measure(`http://127.0.0.1:${barePort}/`, {}, bareServer.process.pid);
+const bareRuns: Measurement[] = [];
+const rows: Row[] = [];
+try {
+  const blocks: Array<{ kind: 'pglite' | 'postgres'; url: string | undefined }> = [{ kind: 'pglite', url: undefined }];
+  const scratch = adminUrl ? await createScratchDatabase(adminUrl) : undefined;
+  if (scratch) blocks.push({ kind: 'postgres', url: scratch.url });
   try {
-    rows.push(...(await measureOurs('postgres', scratch.url)));
+    bareRuns.push(await measureBare());
+    for (const block of blocks) {
+      const measured = await measureOurs(block.kind, block.url);
+      bareRuns.push(await measureBare());
+      const bare = (bareRuns.at(-2)!.requestsPerSecond + bareRuns.at(-1)!.requestsPerSecond) / 2;
+      rows.push(...measured.map((row) => ({ ...row, bare })));
+    }
   } finally {
-    await scratch.drop();
+    await scratch?.drop();
   }
+} finally {
+  await bareServer.stop();
 }
-printTable(bare, rows);
+printTable(bareRuns, rows);
