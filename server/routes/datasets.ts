@@ -56,7 +56,7 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
     const { workspace } = await requireWorkspaceLink(ctx.db, ctx.h, request.caller, request.params.id, REL.feed);
     const paging = parsePaging(request.query, { defaultSize: 10 });
     const { items, total } = await feedOf(ctx.db, workspace.id, paging);
-    return pagedCollection('datasets', await datasetBodies(ctx, ctx.db, items), paging, total, requestUrl(ctx, request));
+    return pagedCollection('datasets', items.map((d) => datasetBody(ctx, d, d.tags)), paging, total, requestUrl(ctx, request));
   });
 
   /** Free text (typo-tolerant) with `tag:name` and `in:channel` filters; quotes are ignored. */
