@@ -40,6 +40,17 @@ interface Row {
   target?: { share: number; p99: number | undefined };
 }
 
+/** One trivial statement per request through our data layer, on the same database: the floor of a design with one round trip. */
+async function measureFloor(kind: 'pglite' | 'postgres', databaseUrl: string | undefined): Promise<Omit<Row, 'bare'>> {
+  const port = await freePort();
+  const floor = await startChild('bench/floor-server.ts', { PORT: String(port), ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }, `http://127.0.0.1:${port}/`);
+  try {
+    return { database: kind, endpoint: 'floor: 1 query', result: await measure(`http://127.0.0.1:${port}/`, {}, floor.process.pid) };
+  } finally {
+    await floor.stop();
+  }
+}
+
 async function measureOurs(kind: 'pglite' | 'postgres', databaseUrl: string | undefined): Promise<Omit<Row, 'bare'>[]> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -114,7 +125,7 @@ try {
   try {
     bareRuns.push(await measureBare());
     for (const block of blocks) {
-      const measured = await measureOurs(block.kind, block.url);
+      const measured = [await measureFloor(block.kind, block.url), ...(await measureOurs(block.kind, block.url))];
       bareRuns.push(await measureBare());
       const bare = (bareRuns.at(-2)!.requestsPerSecond + bareRuns.at(-1)!.requestsPerSecond) / 2;
       rows.push(...measured.map((row) => ({ ...row, bare })));

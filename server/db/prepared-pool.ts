@@ -31,7 +31,7 @@ export function preparedStatementPool(pool: pg.Pool): PostgresPool {
       const query = async (sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<unknown>> => {
         const values = parameters as unknown[];
         if (values.length === 0 || values.length > MAX_PREPARED_PARAMETERS) return asResult(await client.query(sql, values));
-        const name = `p_${createHash('sha1').update(sql).digest('base64url')}`;
+        const name = statementName(sql);
         try {
           return asResult(await client.query({ name, text: sql, values }));
         } catch (error) {
@@ -52,3 +52,17 @@ export function preparedStatementPool(pool: pg.Pool): PostgresPool {
 
 // node-postgres types the command as any string; Kysely names the ones it reads.
 const asResult = (result: pg.QueryResult): PostgresQueryResult<unknown> => result as PostgresQueryResult<unknown>;
+
+const names = new Map<string, string>();
+const MAX_NAMES = 1_000;
+
+/** A digest of the text, remembered for up to 1000 texts (starting over when full): a lookup costs less than hashing each request's SQL again. */
+function statementName(sql: string): string {
+  let name = names.get(sql);
+  if (name === undefined) {
+    name = `p_${createHash('sha1').update(sql).digest('base64url')}`;
+    if (names.size >= MAX_NAMES) names.clear();
+    names.set(sql, name);
+  }
+  return name;
+}
