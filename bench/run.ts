@@ -1,68 +1,139 @@
-// `npm run bench`: what the first route costs the browser, and how fast one authenticated API read is.
-// Prints figures; it does not pass or fail on timing (that would flake), only reports the budget.
+// `npm run bench`: what the first route costs the browser, and how many authenticated API reads
+// per second our server serves next to a bare Fastify hello-world measured in the same run.
+// It prints figures and the targets; it does not pass or fail on timing (that would flake).
+//
+// Every server under test runs in a child process of its own and autocannon runs here, so the
+// load generator never shares an event loop with the server it measures. The child is our real
+// entry point (server/main.ts): it opens its own database (PGlite cannot be shared between
+// processes), migrates and seeds the demo at start exactly as production does; this process then
+// signs in over HTTP through the embedded identity provider, like any client.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
-import autocannon from 'autocannon';
-import { buildServer } from '../server/app';
-import { loadConfig } from '../server/config';
-import { openDatabase } from '../server/db/database';
-import { DEMO, seedDemo } from '../server/seed';
+import { DEMO } from '../server/seed';
 import { signIn } from '../tests/support/auth';
 import { freePort } from '../tests/support/server';
+import { printBundleReport } from './bundle';
+import { CONNECTIONS, MEASURE_SECONDS, WARM_UP_SECONDS, measure, type Measurement } from './measure';
+import { startChild } from './processes';
+import { createScratchDatabase } from './scratch-postgres';
 
-const FIRST_ROUTE_BUDGET_KB = 300;
-
-function firstRouteAssets(distDir: string): string[] {
-  const html = fs.readFileSync(path.join(distDir, 'index.html'), 'utf8');
-  const refs = [...html.matchAll(/<(?:script[^>]*\bsrc|link[^>]*\bhref)="([^"]+\.(?:js|css))"/g)].map((m) => m[1]!);
-  return [...new Set(refs)].map((ref) => path.join(distDir, ref.replace(/^\//, '')));
+interface Endpoint {
+  name: string;
+  path: string;
+  /** share of the bare figure and p99 the issue asks for, per database */
+  target: Record<'pglite' | 'postgres', number>;
 }
 
-function bundleReport(distDir: string) {
-  const files = firstRouteAssets(distDir);
-  const rows = files.map((file) => {
-    const raw = fs.readFileSync(file);
-    return { file: path.relative(distDir, file), kind: path.extname(file).slice(1), raw: raw.length, gzip: gzipSync(raw, { level: 9 }).length };
-  });
-  const total = rows.reduce((sum, r) => sum + r.gzip, 0);
-  const lazy = fs.readdirSync(path.join(distDir, 'assets')).filter((f) => f.endsWith('.js')).length - rows.filter((r) => r.kind === 'js').length;
-  return { rows, total, lazy };
+const P99_TARGET_MS = 50;
+const ENDPOINTS: Endpoint[] = [
+  { name: 'workspaces', path: '/api/workspaces?size=99', target: { postgres: 20, pglite: 8 } },
+  { name: 'feed', path: `/api/workspaces/${DEMO.workspaceId}/feed?page=0&size=10`, target: { postgres: 12, pglite: 5 } },
+];
+
+interface Row {
+  database: string;
+  endpoint: string;
+  result: Measurement;
+  /** the bare figure this row is a share of: the mean of the bare runs just before and after its database's block */
+  bare: number;
+  target?: { share: number; p99: number | undefined };
 }
 
-async function apiReport() {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-'));
+/** One trivial statement per request through our data layer, on the same database: the floor of a design with one round trip. */
+async function measureFloor(kind: 'pglite' | 'postgres', databaseUrl: string | undefined): Promise<Omit<Row, 'bare'>> {
   const port = await freePort();
-  const config = loadConfig({ ...process.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://localhost:${port}`, DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
-  const database = await openDatabase({ url: process.env.BENCH_DATABASE_URL, dataDir });
-  const server = await buildServer({ config, db: database.db, logger: false });
+  const floor = await startChild('bench/floor-server.ts', { PORT: String(port), ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }, `http://127.0.0.1:${port}/`);
   try {
-    await seedDemo(database.db, server.app.log);
-    await server.app.listen({ port, host: '127.0.0.1' });
-    const baseUrl = `http://localhost:${port}`;
-    const { accessToken } = await signIn(baseUrl, DEMO.member);
-    const url = `${baseUrl}/api/workspaces?size=99`;
-    const warm = await fetch(url, { headers: { authorization: `Bearer ${accessToken}` } });
-    if (!warm.ok) throw new Error(`warm-up read answered ${warm.status}`);
-    const result = await autocannon({ url, connections: 50, duration: 10, headers: { authorization: `Bearer ${accessToken}` } });
-    return { url: '/api/workspaces?size=99', database: database.kind, result };
+    return { database: kind, endpoint: 'floor: 1 query', result: await measure(`http://127.0.0.1:${port}/`, {}, floor.process.pid) };
   } finally {
-    await server.close();
-    await database.close();
+    await floor.stop();
+  }
+}
+
+async function measureOurs(kind: 'pglite' | 'postgres', databaseUrl: string | undefined): Promise<Omit<Row, 'bare'>[]> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-'));
+  const env: Record<string, string> = {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: baseUrl,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    SEED_DEMO: 'true',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  };
+  const server = await startChild('server/main.ts', env, `${baseUrl}/config.json`);
+  try {
+    const { accessToken } = await signIn(baseUrl, DEMO.member);
+    const headers = { authorization: `Bearer ${accessToken}` };
+    const rows: Omit<Row, 'bare'>[] = [];
+    for (const endpoint of ENDPOINTS) {
+      const check = await fetch(`${baseUrl}${endpoint.path}`, { headers });
+      if (!check.ok) throw new Error(`${endpoint.path} answered ${check.status} on ${kind}: ${await check.text()}`);
+      const result = await measure(`${baseUrl}${endpoint.path}`, headers, server.process.pid);
+      rows.push({ database: kind, endpoint: endpoint.name, result, target: { share: endpoint.target[kind], p99: kind === 'postgres' ? P99_TARGET_MS : undefined } });
+    }
+    return rows;
+  } catch (error) {
+    console.error(server.output());
+    throw error;
+  } finally {
+    await server.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
-const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+const cpu = (result: Measurement) => (result.serverCpuUs === undefined ? '—' : result.serverCpuUs.toFixed(0));
 
-const bundle = bundleReport(path.resolve('dist'));
-console.log('First route (index.html and what it loads eagerly), gzip -9:');
-for (const row of bundle.rows) console.log(`  ${row.kind.padEnd(3)} ${row.file.padEnd(48)} ${kb(row.raw).padStart(10)} raw ${kb(row.gzip).padStart(10)} gzip`);
-console.log(`  total ${kb(bundle.total)} gzip (budget ${FIRST_ROUTE_BUDGET_KB} KB: ${bundle.total <= FIRST_ROUTE_BUDGET_KB * 1024 ? 'within' : 'OVER'}); ${bundle.lazy} more chunks load lazily`);
+function printTable(bareRuns: Measurement[], rows: Row[]): void {
+  const header = ['database', 'endpoint', 'req/s', '% of bare', 'p50 ms', 'p99 ms', 'non-2xx', 'server CPU µs/req', 'target'];
+  const lines = [
+    ...bareRuns.map((result, i) => ['—', `bare hello-world #${i + 1}`, result.requestsPerSecond.toFixed(0), '100 %', String(result.p50), String(result.p99), String(result.non2xx + result.errors), cpu(result), '']),
+    ...rows.map(({ database, endpoint, result, bare, target }) => {
+      const share = (100 * result.requestsPerSecond) / bare;
+      const met = target !== undefined && share >= target.share && (target.p99 === undefined || result.p99 < target.p99);
+      const verdict = target ? `${met ? 'met' : 'NOT met'} (≥ ${target.share} %${target.p99 === undefined ? '' : `, p99 < ${target.p99} ms`})` : '';
+      return [database, endpoint, result.requestsPerSecond.toFixed(0), `${share.toFixed(1)} %`, String(result.p50), String(result.p99), String(result.non2xx + result.errors), cpu(result), verdict];
+    }),
+  ];
+  const widths = header.map((h, c) => Math.max(h.length, ...lines.map((l) => l[c]!.length)));
+  const format = (cells: string[]) => `  ${cells.map((cell, c) => (c < 2 || c === 8 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ')}`;
+  console.log(format(header));
+  for (const line of lines) console.log(format(line));
+}
 
-const api = await apiReport();
-const { latency, requests, non2xx, errors } = api.result;
-console.log(`\nAuthenticated API read GET ${api.url} on ${api.database}, 50 connections, 10 s:`);
-console.log(`  latency p50 ${latency.p50} ms, p99 ${latency.p99} ms, max ${latency.max} ms`);
-console.log(`  throughput ${requests.average.toFixed(0)} req/s (total ${requests.total}); non-2xx ${non2xx}, errors ${errors}`);
+printBundleReport(path.resolve('dist'));
+
+const adminUrl = process.env.BENCH_DATABASE_URL;
+console.log(
+  `\nAuthenticated reads (the demo member's token), ${CONNECTIONS} connections, ${WARM_UP_SECONDS} s warm-up + ${MEASURE_SECONDS} s each, ${os.cpus().length} CPUs${adminUrl ? '' : '; set BENCH_DATABASE_URL for PostgreSQL'}.`,
+);
+console.log('The bare yardstick is measured before and after each database, and each row is a share of the two around it.');
+
+// The yardstick runs all along in its own process; it is idle while ours is measured.
+const barePort = await freePort();
+const bareServer = await startChild('bench/bare-server.ts', { PORT: String(barePort) }, `http://127.0.0.1:${barePort}/`);
+const measureBare = () => measure(`http://127.0.0.1:${barePort}/`, {}, bareServer.process.pid);
+const bareRuns: Measurement[] = [];
+const rows: Row[] = [];
+try {
+  const blocks: Array<{ kind: 'pglite' | 'postgres'; url: string | undefined }> = [{ kind: 'pglite', url: undefined }];
+  const scratch = adminUrl ? await createScratchDatabase(adminUrl) : undefined;
+  if (scratch) blocks.push({ kind: 'postgres', url: scratch.url });
+  try {
+    bareRuns.push(await measureBare());
+    for (const block of blocks) {
+      const measured = [await measureFloor(block.kind, block.url), ...(await measureOurs(block.kind, block.url))];
+      bareRuns.push(await measureBare());
+      const bare = (bareRuns.at(-2)!.requestsPerSecond + bareRuns.at(-1)!.requestsPerSecond) / 2;
+      rows.push(...measured.map((row) => ({ ...row, bare })));
+    }
+  } finally {
+    await scratch?.drop();
+  }
+} finally {
+  await bareServer.stop();
+}
+printTable(bareRuns, rows);

@@ -7,6 +7,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import pg from 'pg';
 import { pglitePool } from './pglite-pool';
+import { preparedStatementPool } from './prepared-pool';
 import { migrations } from './migrations';
 import type { Database } from './schema';
 
@@ -43,11 +44,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 }
 
 function openPostgres(url: string, onConnectionError: (error: Error) => void = () => undefined): DatabaseHandle {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // maxUses recycles a connection now and then, so the statements it keeps prepared stay few.
+  const pool = new pg.Pool({ connectionString: url, max: 10, maxUses: 10_000 });
   // An idle connection that dies must not crash the process: the pool drops it and the next
   // query opens a new one (a query in flight fails on its own and is answered with a 500).
   pool.on('error', onConnectionError);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparedStatementPool(pool) }) });
   return { db, kind: 'postgres', close: () => db.destroy() };
 }
 

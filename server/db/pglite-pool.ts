@@ -1,5 +1,6 @@
-import type { PGlite } from '@electric-sql/pglite';
+import { parse, protocol, type PGlite } from '@electric-sql/pglite';
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
+import pgUtils from 'pg/lib/utils.js';
 
 /**
  * Presents one embedded PGlite instance as the pool Kysely's PostgresDialect expects.
@@ -8,6 +9,7 @@ import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kyse
  */
 export function pglitePool(pg: PGlite): PostgresPool {
   let tail: Promise<void> = Promise.resolve();
+  const statements = preparedStatements(pg);
 
   const acquire = async (): Promise<() => void> => {
     let release!: () => void;
@@ -26,7 +28,7 @@ export function pglitePool(pg: PGlite): PostgresPool {
       const client = {
         async query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> {
           // Migrations send several statements at once; only the simple protocol (exec) allows that.
-          const result = parameters.length === 0 ? lastResult(await pg.exec(sql)) : await pg.query<R>(sql, parameters as unknown[]);
+          const result = parameters.length === 0 ? await statements.exec(sql) : await statements.query(sql, parameters);
           const command = (sql.trimStart().split(/\s+/, 1)[0] ?? 'SELECT').toUpperCase() as PostgresQueryResult<R>['command'];
           return { command, rowCount: result.affectedRows ?? result.rows.length, rows: result.rows as R[] };
         },
@@ -45,6 +47,90 @@ export function pglitePool(pg: PGlite): PostgresPool {
   };
 }
 
-function lastResult(results: Array<{ rows: unknown[]; affectedRows?: number }>): { rows: unknown[]; affectedRows?: number } {
+
+type QueryResult = { rows: unknown[]; affectedRows?: number };
+
+/** Statements kept prepared in the embedded session at most; the least recently used is closed first. */
+const MAX_PREPARED = 200;
+
+/** Statements that cannot change what a prepared statement returns: they leave the cache alone. */
+const KEEPS_PREPARED = /^\s*(SELECT|WITH|INSERT|UPDATE|DELETE|VALUES|BEGIN|START|COMMIT|ROLLBACK|SAVEPOINT|RELEASE|SHOW|SET)\b/i;
+
+/**
+ * Parameterised statements are prepared once per text and then only bound and executed: on the
+ * small reads that make up most requests, planning costs several times the execution, and PGlite
+ * runs it on the one thread the server has. The session is ours alone (one process, one
+ * connection), so the cache cannot be stale in another process; a statement that may change the
+ * schema (DDL arrives without parameters, e.g. migrations) deallocates everything, because a
+ * prepared `SELECT *` would fail once its table gained a column.
+ *
+ * Each statement is one exchange with the backend (Parse when new, Bind, Describe, Execute, Sync
+ * in one message); PGlite's own query() makes six, asking for the parameter types first.
+ * Parameters are sent as text and typed by the server, exactly as node-postgres sends them on
+ * the PostgreSQL path (same `prepareValue`), so both databases see the same values.
+ */
+function preparedStatements(pg: PGlite) {
+  const { serialize } = protocol;
+  const names = new Map<string, string>();
+  let next = 0;
+
+  return {
+    async exec(sql: string): Promise<QueryResult> {
+      const result = lastResult(await pg.exec(sql));
+      if (names.size > 0 && !KEEPS_PREPARED.test(sql)) {
+        names.clear();
+        await pg.exec('DEALLOCATE ALL');
+      }
+      return result;
+    },
+
+    async query(sql: string, parameters: ReadonlyArray<unknown>): Promise<QueryResult> {
+      const parts: Uint8Array[] = [];
+      let name = names.get(sql);
+      const isNew = name === undefined;
+      if (name === undefined) {
+        name = `s${next++}`;
+        if (names.size >= MAX_PREPARED) {
+          const [oldestSql, oldestName] = names.entries().next().value!;
+          names.delete(oldestSql);
+          parts.push(serialize.close({ type: 'S', name: oldestName }));
+        }
+        parts.push(serialize.parse({ name, text: sql }));
+      }
+      // Re-inserted on every use: the map's first entry is the least recently used.
+      names.delete(sql);
+      names.set(sql, name);
+      parts.push(
+        serialize.bind({ statement: name, values: parameters.map((value) => pgUtils.prepareValue(value)) }),
+        serialize.describe({ type: 'P' }),
+        serialize.execute(),
+        serialize.sync(),
+      );
+      try {
+        const { messages } = await pg.execProtocol(concat(parts));
+        return parse.parseResults(messages, pg.parsers)[0] ?? { rows: [] };
+      } catch (error) {
+        if (isNew) {
+          // Parse may have succeeded before Bind failed: close it (closing a missing name is no error).
+          names.delete(sql);
+          await pg.execProtocol(concat([serialize.close({ type: 'S', name }), serialize.sync()])).catch(() => undefined);
+        }
+        throw error;
+      }
+    },
+  };
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const message = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    message.set(part, offset);
+    offset += part.length;
+  }
+  return message;
+}
+
+function lastResult(results: Array<{ rows: unknown[]; affectedRows?: number }>): QueryResult {
   return results[results.length - 1] ?? { rows: [] };
 }

@@ -1,6 +1,7 @@
 import { createLocalJWKSet, createRemoteJWKSet, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
 import type { AuthConfig } from '../config';
 import { unauthorized } from './errors';
+import { cachedVerification, type TokenCacheOptions, type Verified } from './token-cache';
 
 /** Who is calling, as proven by a verified access token. */
 export interface Principal {
@@ -17,9 +18,14 @@ export type TokenVerifier = (token: string) => Promise<Principal>;
 
 /**
  * Verifies a bearer token against the issuer's JWKS: the embedded provider's key set in process,
- * or the external provider's published set (AUTH_DOMAIN).
+ * or the external provider's published set (AUTH_DOMAIN). A verified token is remembered until it
+ * expires (at most a minute, see token-cache.ts), so a client's requests pay for the signature once.
  */
-export function createTokenVerifier(auth: AuthConfig, localJwks?: () => Promise<JSONWebKeySet>): TokenVerifier {
+export function createTokenVerifier(auth: AuthConfig, localJwks?: () => Promise<JSONWebKeySet>, cache: TokenCacheOptions = {}): TokenVerifier {
+  return cachedVerification(jwtVerifier(auth, localJwks), cache);
+}
+
+function jwtVerifier(auth: AuthConfig, localJwks?: () => Promise<JSONWebKeySet>): (token: string) => Promise<Verified<Principal>> {
   // The embedded key set is imported once, not per request; the remote set caches itself.
   let local: Promise<ReturnType<typeof createLocalJWKSet>> | undefined;
   const keys = auth.embedded && localJwks
@@ -40,14 +46,16 @@ export function createTokenVerifier(auth: AuthConfig, localJwks?: () => Promise<
     const clientId = typeof payload.client_id === 'string' ? payload.client_id : typeof payload.azp === 'string' ? payload.azp : undefined;
     // RFC 9068: a client-credentials token's subject is the client itself.
     const kind = clientId !== undefined && payload.sub === clientId ? 'client' : 'user';
-    return {
+    // Frozen: one principal object serves every request that presents the same token.
+    const principal: Principal = Object.freeze({
       subject: payload.sub,
       email: typeof payload.email === 'string' ? payload.email : undefined,
       emailVerified: payload.email_verified === true,
       name: typeof payload.name === 'string' ? payload.name : undefined,
       clientId: kind === 'client' ? clientId : undefined,
       kind,
-    };
+    });
+    return { value: principal, expiresAt: typeof payload.exp === 'number' ? payload.exp * 1000 : undefined };
   };
 }
 

@@ -22,23 +22,46 @@ export async function memberRole(db: Db, workspaceId: string, profileId: string)
   return row?.role;
 }
 
+/** The workspace and, when `profileId` is given, that profile's role in it: one query. */
+export async function findWorkspaceWithRole(
+  db: Db,
+  id: string,
+  profileId: string | undefined,
+): Promise<{ workspace: WorkspaceRow; role: MemberRole | undefined } | undefined> {
+  const row = await db
+    .selectFrom('workspaces as w')
+    .leftJoin('workspace_members as m', (join) => join.onRef('m.workspace_id', '=', 'w.id').on('m.profile_id', '=', profileId ?? null))
+    .selectAll('w')
+    .select('m.role')
+    .where('w.id', '=', id)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { role, ...workspace } = row;
+  return { workspace, role: role ?? undefined };
+}
+
+/** A page of the profile's workspaces with the total, in one query (the total rides on each row). */
 export async function workspacesOf(db: Db, profileId: string, paging: Paging): Promise<{ items: WorkspaceWithRole[]; total: number }> {
-  const base = db
-    .selectFrom('workspaces')
-    .innerJoin('workspace_members as m', 'm.workspace_id', 'workspaces.id')
-    .where('m.profile_id', '=', profileId);
   const direction = paging.sort?.direction ?? 'asc';
-  const items = await base
+  const base = db
+    .selectFrom('workspace_members as m')
+    .innerJoin('workspaces', 'workspaces.id', 'm.workspace_id')
+    .where('m.profile_id', '=', profileId);
+  const rows = await base
     .selectAll('workspaces')
     .select('m.role')
+    .select((eb) => eb.fn.countAll<number>().over().as('total'))
     .orderBy('workspaces.name', direction)
     .orderBy('workspaces.id')
     .limit(paging.size)
     .offset(paging.page * paging.size)
     .execute();
-  const total = await totalOf(paging, items.length, async () =>
-    Number((await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()).total),
-  );
+  const items = rows.map(({ total: _total, ...item }) => item);
+  const first = rows[0];
+  // A page past the end has no row to carry the total: only then is it counted on its own.
+  const total = first
+    ? Number(first.total)
+    : await totalOf(paging, 0, async () => Number((await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()).total));
   return { items, total };
 }
 

@@ -72,7 +72,7 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
     paging: { defaultSize: 10 },
     handler: async ({ request, access, paging }) => {
       const { items, total } = await feedOf(ctx.db, access.workspace.id, paging);
-      return pagedCollection('datasets', await datasetBodies(ctx, ctx.db, items), paging, total, requestUrl(ctx, request));
+      return pagedCollection('datasets', items.map((d) => datasetBody(ctx, d, d.tags)), paging, total, requestUrl(ctx, request));
     },
   });
 

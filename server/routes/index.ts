@@ -1,10 +1,11 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 import type { Db } from '../db/database';
 import { bearerToken, type Principal, type TokenVerifier } from '../http/auth';
 import { unauthorized } from '../http/errors';
 import { resolveCaller, type Caller } from '../policy/caller';
 import { hrefs } from '../policy/hrefs';
+import { isUuid } from '../repositories/ids';
 import { apiKeyRoutes } from './apikeys';
 import type { RouteContext } from './context';
 import { routeMeta, type RouteMeta } from './define';
@@ -52,11 +53,20 @@ export const apiRoutes: FastifyPluginAsync<ApiOptions> = (app, options) => {
   });
   app.decorateRequest('principal', null as unknown as Principal);
   app.decorateRequest('caller', null as unknown as Caller);
+  // Routes under /workspaces/:id authorise against that workspace first; reading it with the
+  // caller saves that request a round trip (workspaceAccess falls back to its own query otherwise).
+  const workspaceRoute = `${app.prefix}/workspaces/:id`;
+  const pathWorkspaceId = (request: FastifyRequest): string | undefined => {
+    const route = request.routeOptions.url;
+    if (route === undefined || !(route === workspaceRoute || route.startsWith(`${workspaceRoute}/`))) return undefined;
+    const id = (request.params as { id?: unknown }).id;
+    return isUuid(id) ? id : undefined;
+  };
   app.addHook('onRequest', async (request) => {
     const token = bearerToken(request.headers.authorization);
     if (!token) throw unauthorized();
     request.principal = await options.verifyToken(token);
-    request.caller = await resolveCaller(options.db, request.principal);
+    request.caller = await resolveCaller(options.db, request.principal, pathWorkspaceId(request));
   });
 
   const ctx: RouteContext = { db: options.db, config: options.config, h: hrefs(options.config) };

@@ -2,6 +2,7 @@ import type { Migration } from 'kysely/migration';
 import * as core from './001_core';
 import * as identity from './002_identity';
 import * as identityThrottle from './003_identity_throttle';
+import * as readIndexes from './004_read_indexes';
 import * as lab from './005_lab';
 
 /** Ordered by name; a new migration is a new file added here, never an edit of an old one. */
@@ -9,5 +10,6 @@ export const migrations: Record<string, Migration> = {
   '001_core': core,
   '002_identity': identity,
   '003_identity_throttle': identityThrottle,
+  '004_read_indexes': readIndexes,
   '005_lab': lab,
 };

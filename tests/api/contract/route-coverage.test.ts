@@ -36,6 +36,7 @@ function everything(): Caller {
     profileId: ID,
     profile,
     apiKeyId: undefined,
+    prefetched: undefined,
   };
 }
 
