@@ -2,14 +2,18 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hostileString, hostileStringWithHuge } from './hostile.fixture';
 import {
+  componentKeySensitivity,
   isComplete,
   isRequiredSetting,
   isSensitiveSetting,
+  keepMaskedValues,
   MASK,
   maskedEnvironment,
+  maskProperties,
   missingRequiredSettings,
   PIPELINE_MESSAGES,
   pipelineErrors,
+  pipelineKeySensitivity,
   requiredMessage,
   settingValueError,
   type ComponentRule,
@@ -185,5 +189,34 @@ describe('maskedEnvironment', () => {
     expect(isSensitiveSetting({ name: 'x', kind: 'STRING' }, 'x')).toBe(false);
     expect(isSensitiveSetting(undefined, 'aws_secret_access_key')).toBe(true);
     expect(isSensitiveSetting(undefined, 'region')).toBe(false);
+  });
+});
+
+describe('masking properties on the way out and back', () => {
+  const isSensitive = pipelineKeySensitivity([postgres]);
+
+  it('masks set sensitive values only', () => {
+    expect(maskProperties({ 'tap-postgres.password': 'pw', 'tap-postgres.user': 'ada', 'tap-postgres.api_token': '', other_secret: 'x' }, isSensitive)).toEqual({
+      'tap-postgres.password': MASK,
+      'tap-postgres.user': 'ada',
+      'tap-postgres.api_token': '',
+      other_secret: MASK,
+    });
+    expect(maskProperties({ password: 'pw', host: 'h' }, componentKeySensitivity(postgres.settings))).toEqual({ password: MASK, host: 'h' });
+  });
+
+  it('keeps the stored value where the form sent the mask back, and never stores the mask', () => {
+    const stored = { 'tap-postgres.password': 'pw' };
+    expect(keepMaskedValues({ 'tap-postgres.password': MASK, 'tap-postgres.user': MASK }, stored, isSensitive)).toEqual({ 'tap-postgres.password': 'pw', 'tap-postgres.user': MASK });
+    expect(keepMaskedValues({ 'tap-postgres.password': MASK }, {}, isSensitive)).toEqual({});
+    expect(keepMaskedValues({ 'tap-postgres.password': 'new' }, stored, isSensitive)).toEqual({ 'tap-postgres.password': 'new' });
+  });
+
+  it('round-trips: what a client sends back unchanged is what was stored', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.constantFrom('tap-postgres.password', 'tap-postgres.user', 'tap-postgres.port', 'x_token'), fc.oneof(hostileString, fc.integer())), (stored) => {
+        expect(keepMaskedValues(maskProperties(stored, isSensitive), stored, isSensitive)).toEqual(stored);
+      }),
+    );
   });
 });

@@ -190,10 +190,10 @@ export function pipelineErrors(candidate: PipelineCandidate, context: PipelineRu
   return errors;
 }
 
-export interface EnvironmentVariable {
+export type EnvironmentVariable = {
   value: string | null;
   sensitive: boolean;
-}
+};
 
 export const MASK = '***';
 
@@ -229,6 +229,48 @@ export function maskedEnvironment(
   for (const name of Object.keys(env).sort()) {
     const sensitive = sensitiveNames.has(name);
     out[name] = { value: sensitive ? MASK : (env[name] ?? null), sensitive };
+  }
+  return out;
+}
+
+/** Whether a property key names a sensitive value. */
+export type SensitivityTest = (key: string) => boolean;
+
+/** For a pipeline's keys '{component}.{setting}'. */
+export function pipelineKeySensitivity(components: readonly ComponentRule[]): SensitivityTest {
+  const names = components.map((c) => c.name);
+  return (key) => {
+    const split = splitPropertyKey(key, names);
+    if (!split) return isSensitiveSetting(undefined, key);
+    const setting = components.find((c) => c.name === split.component)?.settings.find((s) => s.name === split.setting);
+    return isSensitiveSetting(setting, split.setting);
+  };
+}
+
+/** For a component's own keys (setting names). */
+export function componentKeySensitivity(settings: readonly SettingRule[]): SensitivityTest {
+  return (key) => isSensitiveSetting(settings.find((s) => s.name === key), key);
+}
+
+/** Properties as they may leave the server: every sensitive value that is set reads MASK. */
+export function maskProperties(properties: Readonly<Record<string, unknown>>, isSensitive: SensitivityTest): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(properties)) out[key] = !isBlankValue(value) && isSensitive(key) ? MASK : value;
+  return out;
+}
+
+/**
+ * A form sends back what it was shown: a sensitive value still reading MASK means "unchanged", so
+ * the stored value is kept (or the key dropped when nothing is stored) — saving never stores the mask.
+ */
+export function keepMaskedValues(incoming: Readonly<Record<string, unknown>>, stored: Readonly<Record<string, unknown>>, isSensitive: SensitivityTest): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(incoming)) {
+    if (value === MASK && isSensitive(key)) {
+      if (Object.hasOwn(stored, key)) out[key] = stored[key];
+      continue;
+    }
+    out[key] = value;
   }
   return out;
 }
