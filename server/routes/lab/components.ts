@@ -33,10 +33,13 @@ const createBody = z.object({
   dataPlugin: z.string({ message: 'is required' }).max(500, 'is too long'),
   properties: propertiesRecord.nullish(),
 });
-const updateBody = z.object({
-  name: z.string().max(200, 'must be at most 200 characters').regex(NAME, NAME_MESSAGE).nullish(),
-  properties: propertiesRecord.nullish(),
-});
+// An empty body (or none: a null body reads as one) changes nothing and is refused as such.
+const updateBody = z
+  .object({
+    name: z.string().max(200, 'must be at most 200 characters').regex(NAME, NAME_MESSAGE).nullish(),
+    properties: propertiesRecord.nullish(),
+  })
+  .refine((body) => (body.name ?? undefined) !== undefined || (body.properties ?? undefined) !== undefined, { message: 'must change name or properties', path: ['properties'] });
 
 const refuse = (errors: FieldError[]) => badRequest(`Validation failed for object='${OBJECT_NAME}'`, errors);
 const fieldError = (field: string, defaultMessage: string): FieldError => ({ field, objectName: OBJECT_NAME, defaultMessage });

@@ -50,11 +50,15 @@ export type PipelineWriteBody = z.output<typeof pipelineWriteBody>;
 
 const UNKNOWN_COMPONENT = 'names no data component of this workspace or plugin of the catalogue';
 
-/** A plugin reference ('extractors/tap-demo[--builtin]') that names a plugin of the catalogue. */
-function isCatalogueReference(entry: string): boolean {
+/**
+ * A plugin reference ('extractors/tap-demo[--builtin]') of the catalogue, with the plugin's variant
+ * spelled out (so a component made from it records its variant); undefined for anything else.
+ */
+function catalogueReference(entry: string): string | undefined {
   const reference = parsePluginReference(entry);
   const plugin = reference && builtinPlugin(reference.pluginName);
-  return plugin !== undefined && plugin.pluginType === reference?.pluginType && (reference.variant === null || reference.variant === plugin.variant);
+  if (!reference || !plugin || plugin.pluginType !== reference.pluginType || (reference.variant !== null && reference.variant !== plugin.variant)) return undefined;
+  return reference.variant === null ? `${entry}--${plugin.variant}` : entry;
 }
 
 function fieldErrors(errors: Record<string, string>): FieldError[] {
@@ -82,10 +86,11 @@ export async function savePipeline(trx: Db, request: SaveRequest): Promise<Pipel
   const errors: Record<string, string> = {};
   const existingComponents = await listDataComponents(trx, workspaceId);
   const entries = (body.dataComponents ?? []).map((e) => e.trim());
-  const known = entries.filter((entry, index) => {
-    const ok = existingComponents.some((c) => c.name === entry) || isCatalogueReference(entry);
-    if (!ok) errors[`dataComponents.${index}`] = UNKNOWN_COMPONENT;
-    return ok;
+  const known = entries.flatMap((entry, index) => {
+    if (existingComponents.some((c) => c.name === entry)) return [entry];
+    const reference = catalogueReference(entry);
+    if (reference === undefined) errors[`dataComponents.${index}`] = UNKNOWN_COMPONENT;
+    return reference === undefined ? [] : [reference];
   });
   const { components: resolved } = await resolveDataComponents(trx, workspaceId, known);
   const components: DataComponentRow[] = resolved.filter((c, i) => resolved.findIndex((d) => d.id === c.id) === i);
