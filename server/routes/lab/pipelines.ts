@@ -50,7 +50,7 @@ async function save({ ctx, workspaceId, id, existing, body, draft, caller }: Sav
 
 /** The stored pipeline an initialised id names in this workspace; 404 for a malformed id or one of another workspace. */
 async function initialised(ctx: RouteContext, workspaceId: string, id: string): Promise<PipelineRow | undefined> {
-  if (!isUuid(id)) throw notFound(`Pipeline ${id} not found`);
+  if (!isUuid(id)) throw notFound('Pipeline not found');
   const existing = await getPipeline(ctx.db, id);
   if (existing && existing.workspace_id !== workspaceId) throw notFound(`Pipeline ${id} not found`);
   return existing;

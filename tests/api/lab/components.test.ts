@@ -27,8 +27,8 @@ describe('the plugin catalogue (dataplugins)', () => {
     expect(dataPluginsCollectionSchema.safeParse(all.body).success).toBe(true);
     const plugins = embedded(all.body, 'dataplugins');
     expect(plugins.map((p: { id: string }) => p.id)).toEqual(expect.arrayContaining(['extractors/tap-demo--builtin', 'loaders/target-store--builtin']));
-    const postgres = plugins.find((p: { name: string }) => p.name === 'tap-postgres');
-    expect(postgres.settings.find((s: { name: string }) => s.name === 'password')).toMatchObject({ kind: 'PASSWORD', sensitive: true });
+    const postgres = plugins.find((p: { name: string }) => p.name === 'tap-postgres') as { settings: { name: string }[] };
+    expect(postgres.settings.find((s) => s.name === 'password')).toMatchObject({ kind: 'PASSWORD', sensitive: true });
     const loaders = await owner.get(`${linkOf(workspace, REL.dataplugins)}?type=LOADER`);
     expect(embedded(loaders.body, 'dataplugins').map((p: { name: string }) => p.name)).toEqual(['target-store']);
     const named = await owner.get(`${linkOf(workspace, REL.dataplugins)}?name=demo`);

@@ -6,6 +6,10 @@ import { login, type World } from '../helpers/world';
 
 // Shared set-up of the Lab's API tests: pipelines of the demo workspace made through the API.
 
+/** A response body, read loosely and asserted field by field (as in helpers/http.ts). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
+export type Body = Record<string, any>;
+
 /** The outsider signs in and administers a workspace of their own: an admin, just not of the demo workspace. */
 export async function outsiderWorkspace(world: World): Promise<string> {
   await login(world.outsider);
@@ -24,10 +28,10 @@ export async function givePostgresComponent(world: World): Promise<void> {
 }
 
 /** A runnable pipeline of the demo extractor into the default store; the pipeline body. */
-export async function demoPipeline(api: ApiClient, name: string, extra: Record<string, unknown> = {}): Promise<{ id: string; _links: Record<string, { href: string }> } & Record<string, unknown>> {
+export async function demoPipeline(api: ApiClient, name: string, extra: Record<string, unknown> = {}): Promise<Body> {
   const workspace = await api.get(`/api/workspaces/${DEMO.workspaceId}`);
   const draft = await api.call('POST', linkOf(workspace.body, REL.newPipeline));
   const created = await api.call('PUT', linkOf(draft.body, REL.createPipeline), { name, dataComponents: ['extractors/tap-demo', 'loaders/target-store'], ...extra });
   if (created.status !== 201) throw new Error(`pipeline not created: ${created.status} ${JSON.stringify(created.body)}`);
-  return created.body;
+  return created.body as Body;
 }

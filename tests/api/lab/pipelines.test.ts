@@ -6,7 +6,7 @@ import { pipelineSchema, pipelinesCollectionSchema } from '../../../src/domain/r
 import { DEMO } from '../../../server/seed';
 import { embedded, expectError, hasLink, linkOf, type ApiClient } from '../helpers/http';
 import { login, startWorld, type World } from '../helpers/world';
-import { givePostgresComponent, outsiderWorkspace } from './labWorld';
+import { givePostgresComponent, outsiderWorkspace, type Body } from './labWorld';
 
 let world: World;
 let owner: ApiClient;
@@ -23,17 +23,17 @@ afterAll(() => world?.close());
 
 const DEMO_COMPONENTS = ['extractors/tap-demo', 'loaders/target-store'];
 
-async function initialise(api: ApiClient = owner) {
+async function initialise(api: ApiClient = owner): Promise<Body> {
   const answer = await api.call('POST', linkOf(workspace.body, REL.newPipeline));
   expect(answer.status).toBe(200);
-  return answer.body;
+  return answer.body as Body;
 }
 
-async function createPipeline(name: string, extra: Record<string, unknown> = {}) {
+async function createPipeline(name: string, extra: Record<string, unknown> = {}): Promise<Body> {
   const draft = await initialise();
   const created = await owner.call('PUT', linkOf(draft, REL.createPipeline), { name, dataComponents: DEMO_COMPONENTS, ...extra });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
-  return created.body;
+  return created.body as Body;
 }
 
 describe('the workspace offers the Lab to its admins only', () => {
@@ -67,7 +67,7 @@ describe('initialise, create, read', () => {
     const created = await createPipeline('Demo orders', { schedule: '0 0 0 * * *', timeout: 60, maxRetries: 2 });
     expect(pipelineSchema.safeParse(created).success).toBe(true);
     expect(created).toMatchObject({ name: 'Demo orders', draft: false, status: 'READY', schedule: '0 0 0 * * *', timeout: 60, maxRetries: 2, dataComponents: ['tap-demo', 'target-store'] });
-    expect(created._embedded.dataComponents.map((c: { dataPlugin: string }) => c.dataPlugin)).toEqual(['extractors/tap-demo--builtin', 'loaders/target-store--builtin']);
+    expect((created._embedded.dataComponents as { dataPlugin: string }[]).map((c) => c.dataPlugin)).toEqual(['extractors/tap-demo--builtin', 'loaders/target-store--builtin']);
     expect(created._embedded.datastore).toMatchObject({ default: true, managed: true, dataPlugin: 'loaders/target-store--builtin' });
     expect(created._embedded['latest job']).toBeNull();
     const offered = Object.keys(created._links).sort();

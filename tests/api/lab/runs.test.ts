@@ -7,7 +7,7 @@ import { appendLogLines } from '../../../server/runner/logs';
 import { claimNextJob, finishJob } from '../../../server/runner/queue';
 import { embedded, expectError, hasLink, linkOf, type ApiClient } from '../helpers/http';
 import { login, startWorld, type World } from '../helpers/world';
-import { demoPipeline, givePostgresComponent, outsiderWorkspace } from './labWorld';
+import { demoPipeline, givePostgresComponent, outsiderWorkspace, type Body } from './labWorld';
 
 // Jobs of a pipeline through its links. No runner runs in these tests: where a job must be
 // RUNNING or end, the test plays the runner with the queue's own functions (claim, finish).
@@ -24,7 +24,7 @@ beforeAll(async () => {
 });
 afterAll(() => world?.close());
 
-const refresh = async (pipeline: { _links: Record<string, { href: string }> }) => (await owner.get(linkOf(pipeline, REL.self))).body;
+const refresh = async (pipeline: Body): Promise<Body> => (await owner.get(linkOf(pipeline, REL.self))).body as Body;
 
 async function claim(): Promise<string> {
   const job = await claimNextJob(world.server.db, RUNNER, 60_000);
