@@ -138,6 +138,7 @@ describe('validation (400 with field errors)', () => {
     // A draft cannot run: no create job, no verify; it is saved to run through 'create pipeline'.
     for (const rel of [REL.createJob, REL.verifyPipeline, REL.updatePipeline]) expect(hasLink(saved.body, rel), rel).toBe(false);
     expectError(await owner.call('POST', `/api/pipelines/${saved.body.id}/jobs`), 403);
+    expectError(await owner.call('POST', `/api/pipelines/${saved.body.id}/verification`), 403);
     const stillMissing = await owner.call('PUT', linkOf(saved.body, REL.createPipeline), body);
     expectError(stillMissing, 400, { 'properties.tap-postgres.database': /required/ });
   });

@@ -51,6 +51,7 @@ describe('create job, conflict, withdraw', () => {
     expect(active._embedded['latest job'].id).toBe(started.body.id);
     expect(linkOf(active, REL.withdrawJob)).toBe(`${world.baseUrl}/api/jobs/${started.body.id}/stopped`);
     expect(hasLink(active, REL.deletePipeline)).toBe(false);
+    expectError(await owner.call('DELETE', `/api/pipelines/${pipeline.id}`), 403);
     expect(hasLink(started.body, REL.deleteJob)).toBe(false);
 
     expectError(await world.member.api.call('PUT', linkOf(active, REL.withdrawJob)), 403);
