@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DAILY_CRON, HOURLY_CRON, MAX_CRON_LENGTH, SCHEDULE_PRESETS, checkCron, dueSlot, nextRunTimes, scheduleChoiceOf } from './cron';
+import { DAILY_CRON, HOURLY_CRON, MAX_CRON_LENGTH, SCHEDULE_PRESETS, checkCron, checkSchedule, dueSlot, nextRunTimes, scheduleChoiceOf } from './cron';
 
 const at = (iso: string) => new Date(iso);
 
@@ -149,5 +149,18 @@ describe('dueSlot', () => {
       ),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('checkSchedule', () => {
+  it('reads a blank schedule as manual and stores the 6-field form', () => {
+    expect(checkSchedule('  ')).toEqual({ ok: true, schedule: null });
+    expect(checkSchedule(null)).toEqual({ ok: true, schedule: null });
+    expect(checkSchedule('0 9 * * MON-FRI')).toEqual({ ok: true, schedule: '0 0 9 * * MON-FRI' });
+  });
+
+  it('refuses a schedule that fires more than once a minute, or never', () => {
+    expect(checkSchedule('* * * * * *').ok).toBe(false);
+    expect(checkSchedule('0 0 0 31 2 *').ok).toBe(false);
   });
 });

@@ -137,3 +137,12 @@ function reason(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
   return text.replace(/^CronPattern:\s*/, '').replace(/^\w/, (c) => c.toLowerCase());
 }
+
+export type ScheduleCheck = { ok: true; schedule: string | null } | { ok: false; message: string };
+
+/** A pipeline's schedule as saved: blank means manual runs only (null); otherwise the form's rules of checkCron. */
+export function checkSchedule(input: string | null | undefined): ScheduleCheck {
+  if (input === null || input === undefined || input.trim() === '') return { ok: true, schedule: null };
+  const check = checkCron(input, { atMostOncePerMinute: true });
+  return check.ok ? { ok: true, schedule: check.cron } : check;
+}

@@ -32,6 +32,26 @@ export const REL = {
   updateProfile: 'update profile',
   login: 'login',
   tags: 'tags',
+  // The Lab (spec 001 §3)
+  metrics: 'metrics',
+  environment: 'environment',
+  createJob: 'create job',
+  withdrawJob: 'withdraw job',
+  verifyPipeline: 'verify pipeline',
+  updatePipeline: 'update pipeline',
+  deletePipeline: 'delete pipeline',
+  addSubscription: 'add subscription',
+  deleteSubscription: 'delete subscription',
+  draftPipeline: 'draft pipeline',
+  createPipeline: 'create pipeline',
+  dataplugins: 'dataplugins',
+  availableDataplugins: 'availabledataplugins',
+  addDataplugin: 'add dataplugin',
+  createDatacomponent: 'create datacomponent',
+  updateDatacomponent: 'update datacomponent',
+  updateDatastore: 'update datastore',
+  makeDefault: 'make-default',
+  deleteDatastore: 'delete datastore',
 } as const;
 
 export type Rel = (typeof REL)[keyof typeof REL];

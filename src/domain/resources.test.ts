@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { featureSwitches, questionsEnabled } from './features';
-import { embeddedList, linkHref } from './hal';
+import { embeddedList, hasLink, linkHref } from './hal';
 import { landingRoute } from './landing';
 import { parseWith } from './parse';
 import { canSwitchToLab, isOwner, isWorkspaceAdmin } from './permissions';
@@ -8,7 +8,22 @@ import {
   apiKeySchema,
   apiKeysCollectionSchema,
   channelSchema,
+  dataComponentSchema,
+  dataComponentsCollectionSchema,
+  dataPluginSchema,
+  dataPluginsCollectionSchema,
   datasetSchema,
+  dataStoreSchema,
+  dataStoresCollectionSchema,
+  environmentSchema,
+  metricSchema,
+  metricsSchema,
+  pipelineSchema,
+  pipelinesCollectionSchema,
+  pipelineWriteSchema,
+  SUBSCRIPTION_TYPES,
+  subscriptionSchema,
+  subscriptionWriteSchema,
   datasetsCollectionSchema,
   invitationSchema,
   invitationsCollectionSchema,
@@ -160,5 +175,87 @@ describe('parsed resources feed the domain rules directly', () => {
     expect(isOwner(parsedProfile)).toBe(true);
     expect(canSwitchToLab(parsedWorkspace, featureSwitches(null, parsedProfile))).toBe(false);
     expect(questionsEnabled(parsedWorkspace)).toBe(true);
+  });
+});
+
+describe('Lab resource schemas (spec 001 §3)', () => {
+  const plugin = {
+    id: 'extractors/tap-demo--builtin',
+    name: 'tap-demo',
+    label: 'Demo data',
+    variant: 'builtin',
+    pluginType: 'EXTRACTOR',
+    settings: [
+      { name: 'start_date', label: 'Start date', kind: 'DATE_ISO8601', required: 'true', placeholder: null },
+      { name: 'password', kind: 'PASSWORD', sensitive: true, value: null },
+    ],
+  };
+  const component = { id: 'c1', name: 'tap-demo', dataPlugin: 'extractors/tap-demo--builtin', properties: { seed: 42 }, _embedded: { dataplugin: plugin } };
+  const store = { id: 's1', name: 'Default', dataPlugin: 'loaders/target-store--builtin', managed: true, draft: false, default: true, jdbcUrl: null };
+  const pipeline = {
+    id: 'p1',
+    name: 'Demo import',
+    status: 'READY',
+    draft: false,
+    properties: { 'tap-demo.start_date': '2024-01-01', 'tap-demo.scale': 2 },
+    schedule: '0 0 0 * * *',
+    dataComponents: ['tap-demo', 'target-store'],
+    actions: [],
+    script: null,
+    timeout: 0,
+    maxRetries: 2,
+    triggeredBy: [],
+    _embedded: { 'latest job': job, dataComponents: [component], datastore: store },
+    _links: { self: { href: '/api/pipelines/p1' }, 'create job': { href: '/api/pipelines/p1/jobs' } },
+  };
+
+  it('accepts a pipeline with its embedded latest job, components and store', () => {
+    const parsed = pipelineSchema.parse(pipeline);
+    expect(parsed._embedded?.['latest job']?.status).toBe('RUNNING');
+    expect(parsed._embedded?.dataComponents?.[0]?._embedded?.dataplugin?.settings?.[1]?.sensitive).toBe(true);
+    expect(parsed._embedded?.datastore?.default).toBe(true);
+    expect(hasLink(parsed, 'create job')).toBe(true);
+  });
+
+  it('accepts an initialised pipeline that has no id yet', () => {
+    expect(pipelineSchema.parse({ name: null, draft: true, _links: { 'draft pipeline': { href: '/x' } } }).id).toBeUndefined();
+  });
+
+  it('accepts environment, metrics and subscription bodies', () => {
+    const env = environmentSchema.parse({ variables: { TAP_DEMO_SEED: { value: '42', sensitive: false }, TAP_X_PASSWORD: { value: '***', sensitive: true } } });
+    expect(env.variables['TAP_X_PASSWORD']?.value).toBe('***');
+    const metrics = metricsSchema.parse({ metrics: [{ jobId: 'j', status: 'COMPLETE', created: 'x', duration: 1.5, rowsLoaded: 10 }] });
+    expect(metrics.metrics[0]?.rowsLoaded).toBe(10);
+    for (const type of SUBSCRIPTION_TYPES) expect(subscriptionSchema.parse({ id: 's', type }).type).toBe(type);
+    expect(subscriptionWriteSchema.safeParse({ type: 'NONE' }).success).toBe(false);
+  });
+
+  it('pipeline write body: timeout and retries are non-negative integers', () => {
+    expect(pipelineWriteSchema.safeParse({ name: 'a', timeout: -1 }).success).toBe(false);
+    expect(pipelineWriteSchema.safeParse({ name: 'a', maxRetries: 1.5 }).success).toBe(false);
+    expect(pipelineWriteSchema.safeParse({ name: 'a', timeout: 0, maxRetries: 3, schedule: null }).success).toBe(true);
+  });
+
+  it.each([
+    ['pipelines', pipelinesCollectionSchema, pipeline],
+    ['datacomponents', dataComponentsCollectionSchema, component],
+    ['dataplugins', dataPluginsCollectionSchema, plugin],
+    ['datastores', dataStoresCollectionSchema, store],
+  ] as const)('%s collection', (key, schema, item) => {
+    expect(embeddedList(schema.parse({ _embedded: { [key]: [item] }, page: page(1) }), key)).toHaveLength(1);
+    expect(embeddedList(schema.parse({ page: page(0) }), key)).toEqual([]);
+  });
+
+  it.each([
+    ['pipeline timeout', parseWith(pipelineSchema, { ...pipeline, timeout: 'soon' }), 'timeout'],
+    ['pipeline components', parseWith(pipelineSchema, { ...pipeline, dataComponents: [1] }), 'dataComponents.0'],
+    ['setting name', parseWith(dataPluginSchema, { ...plugin, settings: [{ kind: 'STRING' }] }), 'settings.0.name'],
+    ['environment flag', parseWith(environmentSchema, { variables: { A: { value: 'x', sensitive: 'no' } } }), 'variables.A.sensitive'],
+    ['metric rows', parseWith(metricSchema, { jobId: 'j', status: 'COMPLETE', created: 'x', rowsLoaded: 'many' }), 'rowsLoaded'],
+    ['store name', parseWith(dataStoreSchema, { id: 's' }), 'name'],
+    ['component name', parseWith(dataComponentSchema, { id: 'c' }), 'name'],
+  ])('names the wrong field: %s', (_label, result, field) => {
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.issues.map((issue) => issue.field)).toContain(field);
   });
 });

@@ -86,7 +86,12 @@ export const jobSchema = halResource({
   maxAttempts: z.int().nullish(),
   exitCode: z.int().nullish(),
   commitId: z.string().nullish(),
-  _embedded: z.looseObject({ profile: z.looseObject({ email: z.string() }).nullish() }).nullish(),
+  _embedded: z
+    .looseObject({
+      profile: z.looseObject({ email: z.string() }).nullish(),
+      pipeline: z.looseObject({ id: z.string(), name: z.string().nullish() }).nullish(),
+    })
+    .nullish(),
 });
 export type Job = z.infer<typeof jobSchema>;
 
@@ -152,6 +157,178 @@ export const channelSchema = halResource({
   lastModified: z.string().nullish(),
 });
 export type Channel = z.infer<typeof channelSchema>;
+
+// The Lab (spec 001 §3). A pipeline's and a component's properties are keyed
+// '{componentName}.{setting}' with values of any JSON type the setting's kind allows.
+
+export const PLUGIN_TYPES = ['EXTRACTOR', 'LOADER', 'MAPPER', 'TRANSFORMER', 'UTILITY', 'FILE'] as const;
+export type PluginType = (typeof PLUGIN_TYPES)[number];
+export const SETTING_KINDS = ['OAUTH', 'HIDDEN', 'PASSWORD', 'DATE_ISO8601', 'FILE', 'EMAIL', 'INTEGER', 'OPTIONS', 'OBJECT', 'ARRAY', 'BOOLEAN', 'STRING'] as const;
+export type SettingKind = (typeof SETTING_KINDS)[number];
+export const SUBSCRIPTION_TYPES = ['ALERTS', 'ALL'] as const;
+export const subscriptionTypeSchema = z.enum(SUBSCRIPTION_TYPES);
+export type SubscriptionType = z.infer<typeof subscriptionTypeSchema>;
+/** Pipeline status: the Matatika lifecycle, plus DRAFT for a pipeline saved as draft. */
+export const PIPELINE_STATUSES = ['READY', 'PROVISIONING', 'FAILED', 'DRAFT'] as const;
+
+const propertiesSchema = z.record(z.string(), z.unknown());
+
+export const settingOptionSchema = z.looseObject({ label: z.string().nullish(), value: z.unknown() });
+
+/** A plugin setting. `kind` stays an open string: a discovery file may name kinds this client renders as STRING. */
+export const settingSchema = z.looseObject({
+  name: z.string(),
+  label: z.string().nullish(),
+  kind: z.string().nullish(),
+  description: z.string().nullish(),
+  value: z.unknown().optional(),
+  placeholder: z.string().nullish(),
+  // Spec §3: an empty required attribute means required unless it is the text 'false'.
+  required: z.union([z.boolean(), z.string()]).nullish(),
+  hidden: z.boolean().nullish(),
+  sensitive: z.boolean().nullish(),
+  encoding: z.string().nullish(),
+  env: z.string().nullish(),
+  options: z.array(settingOptionSchema).nullish(),
+  oauth: z.looseObject({ provider: z.string().nullish() }).nullish(),
+  value_processor: z.string().nullish(),
+});
+export type Setting = z.infer<typeof settingSchema>;
+
+export const dataPluginSchema = halResource({
+  id: z.string(),
+  name: z.string(),
+  label: z.string().nullish(),
+  variant: z.string().nullish(),
+  pluginType: z.string(),
+  namespace: z.string().nullish(),
+  description: z.string().nullish(),
+  fullDescription: z.string().nullish(),
+  docs: z.string().nullish(),
+  logoUrl: z.string().nullish(),
+  dataPluginLogoUrl: z.string().nullish(),
+  capabilities: z.array(z.string()).nullish(),
+  commands: z.record(z.string(), z.unknown()).nullish(),
+  settings: z.array(settingSchema).nullish(),
+  hidden: z.boolean().nullish(),
+  canDelete: z.boolean().nullish(),
+});
+export type DataPlugin = z.infer<typeof dataPluginSchema>;
+
+export const dataComponentSchema = halResource({
+  id: z.string(),
+  name: z.string(),
+  /** the plugin reference `{plural type}/{name}--{variant}`, e.g. 'extractors/tap-demo--builtin' */
+  dataPlugin: z.string().nullish(),
+  pluginType: z.string().nullish(),
+  properties: propertiesSchema.nullish(),
+  commands: z.record(z.string(), z.unknown()).nullish(),
+  created: z.string().nullish(),
+  lastModified: z.string().nullish(),
+  _embedded: z.looseObject({ dataplugin: dataPluginSchema.nullish() }).nullish(),
+});
+export type DataComponent = z.infer<typeof dataComponentSchema>;
+
+export const dataStoreSchema = halResource({
+  id: z.string(),
+  name: z.string(),
+  jdbcUrl: z.string().nullish(),
+  logoUrl: z.string().nullish(),
+  managed: z.boolean().nullish(),
+  draft: z.boolean().nullish(),
+  default: z.boolean().nullish(),
+  status: z.string().nullish(),
+  /** `loaders/{name}--{variant}` */
+  dataPlugin: z.string().nullish(),
+  properties: propertiesSchema.nullish(),
+  created: z.string().nullish(),
+  lastModified: z.string().nullish(),
+});
+export type DataStore = z.infer<typeof dataStoreSchema>;
+
+export const pipelineSchema = halResource({
+  // An initialised pipeline (POST 'new pipeline') has no id until it is saved.
+  id: z.string().nullish(),
+  name: z.string().nullish(),
+  status: z.string().nullish(),
+  draft: z.boolean().nullish(),
+  properties: propertiesSchema.nullish(),
+  /** a 6-field cron (seconds first); null or empty means manual */
+  schedule: z.string().nullish(),
+  dataComponents: z.array(z.string()).nullish(),
+  actions: z.array(z.string()).nullish(),
+  script: z.string().nullish(),
+  /** seconds; 0 means the default of 300 */
+  timeout: z.int().nullish(),
+  maxRetries: z.int().nullish(),
+  triggeredBy: z.array(z.string()).nullish(),
+  created: z.string().nullish(),
+  lastModified: z.string().nullish(),
+  _embedded: z
+    .looseObject({
+      // the Matatika reference names the latest job's key with a space, like a link relation
+      'latest job': jobSchema.nullish(),
+      dataComponents: z.array(dataComponentSchema).nullish(),
+      datastore: dataStoreSchema.nullish(),
+    })
+    .nullish(),
+});
+export type Pipeline = z.infer<typeof pipelineSchema>;
+
+/** The body of PUT 'create pipeline' / 'update pipeline' / 'draft pipeline'. */
+export const pipelineWriteSchema = z.object({
+  name: z.string(),
+  properties: propertiesSchema.nullish(),
+  schedule: z.string().nullish(),
+  dataComponents: z.array(z.string()).nullish(),
+  actions: z.array(z.string()).nullish(),
+  script: z.string().nullish(),
+  timeout: z.int().min(0).nullish(),
+  maxRetries: z.int().min(0).nullish(),
+  triggeredBy: z.array(z.string()).nullish(),
+});
+export type PipelineWrite = z.infer<typeof pipelineWriteSchema>;
+
+/** One variable of a pipeline's environment; a sensitive value is always '***' on the wire. */
+export const environmentVariableSchema = z.looseObject({ value: z.string().nullable(), sensitive: z.boolean() });
+export type EnvironmentVariable = z.infer<typeof environmentVariableSchema>;
+export const environmentSchema = halResource({
+  variables: z.record(z.string(), environmentVariableSchema),
+});
+export type Environment = z.infer<typeof environmentSchema>;
+
+/** One job of a pipeline's History chart. */
+export const metricSchema = z.looseObject({
+  jobId: z.string(),
+  status: jobStatusSchema,
+  created: z.string(),
+  startTime: z.string().nullish(),
+  endTime: z.string().nullish(),
+  /** seconds, null until the job has started and ended */
+  duration: z.number().nullish(),
+  rowsLoaded: z.int(),
+  attempt: z.int().nullish(),
+});
+export type Metric = z.infer<typeof metricSchema>;
+export const metricsSchema = halResource({ metrics: z.array(metricSchema) });
+export type Metrics = z.infer<typeof metricsSchema>;
+
+export const subscriptionSchema = halResource({
+  id: z.string(),
+  type: subscriptionTypeSchema,
+  created: z.string().nullish(),
+});
+export type Subscription = z.infer<typeof subscriptionSchema>;
+export const subscriptionWriteSchema = z.object({ type: subscriptionTypeSchema });
+
+export const pipelinesCollectionSchema = pagedCollection('pipelines', pipelineSchema);
+export type PipelinesCollection = z.infer<typeof pipelinesCollectionSchema>;
+export const dataComponentsCollectionSchema = pagedCollection('datacomponents', dataComponentSchema);
+export type DataComponentsCollection = z.infer<typeof dataComponentsCollectionSchema>;
+export const dataPluginsCollectionSchema = pagedCollection('dataplugins', dataPluginSchema);
+export type DataPluginsCollection = z.infer<typeof dataPluginsCollectionSchema>;
+export const dataStoresCollectionSchema = pagedCollection('datastores', dataStoreSchema);
+export type DataStoresCollection = z.infer<typeof dataStoresCollectionSchema>;
 
 export const workspacesCollectionSchema = pagedCollection('workspaces', workspaceSchema);
 export type WorkspacesCollection = z.infer<typeof workspacesCollectionSchema>;

@@ -4,6 +4,7 @@ import * as identity from './002_identity';
 import * as identityThrottle from './003_identity_throttle';
 import * as readIndexes from './004_read_indexes';
 import * as lab from './005_lab';
+import * as labApi from './006_lab_api';
 
 /** Ordered by name; a new migration is a new file added here, never an edit of an old one. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '003_identity_throttle': identityThrottle,
   '004_read_indexes': readIndexes,
   '005_lab': lab,
+  '006_lab_api': labApi,
 };
