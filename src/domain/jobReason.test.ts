@@ -7,6 +7,8 @@ describe('jobReason', () => {
   it('names who started a manual run', () => {
     expect(jobReason({ triggeredBy: null, _embedded: { profile: { email: 'owner@example.com' } } })).toBe('Started by owner@example.com');
     expect(jobReason({ triggeredBy: 'manual', _embedded: { profile: { email: 'owner@example.com' } } })).toBe('Started by owner@example.com');
+    expect(jobReason({ triggeredBy: 'manual: Demo Owner' })).toBe('Started by Demo Owner');
+    expect(jobReason({ triggeredBy: 'verification: Demo Owner' })).toBe('Verification started by Demo Owner');
   });
 
   it('names the pipeline whose job triggered it', () => {

@@ -1,6 +1,6 @@
 // "Runs you can reason about" (issue 7): every job says why it ran. The server writes a
-// human-readable cause into triggeredBy ('pipeline Orders', 'schedule 2026-01-01T00:00:00Z', …)
-// and embeds the profile of whoever pressed Start; a retry says which attempt it is.
+// human-readable cause into triggeredBy ('manual: Ann', 'verification: Ann', 'pipeline Orders',
+// 'schedule …') and embeds the profile of whoever pressed Start; a retry says which attempt it is.
 
 export type JobCause = {
   readonly triggeredBy?: string | null | undefined;
@@ -19,6 +19,8 @@ export function jobReason(job: JobCause): string {
   if (cause !== '') {
     const lower = cause.toLowerCase();
     if (lower.startsWith('pipeline ')) reason = `Triggered by ${cause}`;
+    else if (lower.startsWith('manual:')) reason = `Started by ${cause.slice('manual:'.length).trim() || who || 'someone'}`;
+    else if (lower.startsWith('verification:')) reason = `Verification started by ${cause.slice('verification:'.length).trim() || who || 'someone'}`;
     else if (lower.startsWith('schedule')) reason = `Scheduled: ${cause.slice('schedule'.length).trim() || 'on schedule'}`;
     else if (who !== '' && lower === 'manual') reason = `Started by ${who}`;
     else reason = cause;
