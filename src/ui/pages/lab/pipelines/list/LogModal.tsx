@@ -47,14 +47,14 @@ const useStyles = makeStyles({
   },
   header: {
     display: 'grid',
-    gridTemplateColumns: '64px 176px 1fr',
+    gridTemplateColumns: '56px 216px 1fr',
     fontWeight: tokens.fontWeightSemibold,
     padding: `0 ${tokens.spacingHorizontalS}`,
     color: tokens.colorNeutralForeground3,
   },
   row: {
     display: 'grid',
-    gridTemplateColumns: '64px 176px 1fr',
+    gridTemplateColumns: '56px 216px 1fr',
     position: 'absolute',
     left: 0,
     right: 0,
