@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, SimulatedClock } from 'xstate';
+import { createActor, fromPromise, SimulatedClock } from 'xstate';
 import { createApiClient } from '../../api/client';
 import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
@@ -8,7 +8,7 @@ import type { Job, LogEntry } from '../../domain/resources';
 import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
 import type { ReplayLog } from '../testing';
 import { logStreamActors } from './logStream.actors';
-import { logStreamMachine, selectCanDownload, selectNoLogs } from './logStream.machine';
+import { logStreamMachine, selectCanDownload, selectNoLogs, type ReadJobInput, type ReadPageInput } from './logStream.machine';
 
 const BASE = 'http://api.test/api';
 const jobLinks = { self: { href: `${BASE}/jobs/j1` }, logs: { href: `${BASE}/jobs/j1/logs` } };
@@ -114,6 +114,36 @@ describe('logStream scenarios', () => {
     for (let i = 0; i < 50 && !actor.getSnapshot().matches('ended'); i += 1) await new Promise((r) => setTimeout(r, 0));
     expect(actor.getSnapshot().value).toBe('ended');
     expect(fake.calls.map((c) => c.url)).toEqual([`${BASE}/jobs/j1/logs?sequence=0&size=2`, `${BASE}/jobs/j1`, `${BASE}/jobs/j1/logs?sequence=1&size=2`]);
+    actor.stop();
+  });
+});
+
+describe('a 100,000-line log', () => {
+  it('is read in pages of the page size, each from the last sequence, without duplicates', async () => {
+    const total = 100_000;
+    const size = 1_000;
+    const asked: number[] = [];
+    const machine = logStreamMachine.provide({
+      actors: {
+        readPage: fromPromise<LogEntry[], ReadPageInput>(({ input }) => {
+          asked.push(input.sequence);
+          const first = input.sequence + 1;
+          const count = Math.max(0, Math.min(input.size, total - input.sequence));
+          return Promise.resolve(Array.from({ length: count }, (_, i) => line(first + i)));
+        }),
+        readJob: fromPromise<Job, ReadJobInput>(() => Promise.resolve(jobOf('COMPLETE'))),
+      },
+    });
+    const actor = createActor(machine, { input: { job: jobOf('COMPLETE'), pageSize: size } });
+    const started = Date.now();
+    actor.start();
+    for (let i = 0; i < 10_000 && !actor.getSnapshot().matches('ended'); i += 1) await new Promise((r) => setTimeout(r, 0));
+    const { lines } = actor.getSnapshot().context;
+    expect(lines).toHaveLength(total);
+    expect(lines.at(-1)?.sequence).toBe(total);
+    expect(asked).toHaveLength(total / size + 1);
+    expect(asked.slice(0, 3)).toEqual([0, 1_000, 2_000]);
+    expect(Date.now() - started).toBeLessThan(10_000);
     actor.stop();
   });
 });

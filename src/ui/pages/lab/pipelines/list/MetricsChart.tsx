@@ -1,5 +1,5 @@
 import { Caption1, makeStyles, tokens } from '@fluentui/react-components';
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { formatJobDate } from '../../../../../domain/constants';
 import type { Metric } from '../../../../../domain/resources';
 
@@ -8,8 +8,10 @@ const useStyles = makeStyles({
 });
 
 /** Rows loaded and duration per job; chart.js is imported only when a History tab opens. */
-export function MetricsChart({ metrics }: { metrics: readonly Metric[] }) {
+export function MetricsChart({ metrics: all }: { metrics: readonly Metric[] }) {
   const styles = useStyles();
+  // A queued or running job has neither rows nor a duration yet: chart the ended ones.
+  const metrics = useMemo(() => all.filter((m) => m.endTime != null), [all]);
   const canvas = useRef<HTMLCanvasElement>(null);
 
   useEffect(() => {
