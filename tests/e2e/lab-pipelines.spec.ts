@@ -113,11 +113,12 @@ test('the demo import loads rows: the History chart counts them', async ({ page 
   await expect(row.getByRole('button', { name: 'Start job' })).toBeVisible({ timeout: 100_000 });
   await expect(row.locator('[data-status="COMPLETE"]').first()).toBeVisible();
   await expect.poll(async () => Number((await row.locator('[data-rows-loaded]').getAttribute('data-rows-loaded')) ?? 0), { timeout: 15_000 }).toBeGreaterThan(0);
+  await screenshot(page, 'lab-pipelines-history-1280');
   await row.getByRole('tab', { name: 'Settings' }).click();
   await expect(row.getByRole('heading', { name: /tap-demo/ })).toBeVisible();
   await row.getByRole('tab', { name: 'Environment' }).click();
   await expect(row.getByLabel('Environment')).toBeVisible();
-  await screenshot(page, 'lab-pipelines-history-1280');
+  await screenshot(page, 'lab-pipelines-environment-1280');
 });
 
 test('stop a running job', async ({ page }) => {

@@ -25,7 +25,7 @@ export function MetricsChart({ metrics: all }: { metrics: readonly Metric[] }) {
         data: {
           labels: ordered.map((m) => formatJobDate(m.created)),
           datasets: [
-            { type: 'bar', label: 'Rows loaded', data: ordered.map((m) => m.rowsLoaded), backgroundColor: '#483D8B', yAxisID: 'rows' },
+            { type: 'bar', label: 'Rows loaded', data: ordered.map((m) => m.rowsLoaded), backgroundColor: '#483D8B', yAxisID: 'rows', maxBarThickness: 48 },
             { type: 'line', label: 'Duration (s)', data: ordered.map((m) => m.duration ?? null), borderColor: '#E8590C', yAxisID: 'seconds' },
           ],
         },
