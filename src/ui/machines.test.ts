@@ -8,10 +8,13 @@ import { assistantMachine } from '../machines/assistant/assistant.machine';
 import { authMachine } from '../machines/auth/auth.machine';
 import { changePasswordMachine } from '../machines/changePassword/changePassword.machine';
 import { feedMachine } from '../machines/feed/feed.machine';
+import { jobRunMachine } from '../machines/jobRun/jobRun.machine';
 import { landingMachine } from '../machines/landing/landing.machine';
+import { logStreamMachine } from '../machines/logStream/logStream.machine';
 import { notificationCountMachine, taskCountMachine } from '../machines/polling/polling.machine';
 import { profileFormMachine } from '../machines/profileForm/profileForm.machine';
 import { workspaceSwitchMachine } from '../machines/workspaceSwitch/workspaceSwitch.machine';
+import { watchMachine } from '../machines/watch/watch.machine';
 import { provideMachines, type MachineEffects, type Machines } from './machines';
 
 const ORIGINALS: { readonly [K in keyof Machines]: AnyStateMachine } = {
@@ -25,6 +28,9 @@ const ORIGINALS: { readonly [K in keyof Machines]: AnyStateMachine } = {
   profileForm: profileFormMachine,
   feed: feedMachine,
   apiKeys: apiKeysMachine,
+  jobRun: jobRunMachine,
+  logStream: logStreamMachine,
+  watch: watchMachine,
 };
 
 function effects(replies: Parameters<typeof fakeFetch> = []) {

@@ -12,14 +12,20 @@ import { changePasswordActors } from '../machines/changePassword/changePassword.
 import { changePasswordMachine } from '../machines/changePassword/changePassword.machine';
 import { feedActors } from '../machines/feed/feed.actors';
 import { feedMachine } from '../machines/feed/feed.machine';
+import { jobRunActors } from '../machines/jobRun/jobRun.actors';
+import { jobRunMachine } from '../machines/jobRun/jobRun.machine';
 import { landingActors } from '../machines/landing/landing.actors';
 import { landingMachine } from '../machines/landing/landing.machine';
+import { logStreamActors } from '../machines/logStream/logStream.actors';
+import { logStreamMachine } from '../machines/logStream/logStream.machine';
 import { notificationCountActor, taskCountActor } from '../machines/polling/polling.actors';
 import { notificationCountMachine, taskCountMachine } from '../machines/polling/polling.machine';
 import { profileFormActors } from '../machines/profileForm/profileForm.actors';
 import { profileFormMachine, type ProfileSavedEmitted } from '../machines/profileForm/profileForm.machine';
 import { workspaceSwitchActors } from '../machines/workspaceSwitch/workspaceSwitch.actors';
 import { workspaceSwitchMachine } from '../machines/workspaceSwitch/workspaceSwitch.machine';
+import { watchActors } from '../machines/watch/watch.actors';
+import { watchMachine } from '../machines/watch/watch.machine';
 import type { RuntimeConfig } from './runtimeConfig';
 
 /** The identity provider's own user database: the only accounts whose password the app resets. */
@@ -82,6 +88,10 @@ export function provideMachines(effects: MachineEffects) {
     }),
     feed: feedMachine.provide({ actors: feedActors(client) }),
     apiKeys: apiKeysMachine.provide({ actors: apiKeysActors(client, effects.clipboard) }),
+    // The Lab's pipelines list (spec 001 §2, §4)
+    jobRun: jobRunMachine.provide({ actors: jobRunActors(client) }),
+    logStream: logStreamMachine.provide({ actors: logStreamActors(client) }),
+    watch: watchMachine.provide({ actors: watchActors(client) }),
   };
 }
 

@@ -20,6 +20,7 @@ const DebugPage = lazy(() => import('../pages/debug/DebugPage'));
 const FeedPage = lazy(() => import('../pages/datasets/FeedPage'));
 const ExplorePage = lazy(() => import('../pages/datasets/ExplorePage'));
 const DatasetPage = lazy(() => import('../pages/datasets/DatasetPage'));
+const PipelinesPage = lazy(() => import('../pages/lab/pipelines/list/PipelinesPage'));
 
 const page = (element: ReactNode) => <Suspense fallback={<Loading />}>{element}</Suspense>;
 
@@ -84,7 +85,7 @@ export function AppRoutes() {
         </Route>
 
         <Route element={inLab}>
-          <Route path={path('pipelines')} element={<ViewPage view="Data Imports" title="Data Imports" />} />
+          <Route path={path('pipelines')} element={page(<PipelinesPage />)} />
           <Route path={path('newPipeline')} element={<ViewPage view="Data Import" title="New data import" />} />
           <Route path={path('pipeline')} element={<ViewPage view="Data Import" title="Data import" />} />
           <Route path={path('datastores')} element={<ViewPage view="Data Stores" title="Data Stores" />} />

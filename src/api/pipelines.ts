@@ -1,0 +1,94 @@
+import { embeddedList, type HalLike } from '../domain/hal';
+import { REL } from '../domain/relations';
+import {
+  environmentSchema,
+  jobSchema,
+  jobsCollectionSchema,
+  metricsSchema,
+  pipelineSchema,
+  pipelinesCollectionSchema,
+  type Environment,
+  type Job,
+  type JobsCollection,
+  type Metric,
+  type Pipeline,
+  type PipelinesCollection,
+  type SubscriptionType,
+} from '../domain/resources';
+import type { ApiClient, RequestOptions } from './client';
+
+// The pipelines list and its rows (spec 001 §7 "Pipelines and jobs"). Every call follows a link
+// of the resource it acts on, so a missing permission is a missingLink failure, never a guess.
+
+/** Page size of the pipelines list; the spec gives none, Spring's default is 20. */
+export const PIPELINES_PAGE_SIZE = 20;
+/** Spec 001 §9: job page size 10. */
+export const JOBS_PAGE_SIZE = 10;
+
+export type PipelinesQuery = { readonly page: number; readonly search: string };
+
+/** The workspace's 'pipelines' link, paged, searched by name. */
+export function listPipelines(client: ApiClient, workspace: HalLike, query: PipelinesQuery, options: RequestOptions = {}): Promise<PipelinesCollection> {
+  const search = query.search.trim();
+  return client.follow(workspace, REL.pipelines, {
+    ...options,
+    schema: pipelinesCollectionSchema,
+    query: { page: query.page, size: PIPELINES_PAGE_SIZE, ...(search === '' ? {} : { search }), ...options.query },
+  });
+}
+
+export function pipelinesOf(page: PipelinesCollection): Pipeline[] {
+  return embeddedList(page, 'pipelines');
+}
+
+/** Re-reads a pipeline (with its latest job and links) through its self link. */
+export function refreshPipeline(client: ApiClient, pipeline: HalLike, options: RequestOptions = {}): Promise<Pipeline> {
+  return client.follow(pipeline, REL.self, { ...options, schema: pipelineSchema });
+}
+
+/** POST 'create job' (one attempt: a repeated POST would queue a second run, or answer 409). */
+export async function startJob(client: ApiClient, pipeline: HalLike, options: RequestOptions = {}): Promise<Job | undefined> {
+  return client.follow(pipeline, REL.createJob, { ...options, method: 'POST', schema: jobSchema, retry: false });
+}
+
+/** PUT 'withdraw job': the running or queued job ends STOPPED. */
+export async function stopJob(client: ApiClient, pipeline: HalLike, options: RequestOptions = {}): Promise<void> {
+  await client.follow(pipeline, REL.withdrawJob, { ...options, method: 'PUT' });
+}
+
+/** POST 'verify pipeline': a PIPELINE_VERIFY job. */
+export async function verifyPipeline(client: ApiClient, pipeline: HalLike, options: RequestOptions = {}): Promise<Job | undefined> {
+  return client.follow(pipeline, REL.verifyPipeline, { ...options, method: 'POST', schema: jobSchema, retry: false });
+}
+
+export function deletePipeline(client: ApiClient, pipeline: HalLike, options: RequestOptions = {}): Promise<void> {
+  return client.follow(pipeline, REL.deletePipeline, { ...options, method: 'DELETE' });
+}
+
+/** The first page of the pipeline's jobs (?size=10), newest first. */
+export function listPipelineJobs(client: ApiClient, pipeline: HalLike, options: RequestOptions = {}): Promise<JobsCollection> {
+  return client.follow(pipeline, REL.jobs, { ...options, schema: jobsCollectionSchema, query: { size: JOBS_PAGE_SIZE, ...options.query } });
+}
+
+/** Newer ('prev') or Older ('next') page of a jobs page, through its paging link. */
+export function turnJobsPage(client: ApiClient, page: JobsCollection, rel: 'next' | 'prev', options: RequestOptions = {}): Promise<JobsCollection> {
+  return client.follow(page, rel, { ...options, schema: jobsCollectionSchema });
+}
+
+export async function pipelineMetrics(client: ApiClient, pipeline: HalLike, options: RequestOptions = {}): Promise<Metric[]> {
+  return (await client.follow(pipeline, REL.metrics, { ...options, schema: metricsSchema })).metrics;
+}
+
+export function pipelineEnvironment(client: ApiClient, pipeline: HalLike, options: RequestOptions = {}): Promise<Environment> {
+  return client.follow(pipeline, REL.environment, { ...options, schema: environmentSchema });
+}
+
+/** POST 'add subscription' with the chosen type (spec 001 §4 "Watch"). */
+export async function watchPipeline(client: ApiClient, pipeline: HalLike, type: SubscriptionType, options: RequestOptions = {}): Promise<void> {
+  await client.follow(pipeline, REL.addSubscription, { ...options, method: 'POST', body: { type } });
+}
+
+/** DELETE 'delete subscription'. */
+export function unwatchPipeline(client: ApiClient, pipeline: HalLike, options: RequestOptions = {}): Promise<void> {
+  return client.follow(pipeline, REL.deleteSubscription, { ...options, method: 'DELETE' });
+}

@@ -1,0 +1,256 @@
+import {
+  Button,
+  Caption1,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+  Input,
+  makeStyles,
+  MessageBar,
+  MessageBarBody,
+  Spinner,
+  Switch,
+  tokens,
+} from '@fluentui/react-components';
+import { ArrowDownloadRegular, ErrorCircleRegular, SearchRegular } from '@fluentui/react-icons';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, useMemo, useRef, useState, type UIEvent } from 'react';
+import { downloadLogText, logFileName } from '../../../../../api/logs';
+import { firstErrorIndex, isErrorLine, searchLog, visibleRows } from '../../../../../domain/logView';
+import type { Job } from '../../../../../domain/resources';
+import { failureText } from '../../../../../machines/failureText';
+import { selectCanDownload, selectNoLogs } from '../../../../../machines/logStream/logStream.machine';
+import { useMachines } from '../../../../MachinesProvider';
+import { useRuntime } from '../../../../runtime';
+import { JobStatusBadge } from './JobStatusBadge';
+
+const ROW_HEIGHT = 22;
+const VIEWPORT_HEIGHT = 420;
+
+const useStyles = makeStyles({
+  surface: { maxWidth: 'min(1100px, 96vw)', width: '100%' },
+  tools: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: tokens.spacingHorizontalS, marginBottom: tokens.spacingVerticalS },
+  search: { flexGrow: 1, minWidth: '160px' },
+  viewport: {
+    height: `${String(VIEWPORT_HEIGHT)}px`,
+    maxHeight: '60vh',
+    overflowY: 'auto',
+    overflowX: 'hidden',
+    position: 'relative',
+    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+    borderRadius: tokens.borderRadiusMedium,
+    fontFamily: tokens.fontFamilyMonospace,
+    fontSize: tokens.fontSizeBase200,
+  },
+  header: {
+    display: 'grid',
+    gridTemplateColumns: '56px 216px 1fr',
+    fontWeight: tokens.fontWeightSemibold,
+    padding: `0 ${tokens.spacingHorizontalS}`,
+    color: tokens.colorNeutralForeground3,
+  },
+  row: {
+    display: 'grid',
+    gridTemplateColumns: '56px 216px 1fr',
+    position: 'absolute',
+    left: 0,
+    right: 0,
+    height: `${String(ROW_HEIGHT)}px`,
+    lineHeight: `${String(ROW_HEIGHT)}px`,
+    padding: `0 ${tokens.spacingHorizontalS}`,
+    whiteSpace: 'pre',
+  },
+  cell: { overflow: 'hidden', textOverflow: 'ellipsis' },
+  error: { color: tokens.colorPaletteRedForeground1 },
+  hit: { backgroundColor: tokens.colorPaletteYellowBackground2 },
+  current: { outline: `2px solid ${tokens.colorBrandStroke1}`, outlineOffset: '-2px' },
+  empty: { padding: tokens.spacingHorizontalM, color: tokens.colorNeutralForeground3 },
+  narrowHide: { '@media (max-width: 600px)': { display: 'none' } },
+});
+
+/** The log modal (spec 001 §2) with follow mode, search, first error and virtualised rows. */
+export function LogModal({ job, onClose }: { job: Job; onClose: () => void }) {
+  const styles = useStyles();
+  const machines = useMachines();
+  const { client } = useRuntime();
+  const actor = useActorRef(machines.logStream, { input: { job } });
+  const lines = useSelector(actor, (s) => s.context.lines);
+  const status = useSelector(actor, (s) => s.context.job.status);
+  const spinning = useSelector(actor, (s) => s.context.spinning && s.context.lines.length === 0);
+  const noLogs = useSelector(actor, selectNoLogs);
+  const canDownload = useSelector(actor, selectCanDownload);
+  const failed = useSelector(actor, (s) => (s.matches('failed') ? s.context.error : null));
+  const cancelled = useSelector(actor, (s) => s.matches('cancelled'));
+
+  const viewport = useRef<HTMLDivElement>(null);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [follow, setFollow] = useState(true);
+  const [query, setQuery] = useState('');
+  const [hitIndex, setHitIndex] = useState(0);
+  const [current, setCurrent] = useState<number | null>(null);
+  const [downloadError, setDownloadError] = useState<string | null>(null);
+  const [downloading, setDownloading] = useState(false);
+
+  const hits = useMemo(() => searchLog(lines, query), [lines, query]);
+  const hitSet = useMemo(() => new Set(hits), [hits]);
+
+  const scrollToRow = (index: number) => {
+    const element = viewport.current;
+    if (element === null) return;
+    element.scrollTop = Math.max(0, index * ROW_HEIGHT - VIEWPORT_HEIGHT / 3);
+    setScrollTop(element.scrollTop);
+    setCurrent(index);
+  };
+
+  // Follow mode keeps the newest line in view as lines arrive.
+  useEffect(() => {
+    const element = viewport.current;
+    if (!follow || element === null) return;
+    element.scrollTop = element.scrollHeight;
+    setScrollTop(element.scrollTop);
+  }, [follow, lines.length]);
+
+  const onScroll = (event: UIEvent<HTMLDivElement>) => {
+    const element = event.currentTarget;
+    setScrollTop(element.scrollTop);
+    const atBottom = element.scrollHeight - element.scrollTop - element.clientHeight < ROW_HEIGHT * 2;
+    if (!atBottom && follow) setFollow(false);
+  };
+
+  const jumpToHit = (step: number) => {
+    if (hits.length === 0) return;
+    const next = (hitIndex + step + hits.length) % hits.length;
+    setHitIndex(next);
+    setFollow(false);
+    scrollToRow(hits[next] ?? 0);
+  };
+
+  const jumpToFirstError = () => {
+    const index = firstErrorIndex(lines);
+    if (index < 0) return;
+    setFollow(false);
+    scrollToRow(index);
+  };
+
+  const download = () => {
+    setDownloading(true);
+    setDownloadError(null);
+    downloadLogText(client, job).then(
+      (text) => {
+        const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
+        const link = document.createElement('a');
+        link.href = url;
+        link.download = logFileName(job.id);
+        link.click();
+        setTimeout(() => URL.revokeObjectURL(url), 1_000);
+        setDownloading(false);
+      },
+      (failure: unknown) => {
+        setDownloadError(failureText(failure));
+        setDownloading(false);
+      },
+    );
+  };
+
+  const { start, end } = visibleRows(scrollTop, VIEWPORT_HEIGHT, ROW_HEIGHT, lines.length);
+  const hasError = useMemo(() => firstErrorIndex(lines) >= 0, [lines]);
+
+  return (
+    <Dialog open onOpenChange={(_, data) => !data.open && onClose()}>
+      <DialogSurface className={styles.surface} aria-label="Job log">
+        <DialogBody>
+          <DialogTitle>
+            Log <JobStatusBadge status={status} />
+          </DialogTitle>
+          <DialogContent>
+            <div className={styles.tools}>
+              <Input
+                className={styles.search}
+                contentBefore={<SearchRegular />}
+                placeholder="Search the log"
+                aria-label="Search the log"
+                value={query}
+                onChange={(_, data) => {
+                  setQuery(data.value);
+                  setHitIndex(-1);
+                }}
+                onKeyDown={(event) => event.key === 'Enter' && jumpToHit(event.shiftKey ? -1 : 1)}
+              />
+              <Caption1 aria-live="polite">{query.trim() === '' ? '' : `${String(hits.length)} found`}</Caption1>
+              <Button size="small" disabled={hits.length === 0} onClick={() => jumpToHit(1)}>
+                Next match
+              </Button>
+              <Button size="small" icon={<ErrorCircleRegular />} disabled={!hasError} onClick={jumpToFirstError}>
+                First error
+              </Button>
+              <Switch label="Follow" checked={follow} onChange={(_, data) => setFollow(data.checked)} />
+            </div>
+            {failed !== null && (
+              <MessageBar intent="error">
+                <MessageBarBody>{failed}</MessageBarBody>
+              </MessageBar>
+            )}
+            {cancelled && (
+              <MessageBar intent="warning">
+                <MessageBarBody>The log could not be read and stopped updating.</MessageBarBody>
+              </MessageBar>
+            )}
+            {downloadError !== null && (
+              <MessageBar intent="error">
+                <MessageBarBody>{downloadError}</MessageBarBody>
+              </MessageBar>
+            )}
+            <div className={styles.header} aria-hidden>
+              <span>#</span>
+              <span className={styles.narrowHide}>Timestamp</span>
+              <span>Message</span>
+            </div>
+            <div ref={viewport} className={styles.viewport} onScroll={onScroll} role="table" aria-label="Log lines" aria-rowcount={lines.length} data-testid="log-viewport">
+              {spinning ? (
+                <div className={styles.empty}>
+                  <Spinner size="small" label="Loading logs" />
+                </div>
+              ) : noLogs ? (
+                <div className={styles.empty}>No logs yet</div>
+              ) : (
+                <div style={{ height: `${String(lines.length * ROW_HEIGHT)}px`, position: 'relative' }}>
+                  {lines.slice(start, end).map((line, offset) => {
+                    const index = start + offset;
+                    const classes = [styles.row, isErrorLine(line.message) ? styles.error : '', hitSet.has(index) ? styles.hit : '', current === index ? styles.current : ''].join(' ');
+                    return (
+                      <div key={line.sequence} role="row" aria-rowindex={index + 1} className={classes} style={{ top: `${String(index * ROW_HEIGHT)}px` }} data-sequence={line.sequence}>
+                        <span role="cell" className={styles.cell}>
+                          {line.sequence}
+                        </span>
+                        <span role="cell" className={`${styles.cell} ${styles.narrowHide}`}>
+                          {line.timestamp}
+                        </span>
+                        <span role="cell" className={styles.cell} title={line.message}>
+                          {line.message}
+                        </span>
+                      </div>
+                    );
+                  })}
+                </div>
+              )}
+            </div>
+            <Caption1>{`${String(lines.length)} lines`}</Caption1>
+          </DialogContent>
+          <DialogActions>
+            {canDownload && (
+              <Button icon={downloading ? <Spinner size="tiny" /> : <ArrowDownloadRegular />} disabled={downloading} onClick={download}>
+                Download
+              </Button>
+            )}
+            <Button appearance="primary" onClick={onClose}>
+              Close
+            </Button>
+          </DialogActions>
+        </DialogBody>
+      </DialogSurface>
+    </Dialog>
+  );
+}

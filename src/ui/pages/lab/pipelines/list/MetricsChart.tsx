@@ -1,0 +1,52 @@
+import { Caption1, makeStyles, tokens } from '@fluentui/react-components';
+import { useEffect, useMemo, useRef } from 'react';
+import { formatJobDate } from '../../../../../domain/constants';
+import type { Metric } from '../../../../../domain/resources';
+
+const useStyles = makeStyles({
+  box: { position: 'relative', height: '180px', width: '100%' },
+});
+
+/** Rows loaded and duration per job; chart.js is imported only when a History tab opens. */
+export function MetricsChart({ metrics: all }: { metrics: readonly Metric[] }) {
+  const styles = useStyles();
+  // A queued or running job has neither rows nor a duration yet: chart the ended ones.
+  const metrics = useMemo(() => all.filter((m) => m.endTime != null), [all]);
+  const canvas = useRef<HTMLCanvasElement>(null);
+
+  useEffect(() => {
+    let chart: { destroy: () => void } | undefined;
+    let cancelled = false;
+    void import('chart.js/auto').then(({ default: Chart }) => {
+      if (cancelled || canvas.current === null) return;
+      const ordered = [...metrics].sort((a, b) => a.created.localeCompare(b.created));
+      chart = new Chart(canvas.current, {
+        type: 'bar',
+        data: {
+          labels: ordered.map((m) => formatJobDate(m.created)),
+          datasets: [
+            { type: 'bar', label: 'Rows loaded', data: ordered.map((m) => m.rowsLoaded), backgroundColor: '#483D8B', yAxisID: 'rows', maxBarThickness: 48 },
+            { type: 'line', label: 'Duration (s)', data: ordered.map((m) => m.duration ?? null), borderColor: '#E8590C', yAxisID: 'seconds' },
+          ],
+        },
+        options: {
+          maintainAspectRatio: false,
+          animation: false,
+          scales: { rows: { position: 'left', beginAtZero: true }, seconds: { position: 'right', beginAtZero: true, grid: { drawOnChartArea: false } } },
+        },
+      });
+    });
+    return () => {
+      cancelled = true;
+      chart?.destroy();
+    };
+  }, [metrics]);
+
+  if (metrics.length === 0) return <Caption1 style={{ color: tokens.colorNeutralForeground3 }}>No runs to chart yet.</Caption1>;
+  const total = metrics.reduce((sum, m) => sum + m.rowsLoaded, 0);
+  return (
+    <div className={styles.box} role="img" aria-label={`Rows loaded per job: ${String(total)} in ${String(metrics.length)} jobs`} data-rows-loaded={total}>
+      <canvas ref={canvas} />
+    </div>
+  );
+}

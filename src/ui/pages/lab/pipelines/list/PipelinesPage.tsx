@@ -1,0 +1,159 @@
+import {
+  Button,
+  makeStyles,
+  Menu,
+  MenuItem,
+  MenuList,
+  MenuPopover,
+  MenuTrigger,
+  MessageBar,
+  MessageBarActions,
+  MessageBarBody,
+  SearchBox,
+  Spinner,
+  SplitButton,
+  tokens,
+  type MenuButtonProps,
+} from '@fluentui/react-components';
+import { AddRegular, ArrowDownloadRegular, DataHistogramRegular } from '@fluentui/react-icons';
+import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { listPipelines, pipelinesOf } from '../../../../../api/pipelines';
+import { isFeatureEnabled } from '../../../../../domain/features';
+import { pathTo } from '../../../../../domain/routes';
+import type { PipelinesCollection } from '../../../../../domain/resources';
+import { failureText } from '../../../../../machines/failureText';
+import { EmptyState } from '../../../../components/EmptyState';
+import { PageHeader } from '../../../../components/PageHeader';
+import { useRuntime } from '../../../../runtime';
+import { useSession } from '../../../../shell/session';
+import { useCurrentWorkspace } from '../../../../shell/useWorkspace';
+import { PipelineRow } from './PipelineRow';
+import { useScreenSize } from './useScreenSize';
+
+export const EMPTY_TEXT = 'No data sources yet. Feed me some data!';
+const SEARCH_DELAY_MS = 300;
+
+const useStyles = makeStyles({
+  tools: { display: 'flex', gap: tokens.spacingHorizontalM, alignItems: 'center', flexWrap: 'wrap', marginBottom: tokens.spacingVerticalL },
+  search: { flexGrow: 1, maxWidth: '420px', minWidth: '180px' },
+  list: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
+  pager: { display: 'flex', justifyContent: 'center', alignItems: 'center', gap: tokens.spacingHorizontalM, marginTop: tokens.spacingVerticalL },
+  emptyIcon: { fontSize: '40px', color: tokens.colorBrandForeground1 },
+});
+
+/** /lab/{workspaceId}/pipelines, view 'Data Imports' (spec 001 §2). Admins only (RequireAdmin). */
+export default function PipelinesPage() {
+  const styles = useStyles();
+  const workspace = useCurrentWorkspace();
+  const { features } = useSession();
+  const { client } = useRuntime();
+  const navigate = useNavigate();
+  const size = useScreenSize();
+  const canModify = isFeatureEnabled(features, 'MODIFY_PIPELINE');
+
+  const [search, setSearch] = useState('');
+  const [query, setQuery] = useState('');
+  const [page, setPage] = useState(0);
+  const [reload, setReload] = useState(0);
+  const [result, setResult] = useState<PipelinesCollection | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      setQuery(search);
+      setPage(0);
+    }, SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [search]);
+
+  useEffect(() => {
+    if (workspace === undefined) return;
+    const controller = new AbortController();
+    setError(null);
+    listPipelines(client, workspace, { page, search: query }, { signal: controller.signal }).then(setResult, (failure: unknown) => {
+      if (!controller.signal.aborted) setError(failureText(failure));
+    });
+    return () => controller.abort();
+  }, [client, workspace, page, query, reload]);
+
+  if (workspace === undefined) return null;
+  const workspaceId = workspace.id;
+  const newPipeline = () => void navigate(pathTo('newPipeline', { workspaceId }));
+  // Spec 001 §2: adding from the list opens the plugin catalogue filtered to extractors.
+  const importSource = () => void navigate(pathTo('dataplugins', { workspaceId }, { type: 'EXTRACTOR' }));
+
+  const addButton = canModify && (
+    <Menu positioning="below-end">
+      <MenuTrigger disableButtonEnhancement>
+        {(triggerProps) => (
+          <SplitButton appearance="primary" icon={<AddRegular />} menuButton={triggerProps as MenuButtonProps} primaryActionButton={{ onClick: newPipeline }}>
+            Add
+          </SplitButton>
+        )}
+      </MenuTrigger>
+      <MenuPopover>
+        <MenuList>
+          <MenuItem icon={<DataHistogramRegular />} onClick={newPipeline}>
+            Pipeline
+          </MenuItem>
+          <MenuItem icon={<ArrowDownloadRegular />} onClick={importSource}>
+            Import
+          </MenuItem>
+        </MenuList>
+      </MenuPopover>
+    </Menu>
+  );
+
+  const pipelines = result === null ? null : pipelinesOf(result);
+  const totalPages = result?.page?.totalPages ?? 1;
+
+  return (
+    <>
+      <PageHeader title="Data Imports" actions={addButton} />
+      <div className={styles.tools}>
+        <SearchBox className={styles.search} placeholder="Search pipelines..." aria-label="Search pipelines" value={search} onChange={(_, data) => setSearch(data.value)} />
+      </div>
+      {error !== null && (
+        <MessageBar intent="error">
+          <MessageBarBody>{error}</MessageBarBody>
+          <MessageBarActions>
+            <Button onClick={() => setReload(reload + 1)}>Retry</Button>
+          </MessageBarActions>
+        </MessageBar>
+      )}
+      {pipelines === null ? (
+        error === null && <Spinner label="Loading pipelines" />
+      ) : pipelines.length === 0 ? (
+        <EmptyState>
+          <DataHistogramRegular className={styles.emptyIcon} />
+          {query.trim() === '' ? EMPTY_TEXT : `No pipelines match '${query.trim()}'.`}
+        </EmptyState>
+      ) : (
+        <div className={styles.list}>
+          {pipelines.map((pipeline) => (
+            <PipelineRow
+              key={`${pipeline.id ?? pipeline.name ?? ''}:${String(reload)}`}
+              pipeline={pipeline}
+              workspaceId={workspaceId}
+              compact={size !== 'large'}
+              canModify={canModify}
+              onDeleted={() => setReload(reload + 1)}
+            />
+          ))}
+        </div>
+      )}
+      {totalPages > 1 && (
+        <nav className={styles.pager} aria-label="Pages">
+          <Button disabled={page <= 0} onClick={() => setPage(page - 1)}>
+            Previous
+          </Button>
+          <span>{`Page ${String(page + 1)} of ${String(totalPages)}`}</span>
+          <Button disabled={page + 1 >= totalPages} onClick={() => setPage(page + 1)}>
+            Next
+          </Button>
+        </nav>
+      )}
+    </>
+  );
+}

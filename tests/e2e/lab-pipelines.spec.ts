@@ -1,0 +1,153 @@
+import fs from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { REL } from '../../src/domain/relations';
+import { DEMO as SEED } from '../../server/seed';
+import { baseUrl, DEMO, screenshot, signIn } from './support';
+
+// The pipelines list (spec 001 §2, §4) against the real server and runner: pipelines are created
+// through the API as the demo owner, then started, watched, read and stopped in the browser.
+
+type Resource = { id: string; _links: Record<string, { href: string }> };
+
+async function ownerToken(): Promise<string> {
+  const { signIn: signInByHttp } = await import('../support/auth');
+  return (await signInByHttp(baseUrl(), DEMO.owner)).accessToken;
+}
+
+async function call(token: string, method: string, href: string, body?: unknown): Promise<{ status: number; body: Resource }> {
+  const url = new URL(href, `${baseUrl()}/api/`).toString();
+  const response = await fetch(url, {
+    method,
+    headers: { authorization: `Bearer ${token}`, accept: 'application/hal+json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  return { status: response.status, body: (text === '' ? {} : JSON.parse(text)) as Resource };
+}
+
+const linkOf = (resource: Resource, rel: string): string => {
+  const link = resource._links[rel];
+  if (!link) throw new Error(`no '${rel}' link on ${JSON.stringify(resource)}`);
+  return link.href;
+};
+
+/** A pipeline of the demo extractor into the default store, optionally with its own script. */
+async function createPipeline(name: string, extra: Record<string, unknown> = {}): Promise<Resource> {
+  const token = await ownerToken();
+  const workspace = await call(token, 'GET', `/api/workspaces/${SEED.workspaceId}`);
+  const draft = await call(token, 'POST', linkOf(workspace.body, REL.newPipeline));
+  const created = await call(token, 'PUT', linkOf(draft.body, REL.createPipeline), { name, dataComponents: ['extractors/tap-demo', 'loaders/target-store'], ...extra });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return created.body;
+}
+
+async function openList(page: Page, search: string) {
+  await signIn(page, DEMO.owner, `/lab/${SEED.workspaceId}/pipelines`);
+  await expect(page).toHaveURL(new RegExp(`/lab/${SEED.workspaceId}/pipelines$`));
+  await expect(page.getByRole('heading', { name: 'Data Imports' })).toBeVisible();
+  await page.getByPlaceholder('Search pipelines...').fill(search);
+  return page.locator(`[data-pipeline="${search}"]`);
+}
+
+test('an empty search shows the empty text; the add button offers Pipeline and Import', async ({ page }) => {
+  await openList(page, 'no pipeline has this name');
+  await expect(page.getByText("No pipelines match 'no pipeline has this name'.")).toBeVisible();
+  await page.getByRole('button', { name: 'Add' }).last().click();
+  await expect(page.getByRole('menuitem', { name: 'Pipeline' })).toBeVisible();
+  await expect(page.getByRole('menuitem', { name: 'Import' })).toBeVisible();
+  await page.getByRole('menuitem', { name: 'Pipeline' }).click();
+  await expect(page).toHaveURL(new RegExp(`/lab/${SEED.workspaceId}/pipelines/new$`));
+});
+
+test('start a job: RUNNING then COMPLETE, the log grows and downloads, rows loaded in History; watch it', async ({ page }) => {
+  const name = `E2E ticking ${String(Date.now())}`;
+  await createPipeline(name, { script: 'for i in $(seq 1 8); do echo "tick $i"; sleep 1; done; echo "errors=0 done"' });
+  const row = await openList(page, name);
+  await expect(row).toBeVisible();
+  await expect(row.getByText('Never run')).toBeVisible();
+
+  await row.getByRole('button', { name: 'Start job' }).click();
+  await expect(row.getByRole('button', { name: 'Stop job' })).toBeVisible();
+  await expect(row.locator('[data-status="RUNNING"]').first()).toBeVisible({ timeout: 15_000 });
+  await expect(row.getByText(/Started by/).first()).toBeVisible();
+  await screenshot(page, 'lab-pipelines-running-1280');
+
+  // The History opened on start; the log of the running job grows while it is open.
+  await row.getByRole('button', { name: /^Log of job/ }).first().click();
+  const log = page.getByRole('dialog', { name: 'Job log' });
+  await expect(log.getByText(/tick 1/)).toBeVisible({ timeout: 15_000 });
+  await expect(log.getByRole('button', { name: 'Download' })).toHaveCount(0);
+  const firstCount = await log.locator('[data-sequence]').count();
+  await expect.poll(() => log.locator('[data-sequence]').count(), { timeout: 20_000 }).toBeGreaterThan(firstCount);
+  await screenshot(page, 'lab-pipelines-log-1280');
+  await expect(log.getByText('errors=0 done')).toBeVisible({ timeout: 25_000 });
+  await expect(log.locator('[data-status="COMPLETE"]')).toBeVisible({ timeout: 15_000 });
+  const downloading = page.waitForEvent('download');
+  await log.getByRole('button', { name: 'Download' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/^[0-9a-f-]+\.txt$/);
+  const text = fs.readFileSync(await download.path(), 'utf8');
+  expect(text).toContain('tick 8');
+  await log.getByRole('button', { name: 'Close' }).click();
+
+  await expect(row.getByRole('button', { name: 'Start job' })).toBeVisible({ timeout: 15_000 });
+  await expect(row.locator('[data-status="COMPLETE"]').first()).toBeVisible();
+
+  // Watch: Errors → ALERTS; the button turns into Unwatch.
+  await row.getByRole('button', { name: 'Watch' }).click();
+  const watchFor = page.getByRole('dialog', { name: 'Watch for...' });
+  await watchFor.getByLabel('Errors').check();
+  await watchFor.getByRole('button', { name: 'Watch' }).click();
+  await expect(row.getByRole('button', { name: 'Unwatch' })).toBeVisible();
+  await row.getByRole('button', { name: 'Unwatch' }).click();
+  await expect(row.getByRole('button', { name: 'Watch' })).toBeVisible();
+});
+
+test('the demo import loads rows: the History chart counts them', async ({ page }) => {
+  test.setTimeout(150_000);
+  const name = `E2E demo import ${String(Date.now())}`;
+  await createPipeline(name);
+  const row = await openList(page, name);
+  await row.getByRole('button', { name: 'Start job' }).click();
+  await expect(row.getByRole('button', { name: 'Stop job' })).toBeVisible();
+  await expect(row.getByRole('button', { name: 'Start job' })).toBeVisible({ timeout: 100_000 });
+  await expect(row.locator('[data-status="COMPLETE"]').first()).toBeVisible();
+  await expect.poll(async () => Number((await row.locator('[data-rows-loaded]').getAttribute('data-rows-loaded')) ?? 0), { timeout: 15_000 }).toBeGreaterThan(0);
+  await screenshot(page, 'lab-pipelines-history-1280');
+  await row.getByRole('tab', { name: 'Settings' }).click();
+  await expect(row.getByRole('heading', { name: /tap-demo/ })).toBeVisible();
+  await row.getByRole('tab', { name: 'Environment' }).click();
+  await expect(row.getByLabel('Environment')).toBeVisible();
+  await screenshot(page, 'lab-pipelines-environment-1280');
+});
+
+test('stop a running job', async ({ page }) => {
+  const name = `E2E sleeper ${String(Date.now())}`;
+  await createPipeline(name, { script: 'echo "going to sleep"; sleep 120' });
+  const row = await openList(page, name);
+  await row.getByRole('button', { name: 'Start job' }).click();
+  await expect(row.locator('[data-status="RUNNING"]').first()).toBeVisible({ timeout: 15_000 });
+  await row.getByRole('button', { name: 'Stop job' }).click();
+  await expect(row.getByRole('button', { name: 'Start job' })).toBeVisible({ timeout: 20_000 });
+  await expect(row.locator('[data-status="STOPPED"]').first()).toBeVisible();
+});
+
+test('at 375 px Watch, Refresh and Start job move into More', async ({ page }) => {
+  const name = `E2E phone ${String(Date.now())}`;
+  await createPipeline(name);
+  await page.setViewportSize({ width: 375, height: 760 });
+  const row = await openList(page, name);
+  await expect(row).toBeVisible();
+  await expect(row.getByRole('button', { name: 'Start job' })).toHaveCount(0);
+  await row.getByRole('button', { name: 'More' }).click();
+  await expect(page.getByRole('menuitem', { name: 'Start job' })).toBeVisible();
+  await expect(page.getByRole('menuitem', { name: 'Refresh' })).toBeVisible();
+  await expect(page.getByRole('menuitem', { name: 'Watch' })).toBeVisible();
+  await expect(page.getByRole('menuitem', { name: 'Edit' })).toBeVisible();
+  await expect(page.getByRole('menuitem', { name: 'Verify' })).toBeVisible();
+  await expect(page.getByRole('menuitem', { name: 'Delete' })).toBeVisible();
+  await screenshot(page, 'lab-pipelines-375');
+  await page.keyboard.press('Escape');
+  await row.getByRole('button', { name: 'Expand' }).click();
+  await screenshot(page, 'lab-pipelines-expanded-375');
+});
