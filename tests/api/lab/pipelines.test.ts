@@ -113,12 +113,18 @@ describe('initialise, create, read', () => {
 });
 
 describe('validation (400 with field errors)', () => {
+  it('stores a 5-field schedule with its seconds field', async () => {
+    const created = await createPipeline('Five fields', { schedule: '30 9 * * MON-FRI' });
+    expect(created.schedule).toBe('0 30 9 * * MON-FRI');
+  });
+
   it('names a blank name, a taken name, a bad schedule and an unknown component', async () => {
     await createPipeline('Taken');
     const draft = await initialise();
     expectError(await owner.call('PUT', linkOf(draft, REL.createPipeline), { name: '  ' }), 400, { name: 'Name is mandatory' });
     expectError(await owner.call('PUT', linkOf(draft, REL.createPipeline), { name: 'taken' }), 400, { name: /already exists/ });
-    expectError(await owner.call('PUT', linkOf(draft, REL.createPipeline), { name: 'Cron', schedule: '0 * * * *' }), 400, { schedule: /6 fields/ });
+    expectError(await owner.call('PUT', linkOf(draft, REL.createPipeline), { name: 'Cron', schedule: '0 * *' }), 400, { schedule: /6 fields/ });
+    expectError(await owner.call('PUT', linkOf(draft, REL.createPipeline), { name: 'Cron', schedule: '* * * * * *' }), 400, { schedule: /once a minute/ });
     expectError(await owner.call('PUT', linkOf(draft, REL.createPipeline), { name: 'Ghost', dataComponents: ['tap-ghost', 'extractors/tap-nothing'] }), 400, {
       'dataComponents.0': /names no data component/,
       'dataComponents.1': /names no data component/,
