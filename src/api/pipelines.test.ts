@@ -7,6 +7,7 @@ import { downloadLogText, logFileName, parseLogBody, readLogPage } from './logs'
 import {
   listPipelineJobs,
   listPipelines,
+  listPipelinesForGraph,
   pipelineEnvironment,
   pipelineMetrics,
   pipelinesOf,
@@ -49,6 +50,12 @@ describe('pipelines', () => {
     const page = await listPipelines(client, workspace, { page: 0, search: ' ord ' });
     expect(pipelinesOf(page).map((p) => p.name)).toEqual(['Orders']);
     expect(calls[0]?.url).toBe(`${BASE}/workspaces/w1/pipelines?page=0&size=20&search=ord`);
+  });
+
+  it('the trigger graph reads the first 200 pipelines, unsearched, in one call', async () => {
+    const { client, calls } = api({ body: { _embedded: { pipelines: [] }, page: { size: 200, totalElements: 0, totalPages: 0, number: 0 } } });
+    await listPipelinesForGraph(client, workspace);
+    expect(calls.map((c) => c.url)).toEqual([`${BASE}/workspaces/w1/pipelines?page=0&size=200`]);
   });
 
   it('starts once (no retry of the POST), stops with PUT, watches and unwatches', async () => {

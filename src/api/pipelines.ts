@@ -37,6 +37,14 @@ export function listPipelines(client: ApiClient, workspace: HalLike, query: Pipe
   });
 }
 
+/** The trigger graph draws the whole workspace in one call; past this the panel says it is partial. */
+export const TRIGGER_GRAPH_SIZE = 200;
+
+/** The first TRIGGER_GRAPH_SIZE pipelines of the workspace, unsearched, for the trigger graph. */
+export function listPipelinesForGraph(client: ApiClient, workspace: HalLike, options: RequestOptions = {}): Promise<PipelinesCollection> {
+  return listPipelines(client, workspace, { page: 0, search: '' }, { ...options, query: { ...options.query, size: TRIGGER_GRAPH_SIZE } });
+}
+
 export function pipelinesOf(page: PipelinesCollection): Pipeline[] {
   return embeddedList(page, 'pipelines');
 }

@@ -35,7 +35,7 @@ const CLASS_LINE = /^ {2}(classDef [a-zA-Z]+ [a-z0-9:#,\- ]+|class [pud0-9a-z,]+
 
 function checkGrammar(definition: string) {
   const [head, ...rest] = definition.split('\n');
-  expect(head).toBe('flowchart LR');
+  expect(head).toMatch(/^flowchart (LR|TB)$/);
   for (const line of rest) {
     const node = NODE_LINE.exec(line);
     if (node) {
@@ -107,6 +107,7 @@ describe('triggerGraph', () => {
     expect(graph.definition).toContain('p0 --> p1');
     expect(graph.edgeCount).toBe(1);
     checkGrammar(graph.definition);
+    expect(triggerGraph([], 'TB').definition).toBe('flowchart TB');
   });
 
   it('deploy is a source node, unknown names are dashed sources, self-references are dropped, cycles stay', () => {

@@ -93,10 +93,11 @@ function pipelineLabel(pipeline: GraphPipeline, name: string): string {
  * pipeline by its exact name, 'deploy' is the deploy source, anything else an unknown source
  * (drawn dashed: it will never fire). A self-reference is dropped (the runner never queues a
  * pipeline from its own run); cycles stay, mermaid lays them out. Duplicate names: first wins.
+ * `direction` is left to right on wide screens, top to bottom on narrow ones.
  */
-export function triggerGraph(pipelines: readonly GraphPipeline[]): TriggerGraph {
+export function triggerGraph(pipelines: readonly GraphPipeline[], direction: 'LR' | 'TB' = 'LR'): TriggerGraph {
   const nodes: GraphNode[] = [];
-  const lines: string[] = ['flowchart LR'];
+  const lines: string[] = [`flowchart ${direction === 'TB' ? 'TB' : 'LR'}`];
   const idByName = new Map<string, string>();
   const classes: Record<string, string[]> = {};
   const addClass = (name: string, id: string) => (classes[name] ??= []).push(id);

@@ -16,7 +16,7 @@ import {
   type MenuButtonProps,
 } from '@fluentui/react-components';
 import { AddRegular, ArrowDownloadRegular, DataHistogramRegular } from '@fluentui/react-icons';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { listPipelines, pipelinesOf } from '../../../../../api/pipelines';
 import { isFeatureEnabled } from '../../../../../domain/features';
@@ -29,6 +29,7 @@ import { useRuntime } from '../../../../runtime';
 import { useSession } from '../../../../shell/session';
 import { useCurrentWorkspace } from '../../../../shell/useWorkspace';
 import { PipelineRow } from './PipelineRow';
+import { TriggerGraphPanel } from './TriggerGraphPanel';
 import { useScreenSize } from './useScreenSize';
 
 export const EMPTY_TEXT = 'No data sources yet. Feed me some data!';
@@ -57,7 +58,15 @@ export default function PipelinesPage() {
   const [page, setPage] = useState(0);
   const [reload, setReload] = useState(0);
   const [result, setResult] = useState<PipelinesCollection | null>(null);
+  /** the search the shown result answers (the picked pipeline scrolls only once its search is in) */
+  const [answered, setAnswered] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // A node picked in the trigger graph: the list is searched for it, then its row scrolled to.
+  const [picked, setPicked] = useState<string | null>(null);
+  const showPipeline = useCallback((name: string) => {
+    setSearch(name);
+    setPicked(name);
+  }, []);
 
   useEffect(() => {
     const timer = setTimeout(() => {
@@ -71,11 +80,21 @@ export default function PipelinesPage() {
     if (workspace === undefined) return;
     const controller = new AbortController();
     setError(null);
-    listPipelines(client, workspace, { page, search: query }, { signal: controller.signal }).then(setResult, (failure: unknown) => {
+    listPipelines(client, workspace, { page, search: query }, { signal: controller.signal }).then((next) => {
+      setResult(next);
+      setAnswered(query);
+    }, (failure: unknown) => {
       if (!controller.signal.aborted) setError(failureText(failure));
     });
     return () => controller.abort();
   }, [client, workspace, page, query, reload]);
+
+  useEffect(() => {
+    if (picked === null || answered !== picked) return;
+    setPicked(null);
+    const row = document.querySelector(`[data-pipeline="${CSS.escape(picked)}"]`);
+    row?.scrollIntoView({ behavior: 'smooth', block: 'center' });
+  }, [picked, answered, result]);
 
   if (workspace === undefined) return null;
   const workspaceId = workspace.id;
@@ -114,6 +133,7 @@ export default function PipelinesPage() {
       <div className={styles.tools}>
         <SearchBox className={styles.search} placeholder="Search pipelines..." aria-label="Search pipelines" value={search} onChange={(_, data) => setSearch(data.value)} />
       </div>
+      <TriggerGraphPanel workspace={workspace} reload={reload} compact={size !== 'large'} onSelect={showPipeline} />
       {error !== null && (
         <MessageBar intent="error">
           <MessageBarBody>{error}</MessageBarBody>
