@@ -1,4 +1,5 @@
 import { Cron } from 'croner';
+import { DAILY_CRON, HOURLY_CRON } from './pipelineConstants';
 
 // Pipeline schedules (spec 001 §5): Manual, Hourly, Daily or a custom cron, stored with 6 fields
 // (seconds first). The form, the row and the server's scheduler all read schedules through these
@@ -13,8 +14,7 @@ export interface SchedulePreset {
   cron: string | null | undefined;
 }
 
-export const HOURLY_CRON = '0 0 * * * *';
-export const DAILY_CRON = '0 0 0 * * *';
+export { DAILY_CRON, HOURLY_CRON };
 
 export const SCHEDULE_PRESETS: readonly SchedulePreset[] = [
   { choice: 'MANUAL', label: 'Manual', cron: null },

@@ -1,4 +1,5 @@
 import { checkSchedule } from './cron';
+import { DEPLOY_TRIGGER } from './pipelineConstants';
 import { envValue, settingEnvName, settingsEnv, splitPropertyKey } from './settingEnv';
 import { isValidEmail } from './validation';
 
@@ -39,7 +40,7 @@ export const PIPELINE_MESSAGES = {
 
 export const MAX_NAME_LENGTH = 255;
 /** Triggers may name this task besides pipelines (spec 001 §3). */
-export const DEPLOY_TRIGGER = 'deploy';
+export { DEPLOY_TRIGGER };
 /** Reserved per-component keys holding JSON text (Matatika: stream selection and metadata). */
 const RESERVED_SUFFIXES = ['_select', '_metadata'];
 

@@ -1,6 +1,5 @@
 import { jobStatusColour, type JobColour } from './jobStatusColour';
-import { DAILY_CRON, HOURLY_CRON } from './cron';
-import { DEPLOY_TRIGGER } from './pipelineRules';
+import { DAILY_CRON, DEPLOY_TRIGGER, HOURLY_CRON } from './pipelineConstants';
 
 // The workspace's trigger graph (issue 7): pipelines as nodes, "B.triggeredBy names A" as A → B,
 // written as mermaid flowchart text. Pipeline names are user text inside a diagram language, so

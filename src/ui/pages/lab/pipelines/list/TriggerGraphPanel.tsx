@@ -1,8 +1,4 @@
 import {
-  Accordion,
-  AccordionHeader,
-  AccordionItem,
-  AccordionPanel,
   Button,
   Caption1,
   makeStyles,
@@ -12,6 +8,7 @@ import {
   Spinner,
   tokens,
 } from '@fluentui/react-components';
+import { ChevronDownRegular, ChevronRightRegular } from '@fluentui/react-icons';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { listPipelinesForGraph, pipelinesOf, TRIGGER_GRAPH_SIZE } from '../../../../../api/pipelines';
 import type { HalLike } from '../../../../../domain/hal';
@@ -22,12 +19,13 @@ import { latestJobOf } from '../../../../../machines/jobRun/jobRun.machine';
 import { useRuntime } from '../../../../runtime';
 import { loadMermaid } from './loadMermaid';
 
-const PANEL = 'trigger-graph';
 const storageKey = (workspaceId: string) => `triggerGraph:${workspaceId}`;
 
 const useStyles = makeStyles({
-  accordion: { marginBottom: tokens.spacingVerticalL, border: `1px solid ${tokens.colorNeutralStroke2}`, borderRadius: tokens.borderRadiusMedium },
-  panel: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, paddingBottom: tokens.spacingVerticalM },
+  // A plain disclosure button, not Fluent's Accordion: one panel does not need ~20 kB on the page chunk.
+  frame: { marginBottom: tokens.spacingVerticalL, border: `1px solid ${tokens.colorNeutralStroke2}`, borderRadius: tokens.borderRadiusMedium },
+  toggle: { width: '100%', justifyContent: 'flex-start', fontWeight: tokens.fontWeightRegular },
+  panel: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, padding: `0 ${tokens.spacingHorizontalM} ${tokens.spacingVerticalM}` },
   canvas: {
     overflow: 'auto',
     maxHeight: '480px',
@@ -67,13 +65,24 @@ export function TriggerGraphPanel({ workspace, reload, compact, onSelect }: Prop
     }
   };
 
+  const panelId = useId();
   return (
-    <Accordion className={styles.accordion} collapsible openItems={open ? [PANEL] : []} onToggle={(_, data) => toggle(data.openItems.includes(PANEL))}>
-      <AccordionItem value={PANEL}>
-        <AccordionHeader>Trigger graph</AccordionHeader>
-        <AccordionPanel>{open && <TriggerGraphView workspace={workspace} reload={reload} compact={compact} onSelect={onSelect} />}</AccordionPanel>
-      </AccordionItem>
-    </Accordion>
+    <section className={styles.frame}>
+      <Button
+        className={styles.toggle}
+        appearance="transparent"
+        size="large"
+        icon={open ? <ChevronDownRegular /> : <ChevronRightRegular />}
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => toggle(!open)}
+      >
+        Trigger graph
+      </Button>
+      <div id={panelId} hidden={!open}>
+        {open && <TriggerGraphView workspace={workspace} reload={reload} compact={compact} onSelect={onSelect} />}
+      </div>
+    </section>
   );
 }
 
@@ -176,6 +185,7 @@ function TriggerGraphView({ workspace, reload, compact, onSelect }: Props) {
           {total > TRIGGER_GRAPH_SIZE ? `Showing the first ${String(TRIGGER_GRAPH_SIZE)} of ${String(total)} pipelines. ` : ''}
           {graph?.truncated ? 'Some triggers are left out. ' : ''}
           An arrow runs from a pipeline to the ones its completed run starts. Select a pipeline to show it in the list.
+          {compact ? ' Scroll the graph to see all of it.' : ''}
         </Caption1>
       )}
     </div>

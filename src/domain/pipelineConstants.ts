@@ -1,0 +1,10 @@
+// Pipeline constants with no dependencies, so a view that only needs to name a schedule or the
+// deploy trigger (the trigger graph) does not pull the cron parser into its chunk. cron.ts and
+// pipelineRules.ts re-export them; import from there where the rules are used anyway.
+
+/** The stored crons of the Hourly and Daily presets (6 fields, seconds first). */
+export const HOURLY_CRON = '0 0 * * * *';
+export const DAILY_CRON = '0 0 0 * * *';
+
+/** The triggeredBy entry that means "after a deploy" rather than a pipeline's name. */
+export const DEPLOY_TRIGGER = 'deploy';
