@@ -10,6 +10,7 @@ import { changePasswordMachine } from '../machines/changePassword/changePassword
 import { feedMachine } from '../machines/feed/feed.machine';
 import { landingMachine } from '../machines/landing/landing.machine';
 import { notificationCountMachine, taskCountMachine } from '../machines/polling/polling.machine';
+import { pipelineFormMachine } from '../machines/pipelineForm/pipelineForm.machine';
 import { profileFormMachine } from '../machines/profileForm/profileForm.machine';
 import { workspaceSwitchMachine } from '../machines/workspaceSwitch/workspaceSwitch.machine';
 import { provideMachines, type MachineEffects, type Machines } from './machines';
@@ -25,6 +26,7 @@ const ORIGINALS: { readonly [K in keyof Machines]: AnyStateMachine } = {
   profileForm: profileFormMachine,
   feed: feedMachine,
   apiKeys: apiKeysMachine,
+  pipelineForm: pipelineFormMachine,
 };
 
 function effects(replies: Parameters<typeof fakeFetch> = []) {

@@ -16,6 +16,8 @@ import { landingActors } from '../machines/landing/landing.actors';
 import { landingMachine } from '../machines/landing/landing.machine';
 import { notificationCountActor, taskCountActor } from '../machines/polling/polling.actors';
 import { notificationCountMachine, taskCountMachine } from '../machines/polling/polling.machine';
+import { pipelineFormActors } from '../machines/pipelineForm/pipelineForm.actors';
+import { pipelineFormMachine } from '../machines/pipelineForm/pipelineForm.machine';
 import { profileFormActors } from '../machines/profileForm/profileForm.actors';
 import { profileFormMachine, type ProfileSavedEmitted } from '../machines/profileForm/profileForm.machine';
 import { workspaceSwitchActors } from '../machines/workspaceSwitch/workspaceSwitch.actors';
@@ -82,6 +84,14 @@ export function provideMachines(effects: MachineEffects) {
     }),
     feed: feedMachine.provide({ actors: feedActors(client) }),
     apiKeys: apiKeysMachine.provide({ actors: apiKeysActors(client, effects.clipboard) }),
+    pipelineForm: pipelineFormMachine.provide({
+      actors: pipelineFormActors(client),
+      actions: {
+        // replace: the back button from the saved pipeline should not land on /new again
+        showPipeline: (_, { workspaceId, pipelineId }) => navigate(pathTo('pipeline', { workspaceId, pipelineId }), { replace: true }),
+        close: (_, { workspaceId }) => navigate(pathTo('pipelines', { workspaceId })),
+      },
+    }),
   };
 }
 

@@ -43,6 +43,7 @@ export interface LoadedForm {
 }
 
 export interface PipelineFormInput {
+  readonly workspaceId: string;
   readonly workspace: HalLike;
   /** null on /pipelines/new */
   readonly pipelineId: string | null;
@@ -190,9 +191,9 @@ export const pipelineFormMachine = setup({
   },
   actions: {
     /** Saving a pipeline navigates to its detail route (spec §2). */
-    showPipeline: (_, _params: { pipelineId: string }) => notProvided('showPipeline')(),
+    showPipeline: (_, _params: { workspaceId: string; pipelineId: string }) => notProvided('showPipeline')(),
     /** Closing the editor goes back to the list. */
-    close: notProvided('close'),
+    close: (_, _params: { workspaceId: string }) => notProvided('close')(),
     loaded: assign(({ event }) => {
       const { pipeline, components, triggers } = (event as unknown as { output: LoadedForm }).output;
       const values = fromPipeline(pipeline);
@@ -273,7 +274,7 @@ export const pipelineFormMachine = setup({
     failed: {
       on: {
         'user.retry': { target: 'loading', actions: assign({ loadError: null }) },
-        'user.close': { actions: 'close' },
+        'user.close': { actions: { type: 'close', params: ({ context }) => ({ workspaceId: context.input.workspaceId }) } },
       },
     },
     // ?validate=true: one save on load, whose errors show; it keeps a draft a draft.
@@ -309,7 +310,7 @@ export const pipelineFormMachine = setup({
           { guard: { type: 'hasSaveLink', params: { kind: 'draft' } }, target: 'saving', actions: assign({ saveKind: 'draft', banner: null, fieldErrors: {} }) },
           { actions: { type: 'missingLinkFor', params: { kind: 'draft' } } },
         ],
-        'user.close': { actions: 'close' },
+        'user.close': { actions: { type: 'close', params: ({ context }) => ({ workspaceId: context.input.workspaceId }) } },
       },
     },
     // A change to the set of components saves a draft; editing goes on meanwhile, and another
@@ -336,7 +337,7 @@ export const pipelineFormMachine = setup({
           {
             guard: { type: 'savedWithId', params: ({ event }) => ({ pipeline: event.output }) },
             target: 'saved',
-            actions: ['saved', { type: 'showPipeline', params: ({ event }) => ({ pipelineId: event.output.id ?? '' }) }],
+            actions: ['saved', { type: 'showPipeline', params: ({ context, event }) => ({ workspaceId: context.input.workspaceId, pipelineId: event.output.id ?? '' }) }],
           },
           { target: 'editing', actions: 'saved' },
         ],

@@ -58,9 +58,9 @@ const eventsFor = (load: LoadedForm) => ({
 const BARE = { 'user.change': [], 'user.setProperty': [], 'user.schedule': [], 'user.actionsMode': [], 'user.triggers': [] };
 
 const cases: [string, PipelineFormInput, LoadedForm][] = [
-  ['a new pipeline from ?dataplugin', { workspace: WORKSPACE, pipelineId: null, dataPluginId: 'demo', validate: false }, loaded(NEW, [DEMO])],
-  ['an existing pipeline with ?validate=true', { workspace: WORKSPACE, pipelineId: 'p2', dataPluginId: null, validate: true }, loaded(EXISTING, [DEMO])],
-  ['a pipeline without save links', { workspace: WORKSPACE, pipelineId: 'p3', dataPluginId: null, validate: true }, loaded({ id: 'p3', name: 'Locked' }, [])],
+  ['a new pipeline from ?dataplugin', { workspaceId: 'w1', workspace: WORKSPACE, pipelineId: null, dataPluginId: 'demo', validate: false }, loaded(NEW, [DEMO])],
+  ['an existing pipeline with ?validate=true', { workspaceId: 'w1', workspace: WORKSPACE, pipelineId: 'p2', dataPluginId: null, validate: true }, loaded(EXISTING, [DEMO])],
+  ['a pipeline without save links', { workspaceId: 'w1', workspace: WORKSPACE, pipelineId: 'p3', dataPluginId: null, validate: true }, loaded({ id: 'p3', name: 'Locked' }, [])],
 ];
 
 const ctx = (snapshot: AnyMachineSnapshot) => snapshot.context as PipelineFormContext;
@@ -123,7 +123,7 @@ describe.each(cases)('pipelineForm machine for %s, generated paths', (_, input, 
           expect(invocations.at(-1)).toMatchObject({ id: 'savePipeline', input: { rel: ctx(snapshot).pipeline?.draft ? 'draft pipeline' : 'update pipeline' } });
         },
         saved: (snapshot, { actions }) => {
-          expect(actions.filter((a) => a.name === 'showPipeline').at(-1)?.params).toEqual({ pipelineId: ctx(snapshot).pipeline?.id });
+          expect(actions.filter((a) => a.name === 'showPipeline').at(-1)?.params).toEqual({ workspaceId: 'w1', pipelineId: ctx(snapshot).pipeline?.id });
         },
       },
     });
@@ -145,7 +145,7 @@ describe('pipelineForm, targeted rules', () => {
         },
         actions: { showPipeline: (_, { pipelineId }) => void navigations.push(pipelineId), close: () => void navigations.push('list') },
       }),
-      { input: { workspace: WORKSPACE, pipelineId: null, dataPluginId: null, validate: false, ...input } },
+      { input: { workspaceId: 'w1', workspace: WORKSPACE, pipelineId: null, dataPluginId: null, validate: false, ...input } },
     ).start();
     return { actor, saves, navigations };
   };
@@ -222,7 +222,7 @@ describe('pipelineForm, targeted rules', () => {
     const client = createApiClient({ baseURL: 'http://api.test/api', getToken: () => Promise.resolve('t'), fetch: fake.fetch });
     const navigations: string[] = [];
     const actor = createActor(pipelineFormMachine.provide({ actors: pipelineFormActors(client), actions: { showPipeline: (_, { pipelineId }) => void navigations.push(pipelineId), close: () => undefined } }), {
-      input: { workspace: WORKSPACE, pipelineId: null, dataPluginId: 'demo', validate: false },
+      input: { workspaceId: 'w1', workspace: WORKSPACE, pipelineId: null, dataPluginId: 'demo', validate: false },
     }).start();
     await new Promise((r) => setTimeout(r, 20));
     expect(actor.getSnapshot().context.name).toBe('Demo data');
