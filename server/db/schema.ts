@@ -144,6 +144,14 @@ export interface NotificationsTable {
   last_modified: Timestamp;
 }
 
+export interface SubscriptionsTable {
+  id: string;
+  profile_id: string;
+  pipeline_id: string;
+  type: 'ALERTS' | 'ALL';
+  created: Timestamp;
+}
+
 export interface InvitationsTable {
   id: string;
   workspace_id: string;
@@ -262,6 +270,7 @@ export interface Database {
   data_stores: DataStoresTable;
   pipeline_states: PipelineStatesTable;
   notifications: NotificationsTable;
+  subscriptions: SubscriptionsTable;
   invitations: InvitationsTable;
   api_keys: ApiKeysTable;
   channels: ChannelsTable;

@@ -3,11 +3,15 @@ import type { MemberRole } from '../db/schema';
 import { notFound } from '../http/errors';
 import type { Links } from '../http/hal';
 import { findApiKey, type ApiKeyRow } from '../repositories/apiKeys';
+import { getDataComponent, type DataComponentRow } from '../repositories/dataComponents';
+import { getDataStore, type DataStoreRow } from '../repositories/dataStores';
 import { findDataset, type DatasetRow } from '../repositories/datasets';
 import { isUuid } from '../repositories/ids';
 import { findInvitation, type InvitationRow } from '../repositories/invitations';
 import { findJob, type JobRow } from '../repositories/jobs';
 import { findNotification, type NotificationRow } from '../repositories/notifications';
+import { pipelineFacts, type PipelineFacts } from '../repositories/pipelineFacts';
+import { getPipeline, type PipelineRow } from '../repositories/pipelines';
 import { findProfile, type ProfileRow } from '../repositories/profiles';
 import { memberRole, type WorkspaceRow } from '../repositories/workspaces';
 import type { Caller } from './caller';
@@ -16,10 +20,14 @@ import type { Hrefs } from './hrefs';
 import {
   apiKeyDraftLinks,
   apiKeyLinks,
+  dataComponentLinks,
   datasetLinks,
+  dataStoreLinks,
+  isAdminRole,
   invitationLinks,
   jobLinks,
   notificationLinks,
+  pipelineLinks,
   profileLinks,
   rootLinks,
 } from './links';
@@ -44,6 +52,10 @@ export interface AccessByResource {
   /** an existing key, or a draft id that only 'create apikey' may turn into one */
   apikeyOrDraft: Resolved & { key: ApiKeyRow | undefined; id: string };
   notification: Resolved & { notification: NotificationRow };
+  /** facts are loaded for admins only: nobody else is offered anything on a pipeline */
+  pipeline: Resolved & { pipeline: PipelineRow; workspace: WorkspaceRow; role: MemberRole; facts: PipelineFacts | undefined };
+  dataComponent: Resolved & { component: DataComponentRow; workspace: WorkspaceRow; role: MemberRole };
+  dataStore: Resolved & { store: DataStoreRow; workspace: WorkspaceRow; role: MemberRole };
 }
 
 export type ResourceKind = keyof AccessByResource;
@@ -61,6 +73,14 @@ async function found<T>(id: string, what: string, load: (id: string) => Promise<
   if (row === undefined) throw notFound(`${what} ${id} not found`);
   return row;
 }
+
+const pipelineResolver: Resolver<'pipeline'> = async ({ db, h, caller }, id) => {
+  const pipeline = await found(id, 'Pipeline', (pipelineId) => getPipeline(db, pipelineId));
+  const { workspace, role } = await workspaceAccess(db, h, caller, pipeline.workspace_id);
+  const facts = isAdminRole(role) ? (await pipelineFacts(db, [pipeline], caller.profileId)).get(pipeline.id) : undefined;
+  const state = { draft: pipeline.draft, complete: facts?.complete ?? false, activeJobId: facts?.activeJobId, subscribed: facts?.subscription !== undefined };
+  return { pipeline, workspace, role, facts, links: pipelineLinks(h, pipeline, role, state) };
+};
 
 const resolvers: { [K in ResourceKind]: Resolver<K> } = {
   root: ({ h, caller }) => Promise.resolve({ links: rootLinks(h, caller) }),
@@ -109,6 +129,20 @@ const resolvers: { [K in ResourceKind]: Resolver<K> } = {
   async notification({ db, h, caller }, id) {
     const notification = await found(id, 'Notification', (notificationId) => findNotification(db, notificationId));
     return { notification, links: notificationLinks(h, caller, notification) };
+  },
+
+  pipeline: pipelineResolver,
+
+  async dataComponent({ db, h, caller }, id) {
+    const component = await found(id, 'Data component', (componentId) => getDataComponent(db, componentId));
+    const { workspace, role } = await workspaceAccess(db, h, caller, component.workspace_id);
+    return { component, workspace, role, links: dataComponentLinks(h, component, role) };
+  },
+
+  async dataStore({ db, h, caller }, id) {
+    const store = await found(id, 'Data store', (storeId) => getDataStore(db, storeId));
+    const { workspace, role } = await workspaceAccess(db, h, caller, store.workspace_id);
+    return { store, workspace, role, links: dataStoreLinks(h, store, role) };
   },
 };
 

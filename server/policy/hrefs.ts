@@ -18,6 +18,13 @@ export interface Hrefs {
   apiKey(id: string): string;
   dataset(id: string): string;
   datasetData(id: string): string;
+  pipeline(id: string): string;
+  pipelinePart(id: string, part: string): string;
+  /** where an initialised, unsaved pipeline is created (PUT), or saved as a draft with `/draft` */
+  newPipeline(workspaceId: string, id: string): string;
+  jobStopped(id: string): string;
+  dataComponent(id: string): string;
+  dataStore(id: string): string;
 }
 
 export function hrefs(config: Pick<Config, 'publicUrl'>): Hrefs {
@@ -40,5 +47,11 @@ export function hrefs(config: Pick<Config, 'publicUrl'>): Hrefs {
     apiKey: (id) => `${api}/apikeys/${seg(id)}`,
     dataset: (id) => `${api}/datasets/${seg(id)}`,
     datasetData: (id) => `${api}/datasets/${seg(id)}/data`,
+    pipeline: (id) => `${api}/pipelines/${seg(id)}`,
+    pipelinePart: (id, part) => `${api}/pipelines/${seg(id)}/${part}`,
+    newPipeline: (workspaceId, id) => `${api}/workspaces/${seg(workspaceId)}/pipelines/${seg(id)}`,
+    jobStopped: (id) => `${api}/jobs/${seg(id)}/stopped`,
+    dataComponent: (id) => `${api}/datacomponents/${seg(id)}`,
+    dataStore: (id) => `${api}/datastores/${seg(id)}`,
   };
 }

@@ -47,9 +47,9 @@ export function profileLinks(h: Hrefs, caller: Caller, profile: { id: string; ca
 
 /**
  * Reads (channels, questions, feed, search, tags, members, invitations) for every member; the Lab
- * and the workspace's administration (jobs, inviting, 'update delete workspace') for owners and
- * editors only. A relation is offered only once a route answers it: pipelines, data stores and
- * data components arrive with the Lab.
+ * (pipelines, data components, the plugin catalogue, data stores) and the workspace's
+ * administration (jobs, inviting, 'update delete workspace') for owners and editors only.
+ * 'new datastore' stays unoffered until data stores can be created.
  */
 export function workspaceLinks(h: Hrefs, workspace: { id: string }, role: MemberRole): Links {
   const admin = isAdminRole(role);
@@ -66,7 +66,79 @@ export function workspaceLinks(h: Hrefs, workspace: { id: string }, role: Member
     [REL.createInvitation]: admin && part('invitations'),
     [REL.jobs]: admin && part('jobs'),
     [REL.updateDeleteWorkspace]: admin && h.workspace(workspace.id),
+    [REL.pipelines]: admin && part('pipelines'),
+    [REL.newPipeline]: admin && part('pipelines'),
+    [REL.datacomponents]: admin && part('datacomponents'),
+    [REL.createDatacomponent]: admin && part('datacomponents'),
+    [REL.dataplugins]: admin && part('dataplugins'),
+    [REL.datastores]: admin && part('datastores'),
+    [REL.datastore]: admin && part('datastore'),
   });
+}
+
+/** What decides a saved pipeline's links beyond the caller's role. */
+export interface PipelineLinkState {
+  draft: boolean;
+  /** every required setting of its components has a value */
+  complete: boolean;
+  /** its QUEUED or RUNNING job */
+  activeJobId: string | undefined;
+  /** the caller watches it */
+  subscribed: boolean;
+}
+
+/**
+ * The Lab is for admins: others are offered nothing. A draft cannot run ('Draft imports
+ * disabled'), an incomplete pipeline cannot start ('Import configuration incomplete'); while a job
+ * is active it may be withdrawn and the pipeline is not deleted. A draft is saved to run through
+ * 'create pipeline', a pipeline that runs through 'update pipeline'; both may go back to draft.
+ * 'create job' stays offered while a job is active: a second start is a 409, not a missing link.
+ */
+export function pipelineLinks(h: Hrefs, pipeline: { id: string; workspace_id: string }, role: MemberRole, state: PipelineLinkState): Links {
+  if (!isAdminRole(role)) return {};
+  const part = (name: string) => h.pipelinePart(pipeline.id, name);
+  return links({
+    [REL.self]: h.pipeline(pipeline.id),
+    [REL.jobs]: part('jobs'),
+    [REL.metrics]: part('metrics'),
+    [REL.environment]: part('environment'),
+    [REL.createJob]: !state.draft && state.complete && part('jobs'),
+    [REL.withdrawJob]: state.activeJobId !== undefined && h.jobStopped(state.activeJobId),
+    [REL.verifyPipeline]: !state.draft && part('verification'),
+    [REL.updatePipeline]: !state.draft && h.pipeline(pipeline.id),
+    [REL.createPipeline]: state.draft && h.pipeline(pipeline.id),
+    [REL.draftPipeline]: part('draft'),
+    [REL.deletePipeline]: state.activeJobId === undefined && h.pipeline(pipeline.id),
+    [REL.addSubscription]: !state.subscribed && part('subscriptions'),
+    [REL.deleteSubscription]: state.subscribed && part('subscriptions'),
+    [REL.datacomponents]: h.workspacePart(pipeline.workspace_id, 'datacomponents'),
+    [REL.dataplugins]: h.workspacePart(pipeline.workspace_id, 'dataplugins'),
+  });
+}
+
+/** An initialised pipeline (POST 'new pipeline'): not stored yet, so it can only be created or saved as a draft. */
+export function pipelineDraftLinks(h: Hrefs, workspaceId: string, id: string, role: MemberRole): Links {
+  if (!isAdminRole(role)) return {};
+  return links({
+    [REL.createPipeline]: h.newPipeline(workspaceId, id),
+    [REL.draftPipeline]: `${h.newPipeline(workspaceId, id)}/draft`,
+    [REL.datacomponents]: h.workspacePart(workspaceId, 'datacomponents'),
+    [REL.dataplugins]: h.workspacePart(workspaceId, 'dataplugins'),
+  });
+}
+
+export function dataComponentLinks(h: Hrefs, component: { id: string }, role: MemberRole): Links {
+  if (!isAdminRole(role)) return {};
+  return links({
+    [REL.self]: h.dataComponent(component.id),
+    [REL.updateDatacomponent]: h.dataComponent(component.id),
+  });
+}
+
+/** Read-only for now: 'update datastore', 'make-default' and 'delete datastore' come with the data stores issue. */
+export function dataStoreLinks(h: Hrefs, store: { id: string }, role: MemberRole): Links {
+  if (!isAdminRole(role)) return {};
+  return links({ [REL.self]: h.dataStore(store.id) });
 }
 
 /** Jobs belong to the Lab: only the workspace's admins see them, their logs, and may delete them. */
@@ -76,6 +148,7 @@ export function jobLinks(h: Hrefs, job: { id: string; status: string }, role: Me
     [REL.self]: admin && h.job(job.id),
     [REL.logs]: admin && h.jobLogs(job.id),
     [REL.deleteJob]: admin && !isActiveJob(job) && h.job(job.id),
+    [REL.withdrawJob]: admin && isActiveJob(job) && h.jobStopped(job.id),
   });
 }
 

@@ -1,53 +1,69 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database';
-import type { JobLogsTable, JobsTable } from '../db/schema';
+import type { JobsTable } from '../db/schema';
 import type { Paging } from '../http/hal';
 import { ACTIVE_JOB_STATUSES } from '../../src/domain/jobs';
 
-export type JobRow = Selectable<JobsTable> & { profile_email: string | null };
-export type JobLogRow = Selectable<JobLogsTable>;
+// Reads of jobs for the HTTP layer, with what a job's body embeds (who started it, which pipeline).
+// Writes — start, withdraw, delete, logs — are the runner's (server/runner/index.ts).
+
+export type JobRow = Selectable<JobsTable> & { profile_email: string | null; pipeline_name: string | null };
 
 const ACTIVE_STATUSES = [...ACTIVE_JOB_STATUSES];
 
 const withProfile = (db: Db) =>
-  db.selectFrom('jobs').leftJoin('profiles as p', 'p.id', 'jobs.profile_id').selectAll('jobs').select('p.email as profile_email');
+  db
+    .selectFrom('jobs')
+    .leftJoin('profiles as p', 'p.id', 'jobs.profile_id')
+    .leftJoin('pipelines as pl', 'pl.id', 'jobs.pipeline_id')
+    .selectAll('jobs')
+    .select(['p.email as profile_email', 'pl.name as pipeline_name']);
 
-/** A workspace's jobs, newest first; `statuses` narrows them (page.totalElements then counts, e.g., the active ones). */
-export async function jobsOf(db: Db, workspaceId: string, statuses: readonly string[], paging: Paging): Promise<{ items: JobRow[]; total: number }> {
-  let base = db.selectFrom('jobs').where('jobs.workspace_id', '=', workspaceId);
-  if (statuses.length > 0) base = base.where('jobs.status', 'in', statuses);
-  const [items, count] = await Promise.all([
+export type JobScope = { workspaceId: string } | { pipelineId: string };
+
+/** A workspace's or a pipeline's jobs, newest first; `statuses` narrows them (page.totalElements then counts, e.g., the active ones). */
+export async function jobsOf(db: Db, scope: JobScope, statuses: readonly string[], paging: Paging): Promise<{ items: JobRow[]; total: number }> {
+  const column = 'workspaceId' in scope ? 'jobs.workspace_id' : 'jobs.pipeline_id';
+  const value = 'workspaceId' in scope ? scope.workspaceId : scope.pipelineId;
+  const count = db
+    .selectFrom('jobs')
+    .where(column, '=', value)
+    .$if(statuses.length > 0, (q) => q.where('jobs.status', 'in', statuses))
+    .select((eb) => eb.fn.countAll<number>().as('total'));
+  const [items, total] = await Promise.all([
     withProfile(db)
-      .where('jobs.workspace_id', '=', workspaceId)
+      .where(column, '=', value)
       .$if(statuses.length > 0, (q) => q.where('jobs.status', 'in', statuses))
       .orderBy('jobs.created', 'desc')
       .orderBy('jobs.id')
       .limit(paging.size)
       .offset(paging.page * paging.size)
       .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    count.executeTakeFirstOrThrow(),
   ]);
-  return { items, total: Number(count.total) };
+  return { items, total: Number(total.total) };
 }
 
 export function findJob(db: Db, id: string): Promise<JobRow | undefined> {
   return withProfile(db).where('jobs.id', '=', id).executeTakeFirst();
 }
 
-/** Deletes a job that is not queued or running, with its log; false when it is (still) active. */
-export async function deleteInactiveJob(db: Db, id: string): Promise<boolean> {
-  const deleted = await db.deleteFrom('jobs').where('id', '=', id).where('status', 'not in', ACTIVE_STATUSES).executeTakeFirst();
-  return Number(deleted.numDeletedRows) > 0;
+/** The newest job of each pipeline (the `latest job` a pipeline embeds). */
+export async function latestJobsOf(db: Db, pipelineIds: readonly string[]): Promise<Map<string, JobRow>> {
+  if (pipelineIds.length === 0) return new Map();
+  const rows = await withProfile(db)
+    .where('jobs.pipeline_id', 'in', pipelineIds)
+    .distinctOn('jobs.pipeline_id')
+    .orderBy('jobs.pipeline_id')
+    .orderBy('jobs.created', 'desc')
+    .orderBy('jobs.id')
+    .execute();
+  return new Map(rows.map((r) => [r.pipeline_id ?? '', r]));
 }
 
-/** Up to `limit` log lines after `afterSequence`, in order. */
-export function logLinesAfter(db: Db, jobId: string, afterSequence: number, limit: number): Promise<JobLogRow[]> {
-  return db
-    .selectFrom('job_logs')
-    .selectAll()
-    .where('job_id', '=', jobId)
-    .where('sequence', '>', afterSequence)
-    .orderBy('sequence')
-    .limit(limit)
-    .execute();
+/** The QUEUED or RUNNING job of each pipeline (at most one: a unique index says so). */
+export async function activeJobsOf(db: Db, pipelineIds: readonly string[]): Promise<Map<string, string>> {
+  if (pipelineIds.length === 0) return new Map();
+  const rows = await db.selectFrom('jobs').select(['id', 'pipeline_id']).where('pipeline_id', 'in', pipelineIds).where('status', 'in', ACTIVE_STATUSES).execute();
+  return new Map(rows.map((r) => [r.pipeline_id ?? '', r.id]));
 }

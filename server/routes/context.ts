@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 import type { Db } from '../db/database';
+import type { Caller } from '../policy/caller';
 import type { Hrefs } from '../policy/hrefs';
 
 /** What every resource's routes are given. */
@@ -21,4 +22,9 @@ export function iso(value: Date | string | null): string | null {
 
 export function isoRequired(value: Date | string): string {
   return (value instanceof Date ? value : new Date(value)).toISOString();
+}
+
+/** How a person is named in logs and notifications: their profile name, else their address. */
+export function callerName(caller: Caller): string {
+  return caller.profile?.name ?? caller.principal.email ?? caller.profileId;
 }

@@ -11,6 +11,7 @@ import { routeMeta, type RouteMeta } from './define';
 import { datasetRoutes } from './datasets';
 import { invitationRoutes } from './invitations';
 import { jobRoutes } from './jobs';
+import { labRoutes } from './lab';
 import { notificationRoutes } from './notifications';
 import { profileRoutes } from './profiles';
 import { rootRoutes } from './root';
@@ -68,5 +69,6 @@ export const apiRoutes: FastifyPluginAsync<ApiOptions> = (app, options) => {
   invitationRoutes(app, ctx);
   apiKeyRoutes(app, ctx);
   datasetRoutes(app, ctx);
+  labRoutes(app, ctx);
   return Promise.resolve();
 };

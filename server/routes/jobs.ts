@@ -3,11 +3,12 @@ import { z } from 'zod';
 import { REL } from '../../src/domain/relations';
 import { JOB_STATUSES, type jobSchema, type logEntrySchema, type Wire } from '../../src/domain/resources';
 import type { MemberRole } from '../db/schema';
-import { conflict } from '../http/errors';
+import { conflict, notFound } from '../http/errors';
 import { pagedCollection } from '../http/hal';
 import { jobLinks } from '../policy/links';
-import { deleteInactiveJob, jobsOf, logLinesAfter, type JobLogRow, type JobRow } from '../repositories/jobs';
-import { iso, isoRequired, requestUrl, type RouteContext } from './context';
+import { findJob, jobsOf, type JobRow } from '../repositories/jobs';
+import { deleteJob, readLogs, withdrawJob, type LogLine } from '../runner';
+import { callerName, iso, isoRequired, requestUrl, type RouteContext } from './context';
 import { defineRoute } from './define';
 
 export function jobBody(ctx: RouteContext, job: JobRow, role: MemberRole): Wire<typeof jobSchema> {
@@ -21,13 +22,17 @@ export function jobBody(ctx: RouteContext, job: JobRow, role: MemberRole): Wire<
     triggeredBy: job.triggered_by,
     attempt: job.attempt,
     maxAttempts: job.max_attempts,
+    exitCode: job.exit_code,
     commitId: job.commit_id,
-    ...(job.profile_email === null ? {} : { _embedded: { profile: { email: job.profile_email } } }),
+    _embedded: {
+      profile: job.profile_email === null ? null : { email: job.profile_email },
+      pipeline: job.pipeline_id === null ? null : { id: job.pipeline_id, name: job.pipeline_name },
+    },
     _links: jobLinks(ctx.h, job, role),
   };
 }
 
-const logEntry = (line: JobLogRow): Wire<typeof logEntrySchema> => ({ sequence: line.sequence, timestamp: isoRequired(line.timestamp), message: line.message });
+const logEntry = (line: LogLine): Wire<typeof logEntrySchema> => ({ sequence: line.sequence, timestamp: isoRequired(line.timestamp), message: line.message });
 
 const KNOWN_STATUSES: ReadonlySet<string> = new Set(JOB_STATUSES);
 const statusList = z
@@ -60,7 +65,7 @@ export function jobRoutes(app: FastifyInstance, ctx: RouteContext): void {
     paging: {},
     objectName: 'jobs',
     handler: async ({ request, access, query, paging }) => {
-      const { items, total } = await jobsOf(ctx.db, access.workspace.id, query.status ?? [], paging);
+      const { items, total } = await jobsOf(ctx.db, { workspaceId: access.workspace.id }, query.status ?? [], paging);
       return pagedCollection('jobs', items.map((j) => jobBody(ctx, j, access.role)), paging, total, requestUrl(ctx, request));
     },
   });
@@ -78,8 +83,28 @@ export function jobRoutes(app: FastifyInstance, ctx: RouteContext): void {
     url: '/jobs/:id',
     guard: { resource: 'job', rel: REL.deleteJob },
     handler: async ({ reply, access }) => {
-      if (!(await deleteInactiveJob(ctx.db, access.job.id))) throw conflict('This job is queued or running: withdraw it before deleting it');
+      const deleted = await deleteJob(ctx.db, access.job.id);
+      if (deleted === 'ACTIVE') throw conflict('This job is queued or running: withdraw it before deleting it');
+      if (deleted === 'NOT_FOUND') throw notFound(`Job ${access.job.id} not found`);
       return reply.status(204).send();
+    },
+  });
+
+  /**
+   * 'withdraw job': a QUEUED job is STOPPED at once (200, the stopped job); a RUNNING one is asked
+   * to stop and its runner kills the process group within a second (202, the job still RUNNING).
+   */
+  defineRoute(app, ctx, {
+    method: 'PUT',
+    url: '/jobs/:id/stopped',
+    guard: { resource: 'job', rel: REL.withdrawJob },
+    handler: async ({ request, reply, access }) => {
+      const result = await withdrawJob(ctx.db, access.job.id, callerName(request.caller));
+      if (result.status === 'NOT_FOUND') throw notFound(`Job ${access.job.id} not found`);
+      if (result.status === 'NOT_ACTIVE') throw conflict(`This job has already ended ${result.job.status}`);
+      const job = await findJob(ctx.db, access.job.id);
+      if (!job) throw notFound(`Job ${access.job.id} not found`);
+      return reply.status(result.status === 'STOPPED' ? 200 : 202).send(jobBody(ctx, job, access.role));
     },
   });
 
@@ -91,7 +116,7 @@ export function jobRoutes(app: FastifyInstance, ctx: RouteContext): void {
     query: logsQuerySchema,
     objectName: 'logs',
     handler: async ({ request, reply, access, query }) => {
-      const lines = await logLinesAfter(ctx.db, access.job.id, query.sequence, query.size);
+      const lines = await readLogs(ctx.db, access.job.id, query.sequence, query.size);
       if (lines.length === 0) return reply.status(204).send();
       if (query.download === 'true') reply.header('content-disposition', `attachment; filename="${access.job.id}.txt"`);
       if (wantsNdjson(request.headers.accept)) {

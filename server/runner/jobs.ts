@@ -1,6 +1,7 @@
 import { effectiveTimeoutSeconds, maxAttemptsOf } from '../../src/domain/jobStatus';
 import type { Db } from '../db/database';
 import type { JobTriggerKind } from '../db/schema';
+import { notifyJobEnded } from '../notifications/pipelineEvents';
 import { getPipeline } from '../repositories/pipelines';
 import { isUuid } from '../repositories/ids';
 import { appendLogLines } from './logs';
@@ -79,6 +80,7 @@ export async function withdrawJob(db: Db, jobId: string, by?: string | null): Pr
     if (job.status === 'QUEUED') {
       const stopped = await trx.updateTable('jobs').set({ status: 'STOPPED', end_time: new Date(), end_reason: 'WITHDRAWN', stop_requested: true }).where('id', '=', jobId).returningAll().executeTakeFirstOrThrow();
       await appendLogLines(trx, jobId, [`Job withdrawn${who} before it started.`]);
+      await notifyJobEnded(trx, stopped, 'STOPPED');
       return { status: 'STOPPED', job: stopped };
     }
     if (job.status === 'RUNNING') {

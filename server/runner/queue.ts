@@ -5,6 +5,7 @@ import { effectiveTimeoutSeconds, endStatusOf, maxAttemptsOf, retryDelayMs, shou
 import type { JobStatus } from '../../src/domain/resources';
 import type { Db } from '../db/database';
 import type { JobsTable, JobTriggerKind } from '../db/schema';
+import { notifyJobEnded, notifyJobStarted } from '../notifications/pipelineEvents';
 import { newId } from '../repositories/ids';
 import { appendLogLines } from './logs';
 import { killGroup } from './jobProcess';
@@ -51,12 +52,21 @@ export async function insertJobIfIdle(db: Db, job: NewJob): Promise<JobRow | und
     ON CONFLICT ${ACTIVE_CONFLICT} DO NOTHING
     RETURNING *`.execute(db);
   const row = result.rows[0];
+  if (row && status === 'SKIPPED') await notifyJobEnded(db, row, 'SKIPPED');
   if (row && status === 'QUEUED') queueSignals.emit('queued', row.id);
   return row;
 }
 
 /** Takes the oldest due QUEUED job and marks it RUNNING under this runner's lease. */
 export async function claimNextJob(db: Db, owner: string, leaseMs: number): Promise<JobRow | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const claimed = await claimIn(trx, owner, leaseMs);
+    if (claimed) await notifyJobStarted(trx, claimed);
+    return claimed;
+  });
+}
+
+async function claimIn(db: Db, owner: string, leaseMs: number): Promise<JobRow | undefined> {
   const result = await sql<JobRow>`
     UPDATE jobs
        SET status = 'RUNNING', start_time = now(), lease_owner = ${owner},
@@ -155,6 +165,7 @@ export async function finishJob(db: Db, jobId: string, owner: string, finish: Fi
     }
     lines.push(`Job ended ${status}${job.exit_code === null ? '' : ` (exit code ${job.exit_code})`}.`);
     await appendLogLines(trx, job.id, lines);
+    await notifyJobEnded(trx, job, status);
     const triggered = status === 'COMPLETE' && job.type === 'PIPELINE_RUN' ? await queueTriggeredPipelines(trx, job) : [];
     return { job, status, retry, triggered };
   });

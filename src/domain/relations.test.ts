@@ -50,7 +50,6 @@ describe('REL', () => {
       dataplugins: 'dataplugins',
       availableDataplugins: 'availabledataplugins',
       addDataplugin: 'add dataplugin',
-      newDatacomponent: 'new datacomponent',
       createDatacomponent: 'create datacomponent',
       updateDatacomponent: 'update datacomponent',
       updateDatastore: 'update datastore',

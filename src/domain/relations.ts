@@ -47,7 +47,6 @@ export const REL = {
   dataplugins: 'dataplugins',
   availableDataplugins: 'availabledataplugins',
   addDataplugin: 'add dataplugin',
-  newDatacomponent: 'new datacomponent',
   createDatacomponent: 'create datacomponent',
   updateDatacomponent: 'update datacomponent',
   updateDatastore: 'update datastore',

@@ -3,6 +3,7 @@ import * as core from './001_core';
 import * as identity from './002_identity';
 import * as identityThrottle from './003_identity_throttle';
 import * as lab from './005_lab';
+import * as labApi from './006_lab_api';
 
 /** Ordered by name; a new migration is a new file added here, never an edit of an old one. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '002_identity': identity,
   '003_identity_throttle': identityThrottle,
   '005_lab': lab,
+  '006_lab_api': labApi,
 };

@@ -48,6 +48,7 @@ export async function prepare(world: World): Promise<{ fixtures: Fixtures; calle
   const ownerKey = await createKey(owner.api, 'leak matrix (owner)');
   const outsiderKey = await createKey(world.outsider.api, 'leak matrix (outsider)');
   const outsiderKeyToken = await clientCredentialsToken(world.baseUrl, outsiderKey.clientId, outsiderKey.clientSecret);
+  const pipeline = await createPipeline(owner.api, 'Contract fixture');
 
   const fixtures: Fixtures = {
     root: '',
@@ -60,6 +61,9 @@ export async function prepare(world: World): Promise<{ fixtures: Fixtures; calle
     apikey: ownerKey.id,
     apikeyOrDraft: ownerKey.id,
     notification: notification.id,
+    pipeline: pipeline.id,
+    dataComponent: pipeline.componentId,
+    dataStore: pipeline.storeId,
   };
   return {
     fixtures,
@@ -83,6 +87,15 @@ async function createKey(api: ApiClient, name: string): Promise<{ id: string; cl
   const created = await api.call('PUT', String(draft.body._links['create apikey'].href), { name });
   if (created.status !== 201) throw new Error(`key not created: ${created.status} ${JSON.stringify(created.body)}`);
   return { id: String(created.body.id), clientId: String(created.body.clientId), clientSecret: String(created.body.clientSecret) };
+}
+
+/** A runnable pipeline of the demo extractor into the default store, through initialise and 'create pipeline'. */
+async function createPipeline(api: ApiClient, name: string): Promise<{ id: string; componentId: string; storeId: string }> {
+  const draft = await api.call('POST', `/api/workspaces/${DEMO.workspaceId}/pipelines`);
+  const created = await api.call('PUT', String(draft.body._links['create pipeline'].href), { name, dataComponents: ['extractors/tap-demo', 'loaders/target-store'] });
+  if (created.status !== 201) throw new Error(`pipeline not created: ${created.status} ${JSON.stringify(created.body)}`);
+  const embedded = created.body._embedded;
+  return { id: String(created.body.id), componentId: String(embedded.dataComponents[0].id), storeId: String(embedded.datastore.id) };
 }
 
 const claims = (baseUrl: string, subject: string) => ({ sub: subject, email: 'owner@example.com', email_verified: true, aud: `${baseUrl}/api`, iss: `${baseUrl}/idp/` });

@@ -116,6 +116,10 @@ function pathProbes(route: RegisteredRoute): Probe[] {
   }));
 }
 
+// Every route adds probes, each followed by a fingerprint of the whole database: the probing tests
+// get minutes, not the API project's 30 s (a timed-out test would go on writing under the next one).
+const PROBING_TIMEOUT_MS = 600_000;
+
 describe('hostile input: every route that reads a body, a query or a path', () => {
   it('finds routes of each kind to probe', () => {
     const routes = apiRoutes(world);
@@ -127,20 +131,20 @@ describe('hostile input: every route that reads a body, a query or a path', () =
     for (const route of apiRoutes(world).filter(hasBody)) {
       for (const probe of bodyProbes(route)) await expectSafe(probe);
     }
-  });
+  }, PROBING_TIMEOUT_MS);
 
   it('answers hostile query parameters without a 5xx', async () => {
     for (const route of apiRoutes(world).filter((r) => r.method === 'GET')) {
       for (const probe of queryProbes(route)) await expectSafe(probe);
     }
-  });
+  }, PROBING_TIMEOUT_MS);
 
   it('answers hostile path parameters with a 4xx', async () => {
     for (const route of apiRoutes(world).filter((r) => r.method !== 'POST' || r.url.includes(':'))) {
       // The caller's own login path names the caller: any other value is refused, the right one is not hostile.
       for (const probe of pathProbes(route)) await expectSafe(probe);
     }
-  });
+  }, PROBING_TIMEOUT_MS);
 
   it('left no prototype polluted', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();

@@ -32,6 +32,9 @@ const SELF_URL: Record<ResourceKind, (f: Fixtures) => string> = {
   apikey: (f) => `/api/apikeys/${f.apikey}`,
   apikeyOrDraft: (f) => `/api/apikeys/${f.apikey}`,
   notification: (f) => `/api/notifications/${f.notification}`,
+  pipeline: (f) => `/api/pipelines/${f.pipeline}`,
+  dataComponent: (f) => `/api/datacomponents/${f.dataComponent}`,
+  dataStore: (f) => `/api/datastores/${f.dataStore}`,
 };
 
 /** A body that passes no validation: refusals must come before input is read. */
@@ -46,7 +49,7 @@ function label(route: RegisteredRoute): string {
 function expectNoneOfTheirs(answer: Answer, route: RegisteredRoute): void {
   const text = JSON.stringify(answer.body ?? '');
   const asked = urlOf(route, fixtures);
-  for (const kind of ['workspace', 'job', 'dataset', 'invitation', 'apikey', 'notification'] as const) {
+  for (const kind of ['workspace', 'job', 'dataset', 'invitation', 'apikey', 'notification', 'pipeline', 'dataComponent', 'dataStore'] as const) {
     if (asked.includes(fixtures[kind])) continue;
     expect(text.includes(fixtures[kind]), `${label(route)} leaked the ${kind} ${fixtures[kind]}`).toBe(false);
   }

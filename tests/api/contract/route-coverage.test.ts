@@ -44,16 +44,26 @@ function renderEveryLinkSet(baseUrl: string): Record<string, Record<string, { hr
   const h = hrefs({ publicUrl: baseUrl });
   const caller = everything();
   const job = { id: ID, status: 'COMPLETE' };
+  const activeJob = { id: ID, status: 'RUNNING' };
+  const pipeline = { id: ID, workspace_id: ID };
   return {
     rootLinks: linkSets.rootLinks(h, caller),
     profileLinks: linkSets.profileLinks(h, caller, { id: ID, can_create_workspaces: true }),
     workspaceLinks: linkSets.workspaceLinks(h, { id: ID }, 'owner'),
-    jobLinks: linkSets.jobLinks(h, job, 'owner'),
+    jobLinks: { ...linkSets.jobLinks(h, job, 'owner'), ...linkSets.jobLinks(h, activeJob, 'owner') },
     datasetLinks: linkSets.datasetLinks(h, { id: ID, raw_data: '[]' }),
     apiKeyLinks: linkSets.apiKeyLinks(h, caller, { id: ID, profile_id: ID }),
     apiKeyDraftLinks: linkSets.apiKeyDraftLinks(h, caller, ID),
     notificationLinks: linkSets.notificationLinks(h, caller, { id: ID, profile_id: ID }),
     invitationLinks: linkSets.invitationLinks(h, caller, { id: ID, email: 'all@example.com', status: 'PENDING' }, 'owner'),
+    // Links that exclude each other (draft or not, watched or not) are rendered in both states.
+    pipelineLinks: {
+      ...linkSets.pipelineLinks(h, pipeline, 'owner', { draft: false, complete: true, activeJobId: ID, subscribed: false }),
+      ...linkSets.pipelineLinks(h, pipeline, 'owner', { draft: true, complete: true, activeJobId: undefined, subscribed: true }),
+    },
+    pipelineDraftLinks: linkSets.pipelineDraftLinks(h, ID, ID, 'owner'),
+    dataComponentLinks: linkSets.dataComponentLinks(h, { id: ID }, 'owner'),
+    dataStoreLinks: linkSets.dataStoreLinks(h, { id: ID }, 'owner'),
   };
 }
 

@@ -1,0 +1,187 @@
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { z } from 'zod';
+import { componentKeySensitivity, keepMaskedValues, settingValueError } from '../../../src/domain/pipelineRules';
+import { REL } from '../../../src/domain/relations';
+import { PLUGIN_TYPES } from '../../../src/domain/resources';
+import { badRequest, type FieldError } from '../../http/errors';
+import { pagedCollection } from '../../http/hal';
+import { BUILTIN_PLUGINS, builtinPlugin, type BuiltinPlugin } from '../../plugins/catalogue';
+import { createDataComponent, listDataComponents, parsePluginReference, updateDataComponent, type DataComponentRow } from '../../repositories/dataComponents';
+import { listDataStores } from '../../repositories/dataStores';
+import { ensureDefaultStore } from '../../stores/defaultStore';
+import { requestUrl, type RouteContext } from '../context';
+import { defineRoute } from '../define';
+import { dataComponentBody, dataPluginBody, dataStoreBody } from './bodies';
+import { propertiesRecord } from './savePipeline';
+
+// The parts pipelines are built from: the workspace's data components (list, create, update), the
+// built-in plugin catalogue they come from (read-only), and the workspace's data stores (read-only).
+
+const OBJECT_NAME = 'dataComponent';
+const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+const NAME_MESSAGE = 'must start with a letter or digit and hold only letters, digits, _ . and -';
+
+const filterQuery = z.looseObject({
+  name: z.string().max(200, 'must be at most 200 characters').optional(),
+  type: z.enum(PLUGIN_TYPES, { message: `must be one of ${PLUGIN_TYPES.join(', ')}` }).optional(),
+});
+
+const createBody = z.object({
+  name: z.string().max(200, 'must be at most 200 characters').regex(NAME, NAME_MESSAGE).nullish(),
+  /** a plugin reference ('extractors/tap-demo--builtin') or a catalogue plugin's name */
+  dataPlugin: z.string({ message: 'is required' }).max(500, 'is too long'),
+  properties: propertiesRecord.nullish(),
+});
+// An empty body (or none: a null body reads as one) changes nothing and is refused as such.
+const updateBody = z
+  .object({
+    name: z.string().max(200, 'must be at most 200 characters').regex(NAME, NAME_MESSAGE).nullish(),
+    properties: propertiesRecord.nullish(),
+  })
+  .refine((body) => (body.name ?? undefined) !== undefined || (body.properties ?? undefined) !== undefined, { message: 'must change name or properties', path: ['properties'] });
+
+const refuse = (errors: FieldError[]) => badRequest(`Validation failed for object='${OBJECT_NAME}'`, errors);
+const fieldError = (field: string, defaultMessage: string): FieldError => ({ field, objectName: OBJECT_NAME, defaultMessage });
+
+function pluginOf(entry: string): BuiltinPlugin | undefined {
+  const reference = parsePluginReference(entry);
+  if (!reference) return builtinPlugin(entry);
+  const plugin = builtinPlugin(reference.pluginName);
+  return plugin && plugin.pluginType === reference.pluginType && (reference.variant === null || reference.variant === plugin.variant) ? plugin : undefined;
+}
+
+/** Type errors of a component's own properties; a setting the plugin does not define is refused (Meltano would ignore it silently). */
+function propertyErrors(plugin: BuiltinPlugin | undefined, properties: Record<string, unknown>): FieldError[] {
+  return Object.entries(properties).flatMap(([key, value]) => {
+    const setting = plugin?.settings.find((s) => s.name === key);
+    if (!setting) return [fieldError(`properties.${key}`, `is not a setting of ${plugin?.name ?? 'this plugin'}`)];
+    const message = settingValueError(setting, value);
+    return message === undefined ? [] : [fieldError(`properties.${key}`, message)];
+  });
+}
+
+function matches(component: DataComponentRow, name: string | undefined, type: string | undefined): boolean {
+  return (name === undefined || component.name.toLowerCase().includes(name.toLowerCase())) && (type === undefined || component.plugin_type === type);
+}
+
+export function componentRoutes(app: FastifyInstance, ctx: RouteContext): void {
+  defineRoute(app, ctx, {
+    method: 'GET',
+    url: '/workspaces/:id/datacomponents',
+    guard: { resource: 'workspace', rel: REL.datacomponents },
+    query: filterQuery,
+    paging: {},
+    objectName: 'datacomponents',
+    handler: async ({ request, access, query, paging }) => {
+      const name = query.name?.trim() || undefined;
+      const all = (await listDataComponents(ctx.db, access.workspace.id)).filter((c) => matches(c, name, query.type));
+      const page = all.slice(paging.page * paging.size, (paging.page + 1) * paging.size);
+      return pagedCollection('datacomponents', page.map((c) => dataComponentBody(ctx, c, access.role)), paging, all.length, requestUrl(ctx, request));
+    },
+  });
+
+  /** A component of a catalogue plugin; its name defaults to the plugin's (suffixed -2, -3… when taken). */
+  defineRoute(app, ctx, {
+    method: 'POST',
+    url: '/workspaces/:id/datacomponents',
+    guard: { resource: 'workspace', rel: REL.createDatacomponent },
+    body: createBody,
+    objectName: OBJECT_NAME,
+    handler: async ({ reply, access, body }) => {
+      const plugin = pluginOf(body.dataPlugin.trim());
+      if (!plugin) throw refuse([fieldError('dataPlugin', 'names no plugin of the catalogue')]);
+      const properties = body.properties ?? {};
+      const errors = propertyErrors(plugin, properties);
+      if (errors.length > 0) throw refuse(errors);
+      const existing = await listDataComponents(ctx.db, access.workspace.id);
+      let name = body.name?.trim() || plugin.name;
+      if (!body.name) for (let n = 2; existing.some((c) => c.name === name); n++) name = `${plugin.name}-${n}`;
+      const created = await createDataComponent(ctx.db, access.workspace.id, { name, pluginType: plugin.pluginType, pluginName: plugin.name, variant: plugin.variant, properties });
+      if (!created.ok) throw refuse([fieldError('name', 'A data component with this name already exists in the workspace')]);
+      return reply.status(201).send(dataComponentBody(ctx, created.component, access.role));
+    },
+  });
+
+  defineRoute(app, ctx, {
+    method: 'GET',
+    url: '/datacomponents/:id',
+    guard: { resource: 'dataComponent', rel: REL.self },
+    handler: ({ access }) => dataComponentBody(ctx, access.component, access.role),
+  });
+
+  /**
+   * Changes a component's properties (a sensitive one sent back as '***' is kept). Pipelines name
+   * their components, so a component a pipeline uses keeps its name.
+   */
+  defineRoute(app, ctx, {
+    method: 'PUT',
+    url: '/datacomponents/:id',
+    guard: { resource: 'dataComponent', rel: REL.updateDatacomponent },
+    body: updateBody,
+    objectName: OBJECT_NAME,
+    handler: async ({ access, body }) => {
+      const component = access.component;
+      const plugin = builtinPlugin(component.plugin_name);
+      const properties = body.properties ? keepMaskedValues(body.properties, component.properties, componentKeySensitivity(plugin?.settings ?? [])) : undefined;
+      const errors = properties ? propertyErrors(plugin, properties) : [];
+      const name = body.name?.trim();
+      if (name !== undefined && name !== component.name) {
+        const users = await ctx.db.selectFrom('pipelines').select('name').where('workspace_id', '=', component.workspace_id).where(sql<boolean>`data_components @> ${JSON.stringify([component.name])}::jsonb`).execute();
+        if (users.length > 0) errors.push(fieldError('name', `is used by pipeline ${users.map((u) => u.name).join(', ')}: a used component keeps its name`));
+      }
+      if (errors.length > 0) throw refuse(errors);
+      const updated = await updateDataComponent(ctx.db, component.id, { ...(name === undefined ? {} : { name }), ...(properties === undefined ? {} : { properties }) });
+      if (!updated) throw refuse([fieldError('id', 'names no data component')]);
+      if (!updated.ok) throw refuse([fieldError('name', 'A data component with this name already exists in the workspace')]);
+      return dataComponentBody(ctx, updated.component, access.role);
+    },
+  });
+
+  /** The built-in catalogue, by label; `name` and `type` filter it (the component picker, the loader choice). */
+  defineRoute(app, ctx, {
+    method: 'GET',
+    url: '/workspaces/:id/dataplugins',
+    guard: { resource: 'workspace', rel: REL.dataplugins },
+    query: filterQuery,
+    paging: {},
+    objectName: 'dataplugins',
+    handler: ({ request, query, paging }) => {
+      const name = query.name?.trim().toLowerCase() || undefined;
+      const all = [...BUILTIN_PLUGINS]
+        .filter((p) => (query.type === undefined || p.pluginType === query.type) && (name === undefined || p.name.includes(name) || p.label.toLowerCase().includes(name)))
+        .sort((a, b) => a.label.localeCompare(b.label));
+      const page = all.slice(paging.page * paging.size, (paging.page + 1) * paging.size);
+      return pagedCollection('dataplugins', page.map(dataPluginBody), paging, all.length, requestUrl(ctx, request));
+    },
+  });
+
+  /** The workspace's stores, the default first; the embedded default store exists for every workspace that asks. */
+  defineRoute(app, ctx, {
+    method: 'GET',
+    url: '/workspaces/:id/datastores',
+    guard: { resource: 'workspace', rel: REL.datastores },
+    paging: {},
+    objectName: 'datastores',
+    handler: async ({ request, access, paging }) => {
+      await ensureDefaultStore(ctx.db, access.workspace.id);
+      const { items, total } = await listDataStores(ctx.db, access.workspace.id, paging);
+      return pagedCollection('datastores', items.map((s) => dataStoreBody(ctx, s, access.role)), paging, total, requestUrl(ctx, request));
+    },
+  });
+
+  /** The workspace's default store. */
+  defineRoute(app, ctx, {
+    method: 'GET',
+    url: '/workspaces/:id/datastore',
+    guard: { resource: 'workspace', rel: REL.datastore },
+    handler: async ({ access }) => dataStoreBody(ctx, await ensureDefaultStore(ctx.db, access.workspace.id), access.role),
+  });
+
+  defineRoute(app, ctx, {
+    method: 'GET',
+    url: '/datastores/:id',
+    guard: { resource: 'dataStore', rel: REL.self },
+    handler: ({ access }) => dataStoreBody(ctx, access.store, access.role),
+  });
+}

@@ -1,0 +1,12 @@
+import type { FastifyInstance } from 'fastify';
+import type { RouteContext } from '../context';
+import { componentRoutes } from './components';
+import { pipelineRunRoutes } from './pipelineRuns';
+import { pipelineRoutes } from './pipelines';
+
+/** The Lab's API (spec 001 §3, §7): pipelines, their runs, components, the catalogue and stores. */
+export function labRoutes(app: FastifyInstance, ctx: RouteContext): void {
+  pipelineRoutes(app, ctx);
+  pipelineRunRoutes(app, ctx);
+  componentRoutes(app, ctx);
+}

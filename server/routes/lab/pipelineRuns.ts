@@ -1,0 +1,148 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { maskedEnvironment } from '../../../src/domain/pipelineRules';
+import { REL } from '../../../src/domain/relations';
+import { subscriptionWriteSchema, type environmentSchema, type JobStatus, type metricsSchema, type subscriptionSchema, type Wire } from '../../../src/domain/resources';
+import { conflict, forbidden, notFound } from '../../http/errors';
+import { links, pagedCollection } from '../../http/hal';
+import { notifyPipelineActivity } from '../../notifications/pipelineEvents';
+import { findJob, jobsOf } from '../../repositories/jobs';
+import { componentRule, componentsNamed } from '../../repositories/pipelineFacts';
+import { listDataComponents } from '../../repositories/dataComponents';
+import { subscribe, unsubscribe } from '../../repositories/subscriptions';
+import { enqueueJob, jobMetrics } from '../../runner';
+import { RESERVED_ENV } from '../../runner/environment';
+import { callerName, iso, isoRequired, requestUrl, type RouteContext } from '../context';
+import { defineRoute } from '../define';
+import { jobBody } from '../jobs';
+
+// A pipeline's runs and what hangs off them: its jobs (start, verify, list), the History chart's
+// metrics, the environment its jobs get, and who watches it.
+
+const metricsQuery = z.looseObject({
+  size: z.coerce.number({ message: 'must be a number' }).int('must be a whole number').min(1).max(1000).default(50),
+});
+
+export function pipelineRunRoutes(app: FastifyInstance, ctx: RouteContext): void {
+  /** The pipeline's jobs, newest first, 10 a page by default (spec §9), with next/prev. */
+  defineRoute(app, ctx, {
+    method: 'GET',
+    url: '/pipelines/:id/jobs',
+    guard: { resource: 'pipeline', rel: REL.jobs },
+    paging: { defaultSize: 10 },
+    objectName: 'jobs',
+    handler: async ({ request, access, paging }) => {
+      const { items, total } = await jobsOf(ctx.db, { pipelineId: access.pipeline.id }, [], paging);
+      return pagedCollection('jobs', items.map((j) => jobBody(ctx, j, access.role)), paging, total, requestUrl(ctx, request));
+    },
+  });
+
+  /** 'create job': 201 with the QUEUED job; 409 while the pipeline has one QUEUED or RUNNING. */
+  defineRoute(app, ctx, {
+    method: 'POST',
+    url: '/pipelines/:id/jobs',
+    guard: { resource: 'pipeline', rel: REL.createJob },
+    handler: async ({ request, reply, access }) => {
+      const actor = callerName(request.caller);
+      const result = await enqueueJob(ctx.db, access.pipeline.id, { kind: 'MANUAL', profileId: request.caller.profileId, description: `manual: ${actor}` });
+      return reply.status(201).send(await queued(ctx, result, access.role, { profileId: request.caller.profileId, name: actor }));
+    },
+  });
+
+  /** 'verify pipeline': a PIPELINE_VERIFY job (200, as the reference answers validate/verify). */
+  defineRoute(app, ctx, {
+    method: 'POST',
+    url: '/pipelines/:id/verification',
+    guard: { resource: 'pipeline', rel: REL.verifyPipeline },
+    handler: async ({ request, access }) => {
+      const actor = callerName(request.caller);
+      const result = await enqueueJob(ctx.db, access.pipeline.id, { kind: 'MANUAL', profileId: request.caller.profileId, description: `verification: ${actor}` }, 'PIPELINE_VERIFY');
+      return queued(ctx, result, access.role, { profileId: request.caller.profileId, name: actor });
+    },
+  });
+
+  /** Per job, newest first: duration (seconds), rows loaded, status — the History chart. */
+  defineRoute(app, ctx, {
+    method: 'GET',
+    url: '/pipelines/:id/metrics',
+    guard: { resource: 'pipeline', rel: REL.metrics },
+    query: metricsQuery,
+    objectName: 'metrics',
+    handler: async ({ access, query }): Promise<Wire<typeof metricsSchema>> => {
+      const metrics = await jobMetrics(ctx.db, access.pipeline.id, query.size);
+      return {
+        metrics: metrics.map((m) => ({
+          jobId: m.jobId,
+          status: m.status as JobStatus,
+          created: isoRequired(m.created),
+          startTime: iso(m.startTime),
+          endTime: iso(m.endTime),
+          duration: m.durationMs === null ? null : m.durationMs / 1000,
+          rowsLoaded: m.rowsLoaded,
+          attempt: m.attempt,
+        })),
+        _links: links({ self: ctx.h.pipelinePart(access.pipeline.id, 'metrics') }),
+      };
+    },
+  });
+
+  /** The variables a job of this pipeline gets from its settings; sensitive values read '***'. */
+  defineRoute(app, ctx, {
+    method: 'GET',
+    url: '/pipelines/:id/environment',
+    guard: { resource: 'pipeline', rel: REL.environment },
+    handler: async ({ access }): Promise<Wire<typeof environmentSchema>> => {
+      const components = componentsNamed(await listDataComponents(ctx.db, access.workspace.id), access.pipeline.data_components);
+      return {
+        variables: maskedEnvironment(components.map(componentRule), access.pipeline.properties, RESERVED_ENV),
+        _links: links({ self: ctx.h.pipelinePart(access.pipeline.id, 'environment') }),
+      };
+    },
+  });
+
+  /** Watch: ALERTS (ERROR and STOPPED endings) or ALL (every job event and change). */
+  defineRoute(app, ctx, {
+    method: 'POST',
+    url: '/pipelines/:id/subscriptions',
+    guard: { resource: 'pipeline', rel: REL.addSubscription },
+    body: subscriptionWriteSchema,
+    objectName: 'subscription',
+    handler: async ({ request, reply, access, body }): Promise<Wire<typeof subscriptionSchema>> => {
+      const subscription = await subscribe(ctx.db, access.pipeline.id, request.caller.profileId, body.type);
+      reply.status(201);
+      return {
+        id: subscription.id,
+        type: subscription.type,
+        created: iso(subscription.created),
+        _links: links({ [REL.deleteSubscription]: ctx.h.pipelinePart(access.pipeline.id, 'subscriptions') }),
+      };
+    },
+  });
+
+  /** Unwatch: the caller's own subscription only. */
+  defineRoute(app, ctx, {
+    method: 'DELETE',
+    url: '/pipelines/:id/subscriptions',
+    guard: { resource: 'pipeline', rel: REL.deleteSubscription },
+    handler: async ({ request, reply, access }) => {
+      await unsubscribe(ctx.db, access.pipeline.id, request.caller.profileId);
+      return reply.status(204).send();
+    },
+  });
+}
+
+type Enqueued = Awaited<ReturnType<typeof enqueueJob>>;
+
+/** The queued job's body, after telling the pipeline's other watchers; each refusal as its status. */
+async function queued(ctx: RouteContext, result: Enqueued, role: Parameters<typeof jobBody>[2], actor: { profileId: string; name: string }) {
+  if (result.status === 'NOT_FOUND') throw notFound('Pipeline not found');
+  if (result.status === 'DRAFT') throw forbidden('Draft imports disabled');
+  if (result.status === 'CONFLICT') throw conflict(`This pipeline already has a job ${result.active?.status ?? 'queued or running'}${result.active ? ` (${result.active.id})` : ''}`);
+  const job = await findJob(ctx.db, result.job.id);
+  if (!job) throw notFound('Job not found');
+  if (job.pipeline_id) {
+    const pipeline = { id: job.pipeline_id, workspace_id: job.workspace_id };
+    await notifyPipelineActivity(ctx.db, pipeline, `${actor.name} queued a ${job.type === 'PIPELINE_VERIFY' ? 'verification' : 'job'} of ${job.pipeline_name ?? 'a pipeline'}.`, actor);
+  }
+  return jobBody(ctx, job, role);
+}

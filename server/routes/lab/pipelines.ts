@@ -1,0 +1,174 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { REL } from '../../../src/domain/relations';
+import type { pipelineSchema, Wire } from '../../../src/domain/resources';
+import type { MemberRole } from '../../db/schema';
+import { conflict, notFound } from '../../http/errors';
+import { pagedCollection } from '../../http/hal';
+import { notifyPipelineActivity } from '../../notifications/pipelineEvents';
+import { notify } from '../../notifications/notify';
+import type { Caller } from '../../policy/caller';
+import { pipelineDraftLinks } from '../../policy/links';
+import { isUuid, newId } from '../../repositories/ids';
+import { pipelineFacts, type PipelineFacts } from '../../repositories/pipelineFacts';
+import { deletePipeline, getPipeline, listPipelines, type PipelineRow } from '../../repositories/pipelines';
+import { subscribersOf } from '../../repositories/subscriptions';
+import { defaultStoreOf, ensureDefaultStore } from '../../stores/defaultStore';
+import { callerName, requestUrl, type RouteContext } from '../context';
+import { defineRoute } from '../define';
+import { dataStoreBody, pipelineBody } from './bodies';
+import { OBJECT_NAME, pipelineWriteBody, savePipeline, type PipelineWriteBody } from './savePipeline';
+
+const listQuery = z.looseObject({
+  search: z.string().max(200, 'must be at most 200 characters').optional(),
+  name: z.string().max(200, 'must be at most 200 characters').optional(),
+});
+
+async function render(ctx: RouteContext, pipeline: PipelineRow, role: MemberRole, caller: Caller, facts?: PipelineFacts): Promise<Wire<typeof pipelineSchema>> {
+  const loaded = facts ?? (await pipelineFacts(ctx.db, [pipeline], caller.profileId)).get(pipeline.id);
+  const store = await defaultStoreOf(ctx.db, pipeline.workspace_id);
+  return pipelineBody(ctx, { pipeline, facts: loaded, role, store });
+}
+
+interface Save {
+  ctx: RouteContext;
+  workspaceId: string;
+  id: string;
+  existing: PipelineRow | undefined;
+  body: PipelineWriteBody;
+  draft: boolean;
+  caller: Caller;
+}
+
+async function save({ ctx, workspaceId, id, existing, body, draft, caller }: Save): Promise<PipelineRow> {
+  const saved = await ctx.db.transaction().execute((trx) => savePipeline(trx, { workspaceId, id, existing, body, draft, createdBy: caller.profileId }));
+  // The pipeline's loader writes into the default store, so a workspace with a pipeline has one.
+  if (!existing) await ensureDefaultStore(ctx.db, workspaceId);
+  else await notifyPipelineActivity(ctx.db, saved, `${callerName(caller)} saved pipeline ${saved.name}${draft ? ' as a draft' : ''}.`, { profileId: caller.profileId, name: callerName(caller) });
+  return saved;
+}
+
+/** The stored pipeline an initialised id names in this workspace; 404 for a malformed id or one of another workspace. */
+async function initialised(ctx: RouteContext, workspaceId: string, id: string): Promise<PipelineRow | undefined> {
+  if (!isUuid(id)) throw notFound('Pipeline not found');
+  const existing = await getPipeline(ctx.db, id);
+  if (existing && existing.workspace_id !== workspaceId) throw notFound(`Pipeline ${id} not found`);
+  return existing;
+}
+
+export function pipelineRoutes(app: FastifyInstance, ctx: RouteContext): void {
+  /** A page of the workspace's pipelines by name; `search` (or `name`) keeps those whose name contains it. */
+  defineRoute(app, ctx, {
+    method: 'GET',
+    url: '/workspaces/:id/pipelines',
+    guard: { resource: 'workspace', rel: REL.pipelines },
+    query: listQuery,
+    paging: {},
+    objectName: 'pipelines',
+    handler: async ({ request, access, query, paging }) => {
+      const search = (query.search ?? query.name)?.trim();
+      const { items, total } = await listPipelines(ctx.db, access.workspace.id, { page: paging.page, size: paging.size, search: search === '' ? undefined : search });
+      const facts = await pipelineFacts(ctx.db, items, request.caller.profileId);
+      const store = await defaultStoreOf(ctx.db, access.workspace.id);
+      const bodies = items.map((pipeline) => pipelineBody(ctx, { pipeline, facts: facts.get(pipeline.id), role: access.role, store }));
+      return pagedCollection('pipelines', bodies, paging, total, requestUrl(ctx, request));
+    },
+  });
+
+  /** Initialise: an unsaved draft with a fresh id, to be created or saved as a draft through its links. Nothing is stored. */
+  defineRoute(app, ctx, {
+    method: 'POST',
+    url: '/workspaces/:id/pipelines',
+    guard: { resource: 'workspace', rel: REL.newPipeline },
+    handler: async ({ access }): Promise<Wire<typeof pipelineSchema>> => {
+      const id = newId();
+      const store = await defaultStoreOf(ctx.db, access.workspace.id);
+      return {
+        id,
+        name: null,
+        status: 'DRAFT',
+        draft: true,
+        properties: {},
+        schedule: null,
+        dataComponents: [],
+        actions: [],
+        script: null,
+        timeout: 0,
+        maxRetries: 0,
+        triggeredBy: [],
+        _embedded: { 'latest job': null, dataComponents: [], datastore: store ? dataStoreBody(ctx, store, access.role) : null },
+        _links: pipelineDraftLinks(ctx.h, access.workspace.id, id, access.role),
+      };
+    },
+  });
+
+  // Saving an initialised pipeline: the right is the workspace's 'new pipeline'; the draft's
+  // 'create pipeline' and 'draft pipeline' links address these routes. A repeated save of the same
+  // id (an auto-saved draft saved again) updates what the first one stored.
+  for (const [suffix, draft] of [['', false], ['/draft', true]] as const) {
+    defineRoute(app, ctx, {
+      method: 'PUT',
+      url: `/workspaces/:id/pipelines/:pipelineId${suffix}`,
+      guard: { resource: 'workspace', rel: REL.newPipeline },
+      body: pipelineWriteBody,
+      objectName: OBJECT_NAME,
+      handler: async ({ request, reply, access, body, param }) => {
+        const id = param('pipelineId');
+        const existing = await initialised(ctx, access.workspace.id, id);
+        const saved = await save({ ctx, workspaceId: access.workspace.id, id, existing, body, draft, caller: request.caller });
+        return reply.status(existing ? 200 : 201).send(await render(ctx, saved, access.role, request.caller));
+      },
+    });
+  }
+
+  defineRoute(app, ctx, {
+    method: 'GET',
+    url: '/pipelines/:id',
+    guard: { resource: 'pipeline', rel: REL.self },
+    handler: ({ request, access }) => render(ctx, access.pipeline, access.role, request.caller, access.facts),
+  });
+
+  /** Saves to run: 'update pipeline' of a pipeline that runs, 'create pipeline' of a stored draft. */
+  defineRoute(app, ctx, {
+    method: 'PUT',
+    url: '/pipelines/:id',
+    guard: { resource: 'pipeline', rel: [REL.updatePipeline, REL.createPipeline] },
+    body: pipelineWriteBody,
+    objectName: OBJECT_NAME,
+    handler: async ({ request, reply, access, body }) => {
+      const wasDraft = access.pipeline.draft;
+      const saved = await save({ ctx, workspaceId: access.workspace.id, id: access.pipeline.id, existing: access.pipeline, body, draft: false, caller: request.caller });
+      return reply.status(wasDraft ? 201 : 200).send(await render(ctx, saved, access.role, request.caller));
+    },
+  });
+
+  /** Saves as a draft: completeness is not asked, types are; a draft cannot run. */
+  defineRoute(app, ctx, {
+    method: 'PUT',
+    url: '/pipelines/:id/draft',
+    guard: { resource: 'pipeline', rel: REL.draftPipeline },
+    body: pipelineWriteBody,
+    objectName: OBJECT_NAME,
+    handler: async ({ request, access, body }) => {
+      const saved = await save({ ctx, workspaceId: access.workspace.id, id: access.pipeline.id, existing: access.pipeline, body, draft: true, caller: request.caller });
+      return render(ctx, saved, access.role, request.caller);
+    },
+  });
+
+  /** Deletes the pipeline with its job history; not while a job is queued or running (withdraw it first). */
+  defineRoute(app, ctx, {
+    method: 'DELETE',
+    url: '/pipelines/:id',
+    guard: { resource: 'pipeline', rel: REL.deletePipeline },
+    handler: async ({ request, reply, access }) => {
+      // Subscriptions go with the pipeline: read the watchers first.
+      const watchers = (await subscribersOf(ctx.db, access.pipeline.id, false)).filter((id) => id !== request.caller.profileId);
+      const result = await deletePipeline(ctx.db, access.pipeline.id);
+      if (result === 'ACTIVE') throw conflict('This pipeline has a job queued or running: withdraw it before deleting the pipeline');
+      if (result === 'NOT_FOUND') throw notFound(`Pipeline ${access.pipeline.id} not found`);
+      const actor = callerName(request.caller);
+      await notify(ctx.db, { profileIds: watchers, workspaceId: access.workspace.id, type: 'PIPELINE_ACTIVITY', message: `${actor} deleted pipeline ${access.pipeline.name}.`, actorName: actor });
+      return reply.status(204).send();
+    },
+  });
+}

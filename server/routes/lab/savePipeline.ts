@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import { MAX_RETRIES, MAX_TIMEOUT_SECONDS } from '../../../src/domain/jobStatus';
+import { keepMaskedValues, PIPELINE_MESSAGES, pipelineErrors, pipelineKeySensitivity } from '../../../src/domain/pipelineRules';
+import type { Db } from '../../db/database';
+import { badRequest, type FieldError } from '../../http/errors';
+import { builtinPlugin } from '../../plugins/catalogue';
+import { listDataComponents, parsePluginReference, resolveDataComponents, type DataComponentRow } from '../../repositories/dataComponents';
+import { componentRule } from '../../repositories/pipelineFacts';
+import { createPipeline, updatePipeline, type PipelineRow } from '../../repositories/pipelines';
+
+// Create, update and draft share one path: resolve the components the body names (creating a
+// component for a plugin reference), validate with the domain's rules, write. All of it runs in
+// one transaction, so a refused save leaves no component behind.
+
+export const OBJECT_NAME = 'pipeline';
+
+const FORBIDDEN_KEYS = ['__proto__', 'constructor', 'prototype'];
+
+/**
+ * A properties map. zod's record silently drops a `__proto__` key (it becomes the prototype), so a
+ * body naming one would be saved as if the key were not there: refuse it instead, naming the field.
+ */
+export const propertiesRecord = z.preprocess(
+  (value, check) => {
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      const bad = Object.keys(value).find((key) => FORBIDDEN_KEYS.includes(key));
+      if (bad !== undefined) {
+        check.addIssue({ code: 'custom', message: `must not use the key ${bad}`, path: [bad] });
+        return z.NEVER;
+      }
+    }
+    return value;
+  },
+  z.record(z.string().max(1_000, 'is too long'), z.unknown()),
+);
+
+/** The body of 'create pipeline', 'update pipeline' and 'draft pipeline' (spec 001 §7). PUT replaces: an absent field is reset. */
+export const pipelineWriteBody = z.object({
+  name: z.string({ message: PIPELINE_MESSAGES.nameRequired }).max(10_000, 'must be at most 255 characters'),
+  properties: propertiesRecord.nullish(),
+  schedule: z.string().max(1_000, 'is not a cron expression').nullish(),
+  dataComponents: z.array(z.string().max(500, 'is too long')).max(100, 'must list at most 100 components').nullish(),
+  actions: z.array(z.string().max(1_000, 'is too long')).max(200, 'must list at most 200 actions').nullish(),
+  script: z.string().max(100_000, 'must be at most 100000 characters').nullish(),
+  timeout: z.int('must be a whole number of seconds').min(0, 'must be 0 or more').max(MAX_TIMEOUT_SECONDS, `must be at most ${MAX_TIMEOUT_SECONDS}`).nullish(),
+  maxRetries: z.int('must be a whole number').min(0, 'must be 0 or more').max(MAX_RETRIES, `must be at most ${MAX_RETRIES}`).nullish(),
+  triggeredBy: z.array(z.string().max(500, 'is too long')).max(100, 'must list at most 100 triggers').nullish(),
+});
+export type PipelineWriteBody = z.output<typeof pipelineWriteBody>;
+
+const UNKNOWN_COMPONENT = 'names no data component of this workspace or plugin of the catalogue';
+
+/**
+ * A plugin reference ('extractors/tap-demo[--builtin]') of the catalogue, with the plugin's variant
+ * spelled out (so a component made from it records its variant); undefined for anything else.
+ */
+function catalogueReference(entry: string): string | undefined {
+  const reference = parsePluginReference(entry);
+  const plugin = reference && builtinPlugin(reference.pluginName);
+  if (!reference || !plugin || plugin.pluginType !== reference.pluginType || (reference.variant !== null && reference.variant !== plugin.variant)) return undefined;
+  return reference.variant === null ? `${entry}--${plugin.variant}` : entry;
+}
+
+function fieldErrors(errors: Record<string, string>): FieldError[] {
+  return Object.entries(errors).map(([field, defaultMessage]) => ({ field, objectName: OBJECT_NAME, defaultMessage }));
+}
+
+const normaliseSchedule = (schedule: string | null | undefined) => {
+  const fields = (schedule ?? '').trim().split(/\s+/).filter((f) => f !== '');
+  return fields.length === 0 ? null : fields.join(' ');
+};
+
+export interface SaveRequest {
+  workspaceId: string;
+  /** the pipeline's id: minted by 'new pipeline', or the stored one */
+  id: string;
+  existing: PipelineRow | undefined;
+  body: PipelineWriteBody;
+  draft: boolean;
+  createdBy: string;
+}
+
+/** Validates and writes; a 400 with every field error otherwise. Runs in the caller's transaction. */
+export async function savePipeline(trx: Db, request: SaveRequest): Promise<PipelineRow> {
+  const { workspaceId, id, existing, body, draft } = request;
+  const errors: Record<string, string> = {};
+  const existingComponents = await listDataComponents(trx, workspaceId);
+  const entries = (body.dataComponents ?? []).map((e) => e.trim());
+  const known = entries.flatMap((entry, index) => {
+    if (existingComponents.some((c) => c.name === entry)) return [entry];
+    const reference = catalogueReference(entry);
+    if (reference === undefined) errors[`dataComponents.${index}`] = UNKNOWN_COMPONENT;
+    return reference === undefined ? [] : [reference];
+  });
+  const { components: resolved } = await resolveDataComponents(trx, workspaceId, known);
+  const components: DataComponentRow[] = resolved.filter((c, i) => resolved.findIndex((d) => d.id === c.id) === i);
+  const rules = components.map(componentRule);
+
+  const properties = keepMaskedValues(body.properties ?? {}, existing?.properties ?? {}, pipelineKeySensitivity(rules));
+  const others = await trx.selectFrom('pipelines').select('name').where('workspace_id', '=', workspaceId).where('id', '!=', id).execute();
+  const otherNames = others.map((o) => o.name);
+  Object.assign(errors, pipelineErrors({ name: body.name, properties, schedule: body.schedule, triggeredBy: body.triggeredBy ?? [] }, { components: rules, otherPipelineNames: otherNames, draft }));
+  if (errors.name === undefined && otherNames.some((n) => n.trim().toLowerCase() === body.name.trim().toLowerCase())) errors.name = PIPELINE_MESSAGES.nameTaken;
+  if (Object.keys(errors).length > 0) throw badRequest(`Validation failed for object='${OBJECT_NAME}'`, fieldErrors(errors));
+
+  const input = {
+    name: body.name.trim(),
+    draft,
+    properties,
+    schedule: normaliseSchedule(body.schedule),
+    dataComponents: components.map((c) => c.name),
+    actions: body.actions ?? [],
+    script: body.script === undefined || body.script === null || body.script.trim() === '' ? null : body.script,
+    timeout: body.timeout ?? 0,
+    maxRetries: body.maxRetries ?? 0,
+    triggeredBy: (body.triggeredBy ?? []).map((t) => t.trim()),
+  };
+  const written = existing ? await updatePipeline(trx, id, input) : await createPipeline(trx, workspaceId, input, request.createdBy, id);
+  if (written === undefined) throw badRequest(`Validation failed for object='${OBJECT_NAME}'`, fieldErrors({ id: 'names no pipeline' }));
+  if (!written.ok) throw badRequest(`Validation failed for object='${OBJECT_NAME}'`, fieldErrors({ name: PIPELINE_MESSAGES.nameTaken }));
+  return written.pipeline;
+}

@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MASK } from '../../../src/domain/pipelineRules';
+import { REL } from '../../../src/domain/relations';
+import { dataComponentSchema, dataComponentsCollectionSchema, dataPluginsCollectionSchema, dataStoreSchema, dataStoresCollectionSchema } from '../../../src/domain/resources';
+import { DEMO } from '../../../server/seed';
+import { embedded, expectError, hasLink, linkOf, type ApiClient } from '../helpers/http';
+import { login, startWorld, type World } from '../helpers/world';
+import { demoPipeline, outsiderWorkspace } from './labWorld';
+
+let world: World;
+let owner: ApiClient;
+let workspace: { _links: Record<string, { href: string }> };
+
+beforeAll(async () => {
+  world = await startWorld();
+  await Promise.all([login(world.owner), login(world.member)]);
+  await outsiderWorkspace(world);
+  owner = world.owner.api;
+  workspace = (await owner.get(`/api/workspaces/${DEMO.workspaceId}`)).body;
+});
+afterAll(() => world?.close());
+
+describe('the plugin catalogue (dataplugins)', () => {
+  it('lists the built-in plugins by label with their settings, filtered by type and name', async () => {
+    const all = await owner.get(linkOf(workspace, REL.dataplugins));
+    expect(all.status).toBe(200);
+    expect(dataPluginsCollectionSchema.safeParse(all.body).success).toBe(true);
+    const plugins = embedded(all.body, 'dataplugins');
+    expect(plugins.map((p: { id: string }) => p.id)).toEqual(expect.arrayContaining(['extractors/tap-demo--builtin', 'loaders/target-store--builtin']));
+    const postgres = plugins.find((p: { name: string }) => p.name === 'tap-postgres') as { settings: { name: string }[] };
+    expect(postgres.settings.find((s) => s.name === 'password')).toMatchObject({ kind: 'PASSWORD', sensitive: true });
+    const loaders = await owner.get(`${linkOf(workspace, REL.dataplugins)}?type=LOADER`);
+    expect(embedded(loaders.body, 'dataplugins').map((p: { name: string }) => p.name)).toEqual(['target-store']);
+    const named = await owner.get(`${linkOf(workspace, REL.dataplugins)}?name=demo`);
+    expect(embedded(named.body, 'dataplugins').map((p: { name: string }) => p.name)).toEqual(['tap-demo']);
+    expectError(await owner.get(`${linkOf(workspace, REL.dataplugins)}?type=ROBOT`), 400, { type: /EXTRACTOR/ });
+  });
+});
+
+describe('data components', () => {
+  it('creates (201), lists, reads and updates a component; sensitive properties leave masked and stay stored', async () => {
+    const created = await owner.call('POST', linkOf(workspace, REL.createDatacomponent), { name: 'warehouse', dataPlugin: 'extractors/tap-postgres', properties: { user: 'ada', password: 'hunter2' } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(dataComponentSchema.safeParse(created.body).success).toBe(true);
+    expect(created.body).toMatchObject({ name: 'warehouse', dataPlugin: 'extractors/tap-postgres--builtin', pluginType: 'EXTRACTOR', properties: { user: 'ada', password: MASK } });
+    expect(created.body._embedded.dataplugin.name).toBe('tap-postgres');
+    expect(JSON.stringify(created.body)).not.toContain('hunter2');
+
+    const list = await owner.get(`${linkOf(workspace, REL.datacomponents)}?type=EXTRACTOR&name=ware`);
+    expect(dataComponentsCollectionSchema.safeParse(list.body).success).toBe(true);
+    expect(embedded(list.body, 'datacomponents').map((c: { name: string }) => c.name)).toEqual(['warehouse']);
+
+    const updated = await owner.call('PUT', linkOf(created.body, REL.updateDatacomponent), { properties: { user: 'grace', password: MASK, port: 6543 } });
+    expect(updated.status).toBe(200);
+    expect(updated.body.properties).toEqual({ user: 'grace', password: MASK, port: 6543 });
+    const stored = await world.server.db.selectFrom('data_components').select('properties').where('id', '=', created.body.id).executeTakeFirstOrThrow();
+    expect(stored.properties).toEqual({ user: 'grace', password: 'hunter2', port: 6543 });
+    expect((await owner.get(linkOf(created.body, REL.self))).body.name).toBe('warehouse');
+  });
+
+  it('names the plugin from the catalogue when no name is given, and refuses bad input with field errors', async () => {
+    const first = await owner.call('POST', linkOf(workspace, REL.createDatacomponent), { dataPlugin: 'tap-files' });
+    const second = await owner.call('POST', linkOf(workspace, REL.createDatacomponent), { dataPlugin: 'extractors/tap-files--builtin' });
+    expect([first.body.name, second.body.name]).toEqual(['tap-files', 'tap-files-2']);
+    const create = linkOf(workspace, REL.createDatacomponent);
+    expectError(await owner.call('POST', create, { dataPlugin: 'extractors/tap-ghost' }), 400, { dataPlugin: /catalogue/ });
+    expectError(await owner.call('POST', create, { dataPlugin: 'tap-files', name: 'tap-files' }), 400, { name: /already exists/ });
+    expectError(await owner.call('POST', create, { dataPlugin: 'tap-files', name: 'bad name!' }), 400, { name: /letters/ });
+    expectError(await owner.call('POST', create, { dataPlugin: 'tap-files', properties: { nope: 1, delimiter: { a: 1 } } }), 400, { 'properties.nope': /not a setting/, 'properties.delimiter': 'must be text' });
+    expectError(await owner.call('PUT', linkOf(first.body, REL.updateDatacomponent), {}), 400, { properties: /change/ });
+  });
+
+  it('keeps the name of a component a pipeline uses', async () => {
+    const pipeline = await demoPipeline(owner, 'Uses tap-demo');
+    const component = (pipeline._embedded as { dataComponents: { _links: Record<string, { href: string }> }[] }).dataComponents[0]!;
+    expectError(await owner.call('PUT', linkOf(component, REL.updateDatacomponent), { name: 'renamed' }), 400, { name: /Uses tap-demo/ });
+  });
+
+  it("offers a plain member and another workspace's admin nothing, and refuses them (403)", async () => {
+    const created = await owner.call('POST', linkOf(workspace, REL.createDatacomponent), { dataPlugin: 'tap-demo', name: 'private-demo' });
+    for (const api of [world.member.api, world.outsider.api]) {
+      expectError(await api.get(linkOf(created.body, REL.self)), 403);
+      expectError(await api.call('PUT', linkOf(created.body, REL.updateDatacomponent), { properties: { seed: 1 } }), 403);
+      expectError(await api.get(linkOf(workspace, REL.datacomponents)), 403);
+      expectError(await api.call('POST', linkOf(workspace, REL.createDatacomponent), { dataPlugin: 'tap-demo' }), 403);
+      expectError(await api.get(linkOf(workspace, REL.dataplugins)), 403);
+    }
+  });
+});
+
+describe('data stores (read-only)', () => {
+  it("lists the workspace's stores with the default one, which reads by its self link", async () => {
+    const list = await owner.get(linkOf(workspace, REL.datastores));
+    expect(list.status).toBe(200);
+    expect(dataStoresCollectionSchema.safeParse(list.body).success).toBe(true);
+    const [store] = embedded(list.body, 'datastores');
+    expect(store).toMatchObject({ default: true, managed: true, dataPlugin: 'loaders/target-store--builtin', jdbcUrl: null });
+    expect(Object.keys(store._links)).toEqual([REL.self]);
+    const byDefault = await owner.get(linkOf(workspace, REL.datastore));
+    expect(dataStoreSchema.safeParse(byDefault.body).success).toBe(true);
+    expect(byDefault.body.id).toBe(store.id);
+    expect((await owner.get(linkOf(store, REL.self))).body.id).toBe(store.id);
+    for (const api of [world.member.api, world.outsider.api]) expectError(await api.get(linkOf(store, REL.self)), 403);
+    expect(hasLink(store, REL.updateDatastore)).toBe(false);
+  });
+});
