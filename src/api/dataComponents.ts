@@ -1,4 +1,4 @@
-import { embeddedList, type HalLike, type Page } from '../domain/hal';
+import { embeddedList, hasLink, type HalLike, type Page } from '../domain/hal';
 import { REL } from '../domain/relations';
 import { dataComponentsCollectionSchema, dataPluginsCollectionSchema, type DataComponent, type DataPlugin } from '../domain/resources';
 import type { ApiClient, RequestOptions } from './client';
@@ -38,9 +38,13 @@ export async function listDataComponents(client: ApiClient, workspace: HalLike, 
   return pageOf(embeddedList(page, 'datacomponents'), page.page, query.page);
 }
 
-/** GET the workspace's 'availabledataplugins' link sorted by label (spec §7), searched by name. */
+/**
+ * GET the workspace's 'availabledataplugins' link sorted by label (spec §7), searched by name; a
+ * server whose catalogue is its installed plugins offers only 'dataplugins', which is read instead.
+ */
 export async function listAvailablePlugins(client: ApiClient, workspace: HalLike, query: PickerQuery, options: RequestOptions = {}): Promise<PickerPage<DataPlugin>> {
-  const page = await client.follow(workspace, REL.availableDataplugins, {
+  const rel = hasLink(workspace, REL.availableDataplugins) ? REL.availableDataplugins : REL.dataplugins;
+  const page = await client.follow(workspace, rel, {
     ...options,
     schema: dataPluginsCollectionSchema,
     query: { sort: 'label', page: query.page, size: PICKER_PAGE_SIZE, ...searchQuery(query.search) },

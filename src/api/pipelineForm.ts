@@ -3,7 +3,7 @@ import { embeddedList, type HalLike } from '../domain/hal';
 import { encodeSegment } from '../domain/paths';
 import { REL } from '../domain/relations';
 import {
-  dataPluginSchema,
+  dataPluginsCollectionSchema,
   pipelineSchema,
   pipelinesCollectionSchema,
   type DataPlugin,
@@ -11,6 +11,10 @@ import {
   type PipelineWrite,
 } from '../domain/resources';
 import type { ApiClient, RequestOptions } from './client';
+import { ApiFailure } from './errors';
+
+/** Spec §9: installed plugins are read 9999 at a time. */
+const PLUGINS_PAGE_SIZE = 9999;
 
 // The pipeline edit page's calls (spec 001 §7): initialise, read, save through the link the
 // form's rules chose, the preselected plugin, and the workspace's pipelines for the trigger list.
@@ -35,8 +39,16 @@ export async function savePipeline(client: ApiClient, pipeline: HalLike, rel: st
   return saved;
 }
 
-export function getDataPlugin(client: ApiClient, id: string, options?: RequestOptions): Promise<DataPlugin> {
-  return client.get(`/dataplugins/${encodeSegment(id)}`, dataPluginSchema, options);
+/**
+ * The plugin named by ?dataplugin (its id, or its name), read from the workspace's 'dataplugins'
+ * link: the catalogue a workspace offers is the one place a plugin is known (spec §7 asks for the
+ * dataplugins link with size 9999 for the same reason).
+ */
+export async function findDataPlugin(client: ApiClient, workspace: HalLike, idOrName: string, options: RequestOptions = {}): Promise<DataPlugin> {
+  const page = await client.follow(workspace, REL.dataplugins, { ...options, schema: dataPluginsCollectionSchema, query: { sort: 'label', size: PLUGINS_PAGE_SIZE, ...options.query } });
+  const plugin = embeddedList(page, 'dataplugins').find((p) => p.id === idOrName || p.name === idOrName);
+  if (plugin === undefined) throw new ApiFailure({ kind: 'response', status: 404, message: `[404] No plugin '${idOrName}' in this workspace` });
+  return plugin;
 }
 
 /** The workspace's pipelines, for the 'triggered by' choices (one page of the spec's 99). */

@@ -1,6 +1,6 @@
 import { fromPromise } from 'xstate';
 import type { ApiClient } from '../../api/client';
-import { getDataPlugin, getPipeline, initialisePipeline, listPipelineNames, savePipeline } from '../../api/pipelineForm';
+import { findDataPlugin, getPipeline, initialisePipeline, listPipelineNames, savePipeline } from '../../api/pipelineForm';
 import { hasLink } from '../../domain/hal';
 import { REL } from '../../domain/relations';
 import type { Pipeline } from '../../domain/resources';
@@ -14,7 +14,7 @@ export function pipelineFormActors(client: ApiClient) {
       const pipeline = input.pipelineId === null ? await initialisePipeline(client, input.workspace, { signal }) : await getPipeline(client, input.pipelineId, { signal });
       const components = (pipeline._embedded?.dataComponents ?? []).map(componentFromExisting);
       if (input.dataPluginId !== null && input.dataPluginId !== '') {
-        const plugin = await getDataPlugin(client, input.dataPluginId, { signal });
+        const plugin = await findDataPlugin(client, input.workspace, input.dataPluginId, { signal });
         if (!components.some((c) => c.name === plugin.name)) components.push(componentFromPlugin(plugin));
       }
       // Without the workspace's pipelines link there is simply nothing to be triggered by.

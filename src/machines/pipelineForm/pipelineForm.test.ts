@@ -10,7 +10,7 @@ import { pipelineFormActors } from './pipelineForm.actors';
 import { pipelineBody, pipelineFormMachine, selectBusy, type EditorComponent, type LoadedForm, type PipelineFormContext, type PipelineFormInput } from './pipelineForm.machine';
 
 const link = (href: string) => ({ href: href.startsWith('/') ? `http://api.test/api${href}` : href });
-const WORKSPACE = { _links: { 'new pipeline': link('http://api.test/api/workspaces/w1/pipelines'), pipelines: link('http://api.test/api/workspaces/w1/pipelines') } };
+const WORKSPACE = { _links: { 'new pipeline': link('http://api.test/api/workspaces/w1/pipelines'), pipelines: link('http://api.test/api/workspaces/w1/pipelines'), dataplugins: link('http://api.test/api/workspaces/w1/dataplugins') } };
 
 const NEW: Pipeline = {
   id: 'p1',
@@ -215,7 +215,7 @@ describe('pipelineForm, targeted rules', () => {
   it('initialises, reads the plugin and the pipelines, and saves through the real client', async () => {
     const fake = fakeFetch(
       { status: 201, body: NEW },
-      { status: 200, body: { id: 'demo', name: 'tap-demo', pluginType: 'EXTRACTOR', label: 'Demo data', variant: 'builtin', settings: [{ name: 'rows', kind: 'INTEGER' }] } },
+      { status: 200, body: { _embedded: { dataplugins: [{ id: 'demo', name: 'tap-demo', pluginType: 'EXTRACTOR', label: 'Demo data', variant: 'builtin', settings: [{ name: 'rows', kind: 'INTEGER' }] }] } } },
       { status: 200, body: { _embedded: { pipelines: [{ id: 'p9', name: 'Customers' }] } } },
       { status: 200, body: { ...NEW, name: 'Demo data', _embedded: { dataComponents: [{ id: 'c1', name: 'tap-demo' }] } } },
     );
@@ -231,7 +231,7 @@ describe('pipelineForm, targeted rules', () => {
     await new Promise((r) => setTimeout(r, 20));
     expect(fake.calls.map((c) => [c.method, c.url])).toEqual([
       ['POST', 'http://api.test/api/workspaces/w1/pipelines'],
-      ['GET', 'http://api.test/api/dataplugins/demo'],
+      ['GET', 'http://api.test/api/workspaces/w1/dataplugins?sort=label&size=9999'],
       ['GET', 'http://api.test/api/workspaces/w1/pipelines?size=99'],
       ['PUT', 'http://api.test/api/pipelines/p1'],
     ]);
