@@ -38,13 +38,14 @@ describe('editorOf', () => {
 });
 
 describe('isSettingRequired (spec §3 and §5)', () => {
-  it('is required unless a value or placeholder exists or required is false', () => {
-    expect(isSettingRequired({})).toBe(true);
+  it('is required when flagged (empty text counts) unless a value or placeholder exists or required is false', () => {
+    expect(isSettingRequired({})).toBe(false);
+    expect(isSettingRequired({ required: true })).toBe(true);
     expect(isSettingRequired({ required: '' })).toBe(true);
     expect(isSettingRequired({ required: 'false' })).toBe(false);
     expect(isSettingRequired({ required: false })).toBe(false);
-    expect(isSettingRequired({ value: 'x' })).toBe(false);
-    expect(isSettingRequired({ placeholder: 'e.g. 10' })).toBe(false);
+    expect(isSettingRequired({ required: true, value: 'x' })).toBe(false);
+    expect(isSettingRequired({ required: '', placeholder: 'e.g. 10' })).toBe(false);
     expect(isSettingRequired({ required: true, value: 0 })).toBe(false);
   });
   it('never throws on hostile attributes', () => {
@@ -54,9 +55,10 @@ describe('isSettingRequired (spec §3 and §5)', () => {
 
 describe('settingError', () => {
   it('reports an empty required setting and a non-integer', () => {
-    expect(settingError({ name: 'a' }, '')).toBe(SETTING_TEXTS.required);
+    expect(settingError({ name: 'a', required: true }, '')).toBe(SETTING_TEXTS.required);
+    expect(settingError({ name: 'a' }, '')).toBeUndefined();
     expect(settingError({ name: 'a', required: 'false' }, '')).toBeUndefined();
-    expect(settingError({ name: 'a', kind: 'INTEGER' }, '1.5')).toBe(SETTING_TEXTS.integer);
+    expect(settingError({ name: 'a', kind: 'INTEGER', required: true }, '1.5')).toBe(SETTING_TEXTS.integer);
     expect(settingError({ name: 'a', kind: 'INTEGER' }, 15)).toBeUndefined();
     expect(settingError({ name: 'a', kind: 'OAUTH' }, '')).toBeUndefined();
   });

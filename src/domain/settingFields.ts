@@ -55,12 +55,13 @@ const present = (value: unknown): boolean =>
   value !== undefined && value !== null && !(typeof value === 'string' && value.trim() === '') && !(Array.isArray(value) && value.length === 0);
 
 /**
- * Required unless the plugin gives a value or a placeholder, or says required is false
- * (spec §3: an empty required attribute means required unless it is the text 'false').
+ * Required when flagged and nothing supplies a value: spec §3 counts an empty required attribute
+ * as required unless it is the text 'false', and §5 lets a value or a placeholder satisfy it. An
+ * absent attribute is no flag (the server's pipelineRules read it the same way).
  */
 export function isSettingRequired(setting: Pick<Setting, 'required' | 'value' | 'placeholder'>): boolean {
-  if (setting.required === false || (typeof setting.required === 'string' && setting.required.trim().toLowerCase() === 'false')) return false;
-  return !present(setting.value) && !present(setting.placeholder);
+  const flagged = setting.required === true || (typeof setting.required === 'string' && setting.required.trim().toLowerCase() !== 'false');
+  return flagged && !present(setting.value) && !present(setting.placeholder);
 }
 
 export const isAzureKeyVault = (setting: Pick<Setting, 'encoding'>): boolean => setting.encoding === 'AZURE_KEY_VAULT_SECRET';
