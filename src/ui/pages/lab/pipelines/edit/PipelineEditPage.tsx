@@ -166,7 +166,7 @@ function PipelineForm(input: { workspaceId: string; workspace: Workspace; pipeli
             </Field>
           </Card>
 
-          <Card className={styles.section} aria-label="Components">
+          <Card className={styles.section} role="group" aria-label="Components">
             <div className={styles.componentHead}>
               <Subtitle2>Components</Subtitle2>
               <Button icon={<AddRegular />} disabled={disabled} onClick={() => setPickerOpen(true)}>Add component</Button>
@@ -187,7 +187,7 @@ function PipelineForm(input: { workspaceId: string; workspace: Workspace; pipeli
             ))}
           </Card>
 
-          <Card className={styles.section} aria-label="Actions">
+          <Card className={styles.section} role="group" aria-label="Actions">
             <Subtitle2>Actions</Subtitle2>
             <RadioGroup layout="horizontal" value={c.actionsMode} disabled={disabled} onChange={(_, d) => form.send({ type: 'user.actionsMode', mode: d.value as ActionsMode })}>
               <Radio value="default" label="Default" />
@@ -207,7 +207,7 @@ function PipelineForm(input: { workspaceId: string; workspace: Workspace; pipeli
             )}
           </Card>
 
-          <Card className={styles.section} aria-label="Schedule">
+          <Card className={styles.section} role="group" aria-label="Schedule">
             <Subtitle2>Schedule</Subtitle2>
             <RadioGroup layout="horizontal" value={c.scheduleChoice} disabled={disabled} onChange={(_, d) => form.send({ type: 'user.schedule', choice: d.value as ScheduleChoice })}>
               {SCHEDULE_CHOICES.map((choice) => <Radio key={choice.value} value={choice.value} label={choice.label} />)}
