@@ -49,6 +49,7 @@ test('server validation shows a red banner and the field errors inline', async (
   await expect(page.getByRole('alert').first()).toContainText('Validation failed');
   await expect(page.getByText('must be at most 255 characters')).toBeVisible();
   await expect(page.getByText("Setting 'Files' is required")).toBeVisible();
+  await page.getByRole('alert').first().scrollIntoViewIfNeeded();
   await screenshot(page, 'lab-pipeline-form-errors-1280');
   // An empty name disables Save.
   await page.getByRole('textbox', { name: 'Name' }).fill('');

@@ -110,7 +110,8 @@ function fromPipeline(pipeline: Pipeline): Pick<PipelineFormContext, 'name' | 'p
     script: pipeline.script ?? '',
     scheduleChoice,
     customCron: scheduleChoice === 'custom' ? str(pipeline.schedule) : '',
-    timeout: str(pipeline.timeout),
+    // 0 is how the server stores 'the default of 300': the field shows the placeholder instead
+    timeout: pipeline.timeout === 0 ? '' : str(pipeline.timeout),
     maxRetries: str(pipeline.maxRetries),
     triggeredBy: pipeline.triggeredBy ?? [],
   };

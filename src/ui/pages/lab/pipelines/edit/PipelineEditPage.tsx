@@ -47,6 +47,7 @@ const useStyles = makeStyles({
   actions: { display: 'flex', justifyContent: 'flex-end', gap: tokens.spacingHorizontalS, flexWrap: 'wrap' },
   help: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, padding: tokens.spacingHorizontalL, position: 'sticky', top: 0 },
   helpPanel: { position: 'fixed', inset: 0, zIndex: 10, overflowY: 'auto', backgroundColor: tokens.colorNeutralBackground1, padding: tokens.spacingHorizontalL, display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
+  helpItem: { display: 'flex', flexDirection: 'column' },
   muted: { color: tokens.colorNeutralForeground3 },
   mono: { fontFamily: tokens.fontFamilyMonospace },
 });
@@ -138,7 +139,7 @@ function PipelineForm(input: { workspaceId: string; workspace: Workspace; pipeli
         <>
           <Subtitle2>Data Import</Subtitle2>
           {DATA_IMPORT_HELP.map((item) => (
-            <div key={item.title}>
+            <div key={item.title} className={styles.helpItem}>
               <Body1><strong>{item.title}</strong></Body1>
               <Caption1 className={styles.muted}>{item.text}</Caption1>
             </div>

@@ -49,7 +49,8 @@ export function SettingEditor({
     validationState: error ? ('error' as const) : ('none' as const),
     ...(hint === undefined ? {} : { hint }),
   };
-  const placeholder = setting.placeholder ?? (typeof setting.value === 'string' ? setting.value : undefined);
+  // the plugin's own value is what an empty field means, so it shows as the placeholder
+  const placeholder = setting.placeholder ?? (setting.value === undefined || setting.value === null ? undefined : text(setting.value));
   const inputProps = { disabled, name: setting.name, ...(placeholder === undefined ? {} : { placeholder }) };
 
   switch (editor) {
