@@ -19,6 +19,7 @@ const useStyles = makeStyles({
   list: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS },
   item: { display: 'flex', gap: tokens.spacingHorizontalXS, alignItems: 'center' },
   grow: { flexGrow: 1, minWidth: 0 },
+  add: { alignSelf: 'flex-start' },
 });
 
 const text = (value: unknown): string => (value === undefined || value === null ? '' : typeof value === 'string' ? value : objectText(value));
@@ -94,7 +95,7 @@ export function SettingEditor({
                 <Button appearance="subtle" icon={<DismissRegular />} aria-label={`Remove ${label} ${index + 1}`} disabled={disabled} onClick={() => onChange(withArrayItem(items, index, ''))} />
               </div>
             ))}
-            <Button appearance="secondary" size="small" icon={<AddRegular />} disabled={disabled} onClick={() => onChange([...items, 'value'])}>
+            <Button className={styles.add} appearance="secondary" size="small" icon={<AddRegular />} disabled={disabled} onClick={() => onChange([...items, 'value'])}>
               Add value
             </Button>
           </div>
