@@ -1,4 +1,5 @@
 import { Cron } from 'croner';
+import { CRON } from './constants';
 
 // Pipeline schedules (spec 001 §5): Manual, Hourly, Daily or a custom cron, stored with 6 fields
 // (seconds first). The form, the row and the server's scheduler all read schedules through these
@@ -13,8 +14,8 @@ export interface SchedulePreset {
   cron: string | null | undefined;
 }
 
-export const HOURLY_CRON = '0 0 * * * *';
-export const DAILY_CRON = '0 0 0 * * *';
+export const HOURLY_CRON = CRON.hourly;
+export const DAILY_CRON = CRON.daily;
 
 export const SCHEDULE_PRESETS: readonly SchedulePreset[] = [
   { choice: 'MANUAL', label: 'Manual', cron: null },

@@ -180,7 +180,7 @@ describe('pipelineForm, targeted rules', () => {
     actor.send({ type: 'user.change', field: 'customCron', value: 'every day' });
     actor.send({ type: 'user.change', field: 'timeout', value: '-1' });
     actor.send({ type: 'user.save' });
-    expect(actor.getSnapshot().context.fieldErrors).toEqual({ name: 'Name is required', schedule: expect.stringContaining('valid cron') as unknown, timeout: 'Enter a whole number, 0 or more' });
+    expect(actor.getSnapshot().context.fieldErrors).toEqual({ name: 'Name is required', schedule: expect.stringContaining('cron expression') as unknown, timeout: 'Enter a whole number, 0 or more' });
     // a draft may be nameless, not unbuildable
     actor.send({ type: 'user.saveDraft' });
     expect(Object.keys(actor.getSnapshot().context.fieldErrors).sort()).toEqual(['schedule', 'timeout']);
