@@ -1,3 +1,4 @@
+import { isRequiredSetting } from './pipelineRules';
 import type { Setting } from './resources';
 
 // Plugin setting editors (spec 001 §5 'Plugin settings'): which editor a setting gets, when it is
@@ -60,8 +61,7 @@ const present = (value: unknown): boolean =>
  * absent attribute is no flag (the server's pipelineRules read it the same way).
  */
 export function isSettingRequired(setting: Pick<Setting, 'required' | 'value' | 'placeholder'>): boolean {
-  const flagged = setting.required === true || (typeof setting.required === 'string' && setting.required.trim().toLowerCase() !== 'false');
-  return flagged && !present(setting.value) && !present(setting.placeholder);
+  return isRequiredSetting({ name: '', required: setting.required, value: setting.value, placeholder: setting.placeholder });
 }
 
 export const isAzureKeyVault = (setting: Pick<Setting, 'encoding'>): boolean => setting.encoding === 'AZURE_KEY_VAULT_SECRET';
