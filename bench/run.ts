@@ -15,6 +15,7 @@ import { signIn } from '../tests/support/auth';
 import { freePort } from '../tests/support/server';
 import { printBundleReport } from './bundle';
 import { CONNECTIONS, MEASURE_SECONDS, WARM_UP_SECONDS, measure, type Measurement } from './measure';
+import { benchDrain, benchLogStream } from './lab';
 import { startChild } from './processes';
 import { createScratchDatabase } from './scratch-postgres';
 
@@ -137,3 +138,16 @@ try {
   await bareServer.stop();
 }
 printTable(bareRuns, rows);
+
+console.log(`\nThe Lab: a 100,000-line job log read through the logs link in pages of 10,000 (NDJSON)${adminUrl ? '' : '; set BENCH_DATABASE_URL for PostgreSQL and the queue drain'}:`);
+console.log(await benchLogStream('pglite', undefined));
+if (adminUrl) {
+  for (const run of [(url: string) => benchLogStream('postgres', url), benchDrain]) {
+    const scratch = await createScratchDatabase(adminUrl);
+    try {
+      console.log(await run(scratch.url));
+    } finally {
+      await scratch.drop();
+    }
+  }
+}

@@ -70,8 +70,13 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
 }
 
 async function migrate(db: Db): Promise<void> {
-  await sql`CREATE EXTENSION IF NOT EXISTS pg_trgm`.execute(db);
-  await sql`CREATE EXTENSION IF NOT EXISTS fuzzystrmatch`.execute(db);
+  // Two processes starting together on a fresh database would both create the extensions (and
+  // one fail on the catalogue's unique index): one at a time, under a transaction-scoped lock.
+  await db.transaction().execute(async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(hashtext('workspace-extensions'))`.execute(trx);
+    await sql`CREATE EXTENSION IF NOT EXISTS pg_trgm`.execute(trx);
+    await sql`CREATE EXTENSION IF NOT EXISTS fuzzystrmatch`.execute(trx);
+  });
   const migrator = new Migrator({ db, provider: { getMigrations: () => Promise.resolve(migrations) } });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');

@@ -45,6 +45,8 @@ export async function claimAttempt(db: Db, kind: ThrottleKind, key: string, poli
   const stale = sql`(${notLocked} AND ${windowStart} <= now() - ${seconds(policy.windowSeconds)})`;
   const next = sql`(CASE WHEN ${stale} THEN 1 ELSE t.failures + 1 END)`;
   const lockFrom = (count: RawBuilder<unknown>) => sql`(CASE WHEN ${lockAfter}::int IS NOT NULL AND ${count} >= ${lockAfter}::int THEN now() + ${seconds(policy.lockoutSeconds)} END)`;
+  // No delay due means no time comparison: now() is the statement's transaction start, which for a
+  // request that waited on this row's lock is earlier than the attempt that held it.
   const claimed = await sql<{ claimed_at: string }>`
     INSERT INTO idp_throttle AS t (kind, key, failures, first_failure_at, last_failure_at, locked_until)
     VALUES (${kind}, ${keyHash}, 1, now(), now(), ${lockFrom(sql`1`)})
@@ -53,7 +55,7 @@ export async function claimAttempt(db: Db, kind: ThrottleKind, key: string, poli
       first_failure_at = CASE WHEN ${stale} THEN now() ELSE t.first_failure_at END,
       last_failure_at = now(),
       locked_until = ${lockFrom(next)}
-    WHERE ${notLocked} AND (${stale} OR t.last_failure_at + make_interval(secs => ${sqlDelayAfter(sql`t.failures`, policy)}) <= now())
+    WHERE ${notLocked} AND (${stale} OR ${sqlDelayAfter(sql`t.failures`, policy)} = 0 OR t.last_failure_at + make_interval(secs => ${sqlDelayAfter(sql`t.failures`, policy)}) <= now())
     RETURNING t.last_failure_at::text AS claimed_at
   `.execute(db);
   const claimedAt = claimed.rows[0]?.claimed_at;

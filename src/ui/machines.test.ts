@@ -12,6 +12,7 @@ import { jobRunMachine } from '../machines/jobRun/jobRun.machine';
 import { landingMachine } from '../machines/landing/landing.machine';
 import { logStreamMachine } from '../machines/logStream/logStream.machine';
 import { notificationCountMachine, taskCountMachine } from '../machines/polling/polling.machine';
+import { pipelineFormMachine } from '../machines/pipelineForm/pipelineForm.machine';
 import { profileFormMachine } from '../machines/profileForm/profileForm.machine';
 import { workspaceSwitchMachine } from '../machines/workspaceSwitch/workspaceSwitch.machine';
 import { watchMachine } from '../machines/watch/watch.machine';
@@ -31,6 +32,7 @@ const ORIGINALS: { readonly [K in keyof Machines]: AnyStateMachine } = {
   jobRun: jobRunMachine,
   logStream: logStreamMachine,
   watch: watchMachine,
+  pipelineForm: pipelineFormMachine,
 };
 
 function effects(replies: Parameters<typeof fakeFetch> = []) {

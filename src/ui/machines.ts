@@ -20,6 +20,8 @@ import { logStreamActors } from '../machines/logStream/logStream.actors';
 import { logStreamMachine } from '../machines/logStream/logStream.machine';
 import { notificationCountActor, taskCountActor } from '../machines/polling/polling.actors';
 import { notificationCountMachine, taskCountMachine } from '../machines/polling/polling.machine';
+import { pipelineFormActors } from '../machines/pipelineForm/pipelineForm.actors';
+import { pipelineFormMachine } from '../machines/pipelineForm/pipelineForm.machine';
 import { profileFormActors } from '../machines/profileForm/profileForm.actors';
 import { profileFormMachine, type ProfileSavedEmitted } from '../machines/profileForm/profileForm.machine';
 import { workspaceSwitchActors } from '../machines/workspaceSwitch/workspaceSwitch.actors';
@@ -92,6 +94,14 @@ export function provideMachines(effects: MachineEffects) {
     jobRun: jobRunMachine.provide({ actors: jobRunActors(client) }),
     logStream: logStreamMachine.provide({ actors: logStreamActors(client) }),
     watch: watchMachine.provide({ actors: watchActors(client) }),
+    pipelineForm: pipelineFormMachine.provide({
+      actors: pipelineFormActors(client),
+      actions: {
+        // replace: the back button from the saved pipeline should not land on /new again
+        showPipeline: (_, { workspaceId, pipelineId }) => navigate(pathTo('pipeline', { workspaceId, pipelineId }), { replace: true }),
+        close: (_, { workspaceId }) => navigate(pathTo('pipelines', { workspaceId })),
+      },
+    }),
   };
 }
 

@@ -151,6 +151,12 @@ describe('account lockout (LOGIN_LOCKOUT_SECONDS=2, no growing delay)', () => {
     expect(claims.filter((claim) => !claim.allowed).every((claim) => !claim.allowed && claim.retryAfterSeconds === 60)).toBe(true);
   });
 
+  it('lets parallel attempts within the free budget all through (one office signing in at nine)', async () => {
+    const policy: ThrottlePolicy = { freeAttempts: 50, baseDelaySeconds: 0, maxDelaySeconds: 0, lockAfter: 50, lockoutSeconds: 60, windowSeconds: 60, windowFrom: 'first' };
+    const claims = await Promise.all(Array.from({ length: 20 }, () => claimAttempt(first.db, 'sign-in:address', '198.51.100.7', policy)));
+    expect(claims.filter((claim) => claim.allowed)).toHaveLength(20);
+  });
+
   it('applies in SQL exactly the delay schedule of the policy module', async () => {
     const policyArb = fc.record({
       freeAttempts: fc.integer({ min: 0, max: 20 }),

@@ -21,6 +21,7 @@ const FeedPage = lazy(() => import('../pages/datasets/FeedPage'));
 const ExplorePage = lazy(() => import('../pages/datasets/ExplorePage'));
 const DatasetPage = lazy(() => import('../pages/datasets/DatasetPage'));
 const PipelinesPage = lazy(() => import('../pages/lab/pipelines/list/PipelinesPage'));
+const PipelineEditPage = lazy(() => import('../pages/lab/pipelines/edit/PipelineEditPage'));
 
 const page = (element: ReactNode) => <Suspense fallback={<Loading />}>{element}</Suspense>;
 
@@ -86,8 +87,8 @@ export function AppRoutes() {
 
         <Route element={inLab}>
           <Route path={path('pipelines')} element={page(<PipelinesPage />)} />
-          <Route path={path('newPipeline')} element={<ViewPage view="Data Import" title="New data import" />} />
-          <Route path={path('pipeline')} element={<ViewPage view="Data Import" title="Data import" />} />
+          <Route path={path('newPipeline')} element={page(<PipelineEditPage />)} />
+          <Route path={path('pipeline')} element={page(<PipelineEditPage />)} />
           <Route path={path('datastores')} element={<ViewPage view="Data Stores" title="Data Stores" />} />
           <Route path={path('newDatastore')} element={<ViewPage view="Data Store" title="New data store" />} />
           <Route path={path('datastore')} element={<ViewPage view="Data Store" title="Data store" />} />

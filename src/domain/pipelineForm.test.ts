@@ -1,0 +1,116 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { hostileString } from './hostile.fixture';
+import {
+  actionsModeOf,
+  canAutoSave,
+  defaultActionsOf,
+  defaultPipelineName,
+  keepCurrentProperties,
+  missingLinkMessage,
+  newComponentRef,
+  nonNegativeInt,
+  saveRelOf,
+  savesAsDraft,
+  serverErrorsOf,
+  triggerOptions,
+} from './pipelineForm';
+
+const link = { href: '/x' };
+const demo = { ref: 'extractors/tap-demo--builtin', name: 'tap-demo', pluginType: 'EXTRACTOR', label: 'Demo data' };
+const store = { ref: 'target-store', name: 'target-store', pluginType: 'LOADER' };
+
+describe('actions mode and defaults', () => {
+  it('is script, custom or default in that order', () => {
+    expect(actionsModeOf({ script: 'echo hi', actions: ['a'] })).toBe('script');
+    expect(actionsModeOf({ script: '  ', actions: ['a'] })).toBe('custom');
+    expect(actionsModeOf({})).toBe('default');
+  });
+  it('default actions are extractors then loaders, plus dbt', () => {
+    expect(defaultActionsOf([store, demo, { ref: 'dbt', name: 'dbt', pluginType: 'TRANSFORMER' }])).toEqual(['tap-demo', 'target-store', 'dbt:deps', 'dbt:run']);
+  });
+  it('names the pipeline after the first plugin', () => {
+    expect(defaultPipelineName([demo, store])).toBe('Demo data');
+    expect(defaultPipelineName([store])).toBe('target-store');
+    expect(defaultPipelineName([])).toBe('');
+  });
+});
+
+describe('keepCurrentProperties', () => {
+  it('drops settings of components no longer in the pipeline', () => {
+    expect(keepCurrentProperties({ 'tap-demo.rows': 5, 'tap-old.x': 1, 'tap-demox.y': 2 }, ['tap-demo'])).toEqual({ 'tap-demo.rows': 5 });
+  });
+  it('keeps only keys with a current prefix, whatever the keys', () => {
+    fc.assert(
+      fc.property(fc.dictionary(hostileString, fc.jsonValue()), fc.array(hostileString, { maxLength: 4 }), (properties, names) => {
+        const kept = keepCurrentProperties(properties, names);
+        for (const key of Object.keys(kept)) expect(names.some((n) => n !== '' && key.startsWith(`${n}.`))).toBe(true);
+      }),
+    );
+  });
+});
+
+describe('saving links (spec §4)', () => {
+  it('draft link for drafts, then create, then update', () => {
+    expect(saveRelOf({ _links: { 'draft pipeline': link, 'create pipeline': link } }, true)).toEqual({ ok: true, rel: 'draft pipeline' });
+    expect(saveRelOf({ _links: { 'draft pipeline': link, 'create pipeline': link, 'update pipeline': link } }, false)).toEqual({ ok: true, rel: 'create pipeline' });
+    expect(saveRelOf({ _links: { 'update pipeline': link } }, false)).toEqual({ ok: true, rel: 'update pipeline' });
+    expect(saveRelOf({ _links: {} }, true)).toEqual({ ok: false, message: "Entity 'pipeline' cannot be drafted" });
+    expect(saveRelOf({}, false)).toEqual({ ok: false, message: "Entity 'pipeline' cannot be updated" });
+    expect(missingLinkMessage('pipeline', 'read')).toBe("Entity 'pipeline' cannot be read");
+  });
+  it('Save is non-draft, Save as draft and auto-save are drafts, the validate save keeps the status', () => {
+    expect(savesAsDraft('save', true)).toBe(false);
+    expect(savesAsDraft('draft', false)).toBe(true);
+    expect(savesAsDraft('auto', false)).toBe(true);
+    expect(savesAsDraft('validate', true)).toBe(true);
+    expect(savesAsDraft('validate', false)).toBe(false);
+  });
+  it('auto-saves only with the draft and dataplugins links', () => {
+    expect(canAutoSave({ _links: { 'draft pipeline': link, dataplugins: link } })).toBe(true);
+    expect(canAutoSave({ _links: { 'draft pipeline': link } })).toBe(false);
+  });
+});
+
+describe('serverErrorsOf', () => {
+  const errors = [
+    { field: 'name', objectName: 'pipeline', defaultMessage: 'must not be blank' },
+    { field: 'properties.tap-demo.rows', objectName: 'pipeline', defaultMessage: 'rows is required' },
+  ];
+  it('reads an array or an object with message and errors', () => {
+    expect(serverErrorsOf(errors)).toEqual({ banner: 'must not be blank', fields: { name: 'must not be blank', 'properties.tap-demo.rows': 'rows is required' } });
+    expect(serverErrorsOf({ message: 'Validation failed', errors })).toMatchObject({ banner: 'Validation failed' });
+    expect(serverErrorsOf('boom')).toEqual({ banner: null, fields: {} });
+  });
+  it('never throws and only keeps text messages', () => {
+    fc.assert(
+      fc.property(fc.anything(), (body) => {
+        const result = serverErrorsOf(body);
+        for (const value of Object.values(result.fields)) expect(typeof value).toBe('string');
+      }),
+    );
+  });
+});
+
+describe('triggers, numbers and refs', () => {
+  it('never offers the pipeline itself and disables empty names', () => {
+    expect(triggerOptions([{ id: '1', name: 'A' }, { id: '2', name: 'B' }, { id: '3', name: '' }], { id: '1', name: 'A' })).toEqual([
+      { value: 'B', disabled: false },
+      { value: '', disabled: true },
+    ]);
+  });
+  it('reads timeout and retries as whole numbers from 0', () => {
+    expect(nonNegativeInt('')).toEqual({ ok: true, value: null });
+    expect(nonNegativeInt('0')).toEqual({ ok: true, value: 0 });
+    expect(nonNegativeInt('-1').ok).toBe(false);
+    expect(nonNegativeInt('1.5').ok).toBe(false);
+    fc.assert(fc.property(hostileString, (text) => {
+      const result = nonNegativeInt(text);
+      if (result.ok && result.value !== null) expect(result.value).toBeGreaterThanOrEqual(0);
+    }));
+  });
+  it('names a new component by its plugin reference', () => {
+    expect(newComponentRef({ pluginType: 'EXTRACTOR', name: 'tap-demo', variant: 'builtin' })).toBe('extractors/tap-demo--builtin');
+    expect(newComponentRef({ pluginType: 'LOADER', name: 'target-store' })).toBe('loaders/target-store');
+  });
+});

@@ -1,0 +1,147 @@
+import { Button, Caption1, Dropdown, Field, Input, Option, Switch, Textarea, makeStyles, tokens } from '@fluentui/react-components';
+import { AddRegular, DismissRegular } from '@fluentui/react-icons';
+import {
+  arrayItems,
+  editorOf,
+  fromDateTimeLocal,
+  integerValue,
+  isAzureKeyVault,
+  isSettingRequired,
+  objectText,
+  objectValue,
+  SETTING_TEXTS,
+  toDateTimeLocal,
+  withArrayItem,
+} from '../../../../../domain/settingFields';
+import type { Setting } from '../../../../../domain/resources';
+
+const useStyles = makeStyles({
+  list: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS },
+  item: { display: 'flex', gap: tokens.spacingHorizontalXS, alignItems: 'center' },
+  grow: { flexGrow: 1, minWidth: 0 },
+  add: { alignSelf: 'flex-start' },
+});
+
+const text = (value: unknown): string => (value === undefined || value === null ? '' : typeof value === 'string' ? value : objectText(value));
+
+/** One plugin setting (spec 001 §5 'Plugin settings'); OAUTH comes with the plugins issue. */
+export function SettingEditor({
+  setting,
+  value,
+  error,
+  disabled,
+  onChange,
+}: {
+  setting: Setting;
+  value: unknown;
+  error: string | undefined;
+  disabled: boolean;
+  onChange: (value: unknown) => void;
+}) {
+  const styles = useStyles();
+  const editor = editorOf(setting);
+  if (editor === 'hidden') return null;
+  const label = setting.label ?? setting.name;
+  const hint = isAzureKeyVault(setting) ? SETTING_TEXTS.azureKeyVault : (setting.description ?? undefined);
+  const fieldProps = {
+    label,
+    required: isSettingRequired(setting),
+    validationMessage: error ?? null,
+    validationState: error ? ('error' as const) : ('none' as const),
+    ...(hint === undefined ? {} : { hint }),
+  };
+  // the plugin's own value is what an empty field means, so it shows as the placeholder
+  const placeholder = setting.placeholder ?? (setting.value === undefined || setting.value === null ? undefined : text(setting.value));
+  const inputProps = { disabled, name: setting.name, ...(placeholder === undefined ? {} : { placeholder }) };
+
+  switch (editor) {
+    case 'oauth':
+      return (
+        <Field {...fieldProps}>
+          <Caption1>Connecting this data source comes with a later release.</Caption1>
+        </Field>
+      );
+    case 'boolean':
+      return (
+        <Field {...fieldProps} required={false}>
+          <Switch checked={value === true || value === 'true'} disabled={disabled} onChange={(_, data) => onChange(data.checked)} />
+        </Field>
+      );
+    case 'options':
+      return (
+        <Field {...fieldProps}>
+          <Dropdown
+            {...inputProps}
+            value={setting.options?.find((o) => o.value === value)?.label ?? text(value)}
+            selectedOptions={[text(value)]}
+            onOptionSelect={(_, data) => onChange(setting.options?.find((o) => text(o.value) === data.optionValue)?.value ?? data.optionValue)}
+          >
+            {(setting.options ?? []).map((option) => (
+              <Option key={text(option.value)} value={text(option.value)}>
+                {option.label ?? text(option.value)}
+              </Option>
+            ))}
+          </Dropdown>
+        </Field>
+      );
+    case 'array': {
+      const items = arrayItems(value);
+      return (
+        <Field {...fieldProps} hint={hint ?? SETTING_TEXTS.arrayOverride}>
+          <div className={styles.list}>
+            {items.map((item, index) => (
+              <div className={styles.item} key={index}>
+                <Input className={styles.grow} {...inputProps} value={item} aria-label={`${label} ${index + 1}`} onChange={(_, data) => onChange(withArrayItem(items, index, data.value))} />
+                <Button appearance="subtle" icon={<DismissRegular />} aria-label={`Remove ${label} ${index + 1}`} disabled={disabled} onClick={() => onChange(withArrayItem(items, index, ''))} />
+              </div>
+            ))}
+            <Button className={styles.add} appearance="secondary" size="small" icon={<AddRegular />} disabled={disabled} onClick={() => onChange([...items, 'value'])}>
+              Add value
+            </Button>
+          </div>
+        </Field>
+      );
+    }
+    case 'object':
+      return (
+        <Field {...fieldProps}>
+          <Textarea {...inputProps} resize="vertical" value={text(value)} onChange={(_, data) => onChange(objectValue(data.value))} />
+        </Field>
+      );
+    case 'file':
+      return (
+        <Field {...fieldProps}>
+          <input
+            type="file"
+            disabled={disabled}
+            name={setting.name}
+            onChange={(event) => {
+              const file = event.target.files?.[0];
+              // the file's text is the setting's value (a key file, a CSV)
+              if (file) void file.text().then(onChange);
+            }}
+          />
+        </Field>
+      );
+    case 'datetime':
+      return (
+        <Field {...fieldProps}>
+          <Input {...inputProps} type="datetime-local" value={toDateTimeLocal(value)} onChange={(_, data) => onChange(fromDateTimeLocal(data.value))} />
+        </Field>
+      );
+    case 'integer':
+      return (
+        <Field {...fieldProps}>
+          <Input {...inputProps} type="number" inputMode="numeric" value={text(value)} onChange={(_, data) => onChange(integerValue(data.value))} />
+        </Field>
+      );
+    case 'password':
+    case 'email':
+    case 'text':
+      return (
+        <Field {...fieldProps}>
+          <Input {...inputProps} type={editor} autoComplete={editor === 'password' ? 'new-password' : 'off'} value={text(value)} onChange={(_, data) => onChange(data.value)} />
+        </Field>
+      );
+  }
+}
