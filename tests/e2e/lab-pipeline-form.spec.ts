@@ -42,13 +42,14 @@ test('the owner creates a pipeline from the demo extractor to the default store'
 test('server validation shows a red banner and the field errors inline', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await signIn(page, DEMO.owner, NEW);
-  await addComponent(page, 'files', 'CSV and JSON files');
+  // PostgreSQL needs a user and a database; the demo seed configures no PostgreSQL source.
+  await addComponent(page, 'postgres', 'PostgreSQL');
   await addComponent(page, 'store', 'Workspace data store');
   await page.getByRole('textbox', { name: 'Name' }).fill('x'.repeat(300));
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByRole('alert').first()).toContainText('Validation failed');
   await expect(page.getByText('must be at most 255 characters')).toBeVisible();
-  await expect(page.getByText("Setting 'Files' is required")).toBeVisible();
+  await expect(page.getByText("Setting 'User' is required")).toBeVisible();
   await page.getByRole('alert').first().scrollIntoViewIfNeeded();
   await screenshot(page, 'lab-pipeline-form-errors-1280');
   // An empty name disables Save.
