@@ -39,6 +39,8 @@ import { SettingEditor } from './SettingEditor';
 const useStyles = makeStyles({
   layout: { display: 'grid', gridTemplateColumns: 'minmax(0, 2fr) minmax(240px, 1fr)', gap: tokens.spacingHorizontalXL, alignItems: 'start' },
   single: { display: 'block' },
+  // Four choices side by side do not fit a phone: they wrap instead of running past the card.
+  choices: { flexWrap: 'wrap' },
   form: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalL, minWidth: 0 },
   section: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, padding: tokens.spacingHorizontalL },
   componentHead: { display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: tokens.spacingHorizontalS },
@@ -190,7 +192,7 @@ function PipelineForm(input: { workspaceId: string; workspace: Workspace; pipeli
 
           <Card className={styles.section} role="group" aria-label="Actions">
             <Subtitle2>Actions</Subtitle2>
-            <RadioGroup layout="horizontal" value={c.actionsMode} disabled={disabled} onChange={(_, d) => form.send({ type: 'user.actionsMode', mode: d.value as ActionsMode })}>
+            <RadioGroup layout="horizontal" className={styles.choices} value={c.actionsMode} disabled={disabled} onChange={(_, d) => form.send({ type: 'user.actionsMode', mode: d.value as ActionsMode })}>
               <Radio value="default" label="Default" />
               <Radio value="custom" label="Custom" />
               <Radio value="script" label="Script" />
@@ -210,7 +212,7 @@ function PipelineForm(input: { workspaceId: string; workspace: Workspace; pipeli
 
           <Card className={styles.section} role="group" aria-label="Schedule">
             <Subtitle2>Schedule</Subtitle2>
-            <RadioGroup layout="horizontal" value={c.scheduleChoice} disabled={disabled} onChange={(_, d) => form.send({ type: 'user.schedule', choice: d.value as ScheduleChoice })}>
+            <RadioGroup layout="horizontal" className={styles.choices} value={c.scheduleChoice} disabled={disabled} onChange={(_, d) => form.send({ type: 'user.schedule', choice: d.value as ScheduleChoice })}>
               {SCHEDULE_CHOICES.map((choice) => <Radio key={choice.value} value={choice.value} label={choice.label} />)}
             </RadioGroup>
             {c.scheduleChoice === 'custom' && (
