@@ -2,34 +2,17 @@ import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { REL } from '../../src/domain/relations';
 import { DEMO as SEED } from '../../server/seed';
-import { baseUrl, DEMO, screenshot, signIn } from './support';
+import { apiCall as call, baseUrl, DEMO, linkOf, screenshot, signIn, type Resource } from './support';
 
 // The pipelines list (spec 001 §2, §4) against the real server and runner: pipelines are created
 // through the API as the demo owner, then started, watched, read and stopped in the browser.
 
-type Resource = { id: string; _links: Record<string, { href: string }> };
 
 async function ownerToken(): Promise<string> {
   const { signIn: signInByHttp } = await import('../support/auth');
   return (await signInByHttp(baseUrl(), DEMO.owner)).accessToken;
 }
 
-async function call(token: string, method: string, href: string, body?: unknown): Promise<{ status: number; body: Resource }> {
-  const url = new URL(href, `${baseUrl()}/api/`).toString();
-  const response = await fetch(url, {
-    method,
-    headers: { authorization: `Bearer ${token}`, accept: 'application/hal+json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  return { status: response.status, body: (text === '' ? {} : JSON.parse(text)) as Resource };
-}
-
-const linkOf = (resource: Resource, rel: string): string => {
-  const link = resource._links[rel];
-  if (!link) throw new Error(`no '${rel}' link on ${JSON.stringify(resource)}`);
-  return link.href;
-};
 
 /** A pipeline of the demo extractor into the default store, optionally with its own script. */
 async function createPipeline(name: string, extra: Record<string, unknown> = {}): Promise<Resource> {

@@ -2,28 +2,12 @@ import { expect, test, type Page } from '@playwright/test';
 import { REL } from '../../src/domain/relations';
 import { DEMO as SEED } from '../../server/seed';
 import { DEMO_PIPELINES } from '../../server/seed/pipelines';
-import { baseUrl, DEMO, screenshot, signIn } from './support';
+import { apiCall as call, baseUrl, DEMO, linkOf, screenshot, signIn, type Resource } from './support';
 
 // The trigger graph on the pipelines list (issue 7) against the real server: the seeded demo pair,
 // a hostile name, a two-pipeline cycle and a deploy trigger, drawn by mermaid loaded on opening.
 
-type Resource = { id: string; name: string; _links: Record<string, { href: string }> };
 
-async function call(token: string, method: string, href: string, body?: unknown): Promise<{ status: number; body: Resource }> {
-  const response = await fetch(new URL(href, `${baseUrl()}/api/`).toString(), {
-    method,
-    headers: { authorization: `Bearer ${token}`, accept: 'application/hal+json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  return { status: response.status, body: (text === '' ? {} : JSON.parse(text)) as Resource };
-}
-
-const linkOf = (resource: Resource, rel: string): string => {
-  const link = resource._links[rel];
-  if (!link) throw new Error(`no '${rel}' link on ${JSON.stringify(resource)}`);
-  return link.href;
-};
 
 const COMPONENTS = ['extractors/tap-demo', 'loaders/target-store'];
 

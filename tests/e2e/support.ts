@@ -68,3 +68,23 @@ export async function inviteAsOwner(workspaceId: string, email: string) {
   });
   expect(response.status).toBe(201);
 }
+
+/** A HAL resource as the API tests read it: an id, maybe a name, and links. */
+export type Resource = { id: string; name: string; _links: Record<string, { href: string }> };
+
+/** Calls the API as `token` (an href, or a path under /api/), for setting up what a test needs. */
+export async function apiCall(token: string, method: string, href: string, body?: unknown): Promise<{ status: number; body: Resource }> {
+  const response = await fetch(new URL(href, `${baseUrl()}/api/`).toString(), {
+    method,
+    headers: { authorization: `Bearer ${token}`, accept: 'application/hal+json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  return { status: response.status, body: (text === '' ? {} : JSON.parse(text)) as Resource };
+}
+
+export function linkOf(resource: Resource, rel: string): string {
+  const link = resource._links[rel];
+  if (!link) throw new Error(`no '${rel}' link on ${JSON.stringify(resource)}`);
+  return link.href;
+}
