@@ -63,6 +63,9 @@ async function measureOurs(kind: 'pglite' | 'postgres', databaseUrl: string | un
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
     SEED_DEMO: 'true',
+    // Reads are measured alone: the seeded pipelines' first runs and the scheduler stay off.
+    RUNNER_ENABLED: 'false',
+    SCHEDULER_ENABLED: 'false',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   };
   const server = await startChild('server/main.ts', env, `${baseUrl}/config.json`);
