@@ -74,7 +74,8 @@ describe('runner processes', () => {
     } finally {
       await handle.close();
     }
-  });
+    // Two embedded-database starts and a killed process: about a minute on a busy 2-core machine.
+  }, 150_000);
 
   it.runIf(postgres)('two server processes on one PostgreSQL drain 200 queued jobs, each run exactly once', async () => {
     const database = await createTestDatabase();
