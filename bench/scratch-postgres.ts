@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import { withAdmin } from '../tests/support/server';
 
 /** A fresh database on the PostgreSQL server of `adminUrl`, for one bench run; `drop()` removes it. */
 export interface ScratchDatabase {
@@ -9,21 +9,11 @@ export interface ScratchDatabase {
 
 export async function createScratchDatabase(adminUrl: string): Promise<ScratchDatabase> {
   const name = `bench_${randomBytes(6).toString('hex')}`;
-  await withClient(adminUrl, (client) => client.query(`CREATE DATABASE "${name}"`));
+  await withAdmin(adminUrl, (client) => client.query(`CREATE DATABASE "${name}"`));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    drop: () => withClient(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
+    drop: () => withAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
   };
-}
-
-async function withClient<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await run(client);
-  } finally {
-    await client.end();
-  }
 }

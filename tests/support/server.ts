@@ -45,7 +45,8 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
   return { url: undefined, dataDir: 'memory://', dispose: () => Promise.resolve() };
 }
 
-async function withAdmin<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
+/** One short-lived connection to a PostgreSQL server (creating and dropping scratch databases). */
+export async function withAdmin<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
