@@ -52,6 +52,18 @@ export const REL = {
   updateDatastore: 'update datastore',
   makeDefault: 'make-default',
   deleteDatastore: 'delete datastore',
+  // Datasets (spec 002 §3, §7; the Matatika reference's 'publish' and 'edit')
+  datasets: 'datasets',
+  publishDataset: 'publish dataset',
+  previewDataset: 'preview dataset',
+  editDataset: 'edit dataset',
+  deleteDataset: 'delete dataset',
+  likeDataset: 'like dataset',
+  viewDataset: 'view dataset',
+  related: 'related',
+  // Channels and lists (spec 002 §3 Library channel)
+  createChannel: 'create channel',
+  updateChannel: 'update channel',
 } as const;
 
 export type Rel = (typeof REL)[keyof typeof REL];

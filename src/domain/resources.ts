@@ -125,6 +125,25 @@ export type QuestionAnswer = z.infer<typeof questionAnswerSchema>;
 export const tagSchema = z.looseObject({ id: z.string().nullish(), name: z.string(), usage: z.int().nullish() });
 export type Tag = z.infer<typeof tagSchema>;
 
+/** A member who starred a dataset. */
+const likerSchema = z.looseObject({ id: z.string(), name: z.string().nullish(), email: z.string().nullish() });
+
+/**
+ * The pipeline run that last loaded a table the dataset's query reads. `failed` is set when that
+ * pipeline's latest run ended in ERROR (the data may be stale); tables not loaded yet are listed.
+ */
+export const freshnessSchema = z.looseObject({
+  tables: z.array(z.string()),
+  missingTables: z.array(z.string()).nullish(),
+  refreshed: z.string().nullish(),
+  jobId: z.string().nullish(),
+  pipelineId: z.string().nullish(),
+  pipelineName: z.string().nullish(),
+  failed: z.boolean(),
+  failedJobId: z.string().nullish(),
+});
+export type Freshness = z.infer<typeof freshnessSchema>;
+
 export const datasetSchema = halResource({
   id: z.string(),
   workspaceId: z.string().nullish(),
@@ -143,8 +162,49 @@ export const datasetSchema = halResource({
   created: z.string().nullish(),
   lastModified: z.string().nullish(),
   tags: z.array(tagSchema).nullish(),
+  /** read-only SQL against the workspace's default data store; the data comes from it when set */
+  query: z.string().nullish(),
+  likedByProfiles: z.array(likerSchema).nullish(),
+  commentCount: z.int().nullish(),
+  /** the chart refreshes its data every 5 s (spec 002 §9) */
+  continuousPoll: z.boolean().nullish(),
+  /** on a single dataset only: which run last refreshed the tables its query reads */
+  freshness: freshnessSchema.nullish(),
 });
 export type Dataset = z.infer<typeof datasetSchema>;
+
+/**
+ * POST 'publish dataset' (the Matatika reference: an existing id or alias is replaced) and
+ * PATCH 'edit dataset' (any subset). visualisation and metadata are JSON text; the channel is
+ * named by id; tags replace the dataset's tags.
+ */
+export const datasetWriteSchema = z.object({
+  id: z.string().optional(),
+  alias: z.string().max(200).nullish(),
+  title: z.string().min(1).max(500),
+  description: z.string().max(100_000).nullish(),
+  questions: z.string().max(10_000).nullish(),
+  query: z.string().max(100_000).nullish(),
+  rawData: z.string().max(10_000_000).nullish(),
+  visualisation: z.string().max(100_000).nullish(),
+  metadata: z.string().max(100_000).nullish(),
+  channelId: z.string().nullish(),
+  tags: z.array(z.string().min(1).max(100)).max(50).nullish(),
+  continuousPoll: z.boolean().nullish(),
+});
+export type DatasetWrite = z.infer<typeof datasetWriteSchema>;
+export const datasetPatchSchema = datasetWriteSchema.partial();
+export type DatasetPatch = z.infer<typeof datasetPatchSchema>;
+
+/** POST 'preview dataset' with {query}: the first rows of a query that is not saved yet. */
+export const datasetPreviewRequestSchema = z.object({ query: z.string().min(1).max(100_000) });
+export const datasetPreviewSchema = z.looseObject({
+  columns: z.array(z.string()),
+  rows: z.array(z.record(z.string(), z.unknown())),
+  /** more rows exist than the preview's cap */
+  truncated: z.boolean(),
+});
+export type DatasetPreview = z.infer<typeof datasetPreviewSchema>;
 
 export const channelSchema = halResource({
   id: z.string(),
@@ -155,8 +215,22 @@ export const channelSchema = halResource({
   scope: z.string().nullish(),
   created: z.string().nullish(),
   lastModified: z.string().nullish(),
+  datasetCount: z.int().nullish(),
+  creator: z.looseObject({ name: z.string().nullish() }).nullish(),
+  canDelete: z.boolean().nullish(),
+  /** with `?dataset={id}`: whether that dataset is in this channel (the 'Add to list' dialog) */
+  containsDataset: z.boolean().nullish(),
 });
 export type Channel = z.infer<typeof channelSchema>;
+export const CHANNEL_TYPES = ['LIST', 'SOURCE'] as const;
+export const CHANNEL_SCOPES = ['WORKSPACE', 'PROFILE'] as const;
+/** PUT 'create channel' and 'update channel' (spec 002 §7). */
+export const channelWriteSchema = z.object({
+  name: z.string().trim().min(1).max(200),
+  description: z.string().max(2_000).nullish(),
+  type: z.enum(CHANNEL_TYPES).optional(),
+  scope: z.enum(CHANNEL_SCOPES).optional(),
+});
 
 // The Lab (spec 001 §3). A pipeline's and a component's properties are keyed
 // '{componentName}.{setting}' with values of any JSON type the setting's kind allows.
