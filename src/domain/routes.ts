@@ -60,7 +60,8 @@ export const ROUTES = {
 
   // Lab (spec 001 §2)
   lab: { pattern: '/lab' },
-  pipelines: { pattern: '/lab/:workspaceId/pipelines' },
+  // ?pipeline&job open that run's log (the dataset page's freshness links to it)
+  pipelines: { pattern: '/lab/:workspaceId/pipelines', query: ['pipeline', 'job'] },
   newPipeline: { pattern: '/lab/:workspaceId/pipelines/new', query: ['dataplugin', 'validate'] },
   pipeline: { pattern: '/lab/:workspaceId/pipelines/:pipelineId', query: ['dataplugin', 'validate'] },
   datastores: { pattern: '/lab/:workspaceId/datastores' },
@@ -69,7 +70,8 @@ export const ROUTES = {
   dataplugins: { pattern: '/lab/:workspaceId/dataplugins', query: ['tab', 'type'] },
   datasources: { pattern: '/lab/:workspaceId/datasources' },
   labChannels: { pattern: '/lab/:workspaceId/channels' },
-  labDatasets: { pattern: '/lab/:workspaceId/datasets' },
+  // ?edit={datasetId} or ?edit=new opens the dataset editor (the spec names no route of its own)
+  labDatasets: { pattern: '/lab/:workspaceId/datasets', query: ['search', 'edit'] },
   labSetupTasks: { pattern: '/lab/:workspaceId/setupTasks' },
   labSettings: { pattern: '/lab/:workspaceId/settings' },
   project: { pattern: '/lab/:workspaceId/project' },
