@@ -259,7 +259,7 @@ describe('Visualisation: metric, carousel, image, mermaid', () => {
     const metadata = JSON.stringify({ palette: [[200, 10, 10]], related_table: { aggregates: [{ name: 'revenue', label: 'Revenue' }] } });
     show({ visualisation: '{"html-metric":{}}', metadata, rows: [{ revenue: 152300 }] });
     const card = await screen.findByTestId('metric');
-    expect(card.textContent).toContain('152300');
+    expect(card.textContent).toContain((152300).toLocaleString());
     expect(card.textContent).toContain('Revenue');
     expect(card.style.backgroundColor).toBe('rgb(200, 10, 10)');
   });
