@@ -105,11 +105,6 @@ const withoutField = (errors: DatasetFormErrors, field: DatasetFormField): Datas
   return rest;
 };
 
-const changeValue = assign(({ context, event }: { context: DatasetEditorContext; event: DatasetEditorEvent }) => {
-  if (event.type !== 'user.change') return {};
-  return { values: { ...context.values, [event.field]: event.value }, errors: withoutField(context.errors, event.field) };
-});
-
 export const datasetEditorMachine = setup({
   types: {
     context: {} as DatasetEditorContext,
@@ -121,6 +116,12 @@ export const datasetEditorMachine = setup({
     loadEditor: notProvidedActor<LoadedEditor, DatasetEditorInput>('loadEditor'),
     saveDataset: notProvidedActor<Dataset, SaveDatasetInput>('saveDataset'),
     previewQuery: notProvidedActor<DatasetPreview, PreviewInput>('previewQuery'),
+  },
+  actions: {
+    changeValue: assign(({ context, event }) => {
+      if (event.type !== 'user.change') return {};
+      return { values: { ...context.values, [event.field]: event.value }, errors: withoutField(context.errors, event.field) };
+    }),
   },
   delays: { previewDelay: PREVIEW_DEBOUNCE_MS },
   guards: {
@@ -172,7 +173,7 @@ export const datasetEditorMachine = setup({
           states: {
             editing: {
               on: {
-                'user.change': { actions: changeValue },
+                'user.change': { actions: 'changeValue' },
                 'user.save': 'validating',
               },
             },
@@ -210,7 +211,7 @@ export const datasetEditorMachine = setup({
             },
             failed: {
               on: {
-                'user.change': { target: 'editing', actions: changeValue },
+                'user.change': { target: 'editing', actions: 'changeValue' },
                 'user.save': 'validating',
               },
             },

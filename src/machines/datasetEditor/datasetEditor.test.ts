@@ -18,6 +18,8 @@ import {
   type DatasetEditorContext,
   type DatasetEditorInput,
   type LoadedEditor,
+  type PreviewInput,
+  type SaveDatasetInput,
 } from './datasetEditor.machine';
 
 const link = (href: string) => ({ href: `http://api.test/api${href}` });
@@ -172,9 +174,9 @@ describe('datasetEditor machine, targeted', () => {
     const actor = createActor(
       datasetEditorMachine.provide({
         actors: {
-          loadEditor: fromPromise(() => Promise.resolve({ dataset: EXISTING, channels: CHANNELS })),
-          previewQuery: fromPromise(() => Promise.resolve(PREVIEW)),
-          saveDataset: fromPromise(() => Promise.resolve(saved)),
+          loadEditor: fromPromise<LoadedEditor, DatasetEditorInput>(() => Promise.resolve({ dataset: EXISTING, channels: CHANNELS })),
+          previewQuery: fromPromise<DatasetPreview, PreviewInput>(() => Promise.resolve(PREVIEW)),
+          saveDataset: fromPromise<Dataset, SaveDatasetInput>(() => Promise.resolve(saved)),
         },
       }),
       { input },
