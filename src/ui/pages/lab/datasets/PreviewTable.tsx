@@ -9,7 +9,12 @@ const useStyles = makeStyles({
   cell: { fontFamily: tokens.fontFamilyMonospace, whiteSpace: 'nowrap' },
 });
 
-const cellText = (value: unknown): string => (value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value));
+function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return JSON.stringify(value) ?? '';
+}
 
 /** The first rows a query returns, and how many there were. */
 export function PreviewTable({ preview }: { preview: DatasetPreview }) {
