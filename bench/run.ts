@@ -13,7 +13,7 @@ import path from 'node:path';
 import { DEMO } from '../server/seed';
 import { signIn } from '../tests/support/auth';
 import { freePort } from '../tests/support/server';
-import { printBundleReport } from './bundle';
+import { printBundleReport, printDatasetPageReport } from './bundle';
 import { CONNECTIONS, MEASURE_SECONDS, WARM_UP_SECONDS, measure, type Measurement } from './measure';
 import { benchDrain, benchLogStream } from './lab';
 import { startChild } from './processes';
@@ -109,6 +109,7 @@ function printTable(bareRuns: Measurement[], rows: Row[]): void {
 }
 
 printBundleReport(path.resolve('dist'));
+printDatasetPageReport(path.resolve('dist'));
 
 const adminUrl = process.env.BENCH_DATABASE_URL;
 console.log(
