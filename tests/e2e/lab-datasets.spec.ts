@@ -28,7 +28,7 @@ async function waitForOrdersTable() {
 }
 
 async function fill(page: Page, label: string | RegExp, value: string) {
-  const field = page.getByRole('dialog').getByLabel(label);
+  const field = page.getByRole('dialog').getByRole('textbox', { name: label });
   await field.fill(value);
 }
 
@@ -67,6 +67,8 @@ test('an admin publishes a dataset with a live preview, sees it on the dataset p
   await fill(page, /^Metadata/, METADATA);
   await expect(editor.getByRole('region', { name: 'Chart preview' })).toBeVisible();
   await screenshot(page, 'lab-datasets-editor-1280');
+  await editor.getByRole('region', { name: 'Chart preview' }).scrollIntoViewIfNeeded();
+  await screenshot(page, 'lab-datasets-editor-chart-1280');
 
   await editor.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText(`${title} saved`)).toBeVisible();
@@ -86,10 +88,11 @@ test('an admin publishes a dataset with a live preview, sees it on the dataset p
   await page.goto(`${LIST}?search=${encodeURIComponent(stamp)}`);
   await card.getByRole('button', { name: `Edit ${title}` }).click();
   await expect(page).toHaveURL(/[?&]edit=/);
-  await expect(editor.getByLabel(/^Title/)).toHaveValue(title);
-  await expect(editor.getByLabel(/^Tags/)).toHaveValue('e2e, orders');
+  await expect(editor.getByRole('textbox', { name: /^Title/ })).toHaveValue(title);
+  await expect(editor.getByRole('textbox', { name: /^Tags/ })).toHaveValue('e2e, orders');
   await fill(page, /^Visualisation/, '{"chartjs-chart": {"chartType": "bar"');
   await expect(editor.getByText(/Invalid JSON at line 1, column \d+/)).toBeVisible();
+  await screenshot(page, 'lab-datasets-editor-bad-json-1280');
   await editor.getByRole('button', { name: 'Save' }).click();
   await expect(editor.getByText(/Invalid JSON at line 1, column \d+/)).toBeVisible();
   await fill(page, /^Visualisation/, VISUALISATION);
@@ -124,7 +127,9 @@ test('at 375 px the list and the editor fit the screen', async ({ page }) => {
   expect(overflow).toBeLessThanOrEqual(0);
 
   await card.getByRole('button', { name: `Edit ${title}` }).click();
-  await expect(page.getByRole('dialog').getByRole('table', { name: 'Query preview' })).toBeVisible({ timeout: 15_000 });
+  const preview = page.getByRole('dialog').getByRole('table', { name: 'Query preview' });
+  await expect(preview).toBeVisible({ timeout: 15_000 });
+  await preview.scrollIntoViewIfNeeded();
   await screenshot(page, 'lab-datasets-editor-375');
   await call(token, 'DELETE', linkOf(published.body, REL.deleteDataset));
 });
