@@ -134,6 +134,38 @@ test('at 375 px the list and the editor fit the screen', async ({ page }) => {
   await call(token, 'DELETE', linkOf(published.body, REL.deleteDataset));
 });
 
+test('pages of 20 with Load more; a card fetches its data only when scrolled near', async ({ page }) => {
+  test.setTimeout(120_000);
+  const token = await ownerToken();
+  const workspace = await call(token, 'GET', `/api/workspaces/${SEED.workspaceId}`);
+  const prefix = `Paging${String(Date.now())}`;
+  const published = [];
+  for (let i = 0; i < 21; i += 1) {
+    const body = { title: `${prefix} number ${String(i)}`, rawData: JSON.stringify([{ 'n.value': i }]), visualisation: '{"html-table": {}}' };
+    published.push((await call(token, 'POST', linkOf(workspace.body, REL.publishDataset), body)).body);
+  }
+  const dataRequests: string[] = [];
+  page.on('request', (request) => {
+    if (/\/api\/datasets\/[^/]+\/data/.test(request.url())) dataRequests.push(request.url());
+  });
+
+  await signIn(page, DEMO.owner, LIST);
+  await page.getByRole('searchbox', { name: 'Search datasets' }).fill(prefix);
+  await expect(page).toHaveURL(new RegExp(`[?&]search=${prefix}`));
+  const cards = page.locator('[data-dataset]');
+  await expect(cards).toHaveCount(20);
+  await expect(page.getByText('21 datasets')).toBeVisible();
+  // Only the first rows of cards are near the viewport: the rest have asked for nothing yet.
+  await expect.poll(() => dataRequests.length).toBeGreaterThan(0);
+  expect(dataRequests.length).toBeLessThan(20);
+  await page.getByRole('button', { name: 'Load more' }).click();
+  await expect(cards).toHaveCount(21);
+  await expect(page.getByRole('button', { name: 'Load more' })).toHaveCount(0);
+  await cards.last().scrollIntoViewIfNeeded();
+  await expect.poll(() => dataRequests.length).toBeGreaterThan(3);
+  for (const dataset of published) await call(token, 'DELETE', linkOf(dataset, REL.deleteDataset));
+});
+
 test('a member is sent away from the Lab datasets', async ({ page }) => {
   await signIn(page, DEMO.member, LIST);
   await expect(page).not.toHaveURL(/\/lab\/[^/]+\/datasets/);

@@ -20,7 +20,7 @@ import {
 } from '@fluentui/react-components';
 import { DismissRegular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useCallback, useEffect } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 import { jsonObjectError, rawDataRows, type DatasetFormField } from '../../../../domain/datasetEditor';
 import type { Dataset, Workspace } from '../../../../domain/resources';
 import { pathTo } from '../../../../domain/routes';
@@ -79,7 +79,12 @@ export function DatasetEditor({ workspace, workspaceId, datasetId, onClose, onSa
   };
   const datasetHref = useCallback((alias: string) => pathTo('dataset', { workspaceId, idOrAlias: alias }), [workspaceId]);
 
-  const chartRows = values.query.trim() !== '' ? preview?.rows : (rawDataRows(values.rawData) ?? []);
+  const chartRows = useMemo(() => (values.query.trim() !== '' ? preview?.rows : (rawDataRows(values.rawData) ?? [])), [values.query, values.rawData, preview]);
+  // A new object only when what the chart draws changes, so typing elsewhere does not redraw it.
+  const chartDataset = useMemo(
+    () => ({ title: values.title, alias: values.alias, visualisation: values.visualisation, metadata: values.metadata, rawData: values.rawData }),
+    [values.title, values.alias, values.visualisation, values.metadata, values.rawData],
+  );
   const chartable = values.visualisation.trim() !== '' && jsonObjectError(values.visualisation) === null && jsonObjectError(values.metadata) === null;
   const title = datasetId === null ? 'New dataset' : 'Edit dataset';
   const channelName = channels.find((c) => c.id === values.channelId)?.name ?? '';
@@ -175,7 +180,7 @@ export function DatasetEditor({ workspace, workspaceId, datasetId, onClose, onSa
               <Subtitle2>Chart preview</Subtitle2>
               <div className={styles.chart}>
                 {chartable ? (
-                  <Visualisation dataset={{ title: values.title, alias: values.alias, visualisation: values.visualisation, metadata: values.metadata, rawData: values.rawData }} rows={chartRows} mode="chart" datasetHref={datasetHref} />
+                  <Visualisation dataset={chartDataset} rows={chartRows} mode="chart" datasetHref={datasetHref} />
                 ) : (
                   <span>Give a visualisation to see the chart.</span>
                 )}
