@@ -28,6 +28,8 @@ const envSchema = z.object({
   APP_PLACEHOLDER_LOAD_TIMEOUT: z.coerce.number().int().min(0).default(8000),
   APP_SNACKBAR_TIMEOUT: z.coerce.number().int().min(0).default(6000),
   MANAGE_ACCOUNT_URL: z.string().default('https://account.example.com/'),
+  // The Handsontable licence key for handsontable-table datasets; without one they render as html-table.
+  HANDSONTABLE_LICENSE_KEY: z.string().optional(),
   SELF_SERVE_WORKSPACES: z.enum(['true', 'false']).default('true'),
   // How many reverse proxies in front of the server append to X-Forwarded-For ('true' = one).
   // Off by default: without a proxy that header is whatever the client wrote.
