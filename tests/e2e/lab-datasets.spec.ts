@@ -32,6 +32,9 @@ async function fill(page: Page, label: string | RegExp, value: string) {
   await field.fill(value);
 }
 
+/** The toast itself (its text is also announced in an aria-live region). */
+const toast = (page: Page, text: string) => page.locator('.fui-ToastTitle', { hasText: text });
+
 test.beforeAll(async () => {
   test.setTimeout(150_000);
   await waitForOrdersTable();
@@ -71,7 +74,7 @@ test('an admin publishes a dataset with a live preview, sees it on the dataset p
   await screenshot(page, 'lab-datasets-editor-chart-1280');
 
   await editor.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByText(`${title} saved`)).toBeVisible();
+  await expect(toast(page, `${title} saved`)).toBeVisible();
   await expect(page).not.toHaveURL(/edit=/);
   const card = page.locator('[data-dataset]').filter({ hasText: title });
   await expect(card).toBeVisible();
@@ -98,7 +101,7 @@ test('an admin publishes a dataset with a live preview, sees it on the dataset p
   await fill(page, /^Visualisation/, VISUALISATION);
   await fill(page, /^Description/, 'Edited in the Lab.');
   await editor.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByText(`${title} saved`).last()).toBeVisible();
+  await expect(toast(page, `${title} saved`).last()).toBeVisible();
   await expect(page).not.toHaveURL(/edit=/);
 
   // Delete, confirmed with the spec's words.
