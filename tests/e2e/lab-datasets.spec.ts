@@ -79,9 +79,11 @@ test('an admin publishes a dataset with a live preview, sees it on the dataset p
   const card = page.locator('[data-dataset]').filter({ hasText: title });
   await expect(card).toBeVisible();
   await expect(card.getByText(alias)).toBeVisible();
+  await expect(card.locator('canvas')).toBeVisible({ timeout: 15_000 });
   await screenshot(page, 'lab-datasets-list-1280');
 
-  // Published means on the dataset page at once, chart and all.
+  // Published means on the dataset page at once, chart and all (the page draws it with the same
+  // Visualisation once issue 8's dataset page is in).
   await card.getByRole('link', { name: title }).click();
   await expect(page).toHaveURL(new RegExp(`/l/${SEED.workspaceId}/dataset/${alias}$`));
   await expect(page.getByText(title).first()).toBeVisible();
