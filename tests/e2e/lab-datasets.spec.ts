@@ -168,6 +168,12 @@ test('pages of 20 with Load more; a card fetches its data only when scrolled nea
   await expect(page.getByRole('button', { name: 'Load more' })).toHaveCount(0);
   await cards.last().scrollIntoViewIfNeeded();
   await expect.poll(() => dataRequests.length).toBeGreaterThan(3);
+
+  // The sidebar's Datasets link clears the search, and the box follows the URL instead of restoring it.
+  await page.getByRole('navigation').getByRole('link', { name: 'Datasets', exact: true }).click();
+  await expect(page.getByRole('searchbox', { name: 'Search datasets' })).toHaveValue('');
+  await page.waitForTimeout(600);
+  await expect(page).toHaveURL(new RegExp(`${LIST}$`));
   for (const dataset of published) await call(token, 'DELETE', linkOf(dataset, REL.deleteDataset));
 });
 

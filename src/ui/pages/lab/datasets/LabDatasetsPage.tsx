@@ -59,14 +59,20 @@ function DatasetsList({ workspace, search, edit }: { workspace: NonNullable<Retu
     (next: { search?: string; edit?: string | null }) => {
       const searchText = next.search ?? search;
       const editId = next.edit === undefined ? edit : next.edit;
-      void navigate(pathTo('labDatasets', { workspaceId }, { ...(searchText === '' ? {} : { search: searchText }), ...(editId === null ? {} : { edit: editId }) }), { replace: next.search !== undefined });
+      // Typing and closing the editor replace the entry: Back leaves the list rather than replaying keystrokes or reopening a saved form.
+      const replace = next.search !== undefined || next.edit === null;
+      void navigate(pathTo('labDatasets', { workspaceId }, { ...(searchText === '' ? {} : { search: searchText }), ...(editId === null ? {} : { edit: editId }) }), { replace });
     },
     [navigate, workspaceId, search, edit],
   );
 
-  // The box writes ?search once typing rests; the URL is what the list answers.
+  // The box writes ?search once typing rests; the URL is what the list answers, so a search
+  // changed from outside (a link, Back) is written back into the box.
   useEffect(() => {
-    if (typed === search) return undefined;
+    setTyped((current) => (current.trim() === search ? current : search));
+  }, [search]);
+  useEffect(() => {
+    if (typed.trim() === search) return undefined;
     const timer = setTimeout(() => go({ search: typed.trim() }), SEARCH_DELAY_MS);
     return () => clearTimeout(timer);
   }, [typed, search, go]);
