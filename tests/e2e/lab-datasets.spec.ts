@@ -97,6 +97,7 @@ test('an admin publishes a dataset with a live preview, sees it on the dataset p
   await expect(editor.getByRole('textbox', { name: /^Tags/ })).toHaveValue('e2e, orders');
   await fill(page, /^Visualisation/, '{"chartjs-chart": {"chartType": "bar"');
   await expect(editor.getByText(/Invalid JSON at line 1, column \d+/)).toBeVisible();
+  await editor.getByText(/Invalid JSON at line 1, column \d+/).scrollIntoViewIfNeeded();
   await screenshot(page, 'lab-datasets-editor-bad-json-1280');
   await editor.getByRole('button', { name: 'Save' }).click();
   await expect(editor.getByText(/Invalid JSON at line 1, column \d+/)).toBeVisible();
