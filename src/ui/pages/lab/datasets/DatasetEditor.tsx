@@ -182,7 +182,7 @@ export function DatasetEditor({ workspace, workspaceId, datasetId, onClose, onSa
                 {chartable ? (
                   <Visualisation dataset={chartDataset} rows={chartRows} mode="chart" datasetHref={datasetHref} />
                 ) : (
-                  <span>Give a visualisation to see the chart.</span>
+                  <span>{values.visualisation.trim() === '' ? 'Give a visualisation to see the chart.' : 'Fix the JSON above to see the chart.'}</span>
                 )}
               </div>
             </section>
