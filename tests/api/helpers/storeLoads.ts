@@ -33,7 +33,7 @@ export async function runLoad(world: World, pipelineId: string, loads: StreamLoa
   const started = await world.owner.api.call('POST', `/api/pipelines/${pipelineId}/jobs`);
   if (started.status !== 201) throw new Error(`job not started: ${started.status} ${JSON.stringify(started.body)}`);
   const job = await claimNextJob(world.server.db, RUNNER, 60_000);
-  if (job?.id !== started.body.id) throw new Error('claimed another job than the one started');
+  if (!job || job.id !== started.body.id) throw new Error('claimed another job than the one started');
   const bridge = new RunnerBridge(world.server.db);
   await bridge.listen();
   const token = bridge.grant({ jobId: job.id, workspaceId: job.workspace_id, pipelineId });
