@@ -45,14 +45,14 @@ JOIN customers c ON c.id = o.customer_id
 JOIN countries co ON co.code = c.country
 GROUP BY co.name
 ORDER BY orders DESC`,
-    age: 1,
+    age: 1.5,
   },
   {
     channel: 'Sales',
     alias: 'sales/targets-vs-actuals',
     title: 'Revenue Targets vs Actuals',
     description: 'Monthly revenue against the targets in the #sales_targets file.',
-    tags: ['revenue', 'targets', 'kpi'],
+    tags: ['targets', 'sales'],
     visualisation: { 'chartjs-chart': { chartType: 'area' } },
     metadata: related('targets-vs-actuals', 'Targets vs Actuals', [column('month', 'Month')], [column('target', 'Target (GBP)'), column('actual', 'Actual (GBP)')]),
     query: `SELECT t.month, t.target_revenue_gbp::float8 AS target, coalesce(a.revenue, 0)::float8 AS actual
@@ -62,7 +62,7 @@ LEFT JOIN (
   FROM orders WHERE status NOT IN ('refunded', 'cancelled') GROUP BY 1
 ) a ON a.month = t.month::text
 ORDER BY t.month`,
-    age: 2,
+    age: 2.5,
   },
   {
     channel: 'Operations',
@@ -76,19 +76,19 @@ ORDER BY t.month`,
 FROM orders
 GROUP BY status
 ORDER BY orders DESC`,
-    age: 2,
+    age: 2.6,
   },
   {
     channel: 'Operations',
     alias: 'operations/orders-total',
     title: 'Orders to Date',
     description: 'The number of orders the demo shop has taken.',
-    tags: ['orders', 'kpi'],
+    tags: ['orders', 'metric'],
     visualisation: { 'html-metric': {} },
     metadata: { ...related('orders-total', 'Orders to Date', [], [column('orders', 'Orders')]), palette: [[15, 108, 189]] },
     query: 'SELECT count(*)::int AS orders FROM orders',
     continuousPoll: true,
-    age: 3,
+    age: 3.5,
   },
   {
     channel: 'Operations',
@@ -107,7 +107,7 @@ ORDER BY orders DESC`,
 FROM orders
 ORDER BY ordered_at DESC
 LIMIT 200`,
-    age: 4,
+    age: 4.5,
   },
   {
     channel: 'Marketing',
@@ -121,7 +121,7 @@ LIMIT 200`,
 FROM web_sessions
 ORDER BY started_at DESC
 LIMIT 300`,
-    age: 4,
+    age: 4.6,
   },
   {
     channel: 'Sales',
@@ -135,7 +135,7 @@ LIMIT 300`,
 FROM customers
 GROUP BY segment
 ORDER BY customers DESC`,
-    age: 5,
+    age: 5.5,
   },
   {
     channel: 'Marketing',
@@ -152,7 +152,7 @@ ORDER BY customers DESC`,
 FROM web_sessions
 GROUP BY 1
 ORDER BY 1`,
-    age: 5,
+    age: 5.6,
   },
   {
     channel: 'Operations',
@@ -167,7 +167,7 @@ ORDER BY 1`,
       '  files[tap-files] -->|countries, sales_targets| store',
       '  store --> datasets[Datasets]',
     ].join('\n'),
-    age: 6,
+    age: 6.5,
   },
   {
     channel: 'Marketing',
@@ -183,7 +183,7 @@ ORDER BY 1`,
       { name: 'Autumn webinar', url: card('Autumn webinar', '#c239b3') },
       { name: 'Winter gifts', url: card('Winter gifts', '#d13438') },
     ]),
-    age: 7,
+    age: 7.5,
   },
   {
     channel: 'Marketing',
@@ -193,7 +193,7 @@ ORDER BY 1`,
     tags: ['campaigns', 'brand'],
     visualisation: { image: {} },
     rawData: JSON.stringify([{ name: 'Brand card', url: card('Workspace', '#5c2e91') }]),
-    age: 8,
+    age: 8.5,
   },
 ];
 

@@ -59,7 +59,7 @@ describe('star, view, watch', () => {
     await world.owner.api.call('PUT', like);
     const liked = await get('member', 'top-customers');
     expect(liked.body.likeCount).toBe(2);
-    expect(liked.body.likedByProfiles.map((p: { email: string }) => p.email).sort()).toEqual([DEMO.member.email, DEMO.owner.email]);
+    expect((liked.body.likedByProfiles as { email: string }[]).map((p) => p.email).sort()).toEqual([DEMO.member.email, DEMO.owner.email]);
     expect((await world.member.api.call('DELETE', like)).status).toBe(204);
     expect((await world.member.api.call('DELETE', like)).status).toBe(204);
     const after = await get('member', 'top-customers');
@@ -120,7 +120,7 @@ describe('publish, edit, delete (admins)', () => {
   it('creates (201) and replaces by alias or id (200), tags replaced when given', async () => {
     const created = await publish({ alias: 'lab/new-one', title: 'New one', description: 'v1', tags: ['Alpha', '#beta'], visualisation: '{"html-table":{}}' });
     expect(created.status).toBe(201);
-    expect(created.body.tags.map((t: { name: string }) => t.name)).toEqual(['alpha', 'beta']);
+    expect((created.body.tags as { name: string }[]).map((t) => t.name)).toEqual(['alpha', 'beta']);
     const byAlias = await publish({ alias: 'lab/new-one', title: 'New one, again' });
     expect(byAlias.status).toBe(200);
     expect(byAlias.body).toMatchObject({ id: created.body.id, title: 'New one, again', description: null, visualisation: null });
