@@ -79,6 +79,8 @@ test('an admin publishes a dataset with a live preview, sees it on the dataset p
   const card = page.locator('[data-dataset]').filter({ hasText: title });
   await expect(card).toBeVisible();
   await expect(card.getByText(alias)).toBeVisible();
+  // Its preview loads once it is scrolled near (the list is sorted by title, it may be further down).
+  await card.scrollIntoViewIfNeeded();
   await expect(card.locator('canvas')).toBeVisible({ timeout: 15_000 });
   await screenshot(page, 'lab-datasets-list-1280');
 

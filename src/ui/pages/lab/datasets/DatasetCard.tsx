@@ -25,6 +25,7 @@ import { hasLink } from '../../../../domain/hal';
 import { REL } from '../../../../domain/relations';
 import type { Dataset } from '../../../../domain/resources';
 import { pathTo } from '../../../../domain/routes';
+import { apiErrorOf } from '../../../../machines/apiError';
 import { failureText } from '../../../../machines/failureText';
 import { useRuntime } from '../../../runtime';
 import { Visualisation } from '../../datasets/visualisations/Visualisation';
@@ -43,6 +44,12 @@ const useStyles = makeStyles({
 
 type Rows = Record<string, unknown>[] | undefined;
 
+/** The server's own words for a refused data read (its error body's message), else the shell's text. */
+function rowsFailureText(failure: unknown): string {
+  const apiError = apiErrorOf(failure);
+  return apiError.kind === 'response' && apiError.body?.message ? apiError.body.message : failureText(failure);
+}
+
 /** One dataset in the Lab's grid: what it is, where it lives, and a small preview of its data. */
 export function DatasetCard({ dataset, workspaceId, onEdit, onDeleted }: { dataset: Dataset; workspaceId: string; onEdit: () => void; onDeleted: () => void }) {
   const styles = useStyles();
@@ -58,7 +65,10 @@ export function DatasetCard({ dataset, workspaceId, onEdit, onDeleted }: { datas
     if (!visible || !hasData) return undefined;
     const controller = new AbortController();
     datasetRows(client, dataset, { signal: controller.signal, skipErrorHandler: true }).then(setRows, (failure: unknown) => {
-      if (!controller.signal.aborted) setRowsError(failureText(failure));
+      if (controller.signal.aborted) return;
+      // Raw data that is not rows (a mermaid diagram's text) is drawn from the dataset itself.
+      if ((dataset.rawData ?? '').trim() !== '') setRows([]);
+      else setRowsError(rowsFailureText(failure));
     });
     return () => controller.abort();
   }, [client, dataset, visible, hasData, reload]);
