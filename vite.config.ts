@@ -7,6 +7,8 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     sourcemap: true,
+    // bench/bundle.ts follows the chunk graph (which renderer a dataset page loads) from it
+    manifest: true,
     chunkSizeWarningLimit: 1500,
   },
   oxc: { jsx: { runtime: 'automatic' } },

@@ -42,6 +42,10 @@ const envSchema = z.object({
   LOGIN_LOCKOUT_SECONDS: z.coerce.number().int().min(1).max(7 * 24 * 3600).default(15 * 60),
   LOGIN_DELAY_SECONDS: z.coerce.number().min(0).max(60).default(1),
   LOGIN_ADDRESS_MAX_FAILURES: z.coerce.number().int().min(1).max(100_000).default(50),
+  // A dataset's query (README "Dataset queries"): its statement time limit (PostgreSQL only:
+  // PGlite ignores statement_timeout) and the rows a JSON answer holds at most; CSV has no cap.
+  DATASET_QUERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
+  DATASET_ROW_CAP: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -7,6 +7,7 @@ import { apiKeysMachine } from '../machines/apiKeys/apiKeys.machine';
 import { assistantMachine } from '../machines/assistant/assistant.machine';
 import { authMachine } from '../machines/auth/auth.machine';
 import { changePasswordMachine } from '../machines/changePassword/changePassword.machine';
+import { datasetEditorMachine } from '../machines/datasetEditor/datasetEditor.machine';
 import { feedMachine } from '../machines/feed/feed.machine';
 import { jobRunMachine } from '../machines/jobRun/jobRun.machine';
 import { landingMachine } from '../machines/landing/landing.machine';
@@ -33,6 +34,7 @@ const ORIGINALS: { readonly [K in keyof Machines]: AnyStateMachine } = {
   logStream: logStreamMachine,
   watch: watchMachine,
   pipelineForm: pipelineFormMachine,
+  datasetEditor: datasetEditorMachine,
 };
 
 function effects(replies: Parameters<typeof fakeFetch> = []) {
@@ -77,6 +79,23 @@ describe('the composition root', () => {
     actor.send({ type: 'user.save' });
     await waitFor(actor, (s) => s.context.profile.name === 'Ada L.');
     expect(saved.map((p) => p.name)).toEqual(['Ada L.']);
+    actor.stop();
+  });
+
+  it('the dataset editor publishes through the workspace link and emits the saved dataset', async () => {
+    const workspace = { _links: { 'publish dataset': { href: 'http://api.test/api/workspaces/w1/datasets' } } };
+    const saved = { id: 'd1', title: 'Revenue', query: 'select 1' };
+    const { deps, calls } = effects([{ status: 201, body: saved }]);
+    const actor = createActor(provideMachines(deps).datasetEditor, { input: { workspace, datasetId: null } }).start();
+    const emitted: string[] = [];
+    actor.on('dataset.saved', (event) => void emitted.push(event.dataset.id));
+    await waitFor(actor, (s) => s.matches('ready'));
+    actor.send({ type: 'user.change', field: 'title', value: 'Revenue' });
+    actor.send({ type: 'user.change', field: 'query', value: 'select 1' });
+    actor.send({ type: 'user.save' });
+    await waitFor(actor, (s) => s.status === 'done');
+    expect(emitted).toEqual(['d1']);
+    expect(calls.map((call) => [call.method, call.url])).toEqual([['POST', 'http://api.test/api/workspaces/w1/datasets']]);
     actor.stop();
   });
 

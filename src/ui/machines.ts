@@ -10,6 +10,8 @@ import { authActors } from '../machines/auth/auth.actors';
 import { authMachine, type LoginRedirect } from '../machines/auth/auth.machine';
 import { changePasswordActors } from '../machines/changePassword/changePassword.actors';
 import { changePasswordMachine } from '../machines/changePassword/changePassword.machine';
+import { datasetEditorActors } from '../machines/datasetEditor/datasetEditor.actors';
+import { datasetEditorMachine } from '../machines/datasetEditor/datasetEditor.machine';
 import { feedActors } from '../machines/feed/feed.actors';
 import { feedMachine } from '../machines/feed/feed.machine';
 import { jobRunActors } from '../machines/jobRun/jobRun.actors';
@@ -102,6 +104,9 @@ export function provideMachines(effects: MachineEffects) {
         close: (_, { workspaceId }) => navigate(pathTo('pipelines', { workspaceId })),
       },
     }),
+    // The Lab's dataset editor (issue 8): the saved dataset is emitted for the page's toast
+    // (datasetEditor actor.on('dataset.saved')).
+    datasetEditor: datasetEditorMachine.provide({ actors: datasetEditorActors(client) }),
   };
 }
 

@@ -22,6 +22,7 @@ const ExplorePage = lazy(() => import('../pages/datasets/ExplorePage'));
 const DatasetPage = lazy(() => import('../pages/datasets/DatasetPage'));
 const PipelinesPage = lazy(() => import('../pages/lab/pipelines/list/PipelinesPage'));
 const PipelineEditPage = lazy(() => import('../pages/lab/pipelines/edit/PipelineEditPage'));
+const LabDatasetsPage = lazy(() => import('../pages/lab/datasets/LabDatasetsPage'));
 
 const page = (element: ReactNode) => <Suspense fallback={<Loading />}>{element}</Suspense>;
 
@@ -95,7 +96,7 @@ export function AppRoutes() {
           <Route path={path('dataplugins')} element={<ViewPage view="Plugins" title="Plugins" />} />
           <Route path={path('datasources')} element={<ViewPage view="Data Sources" title="Data Sources" />} />
           <Route path={path('labChannels')} element={<ViewPage view="Channels" title="Channels" />} />
-          <Route path={path('labDatasets')} element={<ViewPage view="Datasets" title="Datasets" />} />
+          <Route path={path('labDatasets')} element={page(<LabDatasetsPage />)} />
           <Route path={path('labSetupTasks')} element={<ViewPage view="Setup Tasks" title="Setup Tasks" />} />
           <Route path={path('labSettings')} element={<ViewPage view="Workspace Settings" title="Settings" />} />
           <Route path={path('project')} element={<ViewPage view="Project" title="Project" />} />

@@ -1,0 +1,281 @@
+import { and, assign, emit, not, setup, stateIn } from 'xstate';
+import type { SnapshotFrom } from 'xstate';
+import type { ApiError } from '../../api/errors';
+import {
+  checkDatasetForm,
+  EMPTY_DATASET_FORM,
+  formErrorsFromServer,
+  formValuesOf,
+  type DatasetFormErrors,
+  type DatasetFormField,
+  type DatasetFormValues,
+} from '../../domain/datasetEditor';
+import { hasLink, type HalLike } from '../../domain/hal';
+import { serverErrorsOf } from '../../domain/pipelineForm';
+import { REL } from '../../domain/relations';
+import type { Dataset, DatasetPreview, DatasetWrite } from '../../domain/resources';
+import { apiErrorOf } from '../apiError';
+import { failureText } from '../failureText';
+import { notProvidedActor } from '../notProvided';
+
+// The Lab's dataset editor (issue 8, publishing), opened by ?edit={datasetId} or ?edit=new.
+// The form region: loading → editing → validating → saving → saved, or failed with the server's
+// reasons on the fields. The preview region runs beside it: 600 ms after the query stops
+// changing the query is previewed on the server (previewing → previewed / previewFailed).
+
+/** How long the query must rest before it is previewed: typing does not send a query per key. */
+export const PREVIEW_DEBOUNCE_MS = 600;
+
+export interface ChannelOption {
+  readonly id: string;
+  readonly name: string;
+}
+
+export interface DatasetEditorInput {
+  readonly workspace: HalLike;
+  /** null for ?edit=new */
+  readonly datasetId: string | null;
+}
+
+export interface LoadedEditor {
+  readonly dataset: Dataset | null;
+  readonly channels: readonly ChannelOption[];
+}
+
+export interface SaveDatasetInput {
+  readonly workspace: HalLike;
+  /** null: publish a new dataset; else edit this one */
+  readonly dataset: Dataset | null;
+  readonly body: DatasetWrite;
+}
+
+export interface PreviewInput {
+  readonly workspace: HalLike;
+  readonly query: string;
+}
+
+export interface DatasetEditorContext {
+  readonly input: DatasetEditorInput;
+  readonly dataset: Dataset | null;
+  readonly channels: readonly ChannelOption[];
+  readonly values: DatasetFormValues;
+  readonly errors: DatasetFormErrors;
+  readonly banner: string | null;
+  readonly loadError: string | null;
+  readonly preview: DatasetPreview | null;
+  /** the server's reason the query was refused, or why the preview failed */
+  readonly previewError: string | null;
+}
+
+export type DatasetEditorEvent =
+  | { readonly type: 'user.change'; readonly field: DatasetFormField; readonly value: string }
+  | { readonly type: 'user.save' }
+  | { readonly type: 'user.retry' }
+  | { readonly type: 'user.preview' };
+
+export type DatasetSavedEmitted = { readonly type: 'dataset.saved'; readonly dataset: Dataset };
+
+/** A failed save: a 400's fields on the form (the rest in the banner), anything else as the banner. */
+export function saveFailure(error: unknown): { banner: string | null; errors: DatasetFormErrors } {
+  const apiError: ApiError = apiErrorOf(error);
+  if (apiError.kind === 'response' && apiError.status === 400) {
+    const server = serverErrorsOf(apiError.body ?? null);
+    const { errors, unplaced } = formErrorsFromServer(server.fields);
+    const banner = unplaced.length > 0 ? unplaced.join(' ') : Object.keys(errors).length > 0 ? null : (server.banner ?? apiError.message);
+    return { banner, errors };
+  }
+  if (apiError.kind === 'response' && apiError.body?.message) return { banner: apiError.body.message, errors: {} };
+  return { banner: failureText(error), errors: {} };
+}
+
+/** Why a preview failed: the server's reason on field 'query' (a refused or failing query), else the failure. */
+export function previewFailure(error: unknown): string {
+  const apiError = apiErrorOf(error);
+  if (apiError.kind === 'response' && apiError.status === 400) {
+    const server = serverErrorsOf(apiError.body ?? null);
+    return server.fields.query ?? server.banner ?? apiError.message;
+  }
+  if (apiError.kind === 'response' && apiError.body?.message) return apiError.body.message;
+  return failureText(error);
+}
+
+const withoutField = (errors: DatasetFormErrors, field: DatasetFormField): DatasetFormErrors => {
+  const rest: Partial<Record<DatasetFormField, string>> = { ...errors };
+  delete rest[field];
+  return rest;
+};
+
+export const datasetEditorMachine = setup({
+  types: {
+    context: {} as DatasetEditorContext,
+    events: {} as DatasetEditorEvent,
+    input: {} as DatasetEditorInput,
+    emitted: {} as DatasetSavedEmitted,
+  },
+  actors: {
+    loadEditor: notProvidedActor<LoadedEditor, DatasetEditorInput>('loadEditor'),
+    saveDataset: notProvidedActor<Dataset, SaveDatasetInput>('saveDataset'),
+    previewQuery: notProvidedActor<DatasetPreview, PreviewInput>('previewQuery'),
+  },
+  actions: {
+    changeValue: assign(({ context, event }) => {
+      if (event.type !== 'user.change') return {};
+      return { values: { ...context.values, [event.field]: event.value }, errors: withoutField(context.errors, event.field) };
+    }),
+  },
+  delays: { previewDelay: PREVIEW_DEBOUNCE_MS },
+  guards: {
+    formValid: ({ context }) => checkDatasetForm(context.values).ok,
+    // Only a workspace that offers 'preview dataset' is asked; an empty query has nothing to show.
+    canPreview: ({ context }) => context.values.query.trim() !== '' && hasLink(context.input.workspace, REL.previewDataset),
+    isQueryChange: ({ event }) => event.type === 'user.change' && event.field === 'query',
+  },
+}).createMachine({
+  id: 'datasetEditor',
+  context: ({ input }) => ({
+    input,
+    dataset: null,
+    channels: [],
+    values: EMPTY_DATASET_FORM,
+    errors: {},
+    banner: null,
+    loadError: null,
+    preview: null,
+    previewError: null,
+  }),
+  initial: 'loading',
+  states: {
+    loading: {
+      invoke: {
+        id: 'loadEditor',
+        src: 'loadEditor',
+        input: ({ context }) => context.input,
+        onDone: {
+          target: 'ready',
+          actions: assign(({ event }) => ({
+            dataset: event.output.dataset,
+            channels: event.output.channels,
+            values: event.output.dataset === null ? EMPTY_DATASET_FORM : formValuesOf(event.output.dataset),
+            loadError: null,
+          })),
+        },
+        onError: { target: 'loadFailed', actions: assign({ loadError: ({ event }) => failureText(event.error) }) },
+      },
+    },
+    loadFailed: {
+      on: { 'user.retry': 'loading' },
+    },
+    ready: {
+      type: 'parallel',
+      states: {
+        form: {
+          initial: 'editing',
+          states: {
+            editing: {
+              on: {
+                'user.change': { actions: 'changeValue' },
+                'user.save': 'validating',
+              },
+            },
+            validating: {
+              always: [
+                { guard: 'formValid', target: 'saving', actions: assign({ errors: {}, banner: null }) },
+                {
+                  target: 'editing',
+                  actions: assign(({ context }) => {
+                    const check = checkDatasetForm(context.values);
+                    return { errors: check.ok ? {} : check.errors, banner: null };
+                  }),
+                },
+              ],
+            },
+            saving: {
+              invoke: {
+                id: 'saveDataset',
+                src: 'saveDataset',
+                input: ({ context }) => {
+                  const check = checkDatasetForm(context.values);
+                  // validating let only a valid form through; the guard and this read the same values
+                  if (!check.ok) throw new Error('saving an invalid form');
+                  return { workspace: context.input.workspace, dataset: context.dataset, body: check.body };
+                },
+                onDone: {
+                  target: '#datasetEditor.saved',
+                  actions: [
+                    assign({ dataset: ({ event }) => event.output }),
+                    emit(({ event }): DatasetSavedEmitted => ({ type: 'dataset.saved', dataset: event.output })),
+                  ],
+                },
+                onError: { target: 'failed', actions: assign(({ event }) => saveFailure(event.error)) },
+              },
+            },
+            failed: {
+              on: {
+                'user.change': { target: 'editing', actions: 'changeValue' },
+                'user.save': 'validating',
+              },
+            },
+          },
+        },
+        preview: {
+          initial: 'starting',
+          on: {
+            // typing restarts the wait; a change while the form saves is not taken, so neither is its preview
+            'user.change': {
+              guard: and(['isQueryChange', not(stateIn('#datasetEditor.ready.form.saving'))]),
+              target: '.debouncing',
+              reenter: true,
+            },
+          },
+          states: {
+            starting: {
+              always: [{ guard: 'canPreview', target: 'previewing' }, { target: 'idle' }],
+            },
+            idle: {
+              on: { 'user.preview': { guard: 'canPreview', target: 'previewing' } },
+            },
+            debouncing: {
+              after: {
+                previewDelay: [
+                  { guard: 'canPreview', target: 'previewing' },
+                  { target: 'idle', actions: assign({ preview: null, previewError: null }) },
+                ],
+              },
+            },
+            previewing: {
+              invoke: {
+                id: 'previewQuery',
+                src: 'previewQuery',
+                input: ({ context }) => ({ workspace: context.input.workspace, query: context.values.query }),
+                onDone: { target: 'previewed', actions: assign({ preview: ({ event }) => event.output, previewError: null }) },
+                onError: { target: 'previewFailed', actions: assign({ preview: null, previewError: ({ event }) => previewFailure(event.error) }) },
+              },
+            },
+            previewed: {
+              on: { 'user.preview': { guard: 'canPreview', target: 'previewing' } },
+            },
+            previewFailed: {
+              on: { 'user.preview': { guard: 'canPreview', target: 'previewing' } },
+            },
+          },
+        },
+      },
+    },
+    saved: { type: 'final' },
+  },
+});
+
+export type DatasetEditorSnapshot = SnapshotFrom<typeof datasetEditorMachine>;
+
+/** The form's inputs are locked while it loads or saves. */
+export function selectBusy(snapshot: DatasetEditorSnapshot): boolean {
+  return snapshot.matches('loading') || snapshot.matches({ ready: { form: 'saving' } }) || snapshot.matches('saved');
+}
+
+export function selectPreviewState(snapshot: DatasetEditorSnapshot): 'idle' | 'waiting' | 'previewing' | 'previewed' | 'failed' {
+  if (snapshot.matches({ ready: { preview: 'debouncing' } })) return 'waiting';
+  if (snapshot.matches({ ready: { preview: 'previewing' } })) return 'previewing';
+  if (snapshot.matches({ ready: { preview: 'previewed' } })) return 'previewed';
+  if (snapshot.matches({ ready: { preview: 'previewFailed' } })) return 'failed';
+  return 'idle';
+}

@@ -1,0 +1,224 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, fromPromise } from 'xstate';
+import type { AnyMachineSnapshot } from 'xstate';
+import { createApiClient } from '../../api/client';
+import { ApiFailure } from '../../api/errors';
+import { fakeFetch } from '../../api/testing/fakeFetch';
+import { DATASET_FORM_TEXTS } from '../../domain/datasetEditor';
+import type { Dataset, DatasetPreview } from '../../domain/resources';
+import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
+import { datasetEditorActors } from './datasetEditor.actors';
+import {
+  datasetEditorMachine,
+  PREVIEW_DEBOUNCE_MS,
+  previewFailure,
+  saveFailure,
+  selectBusy,
+  selectPreviewState,
+  type DatasetEditorContext,
+  type DatasetEditorInput,
+  type LoadedEditor,
+  type PreviewInput,
+  type SaveDatasetInput,
+} from './datasetEditor.machine';
+
+const link = (href: string) => ({ href: `http://api.test/api${href}` });
+const WORKSPACE = {
+  _links: { 'publish dataset': link('/workspaces/w1/datasets'), 'preview dataset': link('/workspaces/w1/datasets/preview'), channels: link('/workspaces/w1/channels') },
+};
+const NO_PREVIEW_WORKSPACE = { _links: { 'publish dataset': link('/workspaces/w1/datasets') } };
+
+const EXISTING: Dataset = {
+  id: 'd1',
+  title: 'Revenue',
+  alias: 'sales/revenue',
+  query: 'select month, revenue from demo.orders',
+  tags: [{ name: 'sales' }],
+  _embedded: { source: { id: 'c1', name: 'Sales' } },
+  _links: { 'edit dataset': link('/datasets/d1'), 'delete dataset': link('/datasets/d1') },
+};
+const CHANNELS = [{ id: 'c1', name: 'Sales' }];
+const PREVIEW: DatasetPreview = { columns: ['month', 'revenue'], rows: [{ month: '2024-01', revenue: 10 }], truncated: true };
+
+const errorBody = (field: string, defaultMessage: string) => ({
+  timestamp: 't',
+  status: 400,
+  error: 'Bad Request',
+  message: 'Validation failed',
+  path: '/x',
+  errors: [{ field, objectName: 'dataset', defaultMessage }],
+});
+const badRequest = new ApiFailure({ kind: 'response', status: 400, message: '[400] …', body: errorBody('alias', 'Alias is taken') });
+const refused = new ApiFailure({ kind: 'response', status: 400, message: '[400] …', body: errorBody('query', 'Only a read-only query can be previewed') });
+const serverDown = new ApiFailure({ kind: 'server', status: 503, message: 'Down for maintenance' });
+
+const ctx = (snapshot: AnyMachineSnapshot) => snapshot.context as DatasetEditorContext;
+
+const eventsFor = (load: LoadedEditor) => ({
+  'xstate.done.actor.loadEditor': [{ output: load }],
+  'xstate.error.actor.loadEditor': [{ error: serverDown }],
+  'xstate.done.actor.saveDataset': (snapshot: AnyMachineSnapshot) => [{ output: { ...EXISTING, title: ctx(snapshot).values.title } }],
+  'xstate.error.actor.saveDataset': [{ error: badRequest }, { error: serverDown }],
+  'xstate.done.actor.previewQuery': [{ output: PREVIEW }],
+  'xstate.error.actor.previewQuery': [{ error: refused }],
+  // A few values only: every distinct text is a new context, and the graph must stay finite.
+  'user.change': [
+    { field: 'title', value: 'Orders' },
+    { field: 'query', value: 'select 1' },
+  ],
+});
+
+const cases: [string, DatasetEditorInput, LoadedEditor][] = [
+  ['a new dataset', { workspace: WORKSPACE, datasetId: null }, { dataset: null, channels: CHANNELS }],
+  ['an existing dataset with a query', { workspace: WORKSPACE, datasetId: 'd1' }, { dataset: EXISTING, channels: CHANNELS }],
+  ['a workspace that offers no preview', { workspace: NO_PREVIEW_WORKSPACE, datasetId: 'd1' }, { dataset: EXISTING, channels: [] }],
+];
+
+describe.each(cases)('datasetEditor machine for %s, generated paths', (name, input, load) => {
+  const events = eventsFor(load);
+  const paths = modelPaths(datasetEditorMachine, { input, events });
+
+  it('visits every state and walks every transition', () => {
+    const unvisited = unvisitedStates(datasetEditorMachine, paths);
+    // Without 'preview dataset' nothing is previewed; a loaded query is previewed at once, and
+    // the graph's changes never empty it (the targeted test below does).
+    const expected =
+      name === 'a workspace that offers no preview'
+        ? ['datasetEditor.ready.preview.previewing', 'datasetEditor.ready.preview.previewed', 'datasetEditor.ready.preview.previewFailed']
+        : name === 'an existing dataset with a query'
+          ? ['datasetEditor.ready.preview.idle']
+          : [];
+    expect(unvisited.sort()).toEqual(expected.sort());
+    expect(unwalkedTransitions(datasetEditorMachine, paths, { input, events })).toEqual([]);
+  });
+
+  it('keeps the editor rules on every step', () => {
+    for (const path of paths) {
+      for (const [i, step] of path.steps.entries()) {
+        const before = i > 0 ? path.steps[i - 1]!.state : undefined;
+        const now = ctx(step.state);
+        const event = step.event as { type: string; error?: unknown; field?: string };
+        if (event.type === 'xstate.done.actor.loadEditor') expect(now.values.title).toBe(load.dataset?.title ?? '');
+        if (event.type === 'xstate.error.actor.loadEditor') expect(now.loadError).toBe('Down for maintenance');
+        // Save without a title or a query stays in editing with the field messages.
+        if (event.type === 'user.save' && !step.state.matches({ ready: { form: 'saving' } })) {
+          expect(Object.keys(now.errors).length).toBeGreaterThan(0);
+          if (now.values.title.trim() === '') expect(now.errors.title).toBe(DATASET_FORM_TEXTS.titleRequired);
+          if (now.values.query.trim() === '') expect(now.errors.query).toBe(DATASET_FORM_TEXTS.dataRequired);
+        }
+        if (event.type === 'xstate.error.actor.saveDataset') {
+          expect(step.state.matches({ ready: { form: 'failed' } })).toBe(true);
+          if (event.error === badRequest) expect([now.errors, now.banner]).toEqual([{ alias: 'Alias is taken' }, null]);
+          else expect([now.errors, now.banner]).toEqual([{}, 'Down for maintenance']);
+        }
+        if (event.type === 'xstate.error.actor.previewQuery') expect(now.previewError).toBe('Only a read-only query can be previewed');
+        // a change to a field clears that field's message
+        if (event.type === 'user.change' && before !== undefined && step.state.matches('ready')) expect(now.errors[event.field as 'title']).toBeUndefined();
+        // the preview is never asked for an empty query
+        if (step.state.matches({ ready: { preview: 'previewing' } })) expect(now.values.query.trim()).not.toBe('');
+        expect(selectBusy(step.state as never)).toBe(step.state.matches('loading') || step.state.matches({ ready: { form: 'saving' } }) || step.state.matches('saved'));
+      }
+    }
+  });
+
+  it.each(paths.map((p) => [p.description, p] as const))('replays %s', async (_, path) => {
+    await replayPath(datasetEditorMachine, path, {
+      input,
+      states: {
+        loading: (_s, { invocations }) => expect(invocations.at(-1)).toMatchObject({ id: 'loadEditor', input }),
+        'ready.form.saving': (snapshot, { invocations }) => {
+          const save = invocations.filter((call) => call.id === 'saveDataset').at(-1);
+          expect(save).toMatchObject({ input: { dataset: ctx(snapshot).dataset, body: { title: ctx(snapshot).values.title.trim() } } });
+        },
+        'ready.preview.previewing': (snapshot, { invocations }) => {
+          // asked with the query as it stood when the wait ended (the form may have moved on since)
+          const preview = invocations.filter((call) => call.id === 'previewQuery').at(-1) as { input: { query: string } } | undefined;
+          expect(preview?.input.query.trim()).toBeTruthy();
+          expect(ctx(snapshot).values.query.trim()).not.toBe('');
+        },
+      },
+    });
+  });
+});
+
+describe('datasetEditor machine, targeted', () => {
+  const input: DatasetEditorInput = { workspace: WORKSPACE, datasetId: 'd1' };
+
+  it('previews 600 ms after the query stops changing, not before', async () => {
+    const loaded = { type: 'xstate.done.actor.loadEditor', output: { dataset: { ...EXISTING, query: null }, channels: [] } };
+    const path = pathOf(
+      datasetEditorMachine,
+      [loaded, { type: 'user.change', field: 'query', value: 'select 1' }, { type: 'user.change', field: 'query', value: 'select 12' }, { type: 'xstate.after.previewDelay.datasetEditor.ready.preview.debouncing' }],
+      { input },
+    );
+    const log = await replayPath(datasetEditorMachine, path, { input });
+    expect(log.clock.now()).toBe(PREVIEW_DEBOUNCE_MS);
+    expect(log.invocations.filter((call) => call.id === 'previewQuery')).toEqual([expect.objectContaining({ input: { workspace: WORKSPACE, query: 'select 12' } })]);
+    expect(selectPreviewState(path.state as never)).toBe('previewing');
+  });
+
+  it('an emptied query clears the preview once the wait ends', async () => {
+    const loaded = { type: 'xstate.done.actor.loadEditor', output: { dataset: EXISTING, channels: [] } };
+    const path = pathOf(
+      datasetEditorMachine,
+      [loaded, { type: 'xstate.done.actor.previewQuery', output: PREVIEW }, { type: 'user.change', field: 'query', value: '  ' }, { type: 'xstate.after.previewDelay.datasetEditor.ready.preview.debouncing' }],
+      { input },
+    );
+    await replayPath(datasetEditorMachine, path, { input });
+    expect(selectPreviewState(path.state as never)).toBe('idle');
+    expect(ctx(path.state).preview).toBeNull();
+  });
+
+  it('emits the saved dataset for the toast', async () => {
+    const saved = { ...EXISTING, title: 'Revenue' };
+    const actor = createActor(
+      datasetEditorMachine.provide({
+        actors: {
+          loadEditor: fromPromise<LoadedEditor, DatasetEditorInput>(() => Promise.resolve({ dataset: EXISTING, channels: CHANNELS })),
+          previewQuery: fromPromise<DatasetPreview, PreviewInput>(() => Promise.resolve(PREVIEW)),
+          saveDataset: fromPromise<Dataset, SaveDatasetInput>(() => Promise.resolve(saved)),
+        },
+      }),
+      { input },
+    );
+    const emitted: unknown[] = [];
+    actor.on('dataset.saved', (event) => emitted.push(event.dataset));
+    actor.start();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    actor.send({ type: 'user.save' });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(actor.getSnapshot().status).toBe('done');
+    expect(emitted).toEqual([saved]);
+  });
+
+  it('maps failures: unplaced fields to the banner, other responses by their message', () => {
+    const other = new ApiFailure({ kind: 'response', status: 400, message: '[400] …', body: errorBody('colour', 'No colours') });
+    expect(saveFailure(other)).toEqual({ banner: 'No colours', errors: {} });
+    const conflict = new ApiFailure({ kind: 'response', status: 409, message: '[409] …', body: { ...errorBody('x', 'y'), message: 'Alias in use', errors: [] } });
+    expect(saveFailure(conflict)).toEqual({ banner: 'Alias in use', errors: {} });
+    expect(saveFailure(new Error('boom'))).toEqual({ banner: 'boom', errors: {} });
+    expect(previewFailure(serverDown)).toBe('Down for maintenance');
+    expect(previewFailure(refused)).toBe('Only a read-only query can be previewed');
+  });
+});
+
+describe('datasetEditor actors against a scripted server', () => {
+  it('publishes a new dataset through the workspace link and edits an existing one through its own', async () => {
+    const fake = fakeFetch({ status: 201, body: { ...EXISTING, id: 'd9' } }, { status: 200, body: EXISTING });
+    const client = createApiClient({ baseURL: 'http://api.test/api', getToken: () => Promise.resolve('t'), fetch: fake.fetch, retryDelay: () => 0 });
+    const actors = datasetEditorActors(client);
+    const body = { title: 'Revenue', query: 'select 1' };
+    const run = (dataset: Dataset | null) =>
+      new Promise((resolve, reject) => {
+        const actor = createActor(actors.saveDataset, { input: { workspace: WORKSPACE, dataset, body } });
+        actor.subscribe({ complete: () => resolve(actor.getSnapshot().output), error: reject });
+        actor.start();
+      });
+    await expect(run(null)).resolves.toMatchObject({ id: 'd9' });
+    await expect(run(EXISTING)).resolves.toMatchObject({ id: 'd1' });
+    expect(fake.calls.map((call) => [call.method, call.url, call.body])).toEqual([
+      ['POST', 'http://api.test/api/workspaces/w1/datasets', body],
+      ['PATCH', 'http://api.test/api/datasets/d1', body],
+    ]);
+  });
+});

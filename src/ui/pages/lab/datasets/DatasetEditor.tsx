@@ -1,0 +1,200 @@
+import {
+  Button,
+  Dropdown,
+  DrawerBody,
+  DrawerFooter,
+  DrawerHeader,
+  DrawerHeaderTitle,
+  Field,
+  Input,
+  makeStyles,
+  MessageBar,
+  MessageBarActions,
+  MessageBarBody,
+  Option,
+  OverlayDrawer,
+  Spinner,
+  Subtitle2,
+  Textarea,
+  tokens,
+} from '@fluentui/react-components';
+import { DismissRegular } from '@fluentui/react-icons';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useCallback, useEffect, useMemo } from 'react';
+import { jsonObjectError, rawDataRows, type DatasetFormField } from '../../../../domain/datasetEditor';
+import type { Dataset, Workspace } from '../../../../domain/resources';
+import { pathTo } from '../../../../domain/routes';
+import { selectBusy, selectPreviewState } from '../../../../machines/datasetEditor/datasetEditor.machine';
+import { useMachines } from '../../../MachinesProvider';
+import { Visualisation } from '../../datasets/visualisations/Visualisation';
+import { PreviewTable } from './PreviewTable';
+
+const useStyles = makeStyles({
+  drawer: { width: 'min(960px, 100vw)' },
+  body: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, paddingBottom: tokens.spacingVerticalL },
+  mono: { fontFamily: tokens.fontFamilyMonospace },
+  section: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
+  chart: { minHeight: '240px', border: `1px solid ${tokens.colorNeutralStroke2}`, borderRadius: tokens.borderRadiusMedium, padding: tokens.spacingHorizontalS },
+  footer: { display: 'flex', gap: tokens.spacingHorizontalS },
+});
+
+const NO_CHANNEL = '';
+
+type Props = {
+  readonly workspace: Workspace;
+  readonly workspaceId: string;
+  /** null: a new dataset */
+  readonly datasetId: string | null;
+  readonly onClose: () => void;
+  readonly onSaved: (dataset: Dataset) => void;
+};
+
+/** The dataset editor drawer, opened by ?edit (issue 8): every rule is the machine's. */
+export function DatasetEditor({ workspace, workspaceId, datasetId, onClose, onSaved }: Props) {
+  const styles = useStyles();
+  const machines = useMachines();
+  const editor = useActorRef(machines.datasetEditor, { input: { workspace, datasetId } });
+  useEffect(() => {
+    const subscription = editor.on('dataset.saved', (event) => onSaved(event.dataset));
+    return () => subscription.unsubscribe();
+  }, [editor, onSaved]);
+
+  const values = useSelector(editor, (s) => s.context.values);
+  const errors = useSelector(editor, (s) => s.context.errors);
+  const banner = useSelector(editor, (s) => s.context.banner);
+  const loadError = useSelector(editor, (s) => s.context.loadError);
+  const channels = useSelector(editor, (s) => s.context.channels);
+  const preview = useSelector(editor, (s) => s.context.preview);
+  const previewError = useSelector(editor, (s) => s.context.previewError);
+  const previewState = useSelector(editor, selectPreviewState);
+  const busy = useSelector(editor, selectBusy);
+  const loading = useSelector(editor, (s) => s.matches('loading'));
+
+  const change = (field: DatasetFormField) => (_: unknown, data: { value: string }) => editor.send({ type: 'user.change', field, value: data.value });
+  // The JSON fields say what is wrong as they are typed; the other messages come with Save.
+  const messageOf = (field: DatasetFormField): string | undefined => errors[field] ?? (field === 'visualisation' || field === 'metadata' ? (jsonObjectError(values[field]) ?? undefined) : undefined);
+  const fieldProps = (field: DatasetFormField) => {
+    const message = messageOf(field);
+    return { validationMessage: message ?? null, validationState: message === undefined ? ('none' as const) : ('error' as const) };
+  };
+  const datasetHref = useCallback((alias: string) => pathTo('dataset', { workspaceId, idOrAlias: alias }), [workspaceId]);
+
+  const chartRows = useMemo(() => (values.query.trim() !== '' ? preview?.rows : (rawDataRows(values.rawData) ?? [])), [values.query, values.rawData, preview]);
+  // A new object only when what the chart draws changes, so typing elsewhere does not redraw it.
+  const chartDataset = useMemo(
+    () => ({ title: values.title, alias: values.alias, visualisation: values.visualisation, metadata: values.metadata, rawData: values.rawData }),
+    [values.title, values.alias, values.visualisation, values.metadata, values.rawData],
+  );
+  const chartable = values.visualisation.trim() !== '' && jsonObjectError(values.visualisation) === null && jsonObjectError(values.metadata) === null;
+  const title = datasetId === null ? 'New dataset' : 'Edit dataset';
+  const channelName = channels.find((c) => c.id === values.channelId)?.name ?? '';
+
+  return (
+    <OverlayDrawer open position="end" className={styles.drawer} onOpenChange={(_, data) => !data.open && onClose()} aria-label={title}>
+      <DrawerHeader>
+        <DrawerHeaderTitle action={<Button appearance="subtle" aria-label="Close" icon={<DismissRegular />} onClick={onClose} />}>{title}</DrawerHeaderTitle>
+      </DrawerHeader>
+      <DrawerBody>
+        {loading ? (
+          <Spinner label="Loading dataset" />
+        ) : loadError !== null ? (
+          <MessageBar intent="error">
+            <MessageBarBody>{loadError}</MessageBarBody>
+            <MessageBarActions>
+              <Button onClick={() => editor.send({ type: 'user.retry' })}>Retry</Button>
+            </MessageBarActions>
+          </MessageBar>
+        ) : (
+          <form
+            className={styles.body}
+            id="dataset-editor"
+            onSubmit={(event) => {
+              event.preventDefault();
+              editor.send({ type: 'user.save' });
+            }}
+          >
+            {banner !== null && (
+              <MessageBar intent="error">
+                <MessageBarBody>{banner}</MessageBarBody>
+              </MessageBar>
+            )}
+            <Field label="Title" required {...fieldProps('title')}>
+              <Input value={values.title} onChange={change('title')} disabled={busy} />
+            </Field>
+            <Field label="Alias" hint="Optional; may contain slashes, e.g. sales/revenue" {...fieldProps('alias')}>
+              <Input value={values.alias} onChange={change('alias')} disabled={busy} />
+            </Field>
+            <Field label="Description" hint="Markdown" {...fieldProps('description')}>
+              <Textarea value={values.description} onChange={change('description')} disabled={busy} rows={4} resize="vertical" />
+            </Field>
+            <Field label="Tags" hint="Comma or space separated" {...fieldProps('tags')}>
+              <Input value={values.tags} onChange={change('tags')} disabled={busy} />
+            </Field>
+            <Field label="Channel" {...fieldProps('channelId')}>
+              <Dropdown
+                value={channelName === '' ? 'No channel' : channelName}
+                selectedOptions={[values.channelId]}
+                disabled={busy}
+                onOptionSelect={(_, data) => editor.send({ type: 'user.change', field: 'channelId', value: data.optionValue ?? NO_CHANNEL })}
+              >
+                <Option value={NO_CHANNEL}>No channel</Option>
+                {channels.map((channel) => (
+                  <Option key={channel.id} value={channel.id}>
+                    {channel.name}
+                  </Option>
+                ))}
+              </Dropdown>
+            </Field>
+            <Field label="Query" hint="Read-only SQL against the workspace's data store" {...fieldProps('query')}>
+              <Textarea className={styles.mono} textarea={{ className: styles.mono, spellCheck: false }} value={values.query} onChange={change('query')} disabled={busy} rows={6} resize="vertical" />
+            </Field>
+            <section className={styles.section} aria-label="Query result">
+              <Subtitle2>Result</Subtitle2>
+              {previewState === 'waiting' || previewState === 'previewing' ? (
+                <Spinner size="tiny" label="Running the query" />
+              ) : previewState === 'failed' && previewError !== null ? (
+                <MessageBar intent="error">
+                  <MessageBarBody>{previewError}</MessageBarBody>
+                  <MessageBarActions>
+                    <Button onClick={() => editor.send({ type: 'user.preview' })}>Run again</Button>
+                  </MessageBarActions>
+                </MessageBar>
+              ) : preview !== null && values.query.trim() !== '' ? (
+                <PreviewTable preview={preview} />
+              ) : (
+                <span>Type a query to see its first rows.</span>
+              )}
+            </section>
+            {values.query.trim() === '' && (
+              <Field label="Raw data" hint="Instead of a query: JSON rows, or a diagram's text" {...fieldProps('rawData')}>
+                <Textarea textarea={{ className: styles.mono, spellCheck: false }} value={values.rawData} onChange={change('rawData')} disabled={busy} rows={4} resize="vertical" />
+              </Field>
+            )}
+            <Field label="Visualisation (JSON)" hint='e.g. {"chartjs-chart": {"chartType": "bar"}}' {...fieldProps('visualisation')}>
+              <Textarea textarea={{ className: styles.mono, spellCheck: false }} value={values.visualisation} onChange={change('visualisation')} disabled={busy} rows={5} resize="vertical" />
+            </Field>
+            <Field label="Metadata (JSON)" {...fieldProps('metadata')}>
+              <Textarea textarea={{ className: styles.mono, spellCheck: false }} value={values.metadata} onChange={change('metadata')} disabled={busy} rows={5} resize="vertical" />
+            </Field>
+            <section className={styles.section} aria-label="Chart preview">
+              <Subtitle2>Chart preview</Subtitle2>
+              <div className={styles.chart}>
+                {chartable ? (
+                  <Visualisation dataset={chartDataset} rows={chartRows} mode="chart" datasetHref={datasetHref} />
+                ) : (
+                  <span>{values.visualisation.trim() === '' ? 'Give a visualisation to see the chart.' : 'Fix the JSON above to see the chart.'}</span>
+                )}
+              </div>
+            </section>
+          </form>
+        )}
+      </DrawerBody>
+      <DrawerFooter className={styles.footer}>
+        <Button appearance="primary" type="submit" form="dataset-editor" disabled={busy || loadError !== null}>
+          {busy && !loading ? 'Saving…' : 'Save'}
+        </Button>
+        <Button onClick={onClose}>Cancel</Button>
+      </DrawerFooter>
+    </OverlayDrawer>
+  );
+}
