@@ -55,6 +55,16 @@ describe('REL', () => {
       updateDatastore: 'update datastore',
       makeDefault: 'make-default',
       deleteDatastore: 'delete datastore',
+      datasets: 'datasets',
+      publishDataset: 'publish dataset',
+      previewDataset: 'preview dataset',
+      editDataset: 'edit dataset',
+      deleteDataset: 'delete dataset',
+      likeDataset: 'like dataset',
+      viewDataset: 'view dataset',
+      related: 'related',
+      createChannel: 'create channel',
+      updateChannel: 'update channel',
     });
   });
 
