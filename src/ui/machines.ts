@@ -10,6 +10,8 @@ import { authActors } from '../machines/auth/auth.actors';
 import { authMachine, type LoginRedirect } from '../machines/auth/auth.machine';
 import { changePasswordActors } from '../machines/changePassword/changePassword.actors';
 import { changePasswordMachine } from '../machines/changePassword/changePassword.machine';
+import { datasetPageActors, recordViewAction } from '../machines/datasetPage/datasetPage.actors';
+import { datasetPageMachine } from '../machines/datasetPage/datasetPage.machine';
 import { feedActors } from '../machines/feed/feed.actors';
 import { feedMachine } from '../machines/feed/feed.machine';
 import { jobRunActors } from '../machines/jobRun/jobRun.actors';
@@ -89,6 +91,14 @@ export function provideMachines(effects: MachineEffects) {
       actions: { profileSaved: emit((_, { profile }): ProfileSavedEmitted => ({ type: 'profile.saved', profile })) },
     }),
     feed: feedMachine.provide({ actors: feedActors(client) }),
+    // The dataset page (spec 002 §2): after a delete it goes back to the workspace's home page.
+    datasetPage: datasetPageMachine.provide({
+      actors: datasetPageActors(client),
+      actions: {
+        recordView: recordViewAction(client),
+        goBack: (_, { workspaceId }) => navigate(pathTo('workspaceLanding', { workspaceId }), { replace: true }),
+      },
+    }),
     apiKeys: apiKeysMachine.provide({ actors: apiKeysActors(client, effects.clipboard) }),
     // The Lab's pipelines list (spec 001 §2, §4)
     jobRun: jobRunMachine.provide({ actors: jobRunActors(client) }),
