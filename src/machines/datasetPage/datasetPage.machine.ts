@@ -76,9 +76,9 @@ export const datasetPageMachine = setup({
   },
   actions: {
     /** PUT 'view dataset', fire and forget (a 404 is ignored by the call). */
-    recordView: notProvided('recordView') as (args: unknown, params: DatasetInput) => void,
+    recordView: (_, _params: DatasetInput) => notProvided('recordView')(),
     /** Back to where the reader came from, after a delete. */
-    goBack: notProvided('goBack') as (args: unknown, params: { readonly workspaceId: string }) => void,
+    goBack: (_, _params: { readonly workspaceId: string }) => notProvided('goBack')(),
     clearError: assign({ error: null }),
     keepError: assign({ error: ({ event }) => failureText((event as { error?: unknown }).error) }),
     keepDataset: assign({ dataset: ({ event }) => (event as unknown as { output: Dataset }).output }),
