@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PAGE_SIZES } from '../domain/constants';
+import { ALERTS_REL } from '../domain/datasetPage';
 import { embeddedList, linkHref, type HalLike } from '../domain/hal';
 import { datasetPathPart } from '../domain/landing';
 import { encodeSegment } from '../domain/paths';
@@ -133,4 +134,15 @@ export async function createList(client: ApiClient, workspace: HalLike, name: st
   const body = channelWriteSchema.parse({ name, description: '', type: 'LIST', scope: 'PROFILE' });
   const created = await client.follow(workspace, REL.createChannel, { ...options, method: 'PUT', body, schema: channelSchema, retry: false });
   return required(created, 'create channel');
+}
+
+const alertsSchema = z.looseObject({
+  _embedded: z.looseObject({ alerts: z.array(z.looseObject({ id: z.string().nullish(), raised: z.string().nullish(), detail: z.string().nullish() })).nullish() }).nullish(),
+});
+export type DatasetAlert = { readonly id?: string | null | undefined; readonly raised?: string | null | undefined; readonly detail?: string | null | undefined };
+
+/** GET the dataset's 'alerts' link: `_embedded.alerts` (spec 002 §7). */
+export async function datasetAlerts(client: ApiClient, dataset: HalLike, options: RequestOptions = {}): Promise<DatasetAlert[]> {
+  const page = await client.follow(dataset, ALERTS_REL, { ...options, schema: alertsSchema.optional() });
+  return page?._embedded?.alerts ?? [];
 }

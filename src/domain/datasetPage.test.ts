@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   actionEnabled,
   canSaveToList,
+  datasetSource,
   commentsDisabledText,
   DATASET_ACTIONS,
   DATASET_VIEW_TABS,
@@ -177,5 +178,15 @@ describe('like and watch state', () => {
     expect(canSaveToList(featureSwitches('', undefined), workspace)).toBe(true);
     expect(canSaveToList(featureSwitches('save_list', undefined), workspace)).toBe(false);
     expect(canSaveToList(featureSwitches('', undefined), { _links: {} })).toBe(false);
+  });
+});
+
+describe('datasetSource', () => {
+  it('reads the embedded source; only http(s) pictures', () => {
+    expect(datasetSource({ _embedded: { source: { name: 'Sales', description: ' From CRM ', picture: 'https://x/p.png' } } })).toEqual({ name: 'Sales', description: 'From CRM', picture: 'https://x/p.png' });
+    expect(datasetSource({ _embedded: { source: { description: 'd', picture: 'javascript:alert(1)' } } })).toEqual({ description: 'd' });
+    expect(datasetSource({ _embedded: { source: null } })).toBeUndefined();
+    expect(datasetSource({})).toBeUndefined();
+    expect(datasetSource({ _embedded: Object.create({ source: { name: 'inherited' } }) as object })).toBeUndefined();
   });
 });

@@ -198,3 +198,28 @@ export function actionEnabled(action: DatasetAction, dataset: HalLike): boolean 
 export function canSaveToList(features: FeatureSwitches, workspace: HalLike): boolean {
   return isFeatureEnabled(features, 'SAVE_LIST') && hasLink(workspace, REL.channels);
 }
+
+export type DatasetSource = { readonly name?: string; readonly description?: string; readonly picture?: string };
+
+/** The embedded source channel (spec 002 §3: source with description and picture), read loosely. */
+export function datasetSource(dataset: { readonly _embedded?: unknown }): DatasetSource | undefined {
+  const embedded = dataset._embedded;
+  if (typeof embedded !== 'object' || embedded === null || !Object.hasOwn(embedded, 'source')) return undefined;
+  const source: unknown = (embedded as Record<string, unknown>).source;
+  if (typeof source !== 'object' || source === null) return undefined;
+  const text = (key: string): string | undefined => {
+    const value: unknown = Object.hasOwn(source, key) ? (source as Record<string, unknown>)[key] : undefined;
+    return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+  };
+  const name = text('name');
+  const description = text('description');
+  // Only web images: a data: or javascript: picture is not shown.
+  const picture = text('picture');
+  const safePicture = picture !== undefined && /^https?:\/\//i.test(picture) ? picture : undefined;
+  if (name === undefined && description === undefined && safePicture === undefined) return undefined;
+  return { ...(name === undefined ? {} : { name }), ...(description === undefined ? {} : { description }), ...(safePicture === undefined ? {} : { picture: safePicture }) };
+}
+
+/** Relations of spec 002 §3 that later issues fill (comments, alerts); named here until they land in REL. */
+export const ALERTS_REL = 'alerts';
+export const NEW_COMMENT_REL = 'new comment';
