@@ -28,6 +28,8 @@ const envSchema = z.object({
   APP_PLACEHOLDER_LOAD_TIMEOUT: z.coerce.number().int().min(0).default(8000),
   APP_SNACKBAR_TIMEOUT: z.coerce.number().int().min(0).default(6000),
   MANAGE_ACCOUNT_URL: z.string().default('https://account.example.com/'),
+  // The Handsontable licence key for handsontable-table datasets; without one they render as html-table.
+  HANDSONTABLE_LICENSE_KEY: z.string().optional(),
   SELF_SERVE_WORKSPACES: z.enum(['true', 'false']).default('true'),
   // How many reverse proxies in front of the server append to X-Forwarded-For ('true' = one).
   // Off by default: without a proxy that header is whatever the client wrote.
@@ -40,6 +42,10 @@ const envSchema = z.object({
   LOGIN_LOCKOUT_SECONDS: z.coerce.number().int().min(1).max(7 * 24 * 3600).default(15 * 60),
   LOGIN_DELAY_SECONDS: z.coerce.number().min(0).max(60).default(1),
   LOGIN_ADDRESS_MAX_FAILURES: z.coerce.number().int().min(1).max(100_000).default(50),
+  // A dataset's query (README "Dataset queries"): its statement time limit (PostgreSQL only:
+  // PGlite ignores statement_timeout) and the rows a JSON answer holds at most; CSV has no cap.
+  DATASET_QUERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
+  DATASET_ROW_CAP: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
 });
 
 export type Env = z.infer<typeof envSchema>;

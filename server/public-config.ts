@@ -18,6 +18,8 @@ export function publicConfig(config: Config) {
     placeholderLoadTimeout: env.APP_PLACEHOLDER_LOAD_TIMEOUT,
     snackbarTimeout: env.APP_SNACKBAR_TIMEOUT,
     manageAccountUrl: env.MANAGE_ACCOUNT_URL,
+    // not a secret: Handsontable checks its key in the browser
+    handsontableLicenseKey: env.HANDSONTABLE_LICENSE_KEY?.trim() || null,
   };
 }
 

@@ -147,7 +147,9 @@ export interface NotificationsTable {
 export interface SubscriptionsTable {
   id: string;
   profile_id: string;
-  pipeline_id: string;
+  /** 007: exactly one of pipeline_id and dataset_id is set */
+  pipeline_id: string | null;
+  dataset_id: ColumnType<string | null, string | null | undefined, string | null>;
   type: 'ALERTS' | 'ALL';
   created: Timestamp;
 }
@@ -198,9 +200,32 @@ export interface DatasetsTable {
   query: string | null;
   view_count: Generated<number>;
   like_count: Generated<number>;
+  continuous_poll: Generated<boolean>;
   published: Timestamp;
   created: Timestamp;
   last_modified: Timestamp;
+}
+
+export interface DatasetLikesTable {
+  dataset_id: string;
+  profile_id: string;
+  created: Generated<Date>;
+}
+
+export interface ChannelDatasetsTable {
+  channel_id: string;
+  dataset_id: string;
+  added: Generated<Date>;
+}
+
+/** Which job last loaded each table of a workspace's default store. */
+export interface StoreLoadsTable {
+  workspace_id: string;
+  table_name: string;
+  job_id: string | null;
+  pipeline_id: string | null;
+  loaded: Timestamp;
+  rows: ColumnType<number, number | undefined, number>;
 }
 
 export interface DatasetTagsTable {
@@ -276,6 +301,9 @@ export interface Database {
   channels: ChannelsTable;
   datasets: DatasetsTable;
   dataset_tags: DatasetTagsTable;
+  dataset_likes: DatasetLikesTable;
+  channel_datasets: ChannelDatasetsTable;
+  store_loads: StoreLoadsTable;
   idp_users: IdpUsersTable;
   idp_payloads: IdpPayloadsTable;
   idp_keys: IdpKeysTable;

@@ -5,6 +5,7 @@ import type { Links } from '../http/hal';
 import { findApiKey, type ApiKeyRow } from '../repositories/apiKeys';
 import { getDataComponent, type DataComponentRow } from '../repositories/dataComponents';
 import { getDataStore, type DataStoreRow } from '../repositories/dataStores';
+import { findChannel, type ChannelRow } from '../repositories/channels';
 import { findDataset, type DatasetRow } from '../repositories/datasets';
 import { isUuid } from '../repositories/ids';
 import { findInvitation, type InvitationRow } from '../repositories/invitations';
@@ -20,8 +21,10 @@ import type { Hrefs } from './hrefs';
 import {
   apiKeyDraftLinks,
   apiKeyLinks,
+  channelLinks,
   dataComponentLinks,
   datasetLinks,
+  datasetViewer,
   dataStoreLinks,
   isAdminRole,
   invitationLinks,
@@ -47,6 +50,8 @@ export interface AccessByResource {
   workspace: Resolved & { workspace: WorkspaceRow; role: MemberRole };
   job: Resolved & { job: JobRow; workspace: WorkspaceRow; role: MemberRole };
   dataset: Resolved & { dataset: DatasetRow; workspace: WorkspaceRow; role: MemberRole };
+  /** a private list of someone else is offered nothing (403), like a channel of another workspace */
+  channel: Resolved & { channel: ChannelRow; workspace: WorkspaceRow; role: MemberRole };
   invitation: Resolved & { invitation: InvitationRow; role: MemberRole | undefined };
   apikey: Resolved & { key: ApiKeyRow };
   /** an existing key, or a draft id that only 'create apikey' may turn into one */
@@ -105,9 +110,15 @@ const resolvers: { [K in ResourceKind]: Resolver<K> } = {
   },
 
   async dataset({ db, h, caller }, id) {
-    const dataset = await found(id, 'Dataset', (datasetId) => findDataset(db, datasetId));
+    const dataset = await found(id, 'Dataset', (datasetId) => findDataset(db, datasetId, caller.profileId));
     const { workspace, role } = await workspaceAccess(db, h, caller, dataset.workspace_id);
-    return { dataset, workspace, role, links: datasetLinks(h, dataset) };
+    return { dataset, workspace, role, links: datasetLinks(h, dataset, datasetViewer(role, caller.profileId, dataset)) };
+  },
+
+  async channel({ db, h, caller }, id) {
+    const channel = await found(id, 'Channel', (channelId) => findChannel(db, channelId));
+    const { workspace, role } = await workspaceAccess(db, h, caller, channel.workspace_id);
+    return { channel, workspace, role, links: channelLinks(h, channel, { role, profileId: caller.profileId }) };
   },
 
   async invitation({ db, h, caller }, id) {

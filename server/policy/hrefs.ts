@@ -18,6 +18,9 @@ export interface Hrefs {
   apiKey(id: string): string;
   dataset(id: string): string;
   datasetData(id: string): string;
+  datasetPart(id: string, part: string): string;
+  channel(id: string): string;
+  channelPart(id: string, part: string): string;
   pipeline(id: string): string;
   pipelinePart(id: string, part: string): string;
   /** where an initialised, unsaved pipeline is created (PUT), or saved as a draft with `/draft` */
@@ -47,6 +50,9 @@ export function hrefs(config: Pick<Config, 'publicUrl'>): Hrefs {
     apiKey: (id) => `${api}/apikeys/${seg(id)}`,
     dataset: (id) => `${api}/datasets/${seg(id)}`,
     datasetData: (id) => `${api}/datasets/${seg(id)}/data`,
+    datasetPart: (id, part) => `${api}/datasets/${seg(id)}/${part}`,
+    channel: (id) => `${api}/channels/${seg(id)}`,
+    channelPart: (id, part) => `${api}/channels/${seg(id)}/${part}`,
     pipeline: (id) => `${api}/pipelines/${seg(id)}`,
     pipelinePart: (id, part) => `${api}/pipelines/${seg(id)}/${part}`,
     newPipeline: (workspaceId, id) => `${api}/workspaces/${seg(workspaceId)}/pipelines/${seg(id)}`,

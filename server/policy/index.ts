@@ -4,7 +4,9 @@ export { hrefs, type Hrefs } from './hrefs';
 export {
   apiKeyDraftLinks,
   apiKeyLinks,
+  channelLinks,
   datasetLinks,
+  datasetViewer,
   invitationLinks,
   isAdminRole,
   jobLinks,

@@ -2,6 +2,7 @@ import { isActiveJob } from '../../src/domain/jobs';
 import { REL } from '../../src/domain/relations';
 import type { MemberRole } from '../db/schema';
 import { links, type Links } from '../http/hal';
+import { newId } from '../repositories/ids';
 import { verifiedEmail, type Caller } from './caller';
 import type { Hrefs } from './hrefs';
 
@@ -73,6 +74,11 @@ export function workspaceLinks(h: Hrefs, workspace: { id: string }, role: Member
     [REL.dataplugins]: admin && part('dataplugins'),
     [REL.datastores]: admin && part('datastores'),
     [REL.datastore]: admin && part('datastore'),
+    [REL.datasets]: part('datasets'),
+    [REL.publishDataset]: admin && part('datasets'),
+    [REL.previewDataset]: admin && part('datasets/preview'),
+    // Every member keeps lists of their own; the href carries the new list's id (PUT creates it).
+    [REL.createChannel]: part(`channels/${newId()}`),
   });
 }
 
@@ -152,11 +158,60 @@ export function jobLinks(h: Hrefs, job: { id: string; status: string }, role: Me
   });
 }
 
-/** Every member reads a dataset; its 'data' is offered while it carries data to give. */
-export function datasetLinks(h: Hrefs, dataset: { id: string; raw_data: string | null }): Links {
+/** Who looks at a dataset: their role in its workspace, and whether they starred and watch it. */
+export interface DatasetViewer {
+  role: MemberRole;
+  liked: boolean;
+  subscribed: boolean;
+}
+
+/** Whether `profileId` is among a dataset's likers, and watches it. */
+export function datasetViewer(role: MemberRole, profileId: string, dataset: { likers: readonly { id: string }[]; subscription_type: string | null }): DatasetViewer {
+  return { role, liked: dataset.likers.some((l) => l.id === profileId), subscribed: dataset.subscription_type !== null };
+}
+
+/**
+ * Every member reads, stars (PUT/DELETE on 'like dataset'), counts a view of, watches and finds
+ * related datasets; admins edit and delete. 'data' is offered while it has a query or rawData.
+ */
+export function datasetLinks(h: Hrefs, dataset: { id: string; raw_data: string | null; query: string | null }, viewer: DatasetViewer): Links {
+  const admin = isAdminRole(viewer.role);
+  const part = (name: string) => h.datasetPart(dataset.id, name);
   return links({
     [REL.self]: h.dataset(dataset.id),
-    [REL.data]: dataset.raw_data !== null && h.datasetData(dataset.id),
+    [REL.data]: (dataset.raw_data !== null || dataset.query !== null) && h.datasetData(dataset.id),
+    [REL.likeDataset]: part('like'),
+    [REL.viewDataset]: part('view'),
+    [REL.addSubscription]: !viewer.subscribed && part('subscriptions'),
+    [REL.deleteSubscription]: viewer.subscribed && part('subscriptions'),
+    [REL.related]: part('related'),
+    [REL.editDataset]: admin && h.dataset(dataset.id),
+    [REL.deleteDataset]: admin && h.dataset(dataset.id),
+  });
+}
+
+/** Who looks at a channel: their role, and whether they created it. */
+export interface ChannelViewer {
+  role: MemberRole;
+  profileId: string;
+}
+
+/** A private (PROFILE) list is its creator's alone; a list changes by its creator or an admin. */
+export function channelVisible(channel: { scope: string; creator_id: string | null }, viewer: ChannelViewer): boolean {
+  return channel.scope !== 'PROFILE' || channel.creator_id === viewer.profileId;
+}
+
+export function canChangeChannel(channel: { type: string; creator_id: string | null }, viewer: ChannelViewer): boolean {
+  return channel.type === 'LIST' && (channel.creator_id === viewer.profileId || isAdminRole(viewer.role));
+}
+
+/** 'datasets' lists it (and, under 'update channel', PUT/DELETE `{datasets}/{datasetId}` change a list). */
+export function channelLinks(h: Hrefs, channel: { id: string; type: string; scope: string; creator_id: string | null }, viewer: ChannelViewer): Links {
+  if (!channelVisible(channel, viewer)) return {};
+  return links({
+    [REL.self]: h.channel(channel.id),
+    [REL.datasets]: h.channelPart(channel.id, 'datasets'),
+    [REL.updateChannel]: canChangeChannel(channel, viewer) && h.channel(channel.id),
   });
 }
 

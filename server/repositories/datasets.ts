@@ -5,18 +5,41 @@ import type { DatasetsTable } from '../db/schema';
 import { totalOf, type Paging } from '../http/hal';
 import { isUuid } from './ids';
 
+export interface Liker {
+  id: string;
+  name: string | null;
+  email: string | null;
+}
+
 export type DatasetRow = Selectable<DatasetsTable> & {
   channel_name: string | null;
   channel_description: string | null;
   channel_picture: string | null;
+  /** who starred it, first first */
+  likers: Liker[];
+  /** the viewer's subscription to it, if any */
+  subscription_type: 'ALERTS' | 'ALL' | null;
 };
 
-const withChannel = (db: Db) =>
+/**
+ * Per dataset, in the same query as the row (a page stays one query): its likers, and the
+ * viewer's subscription. `viewerId` undefined reads no subscription.
+ */
+function viewerColumns(viewerId: string | undefined) {
+  return [
+    sql<Liker[]>`coalesce((SELECT json_agg(json_build_object('id', p.id, 'name', p.name, 'email', p.email) ORDER BY l.created, p.id)
+      FROM dataset_likes l JOIN profiles p ON p.id = l.profile_id WHERE l.dataset_id = d.id), '[]'::json)`.as('likers'),
+    sql<'ALERTS' | 'ALL' | null>`(SELECT s.type FROM subscriptions s WHERE s.dataset_id = d.id AND s.profile_id = ${viewerId ?? ''})`.as('subscription_type'),
+  ];
+}
+
+const withChannel = (db: Db, viewerId?: string) =>
   db
     .selectFrom('datasets as d')
     .leftJoin('channels as c', 'c.id', 'd.channel_id')
     .selectAll('d')
-    .select(['c.name as channel_name', 'c.description as channel_description', 'c.picture as channel_picture']);
+    .select(['c.name as channel_name', 'c.description as channel_description', 'c.picture as channel_picture'])
+    .select(viewerColumns(viewerId));
 
 export type FeedRow = DatasetRow & { tags: string[] };
 
@@ -25,7 +48,7 @@ export type FeedRow = DatasetRow & { tags: string[] };
  * and the workspace's total: one query. The page is cut on the (workspace_id, published, id) index
  * before anything is joined, so only the page's rows are read in full.
  */
-export async function feedOf(db: Db, workspaceId: string, paging: Paging): Promise<{ items: FeedRow[]; total: number }> {
+export async function feedOf(db: Db, workspaceId: string, paging: Paging, viewerId?: string): Promise<{ items: FeedRow[]; total: number }> {
   const rows = await db
     .with('page', (qb) =>
       qb
@@ -42,6 +65,7 @@ export async function feedOf(db: Db, workspaceId: string, paging: Paging): Promi
     .leftJoin('channels as c', 'c.id', 'd.channel_id')
     .selectAll('d')
     .select(['c.name as channel_name', 'c.description as channel_description', 'c.picture as channel_picture', 'page.total'])
+    .select(viewerColumns(viewerId))
     .select((eb) => sql<string[]>`ARRAY(${eb.selectFrom('dataset_tags as t').select('t.tag').whereRef('t.dataset_id', '=', 'd.id').orderBy('t.tag')})`.as('tags'))
     .orderBy('page.published', 'desc')
     .orderBy('page.id')
@@ -60,24 +84,24 @@ export async function feedOf(db: Db, workspaceId: string, paging: Paging): Promi
   return { items, total };
 }
 
-export function findDataset(db: Db, id: string): Promise<DatasetRow | undefined> {
+export function findDataset(db: Db, id: string, viewerId?: string): Promise<DatasetRow | undefined> {
   if (!isUuid(id)) return Promise.resolve(undefined);
-  return withChannel(db).where('d.id', '=', id).executeTakeFirst();
+  return withChannel(db, viewerId).where('d.id', '=', id).executeTakeFirst();
 }
 
 /** By id first, then by alias (an alias may itself look like an id, or contain slashes). */
-export async function findDatasetInWorkspace(db: Db, workspaceId: string, idOrAlias: string): Promise<DatasetRow | undefined> {
+export async function findDatasetInWorkspace(db: Db, workspaceId: string, idOrAlias: string, viewerId?: string): Promise<DatasetRow | undefined> {
   if (isUuid(idOrAlias)) {
-    const byId = await withChannel(db).where('d.workspace_id', '=', workspaceId).where('d.id', '=', idOrAlias).executeTakeFirst();
+    const byId = await withChannel(db, viewerId).where('d.workspace_id', '=', workspaceId).where('d.id', '=', idOrAlias).executeTakeFirst();
     if (byId) return byId;
   }
-  return withChannel(db).where('d.workspace_id', '=', workspaceId).where('d.alias', '=', idOrAlias).executeTakeFirst();
+  return withChannel(db, viewerId).where('d.workspace_id', '=', workspaceId).where('d.alias', '=', idOrAlias).executeTakeFirst();
 }
 
 /** Rows in the order of `ids` (a ranking), missing ones skipped. */
-export async function datasetsByIds(db: Db, ids: readonly string[]): Promise<DatasetRow[]> {
+export async function datasetsByIds(db: Db, ids: readonly string[], viewerId?: string): Promise<DatasetRow[]> {
   if (ids.length === 0) return [];
-  const rows = await withChannel(db).where('d.id', 'in', ids).execute();
+  const rows = await withChannel(db, viewerId).where('d.id', 'in', ids).execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
@@ -116,4 +140,38 @@ export async function workspaceTags(db: Db, workspaceId: string, paging: Paging)
     base.select((eb) => eb.fn.count<number>('t.tag').distinct().as('total')).executeTakeFirstOrThrow(),
   ]);
   return { items: items.map((i) => ({ name: i.name, usage: Number(i.usage) })), total: Number(count.total) };
+}
+
+/**
+ * A page of the workspace's datasets for the Lab, titles in order; `search` matches the title or
+ * alias anywhere (case-insensitive, % and _ taken literally).
+ */
+export async function datasetsOf(db: Db, workspaceId: string, search: string, paging: Paging, viewerId?: string): Promise<{ items: DatasetRow[]; total: number }> {
+  const pattern = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  let base = db.selectFrom('datasets as d').where('d.workspace_id', '=', workspaceId);
+  if (search !== '') base = base.where((eb) => eb.or([sql<boolean>`lower(d.title) LIKE ${pattern}`, sql<boolean>`lower(coalesce(d.alias, '')) LIKE ${pattern}`]));
+  const [ids, count] = await Promise.all([
+    base.select('d.id').orderBy(sql`lower(d.title)`).orderBy('d.id').limit(paging.size).offset(paging.page * paging.size).execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { items: await datasetsByIds(db, ids.map((r) => r.id), viewerId), total: Number(count.total) };
+}
+
+/**
+ * Datasets sharing a tag or the source channel with this one, the most shared first (a shared
+ * channel counts as one tag), then the newest; never the dataset itself.
+ */
+export async function relatedTo(db: Db, dataset: { id: string; workspace_id: string; channel_id: string | null }, paging: Paging, viewerId?: string): Promise<{ items: DatasetRow[]; total: number }> {
+  const { rows } = await sql<{ id: string; total: number }>`
+    WITH mine AS (SELECT tag FROM dataset_tags WHERE dataset_id = ${dataset.id}),
+    scored AS (
+      SELECT d.id, d.published,
+        (SELECT count(*) FROM dataset_tags t WHERE t.dataset_id = d.id AND t.tag IN (SELECT tag FROM mine))
+          + CASE WHEN d.channel_id IS NOT NULL AND d.channel_id = ${dataset.channel_id} THEN 1 ELSE 0 END AS shared
+      FROM datasets d WHERE d.workspace_id = ${dataset.workspace_id} AND d.id <> ${dataset.id}
+    )
+    SELECT id, count(*) OVER () AS total FROM scored WHERE shared > 0
+    ORDER BY shared DESC, published DESC, id LIMIT ${paging.size} OFFSET ${paging.page * paging.size}`.execute(db);
+  const total = rows[0] ? Number(rows[0].total) : 0;
+  return { items: await datasetsByIds(db, rows.map((r) => r.id), viewerId), total };
 }

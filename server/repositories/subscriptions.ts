@@ -14,7 +14,7 @@ export async function subscriptionOf(db: Db, pipelineId: string, profileId: stri
 export async function subscriptionsAmong(db: Db, pipelineIds: readonly string[], profileId: string): Promise<Map<string, SubscriptionRow>> {
   if (pipelineIds.length === 0) return new Map();
   const rows = await db.selectFrom('subscriptions').selectAll().where('pipeline_id', 'in', pipelineIds).where('profile_id', '=', profileId).execute();
-  return new Map(rows.map((r) => [r.pipeline_id, r]));
+  return new Map(rows.map((r) => [r.pipeline_id ?? '', r]));
 }
 
 /** Subscribes, or changes the type of an existing subscription (one per profile and pipeline). */
@@ -48,4 +48,19 @@ export async function subscribersOf(db: Db, pipelineId: string, alert: boolean):
     .orderBy('s.profile_id')
     .execute();
   return rows.map((r) => r.profile_id);
+}
+
+/** Watches a dataset, or changes the type of the profile's existing subscription to it. */
+export async function subscribeToDataset(db: Db, datasetId: string, profileId: string, type: SubscriptionType): Promise<SubscriptionRow> {
+  return db
+    .insertInto('subscriptions')
+    .values({ id: newId(), dataset_id: datasetId, pipeline_id: null, profile_id: profileId, type })
+    .onConflict((oc) => oc.columns(['profile_id', 'dataset_id']).doUpdateSet({ type }))
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function unsubscribeFromDataset(db: Db, datasetId: string, profileId: string): Promise<boolean> {
+  const result = await db.deleteFrom('subscriptions').where('dataset_id', '=', datasetId).where('profile_id', '=', profileId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
 }

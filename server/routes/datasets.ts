@@ -1,22 +1,45 @@
-import type { FastifyInstance } from 'fastify';
+import fs from 'node:fs';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { csvColumns, csvLine, csvRow } from '../../src/domain/csv';
 import { REL } from '../../src/domain/relations';
-import type { datasetSchema, questionAnswerSchema, tagSchema, Wire } from '../../src/domain/resources';
-import type { Db } from '../db/database';
-import { HttpError, notFound } from '../http/errors';
-import { pagedCollection } from '../http/hal';
-import { datasetLinks } from '../policy/links';
+import {
+  datasetPatchSchema,
+  datasetPreviewRequestSchema,
+  datasetWriteSchema,
+  subscriptionWriteSchema,
+  type datasetPreviewSchema,
+  type datasetSchema,
+  type Freshness,
+  type questionAnswerSchema,
+  type subscriptionSchema,
+  type tagSchema,
+  type Wire,
+} from '../../src/domain/resources';
+import type { MemberRole } from '../db/schema';
+import { badRequest, HttpError, notFound } from '../http/errors';
+import { links, pagedCollection } from '../http/hal';
+import { datasetLinks, datasetViewer } from '../policy/links';
 import { answerQuestion, searchDatasets } from '../repositories/datasetSearch';
-import { datasetsByIds, feedOf, findDataset, findDatasetInWorkspace, tagId, tagsOf, workspaceTags, type DatasetRow } from '../repositories/datasets';
+import { datasetsByIds, datasetsOf, feedOf, findDataset, findDatasetInWorkspace, relatedTo, tagId, tagsOf, workspaceTags, type DatasetRow } from '../repositories/datasets';
+import { countView, deleteDataset, setLiked } from '../repositories/datasetWrites';
+import { loadsOf } from '../repositories/freshness';
+import { subscribeToDataset, unsubscribeFromDataset } from '../repositories/subscriptions';
+import { checkQuery, QueryRefused } from '../stores/queryGuard';
+import { missingTables, QueryFailed, runQuery, spoolCsv } from '../stores/queryRunner';
 import { iso, isoRequired, requestUrl, type RouteContext } from './context';
+import { publishDataset, patchDataset } from './datasetPublish';
 import { defineRoute } from './define';
 import { rejectFieldErrors } from './validation';
 
 const searchQuerySchema = z.looseObject({ q: z.string().max(1_000, 'must be at most 1000 characters').optional() });
+const listQuerySchema = z.looseObject({ search: z.string().max(1_000, 'must be at most 1000 characters').optional() });
 const questionSchema = z.looseObject({ question: z.string().max(100_000, 'must be at most 1000 characters').nullish() });
 
-export function datasetBody(ctx: RouteContext, dataset: DatasetRow, tags: readonly string[]): Wire<typeof datasetSchema> {
+/** Rows a preview shows at most. */
+const PREVIEW_ROWS = 100;
+
+export function datasetBody(ctx: RouteContext, dataset: DatasetRow, tags: readonly string[], role: MemberRole, profileId: string, freshness?: Freshness | null): Wire<typeof datasetSchema> {
   return {
     id: dataset.id,
     workspaceId: dataset.workspace_id,
@@ -28,12 +51,18 @@ export function datasetBody(ctx: RouteContext, dataset: DatasetRow, tags: readon
     visualisation: dataset.visualisation,
     metadata: dataset.metadata,
     rawData: dataset.raw_data,
+    query: dataset.query,
     viewCount: dataset.view_count,
     likeCount: dataset.like_count,
+    likedByProfiles: dataset.likers.map((l) => ({ id: l.id, name: l.name, email: l.email })),
+    // comments come with the comments issue; until then there are none
+    commentCount: 0,
+    continuousPoll: dataset.continuous_poll,
     published: iso(dataset.published),
     created: isoRequired(dataset.created),
     lastModified: isoRequired(dataset.last_modified),
     tags: tags.map((name) => ({ id: tagId(dataset.workspace_id, name), name })),
+    ...(freshness !== undefined ? { freshness } : {}),
     ...(dataset.channel_id !== null && dataset.channel_name !== null
       ? {
           _embedded: {
@@ -41,16 +70,49 @@ export function datasetBody(ctx: RouteContext, dataset: DatasetRow, tags: readon
           },
         }
       : {}),
-    _links: datasetLinks(ctx.h, dataset),
+    _links: datasetLinks(ctx.h, dataset, datasetViewer(role, profileId, dataset)),
   };
 }
 
-async function datasetBodies(ctx: RouteContext, db: Db, datasets: DatasetRow[]) {
+export async function datasetBodies(ctx: RouteContext, datasets: DatasetRow[], role: MemberRole, profileId: string) {
   const tags = await tagsOf(
-    db,
+    ctx.db,
     datasets.map((d) => d.id),
   );
-  return datasets.map((d) => datasetBody(ctx, d, tags.get(d.id) ?? []));
+  return datasets.map((d) => datasetBody(ctx, d, tags.get(d.id) ?? [], role, profileId));
+}
+
+/** One dataset with its tags and freshness: the body of every single-dataset answer. */
+async function fullBody(ctx: RouteContext, dataset: DatasetRow, role: MemberRole, profileId: string) {
+  const [tags, freshness] = await Promise.all([tagsOf(ctx.db, [dataset.id]), freshnessOf(ctx, dataset)]);
+  return datasetBody(ctx, dataset, tags.get(dataset.id) ?? [], role, profileId, freshness);
+}
+
+/**
+ * Which run last refreshed the tables the query reads (taken from the parsed SQL), whether that
+ * pipeline's latest run failed, and which tables no run has loaded yet. None without a query.
+ */
+async function freshnessOf(ctx: RouteContext, dataset: DatasetRow): Promise<Freshness | null> {
+  if (dataset.query === null) return null;
+  let tables: string[];
+  try {
+    tables = (await checkQuery(dataset.query)).tables;
+  } catch {
+    return null;
+  }
+  const [missing, loads] = await Promise.all([missingTables(ctx.db, dataset.workspace_id, tables), loadsOf(ctx.db, dataset.workspace_id, tables)]);
+  const latest = loads.reduce<(typeof loads)[number] | undefined>((best, load) => (best === undefined || load.loaded > best.loaded ? load : best), undefined);
+  const failed = loads.find((load) => load.failedJobId !== null);
+  return {
+    tables,
+    missingTables: missing,
+    refreshed: latest ? latest.loaded.toISOString() : null,
+    jobId: latest?.jobId ?? null,
+    pipelineId: latest?.pipelineId ?? null,
+    pipelineName: latest?.pipelineName ?? null,
+    failed: failed !== undefined,
+    failedJobId: failed?.failedJobId ?? null,
+  };
 }
 
 /** The rows of a dataset's rawData (JSON text of a list of objects); a list is what every reader expects. */
@@ -64,15 +126,29 @@ function rawRows(dataset: DatasetRow): Record<string, unknown>[] {
   throw new HttpError(422, 'The data of this dataset cannot be read');
 }
 
+function csvReply(reply: FastifyReply, dataset: DatasetRow): FastifyReply {
+  const name = (dataset.alias ?? dataset.id).replace(/[^A-Za-z0-9._-]/g, '_');
+  return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${name}.csv"`);
+}
+
+/** A refusal of the parser or a failure of the database, as the 422 of the data link. */
+function unprocessable(error: unknown): never {
+  if (error instanceof QueryRefused || error instanceof QueryFailed) throw new HttpError(422, error.message);
+  throw error;
+}
+
 export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
+  const limits = () => ({ timeoutMs: ctx.config.env.DATASET_QUERY_TIMEOUT_MS });
+
   defineRoute(app, ctx, {
     method: 'GET',
     url: '/workspaces/:id/feed',
     guard: { resource: 'workspace', rel: REL.feed },
     paging: { defaultSize: 10 },
     handler: async ({ request, access, paging }) => {
-      const { items, total } = await feedOf(ctx.db, access.workspace.id, paging);
-      return pagedCollection('datasets', items.map((d) => datasetBody(ctx, d, d.tags)), paging, total, requestUrl(ctx, request));
+      const profileId = request.caller.profileId;
+      const { items, total } = await feedOf(ctx.db, access.workspace.id, paging, profileId);
+      return pagedCollection('datasets', items.map((d) => datasetBody(ctx, d, d.tags, access.role, profileId)), paging, total, requestUrl(ctx, request));
     },
   });
 
@@ -86,8 +162,61 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
     objectName: 'search',
     handler: async ({ request, access, query, paging }) => {
       const { ids, total } = await searchDatasets(ctx.db, access.workspace.id, query.q ?? '', paging);
-      const items = await datasetsByIds(ctx.db, ids);
-      return pagedCollection('datasets', await datasetBodies(ctx, ctx.db, items), paging, total, requestUrl(ctx, request));
+      const items = await datasetsByIds(ctx.db, ids, request.caller.profileId);
+      return pagedCollection('datasets', await datasetBodies(ctx, items, access.role, request.caller.profileId), paging, total, requestUrl(ctx, request));
+    },
+  });
+
+  /** The Lab's list: every dataset of the workspace by title, `?search=` on title or alias. */
+  defineRoute(app, ctx, {
+    method: 'GET',
+    url: '/workspaces/:id/datasets',
+    guard: { resource: 'workspace', rel: REL.datasets },
+    query: listQuerySchema,
+    paging: { defaultSize: 20 },
+    objectName: 'datasets',
+    handler: async ({ request, access, query, paging }) => {
+      const { items, total } = await datasetsOf(ctx.db, access.workspace.id, query.search?.trim() ?? '', paging, request.caller.profileId);
+      return pagedCollection('datasets', await datasetBodies(ctx, items, access.role, request.caller.profileId), paging, total, requestUrl(ctx, request));
+    },
+  });
+
+  /** 'publish dataset': 201 with a new dataset, 200 when the body's id or alias names one of this workspace (replaced). */
+  defineRoute(app, ctx, {
+    method: 'POST',
+    url: '/workspaces/:id/datasets',
+    guard: { resource: 'workspace', rel: REL.publishDataset },
+    body: datasetWriteSchema,
+    objectName: 'dataset',
+    handler: async ({ request, reply, access, body }) => {
+      const { id, created } = await publishDataset(ctx.db, access.workspace.id, body);
+      const dataset = await findDataset(ctx.db, id, request.caller.profileId);
+      if (!dataset) throw notFound('Dataset not found');
+      return reply.status(created ? 201 : 200).send(await fullBody(ctx, dataset, access.role, request.caller.profileId));
+    },
+  });
+
+  /** 'preview dataset': the first rows of a query before it is saved; a refused or failing query is a 400 on `query`. */
+  defineRoute(app, ctx, {
+    method: 'POST',
+    url: '/workspaces/:id/datasets/preview',
+    guard: { resource: 'workspace', rel: REL.previewDataset },
+    body: datasetPreviewRequestSchema,
+    objectName: 'dataset',
+    handler: async ({ access, body }): Promise<Wire<typeof datasetPreviewSchema>> => {
+      const fail = (message: string): never => {
+        throw badRequest("Validation failed for object='dataset'", [{ field: 'query', objectName: 'dataset', defaultMessage: message }]);
+      };
+      try {
+        const checked = await checkQuery(body.query);
+        const missing = await missingTables(ctx.db, access.workspace.id, checked.tables);
+        if (missing.length > 0) fail(`No pipeline has loaded ${missing.join(', ')} into the store yet`);
+        const { columns, rows, truncated } = await runQuery(ctx.db, access.workspace.id, checked, PREVIEW_ROWS, limits());
+        return { columns, rows, truncated };
+      } catch (error) {
+        if (error instanceof QueryRefused || error instanceof QueryFailed) fail(error.message);
+        throw error;
+      }
     },
   });
 
@@ -109,12 +238,11 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'GET',
     url: '/workspaces/:id/datasets/*',
     guard: { resource: 'workspace', rel: REL.self },
-    handler: async ({ access, param }) => {
+    handler: async ({ request, access, param }) => {
       const idOrAlias = param('*');
-      const dataset = idOrAlias === '' ? undefined : await findDatasetInWorkspace(ctx.db, access.workspace.id, idOrAlias);
+      const dataset = idOrAlias === '' ? undefined : await findDatasetInWorkspace(ctx.db, access.workspace.id, idOrAlias, request.caller.profileId);
       if (!dataset) throw notFound(`Dataset ${idOrAlias} not found`);
-      const [body] = await datasetBodies(ctx, ctx.db, [dataset]);
-      return body;
+      return fullBody(ctx, dataset, access.role, request.caller.profileId);
     },
   });
 
@@ -123,26 +251,138 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'GET',
     url: '/datasets/:id',
     guard: { resource: 'dataset', rel: REL.self },
-    handler: async ({ access }) => {
-      const [body] = await datasetBodies(ctx, ctx.db, [access.dataset]);
-      return body;
+    handler: ({ request, access }) => fullBody(ctx, access.dataset, access.role, request.caller.profileId),
+  });
+
+  /** 'edit dataset': any subset of the publish body, checked by the same rules. */
+  defineRoute(app, ctx, {
+    method: 'PATCH',
+    url: '/datasets/:id',
+    guard: { resource: 'dataset', rel: REL.editDataset },
+    body: datasetPatchSchema,
+    objectName: 'dataset',
+    handler: async ({ request, access, body }) => {
+      await patchDataset(ctx.db, access.dataset, body);
+      const dataset = await findDataset(ctx.db, access.dataset.id, request.caller.profileId);
+      if (!dataset) throw notFound('Dataset not found');
+      return fullBody(ctx, dataset, access.role, request.caller.profileId);
     },
   });
 
-  /** The dataset's rows: JSON, or CSV with `Accept: text/csv` (written row by row). */
+  defineRoute(app, ctx, {
+    method: 'DELETE',
+    url: '/datasets/:id',
+    guard: { resource: 'dataset', rel: REL.deleteDataset },
+    handler: async ({ reply, access }) => {
+      await deleteDataset(ctx.db, access.dataset.id);
+      return reply.status(204).send();
+    },
+  });
+
+  /** 'view dataset': counts one view (spec 002 §7: PUT, no body). */
+  defineRoute(app, ctx, {
+    method: 'PUT',
+    url: '/datasets/:id/view',
+    guard: { resource: 'dataset', rel: REL.viewDataset },
+    handler: async ({ request, access }) => {
+      await countView(ctx.db, access.dataset.id);
+      const dataset = await findDataset(ctx.db, access.dataset.id, request.caller.profileId);
+      if (!dataset) throw notFound('Dataset not found');
+      return fullBody(ctx, dataset, access.role, request.caller.profileId);
+    },
+  });
+
+  /** 'like dataset': PUT stars (200 with the dataset), DELETE unstars (204); both are idempotent. */
+  for (const method of ['PUT', 'DELETE'] as const) {
+    defineRoute(app, ctx, {
+      method,
+      url: '/datasets/:id/like',
+      guard: { resource: 'dataset', rel: REL.likeDataset },
+      handler: async ({ request, reply, access }) => {
+        await setLiked(ctx.db, access.dataset.id, request.caller.profileId, method === 'PUT');
+        if (method === 'DELETE') return reply.status(204).send();
+        const dataset = await findDataset(ctx.db, access.dataset.id, request.caller.profileId);
+        if (!dataset) throw notFound('Dataset not found');
+        return fullBody(ctx, dataset, access.role, request.caller.profileId);
+      },
+    });
+  }
+
+  /** Watch: ALERTS or ALL; the answer carries the 'delete subscription' link. */
+  defineRoute(app, ctx, {
+    method: 'POST',
+    url: '/datasets/:id/subscriptions',
+    guard: { resource: 'dataset', rel: REL.addSubscription },
+    body: subscriptionWriteSchema,
+    objectName: 'subscription',
+    handler: async ({ request, reply, access, body }): Promise<Wire<typeof subscriptionSchema>> => {
+      const subscription = await subscribeToDataset(ctx.db, access.dataset.id, request.caller.profileId, body.type);
+      reply.status(201);
+      return {
+        id: subscription.id,
+        type: subscription.type,
+        created: iso(subscription.created),
+        _links: links({ [REL.deleteSubscription]: ctx.h.datasetPart(access.dataset.id, 'subscriptions') }),
+      };
+    },
+  });
+
+  /** Unwatch: the caller's own subscription only. */
+  defineRoute(app, ctx, {
+    method: 'DELETE',
+    url: '/datasets/:id/subscriptions',
+    guard: { resource: 'dataset', rel: REL.deleteSubscription },
+    handler: async ({ request, reply, access }) => {
+      await unsubscribeFromDataset(ctx.db, access.dataset.id, request.caller.profileId);
+      return reply.status(204).send();
+    },
+  });
+
+  /** Datasets sharing a tag or the source channel, the most shared first. */
+  defineRoute(app, ctx, {
+    method: 'GET',
+    url: '/datasets/:id/related',
+    guard: { resource: 'dataset', rel: REL.related },
+    paging: { defaultSize: 10 },
+    objectName: 'datasets',
+    handler: async ({ request, access, paging }) => {
+      const { items, total } = await relatedTo(ctx.db, access.dataset, paging, request.caller.profileId);
+      return pagedCollection('datasets', await datasetBodies(ctx, items, access.role, request.caller.profileId), paging, total, requestUrl(ctx, request));
+    },
+  });
+
+  /**
+   * The dataset's rows. With a query: run read-only against the workspace's default store, JSON
+   * capped at DATASET_ROW_CAP rows (X-Truncated says it was cut), CSV streamed whole; 204 while a
+   * table it reads has not been loaded yet. Without one: its rawData.
+   */
   defineRoute(app, ctx, {
     method: 'GET',
     url: '/datasets/:id/data',
     guard: { resource: 'dataset', rel: REL.data },
-    handler: ({ request, reply, access }) => {
-      const rows = rawRows(access.dataset);
-      if (!/text\/csv/i.test(request.headers.accept ?? '')) return rows;
-      const columns = csvColumns(rows);
-      const lines = [csvLine(columns), ...rows.map((row) => csvRow(columns, row))];
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${access.dataset.alias ?? access.dataset.id}.csv"`.replace(/[^\x20-\x7e]/g, '_'))
-        .send(lines.join(''));
+    handler: async ({ request, reply, access }) => {
+      const dataset = access.dataset;
+      const csv = /text\/csv/i.test(request.headers.accept ?? '');
+      if (dataset.query === null) {
+        const rows = rawRows(dataset);
+        if (!csv) return rows;
+        const columns = csvColumns(rows);
+        return csvReply(reply, dataset).send([csvLine(columns), ...rows.map((row) => csvRow(columns, row))].join(''));
+      }
+      const checked = await checkQuery(dataset.query).catch(unprocessable);
+      if ((await missingTables(ctx.db, dataset.workspace_id, checked.tables)).length > 0) return reply.status(204).send();
+      if (!csv) {
+        const cap = ctx.config.env.DATASET_ROW_CAP;
+        const result = await runQuery(ctx.db, dataset.workspace_id, checked, cap, limits()).catch(unprocessable);
+        if (result.truncated) reply.header('x-truncated', 'true').header('x-row-cap', String(cap));
+        return result.rows;
+      }
+      const { file } = await spoolCsv(ctx.db, dataset.workspace_id, checked, limits()).catch(unprocessable);
+      const stream = fs.createReadStream(file);
+      // Unlinked once open: the file goes away with the stream however the download ends.
+      stream.once('open', () => fs.rm(file, { force: true }, () => undefined));
+      stream.once('error', () => fs.rm(file, { force: true }, () => undefined));
+      return csvReply(reply, dataset).send(stream);
     },
   });
 
@@ -153,13 +393,19 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
     guard: { resource: 'workspace', rel: REL.questions },
     body: questionSchema,
     objectName: 'question',
-    handler: async ({ reply, access, body }) => {
+    handler: async ({ request, reply, access, body }) => {
       const question = body.question?.trim() ?? '';
       rejectFieldErrors('question', { question: question === '' ? 'Question is mandatory' : question.length > 1_000 ? 'must be at most 1000 characters' : undefined });
       const id = await answerQuestion(ctx.db, access.workspace.id, question);
-      const dataset = id === undefined ? undefined : await findDataset(ctx.db, id);
+      const dataset = id === undefined ? undefined : await findDataset(ctx.db, id, request.caller.profileId);
       if (!dataset) return reply.status(204).send();
-      const answer: Wire<typeof questionAnswerSchema> = { description: dataset.description, alias: dataset.alias, id: dataset.id, title: dataset.title, _links: datasetLinks(ctx.h, dataset) };
+      const answer: Wire<typeof questionAnswerSchema> = {
+        description: dataset.description,
+        alias: dataset.alias,
+        id: dataset.id,
+        title: dataset.title,
+        _links: datasetLinks(ctx.h, dataset, datasetViewer(access.role, request.caller.profileId, dataset)),
+      };
       return answer;
     },
   });

@@ -9,6 +9,7 @@ import { isUuid } from '../repositories/ids';
 import { apiKeyRoutes } from './apikeys';
 import type { RouteContext } from './context';
 import { routeMeta, type RouteMeta } from './define';
+import { channelRoutes } from './channels';
 import { datasetRoutes } from './datasets';
 import { invitationRoutes } from './invitations';
 import { jobRoutes } from './jobs';
@@ -79,6 +80,7 @@ export const apiRoutes: FastifyPluginAsync<ApiOptions> = (app, options) => {
   invitationRoutes(app, ctx);
   apiKeyRoutes(app, ctx);
   datasetRoutes(app, ctx);
+  channelRoutes(app, ctx);
   labRoutes(app, ctx);
   return Promise.resolve();
 };

@@ -1,15 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { REL } from '../../src/domain/relations';
-import type { channelSchema, memberSchema, Wire, workspaceSchema } from '../../src/domain/resources';
+import type { memberSchema, Wire, workspaceSchema } from '../../src/domain/resources';
 import { normaliseDomain } from '../../src/domain/workspaceDomains';
 import type { MemberRole } from '../db/schema';
 import { conflict } from '../http/errors';
 import { pagedCollection } from '../http/hal';
 import { workspaceLinks } from '../policy/links';
-import { CHANNEL_SORT_FIELDS, channelsOf, type ChannelRow } from '../repositories/channels';
+import { CHANNEL_SORT_FIELDS, channelsOf } from '../repositories/channels';
+import { channelBody } from './channels';
 import { deleteWorkspace, membersOf, updateWorkspace, workspacesOf, type MemberRow, type WorkspaceRow } from '../repositories/workspaces';
-import { isoRequired, requestUrl, type RouteContext } from './context';
+import { requestUrl, type RouteContext } from './context';
 import { defineRoute } from './define';
 import { rejectFieldErrors } from './validation';
 
@@ -44,19 +45,6 @@ function memberBody(member: MemberRow): Wire<typeof memberSchema> {
   return { id: member.id, name: member.name, email: member.email, handle: handleOf(member), role: member.role };
 }
 
-function channelBody(channel: ChannelRow): Wire<typeof channelSchema> {
-  return {
-    id: channel.id,
-    name: channel.name,
-    description: channel.description,
-    picture: channel.picture,
-    type: channel.type,
-    scope: channel.scope,
-    created: isoRequired(channel.created),
-    lastModified: isoRequired(channel.last_modified),
-  };
-}
-
 // Loose: the SPA sends the workspace back as it received it; only these fields are read.
 const workspaceChangesSchema = z.looseObject({
   name: z.string({ message: 'Name is required' }).trim().min(1, 'Name is required').max(MAX_NAME, `must be at most ${MAX_NAME} characters`),
@@ -71,6 +59,8 @@ const workspaceChangesSchema = z.looseObject({
 const channelQuerySchema = z.looseObject({
   type: z.string().max(50).optional(),
   containsDataset: z.enum(['true', 'false'], { message: "must be 'true' or 'false'" }).optional(),
+  /** each channel says whether it holds this dataset (the 'Add to list' dialog) */
+  dataset: z.uuid({ message: 'must be a dataset id' }).optional(),
 });
 
 export function workspaceRoutes(app: FastifyInstance, ctx: RouteContext): void {
@@ -154,9 +144,10 @@ export function workspaceRoutes(app: FastifyInstance, ctx: RouteContext): void {
     paging: { sortable: CHANNEL_SORT_FIELDS },
     objectName: 'channels',
     handler: async ({ request, access, query, paging }) => {
-      const filter = { type: query.type, containsDataset: query.containsDataset === 'true' };
+      const viewer = { role: access.role, profileId: request.caller.profileId };
+      const filter = { type: query.type, containsDataset: query.containsDataset === 'true', viewerId: viewer.profileId, datasetId: query.dataset };
       const { items, total } = await channelsOf(ctx.db, access.workspace.id, filter, paging);
-      return pagedCollection('channels', items.map(channelBody), paging, total, requestUrl(ctx, request));
+      return pagedCollection('channels', items.map((c) => channelBody(ctx, c, viewer, query.dataset !== undefined)), paging, total, requestUrl(ctx, request));
     },
   });
 }

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
+import { recordLoad } from '../repositories/freshness';
 import { storeSchemaName } from '../stores/defaultStore';
 import { loadRecords, prepareTable } from '../stores/loader';
 import { tableShapeOf, type TableShape } from '../stores/tableShape';
@@ -136,6 +137,8 @@ export class RunnerBridge {
         const rows = await this.db.transaction().execute(async (trx) => {
           const loaded = await loadRecords(trx, storeSchemaName(job.workspaceId), shape, records);
           await trx.updateTable('jobs').set({ rows_loaded: sql<number>`rows_loaded + ${loaded}` }).where('id', '=', job.jobId).execute();
+          // which job last loaded this table: a dataset reading it reports its freshness from this
+          await recordLoad(trx, { workspaceId: job.workspaceId, table: shape.table, jobId: job.jobId, pipelineId: job.pipelineId, rows: loaded });
           return loaded;
         });
         return { rows };

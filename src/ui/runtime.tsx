@@ -51,3 +51,8 @@ export function useRuntime(): Runtime {
   if (!value) throw new Error('useRuntime outside RuntimeProvider');
   return value;
 }
+
+/** The runtime when there is one: for components that also render outside the app (previews, tests). */
+export function useOptionalRuntime(): Runtime | null {
+  return useContext(RuntimeContext);
+}

@@ -13,6 +13,8 @@ export const runtimeConfigSchema = z.object({
   placeholderLoadTimeout: z.number(),
   snackbarTimeout: z.number(),
   manageAccountUrl: z.string(),
+  /** Handsontable's licence key; null renders handsontable-table datasets as html-table */
+  handsontableLicenseKey: z.string().nullable().default(null),
 });
 
 export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;

@@ -9,3 +9,4 @@ export * from './chartData';
 export * from './carousel';
 export * from './metric';
 export * from './table';
+export * from './options';

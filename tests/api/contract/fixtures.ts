@@ -43,6 +43,7 @@ export async function prepare(world: World): Promise<{ fixtures: Fixtures; calle
     .where('raw_data', 'is not', null)
     .where('alias', 'is not', null)
     .executeTakeFirstOrThrow();
+  const channel = await db.selectFrom('channels').select('id').where('workspace_id', '=', DEMO.workspaceId).where('type', '=', 'SOURCE').executeTakeFirstOrThrow();
   const notification = await db.selectFrom('notifications').select('id').where('profile_id', '=', owner.subject).executeTakeFirstOrThrow();
   const invited = await owner.api.call('POST', `/api/workspaces/${DEMO.workspaceId}/invitations`, { email: 'leak-matrix@example.com' });
   const ownerKey = await createKey(owner.api, 'leak matrix (owner)');
@@ -56,6 +57,7 @@ export async function prepare(world: World): Promise<{ fixtures: Fixtures; calle
     workspace: DEMO.workspaceId,
     job: job.id,
     dataset: dataset.id,
+    channel: channel.id,
     datasetAlias: dataset.alias ?? '',
     invitation: String(invited.body.id),
     apikey: ownerKey.id,

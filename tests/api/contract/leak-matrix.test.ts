@@ -28,6 +28,7 @@ const SELF_URL: Record<ResourceKind, (f: Fixtures) => string> = {
   workspace: (f) => `/api/workspaces/${f.workspace}`,
   job: (f) => `/api/jobs/${f.job}`,
   dataset: (f) => `/api/datasets/${f.dataset}`,
+  channel: (f) => `/api/channels/${f.channel}`,
   invitation: (f) => `/api/invitations/${f.invitation}`,
   apikey: (f) => `/api/apikeys/${f.apikey}`,
   apikeyOrDraft: (f) => `/api/apikeys/${f.apikey}`,
@@ -49,7 +50,7 @@ function label(route: RegisteredRoute): string {
 function expectNoneOfTheirs(answer: Answer, route: RegisteredRoute): void {
   const text = JSON.stringify(answer.body ?? '');
   const asked = urlOf(route, fixtures);
-  for (const kind of ['workspace', 'job', 'dataset', 'invitation', 'apikey', 'notification', 'pipeline', 'dataComponent', 'dataStore'] as const) {
+  for (const kind of ['workspace', 'job', 'dataset', 'channel', 'invitation', 'apikey', 'notification', 'pipeline', 'dataComponent', 'dataStore'] as const) {
     if (asked.includes(fixtures[kind])) continue;
     expect(text.includes(fixtures[kind]), `${label(route)} leaked the ${kind} ${fixtures[kind]}`).toBe(false);
   }

@@ -52,7 +52,12 @@ function renderEveryLinkSet(baseUrl: string): Record<string, Record<string, { hr
     profileLinks: linkSets.profileLinks(h, caller, { id: ID, can_create_workspaces: true }),
     workspaceLinks: linkSets.workspaceLinks(h, { id: ID }, 'owner'),
     jobLinks: { ...linkSets.jobLinks(h, job, 'owner'), ...linkSets.jobLinks(h, activeJob, 'owner') },
-    datasetLinks: linkSets.datasetLinks(h, { id: ID, raw_data: '[]' }),
+    // Watched or not: both subscription links.
+    datasetLinks: {
+      ...linkSets.datasetLinks(h, { id: ID, raw_data: '[]', query: null }, { role: 'owner', liked: true, subscribed: true }),
+      ...linkSets.datasetLinks(h, { id: ID, raw_data: null, query: 'SELECT 1' }, { role: 'owner', liked: false, subscribed: false }),
+    },
+    channelLinks: linkSets.channelLinks(h, { id: ID, type: 'LIST', scope: 'PROFILE', creator_id: ID }, { role: 'member', profileId: ID }),
     apiKeyLinks: linkSets.apiKeyLinks(h, caller, { id: ID, profile_id: ID }),
     apiKeyDraftLinks: linkSets.apiKeyDraftLinks(h, caller, ID),
     notificationLinks: linkSets.notificationLinks(h, caller, { id: ID, profile_id: ID }),

@@ -25,7 +25,7 @@ const useStyles = makeStyles({
 export interface HtmlTableProps {
   rows: readonly Record<string, unknown>[];
   /** a header for a row key (metadata labels); the key itself when absent */
-  labels?: ReadonlyMap<string, string>;
+  labels?: ReadonlyMap<string, string> | undefined;
   /** 'paged': 10 more rows per "Show more" (table mode); 'limited': the first 10 and a note (html-table) */
   paging: 'paged' | 'limited';
   /** a one-line note above the table (e.g. why a grid fell back to this table) */

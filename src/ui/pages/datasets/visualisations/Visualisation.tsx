@@ -1,8 +1,31 @@
 import { Spinner } from '@fluentui/react-components';
-import { useEffect } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, type ReactNode } from 'react';
+import { useNavigate } from 'react-router-dom';
 import type { Dataset } from '../../../../domain/resources';
-import { CONTINUOUS_POLL_MS } from '../../../../domain/visualisation/messages';
+import { carouselSlides } from '../../../../domain/visualisation/carousel';
+import { buildChartModel } from '../../../../domain/visualisation/chartData';
+import { safeUrl } from '../../../../domain/visualisation/links';
+import { CONTINUOUS_POLL_MS, NO_DATA_TO_DISPLAY } from '../../../../domain/visualisation/messages';
+import { columnLabels, parseMetadata, rawColumnValue, type MetadataResult } from '../../../../domain/visualisation/metadata';
+import { buildMetric } from '../../../../domain/visualisation/metric';
+import { parseVisualisation, type VisualisationSpec } from '../../../../domain/visualisation/spec';
+import { cellText } from '../../../../domain/visualisation/table';
+import { useOptionalRuntime } from '../../../runtime';
 import { HtmlTable } from './HtmlTable';
+import type { ImageItem } from './ImageView';
+import { VisualisationMessage } from './VisualisationMessage';
+
+// Every renderer is its own chunk: chart.js, handsontable and mermaid are fetched only when a
+// dataset uses them.
+const ChartJsChart = lazy(() => import('./ChartJsChart'));
+const HtmlMetric = lazy(() => import('./HtmlMetric'));
+const Carousel = lazy(() => import('./Carousel'));
+const ImageView = lazy(() => import('./ImageView'));
+const MermaidDiagram = lazy(() => import('./MermaidDiagram'));
+const HandsontableGrid = lazy(() => import('./HandsontableGrid'));
+
+/** The note above a handsontable-table drawn as a plain table because no licence key is configured. */
+export const HANDSONTABLE_FALLBACK_NOTE = 'Shown as a plain table: no Handsontable licence key is configured (HANDSONTABLE_LICENSE_KEY).';
 
 export interface VisualisationProps {
   /** the dataset's visualisation and metadata JSON text, title, alias, rawData, continuousPoll */
@@ -28,10 +51,85 @@ function useContinuousPoll(enabled: boolean, onRefresh: (() => void) | undefined
   }, [enabled, onRefresh]);
 }
 
+const loading = <Spinner size="small" label="Loading data" />;
+
+/** The images of an image visualisation: each row's safe url, else the visualisation's own url. */
+function imagesOf(rows: readonly Record<string, unknown>[], metadataName: string | null, specUrl: string | null, title: string): ImageItem[] {
+  const fromRows = rows.flatMap((row) => {
+    const url = rawColumnValue(row, metadataName, 'url');
+    const safe = safeUrl(typeof url === 'string' ? url : null);
+    const name = rawColumnValue(row, metadataName, 'name');
+    return safe ? [{ url: safe, alt: name === undefined || name === null ? title : cellText(name) }] : [];
+  });
+  if (fromRows.length > 0) return fromRows;
+  const own = safeUrl(specUrl);
+  return own ? [{ url: own, alt: title }] : [];
+}
+
+function metadataOrNull(metadata: MetadataResult) {
+  return metadata.ok ? metadata.metadata : null;
+}
+
+interface BodyInput extends Required<Pick<VisualisationProps, 'dataset' | 'mode' | 'datasetHref' | 'compact'>> {
+  rows: readonly Record<string, unknown>[] | undefined;
+  spec: VisualisationSpec;
+  metadata: MetadataResult;
+  licenseKey: string | null;
+  onNavigate: (href: string) => void;
+}
+
+function body({ dataset, rows, mode, spec, metadata, datasetHref, compact, licenseKey, onNavigate }: BodyInput): ReactNode {
+  const meta = metadataOrNull(metadata);
+  const labels = (data: readonly Record<string, unknown>[]) => (meta ? columnLabels(meta, data) : undefined);
+  // mermaid draws rawData, not rows; everything else waits for the rows
+  if (mode === 'chart' && spec.kind === 'mermaid') return <MermaidDiagram text={dataset.rawData ?? ''} />;
+  if (rows === undefined) return loading;
+  if (mode === 'table' || spec.kind === 'table') {
+    return rows.length === 0 ? <VisualisationMessage message={NO_DATA_TO_DISPLAY} /> : <HtmlTable rows={rows} labels={labels(rows)} paging="paged" />;
+  }
+  switch (spec.kind) {
+    case 'chart': {
+      const result = buildChartModel({ chartType: spec.chartType, stacked: spec.stacked, metadata, rows, datasetHref, compact });
+      if (!result.ok) return <VisualisationMessage message={result.message} detail={result.detail} />;
+      // google-chart options are Google's, not chart.js's: only the type and stacking carry over
+      const userOptions = spec.source === 'chartjs-chart' ? spec.options : {};
+      return <ChartJsChart model={result.model} userOptions={userOptions} compact={compact} title={dataset.title} onNavigate={onNavigate} />;
+    }
+    case 'html-table':
+      return rows.length === 0 ? <VisualisationMessage message={NO_DATA_TO_DISPLAY} /> : <HtmlTable rows={rows} labels={labels(rows)} paging="limited" />;
+    case 'html-metric':
+      if (!metadata.ok && metadata.reason !== 'missing') return <VisualisationMessage message={metadata.message} detail={metadata.detail} />;
+      return <HtmlMetric metric={buildMetric(rows, meta)} compact={compact} />;
+    case 'handsontable-table':
+      if (rows.length === 0) return <VisualisationMessage message={NO_DATA_TO_DISPLAY} />;
+      if (licenseKey === null) return <HtmlTable rows={rows} labels={labels(rows)} paging="paged" note={HANDSONTABLE_FALLBACK_NOTE} />;
+      return <HandsontableGrid rows={rows} labels={labels(rows)} licenseKey={licenseKey} compact={compact} />;
+    case 'carousel': {
+      const result = carouselSlides(rows, meta?.name ?? null);
+      if (!result.ok) return <VisualisationMessage message={result.message} detail={result.detail} />;
+      return <Carousel slides={result.slides} compact={compact} />;
+    }
+    case 'image': {
+      const images = imagesOf(rows, meta?.name ?? null, spec.url, dataset.title);
+      return images.length === 0 ? <VisualisationMessage message={NO_DATA_TO_DISPLAY} /> : <ImageView images={images} compact={compact} />;
+    }
+    default:
+      return <HtmlTable rows={rows} labels={labels(rows)} paging="paged" />;
+  }
+}
+
 /** A dataset's visualisation, or its rows as a table. */
 export function Visualisation(props: VisualisationProps): JSX.Element {
-  const { dataset, rows, onRefresh } = props;
+  const { dataset, rows, mode, datasetHref, onRefresh, compact = false } = props;
   useContinuousPoll(dataset.continuousPoll === true, onRefresh);
-  if (rows === undefined) return <Spinner size="small" label="Loading data" />;
-  return <HtmlTable rows={rows} paging="paged" />;
+  const spec = useMemo(() => parseVisualisation(dataset.visualisation), [dataset.visualisation]);
+  const metadata = useMemo(() => parseMetadata(dataset.metadata), [dataset.metadata]);
+  const licenseKey = useOptionalRuntime()?.config.handsontableLicenseKey ?? null;
+  const navigate = useNavigate();
+  // in-app paths go through the router; other (http(s)) drill-down links open in a new tab
+  const onNavigate = useCallback((href: string) => {
+    if (href.startsWith('/')) void navigate(href);
+    else window.open(href, '_blank', 'noopener,noreferrer');
+  }, [navigate]);
+  return <Suspense fallback={loading}>{body({ dataset, rows, mode, spec, metadata, datasetHref, compact, licenseKey, onNavigate })}</Suspense>;
 }

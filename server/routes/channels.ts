@@ -1,0 +1,128 @@
+import type { FastifyInstance } from 'fastify';
+import { REL } from '../../src/domain/relations';
+import { channelWriteSchema, type channelSchema, type Wire } from '../../src/domain/resources';
+import { conflict, notFound } from '../http/errors';
+import { pagedCollection } from '../http/hal';
+import { canChangeChannel, channelLinks, isAdminRole, type ChannelViewer } from '../policy/links';
+import { addToList, channelDatasetIds, createList, findChannel, removeFromList, updateChannel, type ChannelRow } from '../repositories/channels';
+import { datasetsByIds, findDataset } from '../repositories/datasets';
+import { isUuid } from '../repositories/ids';
+import { iso, isoRequired, requestUrl, type RouteContext } from './context';
+import { datasetBodies } from './datasets';
+import { defineRoute } from './define';
+import { rejectFieldErrors } from './validation';
+
+// Channels and lists (spec 002 §3 Library channel): a member's lists of datasets. A list is
+// created through the workspace's 'create channel' link and changed under 'update channel'.
+
+type ChannelFacts = Partial<{ dataset_count: number; creator_name: string | null; contains_dataset: boolean }>;
+
+export function channelBody(ctx: RouteContext, channel: ChannelRow & ChannelFacts, viewer: ChannelViewer, withContains = false): Wire<typeof channelSchema> {
+  return {
+    id: channel.id,
+    name: channel.name,
+    description: channel.description,
+    picture: channel.picture,
+    type: channel.type,
+    scope: channel.scope,
+    created: isoRequired(channel.created),
+    lastModified: isoRequired(channel.last_modified),
+    datasetCount: channel.dataset_count ?? null,
+    // spec 002 §3: the creator's name is shown to admins only
+    creator: isAdminRole(viewer.role) || channel.creator_id === viewer.profileId ? { name: channel.creator_name ?? null } : null,
+    canDelete: canChangeChannel(channel, viewer),
+    ...(withContains ? { containsDataset: channel.contains_dataset === true } : {}),
+    _links: channelLinks(ctx.h, channel, viewer),
+  };
+}
+
+export function channelRoutes(app: FastifyInstance, ctx: RouteContext): void {
+  /** 'create channel': a new LIST at the id its href carries (201); the same id again by its creator saves it (200). */
+  defineRoute(app, ctx, {
+    method: 'PUT',
+    url: '/workspaces/:id/channels/:channelId',
+    guard: { resource: 'workspace', rel: REL.createChannel },
+    body: channelWriteSchema,
+    objectName: 'channel',
+    handler: async ({ request, reply, access, body, param }) => {
+      const id = param('channelId');
+      rejectFieldErrors('channel', {
+        id: isUuid(id) ? undefined : 'must be a channel id',
+        type: body.type !== undefined && body.type !== 'LIST' ? 'Only lists can be created' : undefined,
+      });
+      const viewer = { role: access.role, profileId: request.caller.profileId };
+      const existing = await findChannel(ctx.db, id);
+      if (existing) {
+        if (existing.workspace_id !== access.workspace.id || !canChangeChannel(existing, viewer)) throw conflict('This channel id is taken');
+        const saved = await updateChannel(ctx.db, id, { name: body.name, description: body.description ?? null, scope: body.scope });
+        return channelBody(ctx, { ...saved, creator_name: request.caller.profile?.name ?? null }, viewer);
+      }
+      const created = await createList(ctx.db, {
+        id,
+        workspaceId: access.workspace.id,
+        creatorId: request.caller.profileId,
+        name: body.name,
+        description: body.description ?? null,
+        scope: body.scope ?? 'PROFILE',
+      });
+      return reply.status(201).send(channelBody(ctx, { ...created, dataset_count: 0, creator_name: request.caller.profile?.name ?? null }, viewer));
+    },
+  });
+
+  defineRoute(app, ctx, {
+    method: 'GET',
+    url: '/channels/:id',
+    guard: { resource: 'channel', rel: REL.self },
+    handler: ({ request, access }) => channelBody(ctx, access.channel, { role: access.role, profileId: request.caller.profileId }),
+  });
+
+  /** 'update channel': rename, describe, or change the scope of a list. */
+  defineRoute(app, ctx, {
+    method: 'PUT',
+    url: '/channels/:id',
+    guard: { resource: 'channel', rel: REL.updateChannel },
+    body: channelWriteSchema,
+    objectName: 'channel',
+    handler: async ({ request, access, body }) => {
+      rejectFieldErrors('channel', { type: body.type !== undefined && body.type !== access.channel.type ? 'The type of a channel cannot change' : undefined });
+      const saved = await updateChannel(ctx.db, access.channel.id, { name: body.name, description: body.description ?? null, scope: body.scope });
+      return channelBody(ctx, saved, { role: access.role, profileId: request.caller.profileId });
+    },
+  });
+
+  /** The datasets of a channel, newest first. */
+  defineRoute(app, ctx, {
+    method: 'GET',
+    url: '/channels/:id/datasets',
+    guard: { resource: 'channel', rel: REL.datasets },
+    paging: { defaultSize: 20 },
+    objectName: 'datasets',
+    handler: async ({ request, access, paging }) => {
+      const { ids, total } = await channelDatasetIds(ctx.db, access.channel, paging);
+      const rows = await datasetsByIds(ctx.db, ids, request.caller.profileId);
+      return pagedCollection('datasets', await datasetBodies(ctx, rows, access.role, request.caller.profileId), paging, total, requestUrl(ctx, request));
+    },
+  });
+
+  // Adding to and removing from a list: 'update channel' on the list, a dataset of its workspace.
+  for (const method of ['PUT', 'DELETE'] as const) {
+    defineRoute(app, ctx, {
+      method,
+      url: '/channels/:id/datasets/:datasetId',
+      guard: { resource: 'channel', rel: REL.updateChannel },
+      objectName: 'channel',
+      handler: async ({ request, reply, access, param }) => {
+        const dataset = await findDataset(ctx.db, param('datasetId'));
+        if (!dataset || dataset.workspace_id !== access.channel.workspace_id) throw notFound(`Dataset ${param('datasetId')} not found`);
+        const viewer = { role: access.role, profileId: request.caller.profileId };
+        if (method === 'DELETE') {
+          await removeFromList(ctx.db, access.channel.id, dataset.id);
+          return reply.status(204).send();
+        }
+        await addToList(ctx.db, access.channel.id, dataset.id);
+        const channel = (await findChannel(ctx.db, access.channel.id)) ?? access.channel;
+        return { ...channelBody(ctx, channel, viewer), containsDataset: true, lastModified: iso(channel.last_modified) };
+      },
+    });
+  }
+}

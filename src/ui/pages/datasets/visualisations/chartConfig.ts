@@ -1,0 +1,173 @@
+// The chart.js configuration of a chart model: which controller, datasets, scales and the
+// settings that keep many series and long labels legible (Metabase #21392, #18775).
+import type { ChartConfiguration, ChartType as ChartJsType } from 'chart.js';
+import type { ChartModel } from '../../../../domain/visualisation/chartData';
+import { mergeOptions } from '../../../../domain/visualisation/options';
+import { cssColour, textOn } from '../../../../domain/visualisation/palette';
+
+/** Past this many points a line draws no point markers and nothing animates. */
+const MANY_POINTS = 200;
+
+/** The chart.js type a model is drawn with: area is a filled line, horizontalBar a bar on the y axis. */
+export function chartJsType(model: ChartModel): ChartJsType {
+  switch (model.chartType) {
+    case 'area': return 'line';
+    case 'horizontalBar': return 'bar';
+    default: return model.chartType;
+  }
+}
+
+/** A treemap leaf: its label, value, colour index and whether its label is drawn. */
+interface TreemapLeaf {
+  label: string;
+  value: number;
+  index: number;
+  showLabel: boolean;
+}
+
+function datasetsOf(model: ChartModel) {
+  const points = model.labels.length;
+  switch (model.chartType) {
+    case 'pie':
+    case 'doughnut':
+      return model.series.map((series) => ({
+        label: series.label,
+        data: series.values.map((v) => v ?? 0),
+        backgroundColor: model.categoryColours.map((c) => cssColour(c)),
+        borderColor: '#ffffff',
+        borderWidth: 1,
+      }));
+    case 'treemap': {
+      const series = model.series[0];
+      const tree: TreemapLeaf[] = (series?.values ?? []).map((v, index) => ({ label: model.labels[index] ?? '', value: Math.abs(v ?? 0), index, showLabel: model.tileLabelVisible[index] ?? false }));
+      const leaf = (raw: unknown): TreemapLeaf | undefined => (raw as { _data?: TreemapLeaf } | undefined)?._data;
+      const colour = (raw: unknown) => model.categoryColours[leaf(raw)?.index ?? 0] ?? [0, 0, 0];
+      return [{
+        label: series?.label ?? '',
+        tree,
+        key: 'value',
+        data: [],
+        spacing: 1,
+        borderWidth: 1,
+        borderColor: '#ffffff',
+        backgroundColor: (ctx: { raw?: unknown }) => cssColour(colour(ctx.raw)),
+        labels: {
+          display: true,
+          overflow: 'cut',
+          formatter: (ctx: { raw?: unknown }) => leaf(ctx.raw)?.label ?? '',
+          // a tile under 20 % of the total keeps its label transparent (spec 002 §9)
+          color: (ctx: { raw?: unknown }) => (leaf(ctx.raw)?.showLabel ? textOn(colour(ctx.raw)) : 'transparent'),
+        },
+      }];
+    }
+    case 'scatter':
+      return model.series.map((series) => ({
+        label: series.label,
+        data: series.xs.map((x, i) => ({ x, y: series.values[i] ?? null })),
+        backgroundColor: cssColour(series.colour, 0.7),
+        borderColor: cssColour(series.colour),
+        yAxisID: series.yAxisId,
+      }));
+    case 'line':
+    case 'area':
+      return model.series.map((series, index) => ({
+        label: series.label,
+        data: series.values,
+        borderColor: cssColour(series.colour),
+        backgroundColor: cssColour(series.colour, model.chartType === 'area' ? 0.25 : 1),
+        fill: model.chartType === 'area' ? (model.stacked && index > 0 ? '-1' : 'origin') : false,
+        pointRadius: points > MANY_POINTS ? 0 : 3,
+        borderWidth: 2,
+        spanGaps: true,
+        tension: 0.2,
+        yAxisID: series.yAxisId,
+      }));
+    default:
+      return model.series.map((series) => ({
+        label: series.label,
+        data: series.values,
+        backgroundColor: cssColour(series.colour, 0.85),
+        borderColor: cssColour(series.colour),
+        borderWidth: 1,
+        maxBarThickness: 48,
+        ...(model.chartType === 'horizontalBar' ? { xAxisID: series.yAxisId } : { yAxisID: series.yAxisId }),
+      }));
+  }
+}
+
+function scalesOf(model: ChartModel) {
+  if (model.chartType === 'pie' || model.chartType === 'doughnut' || model.chartType === 'treemap') return undefined;
+  const horizontal = model.chartType === 'horizontalBar';
+  // category ticks: skip what does not fit and tilt at most 45 degrees, so long labels never overlap
+  const categories = {
+    type: model.chartType === 'scatter' ? 'linear' : 'category',
+    stacked: model.stacked,
+    ticks: { autoSkip: true, autoSkipPadding: 8, maxRotation: horizontal ? 0 : 45, minRotation: 0 },
+    grid: { display: false },
+  };
+  const values = Object.fromEntries(model.axes.map((axis) => [axis.id, {
+    type: 'linear',
+    position: horizontal ? (axis.position === 'left' ? 'bottom' : 'top') : axis.position,
+    stacked: model.stacked,
+    beginAtZero: model.chartType !== 'scatter',
+    title: { display: axis.title !== '', text: axis.title },
+    grid: { drawOnChartArea: axis.id === 'y' },
+  }]));
+  return horizontal ? { y: categories, ...values } : { x: categories, ...values };
+}
+
+export interface ChartConfigInput {
+  model: ChartModel;
+  /** chartjs-chart options from the visualisation JSON (google-chart options are not chart.js's) */
+  userOptions: Record<string, unknown>;
+  compact: boolean;
+  /** a click on an element of the series (drill-down) */
+  onSeriesClick: (seriesIndex: number) => void;
+}
+
+export function chartConfig({ model, userOptions, compact, onSeriesClick }: ChartConfigInput): ChartConfiguration {
+  const points = model.labels.length * Math.max(1, model.series.length);
+  const base: Record<string, unknown> = {
+    responsive: true,
+    maintainAspectRatio: false,
+    animation: points > MANY_POINTS ? false : { duration: 300 },
+    normalized: true,
+    plugins: {
+      legend: { display: model.showLegend, position: 'bottom', labels: { boxWidth: 12 } },
+      tooltip: {
+        enabled: !compact,
+        callbacks: {
+          // tooltips show the label in full; the axis shows it cut at 50 characters
+          title: (items: { dataIndex: number }[]) => model.fullLabels[items[0]?.dataIndex ?? 0] ?? '',
+        },
+      },
+    },
+  };
+  const scales = scalesOf(model);
+  if (scales) base.scales = scales;
+  // the dataset's own options may restyle the chart, never change its kind or its click handling
+  const options = {
+    ...mergeOptions(base, userOptions),
+    indexAxis: model.chartType === 'horizontalBar' ? 'y' : 'x',
+    onClick: (_event: unknown, elements: { datasetIndex: number }[]) => {
+      const element = elements[0];
+      if (element) onSeriesClick(element.datasetIndex);
+    },
+    onHover: (event: { native?: Event | null }, elements: unknown[]) => {
+      const target = event.native?.target;
+      if (target instanceof HTMLElement) target.style.cursor = elements.length > 0 && model.series.some((s) => s.href) ? 'pointer' : 'default';
+    },
+  };
+  return {
+    type: chartJsType(model),
+    data: { labels: model.labels, datasets: datasetsOf(model) },
+    options,
+  } as ChartConfiguration;
+}
+
+/** Height of the drawing area: horizontal bars grow with their categories so every label has room. */
+export function chartHeight(model: ChartModel, compact: boolean): number {
+  if (compact) return 160;
+  if (model.chartType === 'horizontalBar') return Math.min(2_000, Math.max(320, model.labels.length * 24 + 80));
+  return 360;
+}
