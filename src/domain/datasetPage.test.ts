@@ -4,6 +4,7 @@ import {
   actionEnabled,
   canSaveToList,
   datasetSource,
+  needsRows,
   commentsDisabledText,
   DATASET_ACTIONS,
   DATASET_VIEW_TABS,
@@ -188,5 +189,15 @@ describe('datasetSource', () => {
     expect(datasetSource({ _embedded: { source: null } })).toBeUndefined();
     expect(datasetSource({})).toBeUndefined();
     expect(datasetSource({ _embedded: Object.create({ source: { name: 'inherited' } }) as object })).toBeUndefined();
+  });
+});
+
+describe('needsRows', () => {
+  const data = { _links: { data: link() } };
+  it('asks for rows with a data link, except for a mermaid diagram (drawn from rawData)', () => {
+    expect(needsRows({ visualisation: '{"chartjs-chart":{"chartType":"bar"}}', ...data })).toBe(true);
+    expect(needsRows({ visualisation: null, ...data })).toBe(true);
+    expect(needsRows({ visualisation: '{"mermaid":{}}', ...data })).toBe(false);
+    expect(needsRows({ visualisation: '{"html-table":{}}', _links: {} })).toBe(false);
   });
 });

@@ -3,6 +3,7 @@ import { isFeatureEnabled, type FeatureSwitches } from './features';
 import { hasLink, type HalLike } from './hal';
 import { REL } from './relations';
 import type { Dataset } from './resources';
+import { parseVisualisation } from './visualisation/spec';
 
 // The dataset page's rules (spec 002 §2 "Dataset page" and "Dataset action bar", §4, §7):
 // which actions and tabs a workspace shows, where a share goes, what Export downloads, and the
@@ -127,17 +128,22 @@ const MAX_FILE_NAME = 120;
  * runs collapse, leading dots and trailing dots or spaces go, the length is capped; never empty.
  */
 export function safeFileName(name: string | null | undefined, fallback = 'dataset'): string {
-  const cleaned = Array.from(typeof name === 'string' ? name : '', (char) => {
+  // One pass that stops at the cap, so a megabyte of alias costs no more than a short one.
+  let out = '';
+  let length = 0;
+  for (const char of typeof name === 'string' ? name : '') {
     const code = char.codePointAt(0) ?? 0;
-    if (code < 0x20 || code === 0x7f || (code >= 0xd800 && code <= 0xdfff) || '/\\:*?"<>|'.includes(char)) return '-';
-    return char;
-  })
-    .join('')
-    .replace(/-{2,}/g, '-')
-    .replace(/^[.\s-]+/, '')
-    .replace(/[.\s-]+$/, '');
-  const capped = Array.from(cleaned).slice(0, MAX_FILE_NAME).join('');
-  return capped === '' ? fallback : capped;
+    const unsafe = code < 0x20 || code === 0x7f || (code >= 0xd800 && code <= 0xdfff) || '/\\:*?"<>|'.includes(char);
+    const next = unsafe ? '-' : char;
+    // Leading dots, spaces and dashes go; a run of dashes is one.
+    if (out === '' && (next === '.' || next === '-' || /\s/.test(next))) continue;
+    if (next === '-' && out.endsWith('-')) continue;
+    out += next;
+    length += 1;
+    if (length >= MAX_FILE_NAME) break;
+  }
+  const trimmed = out.replace(/[.\s-]+$/, '');
+  return trimmed === '' ? fallback : trimmed;
 }
 
 /**
@@ -223,3 +229,11 @@ export function datasetSource(dataset: { readonly _embedded?: unknown }): Datase
 /** Relations of spec 002 §3 that later issues fill (comments, alerts); named here until they land in REL. */
 export const ALERTS_REL = 'alerts';
 export const NEW_COMMENT_REL = 'new comment';
+
+/**
+ * Whether the page asks the 'data' link for rows: a mermaid diagram is drawn from its rawData
+ * text (which is not a list of rows), so it needs none.
+ */
+export function needsRows(dataset: Pick<Dataset, 'visualisation'> & HalLike): boolean {
+  return hasLink(dataset, REL.data) && parseVisualisation(dataset.visualisation).kind !== 'mermaid';
+}

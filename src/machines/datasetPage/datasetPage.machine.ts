@@ -1,7 +1,7 @@
 import { assign, setup } from 'xstate';
 import type { SnapshotFrom } from 'xstate';
 import type { DataRow } from '../../api/datasets';
-import { CONTINUOUS_POLL_MS, DELETED_REDIRECT_MS, isLikedBy, watchState, type Viewer } from '../../domain/datasetPage';
+import { CONTINUOUS_POLL_MS, DELETED_REDIRECT_MS, isLikedBy, needsRows, watchState, type Viewer } from '../../domain/datasetPage';
 import { hasLink } from '../../domain/hal';
 import { REL } from '../../domain/relations';
 import type { Dataset, SubscriptionType } from '../../domain/resources';
@@ -86,7 +86,7 @@ export const datasetPageMachine = setup({
   delays: { POLL: CONTINUOUS_POLL_MS, GO_BACK: DELETED_REDIRECT_MS },
   guards: {
     notFound: ({ event }) => isNotFound((event as { error?: unknown }).error),
-    hasData: ({ context }) => hasLink(context.dataset, REL.data),
+    hasData: ({ context }) => context.dataset !== null && needsRows(context.dataset),
     polls: ({ context }) => context.dataset?.continuousPoll === true,
     canLike: ({ context }) => hasLink(context.dataset, REL.likeDataset),
     canWatch: ({ context }) => watchState(context.dataset) === 'notWatching',
