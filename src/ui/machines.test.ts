@@ -91,7 +91,7 @@ describe('the composition root', () => {
     actor.stop();
   });
 
-  it('the dataset page records one view and, after a delete, goes to the workspace after 2 s', async () => {
+  it('the dataset page records one view and, after a delete, goes to the workspace feed after 2 s', async () => {
     const dataset = {
       id: 'd1',
       title: 'Sales',
@@ -110,7 +110,7 @@ describe('the composition root', () => {
     await waitFor(actor, (s) => s.matches('deleted'));
     expect(moves).toEqual([]);
     clock.increment(2_000);
-    expect(moves).toEqual(['/l/w1']);
+    expect(moves).toEqual(['/l/w1/feed']);
     expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual([
       'GET http://api.test/api/workspaces/w1/datasets/d1',
       'PUT http://api.test/api/datasets/d1/view',

@@ -91,12 +91,13 @@ export function provideMachines(effects: MachineEffects) {
       actions: { profileSaved: emit((_, { profile }): ProfileSavedEmitted => ({ type: 'profile.saved', profile })) },
     }),
     feed: feedMachine.provide({ actors: feedActors(client) }),
-    // The dataset page (spec 002 §2): after a delete it goes back to the workspace's home page.
+    // The dataset page (spec 002 §2): after a delete it goes back to the workspace's feed (the
+    // history's previous entry may be outside the app, or the deleted dataset itself).
     datasetPage: datasetPageMachine.provide({
       actors: datasetPageActors(client),
       actions: {
         recordView: recordViewAction(client),
-        goBack: (_, { workspaceId }) => navigate(pathTo('workspaceLanding', { workspaceId }), { replace: true }),
+        goBack: (_, { workspaceId }) => navigate(pathTo('feed', { workspaceId }), { replace: true }),
       },
     }),
     apiKeys: apiKeysMachine.provide({ actors: apiKeysActors(client, effects.clipboard) }),

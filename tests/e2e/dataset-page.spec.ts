@@ -103,7 +103,7 @@ test('a description with script, onerror and javascript: payloads stays inert', 
   await expect(editor).toHaveCSS('height', /^(39\d|40\d)px$/);
   const payload = ['<script>window.__xss = 1</script>', '<img src="x" onerror="window.__xss = 2">', '[click me](javascript:window.__xss=3)', 'Safe **bold**'].join('\n\n');
   await editor.fill(payload);
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('form', { name: 'Edit description' }).getByRole('button', { name: 'Save' }).click();
   const description = page.getByTestId('dataset-description');
   await expect(description.locator('strong')).toHaveText('bold');
   await expect(description.locator('script, img[onerror], [onerror], a[href^="javascript"]')).toHaveCount(0);
@@ -134,12 +134,12 @@ test('Save adds the dataset to a new list and the toggle removes it', async ({ p
   await expect(page.getByRole('dialog', { name: 'Add to list' }).getByRole('checkbox', { name: listName })).toBeChecked();
 });
 
-test("delete: confirm, 'Dataset deleted successfully.', then back to the workspace after 2 s", async ({ page }) => {
+test("delete: confirm, 'Dataset deleted successfully.', then back to the workspace's feed after 2 s", async ({ page }) => {
   await openDataset(page, 'E2E Delete');
   await page.getByRole('button', { name: 'More actions' }).click();
   await page.getByRole('menuitem', { name: 'Delete' }).click();
   await page.getByRole('alertdialog', { name: 'Delete dataset' }).getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByText('Dataset deleted successfully.')).toBeVisible();
   await expect(page).not.toHaveURL(/\/dataset\//, { timeout: 6_000 });
-  await expect(page).toHaveURL(new RegExp(`/l/${WORKSPACE_ID}`));
+  await expect(page).toHaveURL(new RegExp(`/l/${WORKSPACE_ID}/feed$`));
 });

@@ -84,7 +84,8 @@ export function ActionBar({ actor, dataset, workspace, shareUrl, mode, onModeCha
         disabled={!actionEnabled('star', dataset) || busy}
         onClick={() => actor.send({ type: 'user.like' })}
       >
-        {dataset.likeCount ?? 0}
+        {/* a string: Fluent treats a 0 child as no content */}
+        {String(dataset.likeCount ?? 0)}
       </ToggleButton>
     ),
     share: () => <ShareDialog key="share" url={shareUrl} title={dataset.title} targets={shareTargets(features)} disabled={!actionEnabled('share', dataset)} />,
