@@ -47,8 +47,9 @@ import { exportDataset } from './exportDataset';
 import { ShareDialog } from './ShareDialog';
 
 const useStyles = makeStyles({
-  bar: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: tokens.spacingHorizontalS },
-  spacer: { flexGrow: 1 },
+  // The actions wrap among themselves; the menu stays at the end of the first line.
+  bar: { display: 'flex', alignItems: 'flex-start', gap: tokens.spacingHorizontalS },
+  actions: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: tokens.spacingHorizontalS, flexGrow: 1, minWidth: 0 },
   choices: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
 });
 
@@ -135,8 +136,7 @@ export function ActionBar({ actor, dataset, workspace, shareUrl, mode, onModeCha
   const canDelete = hasLink(dataset, REL.deleteDataset);
   return (
     <div className={styles.bar} role="toolbar" aria-label="Dataset actions">
-      {datasetActions(workspace).map((action) => render[action]())}
-      <span className={styles.spacer} />
+      <div className={styles.actions}>{datasetActions(workspace).map((action) => render[action]())}</div>
       {(canEdit || canDelete) && (
         <Menu>
           <MenuTrigger disableButtonEnhancement>
