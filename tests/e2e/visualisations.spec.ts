@@ -46,13 +46,16 @@ for (const kind of KINDS) {
       metadata: kind.metadata === undefined ? REVENUE_METADATA : kind.metadata,
       rawData: kind.rawData,
     });
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
     await signIn(page, DEMO.owner, datasetPath(alias));
     const region = page.getByLabel('Visualisation');
     await expect(kind.rendered(region)).toBeVisible({ timeout: 20_000 });
     await expect(region.getByRole('alert')).toHaveCount(0);
     await screenshot(page, `visualisation-${kind.name}-1280`);
     await page.setViewportSize({ width: 375, height: 812 });
-    await expect(kind.rendered(region)).toBeVisible();
+    await expect(kind.rendered(region), pageErrors.join('\n')).toBeVisible();
     await screenshot(page, `visualisation-${kind.name}-375`);
+    expect(pageErrors).toEqual([]);
   });
 }
