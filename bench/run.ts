@@ -15,6 +15,7 @@ import { signIn } from '../tests/support/auth';
 import { freePort } from '../tests/support/server';
 import { printBundleReport } from './bundle';
 import { CONNECTIONS, MEASURE_SECONDS, WARM_UP_SECONDS, measure, type Measurement } from './measure';
+import { benchCsvExport } from './datasets';
 import { benchDrain, benchLogStream } from './lab';
 import { startChild } from './processes';
 import { createScratchDatabase } from './scratch-postgres';
@@ -152,5 +153,16 @@ if (adminUrl) {
     } finally {
       await scratch.drop();
     }
+  }
+}
+
+console.log(`\nDatasets: a 1,000,000-row dataset exported as CSV through its data link (streamed, no row cap)${adminUrl ? '' : '; set BENCH_DATABASE_URL for PostgreSQL'}:`);
+console.log(await benchCsvExport('pglite', undefined));
+if (adminUrl) {
+  const scratch = await createScratchDatabase(adminUrl);
+  try {
+    console.log(await benchCsvExport('postgres', scratch.url));
+  } finally {
+    await scratch.drop();
   }
 }

@@ -262,6 +262,8 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
     body: datasetPatchSchema,
     objectName: 'dataset',
     handler: async ({ request, access, body }) => {
+      // Every field is optional, so only this tells a PATCH of nothing from a body that is not an object.
+      if (typeof request.body !== 'object' || request.body === null || Array.isArray(request.body)) throw badRequest("Validation failed for object='dataset'", [{ field: '', objectName: 'dataset', defaultMessage: 'must be an object' }]);
       await patchDataset(ctx.db, access.dataset, body);
       const dataset = await findDataset(ctx.db, access.dataset.id, request.caller.profileId);
       if (!dataset) throw notFound('Dataset not found');

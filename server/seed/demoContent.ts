@@ -13,6 +13,12 @@ export interface DemoDataset {
   rows: Record<string, string | number>[];
   /** days before seeding that it was published */
   age: number;
+  /**
+   * SQL over the tables the demo pipelines load into the default store (tap-demo: customers,
+   * orders, web_sessions; tap-files: countries, sales_targets). With a query the data comes from
+   * the store and `rows` are not stored.
+   */
+  query?: string;
 }
 
 export const DEMO_CHANNELS = [
@@ -35,6 +41,11 @@ export const DEMO_DATASETS: DemoDataset[] = [
     columns: [{ name: 'month', label: 'Month', description: 'Calendar month (YYYY-MM)' }],
     aggregates: [{ name: 'revenue', label: 'Revenue (GBP)', description: 'Invoiced revenue net of refunds' }],
     rows: months.map((month, i) => ({ month, revenue: [120500, 118200, 131900, 140250, 138700, 152300][i] ?? 0 })),
+    query: `SELECT to_char(date_trunc('month', ordered_at), 'YYYY-MM') AS month, round(sum(amount)::numeric, 2)::float8 AS revenue
+FROM orders
+WHERE status NOT IN ('refunded', 'cancelled')
+GROUP BY 1
+ORDER BY 1`,
     age: 1,
   },
   {
@@ -54,6 +65,13 @@ export const DEMO_DATASETS: DemoDataset[] = [
       { customer: 'Tailspin Toys', revenue: 51800 },
       { customer: 'Wide World Importers', revenue: 47300 },
     ],
+    query: `SELECT c.name AS customer, round(sum(o.amount)::numeric, 2)::float8 AS revenue
+FROM orders o
+JOIN customers c ON c.id = o.customer_id
+WHERE o.status NOT IN ('refunded', 'cancelled')
+GROUP BY c.name
+ORDER BY revenue DESC
+LIMIT 10`,
     age: 3,
   },
   {
@@ -90,6 +108,10 @@ export const DEMO_DATASETS: DemoDataset[] = [
       { source: 'Social', sessions: 5100 },
       { source: 'Direct', sessions: 4300 },
     ],
+    query: `SELECT source, count(*)::int AS sessions
+FROM web_sessions
+GROUP BY source
+ORDER BY sessions DESC`,
     age: 2,
   },
   {
@@ -175,7 +197,7 @@ export const SANDBOX_DATASETS: DemoDataset[] = [
 ];
 
 /** The visualisation and metadata JSON the dataset page renders (chart type, columns, aggregates). */
-export function datasetJson(dataset: DemoDataset): { visualisation: string; metadata: string; rawData: string } {
+export function datasetJson(dataset: DemoDataset): { visualisation: string; metadata: string; rawData: string | null } {
   return {
     visualisation: JSON.stringify({ 'chartjs-chart': { chartType: dataset.chartType } }),
     metadata: JSON.stringify({
@@ -183,6 +205,6 @@ export function datasetJson(dataset: DemoDataset): { visualisation: string; meta
       label: dataset.title,
       related_table: { columns: dataset.columns, aggregates: dataset.aggregates },
     }),
-    rawData: JSON.stringify(dataset.rows),
+    rawData: dataset.query === undefined ? JSON.stringify(dataset.rows) : null,
   };
 }

@@ -7,6 +7,7 @@ import { notify } from '../notifications/notify';
 import { newId } from '../repositories/ids';
 import { DEMO_CHANNELS, DEMO_DATASETS, SANDBOX_DATASETS, datasetJson, type DemoDataset } from './demoContent';
 import { seedDemoPipelines } from './pipelines';
+import { DEMO_LIST, DEMO_SHOWCASE, type ShowcaseDataset } from './showcase';
 
 export { DEMO_FILES_DIR, DEMO_PIPELINES } from './pipelines';
 
@@ -69,6 +70,8 @@ async function seedInto(db: Db, now: Date, options: SeedOptions): Promise<void> 
   await addMember(db, DEMO.workspaceId, owner.subject, 'owner', '@olivia');
   await addMember(db, DEMO.workspaceId, member.subject, 'member', '@max');
   const datasetIds = await createCatalogue(db, DEMO.workspaceId, owner.subject, DEMO_CHANNELS, DEMO_DATASETS, now);
+  await createShowcase(db, DEMO.workspaceId, DEMO_SHOWCASE, datasetIds, now);
+  await createList(db, DEMO.workspaceId, owner.subject, datasetIds);
 
   await createWorkspace(db, DEMO.sandboxWorkspaceId, DEMO.sandboxWorkspaceName, { HOME_PAGE: 'feed', FEATURE_QUESTIONS: 'true' });
   await addMember(db, DEMO.sandboxWorkspaceId, owner.subject, 'owner', '@olivia');
@@ -135,6 +138,7 @@ async function createCatalogue(
         visualisation: json.visualisation,
         metadata: json.metadata,
         raw_data: json.rawData,
+        query: dataset.query ?? null,
         published,
         created: published,
         last_modified: published,
@@ -146,6 +150,56 @@ async function createCatalogue(
       .execute();
   }
   return ids;
+}
+
+/** The datasets of every other visualisation kind, in the channels createCatalogue made; adds their ids by alias. */
+async function createShowcase(db: Db, workspaceId: string, datasets: readonly ShowcaseDataset[], ids: Map<string, string>, now: Date): Promise<void> {
+  const channels = await db.selectFrom('channels').select(['id', 'name']).where('workspace_id', '=', workspaceId).execute();
+  const channelId = (name: string) => channels.find((c) => c.name === name)?.id ?? null;
+  for (const dataset of datasets) {
+    const id = newId();
+    ids.set(dataset.alias, id);
+    const published = new Date(now.getTime() - dataset.age * DAY_MS);
+    await db
+      .insertInto('datasets')
+      .values({
+        id,
+        workspace_id: workspaceId,
+        channel_id: channelId(dataset.channel),
+        alias: dataset.alias,
+        title: dataset.title,
+        description: dataset.description,
+        description_content_type: 'text/markdown',
+        questions: null,
+        visualisation: JSON.stringify(dataset.visualisation),
+        metadata: dataset.metadata ? JSON.stringify(dataset.metadata) : null,
+        raw_data: dataset.rawData ?? null,
+        query: dataset.query ?? null,
+        continuous_poll: dataset.continuousPoll ?? false,
+        published,
+        created: published,
+        last_modified: published,
+      })
+      .execute();
+    await db
+      .insertInto('dataset_tags')
+      .values(dataset.tags.map((tag) => ({ dataset_id: id, tag })))
+      .execute();
+  }
+}
+
+/** The owner's private demo list (a LIST channel). */
+async function createList(db: Db, workspaceId: string, ownerId: string, ids: Map<string, string>): Promise<void> {
+  const id = newId();
+  await db
+    .insertInto('channels')
+    .values({ id, workspace_id: workspaceId, name: DEMO_LIST.name, description: DEMO_LIST.description, type: 'LIST', scope: 'PROFILE', creator_id: ownerId })
+    .execute();
+  const members = DEMO_LIST.aliases.flatMap((alias) => ids.get(alias) ?? []);
+  await db
+    .insertInto('channel_datasets')
+    .values(members.map((datasetId) => ({ channel_id: id, dataset_id: datasetId })))
+    .execute();
 }
 
 /** Finished setup tasks, so the owner lands in the Lab rather than on setup tasks. */

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, seedDemo } from '../../server/seed';
 import { DEMO_DATASETS } from '../../server/seed/demoContent';
+import { DEMO_SHOWCASE } from '../../server/seed/showcase';
 import { startTestServer, type TestServer } from '../support/server';
 
 let server: TestServer;
@@ -30,7 +31,8 @@ describe('seedDemo', () => {
     const log = server.server.app.log;
     await Promise.all([seedDemo(server.db, log), seedDemo(server.db, log)]);
     const first = await counts();
-    expect(first).toMatchObject({ workspaces: 2, datasets: DEMO_DATASETS.length + 1, channels: 4, profiles: 2, users: 3, jobs: 3 });
+    // the sandbox's one dataset; three source channels and the owner's list in the demo, one in the sandbox
+    expect(first).toMatchObject({ workspaces: 2, datasets: DEMO_DATASETS.length + DEMO_SHOWCASE.length + 1, channels: 5, profiles: 2, users: 3, jobs: 3 });
     expect(first.notifications).toBeGreaterThanOrEqual(5);
     await seedDemo(server.db, log);
     expect(await counts()).toEqual(first);

@@ -6,7 +6,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DAILY_CRON } from '../../src/domain/cron';
 import { openDatabase } from '../../server/db/database';
 import { DEMO, DEMO_PIPELINES } from '../../server/seed';
+import { DEMO_DATASETS } from '../../server/seed/demoContent';
+import { DEMO_SHOWCASE } from '../../server/seed/showcase';
 import { storeSchemaName, storeTables } from '../../server/stores/defaultStore';
+import { checkQuery } from '../../server/stores/queryGuard';
+import { runQuery } from '../../server/stores/queryRunner';
 import { createTestDatabase } from '../support/server';
 import { startServerProcess, type ServerProcess } from './serverProcess';
 
@@ -61,6 +65,20 @@ describe('the demo seed of the Lab', () => {
       expect(countries.find((c) => c.code === 'GB')).toMatchObject({ name: 'United Kingdom', currency: 'GBP' });
       expect(await rows('sales_targets')).toHaveLength(12);
       expect((await rows('orders')).length).toBeGreaterThan(100);
+      // Every demo dataset's query answers rows from what the runs loaded, and each table's last load is recorded.
+      for (const dataset of [...DEMO_DATASETS, ...DEMO_SHOWCASE]) {
+        if (dataset.query === undefined) continue;
+        const result = await runQuery(db, DEMO.workspaceId, await checkQuery(dataset.query), 1000, { timeoutMs: 10_000 });
+        expect(result.rows.length, dataset.alias).toBeGreaterThan(0);
+      }
+      const loads = await db.selectFrom('store_loads').select(['table_name', 'job_id']).where('workspace_id', '=', DEMO.workspaceId).orderBy('table_name').execute();
+      expect(loads).toEqual([
+        { table_name: 'countries', job_id: jobs[1]!.id },
+        { table_name: 'customers', job_id: jobs[0]!.id },
+        { table_name: 'orders', job_id: jobs[0]!.id },
+        { table_name: 'sales_targets', job_id: jobs[1]!.id },
+        { table_name: 'web_sessions', job_id: jobs[0]!.id },
+      ]);
       const store = await db.selectFrom('data_stores').select(['name', 'is_default']).where('workspace_id', '=', DEMO.workspaceId).execute();
       expect(store).toEqual([{ name: 'Default store', is_default: true }]);
     } finally {

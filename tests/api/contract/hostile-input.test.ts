@@ -87,7 +87,11 @@ function bodyProbes(route: RegisteredRoute): Probe[] {
     { route, url, body: JSON.stringify({ name: 'x'.repeat(1_100_000) }), what: 'a body over 1 MB', mustRefuse: true },
   ];
   for (const field of shapeKeys(route.meta?.body)) {
-    for (const value of WRONG_TYPES) probes.push({ route, url, body: JSON.stringify({ [field]: value }), what: `${field}=${JSON.stringify(value)}`, mustRefuse: true });
+    // A value is a wrong type unless the field's own schema takes it (an empty list for a list field).
+    const fieldSchema = (route.meta?.body as { shape?: Record<string, z.ZodType> } | undefined)?.shape?.[field];
+    for (const value of WRONG_TYPES) {
+      probes.push({ route, url, body: JSON.stringify({ [field]: value }), what: `${field}=${JSON.stringify(value)}`, mustRefuse: fieldSchema?.safeParse(value).success !== true });
+    }
     for (const text of HOSTILE_TEXT) probes.push({ route, url, body: JSON.stringify({ [field]: text }), what: `${field}=${JSON.stringify(text.slice(0, 40))}`, mustRefuse: false });
     probes.push({ route, url, body: `{"${field}": {"__proto__": {"polluted": "yes"}}}`, what: `${field} with __proto__`, mustRefuse: true });
   }
