@@ -8,7 +8,11 @@ import { cellText } from './table';
 export interface MetricFigure {
   label: string;
   value: string;
+  /** the value as a finite number, for locale formatting; null when it is not one */
+  number: number | null;
 }
+
+const asNumber = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
 
 export interface MetricModel {
   /** one group of figures per shown row (at most 10) */
@@ -26,12 +30,12 @@ export function buildMetric(rows: readonly Readonly<Record<string, unknown>>[], 
   const figures = shown.map((row) => {
     if (metadata && metadata.aggregates.length > 0) {
       const caption = metadata.columns.map((column) => cellText(columnValue(row, metadata.name, column))).filter(Boolean).join(' / ');
-      return metadata.aggregates.map((aggregate) => ({
-        label: caption ? `${aggregate.label} (${caption})` : aggregate.label,
-        value: cellText(columnValue(row, metadata.name, aggregate)),
-      }));
+      return metadata.aggregates.map((aggregate) => {
+        const value = columnValue(row, metadata.name, aggregate);
+        return { label: caption ? `${aggregate.label} (${caption})` : aggregate.label, value: cellText(value), number: asNumber(value) };
+      });
     }
-    return Object.keys(row).map((key) => ({ label: key, value: cellText(row[key]) }));
+    return Object.keys(row).map((key) => ({ label: key, value: cellText(row[key]), number: asNumber(row[key]) }));
   });
   return { rows: figures, total: rows.length, background: colourAt(0, metadata?.palette ?? null) };
 }

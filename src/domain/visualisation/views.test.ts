@@ -49,9 +49,9 @@ describe('html-metric and html-table', () => {
     const metric = buildMetric(rows, metadata.metadata);
     expect(metric.rows).toHaveLength(10);
     expect(metric.total).toBe(12);
-    expect(metric.rows[0]).toEqual([{ label: 'Total (r0)', value: '0' }]);
+    expect(metric.rows[0]).toEqual([{ label: 'Total (r0)', value: '0', number: 0 }]);
     expect(metric.background).toEqual([1, 2, 3]);
-    expect(buildMetric([{ a: 1 }], null)).toEqual({ rows: [[{ label: 'a', value: '1' }]], total: 1, background: DEFAULT_PALETTE[0] });
+    expect(buildMetric([{ a: 1 }], null)).toEqual({ rows: [[{ label: 'a', value: '1', number: 1 }]], total: 1, background: DEFAULT_PALETTE[0] });
   });
   it('tables have every key as a column and say how many rows they show', () => {
     expect(tableColumns([{ a: 1 }, { b: 2, a: 3 }])).toEqual(['a', 'b']);

@@ -8,6 +8,10 @@ import { makeStyles } from '@fluentui/react-components';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ChartModel } from '../../../../domain/visualisation/chartData';
 import { chartConfig, chartHeight } from './chartConfig';
+import { VisualisationMessage } from './VisualisationMessage';
+
+/** Shown above the chart area when chart.js refuses the configuration. */
+export const CHART_FAILED = 'This chart could not be drawn';
 
 const COMMON: ChartComponentLike[] = [Legend, Tooltip];
 const AXES: ChartComponentLike[] = [CategoryScale, LinearScale];
@@ -26,7 +30,8 @@ const PIECES: Record<Exclude<ChartModel['chartType'], 'treemap'>, ChartComponent
 async function register(chartType: ChartModel['chartType']): Promise<void> {
   if (chartType === 'treemap') {
     const { TreemapController, TreemapElement } = await import('chartjs-chart-treemap');
-    Chart.register(...COMMON, TreemapController, TreemapElement);
+    // the treemap's own defaults name hidden linear x and y scales
+    Chart.register(...COMMON, LinearScale, TreemapController, TreemapElement);
     return;
   }
   Chart.register(...COMMON, ...PIECES[chartType]);
@@ -48,6 +53,7 @@ export default function ChartJsChart({ model, userOptions, compact, title, onNav
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const chartRef = useRef<Chart | null>(null);
   const [registered, setRegistered] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
   const navigateRef = useRef(onNavigate);
   navigateRef.current = onNavigate;
 
@@ -86,7 +92,14 @@ export default function ChartJsChart({ model, userOptions, compact, title, onNav
       return;
     }
     existing?.destroy();
-    chartRef.current = new Chart(canvas, config);
+    chartRef.current = null;
+    try {
+      chartRef.current = new Chart(canvas, config);
+      setFailure(null);
+    } catch (error) {
+      // options from the dataset's JSON can still make chart.js refuse: say so instead of breaking the page
+      setFailure(error instanceof Error ? error.message : String(error));
+    }
   }, [config, registered, model.chartType]);
 
   useEffect(() => () => {
@@ -95,8 +108,11 @@ export default function ChartJsChart({ model, userOptions, compact, title, onNav
   }, []);
 
   return (
+    <>
+    {failure ? <VisualisationMessage message={CHART_FAILED} detail={failure} /> : null}
     <div className={styles.frame} style={{ height: chartHeight(model, compact) }}>
       <canvas ref={canvasRef} role="img" aria-label={title} />
     </div>
+    </>
   );
 }

@@ -32,7 +32,7 @@ export default function HtmlMetric({ metric, compact }: { metric: MetricModel; c
       <div className={styles.grid}>
         {figures.map((figure, index) => (
           <div key={index} className={styles.card} style={{ backgroundColor: background, color }} data-testid="metric">
-            <span className={compact ? `${styles.value} ${styles.compactValue}` : styles.value}>{figure.value}</span>
+            <span className={compact ? `${styles.value} ${styles.compactValue}` : styles.value}>{figure.number === null ? figure.value : figure.number.toLocaleString()}</span>
             <span className={styles.label}>{figure.label}</span>
           </div>
         ))}

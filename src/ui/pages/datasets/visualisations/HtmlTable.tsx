@@ -19,6 +19,7 @@ const useStyles = makeStyles({
     overflowWrap: 'anywhere',
     verticalAlign: 'top',
   },
+  number: { textAlign: 'right', fontVariantNumeric: 'tabular-nums' },
   footer: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalM, paddingTop: tokens.spacingVerticalS },
 });
 
@@ -52,9 +53,11 @@ export function HtmlTable({ rows, labels, paging, note }: HtmlTableProps) {
         <tbody>
           {rows.slice(0, shown).map((row, index) => (
             <tr key={index}>
-              {columns.map((column) => (
-                <td key={column} className={styles.td}>{cellText(Object.hasOwn(row, column) ? row[column] : undefined)}</td>
-              ))}
+              {columns.map((column) => {
+                const value = Object.hasOwn(row, column) ? row[column] : undefined;
+                // numbers line up on the right, like a spreadsheet
+                return <td key={column} className={typeof value === 'number' ? `${styles.td} ${styles.number}` : styles.td}>{cellText(value)}</td>;
+              })}
             </tr>
           ))}
         </tbody>

@@ -7,6 +7,7 @@ import type { ChartConfiguration } from 'chart.js';
 import {
   CHART_HAS_NO_METADATA, LINK_EXPECTED_HREF, METADATA_NOT_WELL_FORMED, METADATA_UNPARSEABLE, NO_DATA_TO_DISPLAY, NOTHING_HERE, ROW_DATA_NONCONFORMING,
 } from '../../../../domain/visualisation/messages';
+import { CHART_FAILED } from './ChartJsChart';
 import { HANDSONTABLE_FALLBACK_NOTE, Visualisation, type VisualisationProps } from './Visualisation';
 
 // chart.js is asserted through the configuration it is given: the Chart constructor is replaced.
@@ -21,6 +22,8 @@ vi.mock('chart.js', async (importOriginal) => {
     data: unknown;
     options: unknown;
     constructor(_canvas: unknown, config: ChartConfiguration) {
+      // stands for chart.js refusing a configuration (e.g. an unregistered scale type in the dataset's options)
+      if ((config.options as { refuse?: boolean } | undefined)?.refuse) throw new Error('"radial" is not a registered scale.');
       this.record = { config, destroyed: false, updates: 0 };
       this.data = config.data;
       this.options = config.options;
@@ -167,6 +170,28 @@ describe('Visualisation: charts', () => {
     expect(config.options).toMatchObject(options);
   });
 
+  it('horizontalBar puts categories on y and the values on x axes', async () => {
+    show({ visualisation: chartJs('horizontalBar') });
+    const config = await lastChart();
+    const scales = config.options?.scales as Record<string, { type: string }>;
+    expect(scales.y?.type).toBe('category');
+    expect(scales.x?.type).toBe('linear');
+    expect(config.data.datasets[0]).toMatchObject({ xAxisID: 'x' });
+  });
+
+  it('long category labels are cut to what the chart has room for, full text in the tooltip', async () => {
+    const long = 'A customer with a very long trading name that goes on and on and on Ltd';
+    show({ visualisation: chartJs('bar'), rows: [{ month: long, revenue: 1 }] });
+    const config = await lastChart();
+    const scales = config.options?.scales as Record<string, { ticks: { callback: (this: unknown, value: number) => string } }>;
+    const scale = { axis: 'x', chart: { width: 375, height: 360 }, getLabelForValue: (i: number) => (config.data.labels as string[])[i] ?? '' };
+    const tick = scales.x!.ticks.callback.call(scale, 0);
+    expect(Array.from(tick).length).toBeLessThan(long.length);
+    expect(tick.endsWith('…')).toBe(true);
+    const title = (config.options?.plugins?.tooltip?.callbacks as { title: (items: { dataIndex: number }[]) => string }).title;
+    expect(title([{ dataIndex: 0 }])).toBe(long);
+  });
+
   it('area is a filled line', async () => {
     show({ visualisation: chartJs('area') });
     const config = await lastChart();
@@ -196,6 +221,13 @@ describe('Visualisation: charts', () => {
     const config = await lastChart();
     expect(config.options?.plugins?.legend?.position).toBe('left');
     expect(typeof config.options?.onClick).toBe('function');
+  });
+
+  it('a configuration chart.js refuses is shown as a message, not thrown', async () => {
+    show({ visualisation: chartJs('bar', { refuse: true }) });
+    const status = await screen.findByRole('status');
+    expect(status.textContent).toContain(CHART_FAILED);
+    expect(status.textContent).toContain('"radial" is not a registered scale.');
   });
 
   it('a click on a bar follows the metadata link to another dataset', async () => {
@@ -259,7 +291,7 @@ describe('Visualisation: metric, carousel, image, mermaid', () => {
     const metadata = JSON.stringify({ palette: [[200, 10, 10]], related_table: { aggregates: [{ name: 'revenue', label: 'Revenue' }] } });
     show({ visualisation: '{"html-metric":{}}', metadata, rows: [{ revenue: 152300 }] });
     const card = await screen.findByTestId('metric');
-    expect(card.textContent).toContain('152300');
+    expect(card.textContent).toContain((152300).toLocaleString());
     expect(card.textContent).toContain('Revenue');
     expect(card.style.backgroundColor).toBe('rgb(200, 10, 10)');
   });

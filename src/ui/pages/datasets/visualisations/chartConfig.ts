@@ -1,7 +1,7 @@
 // The chart.js configuration of a chart model: which controller, datasets, scales and the
 // settings that keep many series and long labels legible (Metabase #21392, #18775).
 import type { ChartConfiguration, ChartType as ChartJsType } from 'chart.js';
-import type { ChartModel } from '../../../../domain/visualisation/chartData';
+import { truncateLabel, type ChartModel } from '../../../../domain/visualisation/chartData';
 import { mergeOptions } from '../../../../domain/visualisation/options';
 import { cssColour, textOn } from '../../../../domain/visualisation/palette';
 
@@ -15,6 +15,11 @@ export function chartJsType(model: ChartModel): ChartJsType {
     case 'horizontalBar': return 'bar';
     default: return model.chartType;
   }
+}
+
+/** A horizontal bar's value axes run along x: the model's 'y', 'y1'… become 'x', 'x1'… there. */
+function valueAxisId(id: string, horizontal: boolean): string {
+  return horizontal ? id.replace(/^y/, 'x') : id;
 }
 
 /** A treemap leaf: its label, value, colour index and whether its label is drawn. */
@@ -54,6 +59,7 @@ function datasetsOf(model: ChartModel) {
         labels: {
           display: true,
           overflow: 'cut',
+          font: { size: 14 },
           formatter: (ctx: { raw?: unknown }) => leaf(ctx.raw)?.label ?? '',
           // a tile under 20 % of the total keeps its label transparent (spec 002 §9)
           color: (ctx: { raw?: unknown }) => (leaf(ctx.raw)?.showLabel ? textOn(colour(ctx.raw)) : 'transparent'),
@@ -90,9 +96,24 @@ function datasetsOf(model: ChartModel) {
         borderColor: cssColour(series.colour),
         borderWidth: 1,
         maxBarThickness: 48,
-        ...(model.chartType === 'horizontalBar' ? { xAxisID: series.yAxisId } : { yAxisID: series.yAxisId }),
+        ...(model.chartType === 'horizontalBar' ? { xAxisID: valueAxisId(series.yAxisId, true) } : { yAxisID: series.yAxisId }),
       }));
   }
+}
+
+/** Roughly how wide one character of a tick label is (12 px system font). */
+const CHAR_PX = 7;
+
+/**
+ * A category tick cut to what the chart has room for (never more than the model's 50 characters):
+ * down the side of a horizontal bar chart about a third of the width, so a 375 px phone still
+ * shows bars; along the bottom, tilted 45 degrees, about a third of the height, so the labels do
+ * not squash the plot.
+ */
+function fitCategoryLabel(this: { axis: string; chart: { width: number; height: number }; getLabelForValue(value: number): string }, value: number | string): string {
+  const label = typeof value === 'number' ? this.getLabelForValue(value) : value;
+  const room = this.axis === 'y' ? (this.chart.width * 0.33) / CHAR_PX : (this.chart.height * 0.3) / (CHAR_PX * Math.SQRT1_2);
+  return truncateLabel(label, Math.min(Math.max(8, Math.floor(room)), 50));
 }
 
 function scalesOf(model: ChartModel) {
@@ -102,16 +123,23 @@ function scalesOf(model: ChartModel) {
   const categories = {
     type: model.chartType === 'scatter' ? 'linear' : 'category',
     stacked: model.stacked,
-    ticks: { autoSkip: true, autoSkipPadding: 8, maxRotation: horizontal ? 0 : 45, minRotation: 0 },
+    ticks: {
+      autoSkip: true,
+      autoSkipPadding: 8,
+      maxRotation: horizontal ? 0 : 45,
+      minRotation: 0,
+      ...(model.chartType === 'scatter' ? {} : { callback: fitCategoryLabel }),
+    },
     grid: { display: false },
   };
-  const values = Object.fromEntries(model.axes.map((axis) => [axis.id, {
+  const values = Object.fromEntries(model.axes.map((axis) => [valueAxisId(axis.id, horizontal), {
     type: 'linear',
     position: horizontal ? (axis.position === 'left' ? 'bottom' : 'top') : axis.position,
     stacked: model.stacked,
     beginAtZero: model.chartType !== 'scatter',
     title: { display: axis.title !== '', text: axis.title },
     grid: { drawOnChartArea: axis.id === 'y' },
+    ticks: { maxTicksLimit: 8 },
   }]));
   return horizontal ? { y: categories, ...values } : { x: categories, ...values };
 }
