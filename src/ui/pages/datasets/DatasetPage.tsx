@@ -23,6 +23,7 @@ import type { Dataset, Workspace } from '../../../domain/resources';
 import { pathTo } from '../../../domain/routes';
 import { Loading } from '../../components/Loading';
 import { useMachines } from '../../MachinesProvider';
+import { useRuntime } from '../../runtime';
 import { useSession } from '../../shell/session';
 import { useRouteParams } from '../../shell/useRoute';
 import { useCurrentWorkspace } from '../../shell/useWorkspace';
@@ -32,6 +33,7 @@ import { ActionBar, type ViewMode } from './page/ActionBar';
 import type { DatasetPageActor } from './page/datasetPageActor';
 import { Description } from './page/Description';
 import { Freshness } from './page/Freshness';
+import { RendererBoundary } from './page/RendererBoundary';
 import { SidePanel } from './page/SidePanel';
 import { Visualisation } from './visualisations/Visualisation';
 
@@ -142,6 +144,7 @@ function DatasetView({ workspace, idOrAlias }: { workspace: Workspace; idOrAlias
 
 function DatasetDetails({ actor, workspace, dataset }: { actor: DatasetPageActor; workspace: Workspace; dataset: Dataset }) {
   const styles = useStyles();
+  const { reporter } = useRuntime();
   const rows = useSelector(actor, (s) => s.context.rows);
   const rowsError = useSelector(actor, (s) => s.context.rowsError);
   const actionError = useSelector(actor, (s) => (s.matches({ ready: { actions: 'idle' } }) ? s.context.error : null));
@@ -204,7 +207,9 @@ function DatasetDetails({ actor, workspace, dataset }: { actor: DatasetPageActor
 
         <div className={styles.visual} aria-label="Visualisation">
           {rowsError === null ? (
-            <Visualisation dataset={dataset} rows={rows} mode={mode} datasetHref={(alias) => pathTo('dataset', { workspaceId: workspace.id, idOrAlias: alias })} />
+            <RendererBoundary resetKey={`${dataset.id}\n${dataset.visualisation ?? ''}\n${mode}`} onError={(failure) => reporter.report(failure, { where: 'dataset visualisation', datasetId: dataset.id })}>
+              <Visualisation dataset={dataset} rows={rows} mode={mode} datasetHref={(alias) => pathTo('dataset', { workspaceId: workspace.id, idOrAlias: alias })} />
+            </RendererBoundary>
           ) : (
             <MessageBar intent="error">
               <MessageBarBody>{rowsError}</MessageBarBody>
