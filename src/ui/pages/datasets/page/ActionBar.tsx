@@ -49,7 +49,16 @@ import { ShareDialog } from './ShareDialog';
 const useStyles = makeStyles({
   // The actions wrap among themselves; the menu stays at the end of the first line.
   bar: { display: 'flex', alignItems: 'flex-start', gap: tokens.spacingHorizontalS },
-  actions: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: tokens.spacingHorizontalS, flexGrow: 1, minWidth: 0 },
+  actions: {
+    display: 'flex',
+    flexWrap: 'wrap',
+    alignItems: 'center',
+    gap: tokens.spacingHorizontalS,
+    flexGrow: 1,
+    minWidth: 0,
+    // Fluent's 96 px minimum width makes six short labels wrap on a laptop screen.
+    '& > .fui-Button': { minWidth: 'auto' },
+  },
   choices: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
 });
 
