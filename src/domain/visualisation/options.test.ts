@@ -7,6 +7,8 @@ describe('mergeOptions', () => {
     const onClick = () => undefined;
     expect(mergeOptions({ onClick, plugins: { legend: { display: true, position: 'top' } } }, { plugins: { legend: { position: 'bottom' } }, scales: { y: { min: 0 } } })).toEqual({ onClick, plugins: { legend: { display: true, position: 'bottom' } }, scales: { y: { min: 0 } } });
     expect(mergeOptions({ a: 1 }, 'x')).toEqual({ a: 1 });
+    const title = () => 'full label';
+    expect(mergeOptions({ plugins: { tooltip: { callbacks: { title } } } }, { plugins: { tooltip: { callbacks: { title: 'oops' } } } })).toEqual({ plugins: { tooltip: { callbacks: { title } } } });
   });
 
   it('drops __proto__, constructor and prototype and never pollutes (property)', () => {

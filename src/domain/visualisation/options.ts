@@ -24,8 +24,8 @@ export function cleanJson(value: unknown, depth = 0): unknown {
 
 /**
  * base with overrides laid over it: plain objects merge key by key, anything else replaces. Only
- * own, safe keys of overrides are copied; base values (including functions) are kept where
- * overrides say nothing.
+ * own, safe keys of overrides are copied; base values are kept where overrides say nothing, and
+ * base functions are always kept.
  */
 export function mergeOptions(base: Record<string, unknown>, overrides: unknown): Record<string, unknown> {
   const cleaned = cleanJson(overrides);
@@ -35,6 +35,8 @@ export function mergeOptions(base: Record<string, unknown>, overrides: unknown):
     for (const key of Object.keys(b)) {
       const left = Object.hasOwn(a, key) ? a[key] : undefined;
       const right = b[key];
+      // our callbacks stay: JSON cannot hold a function, and a string in its place would throw on hover
+      if (typeof left === 'function') continue;
       out[key] = isPlain(left) && isPlain(right) ? merge(left, right) : right;
     }
     return out;

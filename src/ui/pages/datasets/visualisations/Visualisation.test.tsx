@@ -246,6 +246,20 @@ describe('Visualisation: charts', () => {
     expect(config.options?.plugins?.tooltip?.enabled).toBe(false);
   });
 
+  it('a page re-render with the same rows does not redraw the chart', async () => {
+    const element = (href: (alias: string) => string) => (
+      <MemoryRouter>
+        <Visualisation dataset={{ title: 'T', alias: 'a', visualisation: chartJs('bar'), metadata: META, rawData: null, continuousPoll: false }} rows={ROWS} mode="chart" datasetHref={href} />
+      </MemoryRouter>
+    );
+    const view = render(element((a) => `/x/${a}`));
+    await lastChart();
+    view.rerender(element((a) => `/y/${a}`));
+    view.rerender(element((a) => `/z/${a}`));
+    expect(charts.made).toHaveLength(1);
+    expect(charts.made[0]!.updates).toBe(0);
+  });
+
   it('new rows from a poll update the drawn chart in place', async () => {
     const view = show({ visualisation: chartJs('bar') });
     await lastChart();

@@ -1,5 +1,5 @@
 import { Spinner } from '@fluentui/react-components';
-import { lazy, Suspense, useCallback, useEffect, useMemo, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { Dataset } from '../../../../domain/resources';
 import { carouselSlides } from '../../../../domain/visualisation/carousel';
@@ -66,6 +66,36 @@ function imagesOf(rows: readonly Record<string, unknown>[], metadataName: string
   return own ? [{ url: own, alt: title }] : [];
 }
 
+interface ChartViewProps {
+  spec: Extract<VisualisationSpec, { kind: 'chart' }>;
+  metadata: MetadataResult;
+  rows: readonly Record<string, unknown>[];
+  datasetHref: (alias: string) => string;
+  compact: boolean;
+  title: string;
+  onNavigate: (href: string) => void;
+}
+
+/**
+ * A chart's model is rebuilt only when its inputs change (new rows from a poll), not on every
+ * render of the page, so chart.js redraws only then. datasetHref is read through a ref: pages
+ * pass a fresh function each render, and its answers change only with the dataset.
+ */
+function ChartView({ spec, metadata, rows, datasetHref, compact, title, onNavigate }: ChartViewProps) {
+  const hrefRef = useRef(datasetHref);
+  hrefRef.current = datasetHref;
+  const result = useMemo(
+    () => buildChartModel({ chartType: spec.chartType, stacked: spec.stacked, metadata, rows, datasetHref: (alias) => hrefRef.current(alias), compact }),
+    [spec, metadata, rows, compact],
+  );
+  if (!result.ok) return <VisualisationMessage message={result.message} detail={result.detail} />;
+  // google-chart options are Google's, not chart.js's: only the type and stacking carry over
+  const userOptions = spec.source === 'chartjs-chart' ? spec.options : NO_OPTIONS;
+  return <ChartJsChart model={result.model} userOptions={userOptions} compact={compact} title={title} onNavigate={onNavigate} />;
+}
+
+const NO_OPTIONS: Record<string, unknown> = {};
+
 function metadataOrNull(metadata: MetadataResult) {
   return metadata.ok ? metadata.metadata : null;
 }
@@ -88,13 +118,8 @@ function body({ dataset, rows, mode, spec, metadata, datasetHref, compact, licen
     return rows.length === 0 ? <VisualisationMessage message={NO_DATA_TO_DISPLAY} /> : <HtmlTable rows={rows} labels={labels(rows)} paging="paged" />;
   }
   switch (spec.kind) {
-    case 'chart': {
-      const result = buildChartModel({ chartType: spec.chartType, stacked: spec.stacked, metadata, rows, datasetHref, compact });
-      if (!result.ok) return <VisualisationMessage message={result.message} detail={result.detail} />;
-      // google-chart options are Google's, not chart.js's: only the type and stacking carry over
-      const userOptions = spec.source === 'chartjs-chart' ? spec.options : {};
-      return <ChartJsChart model={result.model} userOptions={userOptions} compact={compact} title={dataset.title} onNavigate={onNavigate} />;
-    }
+    case 'chart':
+      return <ChartView spec={spec} metadata={metadata} rows={rows} datasetHref={datasetHref} compact={compact} title={dataset.title} onNavigate={onNavigate} />;
     case 'html-table':
       return rows.length === 0 ? <VisualisationMessage message={NO_DATA_TO_DISPLAY} /> : <HtmlTable rows={rows} labels={labels(rows)} paging="limited" />;
     case 'html-metric':
