@@ -67,6 +67,8 @@ export type ApiClient = {
   readonly delete: Mutation;
   /** Follows the relation `rel` of `resource`; a missing link rejects with kind 'missingLink'. */
   readonly follow: Follow;
+  /** GET a link's body as a Blob with the given Accept (a download: CSV, text), token and retries included. */
+  readonly download: (resource: HalLike, rel: string, accept: string, options?: RequestOptions) => Promise<Blob>;
 };
 
 export const ACCEPT = 'application/hal+json, application/json';
@@ -77,7 +79,13 @@ const RETRY_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 // Repeating these cannot do twice what once would do (RFC 9110 idempotent methods).
 const IDEMPOTENT = new Set<Method>(['GET', 'PUT', 'DELETE']);
 
-type Call = RequestOptions & { readonly method: Method; readonly body?: unknown; readonly schema?: z.ZodType | undefined };
+type Call = RequestOptions & {
+  readonly method: Method;
+  readonly body?: unknown;
+  readonly schema?: z.ZodType | undefined;
+  /** answer the body as a Blob, unparsed (a file download) */
+  readonly blob?: boolean;
+};
 
 export function createApiClient(config: ApiClientConfig): ApiClient {
   const $fetch = createFetch({
@@ -113,6 +121,7 @@ export function createApiClient(config: ApiClientConfig): ApiClient {
           ...(call.signal === undefined ? {} : { signal: call.signal }),
           retry: false,
           ignoreResponseError: true,
+          ...(call.blob === true ? { responseType: 'blob' as const } : {}),
         })
         .then(
           (response) => ({ response }),
@@ -143,8 +152,9 @@ export function createApiClient(config: ApiClientConfig): ApiClient {
           });
           continue;
         }
-        throw fail(fromResponse(response.status, data));
+        throw fail(fromResponse(response.status, await errorBodyOf(data)));
       }
+      if (call.blob === true) return data instanceof Blob ? data : new Blob([]);
       if (call.schema === undefined) return undefined;
       const empty = response.status === 204 || response.status === 205 || data === undefined || data === '';
       if (empty && call.method !== 'GET') return undefined;
@@ -191,7 +201,23 @@ export function createApiClient(config: ApiClientConfig): ApiClient {
     patch: mutation('PATCH'),
     delete: mutation('DELETE'),
     follow: follow as Follow,
+    download: (resource, rel, accept, options = {}) => {
+      const href = linkHref(resource, rel, linkBase);
+      if (href === undefined) return Promise.reject(new ApiFailure({ kind: 'missingLink', rel }, { skipErrorHandler: options.skipErrorHandler === true }));
+      return sendReported(href, { ...options, method: 'GET', blob: true, headers: { ...options.headers, Accept: accept } }) as Promise<Blob>;
+    },
   };
+}
+
+/** A failed download's body arrives as a Blob: read it as JSON (the error body) or text. */
+async function errorBodyOf(data: unknown): Promise<unknown> {
+  if (!(data instanceof Blob)) return data;
+  const text = await data.text().catch(() => '');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
 }
 
 /** An answer that must have a body (the server promised one): undefined becomes a parse error. */

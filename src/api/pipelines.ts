@@ -1,4 +1,5 @@
 import { embeddedList, type HalLike } from '../domain/hal';
+import { encodeSegment } from '../domain/paths';
 import { REL } from '../domain/relations';
 import {
   environmentSchema,
@@ -99,4 +100,9 @@ export async function watchPipeline(client: ApiClient, pipeline: HalLike, type: 
 /** DELETE 'delete subscription'. */
 export function unwatchPipeline(client: ApiClient, pipeline: HalLike, options: RequestOptions = {}): Promise<void> {
   return client.follow(pipeline, REL.deleteSubscription, { ...options, method: 'DELETE' });
+}
+
+/** GET /jobs/{id}: one run, for opening its log from a link (?pipeline&job). */
+export function getJob(client: ApiClient, jobId: string, options: RequestOptions = {}): Promise<Job> {
+  return client.get(`/jobs/${encodeSegment(jobId)}`, jobSchema, options);
 }

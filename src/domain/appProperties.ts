@@ -9,6 +9,11 @@ export const APP_PROPERTY = {
   helpCustomFaMenuIcon: 'HELP_CUSTOM_FA_MENU_ICON',
   toolbarSearchAltText: 'TOOLBAR_SEARCH_ALT_TEXT',
   featureQuestions: 'FEATURE_QUESTIONS',
+  // The dataset page (spec 002 §2)
+  datasetActions: 'DATASET_ACTIONS',
+  datasetViewTabs: 'DATASET_VIEW_TABS',
+  hideDatasetExport: 'HIDE_DATASET_EXPORT',
+  memberCommentsReadOnlyMessage: 'MEMBER_COMMENTS_READ_ONLY_MESSAGE',
 } as const;
 
 export const TOOLBAR_SEARCH_PLACEHOLDER = 'Search all datasets';

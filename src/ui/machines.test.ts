@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, waitFor, type AnyStateMachine } from 'xstate';
+import { createActor, SimulatedClock, waitFor, type AnyStateMachine } from 'xstate';
 import { createApiClient } from '../api/client';
 import { fakeFetch } from '../api/testing/fakeFetch';
 import type { Profile } from '../domain/resources';
@@ -8,6 +8,7 @@ import { assistantMachine } from '../machines/assistant/assistant.machine';
 import { authMachine } from '../machines/auth/auth.machine';
 import { changePasswordMachine } from '../machines/changePassword/changePassword.machine';
 import { datasetEditorMachine } from '../machines/datasetEditor/datasetEditor.machine';
+import { datasetPageMachine } from '../machines/datasetPage/datasetPage.machine';
 import { feedMachine } from '../machines/feed/feed.machine';
 import { jobRunMachine } from '../machines/jobRun/jobRun.machine';
 import { landingMachine } from '../machines/landing/landing.machine';
@@ -29,6 +30,7 @@ const ORIGINALS: { readonly [K in keyof Machines]: AnyStateMachine } = {
   changePassword: changePasswordMachine,
   profileForm: profileFormMachine,
   feed: feedMachine,
+  datasetPage: datasetPageMachine,
   apiKeys: apiKeysMachine,
   jobRun: jobRunMachine,
   logStream: logStreamMachine,
@@ -105,6 +107,34 @@ describe('the composition root', () => {
     actor.send({ type: 'user.switch', workspaceId: 'w2' });
     await waitFor(actor, () => reloads.length > 0);
     expect(reloads).toEqual(['/']);
+    actor.stop();
+  });
+
+  it('the dataset page records one view and, after a delete, goes to the workspace feed after 2 s', async () => {
+    const dataset = {
+      id: 'd1',
+      title: 'Sales',
+      _links: {
+        self: { href: 'http://api.test/api/datasets/d1' },
+        'view dataset': { href: 'http://api.test/api/datasets/d1/view' },
+        'delete dataset': { href: 'http://api.test/api/datasets/d1' },
+      },
+    };
+    const { deps, moves, calls } = effects([{ body: dataset }, { status: 200 }, { status: 204 }]);
+    const clock = new SimulatedClock();
+    const actor = createActor(provideMachines(deps).datasetPage, { input: { workspaceId: 'w1', idOrAlias: 'd1', viewer: { id: 'p1' } }, clock }).start();
+    await waitFor(actor, (s) => s.matches('ready'));
+    actor.send({ type: 'user.delete' });
+    actor.send({ type: 'user.confirm' });
+    await waitFor(actor, (s) => s.matches('deleted'));
+    expect(moves).toEqual([]);
+    clock.increment(2_000);
+    expect(moves).toEqual(['/l/w1/feed']);
+    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual([
+      'GET http://api.test/api/workspaces/w1/datasets/d1',
+      'PUT http://api.test/api/datasets/d1/view',
+      'DELETE http://api.test/api/datasets/d1',
+    ]);
     actor.stop();
   });
 });

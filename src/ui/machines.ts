@@ -12,6 +12,8 @@ import { changePasswordActors } from '../machines/changePassword/changePassword.
 import { changePasswordMachine } from '../machines/changePassword/changePassword.machine';
 import { datasetEditorActors } from '../machines/datasetEditor/datasetEditor.actors';
 import { datasetEditorMachine } from '../machines/datasetEditor/datasetEditor.machine';
+import { datasetPageActors, recordViewAction } from '../machines/datasetPage/datasetPage.actors';
+import { datasetPageMachine } from '../machines/datasetPage/datasetPage.machine';
 import { feedActors } from '../machines/feed/feed.actors';
 import { feedMachine } from '../machines/feed/feed.machine';
 import { jobRunActors } from '../machines/jobRun/jobRun.actors';
@@ -91,6 +93,15 @@ export function provideMachines(effects: MachineEffects) {
       actions: { profileSaved: emit((_, { profile }): ProfileSavedEmitted => ({ type: 'profile.saved', profile })) },
     }),
     feed: feedMachine.provide({ actors: feedActors(client) }),
+    // The dataset page (spec 002 §2): after a delete it goes back to the workspace's feed (the
+    // history's previous entry may be outside the app, or the deleted dataset itself).
+    datasetPage: datasetPageMachine.provide({
+      actors: datasetPageActors(client),
+      actions: {
+        recordView: recordViewAction(client),
+        goBack: (_, { workspaceId }) => navigate(pathTo('feed', { workspaceId }), { replace: true }),
+      },
+    }),
     apiKeys: apiKeysMachine.provide({ actors: apiKeysActors(client, effects.clipboard) }),
     // The Lab's pipelines list (spec 001 §2, §4)
     jobRun: jobRunMachine.provide({ actors: jobRunActors(client) }),

@@ -1,7 +1,7 @@
-import { plainTextFromMarkdown } from '../../../domain/plainText';
 import {
-  Body1,
+  Avatar,
   Button,
+  Caption1,
   makeStyles,
   MessageBar,
   MessageBarActions,
@@ -9,23 +9,45 @@ import {
   Skeleton,
   SkeletonItem,
   Subtitle2,
+  Title2,
   tokens,
 } from '@fluentui/react-components';
-import { ArrowClockwiseRegular, ArrowLeftRegular, DocumentSearchRegular } from '@fluentui/react-icons';
+import { ArrowClockwiseRegular, ArrowLeftRegular, DismissRegular, DocumentSearchRegular } from '@fluentui/react-icons';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, useState } from 'react';
+import { useHref } from 'react-router-dom';
+import { DATASET_DELETED, datasetSource, datasetViewTabs } from '../../../domain/datasetPage';
+import { hasLink } from '../../../domain/hal';
+import { REL } from '../../../domain/relations';
+import type { Dataset, Workspace } from '../../../domain/resources';
 import { pathTo } from '../../../domain/routes';
-import type { Dataset } from '../../../domain/resources';
 import { Loading } from '../../components/Loading';
-import { PageHeader } from '../../components/PageHeader';
+import { useMachines } from '../../MachinesProvider';
+import { useRuntime } from '../../runtime';
+import { useSession } from '../../shell/session';
 import { useRouteParams } from '../../shell/useRoute';
 import { useCurrentWorkspace } from '../../shell/useWorkspace';
-import { DatasetStats, DatasetTags } from './DatasetCard';
+import { DatasetStats, DatasetTags, datasetRoute } from './DatasetCard';
 import { InAppLink } from './InAppLink';
-import { useDataset } from './useDataset';
+import { ActionBar, type ViewMode } from './page/ActionBar';
+import type { DatasetPageActor } from './page/datasetPageActor';
+import { Description } from './page/Description';
+import { Freshness } from './page/Freshness';
+import { RendererBoundary } from './page/RendererBoundary';
+import { SidePanel } from './page/SidePanel';
+import { Visualisation } from './visualisations/Visualisation';
 
 const useStyles = makeStyles({
-  page: { maxWidth: '880px' },
+  page: { maxWidth: '1280px', minWidth: 0 },
   crumbs: { marginBottom: tokens.spacingVerticalM },
   back: { display: 'inline-flex', alignItems: 'center', gap: tokens.spacingHorizontalXS },
+  layout: {
+    display: 'grid',
+    gap: tokens.spacingHorizontalXL,
+    gridTemplateColumns: 'minmax(0, 1fr)',
+    alignItems: 'start',
+    '@media (min-width: 1024px)': { gridTemplateColumns: 'minmax(0, 1fr) minmax(280px, 340px)' },
+  },
   card: {
     display: 'flex',
     flexDirection: 'column',
@@ -35,11 +57,13 @@ const useStyles = makeStyles({
     backgroundColor: tokens.colorNeutralBackground1,
     boxShadow: tokens.shadow4,
     minWidth: 0,
+    '@media (max-width: 767px)': { padding: tokens.spacingHorizontalL },
   },
-  meta: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
-  description: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, maxWidth: '72ch' },
-  paragraph: { margin: 0, whiteSpace: 'pre-line', overflowWrap: 'anywhere' },
-  muted: { color: tokens.colorNeutralForeground3 },
+  heading: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
+  title: { margin: 0, overflowWrap: 'anywhere' },
+  source: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, color: tokens.colorNeutralForeground2 },
+  meta: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS },
+  visual: { minWidth: 0, minHeight: '120px' },
   notFound: {
     display: 'flex',
     flexDirection: 'column',
@@ -62,13 +86,18 @@ export default function DatasetPage() {
   const workspace = useCurrentWorkspace();
   const idOrAlias = useRouteParams('dataset')?.idOrAlias ?? '';
   if (workspace === undefined) return <Loading />;
-  return <DatasetView key={`${workspace.id}\n${idOrAlias}`} workspaceId={workspace.id} idOrAlias={idOrAlias} />;
+  return <DatasetView key={`${workspace.id}\n${idOrAlias}`} workspace={workspace} idOrAlias={idOrAlias} />;
 }
 
-function DatasetView({ workspaceId, idOrAlias }: { workspaceId: string; idOrAlias: string }) {
+function DatasetView({ workspace, idOrAlias }: { workspace: Workspace; idOrAlias: string }) {
   const styles = useStyles();
-  const { query, retry } = useDataset(workspaceId, idOrAlias);
-  const homePath = pathTo('feed', { workspaceId });
+  const machines = useMachines();
+  const { profile } = useSession();
+  const actor = useActorRef(machines.datasetPage, { input: { workspaceId: workspace.id, idOrAlias, viewer: { id: profile.id, email: profile.email } } });
+  const status = useSelector(actor, (s) => (s.matches('ready') ? 'ready' : typeof s.value === 'string' ? s.value : 'ready'));
+  const dataset = useSelector(actor, (s) => s.context.dataset);
+  const loadError = useSelector(actor, (s) => s.context.loadError);
+  const homePath = pathTo('feed', { workspaceId: workspace.id });
 
   return (
     <section data-view="Dataset" aria-label="Dataset" className={styles.page}>
@@ -79,9 +108,9 @@ function DatasetView({ workspaceId, idOrAlias }: { workspaceId: string; idOrAlia
         </InAppLink>
       </nav>
 
-      {query.status === 'loading' && <DatasetSkeleton />}
+      {status === 'loading' && <DatasetSkeleton />}
 
-      {query.status === 'notFound' && (
+      {status === 'notFound' && (
         <div className={styles.notFound} role="status">
           <DocumentSearchRegular className={styles.notFoundIcon} aria-hidden />
           <Subtitle2 as="h1" className={styles.notFoundText}>
@@ -91,51 +120,112 @@ function DatasetView({ workspaceId, idOrAlias }: { workspaceId: string; idOrAlia
         </div>
       )}
 
-      {query.status === 'failed' && (
+      {status === 'failed' && (
         <MessageBar intent="error" role="alert">
-          <MessageBarBody>{query.message}</MessageBarBody>
+          <MessageBarBody>{loadError}</MessageBarBody>
           <MessageBarActions>
-            <Button size="small" icon={<ArrowClockwiseRegular />} onClick={retry}>
+            <Button size="small" icon={<ArrowClockwiseRegular />} onClick={() => actor.send({ type: 'user.retry' })}>
               Retry
             </Button>
           </MessageBarActions>
         </MessageBar>
       )}
 
-      {query.status === 'found' && <DatasetDetails workspaceId={workspaceId} dataset={query.dataset} />}
+      {(status === 'deleted' || status === 'gone') && (
+        <MessageBar intent="success" role="status">
+          <MessageBarBody>{DATASET_DELETED}</MessageBarBody>
+        </MessageBar>
+      )}
+
+      {status === 'ready' && dataset !== null && <DatasetDetails actor={actor} workspace={workspace} dataset={dataset} />}
     </section>
   );
 }
 
-function DatasetDetails({ workspaceId, dataset }: { workspaceId: string; dataset: Dataset }) {
+function DatasetDetails({ actor, workspace, dataset }: { actor: DatasetPageActor; workspace: Workspace; dataset: Dataset }) {
   const styles = useStyles();
-  // Plain text only: the description is user-written and is never rendered as HTML here.
-  const paragraphs = plainTextFromMarkdown(dataset.description)
-    .split(/\n\s*\n/)
-    .map((paragraph) => paragraph.trim())
-    .filter((paragraph) => paragraph !== '');
+  const { reporter } = useRuntime();
+  const rows = useSelector(actor, (s) => s.context.rows);
+  const rowsError = useSelector(actor, (s) => s.context.rowsError);
+  const actionError = useSelector(actor, (s) => (s.matches({ ready: { actions: 'idle' } }) ? s.context.error : null));
+  const [mode, setMode] = useState<ViewMode>('chart');
+  const [exportError, setExportError] = useState<string | null>(null);
+  const source = datasetSource(dataset);
+  const tabs = datasetViewTabs(workspace);
+  const shareHref = useHref(datasetRoute(workspace.id, dataset));
+  const shareUrl = new URL(shareHref, window.location.origin).href;
+  const error = actionError ?? exportError;
+
+  useEffect(() => {
+    const appTitle = document.title.split(' · ').pop() ?? document.title;
+    document.title = `${dataset.title} · ${appTitle}`;
+    return () => {
+      document.title = appTitle;
+    };
+  }, [dataset.title]);
 
   return (
-    <article aria-label={dataset.title}>
-      <PageHeader title={dataset.title} />
-      <div className={styles.card}>
-        <div className={styles.meta}>
-          <DatasetTags workspaceId={workspaceId} tags={dataset.tags} />
-          <DatasetStats dataset={dataset} withTime />
-        </div>
-        <div className={styles.description}>
-          {paragraphs.length === 0 ? (
-            <Body1 className={styles.muted}>This dataset has no description yet.</Body1>
+    <div className={styles.layout}>
+      <article className={styles.card} aria-label={dataset.title}>
+        <header className={styles.heading}>
+          <Title2 as="h1" className={styles.title}>
+            {dataset.title}
+          </Title2>
+          <DatasetTags workspaceId={workspace.id} tags={dataset.tags} />
+          {source !== undefined && (
+            <div className={styles.source} aria-label="Source">
+              <Avatar size={24} shape="square" name={source.name ?? source.description ?? 'Source'} {...(source.picture === undefined ? {} : { image: { src: source.picture, alt: '' } })} />
+              <Caption1>{source.description ?? source.name}</Caption1>
+            </div>
+          )}
+          <div className={styles.meta}>
+            <DatasetStats dataset={dataset} withTime />
+            <Freshness freshness={dataset.freshness} workspaceId={workspace.id} canSeeJobs={hasLink(workspace, REL.jobs)} />
+          </div>
+        </header>
+
+        <ActionBar actor={actor} dataset={dataset} workspace={workspace} shareUrl={shareUrl} mode={mode} onModeChange={setMode} onError={setExportError} />
+
+        {error !== null && (
+          <MessageBar intent="error" role="alert">
+            <MessageBarBody>{error}</MessageBarBody>
+            <MessageBarActions
+              containerAction={
+                <Button
+                  appearance="transparent"
+                  aria-label="Dismiss"
+                  icon={<DismissRegular />}
+                  onClick={() => {
+                    setExportError(null);
+                    actor.send({ type: 'user.dismiss' });
+                  }}
+                />
+              }
+            />
+          </MessageBar>
+        )}
+
+        <div className={styles.visual} aria-label="Visualisation">
+          {rowsError === null ? (
+            <RendererBoundary resetKey={`${dataset.id}\n${dataset.visualisation ?? ''}\n${mode}`} onError={(failure) => reporter.report(failure, { where: 'dataset visualisation', datasetId: dataset.id })}>
+              <Visualisation dataset={dataset} rows={rows} mode={mode} datasetHref={(alias) => pathTo('dataset', { workspaceId: workspace.id, idOrAlias: alias })} />
+            </RendererBoundary>
           ) : (
-            paragraphs.map((paragraph, index) => (
-              <Body1 as="p" key={index} className={styles.paragraph}>
-                {paragraph}
-              </Body1>
-            ))
+            <MessageBar intent="error">
+              <MessageBarBody>{rowsError}</MessageBarBody>
+              <MessageBarActions>
+                <Button size="small" icon={<ArrowClockwiseRegular />} onClick={() => actor.send({ type: 'user.reloadRows' })}>
+                  Retry
+                </Button>
+              </MessageBarActions>
+            </MessageBar>
           )}
         </div>
-      </div>
-    </article>
+
+        <Description actor={actor} dataset={dataset} workspaceId={workspace.id} />
+      </article>
+      {tabs.length > 0 && <SidePanel tabs={tabs} dataset={dataset} workspace={workspace} />}
+    </div>
   );
 }
 
@@ -151,3 +241,4 @@ function DatasetSkeleton() {
     </Skeleton>
   );
 }
+

@@ -29,6 +29,7 @@ import { useRuntime } from '../../../../runtime';
 import { useSession } from '../../../../shell/session';
 import { useCurrentWorkspace } from '../../../../shell/useWorkspace';
 import { PipelineRow } from './PipelineRow';
+import { RunLogFromLink } from './RunLogFromLink';
 import { TriggerGraphPanel } from './TriggerGraphPanel';
 import { useScreenSize } from './useScreenSize';
 
@@ -133,6 +134,7 @@ export default function PipelinesPage() {
       <div className={styles.tools}>
         <SearchBox className={styles.search} placeholder="Search pipelines..." aria-label="Search pipelines" value={search} onChange={(_, data) => setSearch(data.value)} />
       </div>
+      <RunLogFromLink workspaceId={workspaceId} />
       <TriggerGraphPanel workspace={workspace} reload={reload} compact={size !== 'large'} onSelect={showPipeline} />
       {error !== null && (
         <MessageBar intent="error">

@@ -1,0 +1,232 @@
+import {
+  Button,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+  makeStyles,
+  Menu,
+  MenuItem,
+  MenuList,
+  MenuPopover,
+  MenuTrigger,
+  Spinner,
+  ToggleButton,
+  tokens,
+  Tooltip,
+} from '@fluentui/react-components';
+import {
+  AlertOffRegular,
+  AlertRegular,
+  ArrowDownloadRegular,
+  ChartMultipleRegular,
+  DeleteRegular,
+  EditRegular,
+  MoreHorizontalRegular,
+  StarFilled,
+  StarRegular,
+  TableRegular,
+} from '@fluentui/react-icons';
+import { useSelector } from '@xstate/react';
+import { useState, type ReactNode } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { actionEnabled, canSaveToList, datasetActions, shareTargets, watchState, type DatasetAction } from '../../../../domain/datasetPage';
+import { hasLink } from '../../../../domain/hal';
+import { REL } from '../../../../domain/relations';
+import type { Dataset, Workspace } from '../../../../domain/resources';
+import { pathTo } from '../../../../domain/routes';
+import { failureText } from '../../../../machines/failureText';
+import { selectBusy, selectIsLiked } from '../../../../machines/datasetPage/datasetPage.machine';
+import { useRuntime } from '../../../runtime';
+import { useSession } from '../../../shell/session';
+import { AddToListDialog } from './AddToListDialog';
+import type { DatasetPageActor } from './datasetPageActor';
+import { exportDataset } from './exportDataset';
+import { ShareDialog } from './ShareDialog';
+
+const useStyles = makeStyles({
+  // The actions wrap among themselves; the menu stays at the end of the first line.
+  bar: { display: 'flex', alignItems: 'flex-start', gap: tokens.spacingHorizontalS },
+  actions: {
+    display: 'flex',
+    flexWrap: 'wrap',
+    alignItems: 'center',
+    gap: tokens.spacingHorizontalS,
+    flexGrow: 1,
+    minWidth: 0,
+    // Fluent's 96 px minimum width makes six short labels wrap on a laptop screen.
+    '& > .fui-Button': { minWidth: 'auto' },
+  },
+  choices: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
+});
+
+export type ViewMode = 'chart' | 'table';
+
+type Props = {
+  actor: DatasetPageActor;
+  dataset: Dataset;
+  workspace: Workspace;
+  shareUrl: string;
+  mode: ViewMode;
+  onModeChange: (mode: ViewMode) => void;
+  onError: (message: string | null) => void;
+};
+
+/** The action bar (spec 002): DATASET_ACTIONS selects and orders; each action is enabled by its link. */
+export function ActionBar({ actor, dataset, workspace, shareUrl, mode, onModeChange, onError }: Props) {
+  const styles = useStyles();
+  const { features } = useSession();
+  const { client } = useRuntime();
+  const navigate = useNavigate();
+  const liked = useSelector(actor, selectIsLiked);
+  const busy = useSelector(actor, selectBusy);
+  const [exporting, setExporting] = useState(false);
+
+  const render: Record<DatasetAction, () => ReactNode> = {
+    star: () => (
+      <ToggleButton
+        key="star"
+        checked={liked}
+        aria-label={liked ? 'Unstar' : 'Star'}
+        icon={liked ? <StarFilled /> : <StarRegular />}
+        disabled={!actionEnabled('star', dataset) || busy}
+        onClick={() => actor.send({ type: 'user.like' })}
+      >
+        {/* a string: Fluent treats a 0 child as no content */}
+        {String(dataset.likeCount ?? 0)}
+      </ToggleButton>
+    ),
+    share: () => <ShareDialog key="share" url={shareUrl} title={dataset.title} targets={shareTargets(features)} disabled={!actionEnabled('share', dataset)} />,
+    watch: () =>
+      watchState(dataset) === 'watching' ? (
+        <Button key="watch" icon={<AlertOffRegular />} disabled={busy} onClick={() => actor.send({ type: 'user.unwatch' })}>
+          Unwatch
+        </Button>
+      ) : (
+        <Button key="watch" icon={<AlertRegular />} disabled={!actionEnabled('watch', dataset) || busy} onClick={() => actor.send({ type: 'user.watch' })}>
+          Watch
+        </Button>
+      ),
+    table: () => (
+      <ToggleButton
+        key="table"
+        checked={mode === 'table'}
+        icon={mode === 'table' ? <ChartMultipleRegular /> : <TableRegular />}
+        disabled={!actionEnabled('table', dataset)}
+        onClick={() => onModeChange(mode === 'table' ? 'chart' : 'table')}
+      >
+        {mode === 'table' ? 'Chart' : 'Table'}
+      </ToggleButton>
+    ),
+    save: () => (
+      <AddToListDialog key="save" workspace={workspace} datasetId={dataset.id} disabled={!actionEnabled('save', dataset) || !canSaveToList(features, workspace)} />
+    ),
+    export: () => (
+      <Button
+        key="export"
+        icon={exporting ? <Spinner size="tiny" /> : <ArrowDownloadRegular />}
+        disabled={!actionEnabled('export', dataset) || exporting}
+        onClick={() => {
+          setExporting(true);
+          onError(null);
+          exportDataset(client, dataset)
+            .catch((failure: unknown) => onError(failureText(failure)))
+            .finally(() => setExporting(false));
+        }}
+      >
+        Export
+      </Button>
+    ),
+  };
+
+  const canEdit = hasLink(dataset, REL.editDataset);
+  const canDelete = hasLink(dataset, REL.deleteDataset);
+  return (
+    <div className={styles.bar} role="toolbar" aria-label="Dataset actions">
+      <div className={styles.actions}>{datasetActions(workspace).map((action) => render[action]())}</div>
+      {(canEdit || canDelete) && (
+        <Menu>
+          <MenuTrigger disableButtonEnhancement>
+            <Tooltip content="More actions" relationship="label">
+              <Button appearance="subtle" icon={<MoreHorizontalRegular />} />
+            </Tooltip>
+          </MenuTrigger>
+          <MenuPopover>
+            <MenuList>
+              <MenuItem icon={<EditRegular />} disabled={!canEdit} onClick={() => navigate(pathTo('labDatasets', { workspaceId: workspace.id }, { edit: dataset.id }))}>
+                Edit
+              </MenuItem>
+              <MenuItem icon={<DeleteRegular />} disabled={!canDelete} onClick={() => actor.send({ type: 'user.delete' })}>
+                Delete
+              </MenuItem>
+            </MenuList>
+          </MenuPopover>
+        </Menu>
+      )}
+      <WatchDialog actor={actor} />
+      <DeleteDialog actor={actor} title={dataset.title} />
+    </div>
+  );
+}
+
+/** 'Watch for...': Alerts or All Activity. */
+function WatchDialog({ actor }: { actor: DatasetPageActor }) {
+  const styles = useStyles();
+  const open = useSelector(actor, (s) => s.matches({ ready: { actions: 'choosingWatch' } }) || s.matches({ ready: { actions: 'subscribing' } }));
+  const subscribing = useSelector(actor, (s) => s.matches({ ready: { actions: 'subscribing' } }));
+  const error = useSelector(actor, (s) => (s.matches({ ready: { actions: 'choosingWatch' } }) ? s.context.error : null));
+  return (
+    <Dialog open={open} onOpenChange={(_, data) => !data.open && !subscribing && actor.send({ type: 'user.cancel' })}>
+      <DialogSurface aria-label="Watch for...">
+        <DialogBody>
+          <DialogTitle>Watch for...</DialogTitle>
+          <DialogContent className={styles.choices}>
+            <Button appearance="primary" disabled={subscribing} onClick={() => actor.send({ type: 'user.choose', subscription: 'ALERTS' })}>
+              Alerts
+            </Button>
+            <Button disabled={subscribing} onClick={() => actor.send({ type: 'user.choose', subscription: 'ALL' })}>
+              All Activity
+            </Button>
+            {subscribing && <Spinner size="tiny" label="Subscribing" />}
+            {error !== null && <p role="alert">{error}</p>}
+          </DialogContent>
+          <DialogActions>
+            <Button disabled={subscribing} onClick={() => actor.send({ type: 'user.cancel' })}>
+              Cancel
+            </Button>
+          </DialogActions>
+        </DialogBody>
+      </DialogSurface>
+    </Dialog>
+  );
+}
+
+/** Delete asks first (spec 002 dataset menu). */
+function DeleteDialog({ actor, title }: { actor: DatasetPageActor; title: string }) {
+  const open = useSelector(actor, (s) => s.matches({ ready: { actions: 'confirmingDelete' } }) || s.matches({ ready: { actions: 'deleting' } }));
+  const deleting = useSelector(actor, (s) => s.matches({ ready: { actions: 'deleting' } }));
+  const error = useSelector(actor, (s) => (s.matches({ ready: { actions: 'confirmingDelete' } }) ? s.context.error : null));
+  return (
+    <Dialog open={open} modalType="alert" onOpenChange={(_, data) => !data.open && !deleting && actor.send({ type: 'user.cancel' })}>
+      <DialogSurface aria-label="Delete dataset">
+        <DialogBody>
+          <DialogTitle>Delete dataset?</DialogTitle>
+          <DialogContent>
+            {`Remove '${title}' from the workspace. This action cannot be undone.`}
+            {error !== null && <p role="alert">{error}</p>}
+          </DialogContent>
+          <DialogActions>
+            <Button disabled={deleting} onClick={() => actor.send({ type: 'user.cancel' })}>
+              Cancel
+            </Button>
+            <Button appearance="primary" disabled={deleting} icon={deleting ? <Spinner size="tiny" /> : null} onClick={() => actor.send({ type: 'user.confirm' })}>
+              Delete
+            </Button>
+          </DialogActions>
+        </DialogBody>
+      </DialogSurface>
+    </Dialog>
+  );
+}
