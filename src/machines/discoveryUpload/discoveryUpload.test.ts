@@ -15,7 +15,7 @@ const WORKSPACE = { id: 'w1', _links: { 'publish discovery.yml': { href: `${API}
 const ACME: DataPlugin = { id: 'extractors/tap-acme--acme', name: 'tap-acme', pluginType: 'EXTRACTOR', custom: true };
 const YAML = 'extractors:\n  - name: tap-acme\n    variant: acme\n';
 
-const errorBody = (errors: object[]) => ({ timestamp: 't', status: 400, error: 'Bad Request', message: 'Validation failed for the discovery.yml', path: '/api/x', errors });
+const errorBody = (errors: { objectName: string; field: string; defaultMessage: string }[]) => ({ timestamp: 't', status: 400, error: 'Bad Request', message: 'Validation failed for the discovery.yml', path: '/api/x', errors });
 const refused = new ApiFailure({
   kind: 'response',
   status: 400,
