@@ -1,4 +1,4 @@
-import { embeddedList, hasLink, type HalLike, type Page } from '../domain/hal';
+import { embeddedList, type HalLike, type Page } from '../domain/hal';
 import { REL } from '../domain/relations';
 import { dataComponentsCollectionSchema, dataPluginsCollectionSchema, type DataComponent, type DataPlugin } from '../domain/resources';
 import type { ApiClient, RequestOptions } from './client';

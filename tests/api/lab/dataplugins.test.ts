@@ -80,7 +80,7 @@ describe('installed and available plugins', () => {
     }
     const available = await owner.get(`${linkOf(workspace, REL.availableDataplugins)}?sort=label&size=20`);
     const expected = ['tap-github', 'tap-google-analytics', 'tap-google-sheets', 'tap-salesforce', 'tap-postgres', 'tap-csv', 'target-postgres', 'target-snowflake', 'target-bigquery', 'dbt-postgres'];
-    expect(plugins(available).map((p) => p.name).sort()).toEqual([...expected].sort());
+    expect(plugins(available).map((p) => String(p.name)).sort()).toEqual([...expected].sort());
     expect(available.body.page.totalElements).toBe(expected.length);
     const labels = plugins(available).map((p) => String(p.label).toLowerCase());
     expect(labels).toEqual([...labels].sort((a, b) => a.localeCompare(b)));
@@ -91,8 +91,8 @@ describe('installed and available plugins', () => {
     const github = plugins(available).find((p) => p.name === 'tap-github')!;
     expect(github).toMatchObject({ id: 'extractors/tap-github--meltanolabs', variant: 'meltanolabs', pluginType: 'EXTRACTOR', label: 'GitHub' });
     expect(github.fullDescription).toBe('Code hosting platform\n\nDocumentation: https://hub.meltano.com/extractors/tap-github--meltanolabs');
-    expect(github.settings.find((s: Body) => s.name === 'auth_token')).toMatchObject({ kind: 'PASSWORD', sensitive: true });
-    expect(github.settings.find((s: Body) => s.name === 'stream_options.milestones.state')).toMatchObject({ kind: 'OPTIONS', value: 'open' });
+    expect((github.settings as Body[]).find((s) => s.name === 'auth_token')).toMatchObject({ kind: 'PASSWORD', sensitive: true });
+    expect((github.settings as Body[]).find((s) => s.name === 'stream_options.milestones.state')).toMatchObject({ kind: 'OPTIONS', value: 'open' });
   });
 
   it('pages, filters by type and searches by name', async () => {
@@ -182,7 +182,7 @@ describe('publish discovery.yml', () => {
     const answer = await publish(world.owner.token, href, CUSTOM_YAML);
     expect(answer.status).toBe(201);
     const published = plugins(answer);
-    expect(published.map((p) => p.id)).toEqual(['extractors/tap-acme--acme', 'loaders/target-acme--one', 'loaders/target-acme--two']);
+    expect(published.map((p) => String(p.id))).toEqual(['extractors/tap-acme--acme', 'loaders/target-acme--one', 'loaders/target-acme--two']);
     for (const plugin of published) expect(plugin).toMatchObject({ custom: true, installed: true, canDelete: true, runnable: false });
     const acme = published[0]!;
     expect(acme.fullDescription).toBe('Accounts and deals from Acme.\n\nDocumentation: https://hub.meltano.com/extractors/tap-acme');
@@ -255,7 +255,7 @@ loaders: nope
       const answer = await publish(world.owner.token, href, text);
       expect(answer.status, `${what}: ${JSON.stringify(answer.body)?.slice(0, 200)}`).toBe(400);
       expectError(answer, 400);
-      expect((answer.body.errors as Body[]).map((e) => e.defaultMessage).join(' | '), what).toMatch(message);
+      expect((answer.body.errors as Body[]).map((e) => String(e.defaultMessage)).join(' | '), what).toMatch(message);
     }
     // A JSON body is not a discovery.yml upload.
     expectError(await owner.call('POST', href, { extractors: [] }), 400, { document: /text\/x-yaml/ });
