@@ -13,6 +13,7 @@ import { useCurrentWorkspace } from '../../../shell/useWorkspace';
 
 const useStyles = makeStyles({
   list: { display: 'grid', gap: tokens.spacingVerticalM, gridTemplateColumns: 'repeat(auto-fill, minmax(280px, 1fr))' },
+  link: { color: tokens.colorBrandForegroundLink, textDecorationLine: 'none', ':hover': { textDecorationLine: 'underline' } },
   pipelines: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS },
 });
 
@@ -63,7 +64,7 @@ export default function DataSourcesPage() {
                     <Body1>Used by no pipeline</Body1>
                   ) : (
                     using.map((p) => (
-                      <RouterLink key={p.id ?? p.name} to={pathTo('pipeline', { workspaceId: workspace.id, pipelineId: p.id ?? '' })}>
+                      <RouterLink key={p.id ?? p.name} className={styles.link} to={pathTo('pipeline', { workspaceId: workspace.id, pipelineId: p.id ?? '' })}>
                         {p.name ?? p.id}
                       </RouterLink>
                     ))

@@ -18,6 +18,7 @@ const PAGES: readonly { route: RouteName; title: string; text: string }[] = [
 
 const useStyles = makeStyles({
   intro: { maxWidth: '760px', marginBottom: tokens.spacingVerticalL, display: 'block' },
+  link: { color: tokens.colorBrandForegroundLink, textDecorationLine: 'none', ':hover': { textDecorationLine: 'underline' } },
   list: { display: 'grid', gap: tokens.spacingVerticalM, gridTemplateColumns: 'repeat(auto-fill, minmax(280px, 1fr))' },
 });
 
@@ -36,7 +37,7 @@ export default function LabHelpPage() {
       <div className={styles.list}>
         {PAGES.map((page) => (
           <Card key={page.route} aria-label={page.title}>
-            <CardHeader header={<RouterLink to={pathTo(page.route as 'pipelines', { workspaceId: workspace.id })}><Text weight="semibold">{page.title}</Text></RouterLink>} />
+            <CardHeader header={<RouterLink className={styles.link} to={pathTo(page.route as 'pipelines', { workspaceId: workspace.id })}><Text weight="semibold">{page.title}</Text></RouterLink>} />
             <Body1>{page.text}</Body1>
           </Card>
         ))}
