@@ -102,6 +102,17 @@ export interface DataComponentsTable {
   last_modified: Timestamp;
 }
 
+export interface WorkspaceDataPluginsTable {
+  id: string;
+  workspace_id: string;
+  plugin_type: string;
+  name: string;
+  variant: ColumnType<string, string | undefined, string>;
+  /** a custom plugin's definition as published (src/domain/discovery.ts DiscoveredPlugin); null for a catalogue plugin */
+  definition: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+  created: Timestamp;
+}
+
 export interface DataStoresTable {
   id: string;
   workspace_id: string;
@@ -293,6 +304,7 @@ export interface Database {
   pipelines: PipelinesTable;
   data_components: DataComponentsTable;
   data_stores: DataStoresTable;
+  workspace_dataplugins: WorkspaceDataPluginsTable;
   pipeline_states: PipelineStatesTable;
   notifications: NotificationsTable;
   subscriptions: SubscriptionsTable;

@@ -1,5 +1,8 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import { fullDescription, pluginReference, readDiscovery, type DiscoveredPlugin } from '../../src/domain/discovery';
 
 // The plugins this server ships: Singer taps and a target written in TypeScript, runnable from
 // bash like any Meltano plugin (bin/ is on every job's PATH). Their definitions follow Meltano's
@@ -98,6 +101,88 @@ export const BUILTIN_PLUGINS: readonly BuiltinPlugin[] = [
   },
 ];
 
-export function builtinPlugin(name: string): BuiltinPlugin | undefined {
-  return BUILTIN_PLUGINS.find((p) => p.name === name);
+/** The built-in plugin of this name; a component of another variant of the same name (tap-postgres--meltanolabs) is not built in. */
+export function builtinPlugin(name: string, variant?: string | null): BuiltinPlugin | undefined {
+  return BUILTIN_PLUGINS.find((p) => p.name === name && (variant === undefined || variant === null || variant === p.variant));
+}
+
+// The whole catalogue: the built-in plugins (runnable, installed in every workspace) merged with
+// the well-known Meltano plugins of catalogue.yml (Python packages: configurable, not runnable here).
+
+export interface CataloguePlugin extends DiscoveredPlugin {
+  /** `{plural type}/{name}--{variant}` */
+  id: string;
+  fullDescription: string;
+  /** a job can run it on this machine */
+  runnable: boolean;
+  builtin: boolean;
+}
+
+export function cataloguePlugin(plugin: DiscoveredPlugin, builtin: boolean): CataloguePlugin {
+  return {
+    ...plugin,
+    id: pluginReference(plugin.pluginType, plugin.name, plugin.variant),
+    fullDescription: fullDescription(plugin.description, plugin.docs),
+    runnable: builtin,
+    builtin,
+  };
+}
+
+function fromBuiltin(plugin: BuiltinPlugin): CataloguePlugin {
+  return cataloguePlugin(
+    {
+      pluginType: plugin.pluginType,
+      name: plugin.name,
+      variant: plugin.variant,
+      label: plugin.label,
+      namespace: plugin.namespace,
+      description: plugin.description,
+      docs: null,
+      repo: null,
+      logoUrl: null,
+      pipUrl: null,
+      executable: plugin.name,
+      capabilities: plugin.capabilities,
+      commands: {},
+      settings: plugin.settings.map((s) => ({
+        name: s.name,
+        label: s.label,
+        kind: s.kind,
+        description: s.description,
+        ...(s.value === undefined ? {} : { value: s.value }),
+        placeholder: s.placeholder ?? null,
+        env: s.env ?? null,
+        documentation: null,
+        options: null,
+        required: s.required ?? false,
+        sensitive: s.sensitive ?? s.kind === 'PASSWORD',
+        hidden: false,
+      })),
+      hidden: false,
+    },
+    true,
+  );
+}
+
+export const CATALOGUE_FILE = path.join(PLUGINS_DIR, 'catalogue.yml');
+
+/** catalogue.yml, read once: a definition error there is a bug of this repository, so it stops the server. */
+function loadCatalogueFile(): CataloguePlugin[] {
+  const result = readDiscovery(parse(fs.readFileSync(CATALOGUE_FILE, 'utf8')));
+  if (result.errors.length > 0) throw new Error(`${CATALOGUE_FILE}: ${result.errors.map((e) => `${e.objectName}.${e.field} - ${e.defaultMessage}`).join('; ')}`);
+  return result.plugins.map((p) => cataloguePlugin(p, false));
+}
+
+let catalogue: readonly CataloguePlugin[] | undefined;
+
+/** Every plugin a workspace may install, built-ins first. */
+export function cataloguePlugins(): readonly CataloguePlugin[] {
+  catalogue ??= [...BUILTIN_PLUGINS.map(fromBuiltin), ...loadCatalogueFile()];
+  return catalogue;
+}
+
+/** A catalogue plugin by type, name and variant (no variant: the built-in, else the first listed). */
+export function findCataloguePlugin(pluginType: string, name: string, variant: string | null): CataloguePlugin | undefined {
+  const candidates = cataloguePlugins().filter((p) => p.pluginType === pluginType && p.name === name);
+  return variant === null ? candidates[0] : candidates.find((p) => p.variant === variant);
 }

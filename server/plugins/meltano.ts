@@ -29,7 +29,7 @@ function say(message: string): void {
 function projectPlugins(): ProjectPlugin[] {
   const root = process.env.MELTANO_PROJECT_ROOT ?? process.cwd();
   const file = path.join(root, 'meltano.yml');
-  let project: { plugins?: Record<string, Array<{ name?: unknown; inherit_from?: unknown }>> };
+  let project: { plugins?: Record<string, Array<{ name?: unknown; inherit_from?: unknown; variant?: unknown }>> };
   try {
     project = JSON.parse(fs.readFileSync(file, 'utf8')) as typeof project;
   } catch (error) {
@@ -40,7 +40,8 @@ function projectPlugins(): ProjectPlugin[] {
     for (const entry of list ?? []) {
       if (typeof entry.name !== 'string') continue;
       const base = typeof entry.inherit_from === 'string' ? entry.inherit_from : entry.name;
-      plugins.push({ name: entry.name, type, builtin: builtinPlugin(base) });
+      // Another variant of a built-in's name (tap-postgres--meltanolabs) is the Python plugin, not ours.
+      plugins.push({ name: entry.name, type, builtin: builtinPlugin(base, typeof entry.variant === 'string' ? entry.variant : undefined) });
     }
   }
   return plugins;

@@ -4,6 +4,8 @@ import { notFound } from '../http/errors';
 import type { Links } from '../http/hal';
 import { findApiKey, type ApiKeyRow } from '../repositories/apiKeys';
 import { getDataComponent, type DataComponentRow } from '../repositories/dataComponents';
+import { pluginTypeOfPlural } from '../../src/domain/discovery';
+import { workspacePlugin, type WorkspacePlugin } from '../repositories/dataPlugins';
 import { getDataStore, type DataStoreRow } from '../repositories/dataStores';
 import { findChannel, type ChannelRow } from '../repositories/channels';
 import { findDataset, type DatasetRow } from '../repositories/datasets';
@@ -23,6 +25,7 @@ import {
   apiKeyLinks,
   channelLinks,
   dataComponentLinks,
+  dataPluginLinks,
   datasetLinks,
   datasetViewer,
   dataStoreLinks,
@@ -61,6 +64,8 @@ export interface AccessByResource {
   pipeline: Resolved & { pipeline: PipelineRow; workspace: WorkspaceRow; role: MemberRole; facts: PipelineFacts | undefined };
   dataComponent: Resolved & { component: DataComponentRow; workspace: WorkspaceRow; role: MemberRole };
   dataStore: Resolved & { store: DataStoreRow; workspace: WorkspaceRow; role: MemberRole };
+  /** a workspace's plugin, by the workspace id and the path's `:plural/:plugin` ('extractors', 'tap-github--meltanolabs') */
+  dataPlugin: Resolved & { plugin: WorkspacePlugin; workspace: WorkspaceRow; role: MemberRole };
 }
 
 export type ResourceKind = keyof AccessByResource;
@@ -69,6 +74,8 @@ export interface AccessContext {
   db: Db;
   h: Hrefs;
   caller: Caller;
+  /** the request's other path parameters, for resources named by more than one */
+  params?: Readonly<Record<string, string | undefined>>;
 }
 
 type Resolver<K extends ResourceKind> = (ctx: AccessContext, id: string) => Promise<AccessByResource[K]>;
@@ -155,7 +162,23 @@ const resolvers: { [K in ResourceKind]: Resolver<K> } = {
     const { workspace, role } = await workspaceAccess(db, h, caller, store.workspace_id);
     return { store, workspace, role, links: dataStoreLinks(h, store, role) };
   },
+
+  async dataPlugin({ db, h, caller, params }, id) {
+    // The workspace first: outside it, no plugin name is confirmed or denied.
+    const { workspace, role } = await workspaceAccess(db, h, caller, id);
+    const pluginType = pluginTypeOfPlural(params?.plural ?? '');
+    const { name, variant } = splitPluginSegment(params?.plugin ?? '');
+    const plugin = pluginType ? await workspacePlugin(db, workspace.id, { pluginType, name, variant }) : undefined;
+    if (plugin === undefined) throw notFound(`Plugin ${params?.plural ?? ''}/${params?.plugin ?? ''} not found`);
+    return { plugin, workspace, role, links: dataPluginLinks(h, workspace.id, plugin, role) };
+  },
 };
+
+/** `tap-github--meltanolabs` → name and variant; the name may itself hold single dashes. */
+function splitPluginSegment(segment: string): { name: string; variant: string | null } {
+  const at = segment.lastIndexOf('--');
+  return at > 0 ? { name: segment.slice(0, at), variant: segment.slice(at + 2) || null } : { name: segment, variant: null };
+}
 
 export function resolveAccess<K extends ResourceKind>(kind: K, ctx: AccessContext, id: string): Promise<AccessByResource[K]> {
   return resolvers[kind](ctx, id);

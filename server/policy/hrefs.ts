@@ -28,6 +28,8 @@ export interface Hrefs {
   jobStopped(id: string): string;
   dataComponent(id: string): string;
   dataStore(id: string): string;
+  /** a workspace's plugin by its id `{plural type}/{name}[--{variant}]` */
+  dataPlugin(workspaceId: string, pluginId: string): string;
 }
 
 export function hrefs(config: Pick<Config, 'publicUrl'>): Hrefs {
@@ -59,5 +61,6 @@ export function hrefs(config: Pick<Config, 'publicUrl'>): Hrefs {
     jobStopped: (id) => `${api}/jobs/${seg(id)}/stopped`,
     dataComponent: (id) => `${api}/datacomponents/${seg(id)}`,
     dataStore: (id) => `${api}/datastores/${seg(id)}`,
+    dataPlugin: (workspaceId, pluginId) => `${api}/workspaces/${seg(workspaceId)}/dataplugins/${pluginId.split('/').map(seg).join('/')}`,
   };
 }

@@ -72,6 +72,8 @@ export function workspaceLinks(h: Hrefs, workspace: { id: string }, role: Member
     [REL.datacomponents]: admin && part('datacomponents'),
     [REL.createDatacomponent]: admin && part('datacomponents'),
     [REL.dataplugins]: admin && part('dataplugins'),
+    [REL.availableDataplugins]: admin && part('availabledataplugins'),
+    [REL.publishDiscovery]: admin && part('discovery.yml'),
     [REL.datastores]: admin && part('datastores'),
     [REL.datastore]: admin && part('datastore'),
     [REL.datasets]: part('datasets'),
@@ -145,6 +147,20 @@ export function dataComponentLinks(h: Hrefs, component: { id: string }, role: Me
 export function dataStoreLinks(h: Hrefs, store: { id: string }, role: MemberRole): Links {
   if (!isAdminRole(role)) return {};
   return links({ [REL.self]: h.dataStore(store.id) });
+}
+
+/**
+ * A plugin of the catalogue as one workspace sees it: admins may install it while it is available
+ * and remove it while its canDelete holds (installed, not built in, no component made from it).
+ */
+export function dataPluginLinks(h: Hrefs, workspaceId: string, plugin: { id: string; installed: boolean; canDelete: boolean }, role: MemberRole): Links {
+  if (!isAdminRole(role)) return {};
+  const href = h.dataPlugin(workspaceId, plugin.id);
+  return links({
+    [REL.self]: href,
+    [REL.addDataplugin]: !plugin.installed && href,
+    [REL.deleteDataplugin]: plugin.canDelete && href,
+  });
 }
 
 /** Jobs belong to the Lab: only the workspace's admins see them, their logs, and may delete them. */

@@ -1,6 +1,6 @@
 import { isComplete, type ComponentRule } from '../../src/domain/pipelineRules';
 import type { Db } from '../db/database';
-import { builtinPlugin } from '../plugins/catalogue';
+import { findCataloguePlugin } from '../plugins/catalogue';
 import { listDataComponents, type DataComponentRow } from './dataComponents';
 import { activeJobsOf, latestJobsOf, type JobRow } from './jobs';
 import type { PipelineRow } from './pipelines';
@@ -18,9 +18,10 @@ export interface PipelineFacts {
   subscription: SubscriptionRow | undefined;
 }
 
-/** A component as the pipeline rules see it: its plugin's settings (built-ins only, for now) and its own properties. */
+/** A component as the pipeline rules see it: its catalogue plugin's settings and its own properties. */
 export function componentRule(component: DataComponentRow): ComponentRule {
-  return { name: component.name, settings: builtinPlugin(component.plugin_name)?.settings ?? [], properties: component.properties };
+  const plugin = findCataloguePlugin(component.plugin_type, component.plugin_name, component.variant);
+  return { name: component.name, settings: plugin?.settings ?? [], properties: component.properties };
 }
 
 /** The components a pipeline names, in its order; a name no component has any more is left out. */

@@ -83,7 +83,7 @@ export function defineRoute<K extends ResourceKind, B extends z.ZodType = z.ZodU
       const params = (request.params ?? {}) as Record<string, string | undefined>;
       const param = (name: string) => params[name] ?? '';
       const id = spec.guard.resource === 'root' ? '' : param(spec.guard.param ?? 'id');
-      const access = await resolveAccess(spec.guard.resource, { db: ctx.db, h: ctx.h, caller: request.caller }, id);
+      const access = await resolveAccess(spec.guard.resource, { db: ctx.db, h: ctx.h, caller: request.caller, params }, id);
       requireOffered(access.links, spec.guard.rel, spec.guard.pinned === true ? request.url : undefined);
       rejectNulCharacters(request.query, objectName);
       rejectNulCharacters(request.body, objectName);

@@ -1,6 +1,6 @@
 import { settingsEnv } from '../../src/domain/settingEnv';
 import type { DataComponentRow } from '../repositories/dataComponents';
-import { PLUGIN_BIN_DIR, builtinPlugin } from '../plugins/catalogue';
+import { PLUGIN_BIN_DIR, findCataloguePlugin } from '../plugins/catalogue';
 
 /** Variables the runner owns; no setting may set them. */
 export const RESERVED_ENV: ReadonlySet<string> = new Set([
@@ -25,7 +25,7 @@ export interface JobEnvironmentInput {
  * setting by Meltano's rule.
  */
 export function jobEnvironment(input: JobEnvironmentInput, serverEnv: NodeJS.ProcessEnv = process.env): { env: Record<string, string>; skipped: string[] } {
-  const components = input.components.map((c) => ({ name: c.name, settings: builtinPlugin(c.plugin_name)?.settings ?? [] }));
+  const components = input.components.map((c) => ({ name: c.name, settings: findCataloguePlugin(c.plugin_type, c.plugin_name, c.variant)?.settings ?? [] }));
   const componentProperties = Object.fromEntries(input.components.map((c) => [c.name, c.properties]));
   const { env: settings, skipped } = settingsEnv(components, input.pipelineProperties, componentProperties, RESERVED_ENV);
   const env: Record<string, string> = {

@@ -19,7 +19,7 @@ export function writeProjectFile(dir: string, components: readonly DataComponent
   fs.mkdirSync(dir, { recursive: true });
   const plugins: Record<string, unknown[]> = {};
   for (const c of [...components].sort((a, b) => a.name.localeCompare(b.name))) {
-    const builtin = builtinPlugin(c.plugin_name);
+    const builtin = builtinPlugin(c.plugin_name, c.variant);
     const entry: Record<string, unknown> = { name: c.name };
     if (c.name !== c.plugin_name) entry.inherit_from = c.plugin_name;
     if (c.variant) entry.variant = c.variant;

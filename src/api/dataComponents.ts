@@ -1,4 +1,4 @@
-import { embeddedList, hasLink, type HalLike, type Page } from '../domain/hal';
+import { embeddedList, type HalLike, type Page } from '../domain/hal';
 import { REL } from '../domain/relations';
 import { dataComponentsCollectionSchema, dataPluginsCollectionSchema, type DataComponent, type DataPlugin } from '../domain/resources';
 import type { ApiClient, RequestOptions } from './client';
@@ -39,12 +39,12 @@ export async function listDataComponents(client: ApiClient, workspace: HalLike, 
 }
 
 /**
- * GET the workspace's 'availabledataplugins' link sorted by label (spec §7), searched by name; a
- * server whose catalogue is its installed plugins offers only 'dataplugins', which is read instead.
+ * GET the workspace's installed plugins ('dataplugins') sorted by label, searched by name: a
+ * component is made from an installed plugin ('availabledataplugins' lists the catalogue's others,
+ * which the plugin catalogue page installs first).
  */
 export async function listAvailablePlugins(client: ApiClient, workspace: HalLike, query: PickerQuery, options: RequestOptions = {}): Promise<PickerPage<DataPlugin>> {
-  const rel = hasLink(workspace, REL.availableDataplugins) ? REL.availableDataplugins : REL.dataplugins;
-  const page = await client.follow(workspace, rel, {
+  const page = await client.follow(workspace, REL.dataplugins, {
     ...options,
     schema: dataPluginsCollectionSchema,
     query: { sort: 'label', page: query.page, size: PICKER_PAGE_SIZE, ...searchQuery(query.search) },

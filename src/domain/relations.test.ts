@@ -50,6 +50,8 @@ describe('REL', () => {
       dataplugins: 'dataplugins',
       availableDataplugins: 'availabledataplugins',
       addDataplugin: 'add dataplugin',
+      deleteDataplugin: 'delete dataplugin',
+      publishDiscovery: 'publish discovery.yml',
       createDatacomponent: 'create datacomponent',
       updateDatacomponent: 'update datacomponent',
       updateDatastore: 'update datastore',

@@ -47,6 +47,9 @@ export const REL = {
   dataplugins: 'dataplugins',
   availableDataplugins: 'availabledataplugins',
   addDataplugin: 'add dataplugin',
+  /** a plugin's removal from the workspace, offered while its canDelete holds (spec §6) */
+  deleteDataplugin: 'delete dataplugin',
+  publishDiscovery: 'publish discovery.yml',
   createDatacomponent: 'create datacomponent',
   updateDatacomponent: 'update datacomponent',
   updateDatastore: 'update datastore',

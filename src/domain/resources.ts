@@ -286,6 +286,11 @@ export const dataPluginSchema = halResource({
   settings: z.array(settingSchema).nullish(),
   hidden: z.boolean().nullish(),
   canDelete: z.boolean().nullish(),
+  /** a job can run it on this server (the built-in plugins); others are configurable only */
+  runnable: z.boolean().nullish(),
+  /** published by the workspace's discovery upload */
+  custom: z.boolean().nullish(),
+  installed: z.boolean().nullish(),
 });
 export type DataPlugin = z.infer<typeof dataPluginSchema>;
 

@@ -9,6 +9,8 @@ import { authMachine } from '../machines/auth/auth.machine';
 import { changePasswordMachine } from '../machines/changePassword/changePassword.machine';
 import { datasetEditorMachine } from '../machines/datasetEditor/datasetEditor.machine';
 import { datasetPageMachine } from '../machines/datasetPage/datasetPage.machine';
+import { dataPluginsMachine } from '../machines/dataPlugins/dataPlugins.machine';
+import { discoveryUploadMachine } from '../machines/discoveryUpload/discoveryUpload.machine';
 import { feedMachine } from '../machines/feed/feed.machine';
 import { jobRunMachine } from '../machines/jobRun/jobRun.machine';
 import { landingMachine } from '../machines/landing/landing.machine';
@@ -37,6 +39,8 @@ const ORIGINALS: { readonly [K in keyof Machines]: AnyStateMachine } = {
   watch: watchMachine,
   pipelineForm: pipelineFormMachine,
   datasetEditor: datasetEditorMachine,
+  dataPlugins: dataPluginsMachine,
+  discoveryUpload: discoveryUploadMachine,
 };
 
 function effects(replies: Parameters<typeof fakeFetch> = []) {

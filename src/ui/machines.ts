@@ -14,6 +14,10 @@ import { datasetEditorActors } from '../machines/datasetEditor/datasetEditor.act
 import { datasetEditorMachine } from '../machines/datasetEditor/datasetEditor.machine';
 import { datasetPageActors, recordViewAction } from '../machines/datasetPage/datasetPage.actors';
 import { datasetPageMachine } from '../machines/datasetPage/datasetPage.machine';
+import { dataPluginsActors } from '../machines/dataPlugins/dataPlugins.actors';
+import { dataPluginsMachine } from '../machines/dataPlugins/dataPlugins.machine';
+import { discoveryUploadActors } from '../machines/discoveryUpload/discoveryUpload.actors';
+import { discoveryUploadMachine } from '../machines/discoveryUpload/discoveryUpload.machine';
 import { feedActors } from '../machines/feed/feed.actors';
 import { feedMachine } from '../machines/feed/feed.machine';
 import { jobRunActors } from '../machines/jobRun/jobRun.actors';
@@ -107,6 +111,9 @@ export function provideMachines(effects: MachineEffects) {
     jobRun: jobRunMachine.provide({ actors: jobRunActors(client) }),
     logStream: logStreamMachine.provide({ actors: logStreamActors(client) }),
     watch: watchMachine.provide({ actors: watchActors(client) }),
+    // The Lab's plugin catalogue (spec 001 §2 'Plugin catalogue')
+    dataPlugins: dataPluginsMachine.provide({ actors: dataPluginsActors(client) }),
+    discoveryUpload: discoveryUploadMachine.provide({ actors: discoveryUploadActors(client) }),
     pipelineForm: pipelineFormMachine.provide({
       actors: pipelineFormActors(client),
       actions: {

@@ -12,6 +12,8 @@ describe('built-in plugins through the default script', () => {
     await bench.component({ name: 'tap-demo', pluginType: 'EXTRACTOR', pluginName: 'tap-demo', variant: 'builtin' });
     await bench.component({ name: 'target-store', pluginType: 'LOADER', pluginName: 'target-store', variant: 'builtin' });
     await bench.component({ name: 'tap-github', pluginType: 'EXTRACTOR', pluginName: 'tap-github', variant: 'meltanolabs' });
+    // Meltano's tap-postgres shares the built-in's name: its variant says which one runs.
+    await bench.component({ name: 'pg-meltano', pluginType: 'EXTRACTOR', pluginName: 'tap-postgres', variant: 'meltanolabs' });
   });
   afterAll(() => bench.close());
 
@@ -55,6 +57,13 @@ describe('built-in plugins through the default script', () => {
     const job = await runPipeline(pipeline.id);
     expect(job.status).toBe('ERROR');
     expect((await logOf(bench.db, job.id)).join('\n')).toContain('tap-github is a Python plugin: it is installed with pip, and this machine cannot install Python packages');
+  });
+
+  it("another variant of a built-in's name is the Python plugin, not the built-in", async () => {
+    const pipeline = await bench.pipeline({ name: 'postgres meltanolabs', dataComponents: ['pg-meltano', 'target-store'] });
+    const job = await runPipeline(pipeline.id);
+    expect(job.status).toBe('ERROR');
+    expect((await logOf(bench.db, job.id)).join('\n')).toContain('pg-meltano is a Python plugin');
   });
 
   it('a malformed Singer line ends the load with a clear message and a non-zero exit', async () => {

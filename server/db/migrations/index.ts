@@ -6,6 +6,7 @@ import * as readIndexes from './004_read_indexes';
 import * as lab from './005_lab';
 import * as labApi from './006_lab_api';
 import * as datasets from './007_datasets';
+import * as dataplugins from './008_dataplugins';
 
 /** Ordered by name; a new migration is a new file added here, never an edit of an old one. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '005_lab': lab,
   '006_lab_api': labApi,
   '007_datasets': datasets,
+  '008_dataplugins': dataplugins,
 };

@@ -1,8 +1,10 @@
+import { pluginReference } from '../../../src/domain/discovery';
 import { componentKeySensitivity, maskProperties, pipelineKeySensitivity } from '../../../src/domain/pipelineRules';
 import type { dataComponentSchema, dataPluginSchema, dataStoreSchema, pipelineSchema, Wire } from '../../../src/domain/resources';
 import type { MemberRole } from '../../db/schema';
 import type { Links } from '../../http/hal';
-import { builtinPlugin, type BuiltinPlugin } from '../../plugins/catalogue';
+import { findCataloguePlugin, type CataloguePlugin } from '../../plugins/catalogue';
+import type { WorkspacePlugin } from '../../repositories/dataPlugins';
 import { dataComponentLinks, dataStoreLinks, pipelineLinks } from '../../policy/links';
 import type { DataComponentRow } from '../../repositories/dataComponents';
 import type { DataStoreRow } from '../../repositories/dataStores';
@@ -14,48 +16,50 @@ import { jobBody } from '../jobs';
 // The Lab's bodies, each typed by the schema the SPA parses them with. Sensitive settings leave
 // the server as '***' in every body (pipelines, components); see keepMaskedValues for the way back.
 
-const PLURAL: Record<string, string> = { EXTRACTOR: 'extractors', LOADER: 'loaders', MAPPER: 'mappers', TRANSFORMER: 'transformers', UTILITY: 'utilities', FILE: 'files' };
 
-/** `{plural type}/{name}--{variant}`, the form a pipeline's dataComponents entry and a store's dataPlugin take. */
-export function pluginReference(pluginType: string, name: string, variant: string | null): string {
-  return `${PLURAL[pluginType] ?? pluginType.toLowerCase()}/${name}${variant ? `--${variant}` : ''}`;
-}
-
-export function dataPluginBody(plugin: BuiltinPlugin): Wire<typeof dataPluginSchema> {
+/** A plugin as the API shows it; a workspace's view adds whether it is installed, custom and removable, and its links. */
+export function dataPluginBody(plugin: CataloguePlugin | WorkspacePlugin, links: Links = {}): Wire<typeof dataPluginSchema> {
+  const state = 'installed' in plugin ? plugin : undefined;
   return {
-    id: pluginReference(plugin.pluginType, plugin.name, plugin.variant),
+    id: plugin.id,
     name: plugin.name,
-    label: plugin.label,
+    label: plugin.label ?? plugin.name,
     variant: plugin.variant,
     pluginType: plugin.pluginType,
     namespace: plugin.namespace,
     description: plugin.description,
-    fullDescription: plugin.description,
-    docs: null,
-    logoUrl: null,
-    dataPluginLogoUrl: null,
+    fullDescription: plugin.fullDescription,
+    docs: plugin.docs,
+    logoUrl: plugin.logoUrl,
+    dataPluginLogoUrl: plugin.logoUrl,
     capabilities: plugin.capabilities,
-    commands: {},
+    commands: plugin.commands,
     settings: plugin.settings.map((s) => ({
       name: s.name,
-      label: s.label,
+      label: s.label ?? s.name,
       kind: s.kind,
       description: s.description,
       value: s.value ?? null,
-      placeholder: s.placeholder ?? null,
+      placeholder: s.placeholder,
       required: s.required ?? false,
-      sensitive: s.sensitive ?? s.kind === 'PASSWORD',
-      hidden: false,
-      env: s.env ?? null,
+      sensitive: s.sensitive,
+      hidden: s.hidden,
+      env: s.env,
+      options: s.options,
+      documentation: s.documentation,
     })),
-    hidden: false,
+    hidden: plugin.hidden,
+    runnable: plugin.runnable,
+    custom: state?.custom ?? false,
+    installed: state?.installed ?? plugin.builtin,
     // Built-in plugins ship with the server: nobody removes them from a workspace.
-    canDelete: false,
+    canDelete: state?.canDelete ?? false,
+    ...(Object.keys(links).length > 0 ? { _links: links } : {}),
   };
 }
 
 export function dataComponentBody(ctx: RouteContext, component: DataComponentRow, role: MemberRole): Wire<typeof dataComponentSchema> {
-  const plugin = builtinPlugin(component.plugin_name);
+  const plugin = findCataloguePlugin(component.plugin_type, component.plugin_name, component.variant);
   const rule = componentRule(component);
   return {
     id: component.id,

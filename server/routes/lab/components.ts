@@ -1,22 +1,23 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { componentKeySensitivity, keepMaskedValues, settingValueError } from '../../../src/domain/pipelineRules';
+import { componentKeySensitivity, keepMaskedValues, settingValueError, type SettingRule } from '../../../src/domain/pipelineRules';
 import { REL } from '../../../src/domain/relations';
 import { PLUGIN_TYPES } from '../../../src/domain/resources';
 import { badRequest, type FieldError } from '../../http/errors';
 import { pagedCollection } from '../../http/hal';
-import { BUILTIN_PLUGINS, builtinPlugin, type BuiltinPlugin } from '../../plugins/catalogue';
+import { findCataloguePlugin } from '../../plugins/catalogue';
 import { createDataComponent, listDataComponents, parsePluginReference, updateDataComponent, type DataComponentRow } from '../../repositories/dataComponents';
+import { workspacePlugins, type WorkspacePlugin } from '../../repositories/dataPlugins';
 import { listDataStores } from '../../repositories/dataStores';
 import { ensureDefaultStore } from '../../stores/defaultStore';
 import { requestUrl, type RouteContext } from '../context';
 import { defineRoute } from '../define';
-import { dataComponentBody, dataPluginBody, dataStoreBody } from './bodies';
-import { propertiesRecord } from './savePipeline';
+import { dataComponentBody, dataStoreBody } from './bodies';
+import { installedReference, propertiesRecord } from './savePipeline';
 
-// The parts pipelines are built from: the workspace's data components (list, create, update), the
-// built-in plugin catalogue they come from (read-only), and the workspace's data stores (read-only).
+// The parts pipelines are built from: the workspace's data components (list, create, update), made
+// from the plugins the workspace installed (dataplugins.ts), and the workspace's data stores (read-only).
 
 const OBJECT_NAME = 'dataComponent';
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
@@ -44,15 +45,15 @@ const updateBody = z
 const refuse = (errors: FieldError[]) => badRequest(`Validation failed for object='${OBJECT_NAME}'`, errors);
 const fieldError = (field: string, defaultMessage: string): FieldError => ({ field, objectName: OBJECT_NAME, defaultMessage });
 
-function pluginOf(entry: string): BuiltinPlugin | undefined {
-  const reference = parsePluginReference(entry);
-  if (!reference) return builtinPlugin(entry);
-  const plugin = builtinPlugin(reference.pluginName);
-  return plugin && plugin.pluginType === reference.pluginType && (reference.variant === null || reference.variant === plugin.variant) ? plugin : undefined;
+/** An installed plugin by reference ('extractors/tap-demo[--builtin]') or by name (built-ins first). */
+function pluginOf(entry: string, installed: readonly WorkspacePlugin[]): WorkspacePlugin | undefined {
+  if (!parsePluginReference(entry)) return installed.find((p) => !p.custom && p.name === entry);
+  const reference = installedReference(entry, installed);
+  return reference === undefined ? undefined : installed.find((p) => p.id === reference);
 }
 
 /** Type errors of a component's own properties; a setting the plugin does not define is refused (Meltano would ignore it silently). */
-function propertyErrors(plugin: BuiltinPlugin | undefined, properties: Record<string, unknown>): FieldError[] {
+function propertyErrors(plugin: { name: string; settings: readonly SettingRule[] } | undefined, properties: Record<string, unknown>): FieldError[] {
   return Object.entries(properties).flatMap(([key, value]) => {
     const setting = plugin?.settings.find((s) => s.name === key);
     if (!setting) return [fieldError(`properties.${key}`, `is not a setting of ${plugin?.name ?? 'this plugin'}`)];
@@ -89,8 +90,9 @@ export function componentRoutes(app: FastifyInstance, ctx: RouteContext): void {
     body: createBody,
     objectName: OBJECT_NAME,
     handler: async ({ reply, access, body }) => {
-      const plugin = pluginOf(body.dataPlugin.trim());
-      if (!plugin) throw refuse([fieldError('dataPlugin', 'names no plugin of the catalogue')]);
+      const { installed } = await workspacePlugins(ctx.db, access.workspace.id);
+      const plugin = pluginOf(body.dataPlugin.trim(), installed);
+      if (!plugin) throw refuse([fieldError('dataPlugin', 'names no plugin of the catalogue installed in this workspace')]);
       const properties = body.properties ?? {};
       const errors = propertyErrors(plugin, properties);
       if (errors.length > 0) throw refuse(errors);
@@ -122,7 +124,7 @@ export function componentRoutes(app: FastifyInstance, ctx: RouteContext): void {
     objectName: OBJECT_NAME,
     handler: async ({ access, body }) => {
       const component = access.component;
-      const plugin = builtinPlugin(component.plugin_name);
+      const plugin = findCataloguePlugin(component.plugin_type, component.plugin_name, component.variant);
       const properties = body.properties ? keepMaskedValues(body.properties, component.properties, componentKeySensitivity(plugin?.settings ?? [])) : undefined;
       const errors = properties ? propertyErrors(plugin, properties) : [];
       const name = body.name?.trim();
@@ -135,24 +137,6 @@ export function componentRoutes(app: FastifyInstance, ctx: RouteContext): void {
       if (!updated) throw refuse([fieldError('id', 'names no data component')]);
       if (!updated.ok) throw refuse([fieldError('name', 'A data component with this name already exists in the workspace')]);
       return dataComponentBody(ctx, updated.component, access.role);
-    },
-  });
-
-  /** The built-in catalogue, by label; `name` and `type` filter it (the component picker, the loader choice). */
-  defineRoute(app, ctx, {
-    method: 'GET',
-    url: '/workspaces/:id/dataplugins',
-    guard: { resource: 'workspace', rel: REL.dataplugins },
-    query: filterQuery,
-    paging: {},
-    objectName: 'dataplugins',
-    handler: ({ request, query, paging }) => {
-      const name = query.name?.trim().toLowerCase() || undefined;
-      const all = [...BUILTIN_PLUGINS]
-        .filter((p) => (query.type === undefined || p.pluginType === query.type) && (name === undefined || p.name.includes(name) || p.label.toLowerCase().includes(name)))
-        .sort((a, b) => a.label.localeCompare(b.label));
-      const page = all.slice(paging.page * paging.size, (paging.page + 1) * paging.size);
-      return pagedCollection('dataplugins', page.map(dataPluginBody), paging, all.length, requestUrl(ctx, request));
     },
   });
 

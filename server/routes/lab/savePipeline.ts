@@ -4,8 +4,8 @@ import { MAX_RETRIES, MAX_TIMEOUT_SECONDS } from '../../../src/domain/jobStatus'
 import { keepMaskedValues, PIPELINE_MESSAGES, pipelineErrors, pipelineKeySensitivity } from '../../../src/domain/pipelineRules';
 import type { Db } from '../../db/database';
 import { badRequest, type FieldError } from '../../http/errors';
-import { builtinPlugin } from '../../plugins/catalogue';
 import { listDataComponents, parsePluginReference, resolveDataComponents, type DataComponentRow } from '../../repositories/dataComponents';
+import { workspacePlugins, type WorkspacePlugin } from '../../repositories/dataPlugins';
 import { componentRule } from '../../repositories/pipelineFacts';
 import { createPipeline, updatePipeline, type PipelineRow } from '../../repositories/pipelines';
 
@@ -52,14 +52,19 @@ export type PipelineWriteBody = z.output<typeof pipelineWriteBody>;
 const UNKNOWN_COMPONENT = 'names no data component of this workspace or plugin of the catalogue';
 
 /**
- * A plugin reference ('extractors/tap-demo[--builtin]') of the catalogue, with the plugin's variant
- * spelled out (so a component made from it records its variant); undefined for anything else.
+ * A plugin reference ('extractors/tap-demo[--builtin]') of a plugin the workspace installed, with
+ * the plugin's variant spelled out (so a component made from it records its variant); undefined
+ * for anything else. Without a variant the built-in (listed first) is meant. Custom plugins are
+ * added to a project with `meltano add`, not made into components here.
  */
-function catalogueReference(entry: string): string | undefined {
+export function installedReference(entry: string, installed: readonly WorkspacePlugin[]): string | undefined {
   const reference = parsePluginReference(entry);
-  const plugin = reference && builtinPlugin(reference.pluginName);
-  if (!reference || !plugin || plugin.pluginType !== reference.pluginType || (reference.variant !== null && reference.variant !== plugin.variant)) return undefined;
-  return reference.variant === null ? `${entry}--${plugin.variant}` : entry;
+  if (!reference) return undefined;
+  const plugin = installed.find(
+    (p) => !p.custom && p.pluginType === reference.pluginType && p.name === reference.pluginName && (reference.variant === null || reference.variant === p.variant),
+  );
+  if (!plugin) return undefined;
+  return reference.variant === null && plugin.variant ? `${entry}--${plugin.variant}` : entry;
 }
 
 function fieldErrors(errors: Record<string, string>): FieldError[] {
@@ -87,10 +92,11 @@ export async function savePipeline(trx: Db, request: SaveRequest): Promise<Pipel
   const { workspaceId, id, existing, body, draft } = request;
   const errors: Record<string, string> = {};
   const existingComponents = await listDataComponents(trx, workspaceId);
+  const { installed } = await workspacePlugins(trx, workspaceId);
   const entries = (body.dataComponents ?? []).map((e) => e.trim());
   const known = entries.flatMap((entry, index) => {
     if (existingComponents.some((c) => c.name === entry)) return [entry];
-    const reference = catalogueReference(entry);
+    const reference = installedReference(entry, installed);
     if (reference === undefined) errors[`dataComponents.${index}`] = UNKNOWN_COMPONENT;
     return reference === undefined ? [] : [reference];
   });

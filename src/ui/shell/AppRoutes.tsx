@@ -23,6 +23,11 @@ const DatasetPage = lazy(() => import('../pages/datasets/DatasetPage'));
 const PipelinesPage = lazy(() => import('../pages/lab/pipelines/list/PipelinesPage'));
 const PipelineEditPage = lazy(() => import('../pages/lab/pipelines/edit/PipelineEditPage'));
 const LabDatasetsPage = lazy(() => import('../pages/lab/datasets/LabDatasetsPage'));
+const DataPluginsPage = lazy(() => import('../pages/lab/dataplugins/DataPluginsPage'));
+const DataSourcesPage = lazy(() => import('../pages/lab/datasources/DataSourcesPage'));
+const LabChannelsPage = lazy(() => import('../pages/lab/channels/LabChannelsPage'));
+const ProjectPage = lazy(() => import('../pages/lab/project/ProjectPage'));
+const LabHelpPage = lazy(() => import('../pages/lab/help/LabHelpPage'));
 
 const page = (element: ReactNode) => <Suspense fallback={<Loading />}>{element}</Suspense>;
 
@@ -38,6 +43,7 @@ export function AppRoutes() {
     return <Navigate to={pathTo('setupNewWorkspace')} replace />;
   }
   const library = isFeatureEnabled(features, 'LIBRARY');
+  const labProject = isFeatureEnabled(features, 'LAB_PROJECT');
   const inWorkspace = (
     <RequireWorkspace>
       <Outlet />
@@ -93,14 +99,14 @@ export function AppRoutes() {
           <Route path={path('datastores')} element={<ViewPage view="Data Stores" title="Data Stores" />} />
           <Route path={path('newDatastore')} element={<ViewPage view="Data Store" title="New data store" />} />
           <Route path={path('datastore')} element={<ViewPage view="Data Store" title="Data store" />} />
-          <Route path={path('dataplugins')} element={<ViewPage view="Plugins" title="Plugins" />} />
-          <Route path={path('datasources')} element={<ViewPage view="Data Sources" title="Data Sources" />} />
-          <Route path={path('labChannels')} element={<ViewPage view="Channels" title="Channels" />} />
           <Route path={path('labDatasets')} element={page(<LabDatasetsPage />)} />
+          <Route path={path('dataplugins')} element={page(<DataPluginsPage />)} />
+          <Route path={path('datasources')} element={page(<DataSourcesPage />)} />
+          <Route path={path('labChannels')} element={page(<LabChannelsPage />)} />
           <Route path={path('labSetupTasks')} element={<ViewPage view="Setup Tasks" title="Setup Tasks" />} />
           <Route path={path('labSettings')} element={<ViewPage view="Workspace Settings" title="Settings" />} />
-          <Route path={path('project')} element={<ViewPage view="Project" title="Project" />} />
-          <Route path={path('labHelp')} element={<ViewPage view="Help" title="Help" />} />
+          {labProject && <Route path={path('project')} element={page(<ProjectPage />)} />}
+          <Route path={path('labHelp')} element={page(<LabHelpPage />)} />
         </Route>
 
         <Route path="*" element={<NotFoundPage />} />

@@ -66,6 +66,8 @@ export async function prepare(world: World): Promise<{ fixtures: Fixtures; calle
     pipeline: pipeline.id,
     dataComponent: pipeline.componentId,
     dataStore: pipeline.storeId,
+    // A plugin is named by its workspace and the path's type and name (see urlOf).
+    dataPlugin: DEMO.workspaceId,
   };
   return {
     fixtures,

@@ -36,6 +36,7 @@ const SELF_URL: Record<ResourceKind, (f: Fixtures) => string> = {
   pipeline: (f) => `/api/pipelines/${f.pipeline}`,
   dataComponent: (f) => `/api/datacomponents/${f.dataComponent}`,
   dataStore: (f) => `/api/datastores/${f.dataStore}`,
+  dataPlugin: (f) => `/api/workspaces/${f.workspace}/dataplugins/extractors/tap-demo--builtin`,
 };
 
 /** A body that passes no validation: refusals must come before input is read. */

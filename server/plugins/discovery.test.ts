@@ -1,0 +1,74 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { cataloguePlugins } from './catalogue';
+import { DISCOVERY_TEXT_LIMITS, nestingDepth, parseDiscoveryYaml } from './discovery';
+
+describe('parseDiscoveryYaml', () => {
+  it('reads a discovery.yml into plugins', () => {
+    const result = parseDiscoveryYaml('extractors:\n  - name: tap-x\n    variant: v\n    settings:\n      - name: a\n        kind: integer\n');
+    expect(result.errors).toEqual([]);
+    expect(result.plugins).toEqual([expect.objectContaining({ name: 'tap-x', variant: 'v', settings: [expect.objectContaining({ name: 'a', kind: 'INTEGER' })] })]);
+  });
+
+  it('refuses alias bombs, deep nesting, oversize text and broken YAML with a document error', () => {
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]', ...'bcdefghi'.split('').map((n, i) => `${n}: &${n} [${Array(9).fill(`*${'abcdefgh'[i]}`).join(', ')}]`)].join('\n');
+    const cases: [string, RegExp][] = [
+      [bomb, /aliases/],
+      [`extractors: ${'['.repeat(10_000)}${']'.repeat(10_000)}`, /nest/],
+      [Array.from({ length: 200 }, (_, i) => `${' '.repeat(i)}k:`).join('\n'), /nest/],
+      ['x'.repeat(DISCOVERY_TEXT_LIMITS.size + 1), /KB/],
+      ['{ a: [', /YAML/],
+      ['a: 1\na: 2', /YAML/],
+    ];
+    for (const [text, message] of cases) {
+      const result = parseDiscoveryYaml(text);
+      expect(result.plugins).toEqual([]);
+      expect(result.errors).toEqual([expect.objectContaining({ objectName: 'discovery', field: 'document', defaultMessage: expect.stringMatching(message) })]);
+    }
+  });
+
+  it('never throws, whatever the text', () => {
+    const yamlish = fc.string({ unit: fc.constantFrom('a', ':', ' ', '\n', '-', '[', ']', '{', '}', '&a', '*a', '!!', '"', "'", '#', '|', '>', '?', ',', '\t', 'extractors', 'name'), maxLength: 200 });
+    fc.assert(
+      fc.property(fc.oneof(yamlish, fc.string({ unit: 'binary' })), (text) => {
+        const result = parseDiscoveryYaml(text);
+        expect(result.plugins.length === 0 || result.errors.length === 0).toBe(true);
+      }),
+      { numRuns: 200 },
+    );
+  }, 60_000);
+
+  it('counts nesting without recursion, over the parser’s own depth', () => {
+    expect(nestingDepth('a: 1\nb: 2')).toBe(1);
+    expect(nestingDepth('a:\n  b:\n    c: [1, {d: 2}]')).toBe(5);
+    expect(nestingDepth('a: "[[[["\nb: \'{{{\'')).toBe(1);
+    expect(nestingDepth('['.repeat(100_000))).toBe(100_001);
+  });
+});
+
+describe('the catalogue', () => {
+  it('holds the built-ins (runnable) and the curated Meltano plugins (not runnable), each id once', () => {
+    const plugins = cataloguePlugins();
+    const ids = plugins.map((p) => p.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(plugins.filter((p) => p.runnable).map((p) => p.id)).toEqual(plugins.filter((p) => p.builtin).map((p) => p.id));
+    for (const id of [
+      'extractors/tap-github--meltanolabs',
+      'extractors/tap-google-analytics--meltanolabs',
+      'extractors/tap-google-sheets--matatika',
+      'extractors/tap-salesforce--meltanolabs',
+      'extractors/tap-postgres--meltanolabs',
+      'extractors/tap-csv--meltanolabs',
+      'loaders/target-postgres--meltanolabs',
+      'loaders/target-snowflake--meltanolabs',
+      'loaders/target-bigquery--z3z1ma',
+      'transformers/dbt-postgres--dbt-labs',
+    ]) {
+      const plugin = plugins.find((p) => p.id === id);
+      expect(plugin, id).toBeDefined();
+      expect(plugin!.runnable).toBe(false);
+      expect(plugin!.settings.length, id).toBeGreaterThan(2);
+      expect(plugin!.fullDescription, id).toMatch(/\n\nDocumentation: https:\/\/(hub|docs)\.meltano\.com\//);
+    }
+  });
+});

@@ -1,0 +1,80 @@
+import { Body1, Caption1, Card, CardHeader, makeStyles, MessageBar, MessageBarBody, Spinner, Text, tokens } from '@fluentui/react-components';
+import { useEffect, useState } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
+import { listComponentsOfType } from '../../../../api/dataPlugins';
+import { listPipelineNames } from '../../../../api/pipelineForm';
+import type { DataComponent, Pipeline } from '../../../../domain/resources';
+import { pathTo } from '../../../../domain/routes';
+import { failureText } from '../../../../machines/failureText';
+import { EmptyState } from '../../../components/EmptyState';
+import { PageHeader } from '../../../components/PageHeader';
+import { useRuntime } from '../../../runtime';
+import { useCurrentWorkspace } from '../../../shell/useWorkspace';
+
+const useStyles = makeStyles({
+  list: { display: 'grid', gap: tokens.spacingVerticalM, gridTemplateColumns: 'repeat(auto-fill, minmax(280px, 1fr))' },
+  link: { color: tokens.colorBrandForegroundLink, textDecorationLine: 'none', ':hover': { textDecorationLine: 'underline' } },
+  pipelines: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS },
+});
+
+/** /lab/{workspaceId}/datasources: the workspace's extractor components and the pipelines that use them. */
+export default function DataSourcesPage() {
+  const styles = useStyles();
+  const workspace = useCurrentWorkspace();
+  const { client } = useRuntime();
+  const [sources, setSources] = useState<{ components: DataComponent[]; pipelines: Pipeline[] } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (workspace === undefined) return;
+    const controller = new AbortController();
+    const options = { signal: controller.signal };
+    Promise.all([listComponentsOfType(client, workspace, 'EXTRACTOR', options), listPipelineNames(client, workspace, options)]).then(
+      ([components, pipelines]) => setSources({ components, pipelines }),
+      (failure: unknown) => {
+        if (!controller.signal.aborted) setError(failureText(failure));
+      },
+    );
+    return () => controller.abort();
+  }, [client, workspace]);
+
+  if (workspace === undefined) return null;
+  return (
+    <>
+      <PageHeader title="Data Sources" />
+      {error !== null && (
+        <MessageBar intent="error">
+          <MessageBarBody>{error}</MessageBarBody>
+        </MessageBar>
+      )}
+      {sources === null ? (
+        error === null && <Spinner label="Loading data sources" />
+      ) : sources.components.length === 0 ? (
+        <EmptyState>No data sources yet. Feed me some data!</EmptyState>
+      ) : (
+        <div className={styles.list}>
+          {sources.components.map((component) => {
+            const using = sources.pipelines.filter((p) => (p.dataComponents ?? []).includes(component.name));
+            const plugin = component._embedded?.dataplugin;
+            return (
+              <Card key={component.id} aria-label={component.name}>
+                <CardHeader header={<Text weight="semibold">{component.name}</Text>} description={<Caption1>{plugin?.label ?? component.dataPlugin ?? ''}</Caption1>} />
+                <div className={styles.pipelines}>
+                  {using.length === 0 ? (
+                    <Body1>Used by no pipeline</Body1>
+                  ) : (
+                    using.map((p) => (
+                      <RouterLink key={p.id ?? p.name} className={styles.link} to={pathTo('pipeline', { workspaceId: workspace.id, pipelineId: p.id ?? '' })}>
+                        {p.name ?? p.id}
+                      </RouterLink>
+                    ))
+                  )}
+                </div>
+              </Card>
+            );
+          })}
+        </div>
+      )}
+    </>
+  );
+}
