@@ -18,6 +18,8 @@ export function publicConfig(config: Config) {
     placeholderLoadTimeout: env.APP_PLACEHOLDER_LOAD_TIMEOUT,
     snackbarTimeout: env.APP_SNACKBAR_TIMEOUT,
     manageAccountUrl: env.MANAGE_ACCOUNT_URL,
+    // OAuth connect: a provider's client id and extra authorization urls are public; its secret is not
+    oauth: Object.fromEntries(Object.entries(config.oauth).map(([provider, client]) => [provider, { clientId: client.clientId, authorizationUrls: client.authorizationUrls }])),
   };
 }
 

@@ -25,6 +25,9 @@ export interface Hrefs {
   jobStopped(id: string): string;
   dataComponent(id: string): string;
   dataStore(id: string): string;
+  /** the token exchange of OAuth connect; `{provider}` is chosen by the client from the authorization url */
+  oauthToken(provider: string): string;
+  dataComponentCredentials(id: string): string;
 }
 
 export function hrefs(config: Pick<Config, 'publicUrl'>): Hrefs {
@@ -53,5 +56,7 @@ export function hrefs(config: Pick<Config, 'publicUrl'>): Hrefs {
     jobStopped: (id) => `${api}/jobs/${seg(id)}/stopped`,
     dataComponent: (id) => `${api}/datacomponents/${seg(id)}`,
     dataStore: (id) => `${api}/datastores/${seg(id)}`,
+    oauthToken: (provider) => `${api}/tokens/${provider === '{provider}' ? provider : seg(provider)}/token`,
+    dataComponentCredentials: (id) => `${api}/datacomponents/${seg(id)}/credentials`,
   };
 }

@@ -16,6 +16,7 @@ import { labRoutes } from './lab';
 import { notificationRoutes } from './notifications';
 import { profileRoutes } from './profiles';
 import { rootRoutes } from './root';
+import { tokenRoutes } from './tokens';
 import { workspaceRoutes } from './workspaces';
 
 export interface ApiOptions {
@@ -80,5 +81,6 @@ export const apiRoutes: FastifyPluginAsync<ApiOptions> = (app, options) => {
   apiKeyRoutes(app, ctx);
   datasetRoutes(app, ctx);
   labRoutes(app, ctx);
+  tokenRoutes(app, ctx);
   return Promise.resolve();
 };

@@ -52,6 +52,8 @@ describe('REL', () => {
       addDataplugin: 'add dataplugin',
       createDatacomponent: 'create datacomponent',
       updateDatacomponent: 'update datacomponent',
+      authorizeDatacomponent: 'authorize datacomponent',
+      disconnectDatacomponent: 'disconnect datacomponent',
       updateDatastore: 'update datastore',
       makeDefault: 'make-default',
       deleteDatastore: 'delete datastore',

@@ -13,6 +13,8 @@ export const runtimeConfigSchema = z.object({
   placeholderLoadTimeout: z.number(),
   snackbarTimeout: z.number(),
   manageAccountUrl: z.string(),
+  /** OAuth connect of data sources: the providers this deployment has a client for (no secrets) */
+  oauth: z.record(z.string(), z.object({ clientId: z.string(), authorizationUrls: z.array(z.string()) })).default({}),
 });
 
 export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;
