@@ -12,6 +12,7 @@ import { jobRunMachine } from '../machines/jobRun/jobRun.machine';
 import { landingMachine } from '../machines/landing/landing.machine';
 import { logStreamMachine } from '../machines/logStream/logStream.machine';
 import { notificationCountMachine, taskCountMachine } from '../machines/polling/polling.machine';
+import { oauthConnectMachine } from '../machines/oauthConnect/oauthConnect.machine';
 import { pipelineFormMachine } from '../machines/pipelineForm/pipelineForm.machine';
 import { profileFormMachine } from '../machines/profileForm/profileForm.machine';
 import { workspaceSwitchMachine } from '../machines/workspaceSwitch/workspaceSwitch.machine';
@@ -33,6 +34,7 @@ const ORIGINALS: { readonly [K in keyof Machines]: AnyStateMachine } = {
   logStream: logStreamMachine,
   watch: watchMachine,
   pipelineForm: pipelineFormMachine,
+  oauthConnect: oauthConnectMachine,
 };
 
 function effects(replies: Parameters<typeof fakeFetch> = []) {

@@ -3,6 +3,7 @@ import { AddRegular, DismissRegular } from '@fluentui/react-icons';
 import {
   arrayItems,
   editorOf,
+  fileValue,
   fromDateTimeLocal,
   integerValue,
   isAzureKeyVault,
@@ -13,7 +14,8 @@ import {
   toDateTimeLocal,
   withArrayItem,
 } from '../../../../../domain/settingFields';
-import type { Setting } from '../../../../../domain/resources';
+import type { DataComponent, Setting } from '../../../../../domain/resources';
+import { OAuthSetting } from './OAuthSetting';
 
 const useStyles = makeStyles({
   list: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS },
@@ -24,19 +26,22 @@ const useStyles = makeStyles({
 
 const text = (value: unknown): string => (value === undefined || value === null ? '' : typeof value === 'string' ? value : objectText(value));
 
-/** One plugin setting (spec 001 §5 'Plugin settings'); OAUTH comes with the plugins issue. */
+/** One plugin setting (spec 001 §5 'Plugin settings'); an OAUTH setting is the Connect editor. */
 export function SettingEditor({
   setting,
   value,
   error,
   disabled,
   onChange,
+  oauth,
 }: {
   setting: Setting;
   value: unknown;
   error: string | undefined;
   disabled: boolean;
   onChange: (value: unknown) => void;
+  /** what an OAUTH setting needs: its plugin's other settings, its component, the pipeline's properties */
+  oauth?: { settings: readonly Setting[]; componentName: string; dataComponent: DataComponent | undefined; properties: Readonly<Record<string, unknown>> };
 }) {
   const styles = useStyles();
   const editor = editorOf(setting);
@@ -56,9 +61,11 @@ export function SettingEditor({
 
   switch (editor) {
     case 'oauth':
-      return (
+      return oauth ? (
+        <OAuthSetting setting={setting} {...oauth} error={error === undefined ? undefined : SETTING_TEXTS.oauthRequired} disabled={disabled} />
+      ) : (
         <Field {...fieldProps}>
-          <Caption1>Connecting this data source comes with a later release.</Caption1>
+          <Caption1>Save the data import to connect this data source.</Caption1>
         </Field>
       );
     case 'boolean':
@@ -117,8 +124,8 @@ export function SettingEditor({
             name={setting.name}
             onChange={(event) => {
               const file = event.target.files?.[0];
-              // the file's text is the setting's value (a key file, a CSV)
-              if (file) void file.text().then(onChange);
+              // the file is the setting's value: its text, or base64 for a BASE64-encoded setting (a key file)
+              if (file) void file.arrayBuffer().then((buffer) => onChange(fileValue(setting, new Uint8Array(buffer))));
             }}
           />
         </Field>
