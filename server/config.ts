@@ -49,6 +49,10 @@ const envSchema = z.object({
   ...oauthEnv('FACEBOOK'),
   ...oauthEnv('LINKEDIN'),
   OAUTH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  // The pickers' third-party lists, called from the browser with the source's access token (spec 001 §7)
+  PICKER_DRIVE_FILES_URL: z.string().url().default('https://www.googleapis.com/drive/v3/files'),
+  PICKER_ANALYTICS_PROFILES_URL: z.string().url().default('https://www.googleapis.com/analytics/v3/management/accounts/~all/webproperties/~all/profiles'),
+  PICKER_ADS_CUSTOMERS_URL: z.string().url().default('https://googleads.googleapis.com/v17/customers:listAccessibleCustomers'),
 });
 
 function oauthEnv<P extends OAuthEnvName>(provider: P) {

@@ -19,6 +19,7 @@ export function publicConfig(config: Config) {
     snackbarTimeout: env.APP_SNACKBAR_TIMEOUT,
     manageAccountUrl: env.MANAGE_ACCOUNT_URL,
     // OAuth connect: a provider's client id and extra authorization urls are public; its secret is not
+    pickers: { driveFilesUrl: env.PICKER_DRIVE_FILES_URL, analyticsProfilesUrl: env.PICKER_ANALYTICS_PROFILES_URL, adsCustomersUrl: env.PICKER_ADS_CUSTOMERS_URL },
     oauth: Object.fromEntries(Object.entries(config.oauth).map(([provider, client]) => [provider, { clientId: client.clientId, authorizationUrls: client.authorizationUrls }])),
   };
 }

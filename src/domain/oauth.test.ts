@@ -13,6 +13,7 @@ import {
   PKCE_ALPHABET,
   pkceChallenge,
   pkceVerifier,
+  pickerOf,
   providerOf,
   readPopupReturn,
 } from './oauth';
@@ -147,5 +148,15 @@ describe('authorization and credential health', () => {
       const expiry = expiryOf(value, now);
       expect(expiry === undefined || Date.parse(expiry) > now).toBe(true);
     }));
+  });
+});
+
+describe('pickerOf', () => {
+  it('fills spreadsheet, profile and customer settings from their lists, and nothing else', () => {
+    expect(pickerOf('spreadsheet_id')).toBe('drive');
+    expect(pickerOf('view_id')).toBe('analytics');
+    expect(pickerOf('customer_ids')).toBe('ads');
+    expect(pickerOf('start_date')).toBeUndefined();
+    expect(pickerOf('__proto__')).toBeUndefined();
   });
 });

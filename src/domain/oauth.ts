@@ -157,3 +157,22 @@ export function expiryOf(expiresIn: unknown, now: number): string | undefined {
   if (typeof seconds !== 'number' || !Number.isSafeInteger(seconds) || seconds <= 0 || seconds > 10 * 365 * 24 * 3600) return undefined;
   return new Date(now + seconds * 1000).toISOString();
 }
+
+export type PickerKind = 'drive' | 'analytics' | 'ads';
+
+/** Which third-party list fills a setting (spec §5 'Pickers for spreadsheet or account choices'), by the setting's name. */
+export function pickerOf(settingName: string): PickerKind | undefined {
+  switch (settingName) {
+    case 'spreadsheet_id':
+      return 'drive';
+    case 'view_id':
+    case 'profile_id':
+      return 'analytics';
+    case 'customer_id':
+    case 'customer_ids':
+    case 'login_customer_id':
+      return 'ads';
+    default:
+      return undefined;
+  }
+}

@@ -14,6 +14,10 @@ export const runtimeConfigSchema = z.object({
   snackbarTimeout: z.number(),
   manageAccountUrl: z.string(),
   /** OAuth connect of data sources: the providers this deployment has a client for (no secrets) */
+  /** the third-party lists the setting editors' pickers read */
+  pickers: z
+    .object({ driveFilesUrl: z.string(), analyticsProfilesUrl: z.string(), adsCustomersUrl: z.string() })
+    .default({ driveFilesUrl: 'https://www.googleapis.com/drive/v3/files', analyticsProfilesUrl: '', adsCustomersUrl: '' }),
   oauth: z.record(z.string(), z.object({ clientId: z.string(), authorizationUrls: z.array(z.string()) })).default({}),
 });
 

@@ -28,6 +28,7 @@ const EVERY_KIND = () => [
   { name: 'internal', label: 'Internal', kind: 'HIDDEN', value: 'x' },
   { name: 'vault_secret', label: 'Vault secret', kind: 'STRING', encoding: 'AZURE_KEY_VAULT_SECRET' },
   { name: 'oauth_credentials', label: 'Google account', kind: 'OAUTH' },
+  { name: 'spreadsheet_id', label: 'Spreadsheet', kind: 'STRING' },
   { name: 'oauth_credentials.authorization_url', label: 'Authorization url', kind: 'HIDDEN', value: authorizationUrl() },
   { name: 'oauth_credentials.scope', label: 'Scope', kind: 'HIDDEN', value: 'files.read' },
 ];
@@ -81,6 +82,11 @@ test('connects a source through the OAuth provider and disconnects it', async ({
   await expect(demo.getByText(/Connected \(oauth2-google\) · token expires/)).toBeVisible();
   await expect(demo.getByText(/last refreshed/)).toBeVisible();
   await expect.poll(() => popup.isClosed()).toBe(true);
+  // the spreadsheet picker reads the provider's drive with a token from the refresh exchange
+  await demo.getByRole('button', { name: 'Choose from drive…' }).click();
+  await demo.getByRole('combobox', { name: 'Spreadsheet choices' }).click();
+  await page.getByRole('option', { name: 'Revenue 2026' }).click();
+  await expect(demo.getByRole('textbox', { name: 'Spreadsheet', exact: true })).toHaveValue('sheet-1');
   await demo.getByRole('button', { name: 'Disconnect' }).scrollIntoViewIfNeeded();
   await screenshot(page, 'lab-oauth-connected-1280');
 

@@ -102,7 +102,14 @@ export async function startFakeOAuthProvider(options: { clientId?: string; clien
         }
         return json(400, { error: 'unsupported_grant_type' });
       }
+      // the pickers call the drive from the browser: answer its CORS preflight
+      if (request.method === 'OPTIONS') {
+        response.writeHead(204, { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'authorization, developer-token, accept', 'access-control-allow-methods': 'GET' });
+        response.end();
+        return;
+      }
       if (request.method === 'GET' && url.pathname === '/drive/v3/files') {
+        response.setHeader('access-control-allow-origin', '*');
         const bearer = (request.headers.authorization ?? '').replace(/^Bearer /, '');
         if (!accessTokens.has(bearer)) return json(401, { error: { code: 401, message: 'Invalid Credentials' } });
         const all = [
@@ -144,5 +151,6 @@ export function oauthEnv(provider: FakeOAuthProvider): Record<string, string> {
     OAUTH2_GOOGLE_CLIENT_SECRET: provider.clientSecret,
     OAUTH2_GOOGLE_TOKEN_URL: provider.tokenUrl,
     OAUTH2_GOOGLE_AUTHORIZATION_URL: provider.authorizationUrl,
+    PICKER_DRIVE_FILES_URL: `${provider.baseUrl}/drive/v3/files`,
   };
 }

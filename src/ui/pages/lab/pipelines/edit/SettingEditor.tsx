@@ -16,6 +16,8 @@ import {
 } from '../../../../../domain/settingFields';
 import type { DataComponent, Setting } from '../../../../../domain/resources';
 import { OAuthSetting } from './OAuthSetting';
+import { PickerButton } from './PickerButton';
+import { pickerOf } from '../../../../../domain/oauth';
 
 const useStyles = makeStyles({
   list: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS },
@@ -23,6 +25,15 @@ const useStyles = makeStyles({
   grow: { flexGrow: 1, minWidth: 0 },
   add: { alignSelf: 'flex-start' },
 });
+
+/** The authorization url (or scope) of the component's OAUTH setting: the pipeline's property, else the plugin's value. */
+function oauthPart(oauth: { settings: readonly Setting[]; componentName: string; properties: Readonly<Record<string, unknown>> }, part: string): string {
+  const setting = oauth.settings.find((s) => typeof s.kind === 'string' && s.kind.toUpperCase() === 'OAUTH');
+  if (!setting) return '';
+  const name = `${setting.name}.${part}`;
+  const value = oauth.properties[`${oauth.componentName}.${name}`] ?? oauth.settings.find((s) => s.name === name)?.value;
+  return typeof value === 'string' ? value : '';
+}
 
 const text = (value: unknown): string => (value === undefined || value === null ? '' : typeof value === 'string' ? value : objectText(value));
 
@@ -144,11 +155,26 @@ export function SettingEditor({
       );
     case 'password':
     case 'email':
-    case 'text':
+    case 'text': {
+      const picker = editor === 'text' ? pickerOf(setting.name) : undefined;
+      const component = oauth?.dataComponent;
       return (
         <Field {...fieldProps}>
           <Input {...inputProps} type={editor} autoComplete={editor === 'password' ? 'new-password' : 'off'} value={text(value)} onChange={(_, data) => onChange(data.value)} />
+          {picker && component && oauth && (
+            <PickerButton
+              kind={picker}
+              label={label}
+              search={text(value)}
+              component={component}
+              authorizationUrl={oauthPart(oauth, 'authorization_url')}
+              developerToken={text(oauth.properties[`${oauth.componentName}.developer_token`] ?? oauth.settings.find((s) => s.name === 'developer_token')?.value)}
+              disabled={disabled}
+              onPick={onChange}
+            />
+          )}
         </Field>
       );
+    }
   }
 }
