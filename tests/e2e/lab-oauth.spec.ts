@@ -140,5 +140,7 @@ for (const width of [1280, 375]) {
     await expect(demo.getByRole('textbox', { name: 'Accounts 1' })).toHaveCount(0);
     await demo.getByRole('switch', { name: 'Verbose' }).scrollIntoViewIfNeeded();
     await screenshot(page, `lab-setting-kinds-${width}`);
+    await demo.getByRole('button', { name: 'Choose from drive…' }).scrollIntoViewIfNeeded();
+    await screenshot(page, `lab-setting-oauth-${width}`);
   });
 }
