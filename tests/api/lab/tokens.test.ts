@@ -15,6 +15,7 @@ import { demoPipeline, outsiderWorkspace, type Body } from './labWorld';
 let world: World;
 let provider: FakeOAuthProvider;
 let component: Body;
+let pipelineHref: string;
 const REDIRECT = 'http://localhost:5173/oauth';
 
 beforeAll(async () => {
@@ -24,6 +25,7 @@ beforeAll(async () => {
   await outsiderWorkspace(world);
   const pipeline = await demoPipeline(world.owner.api, 'OAuth source');
   component = pipeline._embedded.dataComponents[0] as Body;
+  pipelineHref = linkOf(pipeline, REL.self);
 }, 120_000);
 afterAll(async () => {
   await world?.close();
@@ -67,6 +69,12 @@ describe('the code exchange', () => {
     expect(stored.properties['oauth_credentials.access_token']).toBe(MASK);
     expect(stored.properties['oauth_credentials.refresh_token']).toBe(MASK);
     expect(JSON.stringify(stored)).not.toContain(answer.body.access_token);
+    // nor through the pipeline that uses the component, or its environment
+    const pipeline = (await world.owner.api.get(pipelineHref)).body as Body;
+    expect(JSON.stringify(pipeline)).not.toContain(answer.body.access_token);
+    const environment = await world.owner.api.get(linkOf(pipeline, REL.environment));
+    expect(environment.status).toBe(200);
+    expect(JSON.stringify(environment.body)).not.toContain(answer.body.access_token);
   });
 
   it('refuses a code the provider refuses (a wrong verifier) with a field error, and a failing provider with 502', async () => {
