@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { OAUTH_PROVIDERS, type OAuthProvider } from '../src/domain/oauth';
 
 /**
  * Every setting comes from an environment variable with a documented default (README "Configuration").
@@ -46,7 +47,53 @@ const envSchema = z.object({
   // PGlite ignores statement_timeout) and the rows a JSON answer holds at most; CSV has no cap.
   DATASET_QUERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
   DATASET_ROW_CAP: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  // OAuth connect of data sources (spec 001 §7): per provider the client the data sources are
+  // authorised for; its secret never leaves this server. TOKEN_URL and AUTHORIZATION_URL point a
+  // provider elsewhere (a regional endpoint, a local provider in tests).
+  ...oauthEnv('GOOGLE'),
+  ...oauthEnv('MICROSOFT'),
+  ...oauthEnv('FACEBOOK'),
+  ...oauthEnv('LINKEDIN'),
+  OAUTH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  // The pickers' third-party lists, called from the browser with the source's access token (spec 001 §7)
+  PICKER_DRIVE_FILES_URL: z.string().url().default('https://www.googleapis.com/drive/v3/files'),
+  PICKER_ANALYTICS_PROFILES_URL: z.string().url().default('https://www.googleapis.com/analytics/v3/management/accounts/~all/webproperties/~all/profiles'),
+  PICKER_ADS_CUSTOMERS_URL: z.string().url().default('https://googleads.googleapis.com/v17/customers:listAccessibleCustomers'),
 });
+
+function oauthEnv<P extends OAuthEnvName>(provider: P) {
+  return {
+    [`OAUTH2_${provider}_CLIENT_ID`]: z.string().optional(),
+    [`OAUTH2_${provider}_CLIENT_SECRET`]: z.string().optional(),
+    [`OAUTH2_${provider}_TOKEN_URL`]: z.string().url().optional(),
+    [`OAUTH2_${provider}_AUTHORIZATION_URL`]: z.string().url().optional(),
+  } as Record<`OAUTH2_${P}_${'CLIENT_ID' | 'CLIENT_SECRET' | 'TOKEN_URL' | 'AUTHORIZATION_URL'}`, z.ZodOptional<z.ZodString>>;
+}
+
+type OAuthEnvName = 'GOOGLE' | 'MICROSOFT' | 'FACEBOOK' | 'LINKEDIN';
+
+const OAUTH_ENV: Readonly<Record<OAuthProvider, OAuthEnvName>> = {
+  'oauth2-google': 'GOOGLE',
+  'oauth2-microsoft': 'MICROSOFT',
+  'oauth2-facebook': 'FACEBOOK',
+  'oauth2-linkedin': 'LINKEDIN',
+};
+
+/** The providers' public token endpoints, used unless TOKEN_URL says otherwise. */
+const DEFAULT_TOKEN_URLS: Readonly<Record<OAuthProvider, string>> = {
+  'oauth2-google': 'https://oauth2.googleapis.com/token',
+  'oauth2-microsoft': 'https://login.microsoftonline.com/common/oauth2/v2.0/token',
+  'oauth2-facebook': 'https://graph.facebook.com/oauth/access_token',
+  'oauth2-linkedin': 'https://www.linkedin.com/oauth/v2/accessToken',
+};
+
+export interface OAuthClientConfig {
+  clientId: string;
+  clientSecret: string;
+  tokenUrl: string;
+  /** authorization urls of this provider besides its well-known hosts */
+  authorizationUrls: string[];
+}
 
 export type Env = z.infer<typeof envSchema>;
 
@@ -69,6 +116,8 @@ export interface Config {
   databaseUrl: string | undefined;
   staticDir: string;
   auth: AuthConfig;
+  /** the OAuth providers with a client configured (both id and secret) */
+  oauth: Partial<Record<OAuthProvider, OAuthClientConfig>>;
 }
 
 export const EMBEDDED_IDP_PATH = '/idp';
@@ -100,7 +149,26 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       audience: env.AUTH_AUDIENCE ?? `${publicUrl}/api`,
       issuer: `${domain}/`,
     },
+    oauth: oauthClients(env),
   };
+}
+
+function oauthClients(env: Env): Partial<Record<OAuthProvider, OAuthClientConfig>> {
+  const clients: Partial<Record<OAuthProvider, OAuthClientConfig>> = {};
+  for (const provider of OAUTH_PROVIDERS) {
+    const name = OAUTH_ENV[provider];
+    const clientId = env[`OAUTH2_${name}_CLIENT_ID`];
+    const clientSecret = env[`OAUTH2_${name}_CLIENT_SECRET`];
+    if (!clientId || !clientSecret) continue;
+    const authorizationUrl = env[`OAUTH2_${name}_AUTHORIZATION_URL`];
+    clients[provider] = {
+      clientId,
+      clientSecret,
+      tokenUrl: env[`OAUTH2_${name}_TOKEN_URL`] ?? DEFAULT_TOKEN_URLS[provider],
+      authorizationUrls: authorizationUrl ? [authorizationUrl] : [],
+    };
+  }
+  return clients;
 }
 
 function withScheme(domain: string): string {

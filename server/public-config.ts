@@ -20,6 +20,9 @@ export function publicConfig(config: Config) {
     manageAccountUrl: env.MANAGE_ACCOUNT_URL,
     // not a secret: Handsontable checks its key in the browser
     handsontableLicenseKey: env.HANDSONTABLE_LICENSE_KEY?.trim() || null,
+    // OAuth connect: a provider's client id and extra authorization urls are public; its secret is not
+    pickers: { driveFilesUrl: env.PICKER_DRIVE_FILES_URL, analyticsProfilesUrl: env.PICKER_ANALYTICS_PROFILES_URL, adsCustomersUrl: env.PICKER_ADS_CUSTOMERS_URL },
+    oauth: Object.fromEntries(Object.entries(config.oauth).map(([provider, client]) => [provider, { clientId: client.clientId, authorizationUrls: client.authorizationUrls }])),
   };
 }
 

@@ -30,6 +30,9 @@ export interface Hrefs {
   dataStore(id: string): string;
   /** a workspace's plugin by its id `{plural type}/{name}[--{variant}]` */
   dataPlugin(workspaceId: string, pluginId: string): string;
+  /** the token exchange of OAuth connect; `{provider}` is chosen by the client from the authorization url */
+  oauthToken(provider: string): string;
+  dataComponentCredentials(id: string): string;
 }
 
 export function hrefs(config: Pick<Config, 'publicUrl'>): Hrefs {
@@ -62,5 +65,7 @@ export function hrefs(config: Pick<Config, 'publicUrl'>): Hrefs {
     dataComponent: (id) => `${api}/datacomponents/${seg(id)}`,
     dataStore: (id) => `${api}/datastores/${seg(id)}`,
     dataPlugin: (workspaceId, pluginId) => `${api}/workspaces/${seg(workspaceId)}/dataplugins/${pluginId.split('/').map(seg).join('/')}`,
+    oauthToken: (provider) => `${api}/tokens/${provider === '{provider}' ? provider : seg(provider)}/token`,
+    dataComponentCredentials: (id) => `${api}/datacomponents/${seg(id)}/credentials`,
   };
 }

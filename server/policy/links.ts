@@ -140,6 +140,9 @@ export function dataComponentLinks(h: Hrefs, component: { id: string }, role: Me
   return links({
     [REL.self]: h.dataComponent(component.id),
     [REL.updateDatacomponent]: h.dataComponent(component.id),
+    // POST {grant_type, code, code_verifier, redirect_uri, scope, component} to the provider's token url
+    [REL.authorizeDatacomponent]: h.oauthToken('{provider}'),
+    [REL.disconnectDatacomponent]: h.dataComponentCredentials(component.id),
   });
 }
 

@@ -17,6 +17,7 @@ import { labRoutes } from './lab';
 import { notificationRoutes } from './notifications';
 import { profileRoutes } from './profiles';
 import { rootRoutes } from './root';
+import { tokenRoutes } from './tokens';
 import { workspaceRoutes } from './workspaces';
 
 export interface ApiOptions {
@@ -82,5 +83,6 @@ export const apiRoutes: FastifyPluginAsync<ApiOptions> = (app, options) => {
   datasetRoutes(app, ctx);
   channelRoutes(app, ctx);
   labRoutes(app, ctx);
+  tokenRoutes(app, ctx);
   return Promise.resolve();
 };

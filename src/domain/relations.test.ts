@@ -54,6 +54,8 @@ describe('REL', () => {
       publishDiscovery: 'publish discovery.yml',
       createDatacomponent: 'create datacomponent',
       updateDatacomponent: 'update datacomponent',
+      authorizeDatacomponent: 'authorize datacomponent',
+      disconnectDatacomponent: 'disconnect datacomponent',
       updateDatastore: 'update datastore',
       makeDefault: 'make-default',
       deleteDatastore: 'delete datastore',

@@ -52,6 +52,9 @@ export const REL = {
   publishDiscovery: 'publish discovery.yml',
   createDatacomponent: 'create datacomponent',
   updateDatacomponent: 'update datacomponent',
+  // OAuth connect (spec 001 §7): the token exchange that stores a component's credentials, and Disconnect
+  authorizeDatacomponent: 'authorize datacomponent',
+  disconnectDatacomponent: 'disconnect datacomponent',
   updateDatastore: 'update datastore',
   makeDefault: 'make-default',
   deleteDatastore: 'delete datastore',

@@ -294,6 +294,29 @@ export const dataPluginSchema = halResource({
 });
 export type DataPlugin = z.infer<typeof dataPluginSchema>;
 
+/** A component's stored OAuth credentials as the API shows them (spec 001 §4 'OAuth connection'). */
+export const oauthCredentialsSchema = z.looseObject({
+  connected: z.boolean(),
+  provider: z.string().nullish(),
+  /** when the access token expires */
+  expiresAt: z.string().nullish(),
+  /** when the tokens were last obtained (a connect or a refresh) */
+  refreshedAt: z.string().nullish(),
+  /** whether a refresh token is held, so the access token can be renewed without the user */
+  refreshable: z.boolean().nullish(),
+});
+export type OAuthCredentials = z.infer<typeof oauthCredentialsSchema>;
+
+/** The answer of the token exchange (POST /tokens/{provider}/token): the access token for the pickers; the refresh token stays on the server. */
+export const oauthTokenSchema = z.looseObject({
+  access_token: z.string(),
+  token_type: z.string().nullish(),
+  expires_in: z.number().nullish(),
+  scope: z.string().nullish(),
+  credentials: oauthCredentialsSchema,
+});
+export type OAuthToken = z.infer<typeof oauthTokenSchema>;
+
 export const dataComponentSchema = halResource({
   id: z.string(),
   name: z.string(),
@@ -304,6 +327,8 @@ export const dataComponentSchema = halResource({
   commands: z.record(z.string(), z.unknown()).nullish(),
   created: z.string().nullish(),
   lastModified: z.string().nullish(),
+  /** OAuth connect: whether the component holds credentials, and their health (never the tokens) */
+  credentials: oauthCredentialsSchema.nullish(),
   _embedded: z.looseObject({ dataplugin: dataPluginSchema.nullish() }).nullish(),
 });
 export type DataComponent = z.infer<typeof dataComponentSchema>;

@@ -80,7 +80,7 @@ const SPEC_QUERIES: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['/lab/{workspaceId}/datastores/new', ['dataplugin', 'validate']],
   ['/lab/{workspaceId}/datastores/{datastoreId}', ['validate']],
   ['/lab/{workspaceId}/dataplugins', ['tab', 'type']],
-  ['/oauth', ['code']],
+  ['/oauth', ['code', 'state', 'error', 'error_description']],
 ];
 
 const SAMPLE: Readonly<Record<string, string>> = { step: 'imports', type: 'lists', datasetIdOrAlias: 'sales/by-month' };

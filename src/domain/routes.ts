@@ -29,7 +29,8 @@ export const ROUTES = {
   logout: { pattern: '/logout' },
   signup: { pattern: '/signup' },
   notVerified: { pattern: '/notverified' },
-  oauth: { pattern: '/oauth', query: ['code'] },
+  // the data-source popup (spec 001 §2): opened with ?state, returned to with ?code&state or ?error
+  oauth: { pattern: '/oauth', query: ['code', 'state', 'error', 'error_description'] },
   profile: { pattern: '/p/profile' },
   changePassword: { pattern: '/change-password' },
   apiKeys: { pattern: '/api-key' },

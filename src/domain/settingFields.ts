@@ -134,3 +134,102 @@ export function objectText(value: unknown): string {
     return '';
   }
 }
+
+// Encodings and value transforms (spec 001 §3 Setting). An encoding says how the stored text is
+// to be read; a value transform (Meltano's value_processor) how a value becomes the plugin's config.
+
+export const SETTING_ENCODINGS = ['BASE64', 'AZURE_KEY_VAULT_SECRET'] as const;
+export const VALUE_TRANSFORMS = ['UPCASE_STRING', 'NEST_OBJECT', 'STRINGIFY'] as const;
+export type ValueTransform = (typeof VALUE_TRANSFORMS)[number];
+
+/** Spec §5: password and sensitive settings never show their stored value. */
+export const MASK = '***';
+export function maskedValue(setting: Pick<Setting, 'kind' | 'sensitive'>, value: unknown): unknown {
+  const kind = typeof setting.kind === 'string' ? setting.kind.toUpperCase() : '';
+  const secret = setting.sensitive === true || kind === 'PASSWORD' || kind === 'OAUTH';
+  return secret && value !== undefined && value !== null && value !== '' ? MASK : value;
+}
+
+function bytesToBase64(bytes: Uint8Array): string {
+  let binary = '';
+  // in slices: String.fromCharCode(...) of a whole file would overflow the call stack
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+/** A file upload's bytes as the setting's value: base64 when the setting is BASE64-encoded, else the UTF-8 text. */
+export function fileValue(setting: Pick<Setting, 'encoding'>, bytes: Uint8Array): string {
+  return setting.encoding === 'BASE64' ? bytesToBase64(bytes) : new TextDecoder().decode(bytes);
+}
+
+/** {'a.b': 1, 'a.c': 2} → {a: {b: 1, c: 2}}; a key that would clobber a value (or reach a prototype) keeps its dotted form. */
+export function nestObject(value: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  // shallow keys first, so a plain key always wins over a deeper one that would overwrite it
+  const entries = Object.entries(value).sort(([a], [b]) => a.split('.').length - b.split('.').length);
+  for (const [key, item] of entries) {
+    const parts = key.split('.');
+    if (parts.some((p) => p === '' || p === '__proto__' || p === 'constructor' || p === 'prototype')) {
+      if (!Object.hasOwn(out, key)) Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+      continue;
+    }
+    let node: Record<string, unknown> = out;
+    let placed = true;
+    for (const part of parts.slice(0, -1)) {
+      const next = Object.hasOwn(node, part) ? node[part] : undefined;
+      if (next === undefined) node[part] = {};
+      else if (typeof next !== 'object' || next === null || Array.isArray(next)) {
+        placed = false;
+        break;
+      }
+      node = node[part] as Record<string, unknown>;
+    }
+    const last = parts[parts.length - 1]!;
+    if (placed && !Object.hasOwn(node, last)) node[last] = item;
+    else if (!Object.hasOwn(out, key)) out[key] = item;
+  }
+  return out;
+}
+
+/** A setting's value as its plugin receives it; an unknown transform or a value it does not apply to is left alone. */
+export function transformValue(transform: string | null | undefined, value: unknown): unknown {
+  switch (transform) {
+    case 'UPCASE_STRING':
+      return typeof value === 'string' ? value.toUpperCase() : value;
+    case 'NEST_OBJECT':
+      return typeof value === 'object' && value !== null && !Array.isArray(value) ? nestObject(value as Record<string, unknown>) : value;
+    case 'STRINGIFY':
+      if (typeof value === 'string' || value === undefined) return value;
+      try {
+        return JSON.stringify(value);
+      } catch {
+        return value;
+      }
+    default:
+      return value;
+  }
+}
+
+/**
+ * Server validation errors (spec §5) by setting: 'properties.{component}.{setting}' fields of this
+ * component, keyed by setting name, with their defaultMessage; an OAUTH setting's error reads
+ * 'Data source must be authorized' whatever the server's wording.
+ */
+export function settingMessages(
+  component: string,
+  settings: readonly Pick<Setting, 'name' | 'kind'>[],
+  errors: readonly { field?: string | null; defaultMessage?: string | null }[],
+): Record<string, string> {
+  const prefix = `properties.${component}.`;
+  const out: Record<string, string> = {};
+  for (const error of errors) {
+    const field = typeof error.field === 'string' ? error.field : '';
+    if (!field.startsWith(prefix)) continue;
+    const name = field.slice(prefix.length);
+    const setting = settings.find((s) => s.name === name || name.startsWith(`${s.name}.`));
+    if (!setting || Object.hasOwn(out, setting.name)) continue;
+    const oauth = typeof setting.kind === 'string' && setting.kind.toUpperCase() === 'OAUTH';
+    out[setting.name] = oauth ? SETTING_TEXTS.oauthRequired : (error.defaultMessage ?? SETTING_TEXTS.required);
+  }
+  return out;
+}

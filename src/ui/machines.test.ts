@@ -16,6 +16,7 @@ import { jobRunMachine } from '../machines/jobRun/jobRun.machine';
 import { landingMachine } from '../machines/landing/landing.machine';
 import { logStreamMachine } from '../machines/logStream/logStream.machine';
 import { notificationCountMachine, taskCountMachine } from '../machines/polling/polling.machine';
+import { oauthConnectMachine } from '../machines/oauthConnect/oauthConnect.machine';
 import { pipelineFormMachine } from '../machines/pipelineForm/pipelineForm.machine';
 import { profileFormMachine } from '../machines/profileForm/profileForm.machine';
 import { workspaceSwitchMachine } from '../machines/workspaceSwitch/workspaceSwitch.machine';
@@ -41,6 +42,7 @@ const ORIGINALS: { readonly [K in keyof Machines]: AnyStateMachine } = {
   datasetEditor: datasetEditorMachine,
   dataPlugins: dataPluginsMachine,
   discoveryUpload: discoveryUploadMachine,
+  oauthConnect: oauthConnectMachine,
 };
 
 function effects(replies: Parameters<typeof fakeFetch> = []) {

@@ -34,6 +34,8 @@ import { profileFormActors } from '../machines/profileForm/profileForm.actors';
 import { profileFormMachine, type ProfileSavedEmitted } from '../machines/profileForm/profileForm.machine';
 import { workspaceSwitchActors } from '../machines/workspaceSwitch/workspaceSwitch.actors';
 import { workspaceSwitchMachine } from '../machines/workspaceSwitch/workspaceSwitch.machine';
+import { oauthConnectActions, oauthConnectActors } from '../machines/oauthConnect/oauthConnect.actors';
+import { oauthConnectMachine } from '../machines/oauthConnect/oauthConnect.machine';
 import { watchActors } from '../machines/watch/watch.actors';
 import { watchMachine } from '../machines/watch/watch.machine';
 import type { RuntimeConfig } from './runtimeConfig';
@@ -125,6 +127,8 @@ export function provideMachines(effects: MachineEffects) {
     // The Lab's dataset editor (issue 8): the saved dataset is emitted for the page's toast
     // (datasetEditor actor.on('dataset.saved')).
     datasetEditor: datasetEditorMachine.provide({ actors: datasetEditorActors(client) }),
+    // OAuth connect of a data source's OAUTH setting (spec 001 §4, §7)
+    oauthConnect: oauthConnectMachine.provide({ actors: oauthConnectActors(client), actions: oauthConnectActions }),
   };
 }
 

@@ -15,6 +15,12 @@ export const runtimeConfigSchema = z.object({
   manageAccountUrl: z.string(),
   /** Handsontable's licence key; null renders handsontable-table datasets as html-table */
   handsontableLicenseKey: z.string().nullable().default(null),
+  /** OAuth connect of data sources: the providers this deployment has a client for (no secrets) */
+  /** the third-party lists the setting editors' pickers read */
+  pickers: z
+    .object({ driveFilesUrl: z.string(), analyticsProfilesUrl: z.string(), adsCustomersUrl: z.string() })
+    .default({ driveFilesUrl: 'https://www.googleapis.com/drive/v3/files', analyticsProfilesUrl: '', adsCustomersUrl: '' }),
+  oauth: z.record(z.string(), z.object({ clientId: z.string(), authorizationUrls: z.array(z.string()) })).default({}),
 });
 
 export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;

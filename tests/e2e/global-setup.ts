@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { oauthEnv, startFakeOAuthProvider } from '../support/oauthProvider';
 import { freePort } from '../support/server';
 
 /** Starts `server/main.ts` (the same entry as `npm start`) on a free port with a fresh data directory. */
@@ -9,16 +10,20 @@ export default async function globalSetup() {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-data-'));
   const baseUrl = `http://localhost:${port}`;
+  // OAuth connect goes to a provider this setup starts locally (test code only), as the Google client
+  const oauth = await startFakeOAuthProvider();
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_URL: baseUrl, LOG_LEVEL: 'warn', DATABASE_URL: '' },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_URL: baseUrl, LOG_LEVEL: 'warn', DATABASE_URL: '', ...oauthEnv(oauth) },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   await waitUntilUp(`${baseUrl}/config.json`, child);
   process.env.E2E_BASE_URL = baseUrl;
   process.env.E2E_DATA_DIR = dataDir;
+  process.env.E2E_OAUTH_AUTHORIZATION_URL = oauth.authorizationUrl;
   return async () => {
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));
+    await oauth.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
 }

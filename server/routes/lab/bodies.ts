@@ -1,5 +1,6 @@
 import { pluginReference } from '../../../src/domain/discovery';
 import { componentKeySensitivity, maskProperties, pipelineKeySensitivity } from '../../../src/domain/pipelineRules';
+import { credentialsSummary } from '../../oauth/credentials';
 import type { dataComponentSchema, dataPluginSchema, dataStoreSchema, pipelineSchema, Wire } from '../../../src/domain/resources';
 import type { MemberRole } from '../../db/schema';
 import type { Links } from '../../http/hal';
@@ -70,6 +71,7 @@ export function dataComponentBody(ctx: RouteContext, component: DataComponentRow
     commands: {},
     created: iso(component.created),
     lastModified: iso(component.last_modified),
+    credentials: credentialsSummary(component.properties),
     _embedded: { dataplugin: plugin ? dataPluginBody(plugin) : null },
     _links: dataComponentLinks(ctx.h, component, role),
   };

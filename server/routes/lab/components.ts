@@ -6,6 +6,7 @@ import { REL } from '../../../src/domain/relations';
 import { PLUGIN_TYPES } from '../../../src/domain/resources';
 import { badRequest, type FieldError } from '../../http/errors';
 import { pagedCollection } from '../../http/hal';
+import { credentialEntries, withoutCredentials } from '../../oauth/credentials';
 import { findCataloguePlugin } from '../../plugins/catalogue';
 import { createDataComponent, listDataComponents, parsePluginReference, updateDataComponent, type DataComponentRow } from '../../repositories/dataComponents';
 import { workspacePlugins, type WorkspacePlugin } from '../../repositories/dataPlugins';
@@ -125,8 +126,11 @@ export function componentRoutes(app: FastifyInstance, ctx: RouteContext): void {
     handler: async ({ access, body }) => {
       const component = access.component;
       const plugin = findCataloguePlugin(component.plugin_type, component.plugin_name, component.variant);
-      const properties = body.properties ? keepMaskedValues(body.properties, component.properties, componentKeySensitivity(plugin?.settings ?? [])) : undefined;
-      const errors = properties ? propertyErrors(plugin, properties) : [];
+      // OAuth credentials are the token exchange's to write (routes/tokens.ts): a form never sends or clears them
+      const sent = body.properties ? withoutCredentials(body.properties) : undefined;
+      const kept = sent ? keepMaskedValues(sent, component.properties, componentKeySensitivity(plugin?.settings ?? [])) : undefined;
+      const errors = kept ? propertyErrors(plugin, kept) : [];
+      const properties = kept ? { ...kept, ...credentialEntries(component.properties) } : undefined;
       const name = body.name?.trim();
       if (name !== undefined && name !== component.name) {
         const users = await ctx.db.selectFrom('pipelines').select('name').where('workspace_id', '=', component.workspace_id).where(sql<boolean>`data_components @> ${JSON.stringify([component.name])}::jsonb`).execute();

@@ -299,6 +299,7 @@ const ENVIRONMENT: readonly { label: string; value: (config: RuntimeConfig) => s
   { label: 'Placeholder load timeout', value: (c) => `${c.placeholderLoadTimeout} ms` },
   { label: 'Snackbar timeout', value: (c) => `${c.snackbarTimeout} ms` },
   { label: 'Manage account URL', value: (c) => c.manageAccountUrl || 'none' },
+  { label: 'OAuth providers', value: (c) => Object.keys(c.oauth).join(', ') || 'none' },
 ];
 
 function EnvironmentCard() {

@@ -23,9 +23,9 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { BREAKPOINTS } from '../../../../../domain/constants';
 import { SCHEDULE_CHOICES, scheduleFor, type ScheduleChoice } from '../../../../../domain/cronText';
 import { canSaveName, defaultActionsOf, PIPELINE_FORM_TEXTS, settingField, type ActionsMode } from '../../../../../domain/pipelineForm';
-import { propertyKey } from '../../../../../domain/settingFields';
+import { propertyKey, settingMessages } from '../../../../../domain/settingFields';
 import { selectAutoSaving, selectBusy, type EditorComponent } from '../../../../../machines/pipelineForm/pipelineForm.machine';
-import type { Workspace } from '../../../../../domain/resources';
+import type { DataComponent, Workspace } from '../../../../../domain/resources';
 import { Loading } from '../../../../components/Loading';
 import { PageHeader } from '../../../../components/PageHeader';
 import { useMachines } from '../../../../MachinesProvider';
@@ -180,6 +180,7 @@ function PipelineForm(input: { workspaceId: string; workspace: Workspace; pipeli
               <ComponentSettings
                 key={component.name}
                 component={component}
+                dataComponent={pipeline._embedded?.dataComponents?.find((saved) => saved.name === component.name)}
                 properties={c.properties}
                 errors={c.fieldErrors}
                 disabled={disabled}
@@ -275,6 +276,7 @@ function PipelineForm(input: { workspaceId: string; workspace: Workspace; pipeli
 
 function ComponentSettings({
   component,
+  dataComponent,
   properties,
   errors,
   disabled,
@@ -283,6 +285,8 @@ function ComponentSettings({
   onChange,
 }: {
   component: EditorComponent;
+  /** the saved component of that name (its links and credentials), once the pipeline has one */
+  dataComponent: DataComponent | undefined;
   properties: Readonly<Record<string, unknown>>;
   errors: Readonly<Record<string, string>>;
   disabled: boolean;
@@ -291,6 +295,8 @@ function ComponentSettings({
   onChange: (key: string, value: unknown) => void;
 }) {
   const styles = useStyles();
+  // server errors of a setting's parts (an OAuth setting's access_token) belong to the setting
+  const messages = settingMessages(component.name, component.settings, Object.entries(errors).map(([field, defaultMessage]) => ({ field, defaultMessage })));
   return (
     <div role="group" aria-label={component.label ?? component.name} onFocus={onFocus} className={styles.form}>
       <div className={styles.componentHead}>
@@ -306,9 +312,10 @@ function ComponentSettings({
             key={key}
             setting={setting}
             value={Object.hasOwn(properties, key) ? properties[key] : undefined}
-            error={errors[settingField(component.name, setting.name)]}
+            error={errors[settingField(component.name, setting.name)] ?? messages[setting.name]}
             disabled={disabled}
             onChange={(value) => onChange(key, value)}
+            oauth={{ settings: component.settings, componentName: component.name, dataComponent, properties }}
           />
         );
       })}

@@ -3,6 +3,7 @@ import { AddRegular, DismissRegular } from '@fluentui/react-icons';
 import {
   arrayItems,
   editorOf,
+  fileValue,
   fromDateTimeLocal,
   integerValue,
   isAzureKeyVault,
@@ -13,7 +14,10 @@ import {
   toDateTimeLocal,
   withArrayItem,
 } from '../../../../../domain/settingFields';
-import type { Setting } from '../../../../../domain/resources';
+import type { DataComponent, Setting } from '../../../../../domain/resources';
+import { OAuthSetting } from './OAuthSetting';
+import { PickerButton } from './PickerButton';
+import { pickerOf } from '../../../../../domain/oauth';
 
 const useStyles = makeStyles({
   list: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS },
@@ -22,21 +26,33 @@ const useStyles = makeStyles({
   add: { alignSelf: 'flex-start' },
 });
 
+/** The authorization url (or scope) of the component's OAUTH setting: the pipeline's property, else the plugin's value. */
+function oauthPart(oauth: { settings: readonly Setting[]; componentName: string; properties: Readonly<Record<string, unknown>> }, part: string): string {
+  const setting = oauth.settings.find((s) => typeof s.kind === 'string' && s.kind.toUpperCase() === 'OAUTH');
+  if (!setting) return '';
+  const name = `${setting.name}.${part}`;
+  const value = oauth.properties[`${oauth.componentName}.${name}`] ?? oauth.settings.find((s) => s.name === name)?.value;
+  return typeof value === 'string' ? value : '';
+}
+
 const text = (value: unknown): string => (value === undefined || value === null ? '' : typeof value === 'string' ? value : objectText(value));
 
-/** One plugin setting (spec 001 §5 'Plugin settings'); OAUTH comes with the plugins issue. */
+/** One plugin setting (spec 001 §5 'Plugin settings'); an OAUTH setting is the Connect editor. */
 export function SettingEditor({
   setting,
   value,
   error,
   disabled,
   onChange,
+  oauth,
 }: {
   setting: Setting;
   value: unknown;
   error: string | undefined;
   disabled: boolean;
   onChange: (value: unknown) => void;
+  /** what an OAUTH setting needs: its plugin's other settings, its component, the pipeline's properties */
+  oauth?: { settings: readonly Setting[]; componentName: string; dataComponent: DataComponent | undefined; properties: Readonly<Record<string, unknown>> };
 }) {
   const styles = useStyles();
   const editor = editorOf(setting);
@@ -56,9 +72,11 @@ export function SettingEditor({
 
   switch (editor) {
     case 'oauth':
-      return (
+      return oauth ? (
+        <OAuthSetting setting={setting} {...oauth} error={error === undefined ? undefined : SETTING_TEXTS.oauthRequired} disabled={disabled} />
+      ) : (
         <Field {...fieldProps}>
-          <Caption1>Connecting this data source comes with a later release.</Caption1>
+          <Caption1>Save the data import to connect this data source.</Caption1>
         </Field>
       );
     case 'boolean':
@@ -117,8 +135,8 @@ export function SettingEditor({
             name={setting.name}
             onChange={(event) => {
               const file = event.target.files?.[0];
-              // the file's text is the setting's value (a key file, a CSV)
-              if (file) void file.text().then(onChange);
+              // the file is the setting's value: its text, or base64 for a BASE64-encoded setting (a key file)
+              if (file) void file.arrayBuffer().then((buffer) => onChange(fileValue(setting, new Uint8Array(buffer))));
             }}
           />
         </Field>
@@ -137,11 +155,26 @@ export function SettingEditor({
       );
     case 'password':
     case 'email':
-    case 'text':
+    case 'text': {
+      const picker = editor === 'text' ? pickerOf(setting.name) : undefined;
+      const component = oauth?.dataComponent;
       return (
         <Field {...fieldProps}>
           <Input {...inputProps} type={editor} autoComplete={editor === 'password' ? 'new-password' : 'off'} value={text(value)} onChange={(_, data) => onChange(data.value)} />
+          {picker && component && oauth && (
+            <PickerButton
+              kind={picker}
+              label={label}
+              search={text(value)}
+              component={component}
+              authorizationUrl={oauthPart(oauth, 'authorization_url')}
+              developerToken={text(oauth.properties[`${oauth.componentName}.developer_token`] ?? oauth.settings.find((s) => s.name === 'developer_token')?.value)}
+              disabled={disabled}
+              onPick={onChange}
+            />
+          )}
         </Field>
       );
+    }
   }
 }

@@ -1,0 +1,129 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { hostileString } from './hostile.fixture';
+import { SETTING_KINDS } from './resources';
+import { editorOf, fileValue, isSettingRequired, MASK, maskedValue, nestObject, SETTING_TEXTS, settingMessages, transformValue, withArrayItem } from './settingFields';
+
+// The setting rules of spec 001 §3 Setting and §5 'Plugin settings' beyond the editors' choice:
+// every kind has an editor, encodings, value transforms, masking, the required rule, arrays and
+// the server's per-field messages.
+
+describe('every kind', () => {
+  it('has an editor of its own, and only HIDDEN renders nothing', () => {
+    const editors = SETTING_KINDS.map((kind) => editorOf({ kind }));
+    expect(new Set(editors).size).toBe(SETTING_KINDS.length);
+    expect(SETTING_KINDS.filter((kind) => editorOf({ kind }) === 'hidden')).toEqual(['HIDDEN']);
+  });
+});
+
+describe('the required rule', () => {
+  it('counts an empty required attribute as required unless it is the text false', () => {
+    expect(isSettingRequired({ required: '' })).toBe(true);
+    expect(isSettingRequired({ required: 'true' })).toBe(true);
+    expect(isSettingRequired({ required: 'false' })).toBe(false);
+    expect(isSettingRequired({ required: false })).toBe(false);
+    expect(isSettingRequired({ required: true })).toBe(true);
+  });
+
+  it('is satisfied by a value or a placeholder', () => {
+    expect(isSettingRequired({ required: '', value: 'x' })).toBe(false);
+    expect(isSettingRequired({ required: true, placeholder: 'e.g. x' })).toBe(false);
+  });
+
+  it('never holds for the text false, whatever else is set', () => {
+    fc.assert(fc.property(fc.anything(), fc.option(hostileString), (value, placeholder) => {
+      expect(isSettingRequired({ required: 'false', value, placeholder })).toBe(false);
+    }));
+  });
+});
+
+describe('masking', () => {
+  it('masks password, OAuth and sensitive values, and nothing else', () => {
+    expect(maskedValue({ kind: 'PASSWORD' }, 'hunter2')).toBe(MASK);
+    expect(maskedValue({ kind: 'OAUTH' }, 'tok')).toBe(MASK);
+    expect(maskedValue({ kind: 'STRING', sensitive: true }, 'x')).toBe(MASK);
+    expect(maskedValue({ kind: 'STRING' }, 'x')).toBe('x');
+    expect(maskedValue({ kind: 'PASSWORD' }, '')).toBe('');
+  });
+
+  it('never lets a sensitive value through', () => {
+    fc.assert(fc.property(fc.anything(), (value) => {
+      const shown = maskedValue({ kind: 'STRING', sensitive: true }, value);
+      expect(shown === MASK || shown === '' || shown === undefined || shown === null).toBe(true);
+    }));
+  });
+});
+
+describe('file values', () => {
+  it('is base64 for a BASE64 setting and the text otherwise', () => {
+    const bytes = new TextEncoder().encode('{"type": "service_account"}');
+    expect(fileValue({ encoding: 'BASE64' }, bytes)).toBe(Buffer.from(bytes).toString('base64'));
+    expect(fileValue({}, bytes)).toBe('{"type": "service_account"}');
+  });
+
+  it('round-trips any bytes through base64, large files included', () => {
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 5000 }), (bytes) => {
+      expect(Buffer.from(fileValue({ encoding: 'BASE64' }, bytes), 'base64').equals(Buffer.from(bytes))).toBe(true);
+    }), { numRuns: 50 });
+    const big = new Uint8Array(300_000).fill(7);
+    expect(Buffer.from(fileValue({ encoding: 'BASE64' }, big), 'base64')).toHaveLength(300_000);
+  });
+});
+
+describe('value transforms', () => {
+  it('upcases strings, nests dotted objects and stringifies', () => {
+    expect(transformValue('UPCASE_STRING', 'eu-west')).toBe('EU-WEST');
+    expect(transformValue('NEST_OBJECT', { 'a.b': 1, 'a.c': 2, d: 3 })).toEqual({ a: { b: 1, c: 2 }, d: 3 });
+    expect(transformValue('STRINGIFY', { a: [1] })).toBe('{"a":[1]}');
+    expect(transformValue('STRINGIFY', 'as is')).toBe('as is');
+    expect(transformValue('SOMETHING_ELSE', 5)).toBe(5);
+    expect(transformValue('UPCASE_STRING', 5)).toBe(5);
+  });
+
+  it('keeps a key that would clobber a value or reach a prototype in its dotted form', () => {
+    expect(nestObject({ a: 1, 'a.b': 2 })).toEqual({ a: 1, 'a.b': 2 });
+    const hostile = nestObject({ '__proto__.polluted': 1, 'constructor.prototype.x': 2 });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.keys(hostile).sort()).toEqual(['__proto__.polluted', 'constructor.prototype.x']);
+  });
+
+  it('never throws, never pollutes, and keeps every value (hostile keys and values)', () => {
+    fc.assert(fc.property(fc.dictionary(fc.oneof(hostileString, fc.constantFrom('a.b', 'a', '__proto__', 'a..b', '.', 'x.__proto__.y')), fc.integer()), (record) => {
+      const nested = nestObject(record);
+      expect(({} as Record<string, unknown>).y).toBeUndefined();
+      const count = (node: unknown): number => (typeof node === 'object' && node !== null ? Object.values(node).reduce<number>((n, v) => n + count(v), 0) : 1);
+      expect(count(nested)).toBe(Object.keys(record).length);
+    }));
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    expect(transformValue('STRINGIFY', circular)).toBe(circular);
+  });
+});
+
+describe('arrays', () => {
+  it('says adding overrides inherited values, and clearing an item removes it', () => {
+    expect(SETTING_TEXTS.arrayOverride).toBe('Adding a value will override all inherited values');
+    expect(withArrayItem(['a', 'b', 'c'], 1, '')).toEqual(['a', 'c']);
+  });
+});
+
+describe('settingMessages', () => {
+  const settings = [{ name: 'start_date', kind: 'DATE_ISO8601' }, { name: 'oauth_credentials', kind: 'OAUTH' }];
+
+  it('takes the server\'s defaultMessage per setting, and the OAuth text for an OAuth setting', () => {
+    const messages = settingMessages('tap-ga', settings, [
+      { field: 'properties.tap-ga.start_date', defaultMessage: 'must be a date' },
+      { field: 'properties.tap-ga.oauth_credentials.access_token', defaultMessage: 'is required' },
+      { field: 'properties.other.start_date', defaultMessage: 'not ours' },
+      { field: 'name', defaultMessage: 'is required' },
+    ]);
+    expect(messages).toEqual({ start_date: 'must be a date', oauth_credentials: 'Data source must be authorized' });
+  });
+
+  it('never throws on hostile error lists', () => {
+    fc.assert(fc.property(fc.array(fc.record({ field: fc.option(hostileString), defaultMessage: fc.option(hostileString) })), (errors) => {
+      const messages = settingMessages('tap-ga', settings, errors);
+      expect(Object.keys(messages).every((name) => settings.some((s) => s.name === name))).toBe(true);
+    }));
+  });
+});
