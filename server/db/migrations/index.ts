@@ -5,6 +5,7 @@ import * as identityThrottle from './003_identity_throttle';
 import * as readIndexes from './004_read_indexes';
 import * as lab from './005_lab';
 import * as labApi from './006_lab_api';
+import * as dataStores from './009_data_stores';
 
 /** Ordered by name; a new migration is a new file added here, never an edit of an old one. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '004_read_indexes': readIndexes,
   '005_lab': lab,
   '006_lab_api': labApi,
+  '009_data_stores': dataStores,
 };
