@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../context';
 import { componentRoutes } from './components';
+import { dataStoreRoutes } from './dataStores';
 import { pipelineRunRoutes } from './pipelineRuns';
 import { pipelineRoutes } from './pipelines';
 
@@ -9,4 +10,5 @@ export function labRoutes(app: FastifyInstance, ctx: RouteContext): void {
   pipelineRoutes(app, ctx);
   pipelineRunRoutes(app, ctx);
   componentRoutes(app, ctx);
+  dataStoreRoutes(app, ctx);
 }

@@ -64,7 +64,7 @@ function renderEveryLinkSet(baseUrl: string): Record<string, Record<string, { hr
     },
     pipelineDraftLinks: linkSets.pipelineDraftLinks(h, ID, ID, 'owner'),
     dataComponentLinks: linkSets.dataComponentLinks(h, { id: ID }, 'owner'),
-    dataStoreLinks: linkSets.dataStoreLinks(h, { id: ID }, 'owner'),
+    dataStoreLinks: linkSets.dataStoreLinks(h, { id: ID, is_default: false, managed: false, draft: false, status: 'READY' }, 'owner'),
   };
 }
 
