@@ -94,13 +94,16 @@ export function postgresConnection(properties: Readonly<Record<string, unknown>>
   };
 }
 
+/** encodeURIComponent that cannot throw: a lone surrogate (never valid text) becomes U+FFFD first. */
+const encode = (value: string) => encodeURIComponent(value.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD'));
+
 /** `jdbc:postgresql://host:port/database?user=…&currentSchema=…` — never the password. */
 export function postgresJdbcUrl(properties: Readonly<Record<string, unknown>>): string | null {
   const c = postgresConnection(properties);
   if (c.database === '') return null;
-  const host = !HOST.test(c.host) ? encodeURIComponent(c.host) : c.host.includes(':') && !c.host.startsWith('[') ? `[${c.host}]` : c.host;
-  const query = [c.user ? `user=${encodeURIComponent(c.user)}` : '', `currentSchema=${encodeURIComponent(c.schema)}`].filter(Boolean).join('&');
-  return `jdbc:postgresql://${host}:${c.port}/${encodeURIComponent(c.database)}?${query}`;
+  const host = !HOST.test(c.host) ? encode(c.host) : c.host.includes(':') && !c.host.startsWith('[') ? `[${c.host}]` : c.host;
+  const query = [c.user ? `user=${encode(c.user)}` : '', `currentSchema=${encode(c.schema)}`].filter(Boolean).join('&');
+  return `jdbc:postgresql://${host}:${c.port}/${encode(c.database)}?${query}`;
 }
 
 const isSecret = (settings: readonly SettingRule[]) => (key: string) => key === 'password' || isSensitiveSetting(settings.find((s) => s.name === key), key);
