@@ -126,7 +126,7 @@ export function mergeStoreProperties(incoming: Readonly<Record<string, unknown>>
 }
 
 /** The state a list shows: a draft is DRAFT whatever its last check said. */
-export function storeState(store: { draft?: boolean | null; status?: string | null }): DataStoreState {
+export function storeState(store: { readonly draft?: boolean | null | undefined; readonly status?: string | null | undefined }): DataStoreState {
   if (store.draft) return 'DRAFT';
   return (DATA_STORE_STATES as readonly string[]).includes(store.status ?? '') ? (store.status as DataStoreState) : 'PROVISIONING';
 }

@@ -7,6 +7,8 @@ import { apiKeysMachine } from '../machines/apiKeys/apiKeys.machine';
 import { assistantMachine } from '../machines/assistant/assistant.machine';
 import { authMachine } from '../machines/auth/auth.machine';
 import { changePasswordMachine } from '../machines/changePassword/changePassword.machine';
+import { dataStoreFormMachine } from '../machines/dataStoreForm/dataStoreForm.machine';
+import { dataStoreListMachine } from '../machines/dataStoreList/dataStoreList.machine';
 import { feedMachine } from '../machines/feed/feed.machine';
 import { jobRunMachine } from '../machines/jobRun/jobRun.machine';
 import { landingMachine } from '../machines/landing/landing.machine';
@@ -33,6 +35,8 @@ const ORIGINALS: { readonly [K in keyof Machines]: AnyStateMachine } = {
   logStream: logStreamMachine,
   watch: watchMachine,
   pipelineForm: pipelineFormMachine,
+  dataStoreList: dataStoreListMachine,
+  dataStoreForm: dataStoreFormMachine,
 };
 
 function effects(replies: Parameters<typeof fakeFetch> = []) {

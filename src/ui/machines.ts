@@ -10,6 +10,10 @@ import { authActors } from '../machines/auth/auth.actors';
 import { authMachine, type LoginRedirect } from '../machines/auth/auth.machine';
 import { changePasswordActors } from '../machines/changePassword/changePassword.actors';
 import { changePasswordMachine } from '../machines/changePassword/changePassword.machine';
+import { dataStoreFormActors } from '../machines/dataStoreForm/dataStoreForm.actors';
+import { dataStoreFormMachine } from '../machines/dataStoreForm/dataStoreForm.machine';
+import { dataStoreListActors } from '../machines/dataStoreList/dataStoreList.actors';
+import { dataStoreListMachine } from '../machines/dataStoreList/dataStoreList.machine';
 import { feedActors } from '../machines/feed/feed.actors';
 import { feedMachine } from '../machines/feed/feed.machine';
 import { jobRunActors } from '../machines/jobRun/jobRun.actors';
@@ -100,6 +104,15 @@ export function provideMachines(effects: MachineEffects) {
         // replace: the back button from the saved pipeline should not land on /new again
         showPipeline: (_, { workspaceId, pipelineId }) => navigate(pathTo('pipeline', { workspaceId, pipelineId }), { replace: true }),
         close: (_, { workspaceId }) => navigate(pathTo('pipelines', { workspaceId })),
+      },
+    }),
+    // The Lab's data stores (spec 001 §2 'Data stores'); a toast's text travels with the move.
+    dataStoreList: dataStoreListMachine.provide({ actors: dataStoreListActors(client) }),
+    dataStoreForm: dataStoreFormMachine.provide({
+      actors: dataStoreFormActors(client),
+      actions: {
+        showStore: (_, { workspaceId, datastoreId, message }) => navigate(pathTo('datastore', { workspaceId, datastoreId }), { replace: true, state: { toast: message } }),
+        close: (_, { workspaceId, message }) => navigate(pathTo('datastores', { workspaceId }), message === null ? {} : { state: { toast: message } }),
       },
     }),
   };
