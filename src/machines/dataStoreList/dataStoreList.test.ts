@@ -59,7 +59,7 @@ describe('data stores list scenarios', () => {
     expect(path.state.matches('ready')).toBe(true);
     const log = await replayPath(dataStoreListMachine, path, { input: { workspace } });
     expect(log.clock.now()).toBe(LIST_POLL_MS);
-    expect(path.state.can({ type: 'xstate.after.listPoll.dataStoreList.ready' } as never)).toBe(false);
+    expect(path.state.can({ type: 'xstate.after.listPoll.dataStoreList.ready' })).toBe(false);
   });
 
   it('the real actors: make-default PUTs, then re-reads the workspace and the stores; delete DELETEs and tells the page', async () => {

@@ -22,6 +22,8 @@ const ExplorePage = lazy(() => import('../pages/datasets/ExplorePage'));
 const DatasetPage = lazy(() => import('../pages/datasets/DatasetPage'));
 const PipelinesPage = lazy(() => import('../pages/lab/pipelines/list/PipelinesPage'));
 const PipelineEditPage = lazy(() => import('../pages/lab/pipelines/edit/PipelineEditPage'));
+const DataStoresPage = lazy(() => import('../pages/lab/datastores/list/DataStoresPage'));
+const DataStoreEditPage = lazy(() => import('../pages/lab/datastores/edit/DataStoreEditPage'));
 
 const page = (element: ReactNode) => <Suspense fallback={<Loading />}>{element}</Suspense>;
 
@@ -89,9 +91,9 @@ export function AppRoutes() {
           <Route path={path('pipelines')} element={page(<PipelinesPage />)} />
           <Route path={path('newPipeline')} element={page(<PipelineEditPage />)} />
           <Route path={path('pipeline')} element={page(<PipelineEditPage />)} />
-          <Route path={path('datastores')} element={<ViewPage view="Data Stores" title="Data Stores" />} />
-          <Route path={path('newDatastore')} element={<ViewPage view="Data Store" title="New data store" />} />
-          <Route path={path('datastore')} element={<ViewPage view="Data Store" title="Data store" />} />
+          <Route path={path('datastores')} element={page(<DataStoresPage />)} />
+          <Route path={path('newDatastore')} element={page(<DataStoreEditPage />)} />
+          <Route path={path('datastore')} element={page(<DataStoreEditPage />)} />
           <Route path={path('dataplugins')} element={<ViewPage view="Plugins" title="Plugins" />} />
           <Route path={path('datasources')} element={<ViewPage view="Data Sources" title="Data Sources" />} />
           <Route path={path('labChannels')} element={<ViewPage view="Channels" title="Channels" />} />
