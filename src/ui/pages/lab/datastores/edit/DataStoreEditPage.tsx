@@ -100,10 +100,21 @@ function DataStoreForm(input: { workspaceId: string; workspace: Workspace; datas
     return () => subscription.unsubscribe();
   }, [form, toast]);
 
-  if (loading) return <Loading />;
+  // The toaster stays mounted through loading: a toast handed over by the route arrives before the store.
+  const toaster = <Toaster toasterId={toasterId} />;
+  if (loading) {
+    return (
+      <>
+        {toaster}
+        <Loading />
+      </>
+    );
+  }
   if (failed) {
     return (
-      <section data-view="Data Store" aria-label="Data store" className={styles.form}>
+      <>
+        {toaster}
+        <section data-view="Data Store" aria-label="Data store" className={styles.form}>
         <MessageBar intent="error" role="alert">
           <MessageBarBody>{c.loadError}</MessageBarBody>
         </MessageBar>
@@ -113,7 +124,8 @@ function DataStoreForm(input: { workspaceId: string; workspace: Workspace; datas
             Try again
           </Button>
         </div>
-      </section>
+        </section>
+      </>
     );
   }
 
@@ -127,9 +139,10 @@ function DataStoreForm(input: { workspaceId: string; workspace: Workspace; datas
   };
 
   return (
-    <section data-view="Data Store" aria-label="Data store">
+    <>
+      {toaster}
+      <section data-view="Data Store" aria-label="Data store">
       <PageHeader title={title} />
-      <Toaster toasterId={toasterId} />
       <form className={styles.form} onSubmit={onSubmit} noValidate aria-label="Data store form">
         {c.banner !== null && c.banner !== '' && (
           <MessageBar intent="error" role="alert">
@@ -196,6 +209,7 @@ function DataStoreForm(input: { workspaceId: string; workspace: Workspace; datas
           </DialogBody>
         </DialogSurface>
       </Dialog>
-    </section>
+      </section>
+    </>
   );
 }
