@@ -48,7 +48,8 @@ export const STORE_TOAST_MS = 6000;
 
 const useStyles = makeStyles({
   list: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
-  row: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalM, padding: tokens.spacingHorizontalM },
+  // A Card lays its children out in a column; a store is one line: icon, details, menu.
+  row: { display: 'flex', flexDirection: 'row', alignItems: 'center', gap: tokens.spacingHorizontalM, padding: tokens.spacingHorizontalM },
   icon: { fontSize: '28px', color: tokens.colorBrandForeground1, flexShrink: 0 },
   main: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXXS, minWidth: 0, flexGrow: 1 },
   url: { color: tokens.colorNeutralForeground3, fontFamily: tokens.fontFamilyMonospace, overflowWrap: 'anywhere' },
