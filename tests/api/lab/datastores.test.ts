@@ -194,3 +194,11 @@ describe('data stores', () => {
     expect((await checkJobOf(draft.body.id))?.status).toBe('QUEUED');
   });
 });
+
+describe('data store updates', () => {
+  it('refuses a body that changes nothing', async () => {
+    const store = (await owner.call('POST', linkOf(workspace, REL.newDatastore), { name: 'Nothing to change', dataPlugin: PLUGIN, properties: SETTINGS })).body;
+    expectError(await owner.call('PUT', linkOf(store, REL.updateDatastore), {}), 400, { properties: 'must change name or properties' });
+    expectError(await owner.call('PUT', linkOf(store, REL.updateDatastore), 'null'), 400);
+  });
+});
