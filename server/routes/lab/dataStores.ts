@@ -31,14 +31,15 @@ const createBody = z.object({
   draft: z.boolean().nullish(),
 });
 
-// An empty body (or none: a null body reads as one) says nothing to save and is refused as such.
+// An empty body (or none: a null body reads as one) says nothing to save and is refused as such;
+// `draft` is how a save is kept, not a change of its own.
 const updateBody = z
   .object({
     name: storeName.nullish(),
     properties: propertiesRecord.nullish(),
     draft: z.boolean().nullish(),
   })
-  .refine((body) => [body.name, body.properties, body.draft].some((value) => value !== undefined && value !== null), { message: 'must change name or properties', path: ['properties'] });
+  .refine((body) => [body.name, body.properties].some((value) => value !== undefined && value !== null), { message: 'must change name or properties', path: ['properties'] });
 
 const fieldError = (field: string, defaultMessage: string): FieldError => ({ field, objectName: OBJECT_NAME, defaultMessage });
 const refuse = (errors: FieldError[]) => badRequest(`Validation failed for object='${OBJECT_NAME}'`, errors);

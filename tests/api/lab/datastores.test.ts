@@ -200,5 +200,6 @@ describe('data store updates', () => {
     const store = (await owner.call('POST', linkOf(workspace, REL.newDatastore), { name: 'Nothing to change', dataPlugin: PLUGIN, properties: SETTINGS })).body;
     expectError(await owner.call('PUT', linkOf(store, REL.updateDatastore), {}), 400, { properties: 'must change name or properties' });
     expectError(await owner.call('PUT', linkOf(store, REL.updateDatastore), 'null'), 400);
+    expectError(await owner.call('PUT', linkOf(store, REL.updateDatastore), { draft: true }), 400, { properties: 'must change name or properties' });
   });
 });
