@@ -67,6 +67,8 @@ export interface JobsTable {
   stop_requested: ColumnType<boolean, boolean | undefined, boolean>;
   end_reason: ColumnType<string | null, string | null | undefined, string | null>;
   rows_loaded: ColumnType<number, number | undefined, number>;
+  // 009_data_stores: a store's connection check
+  datastore_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export type JobTriggerKind = 'MANUAL' | 'SCHEDULE' | 'PIPELINE' | 'RETRY' | 'SEED';
@@ -125,6 +127,8 @@ export interface DataStoresTable {
   status: ColumnType<string, string | undefined, string>;
   created: Timestamp;
   last_modified: Timestamp;
+  // 009_data_stores: why its last connection check failed
+  status_message: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface PipelineStatesTable {

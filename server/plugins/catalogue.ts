@@ -99,6 +99,25 @@ export const BUILTIN_PLUGINS: readonly BuiltinPlugin[] = [
     module: 'targets/store.ts',
     settings: [{ name: 'batch_size', label: 'Batch size', kind: 'INTEGER', description: 'Records written per flush.', value: 1000 }],
   },
+  {
+    name: 'target-postgres',
+    label: 'PostgreSQL',
+    namespace: 'target_postgres',
+    pluginType: 'LOADER',
+    variant: 'builtin',
+    description: 'Loads into a PostgreSQL database of your own: a table per stream in the chosen schema, upserted on the stream\'s key. A data store of this kind becomes the destination of every pipeline when it is the workspace default.',
+    capabilities: [],
+    module: 'targets/postgres.ts',
+    settings: [
+      { name: 'host', label: 'Host', kind: 'STRING', description: 'Server host name or IP address.', required: true },
+      { name: 'port', label: 'Port', kind: 'INTEGER', description: 'Server port.', value: 5432 },
+      { name: 'database', label: 'Database', kind: 'STRING', description: 'Database name.', required: true },
+      { name: 'user', label: 'User', kind: 'STRING', description: 'User name.', required: true },
+      { name: 'password', label: 'Password', kind: 'PASSWORD', description: 'Password; never shown again once saved.', sensitive: true },
+      { name: 'schema', label: 'Schema', kind: 'STRING', description: 'The schema tables are created in (created when missing).', value: 'public' },
+      { name: 'batch_size', label: 'Batch size', kind: 'INTEGER', description: 'Records written per flush.', value: 1000 },
+    ],
+  },
 ];
 
 /** The built-in plugin of this name; a component of another variant of the same name (tap-postgres--meltanolabs) is not built in. */

@@ -50,7 +50,6 @@ export function profileLinks(h: Hrefs, caller: Caller, profile: { id: string; ca
  * Reads (channels, questions, feed, search, tags, members, invitations) for every member; the Lab
  * (pipelines, data components, the plugin catalogue, data stores) and the workspace's
  * administration (jobs, inviting, 'update delete workspace') for owners and editors only.
- * 'new datastore' stays unoffered until data stores can be created.
  */
 export function workspaceLinks(h: Hrefs, workspace: { id: string }, role: MemberRole): Links {
   const admin = isAdminRole(role);
@@ -81,6 +80,7 @@ export function workspaceLinks(h: Hrefs, workspace: { id: string }, role: Member
     [REL.previewDataset]: admin && part('datasets/preview'),
     // Every member keeps lists of their own; the href carries the new list's id (PUT creates it).
     [REL.createChannel]: part(`channels/${newId()}`),
+    [REL.newDatastore]: admin && part('datastores'),
   });
 }
 
@@ -146,10 +146,28 @@ export function dataComponentLinks(h: Hrefs, component: { id: string }, role: Me
   });
 }
 
-/** Read-only for now: 'update datastore', 'make-default' and 'delete datastore' come with the data stores issue. */
-export function dataStoreLinks(h: Hrefs, store: { id: string }, role: MemberRole): Links {
+/** What decides a data store's links beyond the caller's role. */
+export interface DataStoreLinkState {
+  id: string;
+  is_default: boolean;
+  managed: boolean;
+  draft: boolean;
+  status: string;
+}
+
+/**
+ * The embedded (managed) store has no settings to change and is never removed; the default store
+ * is not removed either. Only a checked store (READY) may become the default — pipelines load
+ * into it from then on — and the current default is not offered 'make-default'.
+ */
+export function dataStoreLinks(h: Hrefs, store: DataStoreLinkState, role: MemberRole): Links {
   if (!isAdminRole(role)) return {};
-  return links({ [REL.self]: h.dataStore(store.id) });
+  return links({
+    [REL.self]: h.dataStore(store.id),
+    [REL.updateDatastore]: !store.managed && h.dataStore(store.id),
+    [REL.makeDefault]: !store.is_default && !store.draft && store.status === 'READY' && `${h.dataStore(store.id)}/default`,
+    [REL.deleteDatastore]: !store.is_default && !store.managed && h.dataStore(store.id),
+  });
 }
 
 /**

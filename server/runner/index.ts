@@ -5,3 +5,4 @@ export { readLogs, type LogLine } from './logs';
 export type { JobRow } from './queue';
 export { Runner, type RunnerLog, type RunnerOptions } from './runner';
 export { loadRunnerSettings, type RunnerSettings } from './config';
+export { enqueueStoreCheck, STORE_CHECK } from './storeChecks';

@@ -13,6 +13,8 @@ import { LogWriter, lastLogSequence } from './logs';
 import { projectDir, writeProjectFile } from './project';
 import { claimNextJob, finishJob, recordProcessGroup, recoverLostJobs, renewLeases, stopRequestedAmong, type JobRow } from './queue';
 import { queueSignals } from './signals';
+import { STORE_CHECK, runStoreCheck } from './storeChecks';
+import { loadTargetLine, withDefaultStoreLoader } from '../stores/storeKinds';
 
 /** What the runner says about itself; pino and Fastify's logger fit. */
 export interface RunnerLog {
@@ -165,41 +167,7 @@ export class Runner {
     let token: string | undefined;
     try {
       writer.write(`Job started on ${os.hostname()} (runner ${this.id}), attempt ${job.attempt} of ${job.max_attempts}.`);
-      const pipeline = job.pipeline_id ? await getPipeline(db, job.pipeline_id) : undefined;
-      if (!pipeline) throw new Error('The pipeline of this job no longer exists.');
-      const all = await listDataComponents(db, job.workspace_id);
-      const components = pipeline.data_components.map((name) => all.find((c) => c.name === name)).filter((c) => c !== undefined);
-      const missing = pipeline.data_components.filter((name) => !all.some((c) => c.name === name));
-      if (missing.length > 0) writer.write(`Components not found in the workspace: ${missing.join(', ')}.`);
-      await ensureDefaultStore(db, job.workspace_id);
-      const dir = projectDir(this.options.dataDir, job.workspace_id);
-      writeProjectFile(dir, all);
-      const scriptComponents = components.map((c) => ({ name: c.name, pluginType: c.plugin_type, pluginName: c.plugin_name }));
-      const script = job.type === 'PIPELINE_VERIFY' ? verifyScript(scriptComponents) : pipelineScript({ id: pipeline.id, script: pipeline.script, actions: pipeline.actions, components: scriptComponents });
-      token = this.bridge.grant({ jobId: job.id, workspaceId: job.workspace_id, pipelineId: pipeline.id });
-      const { env, skipped } = jobEnvironment({
-        jobId: job.id,
-        workspaceId: job.workspace_id,
-        pipelineId: pipeline.id,
-        projectDir: dir,
-        components,
-        pipelineProperties: pipeline.properties,
-        bridgeSocket: this.bridge.socketPath,
-        bridgeToken: token,
-      });
-      if (skipped.length > 0) writer.write(`Settings not passed to the job (no such component, or a reserved or unusable name): ${skipped.join(', ')}.`);
-      const started = startJobProcess({
-        script,
-        cwd: dir,
-        env,
-        timeoutMs: job.timeout_seconds * 1000,
-        killGraceMs: this.options.killGraceMs,
-        onLine: (line) => writer.write(line),
-      });
-      entry.process = started;
-      if (started.pid !== undefined) await recordProcessGroup(db, job.id, this.id, started.pid);
-      if (this.stopping) started.stop('RUNNER_LOST');
-      result = await started.done;
+      result = job.type === STORE_CHECK ? await runStoreCheck(db, job, (line) => writer.write(line)) : await this.runPipeline(entry, writer, (granted) => (token = granted));
     } catch (error) {
       writer.write(error instanceof Error ? error.message : String(error));
       result = { reason: 'SPAWN_FAILED', exitCode: null, signal: null };
@@ -220,6 +188,51 @@ export class Runner {
     if (finished) {
       log.info({ jobId: job.id, status: finished.status, exitCode: result.exitCode, retry: finished.retry?.id, triggered: finished.triggered.map((t) => t.id) }, 'runner: job ended');
     }
+  }
+
+  /** Runs a pipeline job's script; `grant` receives the job's bridge token, revoked by the caller. */
+  private async runPipeline(entry: Running, writer: LogWriter, grant: (token: string) => void): Promise<JobProcessResult> {
+    const { db } = this.options;
+    const job = entry.job;
+    const pipeline = job.pipeline_id ? await getPipeline(db, job.pipeline_id) : undefined;
+    if (!pipeline) throw new Error('The pipeline of this job no longer exists.');
+    // A target-store component loads into the default store, whichever store that is (storeKinds.ts).
+    const store = await ensureDefaultStore(db, job.workspace_id);
+    const all = withDefaultStoreLoader(await listDataComponents(db, job.workspace_id), store);
+    const components = pipeline.data_components.map((name) => all.find((c) => c.name === name)).filter((c) => c !== undefined);
+    const missing = pipeline.data_components.filter((name) => !all.some((c) => c.name === name));
+    if (missing.length > 0) writer.write(`Components not found in the workspace: ${missing.join(', ')}.`);
+    const target = loadTargetLine(store);
+    if (target && components.some((c) => c.plugin_name === 'target-postgres')) writer.write(target);
+    const dir = projectDir(this.options.dataDir, job.workspace_id);
+    writeProjectFile(dir, all);
+    const scriptComponents = components.map((c) => ({ name: c.name, pluginType: c.plugin_type, pluginName: c.plugin_name }));
+    const script = job.type === 'PIPELINE_VERIFY' ? verifyScript(scriptComponents) : pipelineScript({ id: pipeline.id, script: pipeline.script, actions: pipeline.actions, components: scriptComponents });
+    const token = this.bridge.grant({ jobId: job.id, workspaceId: job.workspace_id, pipelineId: pipeline.id });
+    grant(token);
+    const { env, skipped } = jobEnvironment({
+      jobId: job.id,
+      workspaceId: job.workspace_id,
+      pipelineId: pipeline.id,
+      projectDir: dir,
+      components,
+      pipelineProperties: pipeline.properties,
+      bridgeSocket: this.bridge.socketPath,
+      bridgeToken: token,
+    });
+    if (skipped.length > 0) writer.write(`Settings not passed to the job (no such component, or a reserved or unusable name): ${skipped.join(', ')}.`);
+    const started = startJobProcess({
+      script,
+      cwd: dir,
+      env,
+      timeoutMs: job.timeout_seconds * 1000,
+      killGraceMs: this.options.killGraceMs,
+      onLine: (line) => writer.write(line),
+    });
+    entry.process = started;
+    if (started.pid !== undefined) await recordProcessGroup(db, job.id, this.id, started.pid);
+    if (this.stopping) started.stop('RUNNER_LOST');
+    return await started.done;
   }
 }
 

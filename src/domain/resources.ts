@@ -342,6 +342,8 @@ export const dataStoreSchema = halResource({
   draft: z.boolean().nullish(),
   default: z.boolean().nullish(),
   status: z.string().nullish(),
+  /** why its last connection check failed (FAILED) */
+  statusMessage: z.string().nullish(),
   /** `loaders/{name}--{variant}` */
   dataPlugin: z.string().nullish(),
   properties: propertiesSchema.nullish(),

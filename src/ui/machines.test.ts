@@ -11,6 +11,8 @@ import { datasetEditorMachine } from '../machines/datasetEditor/datasetEditor.ma
 import { datasetPageMachine } from '../machines/datasetPage/datasetPage.machine';
 import { dataPluginsMachine } from '../machines/dataPlugins/dataPlugins.machine';
 import { discoveryUploadMachine } from '../machines/discoveryUpload/discoveryUpload.machine';
+import { dataStoreFormMachine } from '../machines/dataStoreForm/dataStoreForm.machine';
+import { dataStoreListMachine } from '../machines/dataStoreList/dataStoreList.machine';
 import { feedMachine } from '../machines/feed/feed.machine';
 import { jobRunMachine } from '../machines/jobRun/jobRun.machine';
 import { landingMachine } from '../machines/landing/landing.machine';
@@ -43,6 +45,8 @@ const ORIGINALS: { readonly [K in keyof Machines]: AnyStateMachine } = {
   dataPlugins: dataPluginsMachine,
   discoveryUpload: discoveryUploadMachine,
   oauthConnect: oauthConnectMachine,
+  dataStoreList: dataStoreListMachine,
+  dataStoreForm: dataStoreFormMachine,
 };
 
 function effects(replies: Parameters<typeof fakeFetch> = []) {

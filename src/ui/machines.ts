@@ -18,6 +18,10 @@ import { dataPluginsActors } from '../machines/dataPlugins/dataPlugins.actors';
 import { dataPluginsMachine } from '../machines/dataPlugins/dataPlugins.machine';
 import { discoveryUploadActors } from '../machines/discoveryUpload/discoveryUpload.actors';
 import { discoveryUploadMachine } from '../machines/discoveryUpload/discoveryUpload.machine';
+import { dataStoreFormActors } from '../machines/dataStoreForm/dataStoreForm.actors';
+import { dataStoreFormMachine } from '../machines/dataStoreForm/dataStoreForm.machine';
+import { dataStoreListActors } from '../machines/dataStoreList/dataStoreList.actors';
+import { dataStoreListMachine } from '../machines/dataStoreList/dataStoreList.machine';
 import { feedActors } from '../machines/feed/feed.actors';
 import { feedMachine } from '../machines/feed/feed.machine';
 import { jobRunActors } from '../machines/jobRun/jobRun.actors';
@@ -129,6 +133,15 @@ export function provideMachines(effects: MachineEffects) {
     datasetEditor: datasetEditorMachine.provide({ actors: datasetEditorActors(client) }),
     // OAuth connect of a data source's OAUTH setting (spec 001 §4, §7)
     oauthConnect: oauthConnectMachine.provide({ actors: oauthConnectActors(client), actions: oauthConnectActions }),
+    // The Lab's data stores (spec 001 §2 'Data stores'); a toast's text travels with the move.
+    dataStoreList: dataStoreListMachine.provide({ actors: dataStoreListActors(client) }),
+    dataStoreForm: dataStoreFormMachine.provide({
+      actors: dataStoreFormActors(client),
+      actions: {
+        showStore: (_, { workspaceId, datastoreId, message }) => navigate(pathTo('datastore', { workspaceId, datastoreId }), { replace: true, state: { toast: message } }),
+        close: (_, { workspaceId, message }) => navigate(pathTo('datastores', { workspaceId }), message === null ? {} : { state: { toast: message } }),
+      },
+    }),
   };
 }
 

@@ -43,7 +43,8 @@ test('server validation shows a red banner and the field errors inline', async (
   await page.setViewportSize({ width: 1280, height: 900 });
   await signIn(page, DEMO.owner, NEW);
   // PostgreSQL needs a user and a database; the demo seed configures no PostgreSQL source.
-  await addComponent(page, 'postgres', 'PostgreSQL');
+  // 'tap-postgres', not 'postgres': the loader target-postgres is labelled PostgreSQL too.
+  await addComponent(page, 'tap-postgres', 'PostgreSQL');
   await addComponent(page, 'store', 'Workspace data store');
   await page.getByRole('textbox', { name: 'Name' }).fill('x'.repeat(300));
   await page.getByRole('button', { name: 'Save', exact: true }).click();

@@ -7,6 +7,7 @@ import * as lab from './005_lab';
 import * as labApi from './006_lab_api';
 import * as datasets from './007_datasets';
 import * as dataplugins from './008_dataplugins';
+import * as dataStores from './009_data_stores';
 
 /** Ordered by name; a new migration is a new file added here, never an edit of an old one. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '006_lab_api': labApi,
   '007_datasets': datasets,
   '008_dataplugins': dataplugins,
+  '009_data_stores': dataStores,
 };

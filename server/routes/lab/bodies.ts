@@ -1,14 +1,16 @@
 import { pluginReference } from '../../../src/domain/discovery';
+import { maskStoreProperties, storeState } from '../../../src/domain/dataStores';
 import { componentKeySensitivity, maskProperties, pipelineKeySensitivity } from '../../../src/domain/pipelineRules';
 import { credentialsSummary } from '../../oauth/credentials';
 import type { dataComponentSchema, dataPluginSchema, dataStoreSchema, pipelineSchema, Wire } from '../../../src/domain/resources';
 import type { MemberRole } from '../../db/schema';
 import type { Links } from '../../http/hal';
-import { findCataloguePlugin, type CataloguePlugin } from '../../plugins/catalogue';
+import { builtinPlugin, findCataloguePlugin, type CataloguePlugin } from '../../plugins/catalogue';
 import type { WorkspacePlugin } from '../../repositories/dataPlugins';
 import { dataComponentLinks, dataStoreLinks, pipelineLinks } from '../../policy/links';
 import type { DataComponentRow } from '../../repositories/dataComponents';
 import type { DataStoreRow } from '../../repositories/dataStores';
+import { jdbcUrlOf } from '../../stores/storeKinds';
 import { componentRule, type PipelineFacts } from '../../repositories/pipelineFacts';
 import type { PipelineRow } from '../../repositories/pipelines';
 import { iso, isoRequired, type RouteContext } from '../context';
@@ -78,22 +80,31 @@ export function dataComponentBody(ctx: RouteContext, component: DataComponentRow
 }
 
 export function dataStoreBody(ctx: RouteContext, store: DataStoreRow, role: MemberRole): Wire<typeof dataStoreSchema> {
+  const plugin = builtinPlugin(pluginNameOf(store.data_plugin));
   return {
     id: store.id,
     name: store.name,
-    // The embedded store is reached through the runner's bridge, never by a connection string.
-    jdbcUrl: null,
+    // A PostgreSQL store's connection without its password; the embedded store is reached through the runner's bridge.
+    jdbcUrl: jdbcUrlOf(store),
     logoUrl: null,
     managed: store.managed,
     draft: store.draft,
     default: store.is_default,
-    status: store.draft ? 'DRAFT' : store.status,
+    status: storeState(store),
+    statusMessage: store.status_message,
     dataPlugin: store.data_plugin,
-    properties: store.properties,
+    properties: maskStoreProperties(store.properties, plugin?.settings ?? []),
     created: iso(store.created),
     lastModified: iso(store.last_modified),
     _links: dataStoreLinks(ctx.h, store, role),
   };
+}
+
+/** `loaders/target-postgres--builtin` → `target-postgres`. */
+export function pluginNameOf(reference: string): string {
+  const name = reference.slice(reference.indexOf('/') + 1);
+  const variant = name.indexOf('--');
+  return variant < 0 ? name : name.slice(0, variant);
 }
 
 export interface PipelineBodyParts {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../context';
 import { componentRoutes } from './components';
 import { dataPluginRoutes } from './dataplugins';
+import { dataStoreRoutes } from './dataStores';
 import { pipelineRunRoutes } from './pipelineRuns';
 import { pipelineRoutes } from './pipelines';
 
@@ -11,4 +12,5 @@ export function labRoutes(app: FastifyInstance, ctx: RouteContext): void {
   pipelineRunRoutes(app, ctx);
   componentRoutes(app, ctx);
   dataPluginRoutes(app, ctx);
+  dataStoreRoutes(app, ctx);
 }

@@ -28,6 +28,8 @@ const DataSourcesPage = lazy(() => import('../pages/lab/datasources/DataSourcesP
 const LabChannelsPage = lazy(() => import('../pages/lab/channels/LabChannelsPage'));
 const ProjectPage = lazy(() => import('../pages/lab/project/ProjectPage'));
 const LabHelpPage = lazy(() => import('../pages/lab/help/LabHelpPage'));
+const DataStoresPage = lazy(() => import('../pages/lab/datastores/list/DataStoresPage'));
+const DataStoreEditPage = lazy(() => import('../pages/lab/datastores/edit/DataStoreEditPage'));
 
 const page = (element: ReactNode) => <Suspense fallback={<Loading />}>{element}</Suspense>;
 
@@ -96,9 +98,9 @@ export function AppRoutes() {
           <Route path={path('pipelines')} element={page(<PipelinesPage />)} />
           <Route path={path('newPipeline')} element={page(<PipelineEditPage />)} />
           <Route path={path('pipeline')} element={page(<PipelineEditPage />)} />
-          <Route path={path('datastores')} element={<ViewPage view="Data Stores" title="Data Stores" />} />
-          <Route path={path('newDatastore')} element={<ViewPage view="Data Store" title="New data store" />} />
-          <Route path={path('datastore')} element={<ViewPage view="Data Store" title="Data store" />} />
+          <Route path={path('datastores')} element={page(<DataStoresPage />)} />
+          <Route path={path('newDatastore')} element={page(<DataStoreEditPage />)} />
+          <Route path={path('datastore')} element={page(<DataStoreEditPage />)} />
           <Route path={path('labDatasets')} element={page(<LabDatasetsPage />)} />
           <Route path={path('dataplugins')} element={page(<DataPluginsPage />)} />
           <Route path={path('datasources')} element={page(<DataSourcesPage />)} />

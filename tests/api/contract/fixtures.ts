@@ -50,6 +50,7 @@ export async function prepare(world: World): Promise<{ fixtures: Fixtures; calle
   const outsiderKey = await createKey(world.outsider.api, 'leak matrix (outsider)');
   const outsiderKeyToken = await clientCredentialsToken(world.baseUrl, outsiderKey.clientId, outsiderKey.clientSecret);
   const pipeline = await createPipeline(owner.api, 'Contract fixture');
+  const store = await createDataStore(owner.api, 'Contract fixture store');
 
   const fixtures: Fixtures = {
     root: '',
@@ -65,7 +66,8 @@ export async function prepare(world: World): Promise<{ fixtures: Fixtures; calle
     notification: notification.id,
     pipeline: pipeline.id,
     dataComponent: pipeline.componentId,
-    dataStore: pipeline.storeId,
+    // A store of the workspace's own (not the embedded default), so 'update datastore' is offered and probed.
+    dataStore: store.id,
     // A plugin is named by its workspace and the path's type and name (see urlOf).
     dataPlugin: DEMO.workspaceId,
   };
@@ -100,6 +102,13 @@ async function createPipeline(api: ApiClient, name: string): Promise<{ id: strin
   if (created.status !== 201) throw new Error(`pipeline not created: ${created.status} ${JSON.stringify(created.body)}`);
   const embedded = created.body._embedded;
   return { id: String(created.body.id), componentId: String(embedded.dataComponents[0].id), storeId: String(embedded.datastore.id) };
+}
+
+/** A PostgreSQL store (its connection check stays queued: no runner runs in the API tests). */
+async function createDataStore(api: ApiClient, name: string): Promise<{ id: string }> {
+  const created = await api.call('POST', `/api/workspaces/${DEMO.workspaceId}/datastores`, { name, dataPlugin: 'loaders/target-postgres--builtin', properties: { host: '127.0.0.1', port: 1, database: 'contract', user: 'contract', password: 'contract-secret' } });
+  if (created.status !== 201) throw new Error(`data store not created: ${created.status} ${JSON.stringify(created.body)}`);
+  return { id: String(created.body.id) };
 }
 
 const claims = (baseUrl: string, subject: string) => ({ sub: subject, email: 'owner@example.com', email_verified: true, aud: `${baseUrl}/api`, iss: `${baseUrl}/idp/` });

@@ -69,12 +69,12 @@ function renderEveryLinkSet(baseUrl: string): Record<string, Record<string, { hr
     },
     pipelineDraftLinks: linkSets.pipelineDraftLinks(h, ID, ID, 'owner'),
     dataComponentLinks: linkSets.dataComponentLinks(h, { id: ID }, 'owner'),
-    dataStoreLinks: linkSets.dataStoreLinks(h, { id: ID }, 'owner'),
     // Installable and removable exclude each other: rendered in both states.
     dataPluginLinks: {
       ...linkSets.dataPluginLinks(h, ID, { id: 'extractors/tap-github--meltanolabs', installed: false, canDelete: false }, 'owner'),
       ...linkSets.dataPluginLinks(h, ID, { id: 'extractors/tap-github--meltanolabs', installed: true, canDelete: true }, 'owner'),
     },
+    dataStoreLinks: linkSets.dataStoreLinks(h, { id: ID, is_default: false, managed: false, draft: false, status: 'READY' }, 'owner'),
   };
 }
 

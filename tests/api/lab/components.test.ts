@@ -30,7 +30,7 @@ describe('the plugin catalogue (dataplugins)', () => {
     const postgres = plugins.find((p: { name: string }) => p.name === 'tap-postgres') as { settings: { name: string }[] };
     expect(postgres.settings.find((s) => s.name === 'password')).toMatchObject({ kind: 'PASSWORD', sensitive: true });
     const loaders = await owner.get(`${linkOf(workspace, REL.dataplugins)}?type=LOADER`);
-    expect(embedded(loaders.body, 'dataplugins').map((p: { name: string }) => p.name)).toEqual(['target-store']);
+    expect(embedded(loaders.body, 'dataplugins').map((p: { name: string }) => p.name)).toEqual(['target-postgres', 'target-store']);
     const named = await owner.get(`${linkOf(workspace, REL.dataplugins)}?name=demo`);
     expect(embedded(named.body, 'dataplugins').map((p: { name: string }) => p.name)).toEqual(['tap-demo']);
     expectError(await owner.get(`${linkOf(workspace, REL.dataplugins)}?type=ROBOT`), 400, { type: /EXTRACTOR/ });

@@ -1,0 +1,215 @@
+import {
+  Body1,
+  Button,
+  Caption1,
+  Card,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+  Field,
+  Input,
+  makeStyles,
+  MessageBar,
+  MessageBarBody,
+  Spinner,
+  Subtitle2,
+  Toast,
+  Toaster,
+  ToastTitle,
+  tokens,
+  useId,
+  useToastController,
+} from '@fluentui/react-components';
+import { DeleteRegular, SaveRegular } from '@fluentui/react-icons';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useCallback, useEffect, type FormEvent } from 'react';
+import { DATA_STORE_TEXTS } from '../../../../../domain/dataStores';
+import { hasLink } from '../../../../../domain/hal';
+import { REL } from '../../../../../domain/relations';
+import type { Workspace } from '../../../../../domain/resources';
+import { selectBusy, selectCanSave } from '../../../../../machines/dataStoreForm/dataStoreForm.machine';
+import { Loading } from '../../../../components/Loading';
+import { PageHeader } from '../../../../components/PageHeader';
+import { useMachines } from '../../../../MachinesProvider';
+import { useRoute } from '../../../../shell/useRoute';
+import { useCurrentWorkspace } from '../../../../shell/useWorkspace';
+import { SettingEditor } from '../../pipelines/edit/SettingEditor';
+import { STORE_TOAST_MS } from '../list/DataStoresPage';
+import { StoreStatus } from '../StoreStatus';
+import { useRouteToast } from '../useRouteToast';
+
+const useStyles = makeStyles({
+  form: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalL, maxWidth: '760px', minWidth: 0 },
+  section: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, padding: tokens.spacingHorizontalL },
+  status: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS },
+  url: { color: tokens.colorNeutralForeground3, fontFamily: tokens.fontFamilyMonospace, overflowWrap: 'anywhere' },
+  muted: { color: tokens.colorNeutralForeground3 },
+  actions: { display: 'flex', justifyContent: 'flex-end', gap: tokens.spacingHorizontalS, flexWrap: 'wrap' },
+  grow: { flexGrow: 1 },
+});
+
+/** /lab/{id}/datastores/new and /lab/{id}/datastores/{datastoreId} (spec 001 §2 'Data stores', §5 'Data store form'). */
+export default function DataStoreEditPage() {
+  const route = useRoute();
+  const workspace = useCurrentWorkspace();
+  if (!workspace || (route?.name !== 'newDatastore' && route?.name !== 'datastore')) return null;
+  const datastoreId = route.name === 'datastore' ? route.params.datastoreId : null;
+  const query = route.query as { dataplugin?: string; validate?: string };
+  // A new key per store: saving /new moves to /{id}, a fresh form on the saved store.
+  return (
+    <DataStoreForm
+      key={`${workspace.id}/${datastoreId ?? 'new'}`}
+      workspaceId={workspace.id}
+      workspace={workspace}
+      datastoreId={datastoreId}
+      dataPluginId={query.dataplugin ?? null}
+      validate={query.validate === 'true'}
+    />
+  );
+}
+
+function DataStoreForm(input: { workspaceId: string; workspace: Workspace; datastoreId: string | null; dataPluginId: string | null; validate: boolean }) {
+  const styles = useStyles();
+  const machines = useMachines();
+  const form = useActorRef(machines.dataStoreForm, { input });
+  const c = useSelector(form, (s) => s.context);
+  const loading = useSelector(form, (s) => s.matches('loading'));
+  const failed = useSelector(form, (s) => s.matches('failed'));
+  const busy = useSelector(form, selectBusy);
+  const confirmOpen = useSelector(form, (s) => s.matches('confirming') || s.matches('deleting'));
+  const deleting = useSelector(form, (s) => s.matches('deleting'));
+
+  const toasterId = useId('datastore-toaster');
+  const { dispatchToast } = useToastController(toasterId);
+  const toast = useCallback(
+    (message: string) =>
+      dispatchToast(
+        <Toast>
+          <ToastTitle>{message}</ToastTitle>
+        </Toast>,
+        { intent: 'success', timeout: STORE_TOAST_MS },
+      ),
+    [dispatchToast],
+  );
+  useRouteToast(toast);
+  useEffect(() => {
+    const subscription = form.on('datastore.saved', (event) => toast(event.message));
+    return () => subscription.unsubscribe();
+  }, [form, toast]);
+
+  // The toaster stays mounted through loading: a toast handed over by the route arrives before the store.
+  const toaster = <Toaster toasterId={toasterId} />;
+  if (loading) {
+    return (
+      <>
+        {toaster}
+        <Loading />
+      </>
+    );
+  }
+  if (failed) {
+    return (
+      <>
+        {toaster}
+        <section data-view="Data Store" aria-label="Data store" className={styles.form}>
+        <MessageBar intent="error" role="alert">
+          <MessageBarBody>{c.loadError}</MessageBarBody>
+        </MessageBar>
+        <div className={styles.actions}>
+          <Button onClick={() => form.send({ type: 'user.close' })}>Close</Button>
+          <Button appearance="primary" onClick={() => form.send({ type: 'user.retry' })}>
+            Try again
+          </Button>
+        </div>
+        </section>
+      </>
+    );
+  }
+
+  const store = c.store;
+  const editable = store === null ? hasLink(input.workspace, REL.newDatastore) : hasLink(store, REL.updateDatastore);
+  const disabled = busy || !editable;
+  const title = store === null ? 'New data store' : store.name;
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    form.send({ type: 'user.save' });
+  };
+
+  return (
+    <>
+      {toaster}
+      <section data-view="Data Store" aria-label="Data store">
+      <PageHeader title={title} />
+      <form className={styles.form} onSubmit={onSubmit} noValidate aria-label="Data store form">
+        {c.banner !== null && c.banner !== '' && (
+          <MessageBar intent="error" role="alert">
+            <MessageBarBody>{c.banner}</MessageBarBody>
+          </MessageBar>
+        )}
+        <Card className={styles.section}>
+          <Field label="Name" required validationMessage={c.fieldErrors.name ?? null} validationState={c.fieldErrors.name ? 'error' : 'none'}>
+            <Input name="name" value={c.name} disabled={disabled} onChange={(_, d) => form.send({ type: 'user.name', value: d.value })} />
+          </Field>
+          {store !== null && (
+            <div className={styles.status} aria-label="Status">
+              <StoreStatus store={store} />
+              {store.jdbcUrl && <Caption1 className={styles.url}>{store.jdbcUrl}</Caption1>}
+            </div>
+          )}
+        </Card>
+        {c.plugin !== null && (
+          <Card className={styles.section} role="group" aria-label="Settings">
+            <Subtitle2>{c.plugin.label ?? c.plugin.name}</Subtitle2>
+            {c.plugin.description && <Body1 className={styles.muted}>{c.plugin.description}</Body1>}
+            {store?.managed === true ? (
+              <Caption1 className={styles.muted}>The workspace's own embedded store has no settings to change.</Caption1>
+            ) : (
+              (c.plugin.settings ?? []).map((setting) => (
+                <SettingEditor
+                  key={setting.name}
+                  setting={setting}
+                  value={Object.hasOwn(c.properties, setting.name) ? c.properties[setting.name] : undefined}
+                  error={c.fieldErrors[`properties.${setting.name}`]}
+                  disabled={disabled}
+                  onChange={(value) => form.send({ type: 'user.setProperty', key: setting.name, value })}
+                />
+              ))
+            )}
+          </Card>
+        )}
+        <div className={styles.actions}>
+          {store !== null && hasLink(store, REL.deleteDatastore) && (
+            <Button icon={<DeleteRegular />} disabled={busy} onClick={() => form.send({ type: 'user.delete' })}>
+              Delete
+            </Button>
+          )}
+          <span className={styles.grow} />
+          <Button onClick={() => form.send({ type: 'user.close' })}>Close</Button>
+          <Button appearance="primary" type="submit" disabled={busy || !selectCanSave(c)} icon={busy ? <Spinner size="tiny" /> : <SaveRegular />}>
+            {busy ? 'Saving' : 'Save'}
+          </Button>
+        </div>
+      </form>
+      <Dialog open={confirmOpen} onOpenChange={(_, data) => !data.open && !deleting && form.send({ type: 'user.cancel' })}>
+        <DialogSurface>
+          <DialogBody>
+            <DialogTitle>{`Delete ${store?.name ?? 'data store'}`}</DialogTitle>
+            <DialogContent>{DATA_STORE_TEXTS.deleteConfirm}</DialogContent>
+            <DialogActions>
+              <Button disabled={deleting} onClick={() => form.send({ type: 'user.cancel' })}>
+                Cancel
+              </Button>
+              <Button appearance="primary" disabled={deleting} icon={deleting ? <Spinner size="tiny" /> : null} onClick={() => form.send({ type: 'user.confirm' })}>
+                Delete
+              </Button>
+            </DialogActions>
+          </DialogBody>
+        </DialogSurface>
+      </Dialog>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,189 @@
+import {
+  Body1,
+  Button,
+  Caption1,
+  Card,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+  makeStyles,
+  Menu,
+  MenuItem,
+  MenuList,
+  MenuPopover,
+  MenuTrigger,
+  MessageBar,
+  MessageBarActions,
+  MessageBarBody,
+  Spinner,
+  Toast,
+  Toaster,
+  ToastTitle,
+  tokens,
+  useId,
+  useToastController,
+} from '@fluentui/react-components';
+import { AddRegular, DatabaseRegular, DeleteRegular, EditRegular, MoreHorizontalRegular, StarRegular } from '@fluentui/react-icons';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useCallback, useEffect } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { DATA_STORE_TEXTS } from '../../../../../domain/dataStores';
+import { hasLink } from '../../../../../domain/hal';
+import { REL } from '../../../../../domain/relations';
+import { pathTo } from '../../../../../domain/routes';
+import type { DataStore, Workspace } from '../../../../../domain/resources';
+import { selectConfirmOpen } from '../../../../../machines/dataStoreList/dataStoreList.machine';
+import { EmptyState } from '../../../../components/EmptyState';
+import { PageHeader } from '../../../../components/PageHeader';
+import { useMachines } from '../../../../MachinesProvider';
+import { useCurrentWorkspace } from '../../../../shell/useWorkspace';
+import { StoreStatus } from '../StoreStatus';
+import { useRouteToast } from '../useRouteToast';
+
+/** Spec §9: the data store toasts last 6 s. */
+export const STORE_TOAST_MS = 6000;
+
+const useStyles = makeStyles({
+  list: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
+  // A Card lays its children out in a column; a store is one line: icon, details, menu.
+  row: { display: 'flex', flexDirection: 'row', alignItems: 'center', gap: tokens.spacingHorizontalM, padding: tokens.spacingHorizontalM },
+  icon: { fontSize: '28px', color: tokens.colorBrandForeground1, flexShrink: 0 },
+  main: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXXS, minWidth: 0, flexGrow: 1 },
+  url: { color: tokens.colorNeutralForeground3, fontFamily: tokens.fontFamilyMonospace, overflowWrap: 'anywhere' },
+  draft: { color: tokens.colorPaletteMarigoldForeground1, fontWeight: tokens.fontWeightSemibold },
+});
+
+/** /lab/{workspaceId}/datastores, view 'Data Stores' (spec 001 §2). Admins only (RequireAdmin). */
+export default function DataStoresPage() {
+  const workspace = useCurrentWorkspace();
+  if (workspace === undefined) return null;
+  return <DataStoresList key={workspace.id} workspace={workspace} />;
+}
+
+function DataStoresList({ workspace }: { workspace: Workspace }) {
+  const styles = useStyles();
+  const machines = useMachines();
+  const navigate = useNavigate();
+  const list = useActorRef(machines.dataStoreList, { input: { workspace } });
+  const stores = useSelector(list, (s) => s.context.stores);
+  const error = useSelector(list, (s) => s.context.error);
+  const failed = useSelector(list, (s) => s.matches('failed'));
+  const busy = useSelector(list, (s) => s.matches('makingDefault') || s.matches('refreshingWorkspace') || s.matches('deleting'));
+  const confirmOpen = useSelector(list, selectConfirmOpen);
+  const deleting = useSelector(list, (s) => s.matches('deleting'));
+  const target = useSelector(list, (s) => s.context.target);
+
+  const toasterId = useId('datastores-toaster');
+  const { dispatchToast } = useToastController(toasterId);
+  const toast = useCallback(
+    (message: string) =>
+      dispatchToast(
+        <Toast>
+          <ToastTitle>{message}</ToastTitle>
+        </Toast>,
+        { intent: 'success', timeout: STORE_TOAST_MS },
+      ),
+    [dispatchToast],
+  );
+  useRouteToast(toast);
+  useEffect(() => {
+    const subscription = list.on('datastore.deleted', (event) => toast(event.message));
+    return () => subscription.unsubscribe();
+  }, [list, toast]);
+
+  const workspaceId = workspace.id;
+  // Spec §2: Add opens the plugin catalogue on tab 0, filtered to loaders.
+  const add = (
+    <Button appearance="primary" icon={<AddRegular />} onClick={() => void navigate(pathTo('dataplugins', { workspaceId }, { tab: '0', type: 'LOADER' }))}>
+      Add
+    </Button>
+  );
+
+  return (
+    <section data-view="Data Stores" aria-label="Data stores">
+      <PageHeader title="Data Stores" actions={add} />
+      <Toaster toasterId={toasterId} />
+      {error !== null && (
+        <MessageBar intent="error" role="alert">
+          <MessageBarBody>{error}</MessageBarBody>
+          {failed && (
+            <MessageBarActions>
+              <Button onClick={() => list.send({ type: 'user.retry' })}>Retry</Button>
+            </MessageBarActions>
+          )}
+        </MessageBar>
+      )}
+      {stores === null ? (
+        !failed && <Spinner label="Loading data stores" />
+      ) : stores.length === 0 ? (
+        <EmptyState>No data stores yet.</EmptyState>
+      ) : (
+        <div className={styles.list}>
+          {stores.map((store) => (
+            <StoreRow
+              key={store.id}
+              store={store}
+              busy={busy}
+              onEdit={() => void navigate(pathTo('datastore', { workspaceId, datastoreId: store.id }))}
+              onMakeDefault={() => list.send({ type: 'user.makeDefault', store })}
+              onDelete={() => list.send({ type: 'user.delete', store })}
+            />
+          ))}
+        </div>
+      )}
+      <Dialog open={confirmOpen} onOpenChange={(_, data) => !data.open && !deleting && list.send({ type: 'user.cancel' })}>
+        <DialogSurface>
+          <DialogBody>
+            <DialogTitle>{`Delete ${target?.name ?? 'data store'}`}</DialogTitle>
+            <DialogContent>{DATA_STORE_TEXTS.deleteConfirm}</DialogContent>
+            <DialogActions>
+              <Button disabled={deleting} onClick={() => list.send({ type: 'user.cancel' })}>
+                Cancel
+              </Button>
+              <Button appearance="primary" disabled={deleting} icon={deleting ? <Spinner size="tiny" /> : null} onClick={() => list.send({ type: 'user.confirm' })}>
+                Delete
+              </Button>
+            </DialogActions>
+          </DialogBody>
+        </DialogSurface>
+      </Dialog>
+    </section>
+  );
+}
+
+function StoreRow({ store, busy, onEdit, onMakeDefault, onDelete }: { store: DataStore; busy: boolean; onEdit: () => void; onMakeDefault: () => void; onDelete: () => void }) {
+  const styles = useStyles();
+  return (
+    <Card className={styles.row} data-datastore={store.name} role="group" aria-label={store.name}>
+      <DatabaseRegular className={styles.icon} />
+      <div className={styles.main}>
+        <Body1>
+          <strong>{store.name}</strong> {store.draft === true && <span className={styles.draft}>DRAFT</span>}
+        </Body1>
+        <StoreStatus store={store} />
+        <Caption1 className={styles.url}>{store.jdbcUrl ?? (store.managed === true ? "The workspace's own embedded store" : store.dataPlugin ?? '')}</Caption1>
+      </div>
+      <Menu positioning="below-end">
+        <MenuTrigger disableButtonEnhancement>
+          <Button appearance="subtle" icon={<MoreHorizontalRegular />} aria-label={`More for ${store.name}`} />
+        </MenuTrigger>
+        <MenuPopover>
+          <MenuList>
+            <MenuItem icon={<EditRegular />} disabled={!hasLink(store, REL.updateDatastore)} onClick={onEdit}>
+              Edit
+            </MenuItem>
+            <MenuItem icon={<StarRegular />} disabled={busy || !hasLink(store, REL.makeDefault)} onClick={onMakeDefault}>
+              Make default
+            </MenuItem>
+            <MenuItem icon={<DeleteRegular />} disabled={busy || !hasLink(store, REL.deleteDatastore)} onClick={onDelete}>
+              Delete
+            </MenuItem>
+          </MenuList>
+        </MenuPopover>
+      </Menu>
+    </Card>
+  );
+}
