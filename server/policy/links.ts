@@ -208,15 +208,23 @@ export function datasetViewer(role: MemberRole, profileId: string, dataset: { li
 }
 
 /**
+ * Rows are a JSON list; other raw data (a mermaid diagram's text) is no data to fetch, so no 'data'
+ * is offered for it (the page draws it from the dataset itself).
+ */
+function rawDataHoldsRows(rawData: string | null): boolean {
+  return rawData !== null && rawData.trimStart().startsWith('[');
+}
+
+/**
  * Every member reads, stars (PUT/DELETE on 'like dataset'), counts a view of, watches and finds
- * related datasets; admins edit and delete. 'data' is offered while it has a query or rawData.
+ * related datasets; admins edit and delete. 'data' is offered while it has a query or rows.
  */
 export function datasetLinks(h: Hrefs, dataset: { id: string; raw_data: string | null; query: string | null }, viewer: DatasetViewer): Links {
   const admin = isAdminRole(viewer.role);
   const part = (name: string) => h.datasetPart(dataset.id, name);
   return links({
     [REL.self]: h.dataset(dataset.id),
-    [REL.data]: (dataset.raw_data !== null || dataset.query !== null) && h.datasetData(dataset.id),
+    [REL.data]: (dataset.query !== null || rawDataHoldsRows(dataset.raw_data)) && h.datasetData(dataset.id),
     [REL.likeDataset]: part('like'),
     [REL.viewDataset]: part('view'),
     [REL.addSubscription]: !viewer.subscribed && part('subscriptions'),

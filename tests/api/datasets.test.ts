@@ -140,6 +140,15 @@ describe('GET /api/datasets/{id}', () => {
     expectError(await world.member.api.get('/api/datasets/not-an-id'), 404);
     expectError(await world.anonymous.get(`/api/datasets/${revenue.body.id}`), 401);
   });
+
+  it("offers 'data' for a query or rows, not for a diagram's text (refused if asked anyway)", async () => {
+    const diagram = await world.member.api.get(`${ws}/datasets/operations/data-flow`);
+    expect(diagram.body.rawData).toMatch(/^flowchart/);
+    expect(hasLink(diagram.body, REL.data)).toBe(false);
+    expectError(await world.member.api.get(`/api/datasets/${diagram.body.id}/data`), 403);
+    const rows = await world.member.api.get(`${ws}/datasets/support-tickets`);
+    expect(hasLink(rows.body, REL.data)).toBe(true);
+  });
 });
 
 describe('GET /api/workspaces/{id}/tags', () => {
