@@ -1,10 +1,12 @@
 import { expect, test } from '@playwright/test';
 import { DEMO, signIn } from './support';
 
-test('/oauth keeps the returned code for the data-source popup', async ({ page }) => {
+test('/oauth shows the returned code to its opener and refuses a request it did not prepare', async ({ page }) => {
+  // The opener polls this window's address for ?code (lab-oauth.spec.ts walks the whole connect).
   await page.goto('/oauth?code=popup-code-123&state=xyz');
-  await expect.poll(() => page.evaluate(() => window.localStorage.getItem('oauth_code'))).toBe('popup-code-123');
-  await expect(page.getByRole('status')).toBeVisible();
+  await expect(page.getByText('Authorised.')).toBeVisible();
+  await page.goto('/oauth?state=never-prepared');
+  await expect(page.getByText(/This authorisation request has expired/)).toBeVisible();
 });
 
 test.describe('on an iPhone, outside standalone mode', () => {
