@@ -41,6 +41,7 @@ import { failureText } from '../../../../machines/failureText';
 import { selectBusy, selectIsLiked } from '../../../../machines/datasetPage/datasetPage.machine';
 import { useRuntime } from '../../../runtime';
 import { useSession } from '../../../shell/session';
+import { ActionLabel, named } from './ActionLabel';
 import { AddToListDialog } from './AddToListDialog';
 import type { DatasetPageActor } from './datasetPageActor';
 import { exportDataset } from './exportDataset';
@@ -53,11 +54,16 @@ const useStyles = makeStyles({
     display: 'flex',
     flexWrap: 'wrap',
     alignItems: 'center',
-    gap: tokens.spacingHorizontalS,
+    gap: tokens.spacingHorizontalXS,
     flexGrow: 1,
     minWidth: 0,
     // Fluent's 96 px minimum width makes six short labels wrap on a laptop screen.
     '& > .fui-Button': { minWidth: 'auto' },
+    // On a phone the labels are hidden (ActionLabel): the icons stand alone, as icon buttons do.
+    '@media (max-width: 767px)': {
+      '& > .fui-Button': { paddingLeft: tokens.spacingHorizontalS, paddingRight: tokens.spacingHorizontalS },
+      '& > .fui-Button > .fui-Button__icon': { marginRight: tokens.spacingHorizontalXXS },
+    },
   },
   choices: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
 });
@@ -101,12 +107,12 @@ export function ActionBar({ actor, dataset, workspace, shareUrl, mode, onModeCha
     share: () => <ShareDialog key="share" url={shareUrl} title={dataset.title} targets={shareTargets(features)} disabled={!actionEnabled('share', dataset)} />,
     watch: () =>
       watchState(dataset) === 'watching' ? (
-        <Button key="watch" icon={<AlertOffRegular />} disabled={busy} onClick={() => actor.send({ type: 'user.unwatch' })}>
-          Unwatch
+        <Button key="watch" icon={<AlertOffRegular />} disabled={busy} onClick={() => actor.send({ type: 'user.unwatch' })} {...named('Unwatch')}>
+          <ActionLabel>Unwatch</ActionLabel>
         </Button>
       ) : (
-        <Button key="watch" icon={<AlertRegular />} disabled={!actionEnabled('watch', dataset) || busy} onClick={() => actor.send({ type: 'user.watch' })}>
-          Watch
+        <Button key="watch" icon={<AlertRegular />} disabled={!actionEnabled('watch', dataset) || busy} onClick={() => actor.send({ type: 'user.watch' })} {...named('Watch')}>
+          <ActionLabel>Watch</ActionLabel>
         </Button>
       ),
     table: () => (
@@ -116,8 +122,9 @@ export function ActionBar({ actor, dataset, workspace, shareUrl, mode, onModeCha
         icon={mode === 'table' ? <ChartMultipleRegular /> : <TableRegular />}
         disabled={!actionEnabled('table', dataset)}
         onClick={() => onModeChange(mode === 'table' ? 'chart' : 'table')}
+        {...named(mode === 'table' ? 'Chart' : 'Table')}
       >
-        {mode === 'table' ? 'Chart' : 'Table'}
+        <ActionLabel>{mode === 'table' ? 'Chart' : 'Table'}</ActionLabel>
       </ToggleButton>
     ),
     save: () => (
@@ -135,8 +142,9 @@ export function ActionBar({ actor, dataset, workspace, shareUrl, mode, onModeCha
             .catch((failure: unknown) => onError(failureText(failure)))
             .finally(() => setExporting(false));
         }}
+        {...named('Export')}
       >
-        Export
+        <ActionLabel>Export</ActionLabel>
       </Button>
     ),
   };

@@ -25,6 +25,7 @@ import { REL } from '../../../../domain/relations';
 import type { Channel } from '../../../../domain/resources';
 import { failureText } from '../../../../machines/failureText';
 import { useRuntime } from '../../../runtime';
+import { ActionLabel, named } from './ActionLabel';
 
 const useStyles = makeStyles({
   content: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
@@ -42,8 +43,8 @@ export function AddToListDialog({ workspace, datasetId, disabled }: { workspace:
   return (
     <Dialog open={open} onOpenChange={(_, data) => setOpen(data.open)}>
       <DialogTrigger disableButtonEnhancement>
-        <Button icon={<BookmarkRegular />} disabled={disabled}>
-          Save
+        <Button icon={<BookmarkRegular />} disabled={disabled} {...named('Save')}>
+          <ActionLabel>Save</ActionLabel>
         </Button>
       </DialogTrigger>
       <DialogSurface aria-label="Add to list">{open && <ListsBody workspace={workspace} datasetId={datasetId} />}</DialogSurface>

@@ -3,6 +3,7 @@ import { ChatRegular, CheckmarkRegular, CopyRegular, MailRegular, PeopleTeamRegu
 import { useEffect, useState, type ReactElement } from 'react';
 import { COPIED_TOAST_MS } from '../../../../domain/constants';
 import { shareCopiesLink, shareHref, type ShareTarget } from '../../../../domain/datasetPage';
+import { ActionLabel, named } from './ActionLabel';
 
 const useStyles = makeStyles({
   targets: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS, marginTop: tokens.spacingVerticalM },
@@ -41,8 +42,8 @@ export function ShareDialog({ url, title, targets, disabled }: { url: string; ti
   return (
     <Dialog>
       <DialogTrigger disableButtonEnhancement>
-        <Button icon={<ShareRegular />} disabled={disabled}>
-          Share
+        <Button icon={<ShareRegular />} disabled={disabled} {...named('Share')}>
+          <ActionLabel>Share</ActionLabel>
         </Button>
       </DialogTrigger>
       <DialogSurface aria-label="Share">
