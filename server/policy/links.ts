@@ -241,13 +241,14 @@ export interface ChannelViewer {
   profileId: string;
 }
 
-/** A private (PROFILE) list is its creator's alone; a list changes by its creator or an admin. */
+/** A private (PROFILE) list is its creator's alone; a list changes by its creator or an admin, a source channel by an admin. */
 export function channelVisible(channel: { scope: string; creator_id: string | null }, viewer: ChannelViewer): boolean {
   return channel.scope !== 'PROFILE' || channel.creator_id === viewer.profileId;
 }
 
 export function canChangeChannel(channel: { type: string; creator_id: string | null }, viewer: ChannelViewer): boolean {
-  return channel.type === 'LIST' && (channel.creator_id === viewer.profileId || isAdminRole(viewer.role));
+  // A source channel (datasets name it when published) is the workspace's: its admins rename it.
+  return isAdminRole(viewer.role) || (channel.type === 'LIST' && channel.creator_id === viewer.profileId);
 }
 
 /** 'datasets' lists it (and, under 'update channel', PUT/DELETE `{datasets}/{datasetId}` change a list). */

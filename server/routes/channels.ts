@@ -30,7 +30,7 @@ export function channelBody(ctx: RouteContext, channel: ChannelRow & ChannelFact
     datasetCount: channel.dataset_count ?? null,
     // spec 002 §3: the creator's name is shown to admins only
     creator: isAdminRole(viewer.role) || channel.creator_id === viewer.profileId ? { name: channel.creator_name ?? null } : null,
-    canDelete: canChangeChannel(channel, viewer),
+    canDelete: channel.type === 'LIST' && canChangeChannel(channel, viewer),
     ...(withContains ? { containsDataset: channel.contains_dataset === true } : {}),
     _links: channelLinks(ctx.h, channel, viewer),
   };
@@ -53,7 +53,7 @@ export function channelRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const viewer = { role: access.role, profileId: request.caller.profileId };
       const existing = await findChannel(ctx.db, id);
       if (existing) {
-        if (existing.workspace_id !== access.workspace.id || !canChangeChannel(existing, viewer)) throw conflict('This channel id is taken');
+        if (existing.workspace_id !== access.workspace.id || existing.type !== 'LIST' || !canChangeChannel(existing, viewer)) throw conflict('This channel id is taken');
         const saved = await updateChannel(ctx.db, id, { name: body.name, description: body.description ?? null, scope: body.scope });
         return channelBody(ctx, { ...saved, creator_name: request.caller.profile?.name ?? null }, viewer);
       }
@@ -84,7 +84,10 @@ export function channelRoutes(app: FastifyInstance, ctx: RouteContext): void {
     body: channelWriteSchema,
     objectName: 'channel',
     handler: async ({ request, access, body }) => {
-      rejectFieldErrors('channel', { type: body.type !== undefined && body.type !== access.channel.type ? 'The type of a channel cannot change' : undefined });
+      rejectFieldErrors('channel', {
+        type: body.type !== undefined && body.type !== access.channel.type ? 'The type of a channel cannot change' : undefined,
+        scope: body.scope !== undefined && body.scope !== access.channel.scope && access.channel.type !== 'LIST' ? 'Only a list changes its scope' : undefined,
+      });
       const saved = await updateChannel(ctx.db, access.channel.id, { name: body.name, description: body.description ?? null, scope: body.scope });
       return channelBody(ctx, saved, { role: access.role, profileId: request.caller.profileId });
     },
@@ -114,6 +117,7 @@ export function channelRoutes(app: FastifyInstance, ctx: RouteContext): void {
       handler: async ({ request, reply, access, param }) => {
         const dataset = await findDataset(ctx.db, param('datasetId'));
         if (!dataset || dataset.workspace_id !== access.channel.workspace_id) throw notFound(`Dataset ${param('datasetId')} not found`);
+        if (access.channel.type !== 'LIST') throw conflict('Only lists take datasets: a dataset joins a source channel by naming it when it is published');
         const viewer = { role: access.role, profileId: request.caller.profileId };
         if (method === 'DELETE') {
           await removeFromList(ctx.db, access.channel.id, dataset.id);

@@ -226,4 +226,20 @@ describe('lists (LIST channels)', () => {
       expectError(await world.member.api.call('PUT', `/api/channels/${channel.id}`, { name: 'taken over' }), 403);
     }
   });
+
+  it('lets an admin rename a source channel, but not make it private, delete it or add datasets to it', async () => {
+    const [channel] = embedded((await world.owner.api.get(`/api/workspaces/${W}/channels?type=SOURCE`)).body, 'channels');
+    expect(hasLink(channel, REL.updateChannel)).toBe(true);
+    expect(channel.canDelete).toBe(false);
+    const renamed = await world.owner.api.call('PUT', linkOf(channel, REL.updateChannel), { name: `${channel.name} `, description: 'Renamed by an admin' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ id: channel.id, type: 'SOURCE', scope: 'WORKSPACE', description: 'Renamed by an admin' });
+    expectError(await world.owner.api.call('PUT', linkOf(channel, REL.updateChannel), { name: channel.name, scope: 'PROFILE' }), 400, { scope: 'Only a list changes its scope' });
+    const dataset = await world.server.db.selectFrom('datasets').select('id').where('workspace_id', '=', W).executeTakeFirstOrThrow();
+    expectError(await world.owner.api.call('PUT', `${linkOf(channel, REL.datasets)}/${dataset.id}`), 409);
+    const workspace = await world.owner.api.get(`/api/workspaces/${W}`);
+    const createHref = linkOf(workspace.body, REL.createChannel).replace(/[^/]+$/, channel.id);
+    expectError(await world.owner.api.call('PUT', createHref, { name: 'Hijack' }), 409);
+    await world.owner.api.call('PUT', linkOf(channel, REL.updateChannel), { name: channel.name, description: channel.description });
+  });
 });
