@@ -3,12 +3,6 @@ import {
   Button,
   Caption1,
   Card,
-  Dialog,
-  DialogActions,
-  DialogBody,
-  DialogContent,
-  DialogSurface,
-  DialogTitle,
   Field,
   Input,
   makeStyles,
@@ -26,7 +20,6 @@ import {
 import { DeleteRegular, SaveRegular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useCallback, useEffect, type FormEvent } from 'react';
-import { DATA_STORE_TEXTS } from '../../../../../domain/dataStores';
 import { hasLink } from '../../../../../domain/hal';
 import { REL } from '../../../../../domain/relations';
 import type { Workspace } from '../../../../../domain/resources';
@@ -40,6 +33,7 @@ import { SettingEditor } from '../../pipelines/edit/SettingEditor';
 import { STORE_TOAST_MS } from '../list/DataStoresPage';
 import { StoreStatus } from '../StoreStatus';
 import { useRouteToast } from '../useRouteToast';
+import { DeleteStoreDialog } from '../DeleteStoreDialog';
 
 const useStyles = makeStyles({
   form: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalL, maxWidth: '760px', minWidth: 0 },
@@ -193,22 +187,13 @@ function DataStoreForm(input: { workspaceId: string; workspace: Workspace; datas
           </Button>
         </div>
       </form>
-      <Dialog open={confirmOpen} onOpenChange={(_, data) => !data.open && !deleting && form.send({ type: 'user.cancel' })}>
-        <DialogSurface>
-          <DialogBody>
-            <DialogTitle>{`Delete ${store?.name ?? 'data store'}`}</DialogTitle>
-            <DialogContent>{DATA_STORE_TEXTS.deleteConfirm}</DialogContent>
-            <DialogActions>
-              <Button disabled={deleting} onClick={() => form.send({ type: 'user.cancel' })}>
-                Cancel
-              </Button>
-              <Button appearance="primary" disabled={deleting} icon={deleting ? <Spinner size="tiny" /> : null} onClick={() => form.send({ type: 'user.confirm' })}>
-                Delete
-              </Button>
-            </DialogActions>
-          </DialogBody>
-        </DialogSurface>
-      </Dialog>
+      <DeleteStoreDialog
+        open={confirmOpen}
+        deleting={deleting}
+        name={store?.name}
+        onCancel={() => form.send({ type: 'user.cancel' })}
+        onConfirm={() => form.send({ type: 'user.confirm' })}
+      />
       </section>
     </>
   );

@@ -3,12 +3,6 @@ import {
   Button,
   Caption1,
   Card,
-  Dialog,
-  DialogActions,
-  DialogBody,
-  DialogContent,
-  DialogSurface,
-  DialogTitle,
   makeStyles,
   Menu,
   MenuItem,
@@ -30,7 +24,6 @@ import { AddRegular, DatabaseRegular, DeleteRegular, EditRegular, MoreHorizontal
 import { useActorRef, useSelector } from '@xstate/react';
 import { useCallback, useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { DATA_STORE_TEXTS } from '../../../../../domain/dataStores';
 import { hasLink } from '../../../../../domain/hal';
 import { REL } from '../../../../../domain/relations';
 import { pathTo } from '../../../../../domain/routes';
@@ -42,6 +35,7 @@ import { useMachines } from '../../../../MachinesProvider';
 import { useCurrentWorkspace } from '../../../../shell/useWorkspace';
 import { StoreStatus } from '../StoreStatus';
 import { useRouteToast } from '../useRouteToast';
+import { DeleteStoreDialog } from '../DeleteStoreDialog';
 
 /** Spec §9: the data store toasts last 6 s. */
 export const STORE_TOAST_MS = 6000;
@@ -134,22 +128,13 @@ function DataStoresList({ workspace }: { workspace: Workspace }) {
           ))}
         </div>
       )}
-      <Dialog open={confirmOpen} onOpenChange={(_, data) => !data.open && !deleting && list.send({ type: 'user.cancel' })}>
-        <DialogSurface>
-          <DialogBody>
-            <DialogTitle>{`Delete ${target?.name ?? 'data store'}`}</DialogTitle>
-            <DialogContent>{DATA_STORE_TEXTS.deleteConfirm}</DialogContent>
-            <DialogActions>
-              <Button disabled={deleting} onClick={() => list.send({ type: 'user.cancel' })}>
-                Cancel
-              </Button>
-              <Button appearance="primary" disabled={deleting} icon={deleting ? <Spinner size="tiny" /> : null} onClick={() => list.send({ type: 'user.confirm' })}>
-                Delete
-              </Button>
-            </DialogActions>
-          </DialogBody>
-        </DialogSurface>
-      </Dialog>
+      <DeleteStoreDialog
+        open={confirmOpen}
+        deleting={deleting}
+        name={target?.name}
+        onCancel={() => list.send({ type: 'user.cancel' })}
+        onConfirm={() => list.send({ type: 'user.confirm' })}
+      />
     </section>
   );
 }
