@@ -17,18 +17,24 @@ export async function subscriptionsAmong(db: Db, pipelineIds: readonly string[],
   return new Map(rows.map((r) => [r.pipeline_id ?? '', r]));
 }
 
-/** Subscribes, or changes the type of an existing subscription (one per profile and pipeline). */
-export async function subscribe(db: Db, pipelineId: string, profileId: string, type: SubscriptionType): Promise<SubscriptionRow> {
+/** A pipeline or a dataset: the column of `subscriptions` that names it, and its id. */
+export interface WatchTarget {
+  column: 'pipeline_id' | 'dataset_id';
+  id: string;
+}
+
+/** Subscribes, or changes the type of an existing subscription (one per profile and target). */
+export async function subscribe(db: Db, target: WatchTarget, profileId: string, type: SubscriptionType): Promise<SubscriptionRow> {
   return db
     .insertInto('subscriptions')
-    .values({ id: newId(), pipeline_id: pipelineId, profile_id: profileId, type })
-    .onConflict((oc) => oc.columns(['profile_id', 'pipeline_id']).doUpdateSet({ type }))
+    .values({ id: newId(), pipeline_id: null, dataset_id: null, [target.column]: target.id, profile_id: profileId, type })
+    .onConflict((oc) => oc.columns(['profile_id', target.column]).doUpdateSet({ type }))
     .returningAll()
     .executeTakeFirstOrThrow();
 }
 
-export async function unsubscribe(db: Db, pipelineId: string, profileId: string): Promise<boolean> {
-  const result = await db.deleteFrom('subscriptions').where('pipeline_id', '=', pipelineId).where('profile_id', '=', profileId).executeTakeFirst();
+export async function unsubscribe(db: Db, target: WatchTarget, profileId: string): Promise<boolean> {
+  const result = await db.deleteFrom('subscriptions').where(target.column, '=', target.id).where('profile_id', '=', profileId).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
 
@@ -48,19 +54,4 @@ export async function subscribersOf(db: Db, pipelineId: string, alert: boolean):
     .orderBy('s.profile_id')
     .execute();
   return rows.map((r) => r.profile_id);
-}
-
-/** Watches a dataset, or changes the type of the profile's existing subscription to it. */
-export async function subscribeToDataset(db: Db, datasetId: string, profileId: string, type: SubscriptionType): Promise<SubscriptionRow> {
-  return db
-    .insertInto('subscriptions')
-    .values({ id: newId(), dataset_id: datasetId, pipeline_id: null, profile_id: profileId, type })
-    .onConflict((oc) => oc.columns(['profile_id', 'dataset_id']).doUpdateSet({ type }))
-    .returningAll()
-    .executeTakeFirstOrThrow();
-}
-
-export async function unsubscribeFromDataset(db: Db, datasetId: string, profileId: string): Promise<boolean> {
-  const result = await db.deleteFrom('subscriptions').where('dataset_id', '=', datasetId).where('profile_id', '=', profileId).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
 }

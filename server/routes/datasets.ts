@@ -7,30 +7,28 @@ import {
   datasetPatchSchema,
   datasetPreviewRequestSchema,
   datasetWriteSchema,
-  subscriptionWriteSchema,
   type datasetPreviewSchema,
   type datasetSchema,
   type Freshness,
   type questionAnswerSchema,
-  type subscriptionSchema,
   type tagSchema,
   type Wire,
 } from '../../src/domain/resources';
 import type { MemberRole } from '../db/schema';
 import { badRequest, HttpError, notFound } from '../http/errors';
-import { links, pagedCollection } from '../http/hal';
+import { pagedCollection } from '../http/hal';
 import { datasetLinks, datasetViewer } from '../policy/links';
 import { answerQuestion, searchDatasets } from '../repositories/datasetSearch';
 import { datasetsByIds, datasetsOf, feedOf, findDataset, findDatasetInWorkspace, relatedTo, tagId, tagsOf, workspaceTags, type DatasetRow } from '../repositories/datasets';
 import { countView, deleteDataset, setLiked } from '../repositories/datasetWrites';
 import { loadsOf } from '../repositories/freshness';
-import { subscribeToDataset, unsubscribeFromDataset } from '../repositories/subscriptions';
 import { checkQuery, QueryRefused } from '../stores/queryGuard';
 import { missingTables, QueryFailed, runQuery, spoolCsv } from '../stores/queryRunner';
 import { iso, isoRequired, requestUrl, type RouteContext } from './context';
 import { publishDataset, patchDataset } from './datasetPublish';
 import { defineRoute } from './define';
 import { rejectFieldErrors } from './validation';
+import { watchRoutes } from './watch';
 
 const searchQuerySchema = z.looseObject({ q: z.string().max(1_000, 'must be at most 1000 characters').optional() });
 const listQuerySchema = z.looseObject({ search: z.string().max(1_000, 'must be at most 1000 characters').optional() });
@@ -310,34 +308,11 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
     });
   }
 
-  /** Watch: ALERTS or ALL; the answer carries the 'delete subscription' link. */
-  defineRoute(app, ctx, {
-    method: 'POST',
+  watchRoutes(app, ctx, {
+    resource: 'dataset',
     url: '/datasets/:id/subscriptions',
-    guard: { resource: 'dataset', rel: REL.addSubscription },
-    body: subscriptionWriteSchema,
-    objectName: 'subscription',
-    handler: async ({ request, reply, access, body }): Promise<Wire<typeof subscriptionSchema>> => {
-      const subscription = await subscribeToDataset(ctx.db, access.dataset.id, request.caller.profileId, body.type);
-      reply.status(201);
-      return {
-        id: subscription.id,
-        type: subscription.type,
-        created: iso(subscription.created),
-        _links: links({ [REL.deleteSubscription]: ctx.h.datasetPart(access.dataset.id, 'subscriptions') }),
-      };
-    },
-  });
-
-  /** Unwatch: the caller's own subscription only. */
-  defineRoute(app, ctx, {
-    method: 'DELETE',
-    url: '/datasets/:id/subscriptions',
-    guard: { resource: 'dataset', rel: REL.deleteSubscription },
-    handler: async ({ request, reply, access }) => {
-      await unsubscribeFromDataset(ctx.db, access.dataset.id, request.caller.profileId);
-      return reply.status(204).send();
-    },
+    target: (access) => ({ column: 'dataset_id', id: access.dataset.id }),
+    href: (id) => ctx.h.datasetPart(id, 'subscriptions'),
   });
 
   /** Datasets sharing a tag or the source channel, the most shared first. */

@@ -2,19 +2,19 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { maskedEnvironment } from '../../../src/domain/pipelineRules';
 import { REL } from '../../../src/domain/relations';
-import { subscriptionWriteSchema, type environmentSchema, type JobStatus, type metricsSchema, type subscriptionSchema, type Wire } from '../../../src/domain/resources';
+import { type environmentSchema, type JobStatus, type metricsSchema, type Wire } from '../../../src/domain/resources';
 import { conflict, forbidden, notFound } from '../../http/errors';
 import { links, pagedCollection } from '../../http/hal';
 import { notifyPipelineActivity } from '../../notifications/pipelineEvents';
 import { findJob, jobsOf } from '../../repositories/jobs';
 import { componentRule, componentsNamed } from '../../repositories/pipelineFacts';
 import { listDataComponents } from '../../repositories/dataComponents';
-import { subscribe, unsubscribe } from '../../repositories/subscriptions';
 import { enqueueJob, jobMetrics } from '../../runner';
 import { RESERVED_ENV } from '../../runner/environment';
 import { callerName, iso, isoRequired, requestUrl, type RouteContext } from '../context';
 import { defineRoute } from '../define';
 import { jobBody } from '../jobs';
+import { watchRoutes } from '../watch';
 
 // A pipeline's runs and what hangs off them: its jobs (start, verify, list), the History chart's
 // metrics, the environment its jobs get, and who watches it.
@@ -100,34 +100,12 @@ export function pipelineRunRoutes(app: FastifyInstance, ctx: RouteContext): void
     },
   });
 
-  /** Watch: ALERTS (ERROR and STOPPED endings) or ALL (every job event and change). */
-  defineRoute(app, ctx, {
-    method: 'POST',
+  // Watch: ALERTS (ERROR and STOPPED endings) or ALL (every job event and change).
+  watchRoutes(app, ctx, {
+    resource: 'pipeline',
     url: '/pipelines/:id/subscriptions',
-    guard: { resource: 'pipeline', rel: REL.addSubscription },
-    body: subscriptionWriteSchema,
-    objectName: 'subscription',
-    handler: async ({ request, reply, access, body }): Promise<Wire<typeof subscriptionSchema>> => {
-      const subscription = await subscribe(ctx.db, access.pipeline.id, request.caller.profileId, body.type);
-      reply.status(201);
-      return {
-        id: subscription.id,
-        type: subscription.type,
-        created: iso(subscription.created),
-        _links: links({ [REL.deleteSubscription]: ctx.h.pipelinePart(access.pipeline.id, 'subscriptions') }),
-      };
-    },
-  });
-
-  /** Unwatch: the caller's own subscription only. */
-  defineRoute(app, ctx, {
-    method: 'DELETE',
-    url: '/pipelines/:id/subscriptions',
-    guard: { resource: 'pipeline', rel: REL.deleteSubscription },
-    handler: async ({ request, reply, access }) => {
-      await unsubscribe(ctx.db, access.pipeline.id, request.caller.profileId);
-      return reply.status(204).send();
-    },
+    target: (access) => ({ column: 'pipeline_id', id: access.pipeline.id }),
+    href: (id) => ctx.h.pipelinePart(id, 'subscriptions'),
   });
 }
 
