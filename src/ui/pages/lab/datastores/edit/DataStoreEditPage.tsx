@@ -10,16 +10,13 @@ import {
   MessageBarBody,
   Spinner,
   Subtitle2,
-  Toast,
   Toaster,
-  ToastTitle,
   tokens,
   useId,
-  useToastController,
 } from '@fluentui/react-components';
 import { DeleteRegular, SaveRegular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useCallback, useEffect, type FormEvent } from 'react';
+import { useEffect, type FormEvent } from 'react';
 import { hasLink } from '../../../../../domain/hal';
 import { REL } from '../../../../../domain/relations';
 import type { Workspace } from '../../../../../domain/resources';
@@ -30,9 +27,8 @@ import { useMachines } from '../../../../MachinesProvider';
 import { useRoute } from '../../../../shell/useRoute';
 import { useCurrentWorkspace } from '../../../../shell/useWorkspace';
 import { SettingEditor } from '../../pipelines/edit/SettingEditor';
-import { STORE_TOAST_MS } from '../list/DataStoresPage';
 import { StoreStatus } from '../StoreStatus';
-import { useRouteToast } from '../useRouteToast';
+import { useStoreToast } from '../useStoreToast';
 import { DeleteStoreDialog } from '../DeleteStoreDialog';
 
 const useStyles = makeStyles({
@@ -77,18 +73,7 @@ function DataStoreForm(input: { workspaceId: string; workspace: Workspace; datas
   const deleting = useSelector(form, (s) => s.matches('deleting'));
 
   const toasterId = useId('datastore-toaster');
-  const { dispatchToast } = useToastController(toasterId);
-  const toast = useCallback(
-    (message: string) =>
-      dispatchToast(
-        <Toast>
-          <ToastTitle>{message}</ToastTitle>
-        </Toast>,
-        { intent: 'success', timeout: STORE_TOAST_MS },
-      ),
-    [dispatchToast],
-  );
-  useRouteToast(toast);
+  const toast = useStoreToast(toasterId);
   useEffect(() => {
     const subscription = form.on('datastore.saved', (event) => toast(event.message));
     return () => subscription.unsubscribe();

@@ -13,16 +13,13 @@ import {
   MessageBarActions,
   MessageBarBody,
   Spinner,
-  Toast,
   Toaster,
-  ToastTitle,
   tokens,
   useId,
-  useToastController,
 } from '@fluentui/react-components';
 import { AddRegular, DatabaseRegular, DeleteRegular, EditRegular, MoreHorizontalRegular, StarRegular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useCallback, useEffect } from 'react';
+import { useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { hasLink } from '../../../../../domain/hal';
 import { REL } from '../../../../../domain/relations';
@@ -34,11 +31,8 @@ import { PageHeader } from '../../../../components/PageHeader';
 import { useMachines } from '../../../../MachinesProvider';
 import { useCurrentWorkspace } from '../../../../shell/useWorkspace';
 import { StoreStatus } from '../StoreStatus';
-import { useRouteToast } from '../useRouteToast';
+import { useStoreToast } from '../useStoreToast';
 import { DeleteStoreDialog } from '../DeleteStoreDialog';
-
-/** Spec §9: the data store toasts last 6 s. */
-export const STORE_TOAST_MS = 6000;
 
 const useStyles = makeStyles({
   list: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
@@ -71,18 +65,7 @@ function DataStoresList({ workspace }: { workspace: Workspace }) {
   const target = useSelector(list, (s) => s.context.target);
 
   const toasterId = useId('datastores-toaster');
-  const { dispatchToast } = useToastController(toasterId);
-  const toast = useCallback(
-    (message: string) =>
-      dispatchToast(
-        <Toast>
-          <ToastTitle>{message}</ToastTitle>
-        </Toast>,
-        { intent: 'success', timeout: STORE_TOAST_MS },
-      ),
-    [dispatchToast],
-  );
-  useRouteToast(toast);
+  const toast = useStoreToast(toasterId);
   useEffect(() => {
     const subscription = list.on('datastore.deleted', (event) => toast(event.message));
     return () => subscription.unsubscribe();
