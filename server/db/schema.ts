@@ -69,6 +69,9 @@ export interface JobsTable {
   rows_loaded: ColumnType<number, number | undefined, number>;
   // 009_data_stores: a store's connection check
   datastore_id: ColumnType<string | null, string | null | undefined, string | null>;
+  // 011_setup_tasks: the pipeline or data store a PROFILE_CONFIGURE_* task asks to finish
+  task_pipeline_id: ColumnType<string | null, string | null | undefined, string | null>;
+  task_datastore_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export type JobTriggerKind = 'MANUAL' | 'SCHEDULE' | 'PIPELINE' | 'RETRY' | 'SEED';

@@ -1,4 +1,5 @@
 import { isActiveJob } from '../../src/domain/jobs';
+import { isSetupTaskJob } from '../../src/domain/setupTasks';
 import { REL } from '../../src/domain/relations';
 import type { MemberRole } from '../db/schema';
 import { links, type Links } from '../http/hal';
@@ -184,14 +185,19 @@ export function dataPluginLinks(h: Hrefs, workspaceId: string, plugin: { id: str
   });
 }
 
-/** Jobs belong to the Lab: only the workspace's admins see them, their logs, and may delete them. */
-export function jobLinks(h: Hrefs, job: { id: string; status: string }, role: MemberRole): Links {
+/**
+ * Jobs belong to the Lab: only the workspace's admins see them, their logs, and may delete them.
+ * A setup task (PROFILE_*) runs no process: it cannot be withdrawn, and deleting it dismisses it
+ * whatever its status.
+ */
+export function jobLinks(h: Hrefs, job: { id: string; status: string; type: string }, role: MemberRole): Links {
   const admin = isAdminRole(role);
+  const task = isSetupTaskJob(job);
   return links({
     [REL.self]: admin && h.job(job.id),
     [REL.logs]: admin && h.jobLogs(job.id),
-    [REL.deleteJob]: admin && !isActiveJob(job) && h.job(job.id),
-    [REL.withdrawJob]: admin && isActiveJob(job) && h.jobStopped(job.id),
+    [REL.deleteJob]: admin && (task || !isActiveJob(job)) && h.job(job.id),
+    [REL.withdrawJob]: admin && !task && isActiveJob(job) && h.jobStopped(job.id),
   });
 }
 

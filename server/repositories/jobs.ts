@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/database';
 import type { JobsTable } from '../db/schema';
 import type { Paging } from '../http/hal';
@@ -7,7 +7,13 @@ import { ACTIVE_JOB_STATUSES } from '../../src/domain/jobs';
 // Reads of jobs for the HTTP layer, with what a job's body embeds (who started it, which pipeline).
 // Writes — start, withdraw, delete, logs — are the runner's (server/runner/index.ts).
 
-export type JobRow = Selectable<JobsTable> & { profile_email: string | null; pipeline_name: string | null };
+export type JobRow = Selectable<JobsTable> & {
+  profile_email: string | null;
+  pipeline_name: string | null;
+  embedded_pipeline_id: string | null;
+  embedded_datastore_id: string | null;
+  datastore_name: string | null;
+};
 
 const ACTIVE_STATUSES = [...ACTIVE_JOB_STATUSES];
 
@@ -15,25 +21,32 @@ const withProfile = (db: Db) =>
   db
     .selectFrom('jobs')
     .leftJoin('profiles as p', 'p.id', 'jobs.profile_id')
-    .leftJoin('pipelines as pl', 'pl.id', 'jobs.pipeline_id')
+    // a run names its pipeline; a setup task (011) names the pipeline or store it asks to finish
+    .leftJoin('pipelines as pl', (join) => join.on(sql<boolean>`pl.id = coalesce(jobs.pipeline_id, jobs.task_pipeline_id)`))
+    .leftJoin('data_stores as ds', (join) => join.on(sql<boolean>`ds.id = coalesce(jobs.datastore_id, jobs.task_datastore_id)`))
     .selectAll('jobs')
-    .select(['p.email as profile_email', 'pl.name as pipeline_name']);
+    .select(['p.email as profile_email', 'pl.name as pipeline_name', 'pl.id as embedded_pipeline_id', 'ds.id as embedded_datastore_id', 'ds.name as datastore_name']);
 
 export type JobScope = { workspaceId: string } | { pipelineId: string };
 
-/** A workspace's or a pipeline's jobs, newest first; `statuses` narrows them (page.totalElements then counts, e.g., the active ones). */
-export async function jobsOf(db: Db, scope: JobScope, statuses: readonly string[], paging: Paging): Promise<{ items: JobRow[]; total: number }> {
+/**
+ * A workspace's or a pipeline's jobs, newest first; `statuses` and `types` narrow them (page.totalElements
+ * then counts, e.g., the active ones; the setup tasks are the PROFILE_* types).
+ */
+export async function jobsOf(db: Db, scope: JobScope, statuses: readonly string[], paging: Paging, types: readonly string[] = []): Promise<{ items: JobRow[]; total: number }> {
   const column = 'workspaceId' in scope ? 'jobs.workspace_id' : 'jobs.pipeline_id';
   const value = 'workspaceId' in scope ? scope.workspaceId : scope.pipelineId;
   const count = db
     .selectFrom('jobs')
     .where(column, '=', value)
     .$if(statuses.length > 0, (q) => q.where('jobs.status', 'in', statuses))
+    .$if(types.length > 0, (q) => q.where('jobs.type', 'in', types))
     .select((eb) => eb.fn.countAll<number>().as('total'));
   const [items, total] = await Promise.all([
     withProfile(db)
       .where(column, '=', value)
       .$if(statuses.length > 0, (q) => q.where('jobs.status', 'in', statuses))
+    .$if(types.length > 0, (q) => q.where('jobs.type', 'in', types))
       .orderBy('jobs.created', 'desc')
       .orderBy('jobs.id')
       .limit(paging.size)

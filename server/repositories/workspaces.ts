@@ -138,6 +138,8 @@ export async function deleteWorkspace(db: Db, id: string): Promise<boolean> {
       .select('id')
       .where('workspace_id', '=', id)
       .where('status', 'in', [...ACTIVE_JOB_STATUSES])
+      // an open setup task (PROFILE_*) is a to-do, not a running process: it goes with the workspace
+      .where('type', 'not like', 'PROFILE\\_%')
       .limit(1)
       .executeTakeFirst();
     if (active) return false;

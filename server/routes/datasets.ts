@@ -26,6 +26,7 @@ import { checkQuery, QueryRefused } from '../stores/queryGuard';
 import { missingTables, QueryFailed, runQuery, spoolCsv } from '../stores/queryRunner';
 import { iso, isoRequired, requestUrl, type RouteContext } from './context';
 import { publishDataset, patchDataset } from './datasetPublish';
+import * as setupTasks from '../setupTasks';
 import { defineRoute } from './define';
 import { rejectFieldErrors } from './validation';
 import { watchRoutes } from './watch';
@@ -188,6 +189,7 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
     objectName: 'dataset',
     handler: async ({ request, reply, access, body }) => {
       const { id, created } = await publishDataset(ctx.db, access.workspace.id, body);
+      await setupTasks.datasetPublished(ctx.db, access.workspace.id, id, request.caller.profileId);
       const dataset = await findDataset(ctx.db, id, request.caller.profileId);
       if (!dataset) throw notFound('Dataset not found');
       return reply.status(created ? 201 : 200).send(await fullBody(ctx, dataset, access.role, request.caller.profileId));

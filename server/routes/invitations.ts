@@ -23,6 +23,7 @@ import {
 import { profileIdsByEmail, setDefaultWorkspace } from '../repositories/profiles';
 import { addMember, isMemberByEmail, memberRole } from '../repositories/workspaces';
 import { isoRequired, requestUrl, type RouteContext } from './context';
+import * as setupTasks from '../setupTasks';
 import { defineRoute } from './define';
 import { rejectFieldErrors } from './validation';
 
@@ -129,6 +130,7 @@ export function invitationRoutes(app: FastifyInstance, ctx: RouteContext): void 
       const actorName = caller.profile?.name ?? null;
       const id = await ctx.db.transaction().execute(async (trx) => {
         const invitationId = await openInvitation(trx, { workspaceId: workspace.id, email, invitedBy: caller.profileId }, existing?.id);
+        await setupTasks.invitationCreated(trx, workspace.id, invitationId, caller.profileId);
         await notify(trx, {
           profileIds: await profileIdsByEmail(trx, email),
           workspaceId: workspace.id,

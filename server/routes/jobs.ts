@@ -26,7 +26,8 @@ export function jobBody(ctx: RouteContext, job: JobRow, role: MemberRole): Wire<
     commitId: job.commit_id,
     _embedded: {
       profile: job.profile_email === null ? null : { email: job.profile_email },
-      pipeline: job.pipeline_id === null ? null : { id: job.pipeline_id, name: job.pipeline_name },
+      pipeline: job.embedded_pipeline_id === null ? null : { id: job.embedded_pipeline_id, name: job.pipeline_name },
+      datastore: job.embedded_datastore_id === null ? null : { id: job.embedded_datastore_id, name: job.datastore_name },
     },
     _links: jobLinks(ctx.h, job, role),
   };
@@ -41,7 +42,13 @@ const statusList = z
   .transform((text) => text.split(',').map((s) => s.trim()).filter((s) => s !== ''))
   .refine((statuses) => statuses.every((s) => KNOWN_STATUSES.has(s)), `must list statuses among ${JOB_STATUSES.join(', ')}`);
 
-const jobsQuerySchema = z.looseObject({ status: statusList.optional() });
+const typeList = z
+  .string()
+  .max(500)
+  .transform((text) => text.split(',').map((s) => s.trim()).filter((s) => s !== ''))
+  .refine((types) => types.length <= 20 && types.every((t) => /^[A-Z_]{1,50}$/.test(t)), 'must list job types such as PROFILE_IMPORT');
+
+const jobsQuerySchema = z.looseObject({ status: statusList.optional(), type: typeList.optional() });
 
 const MAX_LOG_PAGE = 10_000;
 const logsQuerySchema = z.looseObject({
@@ -56,7 +63,10 @@ function wantsNdjson(accept: string | undefined): boolean {
 }
 
 export function jobRoutes(app: FastifyInstance, ctx: RouteContext): void {
-  /** Jobs are the Lab's: only workspace admins are offered the 'jobs' link. `?status=QUEUED,RUNNING&size=1` counts the active ones. */
+  /**
+   * Jobs are the Lab's: only workspace admins are offered the 'jobs' link. `?status=QUEUED,RUNNING&size=1`
+   * counts the active ones; `?type=PROFILE_IMPORT,...` lists the setup tasks.
+   */
   defineRoute(app, ctx, {
     method: 'GET',
     url: '/workspaces/:id/jobs',
@@ -65,7 +75,7 @@ export function jobRoutes(app: FastifyInstance, ctx: RouteContext): void {
     paging: {},
     objectName: 'jobs',
     handler: async ({ request, access, query, paging }) => {
-      const { items, total } = await jobsOf(ctx.db, { workspaceId: access.workspace.id }, query.status ?? [], paging);
+      const { items, total } = await jobsOf(ctx.db, { workspaceId: access.workspace.id }, query.status ?? [], paging, query.type ?? []);
       return pagedCollection('jobs', items.map((j) => jobBody(ctx, j, access.role)), paging, total, requestUrl(ctx, request));
     },
   });

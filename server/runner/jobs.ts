@@ -100,7 +100,12 @@ export async function deleteJob(db: Db, jobId: string): Promise<'DELETED' | 'ACT
   if (!isUuid(jobId)) return 'NOT_FOUND';
   const job = await db.selectFrom('jobs').select('status').where('id', '=', jobId).executeTakeFirst();
   if (!job) return 'NOT_FOUND';
-  const deleted = await db.deleteFrom('jobs').where('id', '=', jobId).where('status', 'not in', ['QUEUED', 'RUNNING']).executeTakeFirst();
+  // A setup task (PROFILE_*) runs no process: dismissing it deletes it whatever its status.
+  const deleted = await db
+    .deleteFrom('jobs')
+    .where('id', '=', jobId)
+    .where((eb) => eb.or([eb('status', 'not in', ['QUEUED', 'RUNNING']), eb('type', 'like', 'PROFILE\\_%')]))
+    .executeTakeFirst();
   return Number(deleted.numDeletedRows) > 0 ? 'DELETED' : 'ACTIVE';
 }
 

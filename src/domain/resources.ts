@@ -90,6 +90,8 @@ export const jobSchema = halResource({
     .looseObject({
       profile: z.looseObject({ email: z.string() }).nullish(),
       pipeline: z.looseObject({ id: z.string(), name: z.string().nullish() }).nullish(),
+      // a setup task (PROFILE_CONFIGURE_DATASTORE) or a store's connection check
+      datastore: z.looseObject({ id: z.string(), name: z.string().nullish() }).nullish(),
     })
     .nullish(),
 });

@@ -9,6 +9,7 @@ import { createDataStore, deleteDataStore, makeDefaultStore, updateDataStore } f
 import { enqueueStoreCheck } from '../../runner';
 import { STORE_PLUGINS } from '../../stores/storeKinds';
 import type { RouteContext } from '../context';
+import * as setupTasks from '../../setupTasks';
 import { defineRoute } from '../define';
 import { dataStoreBody } from './bodies';
 import { propertiesRecord } from './savePipeline';
@@ -85,6 +86,7 @@ export function dataStoreRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const created = await createDataStore(ctx.db, access.workspace.id, { name, dataPlugin, properties, draft });
       if (!created.ok) throw refuse([fieldError('name', DATA_STORE_TEXTS.nameTaken)]);
       if (!draft) await enqueueStoreCheck(ctx.db, created.store, request.caller.profileId);
+      await setupTasks.dataStoreSaved(ctx.db, created.store, request.caller.profileId);
       return reply.status(201).send(dataStoreBody(ctx, created.store, access.role));
     },
   });
@@ -110,6 +112,7 @@ export function dataStoreRoutes(app: FastifyInstance, ctx: RouteContext): void {
       if (!updated) throw refuse([fieldError('id', 'names no data store')]);
       if (!updated.ok) throw refuse([fieldError('name', DATA_STORE_TEXTS.nameTaken)]);
       if (!draft) await enqueueStoreCheck(ctx.db, updated.store, request.caller.profileId);
+      await setupTasks.dataStoreSaved(ctx.db, updated.store, request.caller.profileId);
       return dataStoreBody(ctx, updated.store, access.role);
     },
   });

@@ -13,6 +13,7 @@ import { isUuid, newId } from '../../repositories/ids';
 import { pipelineFacts, type PipelineFacts } from '../../repositories/pipelineFacts';
 import { deletePipeline, getPipeline, listPipelines, type PipelineRow } from '../../repositories/pipelines';
 import { subscribersOf } from '../../repositories/subscriptions';
+import * as setupTasks from '../../setupTasks';
 import { defaultStoreOf, ensureDefaultStore } from '../../stores/defaultStore';
 import { callerName, requestUrl, type RouteContext } from '../context';
 import { defineRoute } from '../define';
@@ -41,7 +42,12 @@ interface Save {
 }
 
 async function save({ ctx, workspaceId, id, existing, body, draft, caller }: Save): Promise<PipelineRow> {
-  const saved = await ctx.db.transaction().execute((trx) => savePipeline(trx, { workspaceId, id, existing, body, draft, createdBy: caller.profileId }));
+  const saved = await ctx.db.transaction().execute(async (trx) => {
+    const row = await savePipeline(trx, { workspaceId, id, existing, body, draft, createdBy: caller.profileId });
+    const complete = (await pipelineFacts(trx, [row], caller.profileId)).get(row.id)?.complete ?? false;
+    await setupTasks.pipelineSaved(trx, row, complete, caller.profileId);
+    return row;
+  });
   // The pipeline's loader writes into the default store, so a workspace with a pipeline has one.
   if (!existing) await ensureDefaultStore(ctx.db, workspaceId);
   else await notifyPipelineActivity(ctx.db, saved, `${callerName(caller)} saved pipeline ${saved.name}${draft ? ' as a draft' : ''}.`, { profileId: caller.profileId, name: callerName(caller) });

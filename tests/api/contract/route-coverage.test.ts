@@ -44,8 +44,8 @@ function everything(): Caller {
 function renderEveryLinkSet(baseUrl: string): Record<string, Record<string, { href: string }>> {
   const h = hrefs({ publicUrl: baseUrl });
   const caller = everything();
-  const job = { id: ID, status: 'COMPLETE' };
-  const activeJob = { id: ID, status: 'RUNNING' };
+  const job = { id: ID, status: 'COMPLETE', type: 'PIPELINE_RUN' };
+  const activeJob = { id: ID, status: 'RUNNING', type: 'PIPELINE_RUN' };
   const pipeline = { id: ID, workspace_id: ID };
   return {
     rootLinks: linkSets.rootLinks(h, caller),

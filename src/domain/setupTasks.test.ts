@@ -1,0 +1,92 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { hostileString, hostileStringWithHuge, wellFormed } from './hostile.fixture';
+import { hasUnfinishedProfileJob } from './landing';
+import { JOB_STATUSES } from './resources';
+import { parseRoute } from './routes';
+import { isSetupTaskJob, isTaskInProgress, orderTasks, PUBLISH_DOCS_URL, SETUP_TASK_TYPES, shortCommitId, taskTarget, taskTitle } from './setupTasks';
+
+describe('setup tasks', () => {
+  it('RUNNING and QUEUED are in progress; every other status counts as completed', () => {
+    expect(JOB_STATUSES.filter(isTaskInProgress).sort()).toEqual(['QUEUED', 'RUNNING']);
+  });
+
+  it('shows a commit id as its first 7 characters, and nothing without one', () => {
+    expect(shortCommitId('0123456789abcdef0123456789abcdef01234567')).toBe('0123456');
+    expect(shortCommitId('abc')).toBe('abc');
+    expect(shortCommitId(null)).toBeUndefined();
+    expect(shortCommitId('   ')).toBeUndefined();
+  });
+
+  it('names the five types and calls anything else Other job', () => {
+    expect(new Set(SETUP_TASK_TYPES.map(taskTitle)).size).toBe(5);
+    expect(taskTitle('PROFILE_INIT')).toBe('Other job');
+    expect(taskTitle('PIPELINE_RUN')).toBe('Other job');
+  });
+
+  it('leads each card where spec 001 §2 says', () => {
+    expect(taskTarget({ type: 'PROFILE_IMPORT' }, 'w1')).toEqual({ kind: 'internal', path: '/lab/w1/pipelines' });
+    expect(taskTarget({ type: 'PROFILE_COLLABORATE' }, 'w1')).toEqual({ kind: 'internal', path: '/l/w1/invitations' });
+    expect(taskTarget({ type: 'PROFILE_PUBLISH' }, 'w1')).toEqual({ kind: 'external', href: PUBLISH_DOCS_URL });
+    expect(taskTarget({ type: 'PROFILE_CONFIGURE_PIPELINE', _embedded: { pipeline: { id: 'p1' } } }, 'w1')).toEqual({ kind: 'internal', path: '/lab/w1/pipelines/p1?validate=true' });
+    expect(taskTarget({ type: 'PROFILE_CONFIGURE_DATASTORE', _embedded: { datastore: { id: 'd1' } } }, 'w1')).toEqual({ kind: 'internal', path: '/lab/w1/datastores/d1?validate=true' });
+    expect(taskTarget({ type: 'PROFILE_CONFIGURE_PIPELINE', _embedded: null }, 'w1')).toEqual({ kind: 'none' });
+    expect(taskTarget({ type: 'PROFILE_INIT' }, 'w1')).toEqual({ kind: 'none' });
+  });
+
+  it('the landing rule agrees with the cards: any unfinished PROFILE_ job is a setup task', () => {
+    for (const type of SETUP_TASK_TYPES) {
+      expect(isSetupTaskJob({ type })).toBe(true);
+      expect(hasUnfinishedProfileJob([{ type, status: 'QUEUED' }])).toBe(true);
+      expect(hasUnfinishedProfileJob([{ type, status: 'COMPLETE' }])).toBe(false);
+    }
+  });
+
+  it('puts open tasks first, newest first within each group', () => {
+    const tasks = [
+      { id: 'a', status: 'COMPLETE', created: '2026-01-03' },
+      { id: 'b', status: 'QUEUED', created: '2026-01-01' },
+      { id: 'c', status: 'RUNNING', created: '2026-01-02' },
+      { id: 'd', status: 'ERROR', created: '2026-01-04' },
+    ];
+    expect(orderTasks(tasks).map((t) => t.id)).toEqual(['c', 'b', 'd', 'a']);
+  });
+});
+
+describe('setup tasks with hostile input', () => {
+  it('a short commit id is a prefix of at most 7 characters and never throws', () => {
+    fc.assert(
+      fc.property(hostileStringWithHuge, (text) => {
+        const short = shortCommitId(text);
+        if (short !== undefined) {
+          expect(short.length).toBeLessThanOrEqual(7);
+          expect(text.trim().startsWith(short)).toBe(true);
+        }
+      }),
+    );
+  });
+
+  it('a card never leads out of its workspace: an internal target parses as a route of that workspace, or is the root', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...SETUP_TASK_TYPES, 'PROFILE_X'), hostileString, hostileString, (type, workspaceId, subjectId) => {
+        const target = taskTarget({ type, _embedded: { pipeline: { id: subjectId }, datastore: { id: subjectId } } }, workspaceId);
+        if (target.kind !== 'internal') return;
+        const match = parseRoute(target.path);
+        if (target.path === '/') return;
+        expect(match).toBeDefined();
+        expect((match?.params as { workspaceId?: string }).workspaceId).toBe(wellFormed(workspaceId));
+      }),
+    );
+  });
+
+  it('ordering keeps every task, whatever the statuses', () => {
+    fc.assert(
+      fc.property(fc.array(fc.record({ status: hostileString, created: hostileString })), (tasks) => {
+        const ordered = orderTasks(tasks);
+        expect(ordered).toHaveLength(tasks.length);
+        const firstDone = ordered.findIndex((t) => !isTaskInProgress(t.status));
+        if (firstDone >= 0) expect(ordered.slice(firstDone).every((t) => !isTaskInProgress(t.status))).toBe(true);
+      }),
+    );
+  });
+});
