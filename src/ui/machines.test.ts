@@ -1,3 +1,4 @@
+import { setupTasksMachine } from '../machines/setupTasks/setupTasks.machine';
 import { describe, expect, it } from 'vitest';
 import { createActor, SimulatedClock, waitFor, type AnyStateMachine } from 'xstate';
 import { createApiClient } from '../api/client';
@@ -47,6 +48,7 @@ const ORIGINALS: { readonly [K in keyof Machines]: AnyStateMachine } = {
   oauthConnect: oauthConnectMachine,
   dataStoreList: dataStoreListMachine,
   dataStoreForm: dataStoreFormMachine,
+  setupTasks: setupTasksMachine,
 };
 
 function effects(replies: Parameters<typeof fakeFetch> = []) {

@@ -40,6 +40,8 @@ import { workspaceSwitchActors } from '../machines/workspaceSwitch/workspaceSwit
 import { workspaceSwitchMachine } from '../machines/workspaceSwitch/workspaceSwitch.machine';
 import { oauthConnectActions, oauthConnectActors } from '../machines/oauthConnect/oauthConnect.actors';
 import { oauthConnectMachine } from '../machines/oauthConnect/oauthConnect.machine';
+import { setupTasksActors } from '../machines/setupTasks/setupTasks.actors';
+import { setupTasksMachine } from '../machines/setupTasks/setupTasks.machine';
 import { watchActors } from '../machines/watch/watch.actors';
 import { watchMachine } from '../machines/watch/watch.machine';
 import type { RuntimeConfig } from './runtimeConfig';
@@ -135,6 +137,8 @@ export function provideMachines(effects: MachineEffects) {
     oauthConnect: oauthConnectMachine.provide({ actors: oauthConnectActors(client), actions: oauthConnectActions }),
     // The Lab's data stores (spec 001 §2 'Data stores'); a toast's text travels with the move.
     dataStoreList: dataStoreListMachine.provide({ actors: dataStoreListActors(client) }),
+    // Setup tasks (spec 001 §2–§4): the Lab's, the app area's and onboarding step 3's cards.
+    setupTasks: setupTasksMachine.provide({ actors: setupTasksActors(client) }),
     dataStoreForm: dataStoreFormMachine.provide({
       actors: dataStoreFormActors(client),
       actions: {

@@ -14,7 +14,7 @@ import { demoPipeline, outsiderWorkspace, type Body } from './lab/labWorld';
 
 let world: World;
 let outsiderWs: string;
-const tasksUrl = (workspaceId = DEMO.workspaceId) => `/api/workspaces/${workspaceId}/jobs?type=${SETUP_TASK_TYPES.join(',')}&size=50`;
+const tasksUrl = (workspaceId: string = DEMO.workspaceId) => `/api/workspaces/${workspaceId}/jobs?type=${SETUP_TASK_TYPES.join(',')}&size=50`;
 
 beforeAll(async () => {
   world = await startWorld();

@@ -95,6 +95,6 @@ describe('landing with the real actors', () => {
     const actor = createActor(landingMachine.provide({ actors: landingActors(client) }), { input });
     actor.start();
     await expect(toPromise(actor)).resolves.toEqual({ route: '/setup/tasks/w%201' });
-    expect(fake.calls.map((c) => c.url)).toEqual(['http://api.test/api/workspaces/w%201', 'http://api.test/api/workspaces/w%201/jobs']);
+    expect(fake.calls.map((c) => c.url)).toEqual(['http://api.test/api/workspaces/w%201', 'http://api.test/api/workspaces/w%201/jobs?type=PROFILE_IMPORT,PROFILE_COLLABORATE,PROFILE_PUBLISH,PROFILE_CONFIGURE_PIPELINE,PROFILE_CONFIGURE_DATASTORE&size=100']);
   });
 });

@@ -30,6 +30,7 @@ const ProjectPage = lazy(() => import('../pages/lab/project/ProjectPage'));
 const LabHelpPage = lazy(() => import('../pages/lab/help/LabHelpPage'));
 const DataStoresPage = lazy(() => import('../pages/lab/datastores/list/DataStoresPage'));
 const DataStoreEditPage = lazy(() => import('../pages/lab/datastores/edit/DataStoreEditPage'));
+const SetupTasksPage = lazy(() => import('../pages/setupTasks/SetupTasksPage'));
 
 const page = (element: ReactNode) => <Suspense fallback={<Loading />}>{element}</Suspense>;
 
@@ -87,7 +88,7 @@ export function AppRoutes() {
           <Route path={path('dashboard')} element={<ViewPage view="Dashboard" title="Dashboard" />} />
           <Route path={path('invitations')} element={<ViewPage view="Invitations" title="Invitations" />} />
           <Route path={path('notifications')} element={<ViewPage view="Notifications" title="Notifications" />} />
-          <Route path={path('setupTasks')} element={<ViewPage view="Setup Tasks" title="Setup Tasks" />} />
+          <Route path={path('setupTasks')} element={<RequireAdmin>{page(<SetupTasksPage />)}</RequireAdmin>} />
           <Route path={path('newData')} element={<NewDataRedirect />} />
           {library && <Route path={path('library')} element={<LibraryRedirect />} />}
           {library && <Route path={path('libraryType')} element={<Exactly route="libraryType"><ViewPage view="Library" title="Library" /></Exactly>} />}
@@ -105,7 +106,7 @@ export function AppRoutes() {
           <Route path={path('dataplugins')} element={page(<DataPluginsPage />)} />
           <Route path={path('datasources')} element={page(<DataSourcesPage />)} />
           <Route path={path('labChannels')} element={page(<LabChannelsPage />)} />
-          <Route path={path('labSetupTasks')} element={<ViewPage view="Setup Tasks" title="Setup Tasks" />} />
+          <Route path={path('labSetupTasks')} element={page(<SetupTasksPage />)} />
           <Route path={path('labSettings')} element={<ViewPage view="Workspace Settings" title="Settings" />} />
           {labProject && <Route path={path('project')} element={page(<ProjectPage />)} />}
           <Route path={path('labHelp')} element={page(<LabHelpPage />)} />
