@@ -1,0 +1,195 @@
+import { assign, setup } from 'xstate';
+import type { SnapshotFrom } from 'xstate';
+import { importStepFor, labPath, nameOf, ONBOARDING_POLL_MS, ONBOARDING_TEXTS, setupPath, skipPath } from '../../domain/onboarding';
+import { serverErrorsOf } from '../../domain/pipelineForm';
+import type { DataPlugin, Pipeline, Workspace } from '../../domain/resources';
+import type { SetupStep } from '../../domain/routes';
+import { apiErrorOf, shellErrorMessage } from '../apiError';
+import { notProvidedActor } from '../notProvided';
+
+// Onboarding (spec 001 §2, §4), one machine for the three steps of /setup/{step}/{workspaceId}:
+// - w: a name; id 'new' creates the workspace (initialise, then create), another id renames it;
+//   saving sets the profile's defaultWorkspace and moves to step 2. A workspace that cannot be
+//   loaded sends the user to /setup/w/new.
+// - imports: while the workspace is not READY, 'please wait' and a re-read every 5 s; a READY
+//   non-managed one skips to step 3; otherwise choose a plugin and save a pipeline (a 400 stays).
+// - tasks: the setup-task cards; 'Go to Lab'.
+// Moving between steps is the `goTo` action (the router); the page then starts the next step.
+
+export type OnboardingInput = { readonly step: SetupStep; readonly workspaceId: string };
+export type FormErrors = { readonly banner: string | null; readonly fields: Readonly<Record<string, string>> };
+export type OnboardingContext = {
+  readonly step: SetupStep;
+  readonly workspaceId: string;
+  readonly workspace: Workspace | null;
+  readonly name: string;
+  readonly plugins: readonly DataPlugin[] | null;
+  readonly search: string;
+  readonly plugin: DataPlugin | null;
+  readonly errors: FormErrors;
+};
+export type OnboardingEvent =
+  | { readonly type: 'user.name'; readonly value: string }
+  | { readonly type: 'user.submit' }
+  | { readonly type: 'user.search'; readonly value: string }
+  | { readonly type: 'user.choose'; readonly plugin: DataPlugin }
+  | { readonly type: 'user.skip' }
+  | { readonly type: 'user.goToLab' }
+  | { readonly type: 'user.retry' };
+
+export type WorkspaceIdInput = { readonly workspaceId: string };
+export type SaveWorkspaceInput = { readonly workspace: Workspace | null; readonly name: string };
+export type PluginsInput = { readonly workspace: Workspace; readonly search: string };
+export type PipelineInput = { readonly workspace: Workspace; readonly plugin: DataPlugin; readonly name: string };
+
+const NO_ERRORS: FormErrors = { banner: null, fields: {} };
+
+/** A 400 keeps its field errors and first message; anything else is a banner. */
+function errorsOf(error: unknown): FormErrors {
+  const apiError = apiErrorOf(error);
+  if (apiError.kind === 'response' && apiError.status === 400) {
+    const server = serverErrorsOf(apiError.body ?? null);
+    return { banner: server.banner ?? apiError.message, fields: server.fields };
+  }
+  if (apiError.kind === 'response' && apiError.body?.message) return { banner: apiError.body.message, fields: {} };
+  return { banner: shellErrorMessage(apiError), fields: {} };
+}
+
+export const onboardingMachine = setup({
+  types: { context: {} as OnboardingContext, events: {} as OnboardingEvent, input: {} as OnboardingInput },
+  actors: {
+    loadWorkspace: notProvidedActor<Workspace, WorkspaceIdInput>('loadWorkspace'),
+    saveWorkspace: notProvidedActor<Workspace, SaveWorkspaceInput>('saveWorkspace'),
+    setDefaultWorkspace: notProvidedActor<unknown, WorkspaceIdInput>('setDefaultWorkspace'),
+    listPlugins: notProvidedActor<DataPlugin[], PluginsInput>('listPlugins'),
+    createPipeline: notProvidedActor<Pipeline, PipelineInput>('createPipeline'),
+  },
+  actions: {
+    // The router (machines.ts); `reload` re-reads the session so a new workspace is known.
+    goTo: (_, _params: { path: string; reload: boolean }) => undefined,
+  },
+  delays: { readinessPoll: ONBOARDING_POLL_MS },
+  guards: {
+    isNew: ({ context }) => context.step === 'w' && context.workspaceId === 'new',
+    isWorkspaceStep: ({ context }) => context.step === 'w',
+    isImportStep: ({ context }) => context.step === 'imports',
+    hasName: ({ context }) => nameOf(context.name) !== undefined,
+    waits: ({ context }) => context.workspace !== null && importStepFor(context.workspace) === 'wait',
+    skips: ({ context }) => context.workspace !== null && importStepFor(context.workspace) === 'skip',
+  },
+}).createMachine({
+  id: 'onboarding',
+  context: ({ input }) => ({ step: input.step, workspaceId: input.workspaceId, workspace: null, name: '', plugins: null, search: '', plugin: null, errors: NO_ERRORS }),
+  initial: 'starting',
+  states: {
+    starting: { always: [{ guard: 'isNew', target: 'naming' }, { target: 'loading' }] },
+    loading: {
+      invoke: {
+        id: 'loadWorkspace',
+        src: 'loadWorkspace',
+        input: ({ context }) => ({ workspaceId: context.workspaceId }),
+        onDone: { target: 'loaded', actions: assign({ workspace: ({ event }) => event.output, name: ({ context, event }) => (context.step === 'w' ? event.output.name : context.name) }) },
+        // Spec §6: a workspace that cannot be loaded falls back to a new one.
+        onError: { target: 'left', actions: { type: 'goTo', params: { path: setupPath('w', 'new'), reload: false } } },
+      },
+    },
+    loaded: {
+      always: [
+        { guard: 'isWorkspaceStep', target: 'naming' },
+        { guard: 'isImportStep', target: 'importing' },
+        { target: 'tasks' },
+      ],
+    },
+    naming: {
+      on: {
+        'user.name': { actions: assign({ name: ({ event }) => event.value, errors: NO_ERRORS }) },
+        'user.submit': [
+          { guard: 'hasName', target: 'savingWorkspace', actions: assign({ errors: NO_ERRORS }) },
+          { actions: assign({ errors: { banner: null, fields: { name: ONBOARDING_TEXTS.nameRequired } } }) },
+        ],
+      },
+    },
+    savingWorkspace: {
+      invoke: {
+        id: 'saveWorkspace',
+        src: 'saveWorkspace',
+        input: ({ context }) => ({ workspace: context.workspace, name: nameOf(context.name) ?? '' }),
+        onDone: { target: 'settingDefault', actions: assign({ workspace: ({ event }) => event.output, workspaceId: ({ event }) => event.output.id }) },
+        onError: { target: 'naming', actions: assign({ errors: ({ event }) => errorsOf(event.error) }) },
+      },
+    },
+    settingDefault: {
+      invoke: {
+        id: 'setDefaultWorkspace',
+        src: 'setDefaultWorkspace',
+        input: ({ context }) => ({ workspaceId: context.workspaceId }),
+        onDone: { target: 'left', actions: { type: 'goTo', params: ({ context }) => ({ path: setupPath('imports', context.workspaceId), reload: false }) } },
+        onError: { target: 'naming', actions: assign({ errors: ({ event }) => errorsOf(event.error) }) },
+      },
+    },
+    importing: {
+      initial: 'deciding',
+      on: { 'user.skip': { target: 'left', actions: { type: 'goTo', params: ({ context }) => ({ path: skipPath(context.workspaceId), reload: false }) } } },
+      states: {
+        deciding: {
+          always: [
+            { guard: 'waits', target: 'waiting' },
+            { guard: 'skips', target: '#onboarding.left', actions: { type: 'goTo', params: ({ context }) => ({ path: setupPath('tasks', context.workspaceId), reload: false }) } },
+            { target: 'listing' },
+          ],
+        },
+        // 'please wait': the workspace is re-read every 5 s until READY.
+        waiting: { after: { readinessPoll: 'polling' } },
+        polling: {
+          invoke: {
+            id: 'loadWorkspace',
+            src: 'loadWorkspace',
+            input: ({ context }) => ({ workspaceId: context.workspaceId }),
+            onDone: { target: 'deciding', actions: assign({ workspace: ({ event }) => event.output }) },
+            onError: { target: 'waiting' },
+          },
+        },
+        listing: {
+          invoke: {
+            id: 'listPlugins',
+            src: 'listPlugins',
+            input: ({ context }) => ({ workspace: context.workspace!, search: context.search }),
+            onDone: { target: 'choosing', actions: assign({ plugins: ({ event }) => event.output }) },
+            onError: { target: 'failed', actions: assign({ errors: ({ event }) => errorsOf(event.error) }) },
+          },
+        },
+        failed: { on: { 'user.retry': { target: 'listing', actions: assign({ errors: NO_ERRORS }) } } },
+        choosing: {
+          on: {
+            'user.search': { target: 'listing', actions: assign({ search: ({ event }) => event.value }) },
+            'user.choose': { actions: assign({ plugin: ({ event }) => event.plugin, name: ({ event }) => event.plugin.label ?? event.plugin.name, errors: NO_ERRORS }) },
+            'user.name': { actions: assign({ name: ({ event }) => event.value }) },
+            'user.submit': [
+              { guard: ({ context }) => context.plugin !== null && nameOf(context.name) !== undefined, target: 'saving', actions: assign({ errors: NO_ERRORS }) },
+              { actions: assign({ errors: { banner: null, fields: { name: ONBOARDING_TEXTS.nameRequired } } }) },
+            ],
+          },
+        },
+        saving: {
+          invoke: {
+            id: 'createPipeline',
+            src: 'createPipeline',
+            input: ({ context }) => ({ workspace: context.workspace!, plugin: context.plugin!, name: nameOf(context.name) ?? '' }),
+            onDone: { target: '#onboarding.left', actions: { type: 'goTo', params: ({ context }) => ({ path: setupPath('tasks', context.workspaceId), reload: false }) } },
+            // Spec §4: a 400 keeps the user on the form with its errors.
+            onError: { target: 'choosing', actions: assign({ errors: ({ event }) => errorsOf(event.error) }) },
+          },
+        },
+      },
+    },
+    tasks: {
+      on: { 'user.goToLab': { target: 'left', actions: { type: 'goTo', params: ({ context }) => ({ path: labPath(context.workspaceId), reload: true }) } } },
+    },
+    left: { type: 'final' },
+  },
+});
+
+export type OnboardingSnapshot = SnapshotFrom<typeof onboardingMachine>;
+
+export const selectPleaseWait = (s: OnboardingSnapshot): boolean => s.matches({ importing: 'waiting' }) || s.matches({ importing: 'polling' }) || s.matches({ importing: 'deciding' });
+export const selectBusy = (s: OnboardingSnapshot): boolean => s.matches('savingWorkspace') || s.matches('settingDefault') || s.matches({ importing: 'saving' }) || s.matches('loading');
