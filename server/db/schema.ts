@@ -26,6 +26,13 @@ export interface WorkspacesTable {
   status: string;
   created_at: Timestamp;
   updated_at: Timestamp;
+  // 010_workspaces: the repository a deployment reads, and its secrets (never returned: the key)
+  repository_url: ColumnType<string | null, string | null | undefined, string | null>;
+  repository_branch: ColumnType<string | null, string | null | undefined, string | null>;
+  ssh_private_key: ColumnType<string | null, string | null | undefined, string | null>;
+  github_installation_id: ColumnType<string | null, string | null | undefined, string | null>;
+  deployment_secret: ColumnType<string | null, string | null | undefined, string | null>;
+  managed: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 export type MemberRole = 'owner' | 'editor' | 'member';

@@ -16,7 +16,7 @@ import { findNotification, type NotificationRow } from '../repositories/notifica
 import { pipelineFacts, type PipelineFacts } from '../repositories/pipelineFacts';
 import { getPipeline, type PipelineRow } from '../repositories/pipelines';
 import { findProfile, type ProfileRow } from '../repositories/profiles';
-import { memberRole, type WorkspaceRow } from '../repositories/workspaces';
+import { findWorkspace, memberRole, type WorkspaceRow } from '../repositories/workspaces';
 import type { Caller } from './caller';
 import { workspaceAccess } from './guard';
 import type { Hrefs } from './hrefs';
@@ -36,6 +36,7 @@ import {
   pipelineLinks,
   profileLinks,
   rootLinks,
+  workspaceDraftLinks,
 } from './links';
 
 // Every route names the resource it acts on; this module finds that resource (404 when there is
@@ -51,6 +52,8 @@ export interface AccessByResource {
   root: Resolved;
   profile: Resolved & { profile: ProfileRow | undefined; id: string };
   workspace: Resolved & { workspace: WorkspaceRow; role: MemberRole };
+  /** an existing workspace, or an initialised id that only 'create workspace' may turn into one */
+  workspaceOrDraft: Resolved & { workspace: WorkspaceRow | undefined; role: MemberRole | undefined; id: string };
   job: Resolved & { job: JobRow; workspace: WorkspaceRow; role: MemberRole };
   dataset: Resolved & { dataset: DatasetRow; workspace: WorkspaceRow; role: MemberRole };
   /** a private list of someone else is offered nothing (403), like a channel of another workspace */
@@ -108,6 +111,14 @@ const resolvers: { [K in ResourceKind]: Resolver<K> } = {
   async workspace({ db, h, caller }, id) {
     const access = await workspaceAccess(db, h, caller, id);
     return { workspace: access.workspace, role: access.role, links: access.links };
+  },
+
+  async workspaceOrDraft({ db, h, caller }, id) {
+    if (!isUuid(id)) throw notFound('Workspace not found');
+    const existing = await findWorkspace(db, id);
+    if (!existing) return { id, workspace: undefined, role: undefined, links: workspaceDraftLinks(h, caller, id) };
+    const access = await workspaceAccess(db, h, caller, id);
+    return { id, workspace: access.workspace, role: access.role, links: access.links };
   },
 
   async job({ db, h, caller }, id) {

@@ -21,6 +21,16 @@ function canMintApiKeys(caller: Caller): boolean {
   return caller.kind === 'user' && caller.principal.emailVerified && caller.profile !== undefined;
 }
 
+/** Only a person whose profile carries the owner's mark creates workspaces (spec 000 §6). */
+function canCreateWorkspaces(caller: Caller): boolean {
+  return caller.kind === 'user' && caller.profile?.can_create_workspaces === true;
+}
+
+/** An initialised workspace not created yet: its PUT creates it, for owners only. */
+export function workspaceDraftLinks(h: Hrefs, caller: Caller, id: string): Links {
+  return links({ [REL.createWorkspace]: canCreateWorkspaces(caller) && h.workspace(id) });
+}
+
 export function rootLinks(h: Hrefs, caller: Caller): Links {
   const email = verifiedEmail(caller);
   return links({
@@ -31,6 +41,8 @@ export function rootLinks(h: Hrefs, caller: Caller): Links {
     [REL.notifications]: h.notifications(),
     [REL.invitations]: email ? h.invitations(email) : null,
     [REL.newApiKey]: canMintApiKeys(caller) ? h.apiKeys() : null,
+    // Initialising a workspace (POST) is for owners: the same mark as the profile's 'new workspace'.
+    [REL.newWorkspace]: canCreateWorkspaces(caller) ? h.workspaces() : null,
     // The first sign-in creates the profile of the token's own subject; an API key signs in as nobody.
     [REL.login]: caller.kind === 'user' ? h.profileLogin(caller.principal.subject) : null,
   });
@@ -67,6 +79,7 @@ export function workspaceLinks(h: Hrefs, workspace: { id: string }, role: Member
     [REL.createInvitation]: admin && part('invitations'),
     [REL.jobs]: admin && part('jobs'),
     [REL.updateDeleteWorkspace]: admin && h.workspace(workspace.id),
+    [REL.createDeployment]: admin && part('deployments'),
     [REL.pipelines]: admin && part('pipelines'),
     [REL.newPipeline]: admin && part('pipelines'),
     [REL.datacomponents]: admin && part('datacomponents'),

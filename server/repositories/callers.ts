@@ -31,7 +31,9 @@ export async function findCaller(db: Db, key: CallerKey, workspaceId: string | u
   const workspaceColumns = withWorkspace
     ? sql`, w.id AS w_id, w.name AS w_name, w.image_url AS w_image_url, w.default_environment AS w_default_environment,
           w.domains AS w_domains, w.app_properties AS w_app_properties, w.status AS w_status,
-          w.created_at AS w_created_at, w.updated_at AS w_updated_at, m.role`
+          w.created_at AS w_created_at, w.updated_at AS w_updated_at,
+          w.repository_url AS w_repository_url, w.repository_branch AS w_repository_branch, w.ssh_private_key AS w_ssh_private_key,
+          w.github_installation_id AS w_github_installation_id, w.deployment_secret AS w_deployment_secret, w.managed AS w_managed, m.role`
     : sql``;
   const workspaceJoin = withWorkspace
     ? sql`LEFT JOIN workspaces w ON w.id = ${workspaceId}
@@ -71,5 +73,11 @@ function workspaceOf(row: Row): WorkspaceRow | undefined {
     status: row.w_status ?? '',
     created_at: row.w_created_at ?? new Date(0),
     updated_at: row.w_updated_at ?? new Date(0),
+    repository_url: row.w_repository_url,
+    repository_branch: row.w_repository_branch,
+    ssh_private_key: row.w_ssh_private_key,
+    github_installation_id: row.w_github_installation_id,
+    deployment_secret: row.w_deployment_secret,
+    managed: row.w_managed ?? false,
   };
 }

@@ -1,7 +1,11 @@
-import type { Selectable } from 'kysely';
+import * as setupTasks from '../setupTasks';
+import { randomBytes } from 'node:crypto';
+import { sql, type Selectable } from 'kysely';
 import { ACTIVE_JOB_STATUSES } from '../../src/domain/jobs';
 import type { Db } from '../db/database';
-import type { MemberRole, WorkspacesTable } from '../db/schema';
+import type { JobsTable, MemberRole, WorkspacesTable } from '../db/schema';
+import { storeSchemaName } from '../stores/defaultStore';
+import { newId } from './ids';
 import { totalOf, type Paging } from '../http/hal';
 
 export type WorkspaceRow = Selectable<WorkspacesTable>;
@@ -106,24 +110,91 @@ export interface WorkspaceChanges {
   defaultEnvironment?: string | null;
   domains?: string[];
   appProperties?: Record<string, string>;
+  repositoryUrl?: string | null;
+  repositoryBranch?: string | null;
+  /** write-only: undefined keeps the stored key, null removes it */
+  sshPrivateKey?: string | null;
+  githubInstallationId?: string | null;
+  /** true draws a new deployment secret */
+  regenerateSecret?: boolean;
+}
+
+/** A new deployment secret: 32 random bytes, URL-safe. */
+export function newDeploymentSecret(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+function columnsOf(changes: WorkspaceChanges) {
+  return {
+    name: changes.name,
+    ...(changes.imageUrl === undefined ? {} : { image_url: changes.imageUrl }),
+    ...(changes.defaultEnvironment === undefined ? {} : { default_environment: changes.defaultEnvironment }),
+    ...(changes.domains === undefined ? {} : { domains: JSON.stringify(changes.domains) }),
+    ...(changes.appProperties === undefined ? {} : { app_properties: JSON.stringify(changes.appProperties) }),
+    ...(changes.repositoryUrl === undefined ? {} : { repository_url: changes.repositoryUrl }),
+    ...(changes.repositoryBranch === undefined ? {} : { repository_branch: changes.repositoryBranch }),
+    ...(changes.sshPrivateKey === undefined ? {} : { ssh_private_key: changes.sshPrivateKey }),
+    ...(changes.githubInstallationId === undefined ? {} : { github_installation_id: changes.githubInstallationId }),
+    ...(changes.regenerateSecret ? { deployment_secret: newDeploymentSecret() } : {}),
+  };
 }
 
 /** Changes the fields given; fields left out keep their values. */
 export async function updateWorkspace(db: Db, id: string, changes: WorkspaceChanges): Promise<WorkspaceRow> {
   return db
     .updateTable('workspaces')
-    .set({
-      name: changes.name,
-      ...(changes.imageUrl === undefined ? {} : { image_url: changes.imageUrl }),
-      ...(changes.defaultEnvironment === undefined ? {} : { default_environment: changes.defaultEnvironment }),
-      ...(changes.domains === undefined ? {} : { domains: JSON.stringify(changes.domains) }),
-      ...(changes.appProperties === undefined ? {} : { app_properties: JSON.stringify(changes.appProperties) }),
-      updated_at: new Date(),
-    })
+    .set({ ...columnsOf(changes), updated_at: new Date() })
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
 }
+
+/**
+ * Creates an initialised workspace with its creator as owner, PROVISIONING until its
+ * WORKSPACE_INIT job (queued in the same transaction) has made its project directory and default
+ * store. Undefined when the id was taken meanwhile (two PUTs of one link).
+ */
+export async function createWorkspace(db: Db, id: string, ownerId: string, changes: WorkspaceChanges): Promise<{ workspace: WorkspaceRow; initJobId: string } | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const workspace = await trx
+      .insertInto('workspaces')
+      // managed (onboarding imports data through the app) unless its pipelines come from its own repository
+      .values({ domains: '[]', app_properties: '{}', ...columnsOf(changes), id, status: 'PROVISIONING', deployment_secret: newDeploymentSecret(), managed: !changes.repositoryUrl })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (!workspace) return undefined;
+    await trx.insertInto('workspace_members').values({ workspace_id: id, profile_id: ownerId, role: 'owner' }).execute();
+    const job = await insertWorkspaceJob(trx, id, 'WORKSPACE_INIT', ownerId, 'workspace created');
+    if (!job) throw new Error('A new workspace cannot have an active job');
+    // its setup tasks (spec 001 §2–§4): import, invite, publish
+    await setupTasks.workspaceCreated(trx, id, ownerId);
+    return { workspace, initJobId: job.id };
+  });
+}
+
+export type WorkspaceJobType = 'WORKSPACE_INIT' | 'WORKSPACE_DEPLOY';
+
+/**
+ * Queues a workspace's own job unless one of that type is QUEUED or RUNNING (undefined then): a
+ * unique index decides, so two processes cannot both queue one. The caller signals the runner
+ * once its transaction has committed.
+ */
+export async function insertWorkspaceJob(db: Db, workspaceId: string, type: WorkspaceJobType, profileId: string | null, triggeredBy: string): Promise<Selectable<JobsTable> | undefined> {
+  const now = new Date();
+  const result = await sql<Selectable<JobsTable>>`
+    INSERT INTO jobs (id, workspace_id, profile_id, pipeline_id, datastore_id, type, status, triggered_by, attempt, max_attempts,
+                      trigger_kind, run_after, timeout_seconds, created)
+    VALUES (${newId()}, ${workspaceId}, ${profileId}, NULL, NULL, ${type}, 'QUEUED', ${triggeredBy}, 1, 1, 'MANUAL', ${now},
+            ${WORKSPACE_JOB_TIMEOUT_SECONDS}, ${now})
+    ON CONFLICT (workspace_id, type) WHERE pipeline_id IS NULL AND datastore_id IS NULL
+      AND type IN ('WORKSPACE_INIT', 'WORKSPACE_DEPLOY') AND status IN ('QUEUED', 'RUNNING') DO NOTHING
+    RETURNING *`.execute(db);
+  return result.rows[0];
+}
+
+/** A deployment clones a repository: five minutes is plenty, and bounds a hung remote. */
+export const WORKSPACE_JOB_TIMEOUT_SECONDS = 300;
 
 /**
  * Deletes the workspace with its members, content and jobs (the foreign keys cascade) unless one of
@@ -145,6 +216,8 @@ export async function deleteWorkspace(db: Db, id: string): Promise<boolean> {
     if (active) return false;
     await trx.updateTable('profiles').set({ default_workspace_id: null }).where('default_workspace_id', '=', id).execute();
     await trx.deleteFrom('workspaces').where('id', '=', id).execute();
+    // The default store's schema goes with it (the project directory is removed by the route).
+    await sql`DROP SCHEMA IF EXISTS ${sql.id(storeSchemaName(id))} CASCADE`.execute(trx);
     return true;
   });
 }

@@ -1,16 +1,25 @@
+import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { isSafeLogo, LOGO_ERROR } from '../../src/domain/workspaceLogo';
+import { allowsGithubInstallation, allowsSshKey, isBranchName, isRemoteGitUrl, parseRepositoryUrl } from '../../src/domain/workspaceRepository';
 import { REL } from '../../src/domain/relations';
 import type { memberSchema, Wire, workspaceSchema } from '../../src/domain/resources';
 import { normaliseDomain } from '../../src/domain/workspaceDomains';
 import type { MemberRole } from '../db/schema';
 import { conflict } from '../http/errors';
 import { pagedCollection } from '../http/hal';
-import { workspaceLinks } from '../policy/links';
+import type { Caller } from '../policy/caller';
+import { isAdminRole, workspaceDraftLinks, workspaceLinks } from '../policy/links';
+import { newId } from '../repositories/ids';
+import { findJob } from '../repositories/jobs';
+import { projectDir } from '../runner/project';
+import { queueSignals } from '../runner/signals';
+import { jobBody } from './jobs';
 import { CHANNEL_SORT_FIELDS, channelsOf } from '../repositories/channels';
 import { channelBody } from './channels';
-import { deleteWorkspace, membersOf, updateWorkspace, workspacesOf, type MemberRow, type WorkspaceRow } from '../repositories/workspaces';
-import { requestUrl, type RouteContext } from './context';
+import { createWorkspace, deleteWorkspace, insertWorkspaceJob, membersOf, updateWorkspace, workspacesOf, type MemberRow, type WorkspaceChanges, type WorkspaceRow } from '../repositories/workspaces';
+import { callerName, requestUrl, type RouteContext } from './context';
 import { defineRoute } from './define';
 import { rejectFieldErrors } from './validation';
 
@@ -30,8 +39,20 @@ export function workspaceBody(ctx: RouteContext, workspace: WorkspaceRow, role: 
     appProperties: workspace.app_properties,
     status: workspace.status,
     domains: workspace.domains,
+    managed: workspace.managed,
+    repositoryUrl: workspace.repository_url,
+    repositoryBranch: workspace.repository_branch,
+    githubInstallationId: workspace.github_installation_id,
+    // Admins see the secret to configure their webhook; the SSH key is write-only: only whether one is set.
+    deploymentSecret: isAdminRole(role) ? workspace.deployment_secret : null,
+    sshPrivateKeySet: isAdminRole(role) ? workspace.ssh_private_key !== null : null,
     _links: workspaceLinks(ctx.h, workspace, role),
   };
+}
+
+/** An initialised workspace (POST): a fresh id and the link whose PUT creates it (the Matatika reference). */
+function draftBody(ctx: RouteContext, caller: Caller, id: string): Wire<typeof workspaceSchema> {
+  return { id, name: '', domains: [], appProperties: {}, status: null, default: false, _links: workspaceDraftLinks(ctx.h, caller, id) };
 }
 
 /** A handle for @mentions: the stored one, else one made from the name. */
@@ -45,8 +66,18 @@ function memberBody(member: MemberRow): Wire<typeof memberSchema> {
   return { id: member.id, name: member.name, email: member.email, handle: handleOf(member), role: member.role };
 }
 
+const MAX_KEY = 20_000;
+const optionalText = (max: number) => z.string().max(max, `must be at most ${max} characters`).nullish();
+
 // Loose: the SPA sends the workspace back as it received it; only these fields are read.
 const workspaceChangesSchema = z.looseObject({
+  repositoryUrl: optionalText(2000),
+  repositoryBranch: optionalText(200),
+  /** write-only: absent or '' keeps the stored key, null removes it */
+  sshPrivateKey: optionalText(MAX_KEY),
+  githubInstallationId: z.union([z.string().max(30, 'must be at most 30 characters'), z.number().int().nonnegative()]).nullish(),
+  /** '' draws a new secret (spec 001 §7 Regenerate); any other value keeps the stored one */
+  deploymentSecret: optionalText(500),
   name: z.string({ message: 'Name is required' }).trim().min(1, 'Name is required').max(MAX_NAME, `must be at most ${MAX_NAME} characters`),
   imageUrl: z.string().max(MAX_IMAGE_URL, 'is too large').nullish(),
   defaultEnvironment: z.string().trim().max(MAX_NAME, `must be at most ${MAX_NAME} characters`).nullish(),
@@ -90,25 +121,52 @@ export function workspaceRoutes(app: FastifyInstance, ctx: RouteContext): void {
     handler: ({ request, access }) => workspaceBody(ctx, access.workspace, access.role, request.caller.profile?.default_workspace_id),
   });
 
-  /** Settings: name, logo, default environment, approved domains (stored without @), app properties. */
+  /** Initialise (the profile's and root's 'new workspace'): nothing is stored until the PUT of 'create workspace'. */
+  defineRoute(app, ctx, {
+    method: 'POST',
+    url: '/workspaces',
+    guard: { resource: 'root', rel: REL.newWorkspace },
+    handler: ({ request, reply }) => reply.status(201).send(draftBody(ctx, request.caller, newId())),
+  });
+
+  /**
+   * Create ('create workspace', 201: PROVISIONING, a WORKSPACE_INIT job makes it READY) or update
+   * ('update delete workspace', 200): name, logo, default environment, approved domains (stored
+   * without @), app properties, repository URL and branch, SSH key (write-only), GitHub
+   * installation id, and a new deployment secret when deploymentSecret is ''.
+   */
   defineRoute(app, ctx, {
     method: 'PUT',
     url: '/workspaces/:id',
-    guard: { resource: 'workspace', rel: REL.updateDeleteWorkspace },
+    guard: { resource: 'workspaceOrDraft', rel: [REL.createWorkspace, REL.updateDeleteWorkspace] },
     body: workspaceChangesSchema,
     objectName: OBJECT,
-    handler: async ({ request, access, body }) => {
-      const domains = body.domains?.map((typed) => ({ typed, stored: normaliseDomain(typed) }));
-      const bad = domains?.find((d) => d.stored === undefined);
-      rejectFieldErrors(OBJECT, { domains: bad ? `'${bad.typed.slice(0, 100)}' is not a domain` : undefined });
-      const updated = await updateWorkspace(ctx.db, access.workspace.id, {
-        name: body.name,
-        ...(body.imageUrl === undefined ? {} : { imageUrl: body.imageUrl || null }),
-        ...(body.defaultEnvironment === undefined ? {} : { defaultEnvironment: body.defaultEnvironment || null }),
-        ...(domains ? { domains: [...new Set(domains.map((d) => d.stored ?? ''))] } : {}),
-        ...(body.appProperties ? { appProperties: body.appProperties } : {}),
-      });
-      return workspaceBody(ctx, updated, access.role, request.caller.profile?.default_workspace_id);
+    handler: async ({ request, reply, access, body }) => {
+      const changes = changesOf(body, access.workspace);
+      const defaultId = request.caller.profile?.default_workspace_id;
+      if (access.workspace && access.role) {
+        const updated = await updateWorkspace(ctx.db, access.workspace.id, changes);
+        return workspaceBody(ctx, updated, access.role, defaultId);
+      }
+      const created = await createWorkspace(ctx.db, access.id, request.caller.profileId, changes);
+      if (!created) throw conflict(`Workspace ${access.id} already exists`);
+      queueSignals.emit('queued', created.initJobId);
+      return reply.status(201).send(workspaceBody(ctx, created.workspace, 'owner', defaultId));
+    },
+  });
+
+  /** Deploy: a WORKSPACE_DEPLOY job clones the repository and reads its definitions (202 with the job). */
+  defineRoute(app, ctx, {
+    method: 'POST',
+    url: '/workspaces/:id/deployments',
+    guard: { resource: 'workspace', rel: REL.createDeployment },
+    handler: async ({ request, reply, access }) => {
+      const job = await insertWorkspaceJob(ctx.db, access.workspace.id, 'WORKSPACE_DEPLOY', request.caller.profileId, `deployment by ${callerName(request.caller)}`);
+      if (!job) throw conflict('A deployment of this workspace is already queued or running');
+      queueSignals.emit('queued', job.id);
+      const row = await findJob(ctx.db, job.id);
+      if (!row) throw conflict('The deployment ended before it could be shown');
+      return reply.status(202).send(jobBody(ctx, row, access.role));
     },
   });
 
@@ -120,6 +178,8 @@ export function workspaceRoutes(app: FastifyInstance, ctx: RouteContext): void {
       if (!(await deleteWorkspace(ctx.db, access.workspace.id))) {
         throw conflict('This workspace has jobs queued or running: stop them before deleting it');
       }
+      // No job of it can run any more: its project directory (clone, meltano.yml) goes too.
+      await fs.promises.rm(projectDir(ctx.config.dataDir, access.workspace.id), { recursive: true, force: true });
       return reply.status(204).send();
     },
   });
@@ -151,3 +211,43 @@ export function workspaceRoutes(app: FastifyInstance, ctx: RouteContext): void {
     },
   });
 }
+
+/**
+ * The stored changes of a PUT, or 400 with one error per field (name, domains, setRepositoryUrl,
+ * repositoryBranch, sshPrivateKey, githubInstallationId, imageUrl). Field rules follow the URL the
+ * workspace will have: the branch for remote git URLs, the key for git@ URLs, the installation id
+ * for GitHub.
+ */
+function changesOf(body: z.output<typeof workspaceChangesSchema>, current: WorkspaceRow | undefined): WorkspaceChanges {
+  const domains = body.domains?.map((typed) => ({ typed, stored: normaliseDomain(typed) }));
+  const bad = domains?.find((d) => d.stored === undefined);
+  const url = body.repositoryUrl === undefined ? (current?.repository_url ?? null) : body.repositoryUrl?.trim() || null;
+  const branch = body.repositoryBranch?.trim() || null;
+  const key = body.sshPrivateKey?.trim() || undefined;
+  const installation = body.githubInstallationId === undefined || body.githubInstallationId === null ? body.githubInstallationId : String(body.githubInstallationId).trim() || null;
+  const image = body.imageUrl?.trim() || null;
+  rejectFieldErrors(OBJECT, {
+    domains: bad ? `'${bad.typed.slice(0, 100)}' is not a domain` : undefined,
+    setRepositoryUrl: url !== null && !parseRepositoryUrl(url) ? 'is not a repository URL: use https://, git@host:path, ssh:// or a local repository path' : undefined,
+    repositoryBranch: branch !== null && !isBranchName(branch) ? 'is not a branch name' : undefined,
+    sshPrivateKey: key !== undefined && !allowsSshKey(url) ? 'applies to git@ repository URLs only' : key !== undefined && !PRIVATE_KEY.test(key) ? 'is not a private key' : undefined,
+    // A stale id beside a URL of another host is dropped below, not refused: the form sends it back disabled.
+    githubInstallationId: installation && !/^\d{1,20}$/.test(installation) ? 'must be a number' : undefined,
+    imageUrl: image !== null && body.imageUrl !== undefined && !isSafeLogo(image) ? LOGO_ERROR : undefined,
+  });
+  return {
+    name: body.name,
+    ...(body.imageUrl === undefined ? {} : { imageUrl: image }),
+    ...(body.defaultEnvironment === undefined ? {} : { defaultEnvironment: body.defaultEnvironment || null }),
+    ...(domains ? { domains: [...new Set(domains.map((d) => d.stored ?? ''))] } : {}),
+    ...(body.appProperties ? { appProperties: body.appProperties } : {}),
+    ...(body.repositoryUrl === undefined ? {} : { repositoryUrl: url }),
+    ...(body.repositoryBranch === undefined ? {} : { repositoryBranch: isRemoteGitUrl(url) ? branch : null }),
+    // A key is kept only while the URL is a git@ one; null (or a URL of another kind) removes it.
+    ...(body.sshPrivateKey === null || (current?.ssh_private_key && !allowsSshKey(url)) ? { sshPrivateKey: null } : key ? { sshPrivateKey: key } : {}),
+    ...(installation === undefined ? {} : { githubInstallationId: allowsGithubInstallation(url) ? installation : null }),
+    regenerateSecret: body.deploymentSecret === '',
+  };
+}
+
+const PRIVATE_KEY = /^-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]+-----END [A-Z0-9 ]*PRIVATE KEY-----$/;

@@ -11,6 +11,7 @@ import { appendLogLines } from './logs';
 import { killGroup } from './jobProcess';
 import { queueSignals } from './signals';
 import { settleStoreCheck } from './storeChecks';
+import { settleWorkspaceJob } from './workspaceJobs';
 
 // The jobs table is the queue. Every statement here is safe with several server processes on one
 // PostgreSQL: claims skip rows another transaction holds, every write by a runner is conditional on
@@ -74,7 +75,7 @@ async function claimIn(db: Db, owner: string, leaseMs: number): Promise<JobRow |
            lease_expires_at = now() + ${leaseMs} * interval '1 millisecond', process_host = ${os.hostname()}
      WHERE id = (
        SELECT id FROM jobs
-        WHERE status = 'QUEUED' AND run_after <= now() AND type IN ('PIPELINE_RUN', 'PIPELINE_VERIFY', 'DATASTORE_VERIFY')
+        WHERE status = 'QUEUED' AND run_after <= now() AND type IN ('PIPELINE_RUN', 'PIPELINE_VERIFY', 'DATASTORE_VERIFY', 'WORKSPACE_INIT', 'WORKSPACE_DEPLOY')
         ORDER BY run_after, created
         FOR UPDATE SKIP LOCKED
         LIMIT 1)
@@ -168,6 +169,7 @@ export async function finishJob(db: Db, jobId: string, owner: string, finish: Fi
     await appendLogLines(trx, job.id, lines);
     await notifyJobEnded(trx, job, status);
     await settleStoreCheck(trx, job, status);
+    await settleWorkspaceJob(trx, job, status);
     const triggered = status === 'COMPLETE' && job.type === 'PIPELINE_RUN' ? await queueTriggeredPipelines(trx, job) : [];
     return { job, status, retry, triggered };
   });

@@ -14,6 +14,7 @@ import { projectDir, writeProjectFile } from './project';
 import { claimNextJob, finishJob, recordProcessGroup, recoverLostJobs, renewLeases, stopRequestedAmong, type JobRow } from './queue';
 import { queueSignals } from './signals';
 import { STORE_CHECK, runStoreCheck } from './storeChecks';
+import { WORKSPACE_DEPLOY, WORKSPACE_INIT, runWorkspaceInit, startDeployment } from './workspaceJobs';
 import { loadTargetLine, withDefaultStoreLoader } from '../stores/storeKinds';
 
 /** What the runner says about itself; pino and Fastify's logger fit. */
@@ -167,7 +168,11 @@ export class Runner {
     let token: string | undefined;
     try {
       writer.write(`Job started on ${os.hostname()} (runner ${this.id}), attempt ${job.attempt} of ${job.max_attempts}.`);
-      result = job.type === STORE_CHECK ? await runStoreCheck(db, job, (line) => writer.write(line)) : await this.runPipeline(entry, writer, (granted) => (token = granted));
+      const write = (line: string) => writer.write(line);
+      if (job.type === STORE_CHECK) result = await runStoreCheck(db, job, write);
+      else if (job.type === WORKSPACE_INIT) result = await runWorkspaceInit(db, this.options.dataDir, job, write);
+      else if (job.type === WORKSPACE_DEPLOY) result = await this.runDeployment(entry, write);
+      else result = await this.runPipeline(entry, writer, (granted) => (token = granted));
     } catch (error) {
       writer.write(error instanceof Error ? error.message : String(error));
       result = { reason: 'SPAWN_FAILED', exitCode: null, signal: null };
@@ -188,6 +193,17 @@ export class Runner {
     if (finished) {
       log.info({ jobId: job.id, status: finished.status, exitCode: result.exitCode, retry: finished.retry?.id, triggered: finished.triggered.map((t) => t.id) }, 'runner: job ended');
     }
+  }
+
+  /** Clones the workspace's repository in a process of its own (stoppable like a pipeline's), then reads it. */
+  private async runDeployment(entry: Running, write: (line: string) => void): Promise<JobProcessResult> {
+    const started = await startDeployment(this.options.db, this.options.dataDir, entry.job, write, { killGraceMs: this.options.killGraceMs });
+    if (started.done || !started.process) return started.done ?? { reason: 'SPAWN_FAILED', exitCode: null, signal: null };
+    entry.process = started.process;
+    if (started.process.pid !== undefined) await recordProcessGroup(this.options.db, entry.job.id, this.id, started.process.pid);
+    if (this.stopping) started.process.stop('RUNNER_LOST');
+    const result = await started.process.done;
+    return started.after ? await started.after(result) : result;
   }
 
   /** Runs a pipeline job's script; `grant` receives the job's bridge token, revoked by the caller. */

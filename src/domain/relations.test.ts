@@ -7,6 +7,8 @@ describe('REL', () => {
       self: 'self',
       newWorkspace: 'new workspace',
       updateDeleteWorkspace: 'update delete workspace',
+      createWorkspace: 'create workspace',
+      createDeployment: 'create deployment',
       newApiKey: 'new apikey',
       createApiKey: 'create apikey',
       updateApiKey: 'update apikey',

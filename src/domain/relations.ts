@@ -3,6 +3,10 @@ export const REL = {
   self: 'self',
   newWorkspace: 'new workspace',
   updateDeleteWorkspace: 'update delete workspace',
+  /** an initialised workspace's PUT that creates it (the Matatika reference's 'create workspace') */
+  createWorkspace: 'create workspace',
+  /** the Deploy button: a WORKSPACE_DEPLOY job reading the workspace's repository */
+  createDeployment: 'create deployment',
   newApiKey: 'new apikey',
   createApiKey: 'create apikey',
   updateApiKey: 'update apikey',

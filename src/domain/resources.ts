@@ -35,6 +35,14 @@ export const workspaceSchema = halResource({
   appProperties: z.record(z.string(), z.string()).nullish(),
   status: z.string().nullish(),
   domains: z.array(z.string()).nullish(),
+  managed: z.boolean().nullish(),
+  repositoryUrl: z.string().nullish(),
+  repositoryBranch: z.string().nullish(),
+  githubInstallationId: z.string().nullish(),
+  /** shown to admins (the deploy webhook's secret) */
+  deploymentSecret: z.string().nullish(),
+  /** the SSH key is write-only: only whether one is stored */
+  sshPrivateKeySet: z.boolean().nullish(),
 });
 export type Workspace = z.infer<typeof workspaceSchema>;
 

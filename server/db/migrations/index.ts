@@ -8,6 +8,7 @@ import * as labApi from './006_lab_api';
 import * as datasets from './007_datasets';
 import * as dataplugins from './008_dataplugins';
 import * as dataStores from './009_data_stores';
+import * as workspaces from './010_workspaces';
 import * as setupTasks from './011_setup_tasks';
 
 /** Ordered by name; a new migration is a new file added here, never an edit of an old one. */
@@ -21,5 +22,6 @@ export const migrations: Record<string, Migration> = {
   '007_datasets': datasets,
   '008_dataplugins': dataplugins,
   '009_data_stores': dataStores,
+  '010_workspaces': workspaces,
   '011_setup_tasks': setupTasks,
 };

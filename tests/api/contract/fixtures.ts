@@ -56,6 +56,7 @@ export async function prepare(world: World): Promise<{ fixtures: Fixtures; calle
     root: '',
     profile: owner.subject,
     workspace: DEMO.workspaceId,
+    workspaceOrDraft: DEMO.workspaceId,
     job: job.id,
     dataset: dataset.id,
     channel: channel.id,

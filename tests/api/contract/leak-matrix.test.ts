@@ -26,6 +26,7 @@ const SELF_URL: Record<ResourceKind, (f: Fixtures) => string> = {
   root: () => '/api/',
   profile: (f) => `/api/profiles/${encodeURIComponent(f.profile)}`,
   workspace: (f) => `/api/workspaces/${f.workspace}`,
+  workspaceOrDraft: (f) => `/api/workspaces/${f.workspace}`,
   job: (f) => `/api/jobs/${f.job}`,
   dataset: (f) => `/api/datasets/${f.dataset}`,
   channel: (f) => `/api/channels/${f.channel}`,

@@ -51,6 +51,7 @@ function renderEveryLinkSet(baseUrl: string): Record<string, Record<string, { hr
     rootLinks: linkSets.rootLinks(h, caller),
     profileLinks: linkSets.profileLinks(h, caller, { id: ID, can_create_workspaces: true }),
     workspaceLinks: linkSets.workspaceLinks(h, { id: ID }, 'owner'),
+    workspaceDraftLinks: linkSets.workspaceDraftLinks(h, caller, ID),
     jobLinks: { ...linkSets.jobLinks(h, job, 'owner'), ...linkSets.jobLinks(h, activeJob, 'owner') },
     // Watched or not: both subscription links.
     datasetLinks: {
