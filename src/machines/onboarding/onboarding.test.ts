@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, waitFor } from 'xstate';
+import { createApiClient } from '../../api/client';
+import { ApiFailure } from '../../api/errors';
+import { fakeFetch } from '../../api/testing/fakeFetch';
+import { ONBOARDING_POLL_MS } from '../../domain/onboarding';
+import type { DataPlugin, Workspace } from '../../domain/resources';
+import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions, type ModelPath, type ReplayLog } from '../testing';
+import { onboardingActors } from './onboarding.actors';
+import { onboardingMachine, selectPleaseWait, type OnboardingInput } from './onboarding.machine';
+
+const BASE = 'http://api.test/api';
+const links = { self: { href: `${BASE}/workspaces/w1` }, 'update delete workspace': { href: `${BASE}/workspaces/w1` }, dataplugins: { href: `${BASE}/workspaces/w1/dataplugins` }, 'new pipeline': { href: `${BASE}/workspaces/w1/pipelines` } };
+const provisioning: Workspace = { id: 'w1', name: 'Acme', status: 'PROVISIONING', managed: true, _links: links };
+const ready: Workspace = { ...provisioning, status: 'READY' };
+const ownRepository: Workspace = { ...ready, managed: false };
+const demo: DataPlugin = { id: 'p1', name: 'tap-demo', label: 'Demo', pluginType: 'EXTRACTOR', _links: {} };
+const offline = new ApiFailure({ kind: 'network', message: 'We were unable to connect.' });
+const refused = new ApiFailure({ kind: 'response', status: 400, message: '[400]', body: { message: 'Validation failed', errors: [{ field: 'name', objectName: 'pipeline', defaultMessage: 'is taken' }] } as never });
+
+const events = {
+  'xstate.done.actor.loadWorkspace': [{ output: provisioning }, { output: ready }, { output: ownRepository }],
+  'xstate.error.actor.loadWorkspace': [{ error: offline }],
+  'xstate.done.actor.saveWorkspace': [{ output: provisioning }],
+  'xstate.error.actor.saveWorkspace': [{ error: refused }],
+  'xstate.done.actor.setDefaultWorkspace': [{ output: undefined }],
+  'xstate.error.actor.setDefaultWorkspace': [{ error: offline }],
+  'xstate.done.actor.listPlugins': [{ output: [demo] }],
+  'xstate.error.actor.listPlugins': [{ error: offline }],
+  'xstate.done.actor.createPipeline': [{ output: { id: 'p', name: 'Demo' } }],
+  'xstate.error.actor.createPipeline': [{ error: refused }],
+  'user.name': [{ value: '' }, { value: 'Acme' }],
+  'user.search': [{ value: 'demo' }],
+  'user.choose': [{ plugin: demo }],
+};
+
+const INPUTS: readonly OnboardingInput[] = [
+  { step: 'w', workspaceId: 'new' },
+  { step: 'w', workspaceId: 'w1' },
+  { step: 'imports', workspaceId: 'w1' },
+  { step: 'tasks', workspaceId: 'w1' },
+];
+type Snap = { context: { errors: { banner: string | null; fields: Record<string, string> }; name: string; search: string } };
+// Bounded: stop once an error shows, or once a name or search has been typed twice over.
+const stopWhen = (s: Snap) => s.context.errors.banner !== null || Object.keys(s.context.errors.fields).length > 0;
+const optionsFor = (input: OnboardingInput) => ({ input, events, stopWhen, limit: 5000 });
+const pathsByInput: readonly (readonly [OnboardingInput, ModelPath[]])[] = INPUTS.map((input) => [input, modelPaths(onboardingMachine, optionsFor(input))] as const);
+
+const goTos = (log: ReplayLog) => log.actions.filter((a) => a.name === 'goTo').map((a) => a.params as { path: string; reload: boolean });
+
+describe('onboarding (model-based)', () => {
+  it('reaches every state and walks every transition over the four ways in', () => {
+    const all = pathsByInput.flatMap(([, paths]) => paths);
+    expect(unvisitedStates(onboardingMachine, all)).toEqual([]);
+    for (const [input, paths] of pathsByInput) expect(unwalkedTransitions(onboardingMachine, paths, optionsFor(input))).toEqual([]);
+  });
+
+  for (const [input, paths] of pathsByInput) {
+    describe(`/setup/${input.step}/${input.workspaceId}`, () => {
+      it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, path) => {
+        await replayPath(onboardingMachine, path, {
+          input,
+          states: {
+            // Leaving always goes somewhere the spec names.
+            left: (_s, log) => {
+              const [move] = goTos(log).slice(-1);
+              expect(move?.path).toMatch(/^\/(setup\/(w\/new|imports\/w1|tasks\/w1)|lab\/w1\/pipelines)$/);
+              if (move?.path === '/lab/w1/pipelines') expect(move.reload).toBe(true);
+            },
+            savingWorkspace: (s) => expect((s.context as Snap['context']).name.trim()).not.toBe(''),
+            'importing.waiting': (s) => expect(selectPleaseWait(s as never)).toBe(true),
+            'importing.choosing': (s) => expect(selectPleaseWait(s as never)).toBe(false),
+          },
+        });
+      });
+    });
+  }
+});
+
+describe('onboarding scenarios', () => {
+  it('step 2 waits, re-reads the workspace every 5 s, and offers the plugins once it is READY', async () => {
+    const input: OnboardingInput = { step: 'imports', workspaceId: 'w1' };
+    const path = pathOf(
+      onboardingMachine,
+      [
+        { type: 'xstate.done.actor.loadWorkspace', output: provisioning },
+        { type: 'xstate.after.readinessPoll.onboarding.importing.waiting' },
+        { type: 'xstate.done.actor.loadWorkspace', output: provisioning },
+        { type: 'xstate.after.readinessPoll.onboarding.importing.waiting' },
+        { type: 'xstate.done.actor.loadWorkspace', output: ready },
+        { type: 'xstate.done.actor.listPlugins', output: [demo] },
+      ],
+      { input },
+    );
+    expect(path.state.matches({ importing: 'choosing' })).toBe(true);
+    const log = await replayPath(onboardingMachine, path, { input });
+    expect(log.clock.now()).toBe(2 * ONBOARDING_POLL_MS);
+  });
+
+  it('a READY workspace that is not managed skips to step 3', async () => {
+    const input: OnboardingInput = { step: 'imports', workspaceId: 'w1' };
+    const path = pathOf(onboardingMachine, [{ type: 'xstate.done.actor.loadWorkspace', output: ownRepository }], { input });
+    expect(path.state.matches('left')).toBe(true);
+    const log = await replayPath(onboardingMachine, path, { input });
+    expect(goTos(log)).toEqual([{ path: '/setup/tasks/w1', reload: false }]);
+  });
+
+  it('a refused pipeline (400) keeps the form with its field errors', () => {
+    const path = pathOf(
+      onboardingMachine,
+      [
+        { type: 'xstate.done.actor.loadWorkspace', output: ready },
+        { type: 'xstate.done.actor.listPlugins', output: [demo] },
+        { type: 'user.choose', plugin: demo },
+        { type: 'user.submit' },
+        { type: 'xstate.error.actor.createPipeline', error: refused },
+      ],
+      { input: { step: 'imports', workspaceId: 'w1' } },
+    );
+    expect(path.state.matches({ importing: 'choosing' })).toBe(true);
+    expect((path.state.context as Snap['context']).errors).toEqual({ banner: 'Validation failed', fields: { name: 'is taken' } });
+  });
+
+  it('the real actors: step 1 initialises then creates, sets the default workspace, and moves to step 2', async () => {
+    const root = { _links: { self: { href: `${BASE}/` }, 'new workspace': { href: `${BASE}/workspaces` }, profile: { href: `${BASE}/profiles/me` } } };
+    const draft = { id: 'w1', name: '', _links: { 'create workspace': { href: `${BASE}/workspaces/w1` } } };
+    const fake = fakeFetch({ body: root }, { status: 201, body: draft }, { status: 201, body: provisioning }, { body: root }, { status: 200, body: {} });
+    const client = createApiClient({ baseURL: BASE, getToken: () => Promise.resolve('t'), fetch: fake.fetch, retryDelay: () => 0 });
+    const moves: string[] = [];
+    const machine = onboardingMachine.provide({ actors: onboardingActors(client), actions: { goTo: (_, params) => void moves.push(params.path) } });
+    const actor = createActor(machine, { input: { step: 'w', workspaceId: 'new' } }).start();
+    actor.send({ type: 'user.name', value: '  Acme  ' });
+    actor.send({ type: 'user.submit' });
+    await waitFor(actor, (s) => s.status === 'done');
+    expect(fake.calls.map((c) => `${c.method} ${c.url} ${c.body === undefined ? '' : JSON.stringify(c.body)}`.trim())).toEqual([
+      `GET ${BASE}/`,
+      `POST ${BASE}/workspaces`,
+      `PUT ${BASE}/workspaces/w1 {"name":"Acme"}`,
+      `GET ${BASE}/`,
+      `PATCH ${BASE}/profiles/me {"defaultWorkspace":{"id":"w1"}}`,
+    ]);
+    expect(moves).toEqual(['/setup/imports/w1']);
+  });
+});
