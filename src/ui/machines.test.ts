@@ -1,3 +1,4 @@
+import { onboardingMachine } from '../machines/onboarding/onboarding.machine';
 import { setupTasksMachine } from '../machines/setupTasks/setupTasks.machine';
 import { describe, expect, it } from 'vitest';
 import { createActor, SimulatedClock, waitFor, type AnyStateMachine } from 'xstate';
@@ -49,6 +50,7 @@ const ORIGINALS: { readonly [K in keyof Machines]: AnyStateMachine } = {
   dataStoreList: dataStoreListMachine,
   dataStoreForm: dataStoreFormMachine,
   setupTasks: setupTasksMachine,
+  onboarding: onboardingMachine,
 };
 
 function effects(replies: Parameters<typeof fakeFetch> = []) {

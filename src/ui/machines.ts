@@ -40,6 +40,8 @@ import { workspaceSwitchActors } from '../machines/workspaceSwitch/workspaceSwit
 import { workspaceSwitchMachine } from '../machines/workspaceSwitch/workspaceSwitch.machine';
 import { oauthConnectActions, oauthConnectActors } from '../machines/oauthConnect/oauthConnect.actors';
 import { oauthConnectMachine } from '../machines/oauthConnect/oauthConnect.machine';
+import { onboardingActors } from '../machines/onboarding/onboarding.actors';
+import { onboardingMachine } from '../machines/onboarding/onboarding.machine';
 import { setupTasksActors } from '../machines/setupTasks/setupTasks.actors';
 import { setupTasksMachine } from '../machines/setupTasks/setupTasks.machine';
 import { watchActors } from '../machines/watch/watch.actors';
@@ -139,6 +141,11 @@ export function provideMachines(effects: MachineEffects) {
     dataStoreList: dataStoreListMachine.provide({ actors: dataStoreListActors(client) }),
     // Setup tasks (spec 001 §2–§4): the Lab's, the app area's and onboarding step 3's cards.
     setupTasks: setupTasksMachine.provide({ actors: setupTasksActors(client) }),
+    // Onboarding (spec 001 §2, §4): the Lab is reached by a full load, so the session knows the new workspace.
+    onboarding: onboardingMachine.provide({
+      actors: onboardingActors(client),
+      actions: { goTo: (_, { path, reload }) => (reload ? effects.reload(path) : navigate(path)) },
+    }),
     dataStoreForm: dataStoreFormMachine.provide({
       actors: dataStoreFormActors(client),
       actions: {

@@ -31,6 +31,7 @@ const LabHelpPage = lazy(() => import('../pages/lab/help/LabHelpPage'));
 const DataStoresPage = lazy(() => import('../pages/lab/datastores/list/DataStoresPage'));
 const DataStoreEditPage = lazy(() => import('../pages/lab/datastores/edit/DataStoreEditPage'));
 const SetupTasksPage = lazy(() => import('../pages/setupTasks/SetupTasksPage'));
+const OnboardingPage = lazy(() => import('../pages/onboarding/OnboardingPage'));
 
 const page = (element: ReactNode) => <Suspense fallback={<Loading />}>{element}</Suspense>;
 
@@ -66,8 +67,8 @@ export function AppRoutes() {
       <Route path={path('lab')} element={<LabRedirect />} />
       <Route path={path('datasetShortcut')} element={<DatasetRedirect />} />
       <Route path={path('workspaceLanding')} element={<RequireWorkspace><LandingRedirect /></RequireWorkspace>} />
-      <Route path={path('setupNewWorkspace')} element={<ViewPage view="Setup" title="Set up your workspace" standalone />} />
-      <Route path={path('setup')} element={<Exactly route="setup"><ViewPage view="Setup" title="Set up your workspace" standalone /></Exactly>} />
+      <Route path={path('setupNewWorkspace')} element={page(<OnboardingPage />)} />
+      <Route path={path('setup')} element={<Exactly route="setup">{page(<OnboardingPage />)}</Exactly>} />
       <Route element={<ShellLayout />}>
         <Route path={path('debug')} element={page(<DebugPage />)} />
         <Route path={path('debugProfile')} element={page(<DebugPage />)} />
