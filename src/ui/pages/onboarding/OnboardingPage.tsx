@@ -36,6 +36,7 @@ const useStyles = makeStyles({
   actions: { display: 'flex', gap: tokens.spacingHorizontalS, flexWrap: 'wrap' },
   plugins: { display: 'grid', gap: tokens.spacingVerticalS, gridTemplateColumns: 'repeat(auto-fill, minmax(220px, 1fr))' },
   plugin: { display: 'flex', flexDirection: 'row', alignItems: 'center', gap: tokens.spacingHorizontalS, padding: tokens.spacingHorizontalM },
+  pluginIcon: { fontSize: '24px', color: tokens.colorBrandForeground1, flexShrink: 0 },
   pluginText: { display: 'flex', flexDirection: 'column', minWidth: 0, overflowWrap: 'anywhere' },
   muted: { color: tokens.colorNeutralForeground3 },
   wait: { display: 'flex', flexDirection: 'column', alignItems: 'flex-start', gap: tokens.spacingVerticalM },
@@ -178,7 +179,7 @@ function ImportStep({ actor, busy }: { actor: OnboardingRef; busy: boolean }) {
               onClick={() => actor.send({ type: 'user.choose', plugin })}
               data-plugin={plugin.name}
             >
-              <PlugConnectedRegular fontSize={24} aria-hidden />
+              <PlugConnectedRegular className={styles.pluginIcon} aria-hidden />
               <div className={styles.pluginText}>
                 <Text weight="semibold">{plugin.label ?? plugin.name}</Text>
                 {plugin.description && <Caption1 className={styles.muted}>{plugin.description}</Caption1>}
