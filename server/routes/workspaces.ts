@@ -1,3 +1,4 @@
+import { memberHandle } from '../../src/domain/comments';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { REL } from '../../src/domain/relations';
@@ -34,12 +35,8 @@ export function workspaceBody(ctx: RouteContext, workspace: WorkspaceRow, role: 
   };
 }
 
-/** A handle for @mentions: the stored one, else one made from the name. */
-function handleOf(member: MemberRow): string {
-  if (member.handle) return member.handle;
-  const slug = member.name.trim().toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '');
-  return `@${slug || member.id}`;
-}
+/** A handle for @mentions: the stored one, else one made from the name (one rule with comments). */
+const handleOf = (member: MemberRow): string => memberHandle(member);
 
 function memberBody(member: MemberRow): Wire<typeof memberSchema> {
   return { id: member.id, name: member.name, email: member.email, handle: handleOf(member), role: member.role };
