@@ -11,7 +11,6 @@ import {
   messageParts,
   messageTags,
   suggestMembers,
-  tagSearchValue,
 } from './comments';
 import { hostileStringWithHuge } from './hostile.fixture';
 
@@ -111,13 +110,12 @@ describe('composing', () => {
     fc.assert(fc.property(hostileStringWithHuge, fc.integer({ min: -5, max: 200_000 }), (text, caret) => void mentionAtCaret(text, caret)));
   });
 
-  it('hasText, the read-only switch and the tag search value', () => {
+  it('hasText, and the read-only switch', () => {
     expect(hasText('  ')).toBe(false);
     expect(hasText(' a ')).toBe(true);
     expect(hasText(undefined)).toBe(false);
     expect(memberCommentsReadOnly(' TRUE ')).toBe(true);
     expect(memberCommentsReadOnly('yes')).toBe(false);
     expect(memberCommentsReadOnly(null)).toBe(false);
-    expect(tagSearchValue('revenue')).toBe('"tag:revenue"');
   });
 });

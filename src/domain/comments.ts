@@ -115,8 +115,3 @@ export function insertHandle(text: string, start: number, caret: number, handle:
   const inserted = `${handle} `;
   return { text: `${text.slice(0, start)}${inserted}${text.slice(caret)}`, caret: start + inserted.length };
 }
-
-/** The explore search of a #tag (spec 002 §2: /explore?search="tag:{tag}"). */
-export function tagSearchValue(tag: string): string {
-  return `"tag:${tag}"`;
-}

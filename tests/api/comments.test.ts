@@ -34,7 +34,7 @@ async function post(who: Person, on: Record<string, unknown>, message: string, p
   const created = await who.api.call('PUT', linkOf(draft.body, REL.updateComment), { message, datasetId: onDataset, ...(parentId ? { parentId } : {}) });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   expect(commentSchema.safeParse(created.body).success).toBe(true);
-  return created.body as Record<string, any>;
+  return created.body as Record<string, unknown> & { id: string; message: string; parentId: string | null; likeCount: number };
 }
 
 const notificationsOf = (who: Person, type: string) =>
@@ -163,7 +163,7 @@ describe('edit, history, likes, paging', () => {
     expect(second.status).toBe(200);
     await world.member.api.call('PUT', linkOf(c, REL.updateComment), { message: 'third', datasetId });
     const history = await world.owner.api.get(linkOf(c, REL.history));
-    expect(history.body._embedded.comments.map((e: { message: string }) => e.message)).toEqual(['second', 'first']);
+    expect((history.body._embedded.comments as { message: string }[]).map((e) => e.message)).toEqual(['second', 'first']);
     expect((await world.owner.api.get(linkOf(c, REL.self))).body.message).toBe('third');
   });
 
