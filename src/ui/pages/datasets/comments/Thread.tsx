@@ -216,7 +216,7 @@ function CommentItem({ comment, viewerId, workspaceId, members, busy, editing, o
       <div className={styles.actions}>
         {hasLink(comment, REL.likeComment) && (
           <Button appearance="subtle" size="small" disabled={busy} aria-pressed={liked} aria-label={liked ? 'Unlike comment' : 'Like comment'} icon={liked ? <HeartFilled /> : <HeartRegular />} onClick={onLike}>
-            {likes}
+            {String(likes)}
           </Button>
         )}
         {hasLink(comment, REL.updateComment) && !editing && (
