@@ -54,7 +54,7 @@ describe('Composer', () => {
     const submit = vi.fn();
     render(<Composer label="Comment" action="Comment" members={members} busy={false} onSubmit={submit} />);
     expect(screen.queryByRole('button', { name: 'Comment' })).toBeNull();
-    const box = screen.getByRole('textbox', { name: 'Comment' }) as HTMLTextAreaElement;
+    const box = screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Comment' });
     fireEvent.change(box, { target: { value: 'Hey @ol', selectionStart: 7 } });
     fireEvent.click(screen.getByRole('button', { name: /Olivia Owner/ }));
     expect(box.value).toBe('Hey @olivia ');
