@@ -65,8 +65,8 @@ describe('messageParts', () => {
     fc.assert(
       fc.property(fc.string({ unit: fc.constantFrom('@', '#', 'a', 'Z', '.', ' ', '-', '1') }), (text) => {
         for (const part of messageParts(text)) {
-          if (part.kind === 'mention') expect(part.text).toMatch(/^@[^\s@#]+$/);
-          if (part.kind === 'tag') expect(part.text).toMatch(/^#[^\s@#.]+$/);
+          // A name starts with a letter, digit or '_' and never ends with '.' (a sentence's full stop).
+          if (part.kind !== 'text') expect(part.text).toMatch(/^[@#][^\s@#.-](?:[^\s@#]*[^\s@#.])?$/);
         }
       }),
     );
