@@ -258,6 +258,32 @@ export interface DatasetTagsTable {
   tag: string;
 }
 
+export interface CommentsTable {
+  id: string;
+  dataset_id: string;
+  parent_id: string | null;
+  author_id: string;
+  /** null while initialised (seen only by its author) */
+  message: string | null;
+  created: Timestamp;
+  last_modified: Timestamp;
+}
+
+export interface CommentLikesTable {
+  comment_id: string;
+  profile_id: string;
+  created: Generated<Date>;
+}
+
+/** The earlier texts of an edited comment. */
+export interface CommentEditsTable {
+  id: string;
+  comment_id: string;
+  message: string;
+  written: Timestamp;
+  edited: Timestamp;
+}
+
 export interface IdpUsersTable {
   id: string; // subject without the 'auth0|' prefix
   email: string;
@@ -336,4 +362,7 @@ export interface Database {
   idp_tokens: IdpTokensTable;
   idp_throttle: IdpThrottleTable;
   outbox: OutboxTable;
+  comments: CommentsTable;
+  comment_likes: CommentLikesTable;
+  comment_edits: CommentEditsTable;
 }

@@ -8,6 +8,7 @@ import { pluginTypeOfPlural } from '../../src/domain/discovery';
 import { workspacePlugin, type WorkspacePlugin } from '../repositories/dataPlugins';
 import { getDataStore, type DataStoreRow } from '../repositories/dataStores';
 import { findChannel, type ChannelRow } from '../repositories/channels';
+import { findComment, type CommentRow } from '../repositories/comments';
 import { findDataset, type DatasetRow } from '../repositories/datasets';
 import { isUuid } from '../repositories/ids';
 import { findInvitation, type InvitationRow } from '../repositories/invitations';
@@ -24,12 +25,14 @@ import {
   apiKeyDraftLinks,
   apiKeyLinks,
   channelLinks,
+  commentLinks,
   dataComponentLinks,
   dataPluginLinks,
   datasetLinks,
   datasetViewer,
   dataStoreLinks,
   isAdminRole,
+  mayComment,
   invitationLinks,
   jobLinks,
   notificationLinks,
@@ -59,6 +62,8 @@ export interface AccessByResource {
   /** a private list of someone else is offered nothing (403), like a channel of another workspace */
   channel: Resolved & { channel: ChannelRow; workspace: WorkspaceRow; role: MemberRole };
   invitation: Resolved & { invitation: InvitationRow; role: MemberRole | undefined };
+  /** an initialised comment (no message yet) exists for its author only: 404 to anyone else */
+  comment: Resolved & { comment: CommentRow; workspace: WorkspaceRow; role: MemberRole };
   apikey: Resolved & { key: ApiKeyRow };
   /** an existing key, or a draft id that only 'create apikey' may turn into one */
   apikeyOrDraft: Resolved & { key: ApiKeyRow | undefined; id: string };
@@ -137,6 +142,13 @@ const resolvers: { [K in ResourceKind]: Resolver<K> } = {
     const channel = await found(id, 'Channel', (channelId) => findChannel(db, channelId));
     const { workspace, role } = await workspaceAccess(db, h, caller, channel.workspace_id);
     return { channel, workspace, role, links: channelLinks(h, channel, { role, profileId: caller.profileId }) };
+  },
+
+  async comment({ db, h, caller }, id) {
+    const comment = await found(id, 'Comment', (commentId) => findComment(db, commentId));
+    const { workspace, role } = await workspaceAccess(db, h, caller, comment.workspace_id);
+    if (comment.message === null && comment.author_id !== caller.profileId) throw notFound(`Comment ${id} not found`);
+    return { comment, workspace, role, links: commentLinks(h, comment, { role, profileId: caller.profileId, mayComment: mayComment(role, comment.read_only) }) };
   },
 
   async invitation({ db, h, caller }, id) {

@@ -20,6 +20,8 @@ export interface Hrefs {
   datasetData(id: string): string;
   datasetPart(id: string, part: string): string;
   channel(id: string): string;
+  comment(id: string): string;
+  commentPart(id: string, part: string): string;
   channelPart(id: string, part: string): string;
   pipeline(id: string): string;
   pipelinePart(id: string, part: string): string;
@@ -57,6 +59,8 @@ export function hrefs(config: Pick<Config, 'publicUrl'>): Hrefs {
     datasetData: (id) => `${api}/datasets/${seg(id)}/data`,
     datasetPart: (id, part) => `${api}/datasets/${seg(id)}/${part}`,
     channel: (id) => `${api}/channels/${seg(id)}`,
+    comment: (id) => `${api}/comments/${seg(id)}`,
+    commentPart: (id, part) => `${api}/comments/${seg(id)}/${part}`,
     channelPart: (id, part) => `${api}/channels/${seg(id)}/${part}`,
     pipeline: (id) => `${api}/pipelines/${seg(id)}`,
     pipelinePart: (id, part) => `${api}/pipelines/${seg(id)}/${part}`,

@@ -1,3 +1,4 @@
+import { memberCommentsReadOnly } from '../../src/domain/comments';
 import { isActiveJob } from '../../src/domain/jobs';
 import { isSetupTaskJob } from '../../src/domain/setupTasks';
 import { REL } from '../../src/domain/relations';
@@ -219,11 +220,22 @@ export interface DatasetViewer {
   role: MemberRole;
   liked: boolean;
   subscribed: boolean;
+  /** may write comments: admins always, members unless MEMBER_COMMENTS_READ_ONLY */
+  mayComment: boolean;
+}
+
+/** Admins always write comments; members unless the workspace made comments read-only for them. */
+export function mayComment(role: MemberRole, readOnlyProperty: string | null | undefined): boolean {
+  return isAdminRole(role) || !memberCommentsReadOnly(readOnlyProperty);
 }
 
 /** Whether `profileId` is among a dataset's likers, and watches it. */
-export function datasetViewer(role: MemberRole, profileId: string, dataset: { likers: readonly { id: string }[]; subscription_type: string | null }): DatasetViewer {
-  return { role, liked: dataset.likers.some((l) => l.id === profileId), subscribed: dataset.subscription_type !== null };
+export function datasetViewer(
+  role: MemberRole,
+  profileId: string,
+  dataset: { likers: readonly { id: string }[]; subscription_type: string | null; comments_read_only?: string | null },
+): DatasetViewer {
+  return { role, liked: dataset.likers.some((l) => l.id === profileId), subscribed: dataset.subscription_type !== null, mayComment: mayComment(role, dataset.comments_read_only) };
 }
 
 /**
@@ -249,8 +261,38 @@ export function datasetLinks(h: Hrefs, dataset: { id: string; raw_data: string |
     [REL.addSubscription]: !viewer.subscribed && part('subscriptions'),
     [REL.deleteSubscription]: viewer.subscribed && part('subscriptions'),
     [REL.related]: part('related'),
+    [REL.comments]: part('comments'),
+    [REL.newComment]: viewer.mayComment && part('comments'),
     [REL.editDataset]: admin && h.dataset(dataset.id),
     [REL.deleteDataset]: admin && h.dataset(dataset.id),
+  });
+}
+
+/** Who looks at a comment: their role in its workspace, and whether they may write comments there. */
+export interface CommentViewer {
+  role: MemberRole;
+  profileId: string;
+  mayComment: boolean;
+}
+
+/**
+ * Members read, like and see the history of a comment; its author edits it while they may write;
+ * its author (while they may write) or an admin deletes it. Replies go one level deep: a top-level
+ * comment offers 'new comment' (reply) and 'comments' (its replies). An initialised comment (no
+ * message yet) is its author's alone, offered only the PUT that creates it.
+ */
+export function commentLinks(h: Hrefs, comment: { id: string; dataset_id: string; parent_id: string | null; author_id: string; message: string | null }, viewer: CommentViewer): Links {
+  const author = comment.author_id === viewer.profileId;
+  if (comment.message === null) return links({ [REL.updateComment]: author && viewer.mayComment && h.comment(comment.id) });
+  const topLevel = comment.parent_id === null;
+  return links({
+    [REL.self]: h.comment(comment.id),
+    [REL.history]: h.commentPart(comment.id, 'history'),
+    [REL.likeComment]: h.commentPart(comment.id, 'like'),
+    [REL.comments]: topLevel && `${h.datasetPart(comment.dataset_id, 'comments')}?parentId=${encodeURIComponent(comment.id)}`,
+    [REL.newComment]: topLevel && viewer.mayComment && h.comment(comment.id),
+    [REL.updateComment]: author && viewer.mayComment && h.comment(comment.id),
+    [REL.deleteComment]: ((author && viewer.mayComment) || isAdminRole(viewer.role)) && h.comment(comment.id),
   });
 }
 

@@ -19,6 +19,10 @@ export type DatasetRow = Selectable<DatasetsTable> & {
   likers: Liker[];
   /** the viewer's subscription to it, if any */
   subscription_type: 'ALERTS' | 'ALL' | null;
+  /** its comments and replies (initialised ones not counted) */
+  comment_count: number;
+  /** its workspace's MEMBER_COMMENTS_READ_ONLY text */
+  comments_read_only: string | null;
 };
 
 /**
@@ -30,6 +34,8 @@ function viewerColumns(viewerId: string | undefined) {
     sql<Liker[]>`coalesce((SELECT json_agg(json_build_object('id', p.id, 'name', p.name, 'email', p.email) ORDER BY l.created, p.id)
       FROM dataset_likes l JOIN profiles p ON p.id = l.profile_id WHERE l.dataset_id = d.id), '[]'::json)`.as('likers'),
     sql<'ALERTS' | 'ALL' | null>`(SELECT s.type FROM subscriptions s WHERE s.dataset_id = d.id AND s.profile_id = ${viewerId ?? ''})`.as('subscription_type'),
+    sql<number>`(SELECT count(*)::int FROM comments cm WHERE cm.dataset_id = d.id AND cm.message IS NOT NULL)`.as('comment_count'),
+    sql<string | null>`(SELECT w.app_properties->>'MEMBER_COMMENTS_READ_ONLY' FROM workspaces w WHERE w.id = d.workspace_id)`.as('comments_read_only'),
   ];
 }
 

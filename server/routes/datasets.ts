@@ -54,8 +54,7 @@ export function datasetBody(ctx: RouteContext, dataset: DatasetRow, tags: readon
     viewCount: dataset.view_count,
     likeCount: dataset.like_count,
     likedByProfiles: dataset.likers.map((l) => ({ id: l.id, name: l.name, email: l.email })),
-    // comments come with the comments issue; until then there are none
-    commentCount: 0,
+    commentCount: dataset.comment_count,
     continuousPoll: dataset.continuous_poll,
     published: iso(dataset.published),
     created: isoRequired(dataset.created),

@@ -10,6 +10,7 @@ import { apiKeyRoutes } from './apikeys';
 import type { RouteContext } from './context';
 import { routeMeta, type RouteMeta } from './define';
 import { channelRoutes } from './channels';
+import { commentRoutes } from './comments';
 import { datasetRoutes } from './datasets';
 import { invitationRoutes } from './invitations';
 import { jobRoutes } from './jobs';
@@ -82,6 +83,7 @@ export const apiRoutes: FastifyPluginAsync<ApiOptions> = (app, options) => {
   apiKeyRoutes(app, ctx);
   datasetRoutes(app, ctx);
   channelRoutes(app, ctx);
+  commentRoutes(app, ctx);
   labRoutes(app, ctx);
   tokenRoutes(app, ctx);
   return Promise.resolve();

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { memberHandle } from '../../src/domain/comments';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { isSafeLogo, LOGO_ERROR } from '../../src/domain/workspaceLogo';
@@ -55,12 +56,8 @@ function draftBody(ctx: RouteContext, caller: Caller, id: string): Wire<typeof w
   return { id, name: '', domains: [], appProperties: {}, status: null, default: false, _links: workspaceDraftLinks(ctx.h, caller, id) };
 }
 
-/** A handle for @mentions: the stored one, else one made from the name. */
-function handleOf(member: MemberRow): string {
-  if (member.handle) return member.handle;
-  const slug = member.name.trim().toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '');
-  return `@${slug || member.id}`;
-}
+/** A handle for @mentions: the stored one, else one made from the name (one rule with comments). */
+const handleOf = (member: MemberRow): string => memberHandle(member);
 
 function memberBody(member: MemberRow): Wire<typeof memberSchema> {
   return { id: member.id, name: member.name, email: member.email, handle: handleOf(member), role: member.role };

@@ -228,7 +228,7 @@ export function datasetSource(dataset: { readonly _embedded?: unknown }): Datase
 
 /** Relations of spec 002 §3 that later issues fill (comments, alerts); named here until they land in REL. */
 export const ALERTS_REL = 'alerts';
-export const NEW_COMMENT_REL = 'new comment';
+export const NEW_COMMENT_REL = REL.newComment;
 
 /**
  * Whether the page asks the 'data' link for rows: a mermaid diagram is drawn from its rawData

@@ -71,6 +71,12 @@ describe('REL', () => {
       related: 'related',
       createChannel: 'create channel',
       updateChannel: 'update channel',
+      comments: 'comments',
+      newComment: 'new comment',
+      updateComment: 'update comment',
+      deleteComment: 'delete comment',
+      likeComment: 'like comment',
+      history: 'history',
     });
   });
 

@@ -74,6 +74,13 @@ export const REL = {
   // Channels and lists (spec 002 §3 Library channel)
   createChannel: 'create channel',
   updateChannel: 'update channel',
+  // Comments (spec 002 §3, §6; the Matatika reference's history and likes)
+  comments: 'comments',
+  newComment: 'new comment',
+  updateComment: 'update comment',
+  deleteComment: 'delete comment',
+  likeComment: 'like comment',
+  history: 'history',
 } as const;
 
 export type Rel = (typeof REL)[keyof typeof REL];

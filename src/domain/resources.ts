@@ -183,6 +183,39 @@ export const datasetSchema = halResource({
 });
 export type Dataset = z.infer<typeof datasetSchema>;
 
+/** A comment's author (spec 002 §3 from.name; the Matatika reference's Member). */
+const commentAuthorSchema = z.looseObject({ id: z.string().nullish(), name: z.string().nullish(), handle: z.string().nullish() });
+
+/** A comment or reply (spec 002 §3; commentCount counts its replies). */
+export const commentSchema = halResource({
+  id: z.string(),
+  message: z.string().nullish(),
+  datasetId: z.string(),
+  parentId: z.string().nullish(),
+  from: commentAuthorSchema.nullish(),
+  created: z.string().nullish(),
+  lastModified: z.string().nullish(),
+  likeCount: z.int().nullish(),
+  likedByProfiles: z.array(likerSchema).nullish(),
+  commentCount: z.int().nullish(),
+});
+export type Comment = z.infer<typeof commentSchema>;
+
+/** PUT 'update comment': creates an initialised comment, later edits it. */
+export const commentWriteSchema = z.object({
+  message: z
+    .string({ message: 'Message is required' })
+    .max(10_000, 'must be at most 10000 characters')
+    .refine((text) => text.trim() !== '', 'Message is required'),
+  datasetId: z.string({ message: 'Dataset is required' }).max(100),
+  parentId: z.string().max(100).nullish(),
+});
+export type CommentWrite = z.infer<typeof commentWriteSchema>;
+
+/** An earlier text of an edited comment (GET 'history'). */
+export const commentEditSchema = z.looseObject({ message: z.string(), written: z.string().nullish(), edited: z.string().nullish() });
+export const commentHistorySchema = halResource({ _embedded: z.looseObject({ comments: z.array(commentEditSchema) }).nullish() });
+
 /**
  * POST 'publish dataset' (the Matatika reference: an existing id or alias is replaced) and
  * PATCH 'edit dataset' (any subset). visualisation and metadata are JSON text; the channel is
@@ -464,3 +497,6 @@ export const tagsCollectionSchema = pagedCollection('tags', tagSchema);
 export type TagsCollection = z.infer<typeof tagsCollectionSchema>;
 export const datasetsCollectionSchema = pagedCollection('datasets', datasetSchema);
 export type DatasetsCollection = z.infer<typeof datasetsCollectionSchema>;
+
+export const commentsCollectionSchema = pagedCollection('datasetComments', commentSchema);
+export type CommentsCollection = z.infer<typeof commentsCollectionSchema>;

@@ -9,6 +9,7 @@ import { apiKeysMachine } from '../machines/apiKeys/apiKeys.machine';
 import { assistantMachine } from '../machines/assistant/assistant.machine';
 import { authMachine } from '../machines/auth/auth.machine';
 import { changePasswordMachine } from '../machines/changePassword/changePassword.machine';
+import { commentThreadMachine } from '../machines/commentThread/commentThread.machine';
 import { datasetEditorMachine } from '../machines/datasetEditor/datasetEditor.machine';
 import { datasetPageMachine } from '../machines/datasetPage/datasetPage.machine';
 import { dataPluginsMachine } from '../machines/dataPlugins/dataPlugins.machine';
@@ -48,6 +49,7 @@ const ORIGINALS: { readonly [K in keyof Machines]: AnyStateMachine } = {
   discoveryUpload: discoveryUploadMachine,
   oauthConnect: oauthConnectMachine,
   dataStoreList: dataStoreListMachine,
+  commentThread: commentThreadMachine,
   dataStoreForm: dataStoreFormMachine,
   setupTasks: setupTasksMachine,
   onboarding: onboardingMachine,

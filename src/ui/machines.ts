@@ -10,6 +10,8 @@ import { authActors } from '../machines/auth/auth.actors';
 import { authMachine, type LoginRedirect } from '../machines/auth/auth.machine';
 import { changePasswordActors } from '../machines/changePassword/changePassword.actors';
 import { changePasswordMachine } from '../machines/changePassword/changePassword.machine';
+import { commentThreadActors } from '../machines/commentThread/commentThread.actors';
+import { commentThreadMachine } from '../machines/commentThread/commentThread.machine';
 import { datasetEditorActors } from '../machines/datasetEditor/datasetEditor.actors';
 import { datasetEditorMachine } from '../machines/datasetEditor/datasetEditor.machine';
 import { datasetPageActors, recordViewAction } from '../machines/datasetPage/datasetPage.actors';
@@ -146,6 +148,7 @@ export function provideMachines(effects: MachineEffects) {
       actors: onboardingActors(client),
       actions: { goTo: (_, { path, reload }) => (reload ? effects.reload(path) : navigate(path)) },
     }),
+    commentThread: commentThreadMachine.provide({ actors: commentThreadActors(client) }),
     dataStoreForm: dataStoreFormMachine.provide({
       actors: dataStoreFormActors(client),
       actions: {

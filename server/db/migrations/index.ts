@@ -10,6 +10,7 @@ import * as dataplugins from './008_dataplugins';
 import * as dataStores from './009_data_stores';
 import * as workspaces from './010_workspaces';
 import * as setupTasks from './011_setup_tasks';
+import * as comments from './014_comments';
 
 /** Ordered by name; a new migration is a new file added here, never an edit of an old one. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '009_data_stores': dataStores,
   '010_workspaces': workspaces,
   '011_setup_tasks': setupTasks,
+  '014_comments': comments,
 };

@@ -51,6 +51,7 @@ export async function prepare(world: World): Promise<{ fixtures: Fixtures; calle
   const outsiderKeyToken = await clientCredentialsToken(world.baseUrl, outsiderKey.clientId, outsiderKey.clientSecret);
   const pipeline = await createPipeline(owner.api, 'Contract fixture');
   const store = await createDataStore(owner.api, 'Contract fixture store');
+  const comment = await createComment(owner.api, dataset.id);
 
   const fixtures: Fixtures = {
     root: '',
@@ -71,6 +72,7 @@ export async function prepare(world: World): Promise<{ fixtures: Fixtures; calle
     dataStore: store.id,
     // A plugin is named by its workspace and the path's type and name (see urlOf).
     dataPlugin: DEMO.workspaceId,
+    comment: comment.id,
   };
   return {
     fixtures,
@@ -94,6 +96,14 @@ async function createKey(api: ApiClient, name: string): Promise<{ id: string; cl
   const created = await api.call('PUT', String(draft.body._links['create apikey'].href), { name });
   if (created.status !== 201) throw new Error(`key not created: ${created.status} ${JSON.stringify(created.body)}`);
   return { id: String(created.body.id), clientId: String(created.body.clientId), clientSecret: String(created.body.clientSecret) };
+}
+
+/** A comment of the owner's on the dataset, through initialise and 'update comment'. */
+async function createComment(api: ApiClient, datasetId: string): Promise<{ id: string }> {
+  const draft = await api.call('POST', `/api/datasets/${datasetId}/comments`);
+  const created = await api.call('PUT', String(draft.body._links['update comment'].href), { message: 'Contract fixture comment', datasetId });
+  if (created.status !== 201) throw new Error(`comment not created: ${created.status} ${JSON.stringify(created.body)}`);
+  return { id: String(created.body.id) };
 }
 
 /** A runnable pipeline of the demo extractor into the default store, through initialise and 'create pipeline'. */

@@ -55,8 +55,8 @@ function renderEveryLinkSet(baseUrl: string): Record<string, Record<string, { hr
     jobLinks: { ...linkSets.jobLinks(h, job, 'owner'), ...linkSets.jobLinks(h, activeJob, 'owner') },
     // Watched or not: both subscription links.
     datasetLinks: {
-      ...linkSets.datasetLinks(h, { id: ID, raw_data: '[]', query: null }, { role: 'owner', liked: true, subscribed: true }),
-      ...linkSets.datasetLinks(h, { id: ID, raw_data: null, query: 'SELECT 1' }, { role: 'owner', liked: false, subscribed: false }),
+      ...linkSets.datasetLinks(h, { id: ID, raw_data: '[]', query: null }, { role: 'owner', liked: true, subscribed: true, mayComment: true }),
+      ...linkSets.datasetLinks(h, { id: ID, raw_data: null, query: 'SELECT 1' }, { role: 'owner', liked: false, subscribed: false, mayComment: true }),
     },
     channelLinks: linkSets.channelLinks(h, { id: ID, type: 'LIST', scope: 'PROFILE', creator_id: ID }, { role: 'member', profileId: ID }),
     apiKeyLinks: linkSets.apiKeyLinks(h, caller, { id: ID, profile_id: ID }),
@@ -74,6 +74,11 @@ function renderEveryLinkSet(baseUrl: string): Record<string, Record<string, { hr
     dataPluginLinks: {
       ...linkSets.dataPluginLinks(h, ID, { id: 'extractors/tap-github--meltanolabs', installed: false, canDelete: false }, 'owner'),
       ...linkSets.dataPluginLinks(h, ID, { id: 'extractors/tap-github--meltanolabs', installed: true, canDelete: true }, 'owner'),
+    },
+    // An initialised comment offers only its creation; a written one everything else.
+    commentLinks: {
+      ...linkSets.commentLinks(h, { id: ID, dataset_id: ID, parent_id: null, author_id: ID, message: 'hi' }, { role: 'owner', profileId: ID, mayComment: true }),
+      ...linkSets.commentLinks(h, { id: ID, dataset_id: ID, parent_id: null, author_id: ID, message: null }, { role: 'owner', profileId: ID, mayComment: true }),
     },
     dataStoreLinks: linkSets.dataStoreLinks(h, { id: ID, is_default: false, managed: false, draft: false, status: 'READY' }, 'owner'),
   };

@@ -1,12 +1,13 @@
-import { Body1, Caption1, makeStyles, MessageBar, MessageBarBody, Spinner, Tab, TabList, Textarea, tokens } from '@fluentui/react-components';
+import { Body1, Caption1, makeStyles, MessageBar, MessageBarBody, Spinner, Tab, TabList, tokens } from '@fluentui/react-components';
 import { useEffect, useState } from 'react';
 import { datasetAlerts, relatedDatasets, type DatasetAlert } from '../../../../api/datasets';
-import { ALERTS_REL, commentsDisabledText, NEW_COMMENT_REL, NO_ALERTS, type DatasetViewTab } from '../../../../domain/datasetPage';
+import { ALERTS_REL, NO_ALERTS, type DatasetViewTab } from '../../../../domain/datasetPage';
 import { hasLink } from '../../../../domain/hal';
 import { REL } from '../../../../domain/relations';
 import type { Dataset, Workspace } from '../../../../domain/resources';
 import { failureText } from '../../../../machines/failureText';
 import { useRuntime } from '../../../runtime';
+import { Discussion } from '../comments/Discussion';
 import { datasetRoute } from '../DatasetCard';
 import { DateText } from '../DateText';
 import { InAppLink } from '../InAppLink';
@@ -47,18 +48,6 @@ export function SidePanel({ tabs, dataset, workspace }: { tabs: readonly Dataset
         {current === 'Related' && <Related dataset={dataset} workspaceId={workspace.id} />}
       </div>
     </aside>
-  );
-}
-
-/** Comments come with issue 12; without a 'new comment' link the box is disabled and says why. */
-function Discussion({ dataset, workspace }: { dataset: Dataset; workspace: Workspace }) {
-  const styles = useStyles();
-  const canComment = hasLink(dataset, NEW_COMMENT_REL);
-  return (
-    <div className={styles.list}>
-      <Textarea disabled={!canComment} placeholder={canComment ? 'Add a comment' : commentsDisabledText(workspace)} aria-label="Comment" resize="vertical" />
-      <Caption1 className={styles.muted}>{dataset.commentCount ? `${dataset.commentCount} comments` : 'No comments yet.'}</Caption1>
-    </div>
   );
 }
 

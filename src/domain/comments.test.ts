@@ -1,0 +1,121 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  hasText,
+  insertHandle,
+  memberCommentsReadOnly,
+  memberHandle,
+  mentionAtCaret,
+  mentionedHandles,
+  mentionedMembers,
+  messageParts,
+  messageTags,
+  suggestMembers,
+} from './comments';
+import { hostileStringWithHuge } from './hostile.fixture';
+
+const max = { id: 'p2', name: 'Max Member', handle: '@max' };
+const olivia = { id: 'p1', name: 'Olivia Owner', handle: null };
+
+describe('messageParts', () => {
+  it('finds #tags and @handles at word starts, keeping everything else as text', () => {
+    expect(messageParts('Hi @max, see #Revenue. mail a@b.c #2026')).toEqual([
+      { kind: 'text', text: 'Hi ' },
+      { kind: 'mention', text: '@max', handle: '@max' },
+      { kind: 'text', text: ', see ' },
+      { kind: 'tag', text: '#Revenue', tag: 'revenue' },
+      { kind: 'text', text: '. mail a@b.c ' },
+      { kind: 'tag', text: '#2026', tag: '2026' },
+    ]);
+  });
+
+  it('leaves a trailing full stop out of a handle and keeps dots inside', () => {
+    expect(mentionedHandles('ask @jane.doe.')).toEqual(['@jane.doe']);
+    expect(messageTags('## heading #a#b')).toEqual(['a']);
+  });
+
+  it('treats markup as text: a script tag is one text part', () => {
+    const xss = '<img src=x onerror=alert(1)> #tag';
+    const parts = messageParts(xss);
+    expect(parts[0]).toEqual({ kind: 'text', text: '<img src=x onerror=alert(1)> ' });
+  });
+
+  it('joins back to the message for any text (hostile and huge included)', () => {
+    fc.assert(
+      fc.property(hostileStringWithHuge, (text) => {
+        expect(
+          messageParts(text)
+            .map((p) => p.text)
+            .join(''),
+        ).toBe(text);
+      }),
+    );
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('@', '#', 'a', '.', ' ', '-', 'é', '_') }), (text) => {
+        expect(
+          messageParts(text)
+            .map((p) => p.text)
+            .join(''),
+        ).toBe(text);
+      }),
+    );
+  });
+
+  it('every mention and tag part starts with its sigil and has a name', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('@', '#', 'a', 'Z', '.', ' ', '-', '1') }), (text) => {
+        for (const part of messageParts(text)) {
+          // A name starts with a letter, digit or '_' and never ends with '.' (a sentence's full stop).
+          if (part.kind !== 'text') expect(part.text).toMatch(/^[@#][^\s@#.-](?:[^\s@#]*[^\s@#.])?$/);
+        }
+      }),
+    );
+  });
+});
+
+describe('memberHandle and mentionedMembers', () => {
+  it('uses the stored handle, else a slug of the name, else the id', () => {
+    expect(memberHandle(max)).toBe('@max');
+    expect(memberHandle(olivia)).toBe('@olivia-owner');
+    expect(memberHandle({ id: 'x1', name: '!!!', handle: null })).toBe('@x1');
+    expect(memberHandle({ id: 'x1', name: 'a', handle: 'bob' })).toBe('@bob');
+  });
+
+  it('resolves only handles of the given members, case-insensitively', () => {
+    expect(mentionedMembers('thanks @MAX and @olivia-owner and @nobody', [max, olivia])).toEqual([max, olivia]);
+    expect(mentionedMembers('no mentions', [max])).toEqual([]);
+  });
+
+  it('never throws and never names a non-member, for any text', () => {
+    fc.assert(fc.property(hostileStringWithHuge, (text) => mentionedMembers(text, [max, olivia]).every((m) => m === max || m === olivia)));
+  });
+});
+
+describe('composing', () => {
+  it('finds the mention being typed at the caret', () => {
+    expect(mentionAtCaret('hello @ma', 9)).toEqual({ start: 6, query: 'ma' });
+    expect(mentionAtCaret('@', 1)).toEqual({ start: 0, query: '' });
+    expect(mentionAtCaret('mail a@b', 8)).toBeUndefined();
+    expect(mentionAtCaret('hello @ma x', 11)).toBeUndefined();
+  });
+
+  it('suggests members by name or handle and inserts the handle', () => {
+    expect(suggestMembers([max, olivia], 'oli')).toEqual([olivia]);
+    expect(suggestMembers([max, olivia], 'MAX')).toEqual([max]);
+    expect(suggestMembers([max, olivia], '')).toEqual([max, olivia]);
+    expect(insertHandle('hi @ma there', 3, 6, '@max')).toEqual({ text: 'hi @max  there', caret: 8 });
+  });
+
+  it('caret positions anywhere in any text never throw', () => {
+    fc.assert(fc.property(hostileStringWithHuge, fc.integer({ min: -5, max: 200_000 }), (text, caret) => void mentionAtCaret(text, caret)));
+  });
+
+  it('hasText, and the read-only switch', () => {
+    expect(hasText('  ')).toBe(false);
+    expect(hasText(' a ')).toBe(true);
+    expect(hasText(undefined)).toBe(false);
+    expect(memberCommentsReadOnly(' TRUE ')).toBe(true);
+    expect(memberCommentsReadOnly('yes')).toBe(false);
+    expect(memberCommentsReadOnly(null)).toBe(false);
+  });
+});

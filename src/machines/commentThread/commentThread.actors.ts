@@ -1,0 +1,18 @@
+import { fromPromise } from 'xstate';
+import type { ApiClient } from '../../api/client';
+import { deleteComment, likeComment, loadComments, loadMoreComments, postComment, updateComment } from '../../api/comments';
+import type { HalLike } from '../../domain/hal';
+import type { Comment, CommentsCollection } from '../../domain/resources';
+import type { CommentInput, EditInput, LikeInput, PostInput } from './commentThread.machine';
+
+/** `commentThreadMachine.provide({ actors: commentThreadActors(client) })`. */
+export function commentThreadActors(client: ApiClient) {
+  return {
+    loadFirst: fromPromise<CommentsCollection, { readonly parent: HalLike }>(({ input, signal }) => loadComments(client, input.parent, { signal })),
+    loadNext: fromPromise<CommentsCollection, { readonly page: CommentsCollection }>(({ input, signal }) => loadMoreComments(client, input.page, { signal })),
+    post: fromPromise<Comment, PostInput>(({ input }) => postComment(client, input.parent, { message: input.message, datasetId: input.datasetId, parentId: input.parentId })),
+    edit: fromPromise<Comment, EditInput>(({ input }) => updateComment(client, input.comment, { message: input.message, datasetId: input.datasetId, parentId: input.comment.parentId ?? null })),
+    like: fromPromise<Comment, LikeInput>(({ input }) => likeComment(client, input.comment, input.like)),
+    remove: fromPromise<unknown, CommentInput>(({ input }) => deleteComment(client, input.comment)),
+  };
+}
