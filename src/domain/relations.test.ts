@@ -67,6 +67,9 @@ describe('REL', () => {
       likeDataset: 'like dataset',
       viewDataset: 'view dataset',
       related: 'related',
+      alerts: 'alerts',
+      alertRules: 'alert rules',
+      updateAlertRules: 'update alert rules',
       createChannel: 'create channel',
       updateChannel: 'update channel',
     });
