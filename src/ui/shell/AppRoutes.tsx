@@ -30,6 +30,8 @@ const ProjectPage = lazy(() => import('../pages/lab/project/ProjectPage'));
 const LabHelpPage = lazy(() => import('../pages/lab/help/LabHelpPage'));
 const DataStoresPage = lazy(() => import('../pages/lab/datastores/list/DataStoresPage'));
 const DataStoreEditPage = lazy(() => import('../pages/lab/datastores/edit/DataStoreEditPage'));
+const DashboardPage = lazy(() => import('../pages/dashboard/DashboardPage'));
+const HelpPage = lazy(() => import('../pages/help/HelpPage'));
 
 const page = (element: ReactNode) => <Suspense fallback={<Loading />}>{element}</Suspense>;
 
@@ -83,8 +85,8 @@ export function AppRoutes() {
           <Route path={path('dataset')} element={page(<DatasetPage />)} />
           <Route path={path('channels')} element={<ViewPage view="Channels" title="Channels" />} />
           <Route path={path('starred')} element={<ViewPage view="Starred" title="Starred" />} />
-          <Route path={path('help')} element={<ViewPage view="Help" title="Help" />} />
-          <Route path={path('dashboard')} element={<ViewPage view="Dashboard" title="Dashboard" />} />
+          <Route path={path('help')} element={page(<HelpPage />)} />
+          <Route path={path('dashboard')} element={page(<DashboardPage />)} />
           <Route path={path('invitations')} element={<ViewPage view="Invitations" title="Invitations" />} />
           <Route path={path('notifications')} element={<ViewPage view="Notifications" title="Notifications" />} />
           <Route path={path('setupTasks')} element={<ViewPage view="Setup Tasks" title="Setup Tasks" />} />
