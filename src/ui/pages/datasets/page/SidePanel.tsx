@@ -9,6 +9,7 @@ import { failureText } from '../../../../machines/failureText';
 import { useRuntime } from '../../../runtime';
 import { datasetRoute } from '../DatasetCard';
 import { DateText } from '../DateText';
+import { AlertRules } from './AlertRules';
 import { InAppLink } from '../InAppLink';
 
 const useStyles = makeStyles({
@@ -100,7 +101,8 @@ function Alerts({ dataset }: { dataset: Dataset }) {
   const { client } = useRuntime();
   const state = useLinked<DatasetAlert>(dataset, ALERTS_REL, (signal) => datasetAlerts(client, dataset, { signal }));
   return (
-    <LoadedList state={state} empty={NO_ALERTS}>
+    <div className={styles.list}>
+      <LoadedList state={state} empty={NO_ALERTS}>
       {(alerts) => (
         <ul className={styles.list}>
           {alerts.map((alert, index) => (
@@ -113,7 +115,9 @@ function Alerts({ dataset }: { dataset: Dataset }) {
           ))}
         </ul>
       )}
-    </LoadedList>
+      </LoadedList>
+      {hasLink(dataset, REL.alertRules) && <AlertRules dataset={dataset} />}
+    </div>
   );
 }
 
