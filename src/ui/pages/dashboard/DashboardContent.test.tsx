@@ -35,7 +35,7 @@ describe('DashboardContent', () => {
     // inline text inside an element is a span of text
     const strong = screen.getByText('Hello').closest('strong');
     expect(strong).not.toBeNull();
-    const section = strong.closest('section');
+    const section = strong?.closest('section');
     expect(section?.getAttribute('style')).toContain('color');
     expect(section?.getAttribute('style')).not.toContain('fixed');
     expect(screen.getByText('<script> is not allowed in the dashboard content.')).toBeTruthy();
