@@ -253,6 +253,28 @@ export interface StoreLoadsTable {
   rows: ColumnType<number, number | undefined, number>;
 }
 
+/** 016: a dataset's threshold rules (src/domain/alertRules.ts) */
+export interface DatasetAlertRulesTable {
+  id: string;
+  dataset_id: string;
+  column_name: string;
+  operator: '>' | '>=' | '<' | '<=';
+  threshold: number;
+  breached: ColumnType<boolean, boolean | undefined, boolean>;
+  position: number;
+  created: Timestamp;
+}
+
+/** 016: alerts raised on a dataset, by a failed refresh (job_id) or a rule (rule_id) */
+export interface DatasetAlertsTable {
+  id: string;
+  dataset_id: string;
+  rule_id: string | null;
+  job_id: string | null;
+  detail: string;
+  raised: Timestamp;
+}
+
 export interface DatasetTagsTable {
   dataset_id: string;
   tag: string;
@@ -356,6 +378,8 @@ export interface Database {
   dataset_likes: DatasetLikesTable;
   channel_datasets: ChannelDatasetsTable;
   store_loads: StoreLoadsTable;
+  dataset_alert_rules: DatasetAlertRulesTable;
+  dataset_alerts: DatasetAlertsTable;
   idp_users: IdpUsersTable;
   idp_payloads: IdpPayloadsTable;
   idp_keys: IdpKeysTable;

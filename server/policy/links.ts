@@ -247,8 +247,8 @@ function rawDataHoldsRows(rawData: string | null): boolean {
 }
 
 /**
- * Every member reads, stars (PUT/DELETE on 'like dataset'), counts a view of, watches and finds
- * related datasets; admins edit and delete. 'data' is offered while it has a query or rows.
+ * Every member reads, stars (PUT/DELETE on 'like dataset'), counts a view of, watches, reads the
+ * alerts (and alert rules) of and finds related datasets; admins edit, delete and set alert rules. 'data' is offered while it has a query or rows.
  */
 export function datasetLinks(h: Hrefs, dataset: { id: string; raw_data: string | null; query: string | null }, viewer: DatasetViewer): Links {
   const admin = isAdminRole(viewer.role);
@@ -263,6 +263,10 @@ export function datasetLinks(h: Hrefs, dataset: { id: string; raw_data: string |
     [REL.related]: part('related'),
     [REL.comments]: part('comments'),
     [REL.newComment]: viewer.mayComment && part('comments'),
+    [REL.alerts]: part('alerts'),
+    // Rules are checked after a refresh, which only a dataset with a query has.
+    [REL.alertRules]: dataset.query !== null && part('alert-rules'),
+    [REL.updateAlertRules]: admin && dataset.query !== null && part('alert-rules'),
     [REL.editDataset]: admin && h.dataset(dataset.id),
     [REL.deleteDataset]: admin && h.dataset(dataset.id),
   });

@@ -55,3 +55,20 @@ export async function subscribersOf(db: Db, pipelineId: string, alert: boolean):
     .execute();
   return rows.map((r) => r.profile_id);
 }
+
+/**
+ * The profiles to tell about an event of a dataset: ALL subscribers always, ALERTS subscribers only
+ * for alerts; only current members of the dataset's workspace.
+ */
+export async function datasetSubscribersOf(db: Db, datasetId: string, alert: boolean): Promise<string[]> {
+  const rows = await db
+    .selectFrom('subscriptions as s')
+    .innerJoin('datasets as d', 'd.id', 's.dataset_id')
+    .innerJoin('workspace_members as m', (join) => join.onRef('m.workspace_id', '=', 'd.workspace_id').onRef('m.profile_id', '=', 's.profile_id'))
+    .select('s.profile_id')
+    .where('s.dataset_id', '=', datasetId)
+    .$if(!alert, (qb) => qb.where('s.type', '=', 'ALL'))
+    .orderBy('s.profile_id')
+    .execute();
+  return rows.map((r) => r.profile_id);
+}

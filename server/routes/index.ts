@@ -6,6 +6,7 @@ import { unauthorized } from '../http/errors';
 import { resolveCaller, type Caller } from '../policy/caller';
 import { hrefs } from '../policy/hrefs';
 import { isUuid } from '../repositories/ids';
+import { alertRoutes } from './alerts';
 import { apiKeyRoutes } from './apikeys';
 import type { RouteContext } from './context';
 import { routeMeta, type RouteMeta } from './define';
@@ -82,6 +83,7 @@ export const apiRoutes: FastifyPluginAsync<ApiOptions> = (app, options) => {
   invitationRoutes(app, ctx);
   apiKeyRoutes(app, ctx);
   datasetRoutes(app, ctx);
+  alertRoutes(app, ctx);
   channelRoutes(app, ctx);
   commentRoutes(app, ctx);
   labRoutes(app, ctx);

@@ -5,6 +5,7 @@ import { effectiveTimeoutSeconds, endStatusOf, maxAttemptsOf, retryDelayMs, shou
 import type { JobStatus } from '../../src/domain/resources';
 import type { Db } from '../db/database';
 import type { JobsTable, JobTriggerKind } from '../db/schema';
+import { checkRulesAfterRefresh, datasetEventsOfJobEnd } from '../notifications/datasetEvents';
 import { notifyJobEnded, notifyJobStarted } from '../notifications/pipelineEvents';
 import { newId } from '../repositories/ids';
 import { appendLogLines } from './logs';
@@ -124,7 +125,8 @@ export interface Finished {
  * the lease was lost meanwhile (another runner recovered the job): then nothing is written.
  */
 export async function finishJob(db: Db, jobId: string, owner: string, finish: Finish): Promise<Finished | undefined> {
-  return db.transaction().execute(async (trx) => {
+  let refreshed: string[] = [];
+  const finished = await db.transaction().execute(async (trx): Promise<Finished | undefined> => {
     const current = await trx.selectFrom('jobs').selectAll().where('id', '=', jobId).forUpdate().executeTakeFirst();
     if (!current || current.status !== 'RUNNING' || current.lease_owner !== owner) return undefined;
     const status = current.stop_requested && finish.reason !== 'TIMEOUT' ? 'STOPPED' : endStatusOf(finish);
@@ -168,11 +170,16 @@ export async function finishJob(db: Db, jobId: string, owner: string, finish: Fi
     lines.push(`Job ended ${status}${job.exit_code === null ? '' : ` (exit code ${job.exit_code})`}.`);
     await appendLogLines(trx, job.id, lines);
     await notifyJobEnded(trx, job, status);
+    refreshed = await datasetEventsOfJobEnd(trx, job, status, retry === undefined);
     await settleStoreCheck(trx, job, status);
     await settleWorkspaceJob(trx, job, status);
     const triggered = status === 'COMPLETE' && job.type === 'PIPELINE_RUN' ? await queueTriggeredPipelines(trx, job) : [];
     return { job, status, retry, triggered };
   });
+  // Rules read the fresh rows through the store's own read-only transaction, so only once the job's
+  // end is committed; a failing rule query must not undo or hide the job's end.
+  if (finished && refreshed.length > 0) await checkRulesAfterRefresh(db, finished.job.workspace_id, refreshed).catch(() => 0);
+  return finished;
 }
 
 /** Every non-draft pipeline of the workspace whose triggeredBy names the finished one. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { alertRulesSchema, type AlertRuleInput } from '../domain/alertRules';
 import { PAGE_SIZES } from '../domain/constants';
 import { ALERTS_REL } from '../domain/datasetPage';
 import { embeddedList, linkHref, type HalLike } from '../domain/hal';
@@ -146,3 +147,14 @@ export async function datasetAlerts(client: ApiClient, dataset: HalLike, options
   const page = await client.follow(dataset, ALERTS_REL, { ...options, schema: alertsSchema.optional() });
   return page?._embedded?.alerts ?? [];
 }
+
+/** GET the dataset's 'alert rules' link: its threshold rules, with 'update alert rules' for those who may change them. */
+export function datasetAlertRules(client: ApiClient, dataset: HalLike, options: RequestOptions = {}): Promise<AlertRules> {
+  return client.follow(dataset, REL.alertRules, { ...options, schema: alertRulesSchema });
+}
+
+/** PUT 'update alert rules' with the whole set; a 400 carries field errors such as rules.0.column. */
+export async function saveAlertRules(client: ApiClient, rules: HalLike, input: readonly AlertRuleInput[], options: RequestOptions = {}): Promise<AlertRules> {
+  return required(await client.follow(rules, REL.updateAlertRules, { ...options, method: 'PUT', body: { rules: input }, schema: alertRulesSchema }), 'the saved alert rules');
+}
+export type AlertRules = z.infer<typeof alertRulesSchema>;

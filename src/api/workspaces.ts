@@ -12,7 +12,7 @@ import {
   type Member,
   type Workspace,
 } from '../domain/resources';
-import type { ApiClient, RequestOptions } from './client';
+import { required, type ApiClient, type RequestOptions } from './client';
 
 const workspacePath = (id: string): string => `/workspaces/${encodeSegment(id)}`;
 
@@ -51,4 +51,15 @@ export async function countActiveJobs(client: ApiClient, workspace: HalLike, opt
     query: { status: jobStatusFilter(ACTIVE_JOB_STATUSES), size: 1, ...options.query },
   });
   return page.page?.totalElements ?? embeddedList(page, 'jobs').length;
+}
+
+/**
+ * Sets one app property (the dashboard's DASHBOARD_CONTENT) through 'update delete workspace':
+ * the workspace is re-read first so the other properties go back as they are now.
+ */
+export async function saveAppProperty(client: ApiClient, workspace: Workspace, key: string, value: string, options: RequestOptions = {}): Promise<Workspace> {
+  const current = await refreshWorkspace(client, workspace, options);
+  const appProperties = { ...(current.appProperties ?? {}), [key]: value };
+  const saved = await client.follow(current, REL.updateDeleteWorkspace, { ...options, method: 'PUT', body: { name: current.name, appProperties }, schema: workspaceSchema });
+  return required(saved, 'the saved workspace');
 }

@@ -71,6 +71,10 @@ export const REL = {
   likeDataset: 'like dataset',
   viewDataset: 'view dataset',
   related: 'related',
+  // Alerts of a dataset (spec 002 §3 'alerts'; its threshold rules, issue 12)
+  alerts: 'alerts',
+  alertRules: 'alert rules',
+  updateAlertRules: 'update alert rules',
   // Channels and lists (spec 002 §3 Library channel)
   createChannel: 'create channel',
   updateChannel: 'update channel',

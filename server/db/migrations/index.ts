@@ -11,6 +11,7 @@ import * as dataStores from './009_data_stores';
 import * as workspaces from './010_workspaces';
 import * as setupTasks from './011_setup_tasks';
 import * as comments from './014_comments';
+import * as datasetAlerts from './016_dataset_alerts';
 
 /** Ordered by name; a new migration is a new file added here, never an edit of an old one. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '010_workspaces': workspaces,
   '011_setup_tasks': setupTasks,
   '014_comments': comments,
+  '016_dataset_alerts': datasetAlerts,
 };

@@ -32,6 +32,8 @@ const DataStoresPage = lazy(() => import('../pages/lab/datastores/list/DataStore
 const DataStoreEditPage = lazy(() => import('../pages/lab/datastores/edit/DataStoreEditPage'));
 const SetupTasksPage = lazy(() => import('../pages/setupTasks/SetupTasksPage'));
 const OnboardingPage = lazy(() => import('../pages/onboarding/OnboardingPage'));
+const DashboardPage = lazy(() => import('../pages/dashboard/DashboardPage'));
+const HelpPage = lazy(() => import('../pages/help/HelpPage'));
 
 const page = (element: ReactNode) => <Suspense fallback={<Loading />}>{element}</Suspense>;
 
@@ -85,8 +87,8 @@ export function AppRoutes() {
           <Route path={path('dataset')} element={page(<DatasetPage />)} />
           <Route path={path('channels')} element={<ViewPage view="Channels" title="Channels" />} />
           <Route path={path('starred')} element={<ViewPage view="Starred" title="Starred" />} />
-          <Route path={path('help')} element={<ViewPage view="Help" title="Help" />} />
-          <Route path={path('dashboard')} element={<ViewPage view="Dashboard" title="Dashboard" />} />
+          <Route path={path('help')} element={page(<HelpPage />)} />
+          <Route path={path('dashboard')} element={page(<DashboardPage />)} />
           <Route path={path('invitations')} element={<ViewPage view="Invitations" title="Invitations" />} />
           <Route path={path('notifications')} element={<ViewPage view="Notifications" title="Notifications" />} />
           <Route path={path('setupTasks')} element={<RequireAdmin>{page(<SetupTasksPage />)}</RequireAdmin>} />

@@ -10,6 +10,7 @@ import { useRuntime } from '../../../runtime';
 import { Discussion } from '../comments/Discussion';
 import { datasetRoute } from '../DatasetCard';
 import { DateText } from '../DateText';
+import { AlertRules } from './AlertRules';
 import { InAppLink } from '../InAppLink';
 
 const useStyles = makeStyles({
@@ -89,7 +90,8 @@ function Alerts({ dataset }: { dataset: Dataset }) {
   const { client } = useRuntime();
   const state = useLinked<DatasetAlert>(dataset, ALERTS_REL, (signal) => datasetAlerts(client, dataset, { signal }));
   return (
-    <LoadedList state={state} empty={NO_ALERTS}>
+    <div className={styles.list}>
+      <LoadedList state={state} empty={NO_ALERTS}>
       {(alerts) => (
         <ul className={styles.list}>
           {alerts.map((alert, index) => (
@@ -102,7 +104,9 @@ function Alerts({ dataset }: { dataset: Dataset }) {
           ))}
         </ul>
       )}
-    </LoadedList>
+      </LoadedList>
+      {hasLink(dataset, REL.alertRules) && <AlertRules dataset={dataset} />}
+    </div>
   );
 }
 

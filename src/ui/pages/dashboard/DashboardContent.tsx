@@ -1,0 +1,181 @@
+import { Body1, Button, Link, makeStyles, MessageBar, MessageBarBody, Spinner, tokens, Tooltip } from '@fluentui/react-components';
+import { ArrowDownloadRegular, ArrowLeftRegular } from '@fluentui/react-icons';
+import { createElement, lazy, Suspense, useCallback, useEffect, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { datasetRows, getDataset, type DataRow } from '../../../api/datasets';
+import { dashboardTree, type ComponentProps, type DashNode } from '../../../domain/dashboard/allow';
+import { hasLink } from '../../../domain/hal';
+import { REL } from '../../../domain/relations';
+import type { Dataset } from '../../../domain/resources';
+import { pathTo } from '../../../domain/routes';
+import { failureText } from '../../../machines/failureText';
+import { useRuntime } from '../../runtime';
+import { InAppLink } from '../datasets/InAppLink';
+import { exportDataset } from '../datasets/page/exportDataset';
+import { Visualisation } from '../datasets/visualisations/Visualisation';
+
+// Renders DASHBOARD_CONTENT from its allowed tree (src/domain/dashboard): HTML tags as React
+// elements with the allowed props only, components from the map below, text as sanitised
+// markdown. Nothing of the content is evaluated; a problem is shown where it occurred.
+
+const Markdown = lazy(() => import('../datasets/page/Markdown'));
+
+const useStyles = makeStyles({
+  block: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, minWidth: 0 },
+  visual: { minHeight: '240px', minWidth: 0 },
+  problem: { margin: `${tokens.spacingVerticalXS} 0` },
+});
+
+function Problem({ message }: { message: string }) {
+  const styles = useStyles();
+  return (
+    <MessageBar intent="warning" className={styles.problem}>
+      <MessageBarBody>{message}</MessageBarBody>
+    </MessageBar>
+  );
+}
+
+type Loaded = { status: 'loading' } | { status: 'ready'; dataset: Dataset; rows: readonly DataRow[] } | { status: 'failed'; message: string };
+
+/** A dataset by alias and, when it has a data link, its rows. */
+function useDataset(workspaceId: string, alias: string): Loaded {
+  const { client } = useRuntime();
+  const [state, setState] = useState<Loaded>({ status: 'loading' });
+  useEffect(() => {
+    const controller = new AbortController();
+    const signal = controller.signal;
+    setState({ status: 'loading' });
+    (async () => {
+      const dataset = await getDataset(client, workspaceId, alias, { signal, skipErrorHandler: true });
+      const rows = hasLink(dataset, REL.data) ? await datasetRows(client, dataset, { signal, skipErrorHandler: true }) : [];
+      if (!signal.aborted) setState({ status: 'ready', dataset, rows });
+    })().catch((failure: unknown) => !signal.aborted && setState({ status: 'failed', message: `${alias}: ${failureText(failure)}` }));
+    return () => controller.abort();
+  }, [client, workspaceId, alias]);
+  return state;
+}
+
+function DatasetView({ workspaceId, props, mode }: { workspaceId: string; props: ComponentProps; mode: 'chart' | 'table' }) {
+  const styles = useStyles();
+  const state = useDataset(workspaceId, props.alias ?? '');
+  const datasetHref = useCallback((alias: string) => pathTo('dataset', { workspaceId, idOrAlias: alias }), [workspaceId]);
+  if (state.status === 'loading') return <Spinner size="small" label="Loading data" />;
+  if (state.status === 'failed') return <Problem message={state.message} />;
+  return (
+    <div className={styles.block} style={props.style} aria-label={state.dataset.title}>
+      <div className={styles.visual}>
+        <Visualisation dataset={state.dataset} rows={state.rows} mode={mode} datasetHref={datasetHref} />
+      </div>
+      {mode === 'chart' && props.showTable === true && <Visualisation dataset={state.dataset} rows={state.rows} mode="table" datasetHref={datasetHref} />}
+    </div>
+  );
+}
+
+function DownloadDatasetButton({ workspaceId, props }: { workspaceId: string; props: ComponentProps }) {
+  const { client } = useRuntime();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const download = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await exportDataset(client, await getDataset(client, workspaceId, props.alias ?? '', { skipErrorHandler: true }));
+    } catch (failure) {
+      setError(failureText(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const label = props.tooltip ?? `Download ${props.alias ?? ''}`;
+  return (
+    <span style={props.style}>
+      <Tooltip content={label} relationship="label">
+        <Button icon={<ArrowDownloadRegular />} disabled={busy} onClick={() => void download()}>
+          Download
+        </Button>
+      </Tooltip>
+      {error !== null && <Body1 role="alert">{error}</Body1>}
+    </span>
+  );
+}
+
+function Component({ node, workspaceId, children }: { node: Extract<DashNode, { kind: 'component' }>; workspaceId: string; children: ReactNode }) {
+  const navigate = useNavigate();
+  const { props } = node;
+  switch (node.name) {
+    case 'DatasetChart':
+      return <DatasetView workspaceId={workspaceId} props={props} mode="chart" />;
+    case 'DatasetData':
+      return <DatasetView workspaceId={workspaceId} props={props} mode="table" />;
+    case 'DatasetLink':
+      return (
+        <span style={props.style}>
+          <InAppLink to={pathTo('dataset', { workspaceId, idOrAlias: props.alias ?? '' })}>{node.children.length > 0 ? children : props.alias}</InAppLink>
+        </span>
+      );
+    case 'Back':
+      return (
+        <Button appearance="subtle" icon={<ArrowLeftRegular />} style={props.style} onClick={() => void navigate(-1)}>
+          {node.children.length > 0 ? children : 'Back'}
+        </Button>
+      );
+    case 'DownloadDataset':
+      return <DownloadDatasetButton workspaceId={workspaceId} props={props} />;
+    case 'DownloadResource':
+      // This server keeps no workspace resource files (no 'resources' link is offered), so there is nothing to fetch.
+      return (
+        <Tooltip content={`${props.tooltip ?? props.path ?? ''}: this workspace offers no resource files to download.`} relationship="description">
+          <Button icon={<ArrowDownloadRegular />} disabled style={props.style}>
+            {props.path}
+          </Button>
+        </Tooltip>
+      );
+  }
+}
+
+function Nodes({ nodes, workspaceId, inline }: { nodes: readonly DashNode[]; workspaceId: string; inline: boolean }) {
+  return (
+    <>
+      {nodes.map((node, index) => {
+        switch (node.kind) {
+          case 'problem':
+            return <Problem key={index} message={node.message} />;
+          case 'text':
+            // Text on one line inside an element is inline text; a block of text is markdown.
+            if (node.text.trim() === '') return null;
+            if (inline && !node.text.trim().includes('\n')) return <span key={index}>{node.text}</span>;
+            return (
+              <Suspense key={index} fallback={null}>
+                <Markdown text={node.text} workspaceId={workspaceId} />
+              </Suspense>
+            );
+          case 'html': {
+            const { href, ...rest } = node.props;
+            const children = node.children.length > 0 ? <Nodes nodes={node.children} workspaceId={workspaceId} inline /> : undefined;
+            if (node.tag === 'a') {
+              if (href?.startsWith('/')) return <InAppLink key={index} to={href}>{children}</InAppLink>;
+              return (
+                <Link key={index} href={href} target="_blank" rel="noopener noreferrer nofollow" inline {...rest} style={rest.style}>
+                  {children}
+                </Link>
+              );
+            }
+            return createElement(node.tag, { key: index, ...rest, style: rest.style as CSSProperties | undefined }, children);
+          }
+          case 'component':
+            return (
+              <Component key={index} node={node} workspaceId={workspaceId}>
+                <Nodes nodes={node.children} workspaceId={workspaceId} inline />
+              </Component>
+            );
+        }
+      })}
+    </>
+  );
+}
+
+/** The dashboard's content, rendered from the allowed tree only. */
+export function DashboardContent({ source, workspaceId }: { source: string; workspaceId: string }) {
+  const tree = useMemo(() => dashboardTree(source), [source]);
+  return <Nodes nodes={tree} workspaceId={workspaceId} inline={false} />;
+}

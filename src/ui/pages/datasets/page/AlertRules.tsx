@@ -1,0 +1,155 @@
+import { Badge, Body1, Button, Caption1, Dropdown, Input, makeStyles, MessageBar, MessageBarBody, Option, Spinner, Subtitle2, tokens } from '@fluentui/react-components';
+import { AddRegular, DeleteRegular } from '@fluentui/react-icons';
+import { useEffect, useState } from 'react';
+import { datasetAlertRules, saveAlertRules, type AlertRules as Rules } from '../../../../api/datasets';
+import { toApiError } from '../../../../api/errors';
+import { ALERT_OPERATORS, MAX_ALERT_RULES, ruleText, type AlertOperator } from '../../../../domain/alertRules';
+import { hasLink } from '../../../../domain/hal';
+import { REL } from '../../../../domain/relations';
+import type { Dataset } from '../../../../domain/resources';
+import { failureText } from '../../../../machines/failureText';
+import { useRuntime } from '../../../runtime';
+
+// The dataset's threshold rules under its alerts: everyone with 'alert rules' reads them; those
+// whose rules carry 'update alert rules' (admins) change them. A rule is a column, a comparison
+// and a number, checked after each refresh of the dataset's data (docs/decisions.md).
+
+const useStyles = makeStyles({
+  root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`, paddingTop: tokens.spacingVerticalM },
+  row: { display: 'grid', gridTemplateColumns: 'minmax(0, 2fr) 72px minmax(0, 1fr) auto', gap: tokens.spacingHorizontalXS, alignItems: 'center' },
+  list: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS, margin: 0, padding: 0, listStyle: 'none' },
+  item: { display: 'flex', gap: tokens.spacingHorizontalS, alignItems: 'center', overflowWrap: 'anywhere' },
+  actions: { display: 'flex', gap: tokens.spacingHorizontalS, flexWrap: 'wrap' },
+  muted: { color: tokens.colorNeutralForeground3 },
+  operator: { minWidth: '72px' },
+});
+
+interface DraftRule {
+  column: string;
+  operator: AlertOperator;
+  threshold: string;
+}
+
+const draftOf = (rules: Rules): DraftRule[] => (rules._embedded?.alertRules ?? []).map((r) => ({ column: r.column, operator: r.operator, threshold: String(r.threshold) }));
+
+export function AlertRules({ dataset }: { dataset: Dataset }) {
+  const styles = useStyles();
+  const { client } = useRuntime();
+  const [rules, setRules] = useState<Rules | undefined>();
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [draft, setDraft] = useState<DraftRule[] | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [errors, setErrors] = useState<string[]>([]);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    datasetAlertRules(client, dataset, { signal: controller.signal, skipErrorHandler: true }).then(
+      (loaded) => !controller.signal.aborted && setRules(loaded),
+      (failure: unknown) => !controller.signal.aborted && setLoadError(failureText(failure)),
+    );
+    return () => controller.abort();
+  }, [client, dataset]);
+
+  if (loadError !== null) return <Body1 role="alert">{loadError}</Body1>;
+  if (rules === undefined) return <Spinner size="tiny" />;
+  const canEdit = hasLink(rules, REL.updateAlertRules);
+  const list = rules._embedded?.alertRules ?? [];
+
+  const save = async () => {
+    if (draft === null) return;
+    setSaving(true);
+    setErrors([]);
+    try {
+      const input = draft.map((r) => ({ column: r.column.trim(), operator: r.operator, threshold: r.threshold.trim() === '' ? Number.NaN : Number(r.threshold) }));
+      // A number the form cannot read is refused here with the server's own words.
+      const unreadable = input.findIndex((r) => !Number.isFinite(r.threshold));
+      if (unreadable >= 0) {
+        setErrors([`Rule ${unreadable + 1}: Threshold must be a number`]);
+        return;
+      }
+      setRules(await saveAlertRules(client, rules, input, { skipErrorHandler: true }));
+      setDraft(null);
+    } catch (failure) {
+      const fields = toApiError(failure);
+      const list = fields.kind === 'response' ? (fields.body?.errors ?? []) : [];
+      setErrors(list.length > 0 ? list.map((e) => `${e.field.replace(/^rules\.(\d+)\./, (_, i: string) => `Rule ${Number(i) + 1}: `)} ${e.defaultMessage}`) : [failureText(failure)]);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const change = (index: number, patch: Partial<DraftRule>) => setDraft((current) => current?.map((r, i) => (i === index ? { ...r, ...patch } : r)) ?? null);
+
+  return (
+    <section className={styles.root} aria-label="Alert rules">
+      <Subtitle2 as="h3">Rules</Subtitle2>
+      {draft === null ? (
+        <>
+          {list.length === 0 ? (
+            <Caption1 className={styles.muted}>No rules. Alerts come from failed refreshes{canEdit ? '; add a rule to be told when a value crosses a threshold.' : '.'}</Caption1>
+          ) : (
+            <ul className={styles.list}>
+              {list.map((rule) => (
+                <li key={rule.id} className={styles.item}>
+                  <Body1>{ruleText(rule)}</Body1>
+                  {rule.breached && (
+                    <Badge appearance="tint" color="danger">
+                      crossed
+                    </Badge>
+                  )}
+                </li>
+              ))}
+            </ul>
+          )}
+          {canEdit && (
+            <div className={styles.actions}>
+              <Button size="small" onClick={() => setDraft(draftOf(rules))}>
+                Edit rules
+              </Button>
+            </div>
+          )}
+        </>
+      ) : (
+        <>
+          {draft.map((rule, index) => (
+            <div key={index} className={styles.row}>
+              <Input size="small" aria-label={`Rule ${index + 1} column`} placeholder="column" value={rule.column} onChange={(_, data) => change(index, { column: data.value })} />
+              <Dropdown
+                size="small"
+                className={styles.operator}
+                aria-label={`Rule ${index + 1} comparison`}
+                value={rule.operator}
+                selectedOptions={[rule.operator]}
+                onOptionSelect={(_, data) => data.optionValue && change(index, { operator: data.optionValue as AlertOperator })}
+              >
+                {ALERT_OPERATORS.map((op) => (
+                  <Option key={op} value={op}>
+                    {op}
+                  </Option>
+                ))}
+              </Dropdown>
+              <Input size="small" aria-label={`Rule ${index + 1} threshold`} placeholder="number" inputMode="decimal" value={rule.threshold} onChange={(_, data) => change(index, { threshold: data.value })} />
+              <Button size="small" appearance="subtle" icon={<DeleteRegular />} aria-label={`Remove rule ${index + 1}`} onClick={() => setDraft(draft.filter((_, i) => i !== index))} />
+            </div>
+          ))}
+          {errors.length > 0 && (
+            <MessageBar intent="error" role="alert">
+              <MessageBarBody>{errors.join(' ')}</MessageBarBody>
+            </MessageBar>
+          )}
+          <div className={styles.actions}>
+            <Button size="small" icon={<AddRegular />} disabled={draft.length >= MAX_ALERT_RULES} onClick={() => setDraft([...draft, { column: '', operator: '>', threshold: '' }])}>
+              Add rule
+            </Button>
+            <Button size="small" appearance="primary" disabled={saving} onClick={() => void save()}>
+              Save rules
+            </Button>
+            <Button size="small" disabled={saving} onClick={() => setDraft(null)}>
+              Cancel
+            </Button>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
