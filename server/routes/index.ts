@@ -16,6 +16,7 @@ import { jobRoutes } from './jobs';
 import { labRoutes } from './lab';
 import { notificationRoutes } from './notifications';
 import { profileRoutes } from './profiles';
+import { readingRoutes } from './reading';
 import { rootRoutes } from './root';
 import { tokenRoutes } from './tokens';
 import { workspaceRoutes } from './workspaces';
@@ -82,6 +83,7 @@ export const apiRoutes: FastifyPluginAsync<ApiOptions> = (app, options) => {
   apiKeyRoutes(app, ctx);
   datasetRoutes(app, ctx);
   channelRoutes(app, ctx);
+  readingRoutes(app, ctx);
   labRoutes(app, ctx);
   tokenRoutes(app, ctx);
   return Promise.resolve();

@@ -69,6 +69,12 @@ describe('REL', () => {
       related: 'related',
       createChannel: 'create channel',
       updateChannel: 'update channel',
+      deleteChannel: 'delete channel',
+      addWorkspaceScope: 'add workspace-scope',
+      withdrawWorkspaceScope: 'withdraw workspace-scope',
+      liked: 'liked',
+      news: 'news',
+      newsChannels: 'news channels',
     });
   });
 
