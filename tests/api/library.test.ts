@@ -10,6 +10,8 @@ import { login, startWorld, type Person, type World } from './helpers/world';
 // absent → 403), bad input (400), another workspace's caller (403), and a private list of one member
 // invisible to another in every listing and search.
 
+/* eslint-disable @typescript-eslint/no-unsafe-return -- response bodies are read loosely and asserted field by field */
+
 let world: World;
 const W = DEMO.workspaceId;
 

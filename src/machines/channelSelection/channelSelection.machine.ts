@@ -39,7 +39,7 @@ export const channelSelectionMachine = setup({
   },
   actions: {
     /** Navigate to the channels page with this search ('' for none). */
-    showSearch: notProvided('showSearch') as (_: unknown, params: ShowSearchParams) => void,
+    showSearch: (_: unknown, _params: ShowSearchParams): void => notProvided('showSearch')(),
   },
   guards: {
     known: ({ context, event }) => event.type === 'user.select' && context.channels.some((c) => c.name === event.name),
