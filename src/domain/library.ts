@@ -14,6 +14,9 @@ export const LIBRARY_TEXT = {
   deleteList: 'Remove this list from the workspace...',
   nameRequired: 'Name is required',
   all: 'All',
+  // not in the spec: the library's tabs when they have nothing to show
+  noLists: 'You have no lists yet.',
+  noChannels: 'No channels.',
 } as const;
 
 export const PAGE_TITLE_PROPERTY = {

@@ -72,7 +72,7 @@ export function ChannelSlider({ channels, selected, onSelect }: { channels: read
   const styles = useStyles();
   const slides = channelSlides(useWidth());
   return (
-    <ul className={styles.slider} style={{ gridAutoFlow: 'column', gridAutoColumns: `calc((100% - ${slides - 1} * ${tokens.spacingHorizontalS}) / ${slides})` }} aria-label="Channels">
+    <ul className={styles.slider} style={{ gridAutoFlow: 'column', gridAutoColumns: `max(88px, calc((100% - ${slides - 1} * ${tokens.spacingHorizontalS}) / ${slides}))` }} aria-label="Channels">
       {channels.map((channel) => {
         const isSelected = selected === channel.name;
         return (

@@ -159,7 +159,7 @@ function Library({ workspace, type, channelId }: { workspace: Workspace; type: L
             </MessageBar>
           )}
           {loading && channels.length === 0 && <Spinner label="Loading" />}
-          {!loading && error === null && channels.length === 0 && <EmptyState><Body1>{LIBRARY_TEXT.noDatasets}</Body1></EmptyState>}
+          {!loading && error === null && channels.length === 0 && <EmptyState><Body1>{type === 'lists' ? LIBRARY_TEXT.noLists : LIBRARY_TEXT.noChannels}</Body1></EmptyState>}
           {channels.length > 0 && (
             <ul className={styles.rows} aria-label={type === 'lists' ? 'Lists' : 'Channels'}>
               {channels.map((c) => (

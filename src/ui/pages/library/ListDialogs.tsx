@@ -20,7 +20,7 @@ export function ListFormDialog(props: {
   return (
     <Dialog open={dialog !== null} onOpenChange={(_, data) => !data.open && props.onCancel()}>
       <DialogSurface aria-label={dialog?.mode === 'rename' ? 'Rename list' : 'New list'}>
-        <form onSubmit={submit}>
+        <form onSubmit={submit} noValidate>
           <DialogBody>
             <DialogTitle>{dialog?.mode === 'rename' ? 'Rename list' : 'New list'}</DialogTitle>
             <DialogContent>
