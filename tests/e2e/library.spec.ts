@@ -66,7 +66,7 @@ test('library: create a list (name required), open it, make it public, delete it
   await row.getByRole('button', { name: `Actions for ${name}` }).click();
   await page.getByRole('menuitem', { name: 'Make public' }).click();
   await expect(row.getByText('Public')).toBeVisible();
-  await row.getByRole('button', { name }).click();
+  await row.getByRole('button', { name: new RegExp(`^${name}`) }).click();
   await expect(page.getByRole('navigation', { name: 'Library' })).toContainText(name);
   await expect(page.getByText('No datasets.')).toBeVisible();
   await page.setViewportSize({ width: 375, height: 812 });
