@@ -75,6 +75,10 @@ export function workspaceLinks(h: Hrefs, workspace: { id: string }, role: Member
     [REL.feed]: part('feed'),
     [REL.search]: part('search'),
     [REL.tags]: part('tags'),
+    // Reading (spec 002 Starred, News): the caller's own stars and news in this workspace
+    [REL.liked]: part('liked'),
+    [REL.news]: part('news'),
+    [REL.newsChannels]: part('news/channels'),
     [REL.members]: part('members'),
     [REL.invitations]: part('invitations'),
     [REL.createInvitation]: admin && part('invitations'),
@@ -316,13 +320,26 @@ export function canChangeChannel(channel: { type: string; creator_id: string | n
   return isAdminRole(viewer.role) || (channel.type === 'LIST' && channel.creator_id === viewer.profileId);
 }
 
-/** 'datasets' lists it (and, under 'update channel', PUT/DELETE `{datasets}/{datasetId}` change a list). */
+/** A list leaves the workspace by whoever may change it; a source channel goes only with its datasets' source. */
+export function canDeleteChannel(channel: { type: string; creator_id: string | null }, viewer: ChannelViewer): boolean {
+  return channel.type === 'LIST' && canChangeChannel(channel, viewer);
+}
+
+/**
+ * 'datasets' lists it (and, under 'update channel', PUT/DELETE `{datasets}/{datasetId}` change a
+ * list). Only a list's creator moves it between private (PROFILE) and public (WORKSPACE): an admin
+ * making someone's private list public would publish what its creator kept to themselves.
+ */
 export function channelLinks(h: Hrefs, channel: { id: string; type: string; scope: string; creator_id: string | null }, viewer: ChannelViewer): Links {
   if (!channelVisible(channel, viewer)) return {};
+  const creatorsList = channel.type === 'LIST' && channel.creator_id === viewer.profileId;
   return links({
     [REL.self]: h.channel(channel.id),
     [REL.datasets]: h.channelPart(channel.id, 'datasets'),
     [REL.updateChannel]: canChangeChannel(channel, viewer) && h.channel(channel.id),
+    [REL.deleteChannel]: canDeleteChannel(channel, viewer) && h.channel(channel.id),
+    [REL.addWorkspaceScope]: creatorsList && channel.scope === 'PROFILE' && h.channelPart(channel.id, 'scope/workspace'),
+    [REL.withdrawWorkspaceScope]: creatorsList && channel.scope === 'WORKSPACE' && h.channelPart(channel.id, 'scope/profile'),
   });
 }
 

@@ -101,3 +101,12 @@ export async function removeFromList(db: Db, channelId: string, datasetId: strin
     await trx.updateTable('channels').set({ last_modified: new Date() }).where('id', '=', channelId).execute();
   });
 }
+
+/** Removes a list; its memberships go with it (ON DELETE CASCADE), the datasets stay. */
+export async function deleteList(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('channels').where('id', '=', id).where('type', '=', 'LIST').execute();
+}
+
+export async function setScope(db: Db, id: string, scope: 'WORKSPACE' | 'PROFILE'): Promise<ChannelRow> {
+  return db.updateTable('channels').set({ scope, last_modified: new Date() }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}

@@ -44,10 +44,20 @@ function filtered(db: Db, filter: NotificationFilter) {
   return query;
 }
 
-/** One page, newest first, with the dataset, workspace and job each notification is about. */
-export async function notificationsOf(db: Db, filter: NotificationFilter, paging: Paging): Promise<{ items: NotificationRow[]; total: number }> {
+type Filtered = ReturnType<typeof filtered>;
+
+/**
+ * One page, newest first, with the dataset, workspace and job each notification is about.
+ * `refine` narrows the selection further (the news: only those about a workspace's datasets).
+ */
+export async function notificationsOf(
+  db: Db,
+  filter: NotificationFilter,
+  paging: Paging,
+  refine: (query: Filtered) => Filtered = (query) => query,
+): Promise<{ items: NotificationRow[]; total: number }> {
   const [items, count] = await Promise.all([
-    filtered(db, filter)
+    refine(filtered(db, filter))
       .leftJoin('datasets as d', 'd.id', 'n.dataset_id')
       .leftJoin('workspaces as w', 'w.id', 'n.workspace_id')
       .leftJoin('jobs as j', 'j.id', 'n.job_id')
@@ -58,7 +68,7 @@ export async function notificationsOf(db: Db, filter: NotificationFilter, paging
       .limit(paging.size)
       .offset(paging.page * paging.size)
       .execute(),
-    filtered(db, filter).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    refine(filtered(db, filter)).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
   ]);
   return { items, total: Number(count.total) };
 }

@@ -3,8 +3,8 @@ import { REL } from '../../src/domain/relations';
 import { channelWriteSchema, type channelSchema, type Wire } from '../../src/domain/resources';
 import { conflict, notFound } from '../http/errors';
 import { pagedCollection } from '../http/hal';
-import { canChangeChannel, channelLinks, isAdminRole, type ChannelViewer } from '../policy/links';
-import { addToList, channelDatasetIds, createList, findChannel, removeFromList, updateChannel, type ChannelRow } from '../repositories/channels';
+import { canChangeChannel, canDeleteChannel, channelLinks, isAdminRole, type ChannelViewer } from '../policy/links';
+import { addToList, channelDatasetIds, createList, deleteList, findChannel, removeFromList, setScope, updateChannel, type ChannelRow } from '../repositories/channels';
 import { datasetsByIds, findDataset } from '../repositories/datasets';
 import { isUuid } from '../repositories/ids';
 import { iso, isoRequired, requestUrl, type RouteContext } from './context';
@@ -30,7 +30,7 @@ export function channelBody(ctx: RouteContext, channel: ChannelRow & ChannelFact
     datasetCount: channel.dataset_count ?? null,
     // spec 002 §3: the creator's name is shown to admins only
     creator: isAdminRole(viewer.role) || channel.creator_id === viewer.profileId ? { name: channel.creator_name ?? null } : null,
-    canDelete: channel.type === 'LIST' && canChangeChannel(channel, viewer),
+    canDelete: canDeleteChannel(channel, viewer),
     ...(withContains ? { containsDataset: channel.contains_dataset === true } : {}),
     _links: channelLinks(ctx.h, channel, viewer),
   };
@@ -86,12 +86,47 @@ export function channelRoutes(app: FastifyInstance, ctx: RouteContext): void {
     handler: async ({ request, access, body }) => {
       rejectFieldErrors('channel', {
         type: body.type !== undefined && body.type !== access.channel.type ? 'The type of a channel cannot change' : undefined,
-        scope: body.scope !== undefined && body.scope !== access.channel.scope && access.channel.type !== 'LIST' ? 'Only a list changes its scope' : undefined,
+        scope:
+          body.scope === undefined || body.scope === access.channel.scope
+            ? undefined
+            : access.channel.type !== 'LIST'
+              ? 'Only a list changes its scope'
+              : access.channel.creator_id !== request.caller.profileId
+                ? 'Only the creator of a list changes its scope'
+                : undefined,
       });
       const saved = await updateChannel(ctx.db, access.channel.id, { name: body.name, description: body.description ?? null, scope: body.scope });
       return channelBody(ctx, saved, { role: access.role, profileId: request.caller.profileId });
     },
   });
+
+  /** 'delete channel': a list leaves the workspace (its datasets stay; only the list goes). */
+  defineRoute(app, ctx, {
+    method: 'DELETE',
+    url: '/channels/:id',
+    guard: { resource: 'channel', rel: REL.deleteChannel },
+    handler: async ({ reply, access }) => {
+      await deleteList(ctx.db, access.channel.id);
+      return reply.status(204).send();
+    },
+  });
+
+  // A list's visibility (spec 002 §2 Library): 'add workspace-scope' makes it public,
+  // 'withdraw workspace-scope' private again. Both answer the list as it now is.
+  for (const [rel, scope] of [
+    [REL.addWorkspaceScope, 'WORKSPACE'],
+    [REL.withdrawWorkspaceScope, 'PROFILE'],
+  ] as const) {
+    defineRoute(app, ctx, {
+      method: 'PUT',
+      url: `/channels/:id/scope/${scope === 'WORKSPACE' ? 'workspace' : 'profile'}`,
+      guard: { resource: 'channel', rel },
+      handler: async ({ request, access }) => {
+        const saved = await setScope(ctx.db, access.channel.id, scope);
+        return channelBody(ctx, { ...saved, creator_name: request.caller.profile?.name ?? null }, { role: access.role, profileId: request.caller.profileId });
+      },
+    });
+  }
 
   /** The datasets of a channel, newest first. */
   defineRoute(app, ctx, {

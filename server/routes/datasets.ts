@@ -20,6 +20,7 @@ import { pagedCollection } from '../http/hal';
 import { datasetLinks, datasetViewer } from '../policy/links';
 import { answerQuestion, searchDatasets } from '../repositories/datasetSearch';
 import { datasetsByIds, datasetsOf, feedOf, findDataset, findDatasetInWorkspace, relatedTo, tagId, tagsOf, workspaceTags, type DatasetRow } from '../repositories/datasets';
+import { notifyDatasetStarred } from '../notifications/datasetLikes';
 import { countView, deleteDataset, setLiked } from '../repositories/datasetWrites';
 import { loadsOf } from '../repositories/freshness';
 import { checkQuery, QueryRefused } from '../stores/queryGuard';
@@ -300,7 +301,8 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
       url: '/datasets/:id/like',
       guard: { resource: 'dataset', rel: REL.likeDataset },
       handler: async ({ request, reply, access }) => {
-        await setLiked(ctx.db, access.dataset.id, request.caller.profileId, method === 'PUT');
+        const actor = { profileId: request.caller.profileId, name: request.caller.profile?.name ?? null };
+        await setLiked(ctx.db, access.dataset.id, actor.profileId, method === 'PUT', (trx) => notifyDatasetStarred(trx, access.dataset, actor));
         if (method === 'DELETE') return reply.status(204).send();
         const dataset = await findDataset(ctx.db, access.dataset.id, request.caller.profileId);
         if (!dataset) throw notFound('Dataset not found');

@@ -18,6 +18,7 @@ import { jobRoutes } from './jobs';
 import { labRoutes } from './lab';
 import { notificationRoutes } from './notifications';
 import { profileRoutes } from './profiles';
+import { readingRoutes } from './reading';
 import { rootRoutes } from './root';
 import { tokenRoutes } from './tokens';
 import { workspaceRoutes } from './workspaces';
@@ -86,6 +87,7 @@ export const apiRoutes: FastifyPluginAsync<ApiOptions> = (app, options) => {
   alertRoutes(app, ctx);
   channelRoutes(app, ctx);
   commentRoutes(app, ctx);
+  readingRoutes(app, ctx);
   labRoutes(app, ctx);
   tokenRoutes(app, ctx);
   return Promise.resolve();

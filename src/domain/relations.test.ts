@@ -80,6 +80,12 @@ describe('REL', () => {
       deleteComment: 'delete comment',
       likeComment: 'like comment',
       history: 'history',
+      deleteChannel: 'delete channel',
+      addWorkspaceScope: 'add workspace-scope',
+      withdrawWorkspaceScope: 'withdraw workspace-scope',
+      liked: 'liked',
+      news: 'news',
+      newsChannels: 'news channels',
     });
   });
 

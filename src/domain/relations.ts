@@ -85,6 +85,13 @@ export const REL = {
   deleteComment: 'delete comment',
   likeComment: 'like comment',
   history: 'history',
+  // The library and reading (spec 002 §2 Library, Starred, News; §3 Library channel links)
+  deleteChannel: 'delete channel',
+  addWorkspaceScope: 'add workspace-scope',
+  withdrawWorkspaceScope: 'withdraw workspace-scope',
+  liked: 'liked',
+  news: 'news',
+  newsChannels: 'news channels',
 } as const;
 
 export type Rel = (typeof REL)[keyof typeof REL];

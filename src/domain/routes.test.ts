@@ -196,7 +196,9 @@ describe('parseRoute', () => {
     expect(parseRoute('/l/w/explore?search=%22a%20b%22&other=1&search=2#frag')?.query).toEqual({ search: '"a b"' });
     expect(parseRoute('/l/w/explore?search=%E0%A4%A')?.query).toEqual({ search: '%E0%A4%A' });
     expect(parseRoute('/l/w/feed?search')?.query).toEqual({ search: '' });
-    expect(parseRoute('/l/w/channels?search=x')?.query).toEqual({});
+    expect(parseRoute('/l/w/starred?search=x')?.query).toEqual({});
+    // the channels page's selection is its search (spec 002 Channels)
+    expect(parseRoute('/l/w/channels?search=in%3Asales')?.query).toEqual({ search: 'in:sales' });
     expect(parseRoute('/lab/w/dataplugins?type=LOADER&tab=0')?.query).toEqual({ tab: '0', type: 'LOADER' });
   });
 

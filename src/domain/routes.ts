@@ -46,7 +46,8 @@ export const ROUTES = {
   news: { pattern: '/l/:workspaceId/news', query: ['q'] },
   explore: { pattern: '/l/:workspaceId/explore', query: ['search'] },
   dataset: { pattern: '/l/:workspaceId/dataset/*', splat: 'idOrAlias' },
-  channels: { pattern: '/l/:workspaceId/channels' },
+  // ?search=in:{channel} selects a channel (spec 002 Channels)
+  channels: { pattern: '/l/:workspaceId/channels', query: ['search'] },
   starred: { pattern: '/l/:workspaceId/starred' },
   library: { pattern: '/l/:workspaceId/library' },
   libraryType: { pattern: '/l/:workspaceId/library/:type', values: { type: LIBRARY_TYPES } },

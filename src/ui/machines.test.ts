@@ -8,6 +8,7 @@ import type { Profile } from '../domain/resources';
 import { apiKeysMachine } from '../machines/apiKeys/apiKeys.machine';
 import { assistantMachine } from '../machines/assistant/assistant.machine';
 import { authMachine } from '../machines/auth/auth.machine';
+import { channelSelectionMachine } from '../machines/channelSelection/channelSelection.machine';
 import { changePasswordMachine } from '../machines/changePassword/changePassword.machine';
 import { commentThreadMachine } from '../machines/commentThread/commentThread.machine';
 import { datasetEditorMachine } from '../machines/datasetEditor/datasetEditor.machine';
@@ -19,7 +20,9 @@ import { dataStoreListMachine } from '../machines/dataStoreList/dataStoreList.ma
 import { feedMachine } from '../machines/feed/feed.machine';
 import { jobRunMachine } from '../machines/jobRun/jobRun.machine';
 import { landingMachine } from '../machines/landing/landing.machine';
+import { libraryListsMachine } from '../machines/libraryLists/libraryLists.machine';
 import { logStreamMachine } from '../machines/logStream/logStream.machine';
+import { newsMachine } from '../machines/news/news.machine';
 import { notificationCountMachine, taskCountMachine } from '../machines/polling/polling.machine';
 import { oauthConnectMachine } from '../machines/oauthConnect/oauthConnect.machine';
 import { pipelineFormMachine } from '../machines/pipelineForm/pipelineForm.machine';
@@ -53,6 +56,9 @@ const ORIGINALS: { readonly [K in keyof Machines]: AnyStateMachine } = {
   dataStoreForm: dataStoreFormMachine,
   setupTasks: setupTasksMachine,
   onboarding: onboardingMachine,
+  channelSelection: channelSelectionMachine,
+  news: newsMachine,
+  libraryLists: libraryListsMachine,
 };
 
 function effects(replies: Parameters<typeof fakeFetch> = []) {
@@ -114,6 +120,17 @@ describe('the composition root', () => {
     await waitFor(actor, (s) => s.status === 'done');
     expect(emitted).toEqual(['d1']);
     expect(calls.map((call) => [call.method, call.url])).toEqual([['POST', 'http://api.test/api/workspaces/w1/datasets']]);
+    actor.stop();
+  });
+
+  it('selecting a channel navigates to the channels page with in:{name}; selecting it again clears the search', async () => {
+    const workspace = { id: 'w1', _links: { channels: { href: 'http://api.test/api/workspaces/w1/channels' } } };
+    const { deps, moves } = effects([{ body: { _embedded: { channels: [{ id: 'c1', name: 'Weekly review' }] } } }]);
+    const actor = createActor(provideMachines(deps).channelSelection, { input: { workspace, search: '' } }).start();
+    await waitFor(actor, (s) => s.matches('ready'));
+    actor.send({ type: 'user.select', name: 'Weekly review' });
+    actor.send({ type: 'user.select', name: 'Weekly review' });
+    expect(moves).toEqual(['/l/w1/channels?search=in%3Aweekly-review', '/l/w1/channels']);
     actor.stop();
   });
 

@@ -8,6 +8,8 @@ import { assistantActors } from '../machines/assistant/assistant.actors';
 import { assistantMachine } from '../machines/assistant/assistant.machine';
 import { authActors } from '../machines/auth/auth.actors';
 import { authMachine, type LoginRedirect } from '../machines/auth/auth.machine';
+import { channelSelectionActors } from '../machines/channelSelection/channelSelection.actors';
+import { channelSelectionMachine } from '../machines/channelSelection/channelSelection.machine';
 import { changePasswordActors } from '../machines/changePassword/changePassword.actors';
 import { changePasswordMachine } from '../machines/changePassword/changePassword.machine';
 import { commentThreadActors } from '../machines/commentThread/commentThread.actors';
@@ -30,8 +32,12 @@ import { jobRunActors } from '../machines/jobRun/jobRun.actors';
 import { jobRunMachine } from '../machines/jobRun/jobRun.machine';
 import { landingActors } from '../machines/landing/landing.actors';
 import { landingMachine } from '../machines/landing/landing.machine';
+import { libraryListsActors } from '../machines/libraryLists/libraryLists.actors';
+import { libraryListsMachine } from '../machines/libraryLists/libraryLists.machine';
 import { logStreamActors } from '../machines/logStream/logStream.actors';
 import { logStreamMachine } from '../machines/logStream/logStream.machine';
+import { newsActors } from '../machines/news/news.actors';
+import { newsMachine } from '../machines/news/news.machine';
 import { notificationCountActor, taskCountActor } from '../machines/polling/polling.actors';
 import { notificationCountMachine, taskCountMachine } from '../machines/polling/polling.machine';
 import { pipelineFormActors } from '../machines/pipelineForm/pipelineForm.actors';
@@ -156,6 +162,13 @@ export function provideMachines(effects: MachineEffects) {
         close: (_, { workspaceId, message }) => navigate(pathTo('datastores', { workspaceId }), message === null ? {} : { state: { toast: message } }),
       },
     }),
+    // Channels, News and the Library (spec 002 §2): the selected channel travels in the URL.
+    channelSelection: channelSelectionMachine.provide({
+      actors: channelSelectionActors(client),
+      actions: { showSearch: (_, { workspaceId, search }) => navigate(pathTo('channels', { workspaceId }, search === '' ? {} : { search })) },
+    }),
+    news: newsMachine.provide({ actors: newsActors(client) }),
+    libraryLists: libraryListsMachine.provide({ actors: libraryListsActors(client) }),
   };
 }
 

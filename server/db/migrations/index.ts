@@ -12,6 +12,7 @@ import * as workspaces from './010_workspaces';
 import * as setupTasks from './011_setup_tasks';
 import * as comments from './014_comments';
 import * as datasetAlerts from './016_dataset_alerts';
+import * as news from './013_news';
 
 /** Ordered by name; a new migration is a new file added here, never an edit of an old one. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '011_setup_tasks': setupTasks,
   '014_comments': comments,
   '016_dataset_alerts': datasetAlerts,
+  '013_news': news,
 };

@@ -1,6 +1,6 @@
 import { assign, setup } from 'xstate';
 import type { SnapshotFrom } from 'xstate';
-import { hasLink } from '../../domain/hal';
+import { hasLink, type HalLike } from '../../domain/hal';
 import type { Dataset, DatasetsCollection } from '../../domain/resources';
 import { failureText } from '../failureText';
 import { notProvidedActor } from '../notProvided';
@@ -16,7 +16,10 @@ export const NEXT = 'next';
 /** Which list: the workspace's feed, or a search of it (`q` as read from the URL; quotes are stripped by the API call). */
 export type FeedSource =
   | { readonly kind: 'feed'; readonly workspaceId: string }
-  | { readonly kind: 'search'; readonly workspaceId: string; readonly q: string };
+  | { readonly kind: 'search'; readonly workspaceId: string; readonly q: string }
+  // Starred (spec 002): the caller's starred datasets; a library channel's datasets by its 'datasets' link
+  | { readonly kind: 'liked'; readonly workspaceId: string }
+  | { readonly kind: 'channel'; readonly channel: HalLike };
 
 export type LoadFirstInput = { readonly source: FeedSource };
 

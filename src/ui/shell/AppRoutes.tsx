@@ -20,6 +20,10 @@ const DebugPage = lazy(() => import('../pages/debug/DebugPage'));
 const FeedPage = lazy(() => import('../pages/datasets/FeedPage'));
 const ExplorePage = lazy(() => import('../pages/datasets/ExplorePage'));
 const DatasetPage = lazy(() => import('../pages/datasets/DatasetPage'));
+const StarredPage = lazy(() => import('../pages/library/StarredPage'));
+const NewsPage = lazy(() => import('../pages/library/NewsPage'));
+const ChannelsPage = lazy(() => import('../pages/library/ChannelsPage'));
+const LibraryPage = lazy(() => import('../pages/library/LibraryPage'));
 const PipelinesPage = lazy(() => import('../pages/lab/pipelines/list/PipelinesPage'));
 const PipelineEditPage = lazy(() => import('../pages/lab/pipelines/edit/PipelineEditPage'));
 const LabDatasetsPage = lazy(() => import('../pages/lab/datasets/LabDatasetsPage'));
@@ -49,6 +53,8 @@ export function AppRoutes() {
     return <Navigate to={pathTo('setupNewWorkspace')} replace />;
   }
   const library = isFeatureEnabled(features, 'LIBRARY');
+  const starred = isFeatureEnabled(features, 'STARRED');
+  const news = isFeatureEnabled(features, 'NEWS');
   const labProject = isFeatureEnabled(features, 'LAB_PROJECT');
   const inWorkspace = (
     <RequireWorkspace>
@@ -82,20 +88,20 @@ export function AppRoutes() {
 
         <Route element={inWorkspace}>
           <Route path={path('feed')} element={page(<FeedPage />)} />
-          <Route path={path('news')} element={<ViewPage view="Home" title="News" />} />
+          {news && <Route path={path('news')} element={page(<NewsPage />)} />}
           <Route path={path('explore')} element={page(<ExplorePage />)} />
           <Route path={path('dataset')} element={page(<DatasetPage />)} />
-          <Route path={path('channels')} element={<ViewPage view="Channels" title="Channels" />} />
-          <Route path={path('starred')} element={<ViewPage view="Starred" title="Starred" />} />
           <Route path={path('help')} element={page(<HelpPage />)} />
           <Route path={path('dashboard')} element={page(<DashboardPage />)} />
+          <Route path={path('channels')} element={page(<ChannelsPage />)} />
+          {starred && <Route path={path('starred')} element={page(<StarredPage />)} />}
           <Route path={path('invitations')} element={<ViewPage view="Invitations" title="Invitations" />} />
           <Route path={path('notifications')} element={<ViewPage view="Notifications" title="Notifications" />} />
           <Route path={path('setupTasks')} element={<RequireAdmin>{page(<SetupTasksPage />)}</RequireAdmin>} />
           <Route path={path('newData')} element={<NewDataRedirect />} />
           {library && <Route path={path('library')} element={<LibraryRedirect />} />}
-          {library && <Route path={path('libraryType')} element={<Exactly route="libraryType"><ViewPage view="Library" title="Library" /></Exactly>} />}
-          {library && <Route path={path('libraryChannel')} element={<Exactly route="libraryChannel"><ViewPage view="Library" title="Library" /></Exactly>} />}
+          {library && <Route path={path('libraryType')} element={<Exactly route="libraryType">{page(<LibraryPage />)}</Exactly>} />}
+          {library && <Route path={path('libraryChannel')} element={<Exactly route="libraryChannel">{page(<LibraryPage />)}</Exactly>} />}
         </Route>
 
         <Route element={inLab}>

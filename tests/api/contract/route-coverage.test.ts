@@ -58,7 +58,11 @@ function renderEveryLinkSet(baseUrl: string): Record<string, Record<string, { hr
       ...linkSets.datasetLinks(h, { id: ID, raw_data: '[]', query: null }, { role: 'owner', liked: true, subscribed: true, mayComment: true }),
       ...linkSets.datasetLinks(h, { id: ID, raw_data: null, query: 'SELECT 1' }, { role: 'owner', liked: false, subscribed: false, mayComment: true }),
     },
-    channelLinks: linkSets.channelLinks(h, { id: ID, type: 'LIST', scope: 'PROFILE', creator_id: ID }, { role: 'member', profileId: ID }),
+    // Private or public: both scope links.
+    channelLinks: {
+      ...linkSets.channelLinks(h, { id: ID, type: 'LIST', scope: 'PROFILE', creator_id: ID }, { role: 'member', profileId: ID }),
+      ...linkSets.channelLinks(h, { id: ID, type: 'LIST', scope: 'WORKSPACE', creator_id: ID }, { role: 'member', profileId: ID }),
+    },
     apiKeyLinks: linkSets.apiKeyLinks(h, caller, { id: ID, profile_id: ID }),
     apiKeyDraftLinks: linkSets.apiKeyDraftLinks(h, caller, ID),
     notificationLinks: linkSets.notificationLinks(h, caller, { id: ID, profile_id: ID }),

@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, waitFor } from 'xstate';
+import { createApiClient } from '../../api/client';
+import { ApiFailure } from '../../api/errors';
+import { fakeFetch } from '../../api/testing/fakeFetch';
+import { LIBRARY_TEXT } from '../../domain/library';
+import type { Channel } from '../../domain/resources';
+import { modelPaths, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
+import type { ModelStep } from '../testing';
+import { libraryListsActors } from './libraryLists.actors';
+import { canDelete, libraryListsMachine, selectConfirmOpen, selectDialogOpen, type LibraryListsContext, type LibraryListsSnapshot } from './libraryLists.machine';
+
+const API = 'http://api.test/api';
+const workspace = { id: 'w', _links: { channels: { href: `${API}/workspaces/w/channels` }, 'create channel': { href: `${API}/workspaces/w/channels/n1` } } };
+const mine: Channel = {
+  id: 'l1',
+  name: 'Picks',
+  description: 'for later',
+  type: 'LIST',
+  scope: 'PROFILE',
+  canDelete: true,
+  _links: {
+    self: { href: `${API}/channels/l1` },
+    'update channel': { href: `${API}/channels/l1` },
+    'delete channel': { href: `${API}/channels/l1` },
+    'add workspace-scope': { href: `${API}/channels/l1/scope/workspace` },
+  },
+};
+const theirs: Channel = { id: 'l2', name: 'Team', type: 'LIST', scope: 'WORKSPACE', canDelete: false, _links: { self: { href: `${API}/channels/l2` } } };
+const offline = new ApiFailure({ kind: 'network', message: 'We were unable to connect.' });
+
+const events = {
+  'xstate.done.actor.loadChannels': [{ output: [mine, theirs] }],
+  'xstate.error.actor.loadChannels': [{ error: offline }],
+  'xstate.done.actor.saveList': [{ output: mine }],
+  'xstate.error.actor.saveList': [{ error: offline }],
+  'xstate.done.actor.deleteList': [{ output: undefined }],
+  'xstate.error.actor.deleteList': [{ error: offline }],
+  'xstate.done.actor.toggleScope': [{ output: { ...mine, scope: 'WORKSPACE' } }],
+  'xstate.error.actor.toggleScope': [{ error: offline }],
+  'user.rename': [{ channel: mine }, { channel: theirs }],
+  'user.delete': [{ channel: mine }, { channel: theirs }],
+  'user.toggleScope': [{ channel: mine }, { channel: theirs }],
+  'user.changeName': [{ name: '  ' }, { name: 'New picks' }],
+  'user.changeDescription': [{ description: 'notes' }],
+};
+
+/** What must hold after each step. */
+function checkStep(before: ModelStep, after: ModelStep): void {
+  const now = after.state.context as LibraryListsContext;
+  const snapshot = after.state as LibraryListsSnapshot;
+  expect(selectDialogOpen(snapshot)).toBe(now.dialog !== null);
+  if (snapshot.matches('confirming') || snapshot.matches('deleting')) expect(now.pending && canDelete(now.pending)).toBe(true);
+  if (after.event.type === 'user.submit' && snapshot.matches('editing')) expect(now.dialog?.error).toBe(LIBRARY_TEXT.nameRequired);
+  // only a row with canDelete ever gets an action
+  for (const type of ['user.rename', 'user.delete', 'user.toggleScope']) {
+    if (after.event.type === type && (after.event as unknown as { channel: Channel }).channel.canDelete !== true) {
+      expect(after.state.value).toBe(before.state.value);
+    }
+  }
+  expect(selectConfirmOpen(snapshot)).toBe(snapshot.matches('confirming') || snapshot.matches('deleting'));
+}
+
+describe.each(['LIST', 'SOURCE'] as const)('library rows of kind %s (model-based)', (kind) => {
+  const input = { workspace, kind };
+  const paths = modelPaths(libraryListsMachine, { input, events });
+
+  it('reaches every state and walks every transition', () => {
+    expect(unvisitedStates(libraryListsMachine, paths)).toEqual([]);
+    if (kind === 'LIST') expect(unwalkedTransitions(libraryListsMachine, paths, { input, events })).toEqual([]);
+  });
+
+  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, path) => {
+    for (let i = 1; i < path.steps.length; i += 1) checkStep(path.steps[i - 1]!, path.steps[i]!);
+    const log = await replayPath(libraryListsMachine, path, { input });
+    for (const call of log.invocations.filter((c) => c.src === 'saveList')) {
+      const { dialog } = call.input as { dialog: { name: string } };
+      expect(dialog.name.trim()).not.toBe('');
+    }
+  });
+});
+
+describe('library rows with the real actors', () => {
+  const page = (channels: Channel[]) => ({ body: { _embedded: { channels }, page: { size: 99, totalElements: channels.length, totalPages: 1, number: 0 } } });
+
+  it('creates a private LIST by create channel, then reloads', async () => {
+    const fake = fakeFetch(page([]), { status: 201, body: mine }, page([mine]));
+    const client = createApiClient({ baseURL: API, getToken: () => Promise.resolve('t'), fetch: fake.fetch, retryDelay: () => 0 });
+    const actor = createActor(libraryListsMachine.provide({ actors: libraryListsActors(client) }), { input: { workspace, kind: 'LIST' } }).start();
+    await waitFor(actor, (s) => s.matches('ready'));
+    actor.send({ type: 'user.create' });
+    actor.send({ type: 'user.submit' });
+    expect(actor.getSnapshot().context.dialog?.error).toBe('Name is required');
+    actor.send({ type: 'user.changeName', name: ' Picks ' });
+    actor.send({ type: 'user.submit' });
+    await waitFor(actor, (s) => s.matches('ready') && s.context.channels.length === 1);
+    expect(fake.calls[1]).toMatchObject({ method: 'PUT', url: `${API}/workspaces/w/channels/n1`, body: { name: 'Picks', description: '', type: 'LIST', scope: 'PROFILE' } });
+    actor.stop();
+  });
+
+  it('toggles scope by the offered link and deletes by delete channel after confirmation', async () => {
+    const fake = fakeFetch(page([mine]), { body: { ...mine, scope: 'WORKSPACE' } }, page([mine]), { status: 204 }, page([]));
+    const client = createApiClient({ baseURL: API, getToken: () => Promise.resolve('t'), fetch: fake.fetch, retryDelay: () => 0 });
+    const actor = createActor(libraryListsMachine.provide({ actors: libraryListsActors(client) }), { input: { workspace, kind: 'LIST' } }).start();
+    await waitFor(actor, (s) => s.matches('ready'));
+    actor.send({ type: 'user.toggleScope', channel: mine });
+    await waitFor(actor, (s) => s.matches('ready'));
+    actor.send({ type: 'user.delete', channel: mine });
+    expect(actor.getSnapshot().matches('confirming')).toBe(true);
+    actor.send({ type: 'user.confirm' });
+    await waitFor(actor, (s) => s.matches('ready') && s.context.channels.length === 0);
+    expect(fake.calls.map((c) => `${c.method} ${c.url.split('?')[0]}`)).toEqual([
+      `GET ${API}/workspaces/w/channels`,
+      `PUT ${API}/channels/l1/scope/workspace`,
+      `GET ${API}/workspaces/w/channels`,
+      `DELETE ${API}/channels/l1`,
+      `GET ${API}/workspaces/w/channels`,
+    ]);
+    actor.stop();
+  });
+});
