@@ -243,6 +243,21 @@ export interface StoreLoadsTable {
   rows: ColumnType<number, number | undefined, number>;
 }
 
+/** The search index's word → dataset postings (migration 012; kept by triggers). */
+export interface SearchPostingsTable {
+  workspace_id: string;
+  word: string;
+  dataset_id: string;
+  field: number;
+}
+
+/** Each workspace's distinct indexed words (migration 012; kept by triggers). */
+export interface SearchVocabularyTable {
+  workspace_id: string;
+  word: string;
+  length: number;
+}
+
 export interface DatasetTagsTable {
   dataset_id: string;
   tag: string;
@@ -317,6 +332,8 @@ export interface Database {
   channels: ChannelsTable;
   datasets: DatasetsTable;
   dataset_tags: DatasetTagsTable;
+  search_postings: SearchPostingsTable;
+  search_vocabulary: SearchVocabularyTable;
   dataset_likes: DatasetLikesTable;
   channel_datasets: ChannelDatasetsTable;
   store_loads: StoreLoadsTable;

@@ -18,7 +18,10 @@ import type { MemberRole } from '../db/schema';
 import { badRequest, HttpError, notFound } from '../http/errors';
 import { pagedCollection } from '../http/hal';
 import { datasetLinks, datasetViewer } from '../policy/links';
-import { answerQuestion, searchDatasets } from '../repositories/datasetSearch';
+import { answerQuestion } from '../repositories/datasetSearch';
+import { readSearchText } from '../repositories/searchText';
+import type { SearchEngine } from '../search/engine';
+import { postgresSearchEngine } from '../search/postgres';
 import { datasetsByIds, datasetsOf, feedOf, findDataset, findDatasetInWorkspace, relatedTo, tagId, tagsOf, workspaceTags, type DatasetRow } from '../repositories/datasets';
 import { countView, deleteDataset, setLiked } from '../repositories/datasetWrites';
 import { loadsOf } from '../repositories/freshness';
@@ -136,6 +139,7 @@ function unprocessable(error: unknown): never {
 }
 
 export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
+  const searchEngine: SearchEngine = postgresSearchEngine(ctx.db);
   const limits = () => ({ timeoutMs: ctx.config.env.DATASET_QUERY_TIMEOUT_MS });
 
   defineRoute(app, ctx, {
@@ -159,9 +163,14 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
     paging: { defaultSize: 10 },
     objectName: 'search',
     handler: async ({ request, access, query, paging }) => {
-      const { ids, total } = await searchDatasets(ctx.db, access.workspace.id, query.q ?? '', paging);
-      const items = await datasetsByIds(ctx.db, ids, request.caller.profileId);
-      return pagedCollection('datasets', await datasetBodies(ctx, items, access.role, request.caller.profileId), paging, total, requestUrl(ctx, request));
+      const text = readSearchText(query.q ?? '');
+      const { hits, total } = await searchEngine.search({ workspaceId: access.workspace.id, viewerId: request.caller.profileId, text, paging });
+      const items = await datasetsByIds(ctx.db, hits.map((hit) => hit.id), request.caller.profileId);
+      const matches = new Map(hits.map((hit) => [hit.id, hit.matches]));
+      const bodies = await datasetBodies(ctx, items, access.role, request.caller.profileId);
+      // Each result says why it matched (issue 11).
+      const explained = bodies.map((body) => ({ ...body, matches: [...(matches.get(body.id) ?? [])] }));
+      return pagedCollection('datasets', explained, paging, total, requestUrl(ctx, request));
     },
   });
 
