@@ -33,7 +33,9 @@ import { defineRoute } from './define';
 import { rejectFieldErrors } from './validation';
 import { watchRoutes } from './watch';
 
-const searchQuerySchema = z.looseObject({ q: z.string().max(1_000, 'must be at most 1000 characters').optional() });
+// A pasted 10 KB text answers normally (only its first 1000 characters are read); beyond 12,000 it is refused
+// (a longer query string would pass Node's 16 KB header limit anyway).
+const searchQuerySchema = z.looseObject({ q: z.string().max(12_000, 'must be at most 12000 characters').optional() });
 const listQuerySchema = z.looseObject({ search: z.string().max(1_000, 'must be at most 1000 characters').optional() });
 const questionSchema = z.looseObject({ question: z.string().max(100_000, 'must be at most 1000 characters').nullish() });
 

@@ -12,9 +12,11 @@ import { explain, type DatasetText, type Expansion } from './explain';
 //     and src/domain/searchMatch.ts keeps those within the edits as Elasticsearch counts them;
 //  2. the postings of the expanded words give, per dataset and term, its best match (how, edits,
 //     field); a dataset must match every term, then the `tag:` and `in:` filters;
-//  3. ranking: the exact title or alias, then a title or alias beginning with the query, then
-//     whole words, word beginnings, typos; then title before tags before description, fewer
-//     edits; ties by the day published, then popularity (likes and views), then newest.
+//  3. ranking: the exact title or alias (the whole query, stop words too), then a title or alias
+//     beginning with the query, then whole words, word beginnings, typos (also within the first
+//     two); then title before tags before description, fewer
+//     edits, a shorter title (more of it matched);
+//     ties by the day published, then popularity (likes and views), then newest.
 
 export const MIN_PREFIX = 3;
 /** Bounds on one term's expansion: enough for any real vocabulary, small enough to stay fast. */
@@ -118,7 +120,6 @@ async function search(db: Db, request: SearchRequest): Promise<SearchResult> {
   });
   const joins = plans.slice(1).map((_, i) => sql`JOIN ${sql.raw(`t${i + 1}`)} USING (dataset_id)`);
   const bests = plans.map((_, i) => sql.raw(`t${i}.best`));
-  const phrase = terms.join(' ');
   const allPhrase = request.text.terms.join(' ');
   const title = normalised(sql`d.title`);
   const alias = normalised(sql`d.alias`);
@@ -136,11 +137,11 @@ async function search(db: Db, request: SearchRequest): Promise<SearchResult> {
     WHERE ${where}
     ORDER BY
       CASE
-        WHEN ${title} IN (${phrase}, ${allPhrase}) OR ${alias} IN (${phrase}, ${allPhrase}) THEN 0
+        WHEN ${title} = ${allPhrase} OR ${alias} = ${allPhrase} THEN 0
         WHEN starts_with(${title}, ${allPhrase}) OR starts_with(${alias}, ${allPhrase}) THEN 1
         ELSE 2 + h.worst_kind
       END,
-      h.fields, h.edits, date_trunc('day', d.published) DESC, d.like_count + d.view_count DESC, d.published DESC, d.id
+      h.worst_kind, h.fields, h.edits, length(d.title), date_trunc('day', d.published) DESC, d.like_count + d.view_count DESC, d.published DESC, d.id
     ${limit}`);
   const texts = await textsOf(db, ids);
   const expansions: Expansion[] = plans.map((plan) => plan.expansion);
