@@ -2,16 +2,23 @@ import { fromPromise } from 'xstate';
 import type { ApiClient } from '../../api/client';
 import { feed, search } from '../../api/datasets';
 import { datasetsCollectionSchema, type DatasetsCollection } from '../../domain/resources';
-import { NEXT, type LoadFirstInput, type LoadNextInput } from './feed.machine';
+import { NEXT, type FirstPage, type LoadFirstInput, type LoadNextInput } from './feed.machine';
 
 export type { FeedSource } from './feed.machine';
+
+/** The first page of the list, timed from request to parsed answer. */
+async function timedFirstPage(client: ApiClient, { source }: LoadFirstInput, signal: AbortSignal): Promise<FirstPage> {
+  const started = performance.now();
+  const page =
+    source.kind === 'feed' ? await feed(client, source.workspaceId, 0, { signal }) : await search(client, source.workspaceId, { q: source.q }, { signal });
+  return { page, fetchMs: performance.now() - started };
+}
 
 /** `feedMachine.provide({ actors: feedActors(client) })`; which list comes with the machine's input. */
 export function feedActors(client: ApiClient) {
   return {
-    loadFirst: fromPromise<DatasetsCollection, LoadFirstInput>(({ input: { source }, signal }) =>
-      source.kind === 'feed' ? feed(client, source.workspaceId, 0, { signal }) : search(client, source.workspaceId, { q: source.q }, { signal }),
-    ),
+    loadFirst: fromPromise<FirstPage, LoadFirstInput>(({ input, signal }) => timedFirstPage(client, input, signal)),
+    checkNew: fromPromise<FirstPage, LoadFirstInput>(({ input, signal }) => timedFirstPage(client, input, signal)),
     // The server's next link keeps the query and page size of the first request.
     loadNext: fromPromise<DatasetsCollection, LoadNextInput>(({ input, signal }) =>
       client.follow(input.page, NEXT, { schema: datasetsCollectionSchema, signal }),
