@@ -53,6 +53,10 @@ async function fill(db: Db, workspaceId: string): Promise<Catalogue> {
   const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)] as T;
   const titles: string[] = [];
   const BATCH = 1_000;
+  // Loaded in bulk: the row triggers off, then the workspace indexed in one statement (the
+  // same words the triggers would write, much faster than 100,000 one by one).
+  await sql`ALTER TABLE datasets DISABLE TRIGGER datasets_search_index`.execute(db);
+  await sql`ALTER TABLE dataset_tags DISABLE TRIGGER dataset_tags_search_index`.execute(db);
   for (let start = 0; start < SEARCH_DATASETS; start += BATCH) {
     const rows = [];
     const tagRows = [];
@@ -67,6 +71,9 @@ async function fill(db: Db, workspaceId: string): Promise<Catalogue> {
     await db.insertInto('datasets').values(rows).execute();
     await db.insertInto('dataset_tags').values(tagRows).onConflict((oc) => oc.doNothing()).execute();
   }
+  await sql`ALTER TABLE datasets ENABLE TRIGGER datasets_search_index`.execute(db);
+  await sql`ALTER TABLE dataset_tags ENABLE TRIGGER dataset_tags_search_index`.execute(db);
+  await sql`SELECT search_reindex_workspace(${workspaceId})`.execute(db);
   await sql`ANALYZE`.execute(db);
   return { titles, words, tags };
 }
