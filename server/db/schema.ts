@@ -219,6 +219,9 @@ export interface DatasetsTable {
   published: Timestamp;
   created: Timestamp;
   last_modified: Timestamp;
+  /** the title and alias lowercased, words joined by single spaces (migration 012; generated) */
+  search_title: ColumnType<string, never, never>;
+  search_alias: ColumnType<string, never, never>;
 }
 
 export interface DatasetLikesTable {

@@ -19,9 +19,13 @@ import { explain, type DatasetText, type Expansion } from './explain';
 //     ties by the day published, then popularity (likes and views), then newest.
 
 export const MIN_PREFIX = 3;
-/** Bounds on one term's expansion: enough for any real vocabulary, small enough to stay fast. */
+/**
+ * Bounds on one term's expansion, as Elasticsearch bounds its fuzzy and prefix queries
+ * (max_expansions 50): the closest words and the shortest continuations are kept.
+ */
 const MAX_FUZZY_CANDIDATES = 2_000;
-const MAX_PREFIX_WORDS = 200;
+const MAX_FUZZY_WORDS = 20;
+const MAX_PREFIX_WORDS = 50;
 const KIND_CODE: Record<MatchKind, number> = { exact: 0, prefix: 1, fuzzy: 2 };
 const LAST_CHAR = '\u{10FFFF}';
 
@@ -54,33 +58,40 @@ async function expand(db: Db, workspaceId: string, terms: readonly string[]): Pr
     // A range over text_pattern_ops: byte order, so every word beginning with the term lies within.
     const prefix = sql`(SELECT ${index}::int AS term, word FROM search_vocabulary
       WHERE workspace_id = ${workspaceId} AND word ~>=~ ${term} AND word ~<~ ${term + LAST_CHAR}
-      ORDER BY length, word LIMIT ${MAX_PREFIX_WORDS})`;
+      ORDER BY length, word LIMIT ${MAX_PREFIX_WORDS * 4})`;
     return sql`${fuzzy} UNION ALL ${prefix}`;
   });
   const rows = await sql<{ term: number; word: string }>`${sql.join(parts, sql` UNION ALL `)}`.execute(db);
-  const plans: TermPlan[] = terms.map((term) => ({ term, expansion: new Map() }));
+  const found = terms.map(() => new Map<string, { kind: MatchKind; edits: number }>());
   for (const row of rows.rows) {
-    const plan = plans[row.term];
-    if (!plan || plan.expansion.has(row.word)) continue;
-    const how = classify(plan.term, row.word, maxEdits(plan.term), MIN_PREFIX);
-    if (how) plan.expansion.set(row.word, how);
+    const term = terms[row.term];
+    const words = found[row.term];
+    if (term === undefined || words === undefined || words.has(row.word)) continue;
+    const how = classify(term, row.word, maxEdits(term), MIN_PREFIX);
+    if (how) words.set(row.word, how);
   }
-  return plans;
+  return terms.map((term, index) => {
+    const all = [...(found[index] ?? new Map<string, { kind: MatchKind; edits: number }>())];
+    const exact = all.filter(([, how]) => how.kind === 'exact');
+    const prefix = all.filter(([, how]) => how.kind === 'prefix').sort(([a], [b]) => a.length - b.length || (a < b ? -1 : 1));
+    const fuzzy = all.filter(([, how]) => how.kind === 'fuzzy').sort(([a, x], [b, y]) => x.edits - y.edits || (a < b ? -1 : 1));
+    return { term, expansion: new Map([...exact, ...prefix.slice(0, MAX_PREFIX_WORDS), ...fuzzy.slice(0, MAX_FUZZY_WORDS)]) };
+  });
 }
 
 function filters(request: SearchRequest): RawBuilder<unknown>[] {
   const { workspaceId, viewerId, text } = request;
   const visible = viewerId === undefined ? sql`c.scope <> 'PROFILE'` : sql`(c.scope <> 'PROFILE' OR c.creator_id = ${viewerId})`;
-  const tag = (name: string) => sql`d.id IN (SELECT t.dataset_id FROM dataset_tags t WHERE replace(lower(t.tag), ' ', '-') = ${name})`;
+  // ARRAY(...) is computed once (an init plan), so the planner looks the few ids up instead of
+  // walking every dataset of the workspace and probing its tags.
+  const tag = (name: string) => sql`d.id = ANY(ARRAY(SELECT t.dataset_id FROM dataset_tags t WHERE replace(lower(t.tag), ' ', '-') = ${name}))`;
   // A channel is a dataset's source channel or a list holding it; a private list counts for its creator only.
   const channel = (name: string) => sql`(
-    d.channel_id IN (SELECT c.id FROM channels c WHERE c.workspace_id = ${workspaceId} AND replace(lower(c.name), ' ', '-') = ${name} AND ${visible})
-    OR d.id IN (SELECT cd.dataset_id FROM channel_datasets cd JOIN channels c ON c.id = cd.channel_id
-      WHERE c.workspace_id = ${workspaceId} AND replace(lower(c.name), ' ', '-') = ${name} AND ${visible}))`;
+    d.channel_id = ANY(ARRAY(SELECT c.id FROM channels c WHERE c.workspace_id = ${workspaceId} AND replace(lower(c.name), ' ', '-') = ${name} AND ${visible}))
+    OR d.id = ANY(ARRAY(SELECT cd.dataset_id FROM channel_datasets cd JOIN channels c ON c.id = cd.channel_id
+      WHERE c.workspace_id = ${workspaceId} AND replace(lower(c.name), ' ', '-') = ${name} AND ${visible})))`;
   return [...text.tags.map(tag), ...text.channels.map(channel)];
 }
-
-const normalised = (column: RawBuilder<unknown>) => sql`btrim(regexp_replace(lower(coalesce(${column}, '')), '[^[:alnum:]]+', ' ', 'g'))`;
 
 async function search(db: Db, request: SearchRequest): Promise<SearchResult> {
   const { workspaceId, paging } = request;
@@ -112,7 +123,8 @@ async function search(db: Db, request: SearchRequest): Promise<SearchResult> {
       const how = plan.expansion.get(word) ?? { kind: 'fuzzy' as const, edits: 9 };
       return KIND_CODE[how.kind] * 10 + how.edits;
     });
-    return sql`${sql.raw(`t${index}`)} AS (
+    // MATERIALIZED: each term's datasets once, then joined (inlined, the planner re-aggregates per row).
+    return sql`${sql.raw(`t${index}`)} AS MATERIALIZED (
       SELECT p.dataset_id, min(q.code * 10 + p.field) AS best
       FROM unnest(${words}::text[], ${codes}::int[]) AS q(word, code)
       JOIN search_postings p ON p.workspace_id = ${workspaceId} AND p.word = q.word
@@ -121,11 +133,11 @@ async function search(db: Db, request: SearchRequest): Promise<SearchResult> {
   const joins = plans.slice(1).map((_, i) => sql`JOIN ${sql.raw(`t${i + 1}`)} USING (dataset_id)`);
   const bests = plans.map((_, i) => sql.raw(`t${i}.best`));
   const allPhrase = request.text.terms.join(' ');
-  const title = normalised(sql`d.title`);
-  const alias = normalised(sql`d.alias`);
+  const title = sql`d.search_title`;
+  const alias = sql`d.search_alias`;
   const { ids, total } = await pageOf((limit) => sql<{ id: string; total: number }>`
     WITH ${sql.join(perTerm, sql`, `)},
-    hits AS (
+    hits AS MATERIALIZED (
       SELECT dataset_id AS id,
         greatest(${sql.join(bests, sql`, `)}) / 100 AS worst_kind,
         (${sql.join(bests.map((b) => sql`${b} % 10`), sql` + `)}) AS fields,

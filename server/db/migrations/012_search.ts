@@ -32,6 +32,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     CREATE INDEX search_vocabulary_length_idx ON search_vocabulary (workspace_id, length, word);
     CREATE INDEX search_vocabulary_prefix_idx ON search_vocabulary (workspace_id, word text_pattern_ops);
 
+    -- the title and alias as the query is compared with them (exact / beginning), computed once per write
+    ALTER TABLE datasets
+      ADD COLUMN search_title text GENERATED ALWAYS AS (btrim(regexp_replace(lower(title), '[^[:alnum:]]+', ' ', 'g'))) STORED,
+      ADD COLUMN search_alias text GENERATED ALWAYS AS (btrim(regexp_replace(lower(coalesce(alias, '')), '[^[:alnum:]]+', ' ', 'g'))) STORED;
+
     -- tag:{name} with spaces written as hyphens, any case
     CREATE INDEX dataset_tags_search_idx ON dataset_tags ((replace(lower(tag), ' ', '-')));
 
