@@ -17,6 +17,7 @@ import { printBundleReport, printDatasetPageReport } from './bundle';
 import { CONNECTIONS, MEASURE_SECONDS, WARM_UP_SECONDS, measure, type Measurement } from './measure';
 import { benchCsvExport } from './datasets';
 import { benchDrain, benchLogStream } from './lab';
+import { benchSearch, SEARCH_DATASETS, SEARCH_P95_TARGET_MS } from './search';
 import { startChild } from './processes';
 import { createScratchDatabase } from './scratch-postgres';
 
@@ -163,6 +164,17 @@ if (adminUrl) {
   const scratch = await createScratchDatabase(adminUrl);
   try {
     console.log(await benchCsvExport('postgres', scratch.url));
+  } finally {
+    await scratch.drop();
+  }
+}
+
+console.log(`\nSearch: ${SEARCH_DATASETS.toLocaleString('en')} datasets, through the search engine in process; target p95 ≤ ${SEARCH_P95_TARGET_MS} ms on PostgreSQL${adminUrl ? '' : '; set BENCH_DATABASE_URL for PostgreSQL'}:`);
+console.log((await benchSearch('pglite', undefined)).join('\n'));
+if (adminUrl) {
+  const scratch = await createScratchDatabase(adminUrl);
+  try {
+    console.log((await benchSearch('postgres', scratch.url)).join('\n'));
   } finally {
     await scratch.drop();
   }

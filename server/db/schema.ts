@@ -229,6 +229,9 @@ export interface DatasetsTable {
   published: Timestamp;
   created: Timestamp;
   last_modified: Timestamp;
+  /** the title and alias lowercased, words joined by single spaces (migration 012; generated) */
+  search_title: ColumnType<string, never, never>;
+  search_alias: ColumnType<string, never, never>;
 }
 
 export interface DatasetLikesTable {
@@ -273,6 +276,19 @@ export interface DatasetAlertsTable {
   job_id: string | null;
   detail: string;
   raised: Timestamp;
+/** The search index's word → dataset postings (migration 012; kept by triggers). */
+export interface SearchPostingsTable {
+  workspace_id: string;
+  word: string;
+  dataset_id: string;
+  field: number;
+}
+
+/** Each workspace's distinct indexed words (migration 012; kept by triggers). */
+export interface SearchVocabularyTable {
+  workspace_id: string;
+  word: string;
+  length: number;
 }
 
 export interface DatasetTagsTable {
@@ -375,6 +391,8 @@ export interface Database {
   channels: ChannelsTable;
   datasets: DatasetsTable;
   dataset_tags: DatasetTagsTable;
+  search_postings: SearchPostingsTable;
+  search_vocabulary: SearchVocabularyTable;
   dataset_likes: DatasetLikesTable;
   channel_datasets: ChannelDatasetsTable;
   store_loads: StoreLoadsTable;

@@ -1,6 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database';
-import type { Paging } from '../http/hal';
 import { maxEdits, readSearchText, type SearchText } from './searchText';
 
 // Dataset search and question answering on the database itself: PostgreSQL full-text search
@@ -71,30 +70,6 @@ function rankExpression(text: string): RawBuilder<number> {
     ELSE ts_rank(vec, replace(plainto_tsquery('english', ${text})::text, ' & ', ' | ')::tsquery) END
     + word_similarity(${text}, body)
   )`;
-}
-
-export interface SearchPage {
-  ids: string[];
-  total: number;
-}
-
-/** Every term must match (stop words aside); best rank first, then the newest. */
-export async function searchDatasets(db: Db, workspaceId: string, text: string, paging: Paging): Promise<SearchPage> {
-  const search = readSearchText(text);
-  const conditions = search.terms.map((term) => sql`(${isStopWord(term)} OR ${termMatches(term)})`);
-  const where = conditions.length > 0 ? sql`WHERE ${sql.join(conditions, sql` AND `)}` : sql``;
-  const joined = search.terms.join(' ');
-  // Without terms there is nothing to rank by: newest first.
-  const order = search.terms.length > 0 ? sql`${rankExpression(joined)} DESC, published DESC, id` : sql`published DESC, id`;
-  const [page, count] = await Promise.all([
-    sql<{ id: string }>`
-      WITH ${documents(workspaceId, search)}
-      SELECT id FROM words ${where}
-      ORDER BY ${order}
-      LIMIT ${paging.size} OFFSET ${paging.page * paging.size}`.execute(db),
-    sql<{ total: number }>`WITH ${documents(workspaceId, search)} SELECT count(*)::int AS total FROM words ${where}`.execute(db),
-  ]);
-  return { ids: page.rows.map((r) => r.id), total: Number(count.rows[0]?.total ?? 0) };
 }
 
 /**

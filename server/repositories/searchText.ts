@@ -19,7 +19,8 @@ const MAX_TEXT = 1_000;
 const WORD_SPLIT = /[^\p{L}\p{N}]+/u;
 
 export function readSearchText(raw: string | null | undefined): SearchText {
-  const text = stripQuotes(typeof raw === 'string' ? raw.slice(0, MAX_TEXT) : '').toLowerCase();
+  // Plus signs are spaces (spec 000 §5), as in a query string.
+  const text = stripQuotes(typeof raw === 'string' ? raw.slice(0, MAX_TEXT).replace(/\+/g, ' ') : '').toLowerCase();
   const terms: string[] = [];
   const tags: string[] = [];
   const channels: string[] = [];

@@ -18,7 +18,10 @@ import type { MemberRole } from '../db/schema';
 import { badRequest, HttpError, notFound } from '../http/errors';
 import { pagedCollection } from '../http/hal';
 import { datasetLinks, datasetViewer } from '../policy/links';
-import { answerQuestion, searchDatasets } from '../repositories/datasetSearch';
+import { answerQuestion } from '../repositories/datasetSearch';
+import { readSearchText } from '../repositories/searchText';
+import type { SearchEngine } from '../search/engine';
+import { postgresSearchEngine } from '../search/postgres';
 import { datasetsByIds, datasetsOf, feedOf, findDataset, findDatasetInWorkspace, relatedTo, tagId, tagsOf, workspaceTags, type DatasetRow } from '../repositories/datasets';
 import { notifyDatasetStarred } from '../notifications/datasetLikes';
 import { countView, deleteDataset, setLiked } from '../repositories/datasetWrites';
@@ -32,7 +35,9 @@ import { defineRoute } from './define';
 import { rejectFieldErrors } from './validation';
 import { watchRoutes } from './watch';
 
-const searchQuerySchema = z.looseObject({ q: z.string().max(1_000, 'must be at most 1000 characters').optional() });
+// A pasted 10 KB text answers normally (only its first 1000 characters are read); beyond 12,000 it is refused
+// (a longer query string would pass Node's 16 KB header limit anyway).
+const searchQuerySchema = z.looseObject({ q: z.string().max(12_000, 'must be at most 12000 characters').optional() });
 const listQuerySchema = z.looseObject({ search: z.string().max(1_000, 'must be at most 1000 characters').optional() });
 const questionSchema = z.looseObject({ question: z.string().max(100_000, 'must be at most 1000 characters').nullish() });
 
@@ -137,6 +142,7 @@ function unprocessable(error: unknown): never {
 }
 
 export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
+  const searchEngine: SearchEngine = postgresSearchEngine(ctx.db);
   const limits = () => ({ timeoutMs: ctx.config.env.DATASET_QUERY_TIMEOUT_MS });
 
   defineRoute(app, ctx, {
@@ -160,9 +166,14 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
     paging: { defaultSize: 10 },
     objectName: 'search',
     handler: async ({ request, access, query, paging }) => {
-      const { ids, total } = await searchDatasets(ctx.db, access.workspace.id, query.q ?? '', paging);
-      const items = await datasetsByIds(ctx.db, ids, request.caller.profileId);
-      return pagedCollection('datasets', await datasetBodies(ctx, items, access.role, request.caller.profileId), paging, total, requestUrl(ctx, request));
+      const text = readSearchText(query.q ?? '');
+      const { hits, total } = await searchEngine.search({ workspaceId: access.workspace.id, viewerId: request.caller.profileId, text, paging });
+      const items = await datasetsByIds(ctx.db, hits.map((hit) => hit.id), request.caller.profileId);
+      const matches = new Map(hits.map((hit) => [hit.id, hit.matches]));
+      const bodies = await datasetBodies(ctx, items, access.role, request.caller.profileId);
+      // Each result says why it matched (issue 11).
+      const explained = bodies.map((body) => ({ ...body, matches: [...(matches.get(body.id) ?? [])] }));
+      return pagedCollection('datasets', explained, paging, total, requestUrl(ctx, request));
     },
   });
 

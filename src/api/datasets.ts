@@ -13,11 +13,13 @@ import {
   datasetPatchSchema,
   datasetSchema,
   datasetsCollectionSchema,
+  tagsCollectionSchema,
   type Channel,
   type Dataset,
   type DatasetPatch,
   type DatasetsCollection,
   type SubscriptionType,
+  type Tag,
 } from '../domain/resources';
 import { stripQuotes } from '../domain/searchQuery';
 import { required, type ApiClient, type RequestOptions } from './client';
@@ -31,6 +33,12 @@ export function feed(client: ApiClient, workspaceId: string, page = 0, options: 
     ...options,
     query: { ...options.query, page, size: PAGE_SIZES.feed },
   });
+}
+
+/** GET /workspaces/{id}/tags: the workspace's tags, most used first (one page of up to 99). */
+export async function workspaceTagList(client: ApiClient, workspaceId: string, options: RequestOptions = {}): Promise<Tag[]> {
+  const page = await client.get(`${workspacePath(workspaceId)}/tags`, tagsCollectionSchema, { ...options, query: { ...options.query, page: 0, size: 99 } });
+  return page._embedded?.tags ?? [];
 }
 
 export type SearchRequest = { readonly q: string; readonly page?: number; readonly size?: number };

@@ -154,6 +154,22 @@ export const freshnessSchema = z.looseObject({
 });
 export type Freshness = z.infer<typeof freshnessSchema>;
 
+/**
+ * Why a search result matched (issue 11): which field, which searched term, the dataset's word it
+ * reached and how (the same word, a word it begins, or a word within the allowed edits), with a
+ * short snippet of the field and the ranges [start, end) of the matched words in that snippet.
+ */
+export const searchMatchSchema = z.object({
+  field: z.enum(['title', 'alias', 'tags', 'questions', 'description']),
+  term: z.string(),
+  word: z.string(),
+  kind: z.enum(['exact', 'prefix', 'fuzzy']),
+  edits: z.int(),
+  snippet: z.string(),
+  ranges: z.array(z.object({ start: z.int(), end: z.int() })),
+});
+export type SearchMatch = z.infer<typeof searchMatchSchema>;
+
 export const datasetSchema = halResource({
   id: z.string(),
   workspaceId: z.string().nullish(),
@@ -180,6 +196,8 @@ export const datasetSchema = halResource({
   continuousPoll: z.boolean().nullish(),
   /** on a single dataset only: which run last refreshed the tables its query reads */
   freshness: freshnessSchema.nullish(),
+  /** in search results only: why the dataset matched, best first */
+  matches: z.array(searchMatchSchema).nullish(),
 });
 export type Dataset = z.infer<typeof datasetSchema>;
 

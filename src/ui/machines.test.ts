@@ -18,6 +18,7 @@ import { discoveryUploadMachine } from '../machines/discoveryUpload/discoveryUpl
 import { dataStoreFormMachine } from '../machines/dataStoreForm/dataStoreForm.machine';
 import { dataStoreListMachine } from '../machines/dataStoreList/dataStoreList.machine';
 import { feedMachine } from '../machines/feed/feed.machine';
+import { tagChipsMachine } from '../machines/tagChips/tagChips.machine';
 import { jobRunMachine } from '../machines/jobRun/jobRun.machine';
 import { landingMachine } from '../machines/landing/landing.machine';
 import { libraryListsMachine } from '../machines/libraryLists/libraryLists.machine';
@@ -41,6 +42,7 @@ const ORIGINALS: { readonly [K in keyof Machines]: AnyStateMachine } = {
   changePassword: changePasswordMachine,
   profileForm: profileFormMachine,
   feed: feedMachine,
+  tagChips: tagChipsMachine,
   datasetPage: datasetPageMachine,
   apiKeys: apiKeysMachine,
   jobRun: jobRunMachine,

@@ -28,6 +28,8 @@ import { dataStoreListActors } from '../machines/dataStoreList/dataStoreList.act
 import { dataStoreListMachine } from '../machines/dataStoreList/dataStoreList.machine';
 import { feedActors } from '../machines/feed/feed.actors';
 import { feedMachine } from '../machines/feed/feed.machine';
+import { tagChipsActors } from '../machines/tagChips/tagChips.actors';
+import { tagChipsMachine } from '../machines/tagChips/tagChips.machine';
 import { jobRunActors } from '../machines/jobRun/jobRun.actors';
 import { jobRunMachine } from '../machines/jobRun/jobRun.machine';
 import { landingActors } from '../machines/landing/landing.actors';
@@ -115,6 +117,7 @@ export function provideMachines(effects: MachineEffects) {
       actions: { profileSaved: emit((_, { profile }): ProfileSavedEmitted => ({ type: 'profile.saved', profile })) },
     }),
     feed: feedMachine.provide({ actors: feedActors(client) }),
+    tagChips: tagChipsMachine.provide({ actors: tagChipsActors(client) }),
     // The dataset page (spec 002 §2): after a delete it goes back to the workspace's feed (the
     // history's previous entry may be outside the app, or the deleted dataset itself).
     datasetPage: datasetPageMachine.provide({

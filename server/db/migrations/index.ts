@@ -13,6 +13,7 @@ import * as setupTasks from './011_setup_tasks';
 import * as comments from './014_comments';
 import * as datasetAlerts from './016_dataset_alerts';
 import * as news from './013_news';
+import * as search from './012_search';
 
 /** Ordered by name; a new migration is a new file added here, never an edit of an old one. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '014_comments': comments,
   '016_dataset_alerts': datasetAlerts,
   '013_news': news,
+  '012_search': search,
 };

@@ -23,15 +23,30 @@ export type FeedSource =
 
 export type LoadFirstInput = { readonly source: FeedSource };
 
+/** A first page and how long the server took to answer it (the summary's fetch time). */
+export type FirstPage = { readonly page: DatasetsCollection; readonly fetchMs: number };
+
 export type FeedInput = {
   readonly source: FeedSource;
   /** After this long without a first page the view says loading is taking longer (APP_PLACEHOLDER_LOAD_TIMEOUT). */
   readonly loadTimeoutMs: number;
+  /** The placeholder shows at least this long, so a fast answer does not flash (APP_PLACEHOLDER_MINIMUM_LOAD). */
+  readonly minimumLoadMs?: number;
+  /** How often the first page is asked for again to notice new datasets ('New Insights'); 0 never. */
+  readonly newInsightsPollMs?: number;
 };
 
 export type FeedContext = {
   readonly source: FeedSource;
   readonly loadTimeoutMs: number;
+  readonly minimumLoadMs: number;
+  readonly newInsightsPollMs: number;
+  /** How long the last first page took; null before one arrived. */
+  readonly fetchMs: number | null;
+  /** The first page arrived before the placeholder's minimum time: held here until it is up. */
+  readonly pending: FirstPage | null;
+  /** A dataset newer than the list shown has been published: the 'New Insights' banner. */
+  readonly newInsights: boolean;
   readonly items: readonly Dataset[];
   /** The last page received: its `next` link is the way to more. */
   readonly lastPage: DatasetsCollection | null;
@@ -42,6 +57,12 @@ export type FeedContext = {
 };
 
 export type FeedEvent = { readonly type: 'user.loadMore' } | { readonly type: 'user.reload' } | { readonly type: 'user.retry' };
+
+/** True when the fresh first page leads with a dataset the list does not hold: something new arrived. */
+export function hasNewInsights(items: readonly Dataset[], fresh: DatasetsCollection): boolean {
+  const first = itemsOf(fresh)[0];
+  return first !== undefined && !items.some((item) => item.id === first.id);
+}
 
 export type LoadNextInput = { readonly page: DatasetsCollection };
 
@@ -69,18 +90,42 @@ export const feedMachine = setup({
     input: {} as FeedInput,
   },
   actors: {
-    loadFirst: notProvidedActor<DatasetsCollection, LoadFirstInput>('loadFirst'),
+    loadFirst: notProvidedActor<FirstPage, LoadFirstInput>('loadFirst'),
     loadNext: notProvidedActor<DatasetsCollection, LoadNextInput>('loadNext'),
+    checkNew: notProvidedActor<FirstPage, LoadFirstInput>('checkNew'),
   },
   delays: {
     loadTimeout: ({ context }) => context.loadTimeoutMs,
+    minimumLeft: ({ context }) => Math.max(0, context.minimumLoadMs - (context.pending?.fetchMs ?? 0)),
+    newInsightsPoll: ({ context }) => context.newInsightsPollMs,
   },
   guards: {
     hasNext: ({ context }) => hasLink(context.lastPage, NEXT),
+    polls: ({ context }) => context.newInsightsPollMs > 0,
+    belowMinimum: ({ context, event }) => (event as unknown as { output: FirstPage }).output.fetchMs < context.minimumLoadMs,
+  },
+  actions: {
+    show: assign(({ context }) => {
+      const first = context.pending;
+      if (first === null) return {};
+      return { items: appendNew([], itemsOf(first.page)), lastPage: first.page, fetchMs: first.fetchMs, pending: null, newInsights: false };
+    }),
   },
 }).createMachine({
   id: 'feed',
-  context: ({ input }) => ({ source: input.source, loadTimeoutMs: input.loadTimeoutMs, items: [], lastPage: null, error: null, moreError: null }),
+  context: ({ input }) => ({
+    source: input.source,
+    loadTimeoutMs: input.loadTimeoutMs,
+    minimumLoadMs: input.minimumLoadMs ?? 0,
+    newInsightsPollMs: input.newInsightsPollMs ?? 0,
+    fetchMs: null,
+    pending: null,
+    newInsights: false,
+    items: [],
+    lastPage: null,
+    error: null,
+    moreError: null,
+  }),
   initial: 'loading',
   states: {
     loading: {
@@ -93,15 +138,19 @@ export const feedMachine = setup({
         id: 'loadFirst',
         src: 'loadFirst',
         input: ({ context }) => ({ source: context.source }),
-        onDone: {
-          target: 'ready',
-          actions: assign({ items: ({ event }) => appendNew([], itemsOf(event.output)), lastPage: ({ event }) => event.output }),
-        },
+        onDone: [
+          // Too fast: the placeholder stays until its minimum time is up.
+          { guard: 'belowMinimum', target: 'settling', actions: assign({ pending: ({ event }) => event.output }) },
+          { target: 'ready', actions: [assign({ pending: ({ event }) => event.output }), 'show'] },
+        ],
         onError: {
           target: 'failed',
           actions: assign({ items: [], lastPage: null, error: ({ event }) => failureText(event.error) }),
         },
       },
+    },
+    settling: {
+      after: { minimumLeft: { target: 'ready', actions: 'show' } },
     },
     failed: {
       on: { 'user.retry': { target: 'loading', actions: assign({ error: null }) } },
@@ -111,6 +160,29 @@ export const feedMachine = setup({
         'user.loadMore': { guard: 'hasNext', target: 'loadingMore', actions: assign({ moreError: null }) },
         // The list shown stays until the fresh first page replaces it.
         'user.reload': { target: 'loading', actions: assign({ moreError: null }) },
+      },
+      // Now and then the first page again: a dataset it leads with that the list lacks is new.
+      initial: 'watching',
+      states: {
+        watching: {
+          always: { guard: ({ context }) => context.newInsights, target: 'noticed' },
+          after: { newInsightsPoll: { guard: 'polls', target: 'checking' } },
+        },
+        checking: {
+          invoke: {
+            id: 'checkNew',
+            src: 'checkNew',
+            input: ({ context }) => ({ source: context.source }),
+            onDone: [
+              { guard: ({ context, event }) => hasNewInsights(context.items, event.output.page), target: 'noticed', actions: assign({ newInsights: true }) },
+              { target: 'watching' },
+            ],
+            // A failed check says nothing about new datasets: the next one tries again.
+            onError: { target: 'watching' },
+          },
+        },
+        // The banner shows until the user reloads; no more checks are needed.
+        noticed: {},
       },
     },
     loadingMore: {
@@ -147,7 +219,7 @@ export function selectTotal(snapshot: FeedSnapshot): number {
 
 /** Nothing to show yet: the first page is on its way and no earlier list is on screen. */
 export function selectFirstLoad(snapshot: FeedSnapshot): boolean {
-  return snapshot.matches('loading') && snapshot.context.items.length === 0;
+  return (snapshot.matches('loading') || snapshot.matches('settling')) && snapshot.context.items.length === 0;
 }
 
 export function selectSlow(snapshot: FeedSnapshot): boolean {
@@ -157,4 +229,17 @@ export function selectSlow(snapshot: FeedSnapshot): boolean {
 /** An answered query with nothing in it: the view's empty state. */
 export function selectEmpty(snapshot: FeedSnapshot): boolean {
   return snapshot.matches('ready') && snapshot.context.items.length === 0;
+}
+
+/** The 'New Insights' banner shows while the list on screen is older than the feed. */
+export function selectNewInsights(snapshot: FeedSnapshot): boolean {
+  return snapshot.context.newInsights && !snapshot.matches('loading');
+}
+
+/** The summary's fetch time: 'less than one second' up to 1000 ms, then whole seconds. */
+export function fetchTimeText(ms: number | null): string | null {
+  if (ms === null || !Number.isFinite(ms) || ms < 0) return null;
+  if (ms <= 1000) return 'less than one second';
+  const seconds = Math.round(ms / 1000);
+  return `${seconds} ${seconds === 1 ? 'second' : 'seconds'}`;
 }

@@ -10,6 +10,10 @@ import { feedActors } from './feed.actors';
 import {
   appendNew,
   feedMachine,
+  fetchTimeText,
+  hasNewInsights,
+  selectNewInsights,
+  type FirstPage,
   selectEmpty,
   selectFirstLoad,
   selectHasMore,
@@ -36,12 +40,18 @@ const EMPTY: DatasetsCollection = { _links: { self: { href: `${API}/self` } }, p
 const SECOND = page(['b', 'c', 'd'], null, 4);
 const boom = new Error('[500] boom');
 
-const input = { source: { kind: 'feed', workspaceId: 'w' }, loadTimeoutMs: 8_000 } as const;
+// A page leading with a dataset the list has not shown: something new was published.
+const NEWER = page(['z', 'a'], null, 5);
+
+const input = { source: { kind: 'feed', workspaceId: 'w' }, loadTimeoutMs: 8_000, minimumLoadMs: 300, newInsightsPollMs: 60_000 } as const;
 const events = {
-  'xstate.done.actor.loadFirst': [{ output: FIRST }, { output: ONLY }, { output: EMPTY }],
+  // fast answers wait out the placeholder's minimum; a slow one shows at once
+  'xstate.done.actor.loadFirst': [{ output: { page: FIRST, fetchMs: 40 } }, { output: { page: ONLY, fetchMs: 2_500 } }, { output: { page: EMPTY, fetchMs: 40 } }],
   'xstate.error.actor.loadFirst': [{ error: boom }],
   'xstate.done.actor.loadNext': [{ output: SECOND }],
   'xstate.error.actor.loadNext': [{ error: boom }],
+  'xstate.done.actor.checkNew': [{ output: { page: NEWER, fetchMs: 40 } }, { output: { page: FIRST, fetchMs: 40 } }],
+  'xstate.error.actor.checkNew': [{ error: boom }],
 };
 const paths = modelPaths(feedMachine, { input, events });
 
@@ -54,11 +64,38 @@ function checkStep(before: ModelStep, after: ModelStep): void {
   expect(new Set(ids(now)).size).toBe(now.items.length);
   switch (after.event.type) {
     case 'xstate.done.actor.loadFirst': {
-      const output = (after.event as unknown as { output: DatasetsCollection }).output;
-      expect(ids(now)).toEqual((output._embedded?.datasets ?? []).map((d) => d.id));
-      expect(selectEmpty(after.state as FeedSnapshot)).toBe(now.items.length === 0);
+      const output = (after.event as unknown as { output: FirstPage }).output;
+      if (output.fetchMs < input.minimumLoadMs) {
+        // held back: the placeholder (or the list being reloaded) stays
+        expect(after.state.matches('settling')).toBe(true);
+        expect(now.items).toEqual(was.items);
+        expect(now.pending).toEqual(output);
+      } else {
+        expect(ids(now)).toEqual((output.page._embedded?.datasets ?? []).map((d) => d.id));
+        expect(now.fetchMs).toBe(output.fetchMs);
+        expect(selectEmpty(after.state as FeedSnapshot)).toBe(now.items.length === 0);
+        expect(now.newInsights).toBe(false);
+      }
       break;
     }
+    case 'xstate.after.minimumLeft.feed.settling':
+      expect(ids(now)).toEqual((was.pending?.page._embedded?.datasets ?? []).map((d) => d.id));
+      expect(now.pending).toBeNull();
+      expect(now.newInsights).toBe(false);
+      expect(fetchTimeText(now.fetchMs)).toBe('less than one second');
+      break;
+    case 'xstate.done.actor.checkNew': {
+      const output = (after.event as unknown as { output: FirstPage }).output;
+      // the list on screen never changes by itself; the banner tells
+      expect(now.items).toEqual(was.items);
+      expect(now.newInsights).toBe(hasNewInsights(was.items, output.page));
+      expect(selectNewInsights(after.state as FeedSnapshot)).toBe(now.newInsights);
+      break;
+    }
+    case 'xstate.error.actor.checkNew':
+      expect(now.items).toEqual(was.items);
+      expect(now.newInsights).toBe(false);
+      break;
     case 'xstate.done.actor.loadNext':
       expect(ids(now)).toEqual(['a', 'b', 'c', 'd']);
       expect(ids(now).slice(0, was.items.length)).toEqual(ids(was));
@@ -94,7 +131,10 @@ describe('feed machine, generated paths', () => {
 
   it('reaches the situations the pages show', () => {
     const types = new Set(paths.flatMap((p) => p.steps.map((s) => s.event.type)));
-    for (const type of ['user.loadMore', 'user.reload', 'user.retry', 'xstate.after.loadTimeout.feed.loading.waiting']) expect(types).toContain(type);
+    for (const type of ['user.loadMore', 'user.reload', 'user.retry', 'xstate.after.loadTimeout.feed.loading.waiting', 'xstate.after.minimumLeft.feed.settling', 'xstate.done.actor.checkNew']) {
+      expect(types).toContain(type);
+    }
+    expect(paths.some((p) => p.state.matches({ ready: 'noticed' }))).toBe(true);
   });
 
   it('keeps the rules on every step', () => {
@@ -116,6 +156,7 @@ describe('feed machine, generated paths', () => {
           const context = snapshot.context as FeedContext;
           expect(invocations.at(-1)).toEqual({ id: 'loadNext', src: 'loadNext', input: { page: context.lastPage } });
         },
+        'ready.checking': (_s, { invocations }) => expect(invocations.at(-1)).toEqual({ id: 'checkNew', src: 'checkNew', input: { source: input.source } }),
         ready: (snapshot) => {
           const context = snapshot.context as FeedContext;
           expect(selectTotal(snapshot as FeedSnapshot)).toBe(context.lastPage?.page?.totalElements);
@@ -137,6 +178,30 @@ describe('appendNew', () => {
         expect(result.slice(0, uniqueShown.length)).toEqual(uniqueShown.map((d) => d.id));
         expect(new Set(result).size).toBe(result.length);
         expect(new Set(result)).toEqual(new Set([...uniqueShown.map((d) => d.id), ...more]));
+      }),
+    );
+  });
+});
+
+describe('fetchTimeText', () => {
+  it('says less than one second up to 1000 ms, then whole seconds', () => {
+    expect(fetchTimeText(0)).toBe('less than one second');
+    expect(fetchTimeText(1000)).toBe('less than one second');
+    expect(fetchTimeText(1001)).toBe('1 second');
+    expect(fetchTimeText(2600)).toBe('3 seconds');
+    expect(fetchTimeText(null)).toBeNull();
+    expect(fetchTimeText(Number.NaN)).toBeNull();
+    expect(fetchTimeText(-1)).toBeNull();
+  });
+});
+
+describe('hasNewInsights', () => {
+  it('is true exactly when the fresh page leads with an id the list lacks', () => {
+    const idList = fc.array(fc.constantFrom('a', 'b', 'c', '__proto__', ''), { maxLength: 6 });
+    fc.assert(
+      fc.property(idList, idList, (shown, fresh) => {
+        const answer = hasNewInsights(shown.map(dataset), page(fresh, null, fresh.length));
+        expect(answer).toBe(fresh.length > 0 && !shown.includes(fresh[0]!));
       }),
     );
   });

@@ -1,7 +1,9 @@
 import { plainTextFromMarkdown } from '../../../domain/plainText';
 import { Body1, Caption1, makeStyles, mergeClasses, Subtitle1, tokens } from '@fluentui/react-components';
 import { CalendarLtrRegular, EyeRegular, StarRegular } from '@fluentui/react-icons';
-import type { Dataset, Tag } from '../../../domain/resources';
+import type { FeedView } from '../../../domain/explore';
+import type { Dataset, SearchMatch, Tag } from '../../../domain/resources';
+import { highlightParts } from '../../../domain/searchMatch';
 import { pathTo, splatPath } from '../../../domain/routes';
 import { tagSearchTarget } from '../../../domain/searchQuery';
 import { DateText } from './DateText';
@@ -35,6 +37,12 @@ const useStyles = makeStyles({
     overflowWrap: 'anywhere',
     margin: 0,
   },
+  row: { flexDirection: 'row', flexWrap: 'wrap', alignItems: 'baseline', columnGap: tokens.spacingHorizontalL, rowGap: tokens.spacingVerticalXXS, padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}` },
+  rowTitle: { fontSize: tokens.fontSizeBase400, lineHeight: tokens.lineHeightBase400, flexGrow: 1, minWidth: '40%' },
+  gridExcerpt: { WebkitLineClamp: 2 },
+  matches: { margin: 0, padding: 0, listStyleType: 'none', color: tokens.colorNeutralForeground3, overflowWrap: 'anywhere', width: '100%' },
+  match: { margin: 0 },
+  mark: { backgroundColor: tokens.colorPaletteYellowBackground2, color: tokens.colorNeutralForeground1, borderRadius: tokens.borderRadiusSmall, padding: '0 1px' },
   tags: { display: 'flex', flexWrap: 'wrap', gap: `${tokens.spacingVerticalXXS} ${tokens.spacingHorizontalS}`, margin: 0, padding: 0, listStyleType: 'none' },
   tag: { fontSize: tokens.fontSizeBase200 },
   stats: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: `${tokens.spacingVerticalXXS} ${tokens.spacingHorizontalM}`, color: tokens.colorNeutralForeground3 },
@@ -60,25 +68,60 @@ export function datasetRoute(workspaceId: string, dataset: Pick<Dataset, 'id' | 
   return pathTo('dataset', { workspaceId, idOrAlias: alias });
 }
 
-/** One dataset in a feed or search result. */
-export function DatasetCard({ workspaceId, dataset }: { workspaceId: string; dataset: Dataset }) {
+/** One dataset in a feed or search result: a large card, a grid cell, or a compact list row. */
+export function DatasetCard({ workspaceId, dataset, view = 'largCardView' }: { workspaceId: string; dataset: Dataset; view?: FeedView }) {
   const styles = useStyles();
   const description = plainTextFromMarkdown(dataset.description);
+  const compact = view === 'listView';
   return (
-    <article className={styles.card} aria-label={dataset.title}>
-      <Subtitle1 as="h2" className={styles.heading}>
+    <article className={mergeClasses(styles.card, compact && styles.row)} aria-label={dataset.title}>
+      <Subtitle1 as="h2" className={mergeClasses(styles.heading, compact && styles.rowTitle)}>
         <InAppLink to={datasetRoute(workspaceId, dataset)} className={styles.title} appearance="subtle">
           {dataset.title}
         </InAppLink>
       </Subtitle1>
-      {description !== '' && (
-        <Body1 as="p" className={styles.excerpt}>
+      {!compact && description !== '' && (
+        <Body1 as="p" className={mergeClasses(styles.excerpt, view === 'gridview' && styles.gridExcerpt)}>
           {description}
         </Body1>
       )}
-      <DatasetTags workspaceId={workspaceId} tags={dataset.tags} />
+      <SearchMatches matches={dataset.matches} />
+      {!compact && <DatasetTags workspaceId={workspaceId} tags={dataset.tags} />}
       <DatasetStats dataset={dataset} />
     </article>
+  );
+}
+
+const FIELD_NAMES: Record<SearchMatch['field'], string> = { title: 'title', alias: 'alias', tags: 'tag', questions: 'questions', description: 'description' };
+const KIND_TEXT: Record<SearchMatch['kind'], (m: SearchMatch) => string> = {
+  exact: (m) => `“${m.term}”`,
+  prefix: (m) => `“${m.term}” (start of “${m.word}”)`,
+  fuzzy: (m) => `“${m.term}” (close to “${m.word}”, ${m.edits} ${m.edits === 1 ? 'edit' : 'edits'})`,
+};
+
+/** Why a search result matched (issue 11): the best match per term, its field and the words highlighted. */
+export function SearchMatches({ matches }: { matches: readonly SearchMatch[] | null | undefined }) {
+  const styles = useStyles();
+  if (!matches || matches.length === 0) return null;
+  return (
+    <ul className={styles.matches} aria-label="Why it matched">
+      {matches.slice(0, 3).map((match) => (
+        <li key={`${match.term}:${match.field}`} className={styles.match}>
+          <Caption1>
+            Matched {KIND_TEXT[match.kind](match)} in {FIELD_NAMES[match.field]}:{' '}
+            {highlightParts(match.snippet, match.ranges).map((part, index) =>
+              part.hit ? (
+                <mark key={index} className={styles.mark}>
+                  {part.text}
+                </mark>
+              ) : (
+                <span key={index}>{part.text}</span>
+              ),
+            )}
+          </Caption1>
+        </li>
+      ))}
+    </ul>
   );
 }
 

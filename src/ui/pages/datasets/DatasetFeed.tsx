@@ -7,6 +7,7 @@ import {
   MessageBar,
   MessageBarActions,
   MessageBarBody,
+  mergeClasses,
   Skeleton,
   SkeletonItem,
   Spinner,
@@ -15,7 +16,17 @@ import {
 import { ArrowClockwiseRegular, ArrowDownRegular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
 import type { ReactNode } from 'react';
-import { selectEmpty, selectFirstLoad, selectHasMore, selectSlow, selectTotal, type FeedSource } from '../../../machines/feed/feed.machine';
+import type { FeedView } from '../../../domain/explore';
+import {
+  fetchTimeText,
+  selectEmpty,
+  selectFirstLoad,
+  selectHasMore,
+  selectNewInsights,
+  selectSlow,
+  selectTotal,
+  type FeedSource,
+} from '../../../machines/feed/feed.machine';
 import { useMachines } from '../../MachinesProvider';
 import { useRuntime } from '../../runtime';
 import { DatasetCard } from './DatasetCard';
@@ -25,6 +36,9 @@ const useStyles = makeStyles({
   toolbar: { display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: tokens.spacingHorizontalM, minHeight: '32px' },
   muted: { color: tokens.colorNeutralForeground3 },
   list: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, margin: 0, padding: 0, listStyleType: 'none' },
+  compact: { gap: tokens.spacingVerticalXS },
+  grid: { display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(260px, 1fr))', gap: tokens.spacingHorizontalM, margin: 0, padding: 0, listStyleType: 'none' },
+  tools: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, flexWrap: 'wrap' },
   more: { display: 'flex', flexDirection: 'column', alignItems: 'center', gap: tokens.spacingVerticalS, paddingTop: tokens.spacingVerticalS },
   skeletonCard: {
     display: 'flex',
@@ -46,22 +60,33 @@ export type DatasetFeedProps = {
   readonly empty: ReactNode;
   /** Print the number of matches above the list (search results). */
   readonly showCount?: boolean;
+  /** Large cards (default), compact list rows, or a grid of cards. */
+  readonly view?: FeedView;
+  /** More controls beside Reload (the view switch). */
+  readonly tools?: ReactNode;
 };
+
+/** How often the feed's first page is asked for again to notice new datasets. */
+export const NEW_INSIGHTS_POLL_MS = 60_000;
 
 /**
  * A paged list of datasets (feed machine): placeholder cards, the list, Load More while the page
  * has a next link. Give it a `key` that changes with the query: a new query is a new list.
  */
-export function DatasetFeed({ workspaceId, source, empty, showCount = false }: DatasetFeedProps) {
+export function DatasetFeed({ workspaceId, source, empty, showCount = false, view = 'largCardView', tools }: DatasetFeedProps) {
   const styles = useStyles();
   const { config } = useRuntime();
   const machines = useMachines();
-  const feed = useActorRef(machines.feed, { input: { source, loadTimeoutMs: config.placeholderLoadTimeout } });
+  const feed = useActorRef(machines.feed, {
+    input: { source, loadTimeoutMs: config.placeholderLoadTimeout, minimumLoadMs: config.placeholderMinimumLoad, newInsightsPollMs: NEW_INSIGHTS_POLL_MS },
+  });
+  const fetchTime = useSelector(feed, (s) => fetchTimeText(s.context.fetchMs));
+  const newInsights = useSelector(feed, selectNewInsights);
 
   const items = useSelector(feed, (s) => s.context.items);
   const firstLoad = useSelector(feed, selectFirstLoad);
   const slow = useSelector(feed, selectSlow);
-  const reloading = useSelector(feed, (s) => s.matches('loading') && s.context.items.length > 0);
+  const reloading = useSelector(feed, (s) => (s.matches('loading') || s.matches('settling')) && s.context.items.length > 0);
   const isEmpty = useSelector(feed, selectEmpty);
   const hasMore = useSelector(feed, selectHasMore);
   const loadingMore = useSelector(feed, (s) => s.matches('loadingMore'));
@@ -72,14 +97,29 @@ export function DatasetFeed({ workspaceId, source, empty, showCount = false }: D
 
   return (
     <div className={styles.root} aria-busy={firstLoad || reloading || loadingMore}>
+      {newInsights && (
+        <MessageBar intent="info">
+          <MessageBarBody>New datasets have been published.</MessageBarBody>
+          <MessageBarActions>
+            <Button size="small" appearance="primary" icon={<ArrowClockwiseRegular />} onClick={() => feed.send({ type: 'user.reload' })}>
+              New Insights
+            </Button>
+          </MessageBarActions>
+        </MessageBar>
+      )}
+
       {answered && !isEmpty && (
         <div className={styles.toolbar}>
           <Caption1 className={styles.muted} role="status">
             {showCount ? `${total} ${total === 1 ? 'result' : 'results'}` : `Showing ${items.length} of ${total}`}
+            {fetchTime !== null && ` in ${fetchTime}`}
           </Caption1>
-          <Button appearance="subtle" size="small" icon={<ArrowClockwiseRegular />} onClick={() => feed.send({ type: 'user.reload' })}>
-            Reload
-          </Button>
+          <div className={styles.tools}>
+            {tools}
+            <Button appearance="subtle" size="small" icon={<ArrowClockwiseRegular />} onClick={() => feed.send({ type: 'user.reload' })}>
+              Reload
+            </Button>
+          </div>
         </div>
       )}
 
@@ -108,10 +148,10 @@ export function DatasetFeed({ workspaceId, source, empty, showCount = false }: D
       {isEmpty && <EmptyState>{empty}</EmptyState>}
 
       {items.length > 0 && (
-        <ul className={styles.list} aria-label="Datasets">
+        <ul className={view === 'gridview' ? styles.grid : mergeClasses(styles.list, view === 'listView' && styles.compact)} aria-label="Datasets" data-view-mode={view}>
           {items.map((dataset) => (
             <li key={dataset.id}>
-              <DatasetCard workspaceId={workspaceId} dataset={dataset} />
+              <DatasetCard workspaceId={workspaceId} dataset={dataset} view={view} />
             </li>
           ))}
         </ul>

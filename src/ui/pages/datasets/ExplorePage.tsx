@@ -1,25 +1,29 @@
-import { Body1, makeStyles, tokens } from '@fluentui/react-components';
+import { Body1, makeStyles, Tab, TabList, tokens } from '@fluentui/react-components';
 import { DismissRegular } from '@fluentui/react-icons';
+import { useNavigate } from 'react-router-dom';
+import { explorePageTitle, FEED_VIEW_LABELS, FEED_VIEWS, selectedTag, type FeedView } from '../../../domain/explore';
 import { labHomePath } from '../../../domain/landing';
 import { isWorkspaceAdmin } from '../../../domain/permissions';
 import { pathTo } from '../../../domain/routes';
-import { stripQuotes } from '../../../domain/searchQuery';
+import { stripQuotes, toolbarSearchTarget } from '../../../domain/searchQuery';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { useCurrentWorkspace } from '../../shell/useWorkspace';
 import { DatasetFeed } from './DatasetFeed';
 import { InAppLink } from './InAppLink';
+import { TagChips } from './TagChips';
 import { IMPORT_MORE_DATA, NO_MATCHES, REFINE_SEARCH } from './texts';
+import { useFeedView } from './useExploreLayout';
 import { useSearchValue } from './useSearchValue';
 
 const useStyles = makeStyles({
-  page: { maxWidth: '880px' },
+  page: { maxWidth: '1120px', display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, minWidth: 0 },
   filter: {
     display: 'inline-flex',
+    alignSelf: 'flex-start',
     alignItems: 'center',
     gap: tokens.spacingHorizontalXS,
     maxWidth: '100%',
-    marginBottom: tokens.spacingVerticalM,
     padding: `${tokens.spacingVerticalXXS} ${tokens.spacingHorizontalS}`,
     borderRadius: tokens.borderRadiusCircular,
     backgroundColor: tokens.colorBrandBackground2,
@@ -29,24 +33,54 @@ const useStyles = makeStyles({
   clear: { display: 'inline-flex', alignItems: 'center' },
 });
 
-/** /l/{ws}/explore?search=… (spec 002 Explore): search results, all datasets without a search. */
+/** /l/{ws}/explore?search=… (spec 002 Explore): tag chips, then the results in the chosen view. */
 export default function ExplorePage() {
   const styles = useStyles();
   const workspace = useCurrentWorkspace();
   const phrase = stripQuotes(useSearchValue());
+  const navigate = useNavigate();
+  const layout = useFeedView(workspace?.id ?? '', workspace);
 
   if (workspace === undefined) return <Loading />;
   const admin = isWorkspaceAdmin(workspace);
+  const explorePath = pathTo('explore', { workspaceId: workspace.id });
+  const tag = selectedTag(phrase);
+
+  // Grid is not offered on small screens (spec 002 Explore).
+  const offered: readonly FeedView[] = layout.small ? FEED_VIEWS.filter((v) => v !== 'gridview') : FEED_VIEWS;
+  const order: readonly FeedView[] = ['largCardView', 'listView', 'gridview'];
+  const viewSwitch = (
+    <TabList
+      size="small"
+      selectedValue={layout.view}
+      onTabSelect={(_, data) => layout.choose(data.value as FeedView)}
+      aria-label="View"
+    >
+      {order
+        .filter((view) => offered.includes(view))
+        .map((view) => (
+          <Tab key={view} value={view}>
+            {FEED_VIEW_LABELS[view]}
+          </Tab>
+        ))}
+    </TabList>
+  );
 
   return (
     <section data-view="Explore" aria-label="Explore" className={styles.page}>
-      <PageHeader title="Explore" />
+      <PageHeader title={explorePageTitle(workspace)} />
+      <TagChips
+        workspaceId={workspace.id}
+        selected={tag}
+        width={layout.width}
+        onSelect={(name) => void navigate(name === undefined ? explorePath : toolbarSearchTarget(workspace.id, `tag:${name}`))}
+      />
       {phrase !== '' && (
         <div className={styles.filter}>
           <Body1 className={styles.phrase}>
             Searching for <strong>{phrase}</strong>
           </Body1>
-          <InAppLink to={pathTo('explore', { workspaceId: workspace.id })} className={styles.clear} aria-label="Clear search">
+          <InAppLink to={explorePath} className={styles.clear} aria-label="Clear search">
             <DismissRegular aria-hidden />
           </InAppLink>
         </div>
@@ -56,6 +90,8 @@ export default function ExplorePage() {
         workspaceId={workspace.id}
         source={{ kind: 'search', workspaceId: workspace.id, q: phrase }}
         showCount
+        view={layout.view}
+        tools={viewSwitch}
         empty={
           <>
             <Body1>{NO_MATCHES}</Body1>

@@ -1,0 +1,66 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { chipsPerSlide, explorePageTitle, FEED_VIEWS, feedViewOf, selectedTag, tagSearchName, visibleFeedView } from './explore';
+import { hostileString } from './hostile.fixture';
+
+describe('feedViewOf', () => {
+  it('prefers the remembered view, then FEED_VIEW_DEFAULT, then grid', () => {
+    expect(feedViewOf('listView', { appProperties: { FEED_VIEW_DEFAULT: 'largCardView' } })).toBe('listView');
+    expect(feedViewOf(null, { appProperties: { FEED_VIEW_DEFAULT: ' largCardView ' } })).toBe('largCardView');
+    expect(feedViewOf(undefined, undefined)).toBe('gridview');
+    expect(feedViewOf('bogus', { appProperties: { FEED_VIEW_DEFAULT: 'nope' } })).toBe('gridview');
+  });
+
+  it('always answers one of the three views, whatever is stored or set', () => {
+    fc.assert(
+      fc.property(fc.option(hostileString), hostileString, (stored, property) => {
+        expect(FEED_VIEWS).toContain(feedViewOf(stored, { appProperties: { FEED_VIEW_DEFAULT: property } }));
+      }),
+    );
+  });
+
+  it('hides grid on small screens only', () => {
+    expect(visibleFeedView('gridview', true)).toBe('largCardView');
+    expect(visibleFeedView('gridview', false)).toBe('gridview');
+    expect(visibleFeedView('listView', true)).toBe('listView');
+  });
+});
+
+describe('explore texts and chips', () => {
+  it('titles the page from EXPLORE_PAGE_TITLE or Explore', () => {
+    expect(explorePageTitle({ appProperties: { EXPLORE_PAGE_TITLE: 'Discover' } })).toBe('Discover');
+    expect(explorePageTitle({ appProperties: { EXPLORE_PAGE_TITLE: '  ' } })).toBe('Explore');
+    expect(explorePageTitle(null)).toBe('Explore');
+  });
+
+  it('shows six chips per slide on wide screens, down to one, never fewer or more', () => {
+    expect(chipsPerSlide(1280)).toBe(6);
+    expect(chipsPerSlide(375)).toBe(1);
+    fc.assert(
+      fc.property(fc.double(), (width) => {
+        const n = chipsPerSlide(width);
+        expect(n).toBeGreaterThanOrEqual(1);
+        expect(n).toBeLessThanOrEqual(6);
+      }),
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 3000 }), fc.integer({ min: 0, max: 3000 }), (a, b) => {
+        expect(chipsPerSlide(Math.min(a, b))).toBeLessThanOrEqual(chipsPerSlide(Math.max(a, b)));
+      }),
+    );
+  });
+
+  it('reads the selected tag from a search of one tag filter only', () => {
+    expect(selectedTag('tag:kpi')).toBe('kpi');
+    expect(selectedTag('tag:kpi revenue')).toBeUndefined();
+    expect(selectedTag('revenue')).toBeUndefined();
+    expect(tagSearchName(' Customer Health ')).toBe('customer-health');
+    // a chip's search selects that chip again
+    fc.assert(
+      fc.property(hostileString, (text) => {
+        const name = tagSearchName(text);
+        expect(selectedTag(`tag:${name}`)).toBe(name === '' ? undefined : name);
+      }),
+    );
+  });
+});
