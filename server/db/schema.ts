@@ -276,6 +276,8 @@ export interface DatasetAlertsTable {
   job_id: string | null;
   detail: string;
   raised: Timestamp;
+}
+
 /** The search index's word → dataset postings (migration 012; kept by triggers). */
 export interface SearchPostingsTable {
   workspace_id: string;
