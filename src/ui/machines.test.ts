@@ -12,6 +12,7 @@ import { datasetPageMachine } from '../machines/datasetPage/datasetPage.machine'
 import { dataPluginsMachine } from '../machines/dataPlugins/dataPlugins.machine';
 import { discoveryUploadMachine } from '../machines/discoveryUpload/discoveryUpload.machine';
 import { dataStoreFormMachine } from '../machines/dataStoreForm/dataStoreForm.machine';
+import { workspaceFormMachine } from '../machines/workspaceForm/workspaceForm.machine';
 import { dataStoreListMachine } from '../machines/dataStoreList/dataStoreList.machine';
 import { feedMachine } from '../machines/feed/feed.machine';
 import { jobRunMachine } from '../machines/jobRun/jobRun.machine';
@@ -47,6 +48,7 @@ const ORIGINALS: { readonly [K in keyof Machines]: AnyStateMachine } = {
   oauthConnect: oauthConnectMachine,
   dataStoreList: dataStoreListMachine,
   dataStoreForm: dataStoreFormMachine,
+  workspaceForm: workspaceFormMachine,
 };
 
 function effects(replies: Parameters<typeof fakeFetch> = []) {

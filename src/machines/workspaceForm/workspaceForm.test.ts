@@ -4,10 +4,10 @@ import { createApiClient } from '../../api/client';
 import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
 import type { Workspace } from '../../domain/resources';
-import { WORKSPACE_REDIRECT_MS, WORKSPACE_TEXTS } from '../../domain/workspaceForm';
-import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions, type ReplayLog } from '../testing';
+import { WORKSPACE_TEXTS } from '../../domain/workspaceForm';
+import { pathOf } from '../testing';
 import { workspaceFormActors } from './workspaceForm.actors';
-import { saveFailure, selectBusy, selectCanSave, workspaceFormMachine, type WorkspaceFormInput } from './workspaceForm.machine';
+import { saveFailure, workspaceFormMachine } from './workspaceForm.machine';
 
 const BASE = 'http://api.test/api';
 const href = (path: string) => ({ href: `${BASE}${path}` });
@@ -41,63 +41,6 @@ const refused = new ApiFailure({
 });
 const busyJobs = new ApiFailure({ kind: 'response', status: 409, message: '[409]', body: { timestamp: '2026-11-23T00:00:00Z', status: 409, error: 'Conflict', message: 'This workspace has jobs queued or running', path: '/api/workspaces/w1', errors: [] } });
 
-const events = {
-  'xstate.done.actor.load': (s: { context: { workspaceId: string } }) => [{ output: s.context.workspaceId === 'new' ? draft : existing }],
-  'xstate.error.actor.load': [{ error: offline }],
-  'xstate.done.actor.save': (s: { context: { workspaceId: string } }) => [{ output: s.context.workspaceId === 'new' ? created : { ...existing, name: 'Renamed' } }],
-  'xstate.error.actor.save': [{ error: refused }],
-  'xstate.done.actor.regenerate': [{ output: { ...existing, deploymentSecret: 'new-secret' } }],
-  'xstate.error.actor.regenerate': [{ error: offline }],
-  'xstate.done.actor.deploy': [{ output: undefined }],
-  'xstate.error.actor.deploy': [{ error: busyJobs }],
-  'xstate.done.actor.remove': [{ output: undefined }],
-  'xstate.error.actor.remove': [{ error: busyJobs }],
-  'user.field': [{ field: 'name', value: '' }, { field: 'name', value: 'Renamed' }],
-};
-
-const inputs: Array<[string, WorkspaceFormInput]> = [
-  ['/w/new', { workspaceId: 'new', owner: profile }],
-  ['/w/w1', { workspaceId: 'w1', owner: null }],
-];
-
-describe.each(inputs)('the workspace form at %s (model-based)', (_, input) => {
-  const options = { input, events: events as never, stopWhen: (s: { context: { banner: string | null; notice: string | null; fieldErrors: object } }) => s.context.banner !== null || (s.context.notice !== null && s.context.notice !== WORKSPACE_TEXTS.created && !s.context.notice.endsWith(' deleted')) };
-  const paths = modelPaths(workspaceFormMachine, options);
-  const creating = input.workspaceId === 'new';
-  const onlyExisting = /confirming|deleting|deleted|deploying|regenerating|user\.delete|user\.deploy|user\.regenerate|\.remove|\.deploy|\.regenerate/;
-  const onlyNew = /created/;
-
-  it('reaches every state and walks every transition', () => {
-    expect(unvisitedStates(workspaceFormMachine, paths).filter((s) => !(creating ? onlyExisting : onlyNew).test(s))).toEqual([]);
-    expect(unwalkedTransitions(workspaceFormMachine, paths, options).filter((t) => !(creating ? onlyExisting : onlyNew).test(t))).toEqual([]);
-  });
-
-  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, path) => {
-    await replayPath(workspaceFormMachine, path, {
-      input,
-      states: {
-        editing: (s) => {
-          const c = s.context as Parameters<typeof selectCanSave>[0];
-          if (c.fields.name.trim() === '') expect(selectCanSave(c)).toBe(false);
-          expect(selectBusy(s as never)).toBe(false);
-        },
-        saving: (s, log: ReplayLog) => {
-          expect(selectBusy(s as never)).toBe(true);
-          const body = (log.invocations.at(-1)?.input as { body: { name: string; defaultEnvironment: unknown } }).body;
-          expect(body.name).not.toBe('');
-          expect(body.defaultEnvironment).toBeNull();
-        },
-        created: (s) => expect((s.context as { notice: string }).notice).toBe(WORKSPACE_TEXTS.created),
-        done: (_s, log: ReplayLog) => {
-          const move = log.actions.at(-1);
-          if (creating) expect(move).toMatchObject({ name: 'showCreated', params: { workspaceId: 'w9' } });
-          else expect(move?.name).toBe('leave');
-          expect(log.clock.now()).toBeGreaterThanOrEqual(WORKSPACE_REDIRECT_MS);
-        },
-      },
-    });
-  });
-});
 
 describe('workspace form scenarios', () => {
   it('shows name, domains and setRepositoryUrl errors beside their fields, any other as a banner of its defaultMessage', () => {

@@ -30,6 +30,7 @@ const ProjectPage = lazy(() => import('../pages/lab/project/ProjectPage'));
 const LabHelpPage = lazy(() => import('../pages/lab/help/LabHelpPage'));
 const DataStoresPage = lazy(() => import('../pages/lab/datastores/list/DataStoresPage'));
 const DataStoreEditPage = lazy(() => import('../pages/lab/datastores/edit/DataStoreEditPage'));
+const WorkspaceSettingsPage = lazy(() => import('../pages/workspace/WorkspaceSettingsPage'));
 
 const page = (element: ReactNode) => <Suspense fallback={<Loading />}>{element}</Suspense>;
 
@@ -73,8 +74,8 @@ export function AppRoutes() {
         <Route path={path('profile')} element={page(<ProfilePage />)} />
         <Route path={path('changePassword')} element={page(<ChangePasswordPage />)} />
         <Route path={path('apiKeys')} element={page(<ApiKeysPage />)} />
-        <Route path={path('newWorkspace')} element={<RequireOwner><ViewPage view="New Workspace" title="New Workspace" /></RequireOwner>} />
-        <Route path={path('workspaceSettings')} element={<RequireWorkspace><RequireAdmin><ViewPage view="Workspace Settings" title="Workspace Settings" /></RequireAdmin></RequireWorkspace>} />
+        <Route path={path('newWorkspace')} element={<RequireOwner><WorkspaceSettingsPage /></RequireOwner>} />
+        <Route path={path('workspaceSettings')} element={<RequireWorkspace><RequireAdmin><WorkspaceSettingsPage /></RequireAdmin></RequireWorkspace>} />
 
         <Route element={inWorkspace}>
           <Route path={path('feed')} element={page(<FeedPage />)} />
@@ -106,7 +107,7 @@ export function AppRoutes() {
           <Route path={path('datasources')} element={page(<DataSourcesPage />)} />
           <Route path={path('labChannels')} element={page(<LabChannelsPage />)} />
           <Route path={path('labSetupTasks')} element={<ViewPage view="Setup Tasks" title="Setup Tasks" />} />
-          <Route path={path('labSettings')} element={<ViewPage view="Workspace Settings" title="Settings" />} />
+          <Route path={path('labSettings')} element={<WorkspaceSettingsPage />} />
           {labProject && <Route path={path('project')} element={page(<ProjectPage />)} />}
           <Route path={path('labHelp')} element={page(<LabHelpPage />)} />
         </Route>
