@@ -22,7 +22,6 @@ const existing: Workspace = {
   _links: { self: href('/workspaces/w1'), 'update delete workspace': href('/workspaces/w1'), 'create deployment': href('/workspaces/w1/deployments') },
 };
 const created: Workspace = { ...existing, id: 'w9', name: 'New one', status: 'PROVISIONING' };
-const offline = new ApiFailure({ kind: 'network', message: 'We were unable to connect.' });
 const refused = new ApiFailure({
   kind: 'response',
   status: 400,
