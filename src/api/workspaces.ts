@@ -1,9 +1,10 @@
 import { PAGE_SIZES } from '../domain/constants';
-import { embeddedList, type HalLike } from '../domain/hal';
+import { embeddedList, hasLink, type HalLike } from '../domain/hal';
 import { ACTIVE_JOB_STATUSES, jobStatusFilter } from '../domain/jobs';
 import { encodeSegment } from '../domain/paths';
 import { REL } from '../domain/relations';
 import {
+  jobSchema,
   jobsCollectionSchema,
   membersCollectionSchema,
   workspaceSchema,
@@ -62,4 +63,27 @@ export async function saveAppProperty(client: ApiClient, workspace: Workspace, k
   const appProperties = { ...(current.appProperties ?? {}), [key]: value };
   const saved = await client.follow(current, REL.updateDeleteWorkspace, { ...options, method: 'PUT', body: { name: current.name, appProperties }, schema: workspaceSchema });
   return required(saved, 'the saved workspace');
+/** POST the 'new workspace' link (the profile's or the root's): an id and its 'create workspace' link; nothing is stored yet. */
+export async function initialiseWorkspace(client: ApiClient, owner: HalLike, options: RequestOptions = {}): Promise<Workspace> {
+  const draft = await client.follow(owner, REL.newWorkspace, { ...options, method: 'POST', schema: workspaceSchema, retry: false });
+  if (!draft) throw new Error('The server answered the new workspace with nothing');
+  return draft;
+}
+
+/** PUT 'create workspace' (a draft) or 'update delete workspace' (spec 001 §7): 201 or 200. */
+export async function saveWorkspace(client: ApiClient, workspace: Workspace, body: Record<string, unknown>, options: RequestOptions = {}): Promise<Workspace> {
+  const rel = hasLink(workspace, REL.createWorkspace) ? REL.createWorkspace : REL.updateDeleteWorkspace;
+  const saved = await client.follow(workspace, rel, { ...options, method: 'PUT', body, schema: workspaceSchema, skipErrorHandler: true });
+  if (!saved) throw new Error('The server answered the save with nothing');
+  return saved;
+}
+
+/** POST 'create deployment' (the Deploy button): the deployment job. */
+export async function deployWorkspace(client: ApiClient, workspace: Workspace, options: RequestOptions = {}): Promise<Job | undefined> {
+  return client.follow(workspace, REL.createDeployment, { ...options, method: 'POST', schema: jobSchema, skipErrorHandler: true, retry: false });
+}
+
+/** DELETE the 'update delete workspace' link. */
+export async function deleteWorkspace(client: ApiClient, workspace: Workspace, options: RequestOptions = {}): Promise<void> {
+  await client.follow(workspace, REL.updateDeleteWorkspace, { ...options, method: 'DELETE', skipErrorHandler: true });
 }

@@ -16,6 +16,7 @@ import { datasetPageMachine } from '../machines/datasetPage/datasetPage.machine'
 import { dataPluginsMachine } from '../machines/dataPlugins/dataPlugins.machine';
 import { discoveryUploadMachine } from '../machines/discoveryUpload/discoveryUpload.machine';
 import { dataStoreFormMachine } from '../machines/dataStoreForm/dataStoreForm.machine';
+import { workspaceFormMachine } from '../machines/workspaceForm/workspaceForm.machine';
 import { dataStoreListMachine } from '../machines/dataStoreList/dataStoreList.machine';
 import { feedMachine } from '../machines/feed/feed.machine';
 import { tagChipsMachine } from '../machines/tagChips/tagChips.machine';
@@ -61,6 +62,7 @@ const ORIGINALS: { readonly [K in keyof Machines]: AnyStateMachine } = {
   channelSelection: channelSelectionMachine,
   news: newsMachine,
   libraryLists: libraryListsMachine,
+  workspaceForm: workspaceFormMachine,
 };
 
 function effects(replies: Parameters<typeof fakeFetch> = []) {

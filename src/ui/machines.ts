@@ -24,6 +24,8 @@ import { discoveryUploadActors } from '../machines/discoveryUpload/discoveryUplo
 import { discoveryUploadMachine } from '../machines/discoveryUpload/discoveryUpload.machine';
 import { dataStoreFormActors } from '../machines/dataStoreForm/dataStoreForm.actors';
 import { dataStoreFormMachine } from '../machines/dataStoreForm/dataStoreForm.machine';
+import { workspaceFormActors } from '../machines/workspaceForm/workspaceForm.actors';
+import { workspaceFormMachine } from '../machines/workspaceForm/workspaceForm.machine';
 import { dataStoreListActors } from '../machines/dataStoreList/dataStoreList.actors';
 import { dataStoreListMachine } from '../machines/dataStoreList/dataStoreList.machine';
 import { feedActors } from '../machines/feed/feed.actors';
@@ -172,6 +174,15 @@ export function provideMachines(effects: MachineEffects) {
     }),
     news: newsMachine.provide({ actors: newsActors(client) }),
     libraryLists: libraryListsMachine.provide({ actors: libraryListsActors(client) }),
+    // Workspace create and settings (spec 001 §2, issue 10): a full reload after create or delete,
+    // so the session reads the user's workspaces afresh.
+    workspaceForm: workspaceFormMachine.provide({
+      actors: workspaceFormActors(client),
+      actions: {
+        showCreated: (_, { workspaceId }) => effects.reload(pathTo('newData', { workspaceId })),
+        leave: () => effects.reload(pathTo('root')),
+      },
+    }),
   };
 }
 

@@ -38,6 +38,7 @@ const SetupTasksPage = lazy(() => import('../pages/setupTasks/SetupTasksPage'));
 const OnboardingPage = lazy(() => import('../pages/onboarding/OnboardingPage'));
 const DashboardPage = lazy(() => import('../pages/dashboard/DashboardPage'));
 const HelpPage = lazy(() => import('../pages/help/HelpPage'));
+const WorkspaceSettingsPage = lazy(() => import('../pages/workspace/WorkspaceSettingsPage'));
 
 const page = (element: ReactNode) => <Suspense fallback={<Loading />}>{element}</Suspense>;
 
@@ -83,8 +84,8 @@ export function AppRoutes() {
         <Route path={path('profile')} element={page(<ProfilePage />)} />
         <Route path={path('changePassword')} element={page(<ChangePasswordPage />)} />
         <Route path={path('apiKeys')} element={page(<ApiKeysPage />)} />
-        <Route path={path('newWorkspace')} element={<RequireOwner><ViewPage view="New Workspace" title="New Workspace" /></RequireOwner>} />
-        <Route path={path('workspaceSettings')} element={<RequireWorkspace><RequireAdmin><ViewPage view="Workspace Settings" title="Workspace Settings" /></RequireAdmin></RequireWorkspace>} />
+        <Route path={path('newWorkspace')} element={<RequireOwner>{page(<WorkspaceSettingsPage />)}</RequireOwner>} />
+        <Route path={path('workspaceSettings')} element={<RequireWorkspace><RequireAdmin>{page(<WorkspaceSettingsPage />)}</RequireAdmin></RequireWorkspace>} />
 
         <Route element={inWorkspace}>
           <Route path={path('feed')} element={page(<FeedPage />)} />
@@ -116,7 +117,7 @@ export function AppRoutes() {
           <Route path={path('datasources')} element={page(<DataSourcesPage />)} />
           <Route path={path('labChannels')} element={page(<LabChannelsPage />)} />
           <Route path={path('labSetupTasks')} element={page(<SetupTasksPage />)} />
-          <Route path={path('labSettings')} element={<ViewPage view="Workspace Settings" title="Settings" />} />
+          <Route path={path('labSettings')} element={page(<WorkspaceSettingsPage />)} />
           {labProject && <Route path={path('project')} element={page(<ProjectPage />)} />}
           <Route path={path('labHelp')} element={page(<LabHelpPage />)} />
         </Route>

@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, waitFor } from 'xstate';
+import { createApiClient } from '../../api/client';
+import { ApiFailure } from '../../api/errors';
+import { fakeFetch } from '../../api/testing/fakeFetch';
+import type { Workspace } from '../../domain/resources';
+import { WORKSPACE_TEXTS } from '../../domain/workspaceForm';
+import { pathOf } from '../testing';
+import { workspaceFormActors } from './workspaceForm.actors';
+import { saveFailure, workspaceFormMachine } from './workspaceForm.machine';
+
+const BASE = 'http://api.test/api';
+const href = (path: string) => ({ href: `${BASE}${path}` });
+const profile = { id: 'p1', _links: { 'new workspace': href('/workspaces') } };
+const draft: Workspace = { id: 'w9', name: '', _links: { 'create workspace': href('/workspaces/w9') } };
+const existing: Workspace = {
+  id: 'w1',
+  name: 'Acme',
+  domains: ['acme.example'],
+  deploymentSecret: 'old-secret',
+  appProperties: { HOME_PAGE: 'explore' },
+  _links: { self: href('/workspaces/w1'), 'update delete workspace': href('/workspaces/w1'), 'create deployment': href('/workspaces/w1/deployments') },
+};
+const created: Workspace = { ...existing, id: 'w9', name: 'New one', status: 'PROVISIONING' };
+const refused = new ApiFailure({
+  kind: 'response',
+  status: 400,
+  message: '[400] Bad Request',
+  body: {
+    timestamp: '2026-11-23T00:00:00Z',
+    status: 400,
+    error: 'Bad Request',
+    message: "Validation failed for object='workspace'",
+    path: '/api/workspaces/w1',
+    errors: [
+      { field: 'setRepositoryUrl', objectName: 'workspace', defaultMessage: 'is not a repository URL' },
+      { field: 'repositoryBranch', objectName: 'workspace', defaultMessage: 'is not a branch name' },
+    ],
+  },
+});
+const busyJobs = new ApiFailure({ kind: 'response', status: 409, message: '[409]', body: { timestamp: '2026-11-23T00:00:00Z', status: 409, error: 'Conflict', message: 'This workspace has jobs queued or running', path: '/api/workspaces/w1', errors: [] } });
+
+
+describe('workspace form scenarios', () => {
+  it('shows name, domains and setRepositoryUrl errors beside their fields, any other as a banner of its defaultMessage', () => {
+    expect(saveFailure(refused)).toEqual({ banner: 'is not a branch name', fieldErrors: { setRepositoryUrl: 'is not a repository URL' } });
+    expect(saveFailure(busyJobs)).toEqual({ banner: 'This workspace has jobs queued or running', fieldErrors: {} });
+    const silent = new ApiFailure({ kind: 'response', status: 500, message: '[500]', body: { timestamp: 't', status: 500, error: 'x', message: '', path: '/api', errors: [] } });
+    expect(saveFailure(silent).banner).toBe(WORKSPACE_TEXTS.unexpected);
+  });
+
+  it('edits app properties, the logo and the repository fields; the body sends what the URL allows', () => {
+    const path = pathOf(
+      workspaceFormMachine,
+      [
+        { type: 'xstate.done.actor.load', output: existing },
+        { type: 'user.addProperty' },
+        { type: 'user.property', index: 1, property: { key: 'APP_SNACKBAR_TIMEOUT', value: '3000' } },
+        { type: 'user.removeProperty', index: 0 },
+        { type: 'user.logo', imageUrl: 'data:image/png;base64,iVBORw0KGgo=' },
+        { type: 'user.field', field: 'repositoryUrl', value: 'https://example.org/a/b' },
+        { type: 'user.field', field: 'repositoryBranch', value: 'dev' },
+        { type: 'user.field', field: 'sshPrivateKey', value: 'typed key' },
+      ],
+      { input: { workspaceId: 'w1', owner: null } },
+    );
+    const fields = path.state.context.fields;
+    expect(fields.appProperties).toEqual([{ key: 'APP_SNACKBAR_TIMEOUT', value: '3000' }]);
+    expect(fields.imageUrl).toBe('data:image/png;base64,iVBORw0KGgo=');
+  });
+
+  it('keeps Save disabled with an empty name', () => {
+    const path = pathOf(workspaceFormMachine, [{ type: 'xstate.done.actor.load', output: existing }, { type: 'user.field', field: 'name', value: '  ' }], { input: { workspaceId: 'w1', owner: null } });
+    expect(path.state.can({ type: 'user.save' })).toBe(false);
+  });
+
+  it('the real actors POST new workspace, PUT create workspace, then PUT update, POST create deployment and DELETE', async () => {
+    const fake = fakeFetch({ status: 201, body: draft }, { status: 201, body: created });
+    const client = createApiClient({ baseURL: BASE, getToken: () => Promise.resolve('t'), fetch: fake.fetch, retryDelay: () => 0 });
+    const moves: unknown[] = [];
+    const actor = createActor(workspaceFormMachine.provide({ actors: workspaceFormActors(client), actions: { showCreated: (_, params) => void moves.push(params) }, delays: { redirect: 0 } }), {
+      input: { workspaceId: 'new', owner: profile },
+    }).start();
+    await waitFor(actor, (s) => s.matches('editing'));
+    actor.send({ type: 'user.field', field: 'name', value: ' New one ' });
+    actor.send({ type: 'user.field', field: 'domains', value: '@acme.example, b.example' });
+    actor.send({ type: 'user.save' });
+    await waitFor(actor, (s) => s.status === 'done');
+    expect(fake.calls.map((c) => `${c.method} ${c.url}`)).toEqual([`POST ${BASE}/workspaces`, `PUT ${BASE}/workspaces/w9`]);
+    expect(fake.calls[1]?.body).toMatchObject({ name: 'New one', domains: ['acme.example', 'b.example'], defaultEnvironment: null, repositoryUrl: null, appProperties: {} });
+    expect(moves).toEqual([{ workspaceId: 'w9' }]);
+
+    const more = fakeFetch({ body: existing }, { body: { ...existing, deploymentSecret: 'new' } }, { status: 202, body: { id: 'j1', type: 'WORKSPACE_DEPLOY', status: 'QUEUED', created: '2026-11-23T00:00:00Z', _links: {} } }, { status: 204 });
+    const client2 = createApiClient({ baseURL: BASE, getToken: () => Promise.resolve('t'), fetch: more.fetch, retryDelay: () => 0 });
+    let left = false;
+    const editor = createActor(workspaceFormMachine.provide({ actors: workspaceFormActors(client2), actions: { leave: () => void (left = true) }, delays: { redirect: 0 } }), { input: { workspaceId: 'w1', owner: null } }).start();
+    await waitFor(editor, (s) => s.matches('editing'));
+    editor.send({ type: 'user.regenerate' });
+    await waitFor(editor, (s) => s.matches('editing') && s.context.workspace?.deploymentSecret === 'new');
+    editor.send({ type: 'user.deploy' });
+    await waitFor(editor, (s) => s.matches('editing') && s.context.notice === WORKSPACE_TEXTS.deployStarted);
+    editor.send({ type: 'user.delete' });
+    editor.send({ type: 'user.confirm' });
+    await waitFor(editor, (s) => s.status === 'done');
+    expect(more.calls.map((c) => `${c.method} ${c.url}`)).toEqual([`GET ${BASE}/workspaces/w1`, `PUT ${BASE}/workspaces/w1`, `POST ${BASE}/workspaces/w1/deployments`, `DELETE ${BASE}/workspaces/w1`]);
+    expect(more.calls[1]?.body).toEqual({ name: 'Acme', domains: ['acme.example'], imageUrl: null, deploymentSecret: '' });
+    expect(left).toBe(true);
+  });
+});
