@@ -63,6 +63,8 @@ export async function saveAppProperty(client: ApiClient, workspace: Workspace, k
   const appProperties = { ...(current.appProperties ?? {}), [key]: value };
   const saved = await client.follow(current, REL.updateDeleteWorkspace, { ...options, method: 'PUT', body: { name: current.name, appProperties }, schema: workspaceSchema });
   return required(saved, 'the saved workspace');
+}
+
 /** POST the 'new workspace' link (the profile's or the root's): an id and its 'create workspace' link; nothing is stored yet. */
 export async function initialiseWorkspace(client: ApiClient, owner: HalLike, options: RequestOptions = {}): Promise<Workspace> {
   const draft = await client.follow(owner, REL.newWorkspace, { ...options, method: 'POST', schema: workspaceSchema, retry: false });
