@@ -69,6 +69,14 @@ describe('REL', () => {
       related: 'related',
       createChannel: 'create channel',
       updateChannel: 'update channel',
+      withdrawInvitation: 'withdraw invitation',
+      deleteInvitation: 'delete invitation',
+      addAdministrator: 'add administrator',
+      withdrawAdministrator: 'withdraw administrator',
+      resolveNotification: 'resolve notification',
+      deleteNotification: 'delete notification',
+      notificationSettings: 'notification settings',
+      updateNotificationSettings: 'update notification settings',
     });
   });
 

@@ -8,6 +8,7 @@ import * as labApi from './006_lab_api';
 import * as datasets from './007_datasets';
 import * as dataplugins from './008_dataplugins';
 import * as dataStores from './009_data_stores';
+import * as notificationSettings from './015_notification_settings';
 
 /** Ordered by name; a new migration is a new file added here, never an edit of an old one. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '007_datasets': datasets,
   '008_dataplugins': dataplugins,
   '009_data_stores': dataStores,
+  '015_notification_settings': notificationSettings,
 };
