@@ -1,4 +1,5 @@
 import type { Notification } from './resources';
+import { pathTo } from './routes';
 
 // The notifications inbox's rules (spec 002 §2 'Notifications inbox').
 
@@ -61,7 +62,7 @@ type Embedded = {
   readonly job?: { readonly commitId?: string | null };
 };
 
-export const embeddedOf = (n: Notification): Embedded => (n._embedded ?? {}) as Embedded;
+export const embeddedOf = (n: Notification): Embedded => n._embedded ?? {};
 
 /**
  * Where a click goes: dataset types to the dataset (by alias, else id), pipeline activity and job
@@ -70,10 +71,9 @@ export const embeddedOf = (n: Notification): Embedded => (n._embedded ?? {}) as 
 export function notificationTarget(n: Notification, workspaceId: string): string | null {
   const { dataset, pipeline } = embeddedOf(n);
   if (n.type.startsWith('DATASET_') && dataset?.id) {
-    const ref = dataset.alias ?? dataset.id;
-    return `/l/${encodeURIComponent(dataset.workspaceId ?? workspaceId)}/dataset/${ref.split('/').map(encodeURIComponent).join('/')}`;
+    return pathTo('dataset', { workspaceId: dataset.workspaceId ?? workspaceId, idOrAlias: dataset.alias ?? dataset.id });
   }
-  if (n.type === 'PIPELINE_ACTIVITY' || ((n.type === 'JOB_STARTED' || n.type === 'JOB_ENDED') && pipeline)) return `/lab/${encodeURIComponent(workspaceId)}/pipelines`;
+  if (n.type === 'PIPELINE_ACTIVITY' || ((n.type === 'JOB_STARTED' || n.type === 'JOB_ENDED') && pipeline)) return pathTo('pipelines', { workspaceId });
   return null;
 }
 

@@ -13,6 +13,8 @@ import { dataPluginsMachine } from '../machines/dataPlugins/dataPlugins.machine'
 import { discoveryUploadMachine } from '../machines/discoveryUpload/discoveryUpload.machine';
 import { dataStoreFormMachine } from '../machines/dataStoreForm/dataStoreForm.machine';
 import { dataStoreListMachine } from '../machines/dataStoreList/dataStoreList.machine';
+import { inboxMachine } from '../machines/inbox/inbox.machine';
+import { invitationsMachine } from '../machines/invitations/invitations.machine';
 import { feedMachine } from '../machines/feed/feed.machine';
 import { jobRunMachine } from '../machines/jobRun/jobRun.machine';
 import { landingMachine } from '../machines/landing/landing.machine';
@@ -46,6 +48,8 @@ const ORIGINALS: { readonly [K in keyof Machines]: AnyStateMachine } = {
   discoveryUpload: discoveryUploadMachine,
   oauthConnect: oauthConnectMachine,
   dataStoreList: dataStoreListMachine,
+  invitations: invitationsMachine,
+  inbox: inboxMachine,
   dataStoreForm: dataStoreFormMachine,
 };
 

@@ -22,6 +22,10 @@ import { dataStoreFormActors } from '../machines/dataStoreForm/dataStoreForm.act
 import { dataStoreFormMachine } from '../machines/dataStoreForm/dataStoreForm.machine';
 import { dataStoreListActors } from '../machines/dataStoreList/dataStoreList.actors';
 import { dataStoreListMachine } from '../machines/dataStoreList/dataStoreList.machine';
+import { inboxActors } from '../machines/inbox/inbox.actors';
+import { inboxMachine } from '../machines/inbox/inbox.machine';
+import { invitationsActors } from '../machines/invitations/invitations.actors';
+import { invitationsMachine } from '../machines/invitations/invitations.machine';
 import { feedActors } from '../machines/feed/feed.actors';
 import { feedMachine } from '../machines/feed/feed.machine';
 import { jobRunActors } from '../machines/jobRun/jobRun.actors';
@@ -135,6 +139,9 @@ export function provideMachines(effects: MachineEffects) {
     oauthConnect: oauthConnectMachine.provide({ actors: oauthConnectActors(client), actions: oauthConnectActions }),
     // The Lab's data stores (spec 001 §2 'Data stores'); a toast's text travels with the move.
     dataStoreList: dataStoreListMachine.provide({ actors: dataStoreListActors(client) }),
+    // Invitations and the notifications inbox (spec 002 §2, §4; issue 12 noise control)
+    invitations: invitationsMachine.provide({ actors: invitationsActors(client) }),
+    inbox: inboxMachine.provide({ actors: inboxActors(client) }),
     dataStoreForm: dataStoreFormMachine.provide({
       actors: dataStoreFormActors(client),
       actions: {

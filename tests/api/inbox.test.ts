@@ -17,7 +17,10 @@ afterAll(async () => {
   await world?.close();
 });
 
-const firstUnread = async () => embedded((await world.member.api.get('/api/notifications')).body, 'notifications')[0];
+const firstUnread = async (): Promise<{ id: string; _links: Record<string, { href: string }> }> => {
+  const list: { id: string; _links: Record<string, { href: string }> }[] = embedded((await world.member.api.get('/api/notifications')).body, 'notifications');
+  return list[0]!;
+};
 
 describe('mark read and delete', () => {
   it('offers the recipient resolve and delete; resolving drops the resolve link', async () => {

@@ -37,7 +37,7 @@ function serverMessageOr(error: unknown, fallback: string): string {
   const field = fieldErrors(error).email;
   if (field) return field;
   const failure = toApiError(error);
-  return failure.kind === 'response' && failure.status < 500 && failure.status !== 403 && failure.message ? failure.message : fallback;
+  return failure.kind === 'response' && failure.status < 500 && failure.status !== 403 && failure.body?.message ? failure.body.message : fallback;
 }
 
 const target = (event: InvitationsEvent) => ('invitation' in event ? event.invitation : null);

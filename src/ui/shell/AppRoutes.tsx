@@ -28,6 +28,8 @@ const DataSourcesPage = lazy(() => import('../pages/lab/datasources/DataSourcesP
 const LabChannelsPage = lazy(() => import('../pages/lab/channels/LabChannelsPage'));
 const ProjectPage = lazy(() => import('../pages/lab/project/ProjectPage'));
 const LabHelpPage = lazy(() => import('../pages/lab/help/LabHelpPage'));
+const InvitationsPage = lazy(() => import('../pages/invitations/InvitationsPage'));
+const NotificationsPage = lazy(() => import('../pages/notifications/NotificationsPage'));
 const DataStoresPage = lazy(() => import('../pages/lab/datastores/list/DataStoresPage'));
 const DataStoreEditPage = lazy(() => import('../pages/lab/datastores/edit/DataStoreEditPage'));
 
@@ -46,6 +48,7 @@ export function AppRoutes() {
   }
   const library = isFeatureEnabled(features, 'LIBRARY');
   const labProject = isFeatureEnabled(features, 'LAB_PROJECT');
+  const invitations = isFeatureEnabled(features, 'INVITATIONS');
   const inWorkspace = (
     <RequireWorkspace>
       <Outlet />
@@ -85,8 +88,9 @@ export function AppRoutes() {
           <Route path={path('starred')} element={<ViewPage view="Starred" title="Starred" />} />
           <Route path={path('help')} element={<ViewPage view="Help" title="Help" />} />
           <Route path={path('dashboard')} element={<ViewPage view="Dashboard" title="Dashboard" />} />
-          <Route path={path('invitations')} element={<ViewPage view="Invitations" title="Invitations" />} />
-          <Route path={path('notifications')} element={<ViewPage view="Notifications" title="Notifications" />} />
+          {/* A profile with INVITATIONS disabled has no invitations entry and no page (spec 002 §6). */}
+          {invitations && <Route path={path('invitations')} element={page(<InvitationsPage />)} />}
+          <Route path={path('notifications')} element={page(<NotificationsPage />)} />
           <Route path={path('setupTasks')} element={<ViewPage view="Setup Tasks" title="Setup Tasks" />} />
           <Route path={path('newData')} element={<NewDataRedirect />} />
           {library && <Route path={path('library')} element={<LibraryRedirect />} />}
