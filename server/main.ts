@@ -1,6 +1,7 @@
 import { buildServer } from './app';
 import { loadConfig } from './config';
 import { openDatabase } from './db/database';
+import { DIGEST_CHECK_MS, startDigests } from './notifications/digest';
 import { Runner, loadRunnerSettings } from './runner';
 import { Scheduler, loadSchedulerSettings } from './scheduler';
 import { seedDemo } from './seed';
@@ -29,6 +30,9 @@ async function main() {
   // Every process also checks the schedules; a slot still gets one job (server/scheduler/slots.ts).
   const scheduler = schedulerSettings.enabled ? new Scheduler({ intervalMs: schedulerSettings.intervalMs, db: database.db, log }) : undefined;
 
+  // Every process also checks for due daily digests; the claim sends each once (notifications/digest.ts).
+  let stopDigests: (() => Promise<void>) | undefined;
+
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -39,6 +43,7 @@ async function main() {
     try {
       // No new slots first, then stop claiming; running jobs get the grace period, then end with a log line saying why.
       await scheduler?.stop();
+      await stopDigests?.();
       await runner?.stop();
       await server.close();
       await database.close();
@@ -54,6 +59,7 @@ async function main() {
   await server.app.listen({ port: config.port, host: config.host });
   await runner?.start();
   scheduler?.start();
+  if (schedulerSettings.enabled) stopDigests = startDigests({ db: database.db, config, log }, DIGEST_CHECK_MS);
   log.info({ url: config.publicUrl, database: database.kind, identity: config.auth.embedded ? 'embedded' : config.auth.domain }, 'ready');
 }
 

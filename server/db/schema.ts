@@ -165,8 +165,40 @@ export interface NotificationsTable {
   actor_name: string | null;
   dataset_id: string | null;
   job_id: string | null;
+  /** 015: the pipeline it is about (its click target and routing key) */
+  pipeline_id: ColumnType<string | null, string | null | undefined, string | null>;
   created: Timestamp;
   last_modified: Timestamp;
+}
+
+/** 015: noise control, one row per profile that changed a default */
+export interface NotificationSettingsTable {
+  profile_id: string;
+  mentions_only: Generated<boolean>;
+  digest: Generated<boolean>;
+  last_digest_at: NullableTimestamp;
+}
+
+export type RouteObjectType = 'DATASET' | 'PIPELINE';
+export type RouteLevel = 'ALL' | 'ERRORS' | 'NONE';
+
+/** 015: per-object routing: everything, errors only, or nothing about one dataset or pipeline */
+export interface NotificationRoutesTable {
+  profile_id: string;
+  object_type: RouteObjectType;
+  object_id: string;
+  level: RouteLevel;
+}
+
+/** 015: events held for the daily digest of a profile in digest mode */
+export interface NotificationDigestItemsTable {
+  id: string;
+  profile_id: string;
+  workspace_id: string | null;
+  type: string;
+  message: string;
+  actor_name: string | null;
+  created: Timestamp;
 }
 
 export interface SubscriptionsTable {
@@ -387,6 +419,9 @@ export interface Database {
   workspace_dataplugins: WorkspaceDataPluginsTable;
   pipeline_states: PipelineStatesTable;
   notifications: NotificationsTable;
+  notification_settings: NotificationSettingsTable;
+  notification_routes: NotificationRoutesTable;
+  notification_digest_items: NotificationDigestItemsTable;
   subscriptions: SubscriptionsTable;
   invitations: InvitationsTable;
   api_keys: ApiKeysTable;

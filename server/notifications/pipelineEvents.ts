@@ -31,7 +31,7 @@ export async function notifyJobStarted(db: Db, job: JobFacts): Promise<number> {
   const name = await pipelineName(db, job.pipeline_id);
   const profileIds = await subscribersOf(db, job.pipeline_id, false);
   if (name === undefined) return 0;
-  return notify(db, { profileIds, workspaceId: job.workspace_id, type: 'JOB_STARTED', message: `${what(job)} of ${name} started${attemptText(job)}.`, actorName: null, jobId: job.id });
+  return notify(db, { profileIds, workspaceId: job.workspace_id, type: 'JOB_STARTED', message: `${what(job)} of ${name} started${attemptText(job)}.`, actorName: null, jobId: job.id, pipelineId: job.pipeline_id });
 }
 
 export async function notifyJobEnded(db: Db, job: JobFacts, status: string): Promise<number> {
@@ -39,11 +39,11 @@ export async function notifyJobEnded(db: Db, job: JobFacts, status: string): Pro
   const name = await pipelineName(db, job.pipeline_id);
   const profileIds = await subscribersOf(db, job.pipeline_id, ALERT_STATUSES.has(status));
   if (name === undefined) return 0;
-  return notify(db, { profileIds, workspaceId: job.workspace_id, type: 'JOB_ENDED', message: `${what(job)} of ${name} ended ${status}${attemptText(job)}.`, actorName: null, jobId: job.id });
+  return notify(db, { profileIds, workspaceId: job.workspace_id, type: 'JOB_ENDED', message: `${what(job)} of ${name} ended ${status}${attemptText(job)}.`, actorName: null, jobId: job.id, pipelineId: job.pipeline_id, isError: ALERT_STATUSES.has(status) });
 }
 
 /** A person changed the pipeline or started or stopped it: news for ALL subscribers other than that person. */
 export async function notifyPipelineActivity(db: Db, pipeline: { id: string; workspace_id: string }, message: string, actor: { profileId: string; name: string | null }): Promise<number> {
   const profileIds = (await subscribersOf(db, pipeline.id, false)).filter((id) => id !== actor.profileId);
-  return notify(db, { profileIds, workspaceId: pipeline.workspace_id, type: 'PIPELINE_ACTIVITY', message, actorName: actor.name });
+  return notify(db, { profileIds, workspaceId: pipeline.workspace_id, type: 'PIPELINE_ACTIVITY', message, actorName: actor.name, pipelineId: pipeline.id });
 }

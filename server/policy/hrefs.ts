@@ -14,6 +14,9 @@ export interface Hrefs {
   notification(id: string): string;
   invitations(email?: string): string;
   invitation(id: string): string;
+  invitationPart(id: string, part: string): string;
+  notificationPart(id: string, part: string): string;
+  notificationSettings(): string;
   apiKeys(): string;
   apiKey(id: string): string;
   dataset(id: string): string;
@@ -53,6 +56,9 @@ export function hrefs(config: Pick<Config, 'publicUrl'>): Hrefs {
     notification: (id) => `${api}/notifications/${seg(id)}`,
     invitations: (email) => (email ? `${api}/invitations?email=${seg(email)}` : `${api}/invitations`),
     invitation: (id) => `${api}/invitations/${seg(id)}`,
+    invitationPart: (id, part) => `${api}/invitations/${seg(id)}/${part}`,
+    notificationPart: (id, part) => `${api}/notifications/${seg(id)}/${part}`,
+    notificationSettings: () => `${api}/notification-settings`,
     apiKeys: () => `${api}/apikeys`,
     apiKey: (id) => `${api}/apikeys/${seg(id)}`,
     dataset: (id) => `${api}/datasets/${seg(id)}`,

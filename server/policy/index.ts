@@ -11,6 +11,7 @@ export {
   isAdminRole,
   jobLinks,
   notificationLinks,
+  notificationSettingsLinks,
   profileLinks,
   rootLinks,
   workspaceLinks,

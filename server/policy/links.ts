@@ -40,6 +40,9 @@ export function rootLinks(h: Hrefs, caller: Caller): Links {
     [REL.workspaces]: h.workspaces(),
     [REL.apikeys]: h.apiKeys(),
     [REL.notifications]: h.notifications(),
+    // Noise control is kept per profile: a caller without one (an API key) has none to change.
+    [REL.notificationSettings]: caller.profile ? h.notificationSettings() : null,
+    [REL.updateNotificationSettings]: caller.profile ? h.notificationSettings() : null,
     [REL.invitations]: email ? h.invitations(email) : null,
     [REL.newApiKey]: canMintApiKeys(caller) ? h.apiKeys() : null,
     // Initialising a workspace (POST) is for owners: the same mark as the profile's 'new workspace'.
@@ -358,9 +361,20 @@ export function apiKeyDraftLinks(h: Hrefs, caller: Caller, id: string): Links {
   return links({ [REL.createApiKey]: canMintApiKeys(caller) && h.apiKey(id) });
 }
 
-export function notificationLinks(h: Hrefs, caller: Caller, notification: { id: string; profile_id: string }): Links {
+/** A person's own noise settings: read and replaced by themselves only. */
+export function notificationSettingsLinks(h: Hrefs, caller: Caller): Links {
+  if (!caller.profile) return {};
+  return links({ [REL.self]: h.notificationSettings(), [REL.updateNotificationSettings]: h.notificationSettings() });
+}
+
+/** A notification is its recipient's alone: only they read it, mark it read (while unread) and delete it. */
+export function notificationLinks(h: Hrefs, caller: Caller, notification: { id: string; profile_id: string; resolved: boolean }): Links {
   if (notification.profile_id !== caller.profileId) return {};
-  return links({ [REL.self]: h.notification(notification.id) });
+  return links({
+    [REL.self]: h.notification(notification.id),
+    [REL.resolveNotification]: !notification.resolved && h.notificationPart(notification.id, 'resolved'),
+    [REL.deleteNotification]: h.notification(notification.id),
+  });
 }
 
 /**
@@ -371,13 +385,21 @@ export function notificationLinks(h: Hrefs, caller: Caller, notification: { id: 
 export function invitationLinks(
   h: Hrefs,
   caller: Caller,
-  invitation: { id: string; email: string; status: string },
+  invitation: { id: string; email: string; status: string; invitee_role: MemberRole | null },
   callerRole: MemberRole | undefined,
 ): Links {
   const invitee = verifiedEmail(caller) === invitation.email.trim().toLowerCase();
   const acceptable = invitation.status === 'PENDING' || invitation.status === 'ACCEPTED';
+  // The workspace's admins manage its invitations (spec 002 §4): withdraw unless already revoked,
+  // delete unless accepted, and for an accepted invitee who is no owner, the admin toggle.
+  const admin = callerRole !== undefined && isAdminRole(callerRole);
+  const accepted = invitation.status === 'ACCEPTED';
   return links({
     [REL.self]: (invitee || callerRole !== undefined) && h.invitation(invitation.id),
     [REL.acceptInvitation]: invitee && caller.profile !== undefined && acceptable && h.invitation(invitation.id),
+    [REL.withdrawInvitation]: admin && invitation.status !== 'REVOKED' && h.invitationPart(invitation.id, 'withdrawal'),
+    [REL.deleteInvitation]: admin && !accepted && h.invitation(invitation.id),
+    [REL.addAdministrator]: admin && accepted && invitation.invitee_role === 'member' && h.invitationPart(invitation.id, 'administrator'),
+    [REL.withdrawAdministrator]: admin && accepted && invitation.invitee_role === 'editor' && h.invitationPart(invitation.id, 'administrator'),
   });
 }

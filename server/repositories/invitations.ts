@@ -1,15 +1,31 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database';
-import type { InvitationsTable } from '../db/schema';
+import type { InvitationsTable, MemberRole } from '../db/schema';
 import type { Paging } from '../http/hal';
 import { newId } from './ids';
 
-export type InvitationRow = Selectable<InvitationsTable> & { workspace_name: string };
+/** with the role its invitee holds in the workspace now (owner, editor, member; null: not a member) */
+export type InvitationRow = Selectable<InvitationsTable> & { workspace_name: string; invitee_role: MemberRole | null };
 
 export const INVITATION_STATUS = { pending: 'PENDING', accepted: 'ACCEPTED', revoked: 'REVOKED' } as const;
 
 const withWorkspace = (db: Db) =>
-  db.selectFrom('invitations as i').innerJoin('workspaces as w', 'w.id', 'i.workspace_id').selectAll('i').select('w.name as workspace_name');
+  db
+    .selectFrom('invitations as i')
+    .innerJoin('workspaces as w', 'w.id', 'i.workspace_id')
+    .selectAll('i')
+    .select('w.name as workspace_name')
+    .select((eb) =>
+      eb
+        .selectFrom('workspace_members as m')
+        .innerJoin('profiles as p', 'p.id', 'm.profile_id')
+        .select('m.role')
+        .whereRef('m.workspace_id', '=', 'i.workspace_id')
+        .where((inner) => inner(inner.fn('lower', ['p.email']), '=', inner.fn('lower', ['i.email'])))
+        .orderBy('m.role')
+        .limit(1)
+        .as('invitee_role'),
+    );
 
 async function page(query: ReturnType<typeof withWorkspace>, paging: Paging): Promise<{ items: InvitationRow[]; total: number }> {
   const [items, count] = await Promise.all([
@@ -70,6 +86,45 @@ export async function markAccepted(db: Db, id: string): Promise<boolean> {
     .set({ status: INVITATION_STATUS.accepted })
     .where('id', '=', id)
     .where('status', '=', INVITATION_STATUS.pending)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * Withdraws it: REVOKED, and an invitee who had joined through it leaves the workspace (an owner
+ * never does: a workspace keeps its owners). False when it was already revoked.
+ */
+export async function markRevoked(db: Db, invitation: { id: string; workspace_id: string; email: string }): Promise<boolean> {
+  const result = await db
+    .updateTable('invitations')
+    .set({ status: INVITATION_STATUS.revoked })
+    .where('id', '=', invitation.id)
+    .where('status', '!=', INVITATION_STATUS.revoked)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) return false;
+  await db
+    .deleteFrom('workspace_members')
+    .where('workspace_id', '=', invitation.workspace_id)
+    .where('role', '!=', 'owner')
+    .where('profile_id', 'in', (eb) => eb.selectFrom('profiles').select('id').where((inner) => inner(inner.fn('lower', ['email']), '=', invitation.email.trim().toLowerCase())))
+    .execute();
+  return true;
+}
+
+/** Deletes one that was never accepted; false when it is gone or has been accepted meanwhile. */
+export async function deleteUnaccepted(db: Db, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('invitations').where('id', '=', id).where('status', '!=', INVITATION_STATUS.accepted).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** Makes the invitee an administrator (editor) of the workspace or a plain member again; never touches an owner. */
+export async function setInviteeRole(db: Db, invitation: { workspace_id: string; email: string }, role: 'editor' | 'member'): Promise<boolean> {
+  const result = await db
+    .updateTable('workspace_members')
+    .set({ role })
+    .where('workspace_id', '=', invitation.workspace_id)
+    .where('role', '!=', 'owner')
+    .where('profile_id', 'in', (eb) => eb.selectFrom('profiles').select('id').where((inner) => inner(inner.fn('lower', ['email']), '=', invitation.email.trim().toLowerCase())))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }

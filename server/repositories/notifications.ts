@@ -13,6 +13,9 @@ export type NotificationRow = Selectable<NotificationsTable> & {
   job_start_time: Date | null;
   job_end_time: Date | null;
   job_commit_id: string | null;
+  /** the pipeline it is about: its own, else its job's */
+  pipeline_ref_id: string | null;
+  pipeline_name: string | null;
 };
 
 // What a notification is about, for the embedded dataset, workspace and job.
@@ -26,6 +29,8 @@ const SUBJECT_COLUMNS = [
   'j.start_time as job_start_time',
   'j.end_time as job_end_time',
   'j.commit_id as job_commit_id',
+  'p.id as pipeline_ref_id',
+  'p.name as pipeline_name',
 ] as const;
 
 export interface NotificationFilter {
@@ -61,6 +66,7 @@ export async function notificationsOf(
       .leftJoin('datasets as d', 'd.id', 'n.dataset_id')
       .leftJoin('workspaces as w', 'w.id', 'n.workspace_id')
       .leftJoin('jobs as j', 'j.id', 'n.job_id')
+      .leftJoin('pipelines as p', (join) => join.on((eb) => eb('p.id', '=', eb.fn.coalesce('n.pipeline_id', 'j.pipeline_id'))))
       .selectAll('n')
       .select(SUBJECT_COLUMNS)
       .orderBy('n.created', 'desc')
@@ -90,8 +96,14 @@ export async function findNotification(db: Db, id: string): Promise<Notification
     .leftJoin('datasets as d', 'd.id', 'n.dataset_id')
     .leftJoin('workspaces as w', 'w.id', 'n.workspace_id')
     .leftJoin('jobs as j', 'j.id', 'n.job_id')
+    .leftJoin('pipelines as p', (join) => join.on((eb) => eb('p.id', '=', eb.fn.coalesce('n.pipeline_id', 'j.pipeline_id'))))
     .selectAll('n')
     .select(SUBJECT_COLUMNS)
     .where('n.id', '=', id)
     .executeTakeFirst();
+}
+
+export async function deleteNotification(db: Db, profileId: string, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('notifications').where('id', '=', id).where('profile_id', '=', profileId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
 }

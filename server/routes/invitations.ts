@@ -6,6 +6,7 @@ import { isValidEmail, PROFILE_MESSAGES } from '../../src/domain/validation';
 import { isEmailInDomains, normaliseDomain } from '../../src/domain/workspaceDomains';
 import type { MemberRole } from '../db/schema';
 import { conflict, notFound } from '../http/errors';
+import { createMailer, type Mailer } from '../identity/mailer';
 import { pagedCollection } from '../http/hal';
 import { notify } from '../notifications/notify';
 import type { Caller } from '../policy/caller';
@@ -13,11 +14,14 @@ import { invitationLinks } from '../policy/links';
 import {
   findInvitation,
   findInvitationByEmail,
+  deleteUnaccepted,
   INVITATION_STATUS,
   invitationsOfWorkspace,
   markAccepted,
+  markRevoked,
   openInvitation,
   pendingInvitationsFor,
+  setInviteeRole,
   type InvitationRow,
 } from '../repositories/invitations';
 import { profileIdsByEmail, setDefaultWorkspace } from '../repositories/profiles';
@@ -43,7 +47,33 @@ export function invitationBody(ctx: RouteContext, caller: Caller, invitation: In
   };
 }
 
+/**
+ * The invitation email, sent through the same mailer as the identity emails (SMTP, else the
+ * outbox). Its link opens the app: signing up or in with the invited address accepts every
+ * pending invitation of that address (the sign-in bootstrap, src/machines/auth) and opens the
+ * workspace.
+ */
+async function sendInvitationMail(ctx: RouteContext, mailer: Mailer, invitation: InvitationRow, inviter: string | null): Promise<void> {
+  const app = ctx.config.env.APP_TITLE;
+  const link = `${ctx.config.publicUrl}/l/${invitation.workspace_id}`;
+  await mailer.send({
+    to: invitation.email,
+    subject: `You are invited to join ${invitation.workspace_name} on ${app}`,
+    text: `Hello,\n\n${inviter ?? 'Someone'} invited you to join the workspace ${invitation.workspace_name} on ${app}.\n\nOpen this link and sign up or sign in with this email address (${invitation.email}) to accept:\n\n${link}\n\nIf you did not expect this invitation, ignore this message.\n`,
+  });
+}
+
 export function invitationRoutes(app: FastifyInstance, ctx: RouteContext): void {
+  const mailer = createMailer({ config: ctx.config, db: ctx.db, logger: app.log });
+  app.addHook('onClose', () => mailer.close());
+
+  /** The invitation again, as its reader sees it now; 404 when it has just gone. */
+  const reread = async (caller: Caller, id: string, role: MemberRole | undefined) => {
+    const row = await findInvitation(ctx.db, id);
+    if (!row) throw notFound(`Invitation ${id} not found`);
+    return invitationBody(ctx, caller, row, role);
+  };
+
   /** The invitations waiting for the caller's own, verified address: the root's 'invitations' link, and only that one. */
   defineRoute(app, ctx, {
     method: 'GET',
@@ -131,8 +161,10 @@ export function invitationRoutes(app: FastifyInstance, ctx: RouteContext): void 
       const id = await ctx.db.transaction().execute(async (trx) => {
         const invitationId = await openInvitation(trx, { workspaceId: workspace.id, email, invitedBy: caller.profileId }, existing?.id);
         await setupTasks.invitationCreated(trx, workspace.id, invitationId, caller.profileId);
+        const invitees = await profileIdsByEmail(trx, email);
         await notify(trx, {
-          profileIds: await profileIdsByEmail(trx, email),
+          profileIds: invitees,
+          directProfileIds: invitees,
           workspaceId: workspace.id,
           type: 'WORKSPACE_INVITATION',
           message: `${actorName ?? 'Someone'} invited you to join ${workspace.name}`,
@@ -142,7 +174,53 @@ export function invitationRoutes(app: FastifyInstance, ctx: RouteContext): void 
       });
       const created = await findInvitation(ctx.db, id);
       if (!created) throw notFound(`Invitation ${id} not found`);
+      // After the commit: the mail announces an invitation that exists. A mail failure leaves the
+      // invitation in place (Resend sends it again), so it is logged, not answered as an error.
+      try {
+        await sendInvitationMail(ctx, mailer, created, actorName ?? caller.principal.email ?? null);
+      } catch (error) {
+        request.log.error({ err: error, invitationId: id }, 'invitation mail could not be sent');
+      }
       return reply.status(201).send(invitationBody(ctx, caller, created, role));
     },
   });
+
+  /** Withdraws it (Revoke; the first half of Resend). An accepted invitee leaves the workspace. */
+  defineRoute(app, ctx, {
+    method: 'PUT',
+    url: '/invitations/:id/withdrawal',
+    guard: { resource: 'invitation', rel: REL.withdrawInvitation },
+    handler: async ({ request, access }) => {
+      await ctx.db.transaction().execute(async (trx) => {
+        if (!(await markRevoked(trx, access.invitation))) throw conflict('This invitation has already been withdrawn');
+      });
+      return reread(request.caller, access.invitation.id, access.role);
+    },
+  });
+
+  defineRoute(app, ctx, {
+    method: 'DELETE',
+    url: '/invitations/:id',
+    guard: { resource: 'invitation', rel: REL.deleteInvitation },
+    handler: async ({ reply, access }) => {
+      if (!(await deleteUnaccepted(ctx.db, access.invitation.id))) throw conflict('An accepted invitation cannot be deleted');
+      return reply.status(204).send();
+    },
+  });
+
+  /** The admin toggle of an accepted invitation: administrator (editor) or plain member. */
+  for (const [method, rel, role] of [
+    ['PUT', REL.addAdministrator, 'editor'],
+    ['DELETE', REL.withdrawAdministrator, 'member'],
+  ] as const) {
+    defineRoute(app, ctx, {
+      method,
+      url: '/invitations/:id/administrator',
+      guard: { resource: 'invitation', rel },
+      handler: async ({ request, access }) => {
+        if (!(await setInviteeRole(ctx.db, access.invitation, role))) throw conflict(`${access.invitation.email} is no longer a member of this workspace`);
+        return reread(request.caller, access.invitation.id, access.role);
+      },
+    });
+  }
 }

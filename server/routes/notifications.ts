@@ -1,11 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { REL } from '../../src/domain/relations';
-import type { notificationSchema, Wire } from '../../src/domain/resources';
+import type { notificationSchema, notificationSettingsSchema, Wire } from '../../src/domain/resources';
 import { pagedCollection } from '../http/hal';
 import type { Caller } from '../policy/caller';
-import { notificationLinks } from '../policy/links';
-import { markResolved, notificationsOf, type NotificationRow } from '../repositories/notifications';
+import { notificationLinks, notificationSettingsLinks } from '../policy/links';
+import { noiseSettingsInputSchema, uniqueRoutes, type NoiseSettings } from '../../src/domain/noiseControl';
+import { notFound } from '../http/errors';
+import { noiseSettingsFor, saveNoiseSettings } from '../repositories/notificationSettings';
+import { deleteNotification, findNotification, markResolved, notificationsOf, type NotificationRow } from '../repositories/notifications';
 import { iso, isoRequired, requestUrl, type RouteContext } from './context';
 import { defineRoute } from './define';
 
@@ -24,6 +27,7 @@ export function notificationBody(ctx: RouteContext, caller: Caller, n: Notificat
   if (n.dataset_id !== null && n.dataset_title !== null) {
     embedded.dataset = { id: n.dataset_id, alias: n.dataset_alias, title: n.dataset_title, workspaceId: n.dataset_workspace_id };
   }
+  if (n.pipeline_ref_id !== null && n.pipeline_name !== null) embedded.pipeline = { id: n.pipeline_ref_id, name: n.pipeline_name };
   if (n.workspace_id !== null && n.workspace_name !== null) embedded.workspace = { id: n.workspace_id, name: n.workspace_name };
   if (n.job_id !== null && n.job_type !== null) {
     embedded.job = {
@@ -81,5 +85,51 @@ export function notificationRoutes(app: FastifyInstance, ctx: RouteContext): voi
     url: '/notifications/:id',
     guard: { resource: 'notification', rel: REL.self },
     handler: ({ request, access }) => notificationBody(ctx, request.caller, access.notification),
+  });
+
+  /** Mark read (spec 002 §4: unread becomes read). */
+  defineRoute(app, ctx, {
+    method: 'PUT',
+    url: '/notifications/:id/resolved',
+    guard: { resource: 'notification', rel: REL.resolveNotification },
+    handler: async ({ request, access }) => {
+      await markResolved(ctx.db, request.caller.profileId, [access.notification.id]);
+      const row = await findNotification(ctx.db, access.notification.id);
+      if (!row) throw notFound(`Notification ${access.notification.id} not found`);
+      return notificationBody(ctx, request.caller, row);
+    },
+  });
+
+  defineRoute(app, ctx, {
+    method: 'DELETE',
+    url: '/notifications/:id',
+    guard: { resource: 'notification', rel: REL.deleteNotification },
+    handler: async ({ request, reply, access }) => {
+      await deleteNotification(ctx.db, request.caller.profileId, access.notification.id);
+      return reply.status(204).send();
+    },
+  });
+
+  const settingsBody = (caller: Caller, settings: NoiseSettings): Wire<typeof notificationSettingsSchema> => ({ mentionsOnly: settings.mentionsOnly, digest: settings.digest, routes: settings.routes.map((r) => ({ objectType: r.objectType, objectId: r.objectId, level: r.level })), _links: notificationSettingsLinks(ctx.h, caller) });
+
+  /** Noise control (issue 12, Beyond): mentions only, the daily digest, per-object routes. */
+  defineRoute(app, ctx, {
+    method: 'GET',
+    url: '/notification-settings',
+    guard: { resource: 'root', rel: REL.notificationSettings },
+    handler: async ({ request }) => settingsBody(request.caller, await noiseSettingsFor(ctx.db, request.caller.profileId)),
+  });
+
+  defineRoute(app, ctx, {
+    method: 'PUT',
+    url: '/notification-settings',
+    guard: { resource: 'root', rel: REL.updateNotificationSettings },
+    body: noiseSettingsInputSchema,
+    objectName: 'notificationSettings',
+    handler: async ({ request, body }) => {
+      const settings: NoiseSettings = { mentionsOnly: body.mentionsOnly, digest: body.digest, routes: uniqueRoutes(body.routes) };
+      await ctx.db.transaction().execute((trx) => saveNoiseSettings(trx, request.caller.profileId, settings));
+      return settingsBody(request.caller, await noiseSettingsFor(ctx.db, request.caller.profileId));
+    },
   });
 }

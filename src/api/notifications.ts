@@ -1,5 +1,13 @@
 import { embeddedList } from '../domain/hal';
-import { notificationsCollectionSchema, type NotificationsCollection } from '../domain/resources';
+import { REL } from '../domain/relations';
+import {
+  notificationSchema,
+  notificationSettingsSchema,
+  notificationsCollectionSchema,
+  type Notification,
+  type NotificationSettings,
+  type NotificationsCollection,
+} from '../domain/resources';
 import type { ApiClient, RequestOptions } from './client';
 
 /** The unread count: only page.totalElements of a one-item page is needed. */
@@ -26,4 +34,36 @@ export function listNotifications(
   options: RequestOptions = {},
 ): Promise<NotificationsCollection> {
   return client.get('/notifications', notificationsCollectionSchema, { ...options, query: { ...query, ...options.query } });
+}
+
+/** The inbox: every notification, read or not, newest first; further pages through 'next'. */
+export const INBOX_PAGE_SIZE = 20;
+
+export function listInbox(client: ApiClient, options: RequestOptions = {}): Promise<NotificationsCollection> {
+  return listNotifications(client, { all: true, size: INBOX_PAGE_SIZE }, options);
+}
+
+export function nextInboxPage(client: ApiClient, page: NotificationsCollection, options: RequestOptions = {}): Promise<NotificationsCollection> {
+  return client.follow(page, 'next', { ...options, schema: notificationsCollectionSchema });
+}
+
+export async function resolveNotification(client: ApiClient, notification: Notification, options: RequestOptions = {}): Promise<Notification> {
+  const read = await client.follow(notification, REL.resolveNotification, { ...options, method: 'PUT', schema: notificationSchema });
+  if (read === undefined) throw new TypeError('The notification was not returned');
+  return read;
+}
+
+export function deleteNotification(client: ApiClient, notification: Notification, options: RequestOptions = {}): Promise<void> {
+  return client.follow(notification, REL.deleteNotification, { ...options, method: 'DELETE' });
+}
+
+export function getNotificationSettings(client: ApiClient, options: RequestOptions = {}): Promise<NotificationSettings> {
+  return client.get('/notification-settings', notificationSettingsSchema, options);
+}
+
+export async function saveNotificationSettings(client: ApiClient, settings: NotificationSettings, options: RequestOptions = {}): Promise<NotificationSettings> {
+  const body = { mentionsOnly: settings.mentionsOnly, digest: settings.digest, routes: settings.routes };
+  const saved = await client.follow(settings, REL.updateNotificationSettings, { ...options, method: 'PUT', body, schema: notificationSettingsSchema });
+  if (saved === undefined) throw new TypeError('The settings were not returned');
+  return saved;
 }

@@ -86,6 +86,14 @@ describe('REL', () => {
       liked: 'liked',
       news: 'news',
       newsChannels: 'news channels',
+      withdrawInvitation: 'withdraw invitation',
+      deleteInvitation: 'delete invitation',
+      addAdministrator: 'add administrator',
+      withdrawAdministrator: 'withdraw administrator',
+      resolveNotification: 'resolve notification',
+      deleteNotification: 'delete notification',
+      notificationSettings: 'notification settings',
+      updateNotificationSettings: 'update notification settings',
     });
   });
 

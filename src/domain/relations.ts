@@ -92,6 +92,15 @@ export const REL = {
   liked: 'liked',
   news: 'news',
   newsChannels: 'news channels',
+  // Invitations (spec 002 §3 Invitation, §7) and the notifications inbox (§7; issue 12 noise control)
+  withdrawInvitation: 'withdraw invitation',
+  deleteInvitation: 'delete invitation',
+  addAdministrator: 'add administrator',
+  withdrawAdministrator: 'withdraw administrator',
+  resolveNotification: 'resolve notification',
+  deleteNotification: 'delete notification',
+  notificationSettings: 'notification settings',
+  updateNotificationSettings: 'update notification settings',
 } as const;
 
 export type Rel = (typeof REL)[keyof typeof REL];

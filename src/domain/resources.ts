@@ -75,6 +75,14 @@ export const notificationSchema = halResource({
 });
 export type Notification = z.infer<typeof notificationSchema>;
 
+/** A person's noise control (issue 12): see src/domain/noiseControl.ts. */
+export const notificationSettingsSchema = halResource({
+  mentionsOnly: z.boolean(),
+  digest: z.boolean(),
+  routes: z.array(z.looseObject({ objectType: z.enum(['DATASET', 'PIPELINE']), objectId: z.string(), level: z.enum(['ALL', 'ERRORS', 'NONE']) })),
+});
+export type NotificationSettings = z.infer<typeof notificationSettingsSchema>;
+
 export const JOB_STATUSES = ['SKIPPED', 'COMPLETE', 'ERROR', 'QUEUED', 'RUNNING', 'STOPPED'] as const;
 export const jobStatusSchema = z.enum(JOB_STATUSES);
 export type JobStatus = z.infer<typeof jobStatusSchema>;

@@ -18,6 +18,8 @@ import { discoveryUploadMachine } from '../machines/discoveryUpload/discoveryUpl
 import { dataStoreFormMachine } from '../machines/dataStoreForm/dataStoreForm.machine';
 import { workspaceFormMachine } from '../machines/workspaceForm/workspaceForm.machine';
 import { dataStoreListMachine } from '../machines/dataStoreList/dataStoreList.machine';
+import { inboxMachine } from '../machines/inbox/inbox.machine';
+import { invitationsMachine } from '../machines/invitations/invitations.machine';
 import { feedMachine } from '../machines/feed/feed.machine';
 import { tagChipsMachine } from '../machines/tagChips/tagChips.machine';
 import { jobRunMachine } from '../machines/jobRun/jobRun.machine';
@@ -56,6 +58,8 @@ const ORIGINALS: { readonly [K in keyof Machines]: AnyStateMachine } = {
   oauthConnect: oauthConnectMachine,
   dataStoreList: dataStoreListMachine,
   commentThread: commentThreadMachine,
+  invitations: invitationsMachine,
+  inbox: inboxMachine,
   dataStoreForm: dataStoreFormMachine,
   setupTasks: setupTasksMachine,
   onboarding: onboardingMachine,

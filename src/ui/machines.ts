@@ -28,6 +28,10 @@ import { workspaceFormActors } from '../machines/workspaceForm/workspaceForm.act
 import { workspaceFormMachine } from '../machines/workspaceForm/workspaceForm.machine';
 import { dataStoreListActors } from '../machines/dataStoreList/dataStoreList.actors';
 import { dataStoreListMachine } from '../machines/dataStoreList/dataStoreList.machine';
+import { inboxActors } from '../machines/inbox/inbox.actors';
+import { inboxMachine } from '../machines/inbox/inbox.machine';
+import { invitationsActors } from '../machines/invitations/invitations.actors';
+import { invitationsMachine } from '../machines/invitations/invitations.machine';
 import { feedActors } from '../machines/feed/feed.actors';
 import { feedMachine } from '../machines/feed/feed.machine';
 import { tagChipsActors } from '../machines/tagChips/tagChips.actors';
@@ -160,6 +164,9 @@ export function provideMachines(effects: MachineEffects) {
       actions: { goTo: (_, { path, reload }) => (reload ? effects.reload(path) : navigate(path)) },
     }),
     commentThread: commentThreadMachine.provide({ actors: commentThreadActors(client) }),
+    // Invitations and the notifications inbox (spec 002 §2, §4; issue 12 noise control)
+    invitations: invitationsMachine.provide({ actors: invitationsActors(client) }),
+    inbox: inboxMachine.provide({ actors: inboxActors(client) }),
     dataStoreForm: dataStoreFormMachine.provide({
       actors: dataStoreFormActors(client),
       actions: {

@@ -14,6 +14,7 @@ import * as comments from './014_comments';
 import * as datasetAlerts from './016_dataset_alerts';
 import * as news from './013_news';
 import * as search from './012_search';
+import * as notificationSettings from './015_notification_settings';
 
 /** Ordered by name; a new migration is a new file added here, never an edit of an old one. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '016_dataset_alerts': datasetAlerts,
   '013_news': news,
   '012_search': search,
+  '015_notification_settings': notificationSettings,
 };

@@ -32,6 +32,8 @@ const DataSourcesPage = lazy(() => import('../pages/lab/datasources/DataSourcesP
 const LabChannelsPage = lazy(() => import('../pages/lab/channels/LabChannelsPage'));
 const ProjectPage = lazy(() => import('../pages/lab/project/ProjectPage'));
 const LabHelpPage = lazy(() => import('../pages/lab/help/LabHelpPage'));
+const InvitationsPage = lazy(() => import('../pages/invitations/InvitationsPage'));
+const NotificationsPage = lazy(() => import('../pages/notifications/NotificationsPage'));
 const DataStoresPage = lazy(() => import('../pages/lab/datastores/list/DataStoresPage'));
 const DataStoreEditPage = lazy(() => import('../pages/lab/datastores/edit/DataStoreEditPage'));
 const SetupTasksPage = lazy(() => import('../pages/setupTasks/SetupTasksPage'));
@@ -57,6 +59,7 @@ export function AppRoutes() {
   const starred = isFeatureEnabled(features, 'STARRED');
   const news = isFeatureEnabled(features, 'NEWS');
   const labProject = isFeatureEnabled(features, 'LAB_PROJECT');
+  const invitations = isFeatureEnabled(features, 'INVITATIONS');
   const inWorkspace = (
     <RequireWorkspace>
       <Outlet />
@@ -96,8 +99,9 @@ export function AppRoutes() {
           <Route path={path('dashboard')} element={page(<DashboardPage />)} />
           <Route path={path('channels')} element={page(<ChannelsPage />)} />
           {starred && <Route path={path('starred')} element={page(<StarredPage />)} />}
-          <Route path={path('invitations')} element={<ViewPage view="Invitations" title="Invitations" />} />
-          <Route path={path('notifications')} element={<ViewPage view="Notifications" title="Notifications" />} />
+          {/* A profile with INVITATIONS disabled has no invitations entry and no page (spec 002 §6). */}
+          {invitations && <Route path={path('invitations')} element={page(<InvitationsPage />)} />}
+          <Route path={path('notifications')} element={page(<NotificationsPage />)} />
           <Route path={path('setupTasks')} element={<RequireAdmin>{page(<SetupTasksPage />)}</RequireAdmin>} />
           <Route path={path('newData')} element={<NewDataRedirect />} />
           {library && <Route path={path('library')} element={<LibraryRedirect />} />}

@@ -65,8 +65,14 @@ function renderEveryLinkSet(baseUrl: string): Record<string, Record<string, { hr
     },
     apiKeyLinks: linkSets.apiKeyLinks(h, caller, { id: ID, profile_id: ID }),
     apiKeyDraftLinks: linkSets.apiKeyDraftLinks(h, caller, ID),
-    notificationLinks: linkSets.notificationLinks(h, caller, { id: ID, profile_id: ID }),
-    invitationLinks: linkSets.invitationLinks(h, caller, { id: ID, email: 'all@example.com', status: 'PENDING' }, 'owner'),
+    notificationLinks: linkSets.notificationLinks(h, caller, { id: ID, profile_id: ID, resolved: false }),
+    notificationSettingsLinks: linkSets.notificationSettingsLinks(h, caller),
+    // Pending (withdraw, delete) and accepted with either role (the admin toggle).
+    invitationLinks: {
+      ...linkSets.invitationLinks(h, caller, { id: ID, email: 'all@example.com', status: 'PENDING', invitee_role: null }, 'owner'),
+      ...linkSets.invitationLinks(h, caller, { id: ID, email: 'all@example.com', status: 'ACCEPTED', invitee_role: 'member' }, 'owner'),
+      ...linkSets.invitationLinks(h, caller, { id: ID, email: 'all@example.com', status: 'ACCEPTED', invitee_role: 'editor' }, 'owner'),
+    },
     // Links that exclude each other (draft or not, watched or not) are rendered in both states.
     pipelineLinks: {
       ...linkSets.pipelineLinks(h, pipeline, 'owner', { draft: false, complete: true, activeJobId: ID, subscribed: false }),

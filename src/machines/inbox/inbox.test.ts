@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, waitFor } from 'xstate';
+import { createApiClient } from '../../api/client';
+import { ApiFailure } from '../../api/errors';
+import { fakeFetch } from '../../api/testing/fakeFetch';
+import type { Notification, NotificationSettings, NotificationsCollection } from '../../domain/resources';
+import { modelPaths, replayPath, unvisitedStates, unwalkedTransitions, type ReplayLog } from '../testing';
+import { inboxActors } from './inbox.actors';
+import { inboxMachine, selectCanLoadMore } from './inbox.machine';
+
+const BASE = 'http://api.test/api';
+const D = '00000000-0000-4000-8000-000000000001';
+const unread: Notification = {
+  id: 'n1',
+  type: 'DATASET_COMMENT',
+  resolved: false,
+  created: '2026-11-23T10:00:00Z',
+  _links: { self: { href: `${BASE}/notifications/n1` }, 'resolve notification': { href: `${BASE}/notifications/n1/resolved` }, 'delete notification': { href: `${BASE}/notifications/n1` } },
+};
+const read: Notification = { ...unread, resolved: true, _links: { self: { href: `${BASE}/notifications/n1` }, 'delete notification': { href: `${BASE}/notifications/n1` } } };
+const older: Notification = { ...read, id: 'n2', created: '2026-11-20T10:00:00Z', _links: { self: { href: `${BASE}/notifications/n2` } } };
+const pageOf = (items: Notification[], next: boolean): NotificationsCollection => ({
+  page: { size: 1, totalElements: 2, totalPages: 2, number: next ? 0 : 1 },
+  _embedded: { notifications: items },
+  _links: { self: { href: `${BASE}/notifications?all=true&size=20` }, ...(next ? { next: { href: `${BASE}/notifications?all=true&size=20&page=1` } } : {}) },
+});
+const settings: NotificationSettings = { mentionsOnly: false, digest: false, routes: [], _links: { self: { href: `${BASE}/notification-settings` }, 'update notification settings': { href: `${BASE}/notification-settings` } } };
+const offline = new ApiFailure({ kind: 'network', message: 'We were unable to connect.' });
+
+const events = {
+  'xstate.done.actor.load': [{ output: { page: pageOf([unread], true), settings } }],
+  'xstate.error.actor.load': [{ error: offline }],
+  'xstate.done.actor.more': [{ output: pageOf([older], false) }],
+  'xstate.error.actor.more': [{ error: offline }],
+  'xstate.done.actor.resolve': [{ output: read }],
+  'xstate.error.actor.resolve': [{ error: offline }],
+  'xstate.done.actor.remove': [{ output: undefined }],
+  'xstate.error.actor.remove': [{ error: offline }],
+  'xstate.done.actor.saveSettings': [{ output: { ...settings, mentionsOnly: true } }],
+  'xstate.error.actor.saveSettings': [{ error: offline }],
+  'user.loadMore': [{}],
+  'user.markRead': [{ notification: unread }, { notification: older }],
+  'user.delete': [{ notification: unread }, { notification: older }],
+  'user.saveSettings': [{ mentionsOnly: true, digest: false }],
+  'user.route': [{ objectType: 'DATASET' as const, objectId: D, level: 'ERRORS' as const }],
+  'user.retry': [{}],
+};
+
+describe('the inbox (model-based)', () => {
+  const options = { events, stopWhen: (s: { context: { error: string | null } }) => s.context.error !== null };
+  const paths = modelPaths(inboxMachine, options);
+
+  it('reaches every state and walks every transition', () => {
+    expect(unvisitedStates(inboxMachine, paths)).toEqual([]);
+    expect(unwalkedTransitions(inboxMachine, paths, options)).toEqual([]);
+  });
+
+  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, path) => {
+    await replayPath(inboxMachine, path, {
+      states: {
+        // Only a notification carrying the link is acted on.
+        resolving: (_s, log: ReplayLog) => expect((log.invocations.at(-1)?.input as { notification: Notification }).notification.id).toBe('n1'),
+        deleting: (_s, log: ReplayLog) => expect((log.invocations.at(-1)?.input as { notification: Notification }).notification.id).toBe('n1'),
+      },
+    });
+  });
+});
+
+describe('inbox scenarios', () => {
+  it('the real actors: loads, loads more through next, marks read, deletes, routes a dataset', async () => {
+    const fake = fakeFetch(
+      { body: pageOf([unread], true) },
+      { body: settings },
+      { body: pageOf([older], false) },
+      { body: read },
+      { status: 204 },
+      { body: { ...settings, routes: [{ objectType: 'DATASET', objectId: D, level: 'ERRORS' }] } },
+    );
+    const client = createApiClient({ baseURL: BASE, getToken: () => Promise.resolve('t'), fetch: fake.fetch, retryDelay: () => 0 });
+    const actor = createActor(inboxMachine.provide({ actors: inboxActors(client) })).start();
+    await waitFor(actor, (s) => s.matches('ready'));
+    expect(selectCanLoadMore(actor.getSnapshot())).toBe(true);
+    actor.send({ type: 'user.loadMore' });
+    await waitFor(actor, (s) => s.matches('ready') && s.context.items.length === 2);
+    expect(selectCanLoadMore(actor.getSnapshot())).toBe(false);
+    actor.send({ type: 'user.markRead', notification: unread });
+    await waitFor(actor, (s) => s.matches('ready') && s.context.items[0]!.resolved);
+    actor.send({ type: 'user.delete', notification: read });
+    await waitFor(actor, (s) => s.matches('ready') && s.context.items.length === 1);
+    actor.send({ type: 'user.route', objectType: 'DATASET', objectId: D, level: 'ERRORS' });
+    await waitFor(actor, (s) => s.matches('ready') && s.context.settings!.routes.length === 1);
+    expect(fake.calls.map((c) => `${c.method} ${c.url}`)).toEqual([
+      `GET ${BASE}/notifications?all=true&size=20`,
+      `GET ${BASE}/notification-settings`,
+      `GET ${BASE}/notifications?all=true&size=20&page=1`,
+      `PUT ${BASE}/notifications/n1/resolved`,
+      `DELETE ${BASE}/notifications/n1`,
+      `PUT ${BASE}/notification-settings`,
+    ]);
+    expect(fake.calls.at(-1)?.body).toEqual({ mentionsOnly: false, digest: false, routes: [{ objectType: 'DATASET', objectId: D, level: 'ERRORS' }] });
+    actor.stop();
+  });
+});

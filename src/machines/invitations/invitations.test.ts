@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, waitFor } from 'xstate';
+import { createApiClient } from '../../api/client';
+import { ApiFailure } from '../../api/errors';
+import { fakeFetch } from '../../api/testing/fakeFetch';
+import type { Invitation, Workspace } from '../../domain/resources';
+import { modelPaths, replayPath, unvisitedStates, unwalkedTransitions, type ReplayLog } from '../testing';
+import { invitationsActors } from './invitations.actors';
+import { invitationsMachine } from './invitations.machine';
+
+const BASE = 'http://api.test/api';
+const workspace: Workspace = {
+  id: 'w1',
+  name: 'Acme',
+  _links: { self: { href: `${BASE}/workspaces/w1` }, invitations: { href: `${BASE}/workspaces/w1/invitations` }, 'create invitation': { href: `${BASE}/workspaces/w1/invitations` } },
+};
+const pending: Invitation = {
+  id: 'i1',
+  email: 'ann@example.com',
+  status: 'PENDING',
+  _links: { self: { href: `${BASE}/invitations/i1` }, 'withdraw invitation': { href: `${BASE}/invitations/i1/withdrawal` }, 'delete invitation': { href: `${BASE}/invitations/i1` } },
+};
+const accepted: Invitation = { id: 'i2', email: 'bob@example.com', status: 'ACCEPTED', _links: { self: { href: `${BASE}/invitations/i2` }, 'withdraw invitation': { href: `${BASE}/invitations/i2/withdrawal` }, 'add administrator': { href: `${BASE}/invitations/i2/administrator` } } };
+/** what a plain member sees: no links to act */
+const readOnly: Invitation = { id: 'i3', email: 'cy@example.com', status: 'PENDING', _links: { self: { href: `${BASE}/invitations/i3` } } };
+const offline = new ApiFailure({ kind: 'network', message: 'We were unable to connect.' });
+
+const events = {
+  'xstate.done.actor.list': [{ output: [pending, accepted, readOnly] }],
+  'xstate.error.actor.list': [{ error: offline }],
+  'xstate.done.actor.send': [{ output: undefined }],
+  'xstate.error.actor.send': [{ error: offline }],
+  'xstate.done.actor.resend': [{ output: undefined }],
+  'xstate.error.actor.resend': [{ error: offline }],
+  'xstate.done.actor.revoke': [{ output: undefined }],
+  'xstate.error.actor.revoke': [{ error: offline }],
+  'xstate.done.actor.remove': [{ output: undefined }],
+  'xstate.error.actor.remove': [{ error: offline }],
+  'xstate.done.actor.toggleAdmin': [{ output: undefined }],
+  'xstate.error.actor.toggleAdmin': [{ error: offline }],
+  'user.invite': [{ text: 'ann@example.com, bob@example.com' }, { text: 'ann@example.com, nope' }],
+  'user.resend': [{ invitation: pending }, { invitation: accepted }, { invitation: readOnly }],
+  'user.revoke': [{ invitation: pending }, { invitation: readOnly }],
+  'user.delete': [{ invitation: pending }, { invitation: accepted }],
+  'user.toggleAdmin': [{ invitation: accepted }, { invitation: pending }],
+  'user.retry': [{}],
+};
+
+describe('the invitations list (model-based)', () => {
+  const input = { workspace };
+  const options = { input, events, stopWhen: (s: { context: { error: string | null; formError: string | null } }) => s.context.error !== null || s.context.formError !== null };
+  const paths = modelPaths(invitationsMachine, options);
+
+  it('reaches every state and walks every transition', () => {
+    expect(unvisitedStates(invitationsMachine, paths)).toEqual([]);
+    expect(unwalkedTransitions(invitationsMachine, paths, options)).toEqual([]);
+  });
+
+  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, path) => {
+    await replayPath(invitationsMachine, path, {
+      input,
+      states: {
+        // Only an invitation carrying the links is acted on; a member's read-only row never is.
+        resending: (_s, log: ReplayLog) => expect((log.invocations.at(-1)?.input as { invitation: Invitation }).invitation.id).toBe('i1'),
+        revoking: (_s, log: ReplayLog) => expect((log.invocations.at(-1)?.input as { invitation: Invitation }).invitation.id).toBe('i1'),
+        deleting: (_s, log: ReplayLog) => expect((log.invocations.at(-1)?.input as { invitation: Invitation }).invitation.id).toBe('i1'),
+        togglingAdmin: (_s, log: ReplayLog) => expect((log.invocations.at(-1)?.input as { invitation: Invitation }).invitation.id).toBe('i2'),
+        sending: (_s, log: ReplayLog) => expect((log.invocations.at(-1)?.input as { emails: string[] }).emails).toEqual(['ann@example.com', 'bob@example.com']),
+      },
+    });
+  });
+});
+
+describe('invitations scenarios', () => {
+  it('the real actors: invite POSTs each address with the toast; resend withdraws then invites; the server message is shown', async () => {
+    const page = (items: Invitation[]) => ({ body: { page: { size: 99, totalElements: items.length, totalPages: 1, number: 0 }, _embedded: { invitations: items } } });
+    const fake = fakeFetch(
+      page([pending]),
+      { status: 201, body: pending },
+      page([pending]),
+      { status: 200, body: { ...pending, status: 'REVOKED' } },
+      { status: 201, body: pending },
+      page([pending]),
+      { status: 409, body: { timestamp: '2026-01-01T00:00:00Z', status: 409, error: 'Conflict', message: 'ann@example.com has already been invited', path: '/api/workspaces/w1/invitations', errors: [] } },
+      page([pending]),
+    );
+    const client = createApiClient({ baseURL: BASE, getToken: () => Promise.resolve('t'), fetch: fake.fetch, retryDelay: () => 0 });
+    const actor = createActor(invitationsMachine.provide({ actors: invitationsActors(client) }), { input: { workspace } }).start();
+    const toasts: string[] = [];
+    actor.on('invitations.toast', (event) => void toasts.push(event.message));
+    await waitFor(actor, (s) => s.matches('ready'));
+    actor.send({ type: 'user.invite', text: ' ann@example.com ' });
+    await waitFor(actor, (s) => s.matches('ready') && toasts.length === 1);
+    actor.send({ type: 'user.resend', invitation: pending });
+    await waitFor(actor, (s) => s.matches('ready') && toasts.length === 2);
+    actor.send({ type: 'user.invite', text: 'ann@example.com' });
+    await waitFor(actor, (s) => s.matches('ready') && s.context.formError !== null);
+    expect(toasts).toEqual(['Invitation sent successfully', 'Invitation for ann@example.com was revoked and resent']);
+    expect(actor.getSnapshot().context.formError).toBe('ann@example.com has already been invited');
+    expect(fake.calls.map((c) => `${c.method} ${c.url}`)).toEqual([
+      `GET ${BASE}/workspaces/w1/invitations?size=99`,
+      `POST ${BASE}/workspaces/w1/invitations`,
+      `GET ${BASE}/workspaces/w1/invitations?size=99`,
+      `PUT ${BASE}/invitations/i1/withdrawal`,
+      `POST ${BASE}/workspaces/w1/invitations`,
+      `GET ${BASE}/workspaces/w1/invitations?size=99`,
+      `POST ${BASE}/workspaces/w1/invitations`,
+      `GET ${BASE}/workspaces/w1/invitations?size=99`,
+    ]);
+    actor.stop();
+  });
+});
