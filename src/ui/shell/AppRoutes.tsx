@@ -5,7 +5,6 @@ import { isAllowedWithoutWorkspace } from '../../domain/landing';
 import { pathTo, routePattern as path, type RouteName } from '../../domain/routes';
 import { Loading } from '../components/Loading';
 import { NotFoundPage } from '../pages/notFound/NotFoundPage';
-import { ViewPage } from '../pages/ViewPage';
 import { DatasetRedirect, LabRedirect, LandingRedirect, LibraryRedirect, NewDataRedirect, RootRedirect } from './Redirects';
 import { ShellLayout } from './ShellLayout';
 import { useSession } from './session';
