@@ -5,6 +5,8 @@ import { createActor, SimulatedClock, waitFor, type AnyStateMachine } from 'xsta
 import { createApiClient } from '../api/client';
 import { fakeFetch } from '../api/testing/fakeFetch';
 import type { Profile } from '../domain/resources';
+import { alertRulesMachine } from '../machines/alertRules/alertRules.machine';
+import { dashboardEditorMachine } from '../machines/dashboardEditor/dashboardEditor.machine';
 import { apiKeysMachine } from '../machines/apiKeys/apiKeys.machine';
 import { assistantMachine } from '../machines/assistant/assistant.machine';
 import { authMachine } from '../machines/auth/auth.machine';
@@ -61,6 +63,8 @@ const ORIGINALS: { readonly [K in keyof Machines]: AnyStateMachine } = {
   channelSelection: channelSelectionMachine,
   news: newsMachine,
   libraryLists: libraryListsMachine,
+  alertRules: alertRulesMachine,
+  dashboardEditor: dashboardEditorMachine,
 };
 
 function effects(replies: Parameters<typeof fakeFetch> = []) {
