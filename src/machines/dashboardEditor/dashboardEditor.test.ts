@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AnyMachineSnapshot } from 'xstate';
+import { createActor, toPromise, type AnyMachineSnapshot } from 'xstate';
 import { createApiClient } from '../../api/client';
 import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
@@ -92,8 +92,7 @@ describe('dashboardEditor machine, targeted', () => {
   it('the save re-reads the workspace and keeps its other app properties', async () => {
     const { fetch, calls } = fakeFetch({ body: { ...FRESH, appProperties: { DASHBOARD_CONTENT: '# Fresh', OTHER: 'changed by another admin' } } }, { body: workspaceWith('## New', true) });
     const client = createApiClient({ baseURL: 'http://api.test/api', getToken: () => Promise.resolve('t'), fetch, retryDelay: () => 0 });
-    const saved = await dashboardEditorActors(client)
-      .saveContent.config({ input: { workspace: SESSION, content: '## New' }, signal: new AbortController().signal } as never);
+    const saved = await toPromise(createActor(dashboardEditorActors(client).saveContent, { input: { workspace: SESSION, content: '## New' } }).start());
     expect(dashboardContentOf(saved)).toBe('## New');
     expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual(['GET http://api.test/api/workspaces/w1', 'PUT http://api.test/api/workspaces/w1']);
     expect(calls[1]?.body).toMatchObject({ name: 'Acme', appProperties: { DASHBOARD_CONTENT: '## New', OTHER: 'changed by another admin' } });
