@@ -5,6 +5,8 @@ import { createActor, SimulatedClock, waitFor, type AnyStateMachine } from 'xsta
 import { createApiClient } from '../api/client';
 import { fakeFetch } from '../api/testing/fakeFetch';
 import type { Profile } from '../domain/resources';
+import { alertRulesMachine } from '../machines/alertRules/alertRules.machine';
+import { dashboardEditorMachine } from '../machines/dashboardEditor/dashboardEditor.machine';
 import { apiKeysMachine } from '../machines/apiKeys/apiKeys.machine';
 import { assistantMachine } from '../machines/assistant/assistant.machine';
 import { authMachine } from '../machines/auth/auth.machine';
@@ -67,6 +69,8 @@ const ORIGINALS: { readonly [K in keyof Machines]: AnyStateMachine } = {
   news: newsMachine,
   libraryLists: libraryListsMachine,
   workspaceForm: workspaceFormMachine,
+  alertRules: alertRulesMachine,
+  dashboardEditor: dashboardEditorMachine,
 };
 
 function effects(replies: Parameters<typeof fakeFetch> = []) {

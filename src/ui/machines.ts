@@ -2,6 +2,10 @@ import { emit } from 'xstate';
 import type { ApiClient } from '../api/client';
 import type { ErrorReporter } from '../api/reporting';
 import { pathTo } from '../domain/routes';
+import { alertRulesActors } from '../machines/alertRules/alertRules.actors';
+import { alertRulesMachine } from '../machines/alertRules/alertRules.machine';
+import { dashboardEditorActors } from '../machines/dashboardEditor/dashboardEditor.actors';
+import { dashboardEditorMachine } from '../machines/dashboardEditor/dashboardEditor.machine';
 import { apiKeysActors, type Clipboard } from '../machines/apiKeys/apiKeys.actors';
 import { apiKeysMachine } from '../machines/apiKeys/apiKeys.machine';
 import { assistantActors } from '../machines/assistant/assistant.actors';
@@ -190,6 +194,9 @@ export function provideMachines(effects: MachineEffects) {
         leave: () => effects.reload(pathTo('root')),
       },
     }),
+    // The dataset page's alert rules and the dashboard page's DASHBOARD_CONTENT editor.
+    alertRules: alertRulesMachine.provide({ actors: alertRulesActors(client) }),
+    dashboardEditor: dashboardEditorMachine.provide({ actors: dashboardEditorActors(client) }),
   };
 }
 

@@ -1,18 +1,16 @@
 import { Body1, Button, makeStyles, MessageBar, MessageBarBody, Subtitle2, Textarea, tokens } from '@fluentui/react-components';
 import { EditRegular } from '@fluentui/react-icons';
-import { useEffect, useState } from 'react';
-import { refreshWorkspace, saveAppProperty } from '../../../api/workspaces';
+import { useActorRef, useSelector } from '@xstate/react';
 import { appProperty } from '../../../domain/appProperties';
 import { hasLink } from '../../../domain/hal';
 import { REL } from '../../../domain/relations';
 import type { Workspace } from '../../../domain/resources';
-import { failureText } from '../../../machines/failureText';
+import { dashboardContentOf } from '../../../machines/dashboardEditor/dashboardEditor.machine';
 import { PageHeader } from '../../components/PageHeader';
-import { useRuntime } from '../../runtime';
+import { useMachines } from '../../MachinesProvider';
 import { useCurrentWorkspace } from '../../shell/useWorkspace';
 import { DashboardContent } from './DashboardContent';
 
-export const DASHBOARD_CONTENT = 'DASHBOARD_CONTENT';
 export const DASHBOARD_EMPTY = 'This dashboard has no content yet.';
 
 const useStyles = makeStyles({
@@ -38,42 +36,19 @@ export default function DashboardPage() {
 
 function Dashboard({ initial }: { initial: Workspace }) {
   const styles = useStyles();
-  const { client } = useRuntime();
-  const [workspace, setWorkspace] = useState(initial);
-  const [draft, setDraft] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  // The session's copy may be older than the last save (another admin's, another tab's).
-  useEffect(() => {
-    const controller = new AbortController();
-    refreshWorkspace(client, initial, { signal: controller.signal, skipErrorHandler: true }).then(
-      (fresh) => !controller.signal.aborted && setWorkspace(fresh),
-      () => undefined,
-    );
-    return () => controller.abort();
-  }, [client, initial]);
+  const machines = useMachines();
+  const editor = useActorRef(machines.dashboardEditor, { input: { workspace: initial } });
+  const workspace = useSelector(editor, (s) => s.context.workspace);
+  const draft = useSelector(editor, (s) => s.context.draft);
+  const error = useSelector(editor, (s) => s.context.error);
+  const saving = useSelector(editor, (s) => s.matches('saving'));
 
   const title = appProperty(workspace, 'DASHBOARD_PAGE_TITLE')?.trim() || 'Dashboard';
-  const content = appProperty(workspace, DASHBOARD_CONTENT) ?? '';
+  const content = dashboardContentOf(workspace);
   const canEdit = hasLink(workspace, REL.updateDeleteWorkspace);
 
-  const save = async () => {
-    if (draft === null) return;
-    setSaving(true);
-    setError(null);
-    try {
-      setWorkspace(await saveAppProperty(client, workspace, DASHBOARD_CONTENT, draft, { skipErrorHandler: true }));
-      setDraft(null);
-    } catch (failure) {
-      setError(failureText(failure));
-    } finally {
-      setSaving(false);
-    }
-  };
-
   const editButton = canEdit && draft === null && (
-    <Button icon={<EditRegular />} onClick={() => setDraft(content)}>
+    <Button icon={<EditRegular />} onClick={() => editor.send({ type: 'user.edit' })}>
       Edit
     </Button>
   );
@@ -85,17 +60,17 @@ function Dashboard({ initial }: { initial: Workspace }) {
         <div className={styles.editor}>
           <div className={styles.pane}>
             <Subtitle2 as="h2">Content</Subtitle2>
-            <Textarea className={styles.source} textarea={{ className: styles.source }} value={draft} onChange={(_, data) => setDraft(data.value)} aria-label="Dashboard content" resize="vertical" />
+            <Textarea className={styles.source} textarea={{ className: styles.source }} value={draft} onChange={(_, data) => editor.send({ type: 'user.change', value: data.value })} aria-label="Dashboard content" resize="vertical" />
             {error !== null && (
               <MessageBar intent="error" role="alert">
                 <MessageBarBody>{error}</MessageBarBody>
               </MessageBar>
             )}
             <div className={styles.actions}>
-              <Button appearance="primary" disabled={saving} onClick={() => void save()}>
+              <Button appearance="primary" disabled={saving} onClick={() => editor.send({ type: 'user.save' })}>
                 Save
               </Button>
-              <Button disabled={saving} onClick={() => setDraft(null)}>
+              <Button disabled={saving} onClick={() => editor.send({ type: 'user.cancel' })}>
                 Cancel
               </Button>
             </div>

@@ -1,14 +1,12 @@
 import { Badge, Body1, Button, Caption1, Dropdown, Input, makeStyles, MessageBar, MessageBarBody, Option, Spinner, Subtitle2, tokens } from '@fluentui/react-components';
 import { AddRegular, DeleteRegular } from '@fluentui/react-icons';
-import { useEffect, useState } from 'react';
-import { datasetAlertRules, saveAlertRules, type AlertRules as Rules } from '../../../../api/datasets';
-import { toApiError } from '../../../../api/errors';
+import { useActorRef, useSelector } from '@xstate/react';
 import { ALERT_OPERATORS, MAX_ALERT_RULES, ruleText, type AlertOperator } from '../../../../domain/alertRules';
 import { hasLink } from '../../../../domain/hal';
 import { REL } from '../../../../domain/relations';
 import type { Dataset } from '../../../../domain/resources';
-import { failureText } from '../../../../machines/failureText';
-import { useRuntime } from '../../../runtime';
+import type { DraftRule } from '../../../../machines/alertRules/alertRules.machine';
+import { useMachines } from '../../../MachinesProvider';
 
 // The dataset's threshold rules under its alerts: everyone with 'alert rules' reads them; those
 // whose rules carry 'update alert rules' (admins) change them. A rule is a column, a comparison
@@ -24,61 +22,21 @@ const useStyles = makeStyles({
   operator: { minWidth: '72px' },
 });
 
-interface DraftRule {
-  column: string;
-  operator: AlertOperator;
-  threshold: string;
-}
-
-const draftOf = (rules: Rules): DraftRule[] => (rules._embedded?.alertRules ?? []).map((r) => ({ column: r.column, operator: r.operator, threshold: String(r.threshold) }));
-
 export function AlertRules({ dataset }: { dataset: Dataset }) {
   const styles = useStyles();
-  const { client } = useRuntime();
-  const [rules, setRules] = useState<Rules | undefined>();
-  const [loadError, setLoadError] = useState<string | null>(null);
-  const [draft, setDraft] = useState<DraftRule[] | null>(null);
-  const [saving, setSaving] = useState(false);
-  const [errors, setErrors] = useState<string[]>([]);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    datasetAlertRules(client, dataset, { signal: controller.signal, skipErrorHandler: true }).then(
-      (loaded) => !controller.signal.aborted && setRules(loaded),
-      (failure: unknown) => !controller.signal.aborted && setLoadError(failureText(failure)),
-    );
-    return () => controller.abort();
-  }, [client, dataset]);
+  const machines = useMachines();
+  const editor = useActorRef(machines.alertRules, { input: { dataset } });
+  const rules = useSelector(editor, (s) => s.context.rules);
+  const loadError = useSelector(editor, (s) => s.context.loadError);
+  const draft = useSelector(editor, (s) => s.context.draft);
+  const errors = useSelector(editor, (s) => s.context.errors);
+  const saving = useSelector(editor, (s) => s.matches('saving'));
 
   if (loadError !== null) return <Body1 role="alert">{loadError}</Body1>;
-  if (rules === undefined) return <Spinner size="tiny" />;
+  if (rules === null) return <Spinner size="tiny" />;
   const canEdit = hasLink(rules, REL.updateAlertRules);
   const list = rules._embedded?.alertRules ?? [];
-
-  const save = async () => {
-    if (draft === null) return;
-    setSaving(true);
-    setErrors([]);
-    try {
-      const input = draft.map((r) => ({ column: r.column.trim(), operator: r.operator, threshold: r.threshold.trim() === '' ? Number.NaN : Number(r.threshold) }));
-      // A number the form cannot read is refused here with the server's own words.
-      const unreadable = input.findIndex((r) => !Number.isFinite(r.threshold));
-      if (unreadable >= 0) {
-        setErrors([`Rule ${unreadable + 1}: Threshold must be a number`]);
-        return;
-      }
-      setRules(await saveAlertRules(client, rules, input, { skipErrorHandler: true }));
-      setDraft(null);
-    } catch (failure) {
-      const fields = toApiError(failure);
-      const list = fields.kind === 'response' ? (fields.body?.errors ?? []) : [];
-      setErrors(list.length > 0 ? list.map((e) => `${e.field.replace(/^rules\.(\d+)\./, (_, i: string) => `Rule ${Number(i) + 1}: `)} ${e.defaultMessage}`) : [failureText(failure)]);
-    } finally {
-      setSaving(false);
-    }
-  };
-
-  const change = (index: number, patch: Partial<DraftRule>) => setDraft((current) => current?.map((r, i) => (i === index ? { ...r, ...patch } : r)) ?? null);
+  const change = (index: number, patch: Partial<DraftRule>) => editor.send({ type: 'user.change', index, patch });
 
   return (
     <section className={styles.root} aria-label="Alert rules">
@@ -103,7 +61,7 @@ export function AlertRules({ dataset }: { dataset: Dataset }) {
           )}
           {canEdit && (
             <div className={styles.actions}>
-              <Button size="small" onClick={() => setDraft(draftOf(rules))}>
+              <Button size="small" onClick={() => editor.send({ type: 'user.edit' })}>
                 Edit rules
               </Button>
             </div>
@@ -129,7 +87,7 @@ export function AlertRules({ dataset }: { dataset: Dataset }) {
                 ))}
               </Dropdown>
               <Input size="small" aria-label={`Rule ${index + 1} threshold`} placeholder="number" inputMode="decimal" value={rule.threshold} onChange={(_, data) => change(index, { threshold: data.value })} />
-              <Button size="small" appearance="subtle" icon={<DeleteRegular />} aria-label={`Remove rule ${index + 1}`} onClick={() => setDraft(draft.filter((_, i) => i !== index))} />
+              <Button size="small" appearance="subtle" icon={<DeleteRegular />} aria-label={`Remove rule ${index + 1}`} onClick={() => editor.send({ type: 'user.remove', index })} />
             </div>
           ))}
           {errors.length > 0 && (
@@ -138,13 +96,13 @@ export function AlertRules({ dataset }: { dataset: Dataset }) {
             </MessageBar>
           )}
           <div className={styles.actions}>
-            <Button size="small" icon={<AddRegular />} disabled={draft.length >= MAX_ALERT_RULES} onClick={() => setDraft([...draft, { column: '', operator: '>', threshold: '' }])}>
+            <Button size="small" icon={<AddRegular />} disabled={draft.length >= MAX_ALERT_RULES} onClick={() => editor.send({ type: 'user.add' })}>
               Add rule
             </Button>
-            <Button size="small" appearance="primary" disabled={saving} onClick={() => void save()}>
+            <Button size="small" appearance="primary" disabled={saving} onClick={() => editor.send({ type: 'user.save' })}>
               Save rules
             </Button>
-            <Button size="small" disabled={saving} onClick={() => setDraft(null)}>
+            <Button size="small" disabled={saving} onClick={() => editor.send({ type: 'user.cancel' })}>
               Cancel
             </Button>
           </div>
