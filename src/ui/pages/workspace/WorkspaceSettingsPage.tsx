@@ -10,6 +10,7 @@ import {
   DialogTitle,
   Field,
   Input,
+  Label,
   makeStyles,
   MessageBar,
   MessageBarBody,
@@ -37,6 +38,7 @@ const useStyles = makeStyles({
   section: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, padding: tokens.spacingHorizontalL },
   row: { display: 'flex', gap: tokens.spacingHorizontalS, alignItems: 'center', flexWrap: 'wrap' },
   grow: { flexGrow: 1, minWidth: '120px' },
+  logoLabel: { flexBasis: '100%' },
   actions: { display: 'flex', justifyContent: 'flex-end', gap: tokens.spacingHorizontalS, flexWrap: 'wrap' },
 });
 
@@ -103,7 +105,10 @@ function WorkspaceForm(input: { workspaceId: string; owner: HalLike }) {
           <Field label="Approved domains" {...error('domains')}>
             <Input name="domains" placeholder={WORKSPACE_TEXTS.domainsPlaceholder} value={c.fields.domains} disabled={busy} onChange={(_, d) => field('domains')(d.value)} />
           </Field>
-          <div className={styles.row}>
+          <div className={styles.row} role="group" aria-labelledby="workspace-logo-label">
+            <Label id="workspace-logo-label" className={styles.logoLabel}>
+              Logo
+            </Label>
             <Avatar shape="square" size={56} name={c.fields.name || 'Workspace'} image={c.fields.imageUrl ? { src: c.fields.imageUrl, alt: 'Workspace logo' } : null} />
             <Button disabled={busy} onClick={() => setLogoOpen(true)}>
               {c.fields.imageUrl ? 'Change logo' : 'Set logo'}
