@@ -58,7 +58,7 @@ async function tablesLoaded(db: Db, workspaceId: string, by: { jobId: string } |
 export async function raiseAlert(db: Db, dataset: { id: string; workspaceId: string }, alert: { detail: string; jobId?: string; ruleId?: string }): Promise<void> {
   await insertAlert(db, { datasetId: dataset.id, detail: alert.detail, jobId: alert.jobId ?? null, ruleId: alert.ruleId ?? null });
   const profileIds = await datasetSubscribersOf(db, dataset.id, true);
-  await notify(db, { profileIds, workspaceId: dataset.workspaceId, type: 'DATASET_ALERT', message: alert.detail, actorName: null, datasetId: dataset.id, jobId: alert.jobId ?? null });
+  await notify(db, { profileIds, workspaceId: dataset.workspaceId, type: 'DATASET_ALERT', message: alert.detail, actorName: null, datasetId: dataset.id, jobId: alert.jobId ?? null, isError: true });
 }
 
 /**

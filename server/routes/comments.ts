@@ -75,7 +75,9 @@ async function announceComment(trx: Db, comment: CommentRow, message: string, ac
     await notify(trx, { ...base, profileIds: notOwn([...watchers, parentAuthor]), type: 'DATASET_COMMENT', message: `${actor} commented: ${excerpt(message)}` });
   }
   const mentioned = mentionedMembers(message, await peopleOf(trx, comment.workspace_id)).filter((person) => !change.mentionedBefore.has(person.id));
-  await notify(trx, { ...base, profileIds: notOwn(mentioned.map((p) => p.id)), type: 'DATASET_MESSAGE', message: `${actor} mentioned you: ${excerpt(message)}` });
+  const mentionedIds = notOwn(mentioned.map((p) => p.id));
+  // A mention addresses each person directly: noise control never drops or delays it.
+  await notify(trx, { ...base, profileIds: mentionedIds, directProfileIds: mentionedIds, type: 'DATASET_MESSAGE', message: `${actor} mentioned you: ${excerpt(message)}` });
 }
 
 export function commentRoutes(app: FastifyInstance, ctx: RouteContext): void {

@@ -140,4 +140,23 @@ describe('rules', () => {
     expect((await notificationsOf('owner', 'DATASET_ALERT')).map((n) => n.message)).toContain('Refresh failed: pipeline Alert metrics ended in error, so alert_metrics may be out of date.');
     expect((await notificationsOf('member', 'DATASET_ALERT')).map((n) => n.message)).toContain('Refresh failed: pipeline Alert metrics ended in error, so alert_metrics may be out of date.');
   });
+
+  it("an 'Errors only' route on the dataset drops its refreshes but still delivers its alerts", async () => {
+    const body = await dataset('owner', 'alert-metrics');
+    const settings = linkOf((await world.owner.api.get('/api/')).body, REL.updateNotificationSettings);
+    const routes = [{ objectType: 'DATASET', objectId: body.id, level: 'ERRORS' }];
+    expect((await world.owner.api.call('PUT', settings, { mentionsOnly: true, digest: false, routes })).status).toBe(200);
+    try {
+      const activityBefore = (await notificationsOf('owner', 'DATASET_ACTIVITY')).length;
+      const alertsBefore = (await notificationsOf('owner', 'DATASET_ALERT')).length;
+      await runLoad(world, pipelineId, [METRICS(2)]);
+      expect((await notificationsOf('owner', 'DATASET_ACTIVITY')).length).toBe(activityBefore);
+      await runLoad(world, pipelineId, [], 3);
+      const alerts = await notificationsOf('owner', 'DATASET_ALERT');
+      expect(alerts.length).toBe(alertsBefore + 1);
+      expect(alerts.at(-1)?.message).toMatch(/^Refresh failed: pipeline Alert metrics ended in error/);
+    } finally {
+      await world.owner.api.call('PUT', settings, { mentionsOnly: false, digest: false, routes: [] });
+    }
+  });
 });

@@ -221,6 +221,24 @@ describe('notifications', () => {
     expect((await notificationsOf(world.member, 'DATASET_MESSAGE')).length).toBe(mentionsBefore + 1);
   });
 
+  it('delivers a mention to a member in mentions-only digest mode at once, while dropping their reply notice', async () => {
+    const settings = linkOf((await world.member.api.get('/api/')).body, REL.updateNotificationSettings);
+    expect((await world.member.api.call('PUT', settings, { mentionsOnly: true, digest: true, routes: [] })).status).toBe(200);
+    try {
+      const top = await post(world.member, dataset, 'Quiet mode on');
+      const repliesBefore = (await notificationsOf(world.member, 'DATASET_COMMENT')).length;
+      const mentionsBefore = (await notificationsOf(world.member, 'DATASET_MESSAGE')).length;
+      await post(world.owner, top, 'Replying without a mention', String(top.id));
+      await post(world.owner, dataset, 'Still needed here, @max');
+      expect((await notificationsOf(world.member, 'DATASET_COMMENT')).length).toBe(repliesBefore);
+      const mentions = await notificationsOf(world.member, 'DATASET_MESSAGE');
+      expect(mentions.length).toBe(mentionsBefore + 1);
+      expect(mentions[0]).toMatchObject({ dataset_id: datasetId, resolved: false });
+    } finally {
+      await world.member.api.call('PUT', settings, { mentionsOnly: false, digest: false, routes: [] });
+    }
+  });
+
   it('resolves mentions only to members of the workspace', async () => {
     const outsiderBefore = (await notificationsOf(world.outsider, 'DATASET_MESSAGE')).length;
     const handle = `@${world.outsider.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;

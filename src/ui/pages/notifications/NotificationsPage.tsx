@@ -35,11 +35,13 @@ import { useCurrentWorkspace } from '../../shell/useWorkspace';
 
 const useStyles = makeStyles({
   settings: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalL, marginBottom: tokens.spacingVerticalM },
-  day: { marginTop: tokens.spacingVerticalL, marginBottom: tokens.spacingVerticalS },
+  // Padding on a wrapper: the heading's own margin is reset by Fluent's Text.
+  day: { paddingTop: tokens.spacingVerticalL, paddingBottom: tokens.spacingVerticalS },
   list: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
   row: { display: 'flex', flexDirection: 'row', alignItems: 'center', gap: tokens.spacingHorizontalM, padding: tokens.spacingHorizontalM, touchAction: 'pan-y' },
   unread: { borderLeft: `4px solid ${tokens.colorBrandStroke1}`, backgroundColor: tokens.colorBrandBackground2 },
-  read: { color: tokens.colorNeutralForeground3 },
+  // A transparent border keeps read and unread text aligned.
+  read: { color: tokens.colorNeutralForeground3, borderLeft: '4px solid transparent' },
   main: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXXS, minWidth: 0, flexGrow: 1, cursor: 'pointer', textAlign: 'left', background: 'none', border: 'none', padding: 0, color: 'inherit', font: 'inherit' },
   message: { overflowWrap: 'anywhere' },
   bold: { fontWeight: tokens.fontWeightSemibold },
@@ -111,9 +113,9 @@ function Inbox({ workspace }: { workspace: Workspace }) {
       ) : (
         groupByDay(items).map((group) => (
           <div key={group.day} role="group" aria-label={group.day}>
-            <Subtitle2 as="h2" className={styles.day}>
-              {group.day}
-            </Subtitle2>
+            <div className={styles.day}>
+              <Subtitle2 as="h2">{group.day}</Subtitle2>
+            </div>
             <div className={styles.list} role="list">
               {group.items.map((n) => (
                 <NotificationRow
