@@ -46,7 +46,7 @@ interface Catalogue {
   tags: string[];
 }
 
-async function fill(db: Db, workspaceId: string): Promise<Catalogue> {
+export async function fill(db: Db, workspaceId: string): Promise<Catalogue> {
   const next = random(11);
   const words = vocabulary(next, 5_000);
   const tags = Array.from({ length: 300 }, (_, i) => `topic-${i}`);

@@ -45,7 +45,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 
 function openPostgres(url: string, onConnectionError: (error: Error) => void = () => undefined): DatabaseHandle {
   // maxUses recycles a connection now and then, so the statements it keeps prepared stay few.
-  const pool = new pg.Pool({ connectionString: url, max: 10, maxUses: 10_000 });
+  // jit off: the app's statements are short, and a misestimated join (search's word sets) can
+  // cost the planner's JIT more than a second of compiling for a query that runs in milliseconds.
+  const pool = new pg.Pool({ connectionString: url, max: 10, maxUses: 10_000, options: '-c jit=off' });
   // An idle connection that dies must not crash the process: the pool drops it and the next
   // query opens a new one (a query in flight fails on its own and is answered with a 500).
   pool.on('error', onConnectionError);
