@@ -4,7 +4,7 @@ import { parsePaging, type Paging } from '../http/hal';
 import { resolveAccess, type AccessByResource, type ResourceKind } from '../policy/access';
 import { requireOffered } from '../policy/guard';
 import type { RouteContext } from './context';
-import { parseBody, parseQuery, rejectNulCharacters } from './validation';
+import { parseBody, parseQuery, rejectNulCharacters, wellFormedStrings } from './validation';
 
 // Every API route is declared through `defineRoute`: it names the resource it acts on and the
 // relation the caller must be offered there, and the one guard below authorises it before any
@@ -86,6 +86,7 @@ export function defineRoute<K extends ResourceKind, B extends z.ZodType = z.ZodU
       const access = await resolveAccess(spec.guard.resource, { db: ctx.db, h: ctx.h, caller: request.caller, params }, id);
       requireOffered(access.links, spec.guard.rel, spec.guard.pinned === true ? request.url : undefined);
       rejectNulCharacters(request.query, objectName);
+      request.body = wellFormedStrings(request.body);
       rejectNulCharacters(request.body, objectName);
       const query = spec.query ? parseQuery(spec.query, request.query, objectName) : request.query;
       const paging = spec.paging ? parsePaging(request.query, spec.paging) : UNPAGED;

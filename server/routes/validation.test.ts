@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../http/errors';
-import { rejectNulCharacters } from './validation';
+import { rejectNulCharacters, wellFormedStrings } from './validation';
 
 function refusal(input: unknown): HttpError | undefined {
   try {
@@ -23,7 +23,7 @@ describe('rejectNulCharacters', () => {
 
   it('lets everything else through, and never throws anything but a 400', () => {
     fc.assert(
-      fc.property(fc.jsonValue(), (value) => {
+      fc.property(fc.jsonValue({ stringUnit: 'binary' }), (value) => {
         const text = JSON.stringify(value);
         const answer = refusal(value);
         expect(answer === undefined).toBe(!text.includes('\\u0000'));
@@ -36,5 +36,19 @@ describe('rejectNulCharacters', () => {
     let deep: unknown = 'x\u0000';
     for (let i = 0; i < 10_000; i += 1) deep = [deep];
     expect(() => refusal(deep)).not.toThrow();
+  });
+});
+
+describe('wellFormedStrings', () => {
+  it('turns every lone surrogate of a JSON body into U+FFFD and keeps the rest', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ stringUnit: 'binary' }), (value) => {
+        const text = JSON.stringify(wellFormedStrings(value));
+        expect(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text)).toBe(false);
+      }),
+    );
+    expect(wellFormedStrings({ a: ['x\uDC00', { b: '\uD83D\uDE00' }] })).toEqual({ a: ['x\uFFFD', { b: '\uD83D\uDE00' }] });
+    const buffer = Buffer.from('x');
+    expect(wellFormedStrings(buffer)).toBe(buffer);
   });
 });

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { badRequest, zodFieldErrors, type FieldError } from '../http/errors';
+import { wellFormed } from '../../src/domain/plainText';
 
 /** The body as `schema` reads it, or a 400 naming every bad field. */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown, objectName: string): z.infer<S> {
@@ -28,6 +29,20 @@ const MAX_DEPTH = 64;
  * PostgreSQL text cannot hold U+0000, and no field of ours means it: a NUL anywhere in the input is
  * a 400 naming the field, before it can reach the database as a 500.
  */
+/**
+ * A body's strings as UTF-8 can carry them: a lone UTF-16 surrogate (valid in JSON's \u escapes,
+ * not in UTF-8) becomes U+FFFD before anything reaches the database.
+ */
+export function wellFormedStrings(input: unknown, depth = 0): unknown {
+  if (typeof input === 'string') return wellFormed(input);
+  if (depth > MAX_DEPTH || typeof input !== 'object' || input === null) return input;
+  if (Array.isArray(input)) return input.map((item) => wellFormedStrings(item, depth + 1));
+  // Only what JSON.parse makes: a Buffer or a stream body is left as it is.
+  const proto: unknown = Object.getPrototypeOf(input);
+  if (proto !== Object.prototype && proto !== null) return input;
+  return Object.fromEntries(Object.entries(input).map(([key, item]) => [wellFormed(key), wellFormedStrings(item, depth + 1)]));
+}
+
 export function rejectNulCharacters(input: unknown, objectName: string): void {
   const found: FieldError[] = [];
   const visit = (value: unknown, path: string, depth: number) => {

@@ -28,7 +28,4 @@ export const hostilePath = fc.oneof(
 
 export const HUGE_TEXTS: readonly string[] = HUGE;
 
-/** String.prototype.toWellFormed (ES2024, outside our lib setting): lone surrogates become U+FFFD. */
-export function wellFormed(text: string): string {
-  return Array.from(text, (char) => (char.length === 1 && char >= '\uD800' && char <= '\uDFFF' ? '\uFFFD' : char)).join('');
-}
+export { wellFormed } from './plainText';

@@ -17,3 +17,8 @@ export function plainTextFromMarkdown(markdown: string | null | undefined): stri
     .replace(/~~(?=\S)([^\n]*?\S)~~/g, '$1')
     .trim();
 }
+
+/** String.prototype.toWellFormed (ES2024, outside our lib setting): lone surrogates become U+FFFD. */
+export function wellFormed(text: string): string {
+  return /[\uD800-\uDFFF]/.test(text) ? Array.from(text, (char) => (char.length === 1 && char >= '\uD800' && char <= '\uDFFF' ? '\uFFFD' : char)).join('') : text;
+}
