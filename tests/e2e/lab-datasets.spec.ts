@@ -76,6 +76,8 @@ test('an admin publishes a dataset with a live preview, sees it on the dataset p
   await editor.getByRole('button', { name: 'Save' }).click();
   await expect(toast(page, `${title} saved`)).toBeVisible();
   await expect(page).not.toHaveURL(/edit=/);
+  // Other specs publish into the same workspace: find it by its stamp rather than paging the list.
+  await page.goto(`${LIST}?search=${encodeURIComponent(stamp)}`);
   const card = page.locator('[data-dataset]').filter({ hasText: title });
   await expect(card).toBeVisible();
   await expect(card.getByText(alias)).toBeVisible();

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { DEMO as SEED } from '../../server/seed';
-import { DEMO, inviteAsOwner, screenshot, signIn, signUpAndVerify } from './support';
+import { DEMO, dismissSetupTasks, inviteAsOwner, screenshot, signIn, signUpAndVerify } from './support';
 
 const bell = (page: Page) => page.getByRole('button', { name: /^Notifications/ });
 
@@ -81,6 +81,7 @@ test('a user with no workspace lands on /setup/w/new and can reach only the allo
 });
 
 test('switching workspace sets the default workspace and reloads to /', async ({ page }) => {
+  await dismissSetupTasks(SEED.workspaceId);
   await signIn(page, DEMO.owner);
   await expect(page).toHaveURL(new RegExp(`/lab/${SEED.workspaceId}/pipelines$`));
   // The owner's workspace offers 'create invitation': the Invite icon and the menu item show.

@@ -69,6 +69,20 @@ export async function inviteAsOwner(workspaceId: string, email: string) {
   expect(response.status).toBe(201);
 }
 
+/**
+ * Dismisses the workspace's setup tasks (as the owner, through the API). Other specs leave drafts
+ * that open 'finish configuring' tasks, and an admin with open tasks lands on them (spec 000 §4).
+ */
+export async function dismissSetupTasks(workspaceId: string) {
+  const { signIn: signInByHttp } = await import('../support/auth');
+  const { SETUP_TASK_TYPES } = await import('../../src/domain/setupTasks');
+  const owner = await signInByHttp(baseUrl(), DEMO.owner);
+  const listed = await apiCall(owner.accessToken, 'GET', `workspaces/${workspaceId}/jobs?type=${SETUP_TASK_TYPES.join(',')}&size=100`);
+  expect(listed.status).toBe(200);
+  const jobs = ((listed.body as unknown as { _embedded?: { jobs?: Resource[] } })._embedded?.jobs ?? []);
+  for (const job of jobs) expect((await apiCall(owner.accessToken, 'DELETE', `jobs/${job.id}`)).status).toBe(204);
+}
+
 /** A HAL resource as the API tests read it: an id, maybe a name, and links. */
 export type Resource = { id: string; name: string; _links: Record<string, { href: string }> };
 
