@@ -14,7 +14,8 @@ test('explore: a typo finds the dataset and says why; views; chips; screenshots 
   await expect(card).toBeVisible();
   await expect(card.getByRole('list', { name: 'Why it matched' })).toContainText('close to “zeppelin”, 1 edit');
   await expect(card.locator('mark').first()).toHaveText('Zeppelin');
-  await expect(page.getByRole('status').filter({ hasText: /result.* in less than one second/ })).toBeVisible();
+  // The wording for up to 1000 ms is the feed machine's unit test; a loaded machine may take longer.
+  await expect(page.getByRole('status').filter({ hasText: /result.* in (less than one second|\d+ seconds?)$/ })).toBeVisible();
 
   // the view is remembered per workspace
   await page.getByRole('tab', { name: 'List' }).click();
