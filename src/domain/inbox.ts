@@ -23,7 +23,8 @@ const TYPE_LABELS: Record<string, string> = {
 };
 
 /** Other types read 'Activity' (spec 002 §2). */
-export const typeLabel = (type: string): string => TYPE_LABELS[type] ?? 'Activity';
+// Own keys only: a type named like an Object.prototype member ('valueOf') is just another unknown type.
+export const typeLabel = (type: string): string => (Object.hasOwn(TYPE_LABELS, type) ? TYPE_LABELS[type] : undefined) ?? 'Activity';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 

@@ -312,14 +312,14 @@ describe('Visualisation: metric, carousel, image, mermaid', () => {
 
   it('carousel shows named images and never a javascript: src', async () => {
     show({ visualisation: '{"carousel":{}}', rows: [{ name: 'One', url: 'https://x.test/1.png' }, { name: 'Two', url: 'javascript:alert(1)' }] });
-    const image = await screen.findByRole('img', { name: 'One' });
+    const image = await screen.findByRole('img', { name: 'One' }, { timeout: 10_000 });
     expect(image.getAttribute('src')).toBe('https://x.test/1.png');
     expect(document.querySelector('img[src^="javascript"]')).toBeNull();
   });
 
   it("image shows the visualisation's url and refuses other schemes", async () => {
     const view = show({ visualisation: '{"image":{"url":"https://x.test/pic.png"}}', rows: [] });
-    expect((await screen.findByRole('img', { name: 'Monthly revenue' })).getAttribute('src')).toBe('https://x.test/pic.png');
+    expect((await screen.findByRole('img', { name: 'Monthly revenue' }, { timeout: 10_000 })).getAttribute('src')).toBe('https://x.test/pic.png');
     view.unmount();
     show({ visualisation: '{"image":{"url":"javascript:alert(1)"}}', rows: [] });
     expect(screen.getByRole('status').textContent).toContain(NO_DATA_TO_DISPLAY);
