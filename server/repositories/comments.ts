@@ -151,17 +151,3 @@ export async function peopleOf(db: Db, workspaceId: string): Promise<WorkspacePe
     .where('m.workspace_id', '=', workspaceId)
     .execute();
 }
-
-/** The current members of the dataset's workspace who watch it with ALL (comments are activity, not alerts). */
-export async function datasetWatchers(db: Db, datasetId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('subscriptions as s')
-    .innerJoin('datasets as d', 'd.id', 's.dataset_id')
-    .innerJoin('workspace_members as m', (join) => join.onRef('m.workspace_id', '=', 'd.workspace_id').onRef('m.profile_id', '=', 's.profile_id'))
-    .select('s.profile_id')
-    .where('s.dataset_id', '=', datasetId)
-    .where('s.type', '=', 'ALL')
-    .orderBy('s.profile_id')
-    .execute();
-  return rows.map((r) => r.profile_id);
-}

@@ -10,7 +10,6 @@ import { notify } from '../notifications/notify';
 import { commentLinks, mayComment } from '../policy/links';
 import {
   commentsOf,
-  datasetWatchers,
   deleteComment,
   findComment,
   historyOf,
@@ -22,6 +21,7 @@ import {
   type CommentRow,
 } from '../repositories/comments';
 import type { MemberRole } from '../db/schema';
+import { datasetSubscribersOf } from '../repositories/subscriptions';
 import { callerName, iso, isoRequired, requestUrl, type RouteContext } from './context';
 import { defineRoute } from './define';
 import { rejectFieldErrors } from './validation';
@@ -70,7 +70,7 @@ async function announceComment(trx: Db, comment: CommentRow, message: string, ac
   const notOwn = (ids: readonly (string | undefined)[]) => ids.filter((id): id is string => id !== undefined && id !== comment.author_id);
   const base = { workspaceId: comment.workspace_id, actorName: actor, datasetId: comment.dataset_id };
   if (change.created) {
-    const watchers = await datasetWatchers(trx, comment.dataset_id);
+    const watchers = await datasetSubscribersOf(trx, comment.dataset_id, false);
     const parentAuthor = comment.parent_id === null ? undefined : (await findComment(trx, comment.parent_id))?.author_id;
     await notify(trx, { ...base, profileIds: notOwn([...watchers, parentAuthor]), type: 'DATASET_COMMENT', message: `${actor} commented: ${excerpt(message)}` });
   }
