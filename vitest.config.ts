@@ -13,6 +13,9 @@ export default defineConfig({
           name: 'unit',
           include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'server/**/*.test.ts'],
           environment: 'node',
+          // property tests run hundreds of cases; `npm test` runs this lane beside three others on
+          // two cores, where a second's work can take several
+          testTimeout: 30_000,
         },
       },
       {

@@ -7,15 +7,25 @@ import readline from 'node:readline';
 const lanes = process.argv.slice(2).map((lane) => lane.split('+'));
 if (lanes.length === 0) throw new Error('usage: node --import tsx scripts/parallel.ts script[+script…] …');
 
+const outcomes: string[] = [];
+// Lines that name a failure (vitest's FAIL and ×, Playwright's ✘, tsc's and eslint's errors).
+const failureLine = /\bFAIL\b|×|✘|error TS\d+|\d+:\d+\s+error\s/;
+const failures: string[] = [];
+
 function run(script: string): Promise<boolean> {
   return new Promise((resolve) => {
     const started = Date.now();
     const child = spawn('npm', ['run', '--silent', script], { stdio: ['ignore', 'pipe', 'pipe'] });
     for (const stream of [child.stdout, child.stderr]) {
-      readline.createInterface({ input: stream }).on('line', (line) => console.log(`[${script}] ${line}`));
+      readline.createInterface({ input: stream }).on('line', (line) => {
+        console.log(`[${script}] ${line}`);
+        if (failureLine.test(line) && failures.length < 40) failures.push(`[${script}] ${line}`);
+      });
     }
     child.on('close', (code) => {
-      console.log(`[${script}] ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${Math.round((Date.now() - started) / 1000)} s`);
+      const outcome = `[${script}] ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${Math.round((Date.now() - started) / 1000)} s`;
+      outcomes.push(outcome);
+      console.log(outcome);
       resolve(code === 0);
     });
   });
@@ -30,4 +40,6 @@ async function lane(scripts: string[]): Promise<boolean> {
 }
 
 const results = await Promise.all(lanes.map(lane));
+// Repeated at the end because CI keeps only the tail of a long, interleaved log.
+console.log(['', 'Summary:', ...outcomes, ...(failures.length ? ['', 'Failures:', ...failures] : [])].join('\n'));
 process.exit(results.every(Boolean) ? 0 : 1);

@@ -42,11 +42,15 @@ test('channels: select a channel (in:{name}), the others dim, select again to cl
   await sales.click();
   await expect(page).toHaveURL(/channels\?search=in%3Asales/);
   await expect(sales).toHaveAttribute('aria-pressed', 'true');
-  await expect(page.getByRole('status').filter({ hasText: /result/ })).toBeVisible();
+  // the summary: how many matched and how long the answer took
+  const summary = page.getByRole('status').filter({ hasText: /\d+ results? in (less than one second|\d+ seconds?)/ });
+  await expect(summary).toBeVisible();
   await screenshot(page, 'channels-1280');
   await sales.click();
   await expect(page).toHaveURL(new RegExp(`${at('channels')}$`));
   await page.setViewportSize({ width: 375, height: 812 });
+  await expect(summary).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Datasets' }).getByRole('link').first()).toBeVisible();
   await screenshot(page, 'channels-375');
 });
 

@@ -14,6 +14,9 @@ test('a newcomer walks the three onboarding steps to a first pipeline and sees t
   await expect(page.getByRole('heading', { name: 'Name your workspace' })).toBeVisible();
   await page.getByLabel('Workspace name').fill('Nora Analytics');
   await screenshot(page, 'onboarding-1-workspace-1280');
+  await page.setViewportSize({ width: 375, height: 800 });
+  await screenshot(page, 'onboarding-1-workspace-375');
+  await page.setViewportSize({ width: 1280, height: 800 });
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page).toHaveURL(/\/setup\/imports\/[0-9a-f-]{36}$/);
   const workspaceId = new URL(page.url()).pathname.split('/').pop()!;
@@ -25,6 +28,9 @@ test('a newcomer walks the three onboarding steps to a first pipeline and sees t
   await expect(page.getByLabel('Pipeline name')).not.toHaveValue('');
   await page.getByLabel('Pipeline name').fill('First import');
   await screenshot(page, 'onboarding-2-imports-1280');
+  await page.setViewportSize({ width: 375, height: 800 });
+  await screenshot(page, 'onboarding-2-imports-375');
+  await page.setViewportSize({ width: 1280, height: 800 });
   await page.getByRole('button', { name: 'Save' }).click();
 
   // Step 3: the setup tasks, the import already ticked by the pipeline just saved
