@@ -325,6 +325,13 @@ export interface SearchVocabularyTable {
   length: number;
 }
 
+/** Written only by the search index functions (migration 017). */
+export interface SearchDocumentsTable {
+  dataset_id: string;
+  workspace_id: string;
+  words: string[];
+}
+
 export interface DatasetTagsTable {
   dataset_id: string;
   tag: string;
@@ -430,6 +437,7 @@ export interface Database {
   dataset_tags: DatasetTagsTable;
   search_postings: SearchPostingsTable;
   search_vocabulary: SearchVocabularyTable;
+  search_documents: SearchDocumentsTable;
   dataset_likes: DatasetLikesTable;
   channel_datasets: ChannelDatasetsTable;
   store_loads: StoreLoadsTable;

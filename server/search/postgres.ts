@@ -5,18 +5,21 @@ import { maxEdits } from '../repositories/searchText';
 import type { SearchEngine, SearchHit, SearchRequest, SearchResult } from './engine';
 import { explain, type DatasetText, type Expansion } from './explain';
 
-// Search on PostgreSQL (PGlite or a server) over the index of migration 012:
+// Search on PostgreSQL (PGlite or a server) over the index of migrations 012 and 017:
 //  1. each term is expanded against the workspace's vocabulary: the word itself, words it
 //     begins (from MIN_PREFIX letters) and words within its edits. levenshtein counts a swap of
 //     two adjacent letters as two edits, so the database returns words within twice the edits
 //     and src/domain/searchMatch.ts keeps those within the edits as Elasticsearch counts them;
-//  2. the postings of the expanded words give, per dataset and term, its best match (how, edits,
-//     field); a dataset must match every term, then the `tag:` and `in:` filters;
-//  3. ranking: the exact title or alias (the whole query, stop words too), then a title or alias
+//  2. with several terms, the GIN index of search_documents gives the datasets holding a word of
+//     every term's expansion, and only their postings are read; otherwise each term's postings;
+//  3. the postings give, per dataset and term, its best match (how, edits, field); a dataset
+//     must match every term, then the `tag:` and `in:` filters;
+//  4. ranking: the exact title or alias (the whole query, stop words too), then a title or alias
 //     beginning with the query, then whole words, word beginnings, typos (also within the first
-//     two); then title before tags before description, fewer
-//     edits, a shorter title (more of it matched);
-//     ties by the day published, then popularity (likes and views), then newest.
+//     two); then title before tags before description, fewer edits, a shorter title (more of it
+//     matched); ties by the day published, then popularity (likes and views), then newest.
+//     Only the matches that can reach the page are read from `datasets` and sorted (the
+//     candidates of step 4 in search()); the count covers every match.
 
 export const MIN_PREFIX = 3;
 /**
@@ -26,6 +29,8 @@ export const MIN_PREFIX = 3;
 const MAX_FUZZY_CANDIDATES = 2_000;
 const MAX_FUZZY_WORDS = 20;
 const MAX_PREFIX_WORDS = 50;
+/** Beyond this many datasets sharing every term, probing each one's postings costs more than reading the terms' postings. */
+const MAX_NARROWED = 2_000;
 const KIND_CODE: Record<MatchKind, number> = { exact: 0, prefix: 1, fuzzy: 2 };
 const LAST_CHAR = '\u{10FFFF}';
 
@@ -34,8 +39,13 @@ interface TermPlan {
   expansion: Map<string, { kind: MatchKind; edits: number }>;
 }
 
-export function postgresSearchEngine(db: Db): SearchEngine {
-  return { search: (request) => search(db, request) };
+export interface PostgresSearchOptions {
+  /** How many datasets sharing every term are still ranked by probing their own postings. */
+  readonly maxNarrowed?: number;
+}
+
+export function postgresSearchEngine(db: Db, { maxNarrowed = MAX_NARROWED }: PostgresSearchOptions = {}): SearchEngine {
+  return { search: (request) => search(db, request, maxNarrowed) };
 }
 
 /** The terms that count: stop words drop out unless the query is nothing else. */
@@ -93,28 +103,46 @@ function filters(request: SearchRequest): RawBuilder<unknown>[] {
   return [...text.tags.map(tag), ...text.channels.map(channel)];
 }
 
-async function search(db: Db, request: SearchRequest): Promise<SearchResult> {
+/**
+ * The datasets holding a word of every term's expansion, from the GIN index of
+ * search_documents (migration 017), when there are several terms and few such datasets;
+ * undefined when ranking should read the terms' postings whole instead.
+ */
+async function sharingEveryTerm(db: Db, workspaceId: string, plans: readonly TermPlan[], maxNarrowed: number): Promise<string[] | undefined> {
+  if (plans.length < 2) return undefined;
+  const everyTerm = plans.map((plan) => sql`s.words && ${[...plan.expansion.keys()]}::text[]`);
+  const rows = await sql<{ id: string }>`
+    SELECT s.dataset_id AS id FROM search_documents s
+    WHERE s.workspace_id = ${workspaceId} AND ${sql.join(everyTerm, sql` AND `)}
+    LIMIT ${maxNarrowed + 1}`.execute(db);
+  return rows.rows.length > maxNarrowed ? undefined : rows.rows.map((row) => row.id);
+}
+
+/** One round trip: how many match, and the page's ids in order (ARRAY keeps the ORDER BY). */
+async function countAndPage(db: Db, query: RawBuilder<unknown>): Promise<{ ids: string[]; total: number }> {
+  const row = (await sql<{ total: number; ids: string[] }>`${query}`.execute(db)).rows[0];
+  return { ids: row?.ids ?? [], total: Number(row?.total ?? 0) };
+}
+
+async function search(db: Db, request: SearchRequest, maxNarrowed: number): Promise<SearchResult> {
   const { workspaceId, paging } = request;
   const terms = meaningfulTerms(request.text.terms);
-  const where = sql.join([sql`d.workspace_id = ${workspaceId}`, ...filters(request)], sql` AND `);
-  // The count rides along with the page (count(*) OVER ()); a page past the end has no row to
-  // carry it, so the first row is asked for once more.
-  const pageOf = async (query: (limit: RawBuilder<unknown>) => RawBuilder<{ id: string; total: number }>) => {
-    const rows = (await query(sql`LIMIT ${paging.size} OFFSET ${paging.page * paging.size}`).execute(db)).rows;
-    const total = rows[0]?.total ?? (paging.page > 0 ? (await query(sql`LIMIT 1`).execute(db)).rows[0]?.total : 0) ?? 0;
-    return { ids: rows.map((r) => r.id), total: Number(total) };
-  };
+  const filtered = filters(request);
+  const where = sql.join([sql`d.workspace_id = ${workspaceId}`, ...filtered], sql` AND `);
+  const page = sql`LIMIT ${paging.size} OFFSET ${paging.page * paging.size}`;
 
   if (terms.length === 0) {
-    const { ids, total } = await pageOf((limit) => sql<{ id: string; total: number }>`
-      SELECT d.id, count(*) OVER ()::int AS total FROM datasets d WHERE ${where}
-      ORDER BY d.published DESC, d.id ${limit}`);
+    const { ids, total } = await countAndPage(db, sql`
+      SELECT (SELECT count(*) FROM datasets d WHERE ${where})::int AS total,
+        ARRAY(SELECT d.id::text FROM datasets d WHERE ${where} ORDER BY d.published DESC, d.id ${page}) AS ids`);
     return { hits: ids.map((id) => ({ id, matches: [] })), total };
   }
 
   const plans = await expand(db, workspaceId, terms);
   // Every term must match: one that reaches no word of the workspace leaves nothing.
   if (plans.some((plan) => plan.expansion.size === 0)) return { hits: [], total: 0 };
+  const within = await sharingEveryTerm(db, workspaceId, plans, maxNarrowed);
+  if (within?.length === 0) return { hits: [], total: 0 };
 
   // Per term and dataset the best posting, coded kind·100 + edits·10 + field (smaller is better).
   const perTerm = plans.map((plan, index) => {
@@ -128,35 +156,52 @@ async function search(db: Db, request: SearchRequest): Promise<SearchResult> {
       SELECT p.dataset_id, min(q.code * 10 + p.field) AS best
       FROM unnest(${words}::text[], ${codes}::int[]) AS q(word, code)
       JOIN search_postings p ON p.workspace_id = ${workspaceId} AND p.word = q.word
+      ${within === undefined ? sql`` : sql`WHERE p.dataset_id = ANY(${within}::uuid[])`}
       GROUP BY p.dataset_id)`;
   });
   const joins = plans.slice(1).map((_, i) => sql`JOIN ${sql.raw(`t${i + 1}`)} USING (dataset_id)`);
   const bests = plans.map((_, i) => sql.raw(`t${i}.best`));
-  const allPhrase = request.text.terms.join(' ');
-  const title = sql`d.search_title`;
-  const alias = sql`d.search_alias`;
-  const { ids, total } = await pageOf((limit) => sql<{ id: string; total: number }>`
+  const phrase = request.text.terms.join(' ');
+  const beginsWithPhrase = (column: RawBuilder<unknown>) => sql`(${column} ~>=~ ${phrase} AND ${column} ~<~ ${phrase + LAST_CHAR})`;
+  const { ids, total } = await countAndPage(db, sql`
     WITH ${sql.join(perTerm, sql`, `)},
-    hits AS MATERIALIZED (
+    hits AS (
       SELECT dataset_id AS id,
         greatest(${sql.join(bests, sql`, `)}) / 100 AS worst_kind,
         (${sql.join(bests.map((b) => sql`${b} % 10`), sql` + `)}) AS fields,
         (${sql.join(bests.map((b) => sql`(${b} / 10) % 10`), sql` + `)}) AS edits
       FROM t0 ${sql.join(joins, sql` `)}
+    ),
+    kept AS MATERIALIZED (
+      ${filtered.length === 0 ? sql`SELECT * FROM hits` : sql`SELECT h.* FROM hits h JOIN datasets d ON d.id = h.id WHERE ${where}`}
+    ),
+    -- Step 4's candidates. A dataset whose title or alias does not begin with the query ranks
+    -- after every match of a better (worst kind, fields, edits): among those, only the ones up to
+    -- the class of the page's last position can reach the page, besides the ones that begin
+    -- with the query. tests/api/search-engine.test.ts proves every page a slice of the whole.
+    last_class AS (SELECT worst_kind, fields, edits FROM kept ORDER BY worst_kind, fields, edits OFFSET ${(paging.page + 1) * paging.size - 1} LIMIT 1),
+    beginning AS (
+      SELECT d.id FROM datasets d WHERE d.workspace_id = ${workspaceId} AND ${beginsWithPhrase(sql`d.search_title`)}
+      UNION SELECT d.id FROM datasets d WHERE d.workspace_id = ${workspaceId} AND d.search_alias <> '' AND ${beginsWithPhrase(sql`d.search_alias`)}
+    ),
+    candidates AS (
+      SELECT * FROM kept h
+      WHERE NOT EXISTS (SELECT 1 FROM last_class) OR (h.worst_kind, h.fields, h.edits) <= (SELECT worst_kind, fields, edits FROM last_class)
+      UNION SELECT h.* FROM kept h JOIN beginning b ON b.id = h.id
     )
-    SELECT d.id, count(*) OVER ()::int AS total
-    FROM hits h JOIN datasets d ON d.id = h.id
-    -- ARRAY(...) is an init plan: the planner cannot estimate how many datasets the terms share
-    -- and would hash every dataset of the workspace; with it, it looks the few ids up by key.
-    WHERE ${where} AND d.id = ANY(ARRAY(SELECT id FROM hits))
-    ORDER BY
-      CASE
-        WHEN ${title} = ${allPhrase} OR ${alias} = ${allPhrase} THEN 0
-        WHEN starts_with(${title}, ${allPhrase}) OR starts_with(${alias}, ${allPhrase}) THEN 1
-        ELSE 2 + h.worst_kind
-      END,
-      h.worst_kind, h.fields, h.edits, length(d.title), date_trunc('day', d.published) DESC, d.like_count + d.view_count DESC, d.published DESC, d.id
-    ${limit}`);
+    SELECT (SELECT count(*) FROM kept)::int AS total, ARRAY(
+      -- ARRAY(...) is an init plan: the planner cannot tell how few the candidates are and would
+      -- hash every dataset of the workspace; with it, it looks them up by key.
+      SELECT d.id::text FROM candidates h JOIN datasets d ON d.id = h.id
+      WHERE d.id = ANY(ARRAY(SELECT id FROM candidates))
+      ORDER BY
+        CASE
+          WHEN d.search_title = ${phrase} OR d.search_alias = ${phrase} THEN 0
+          WHEN starts_with(d.search_title, ${phrase}) OR starts_with(d.search_alias, ${phrase}) THEN 1
+          ELSE 2 + h.worst_kind
+        END,
+        h.worst_kind, h.fields, h.edits, length(d.title), date_trunc('day', d.published) DESC, d.like_count + d.view_count DESC, d.published DESC, d.id
+      ${page}) AS ids`);
   const texts = await textsOf(db, ids);
   const expansions: Expansion[] = plans.map((plan) => plan.expansion);
   const hits: SearchHit[] = ids.map((id) => {

@@ -10,11 +10,12 @@ import * as dataplugins from './008_dataplugins';
 import * as dataStores from './009_data_stores';
 import * as workspaces from './010_workspaces';
 import * as setupTasks from './011_setup_tasks';
-import * as comments from './014_comments';
-import * as datasetAlerts from './016_dataset_alerts';
-import * as news from './013_news';
 import * as search from './012_search';
+import * as news from './013_news';
+import * as comments from './014_comments';
 import * as notificationSettings from './015_notification_settings';
+import * as datasetAlerts from './016_dataset_alerts';
+import * as searchDocuments from './017_search_documents';
 
 /** Ordered by name; a new migration is a new file added here, never an edit of an old one. */
 export const migrations: Record<string, Migration> = {
@@ -29,9 +30,10 @@ export const migrations: Record<string, Migration> = {
   '009_data_stores': dataStores,
   '010_workspaces': workspaces,
   '011_setup_tasks': setupTasks,
-  '014_comments': comments,
-  '016_dataset_alerts': datasetAlerts,
-  '013_news': news,
   '012_search': search,
+  '013_news': news,
+  '014_comments': comments,
   '015_notification_settings': notificationSettings,
+  '016_dataset_alerts': datasetAlerts,
+  '017_search_documents': searchDocuments,
 };
