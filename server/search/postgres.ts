@@ -151,8 +151,9 @@ async function search(db: Db, request: SearchRequest, maxNarrowed: number): Prom
       const how = plan.expansion.get(word) ?? { kind: 'fuzzy' as const, edits: 9 };
       return KIND_CODE[how.kind] * 10 + how.edits;
     });
-    // MATERIALIZED: each term's datasets once, then joined (inlined, the planner re-aggregates per row).
-    return sql`${sql.raw(`t${index}`)} AS MATERIALIZED (
+    // MATERIALIZED when joined: each term's datasets once (inlined, the planner re-aggregates
+    // per row); a lone term is read once anyway.
+    return sql`${sql.raw(`t${index}`)} AS ${plans.length > 1 ? sql`MATERIALIZED` : sql``} (
       SELECT p.dataset_id, min(q.code * 10 + p.field) AS best
       FROM unnest(${words}::text[], ${codes}::int[]) AS q(word, code)
       JOIN search_postings p ON p.workspace_id = ${workspaceId} AND p.word = q.word

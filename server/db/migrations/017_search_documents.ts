@@ -19,8 +19,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     );
     CREATE INDEX search_documents_words_idx ON search_documents USING gin (words);
 
-    CREATE INDEX datasets_search_title_idx ON datasets (workspace_id, search_title text_pattern_ops);
-    CREATE INDEX datasets_search_alias_idx ON datasets (workspace_id, search_alias text_pattern_ops) WHERE search_alias <> '';
+    -- INCLUDE (id): the beginnings are read from the index alone
+    CREATE INDEX datasets_search_title_idx ON datasets (workspace_id, search_title text_pattern_ops) INCLUDE (id);
+    CREATE INDEX datasets_search_alias_idx ON datasets (workspace_id, search_alias text_pattern_ops) INCLUDE (id) WHERE search_alias <> '';
 
     CREATE OR REPLACE FUNCTION search_index_dataset(target uuid) RETURNS void LANGUAGE plpgsql AS $fn$
     BEGIN
