@@ -89,6 +89,8 @@ test('an owner creates, renames, sets a logo and domains, and deletes a second w
   await expect(page.getByLabel('Name')).toHaveValue('Wanda Analytics');
   await expect(page.getByLabel('Approved domains')).toHaveValue(/@wanda\.example.*@example\.org/);
   await expect(page.getByRole('button', { name: 'Change logo' })).toBeVisible();
+  // the sidebar's workspace menu shows the logo instead of the initial
+  await expect(page.getByRole('button', { name: 'Workspace menu: Wanda Analytics' }).locator('[data-logo="image"] img')).toBeVisible();
   await screenshot(page, 'workspace-settings-1280');
   await page.setViewportSize({ width: 375, height: 800 });
   await screenshot(page, 'workspace-settings-375');

@@ -15,6 +15,7 @@ import { AddRegular, ArrowSwapRegular, BeakerRegular, ChevronDownRegular, HomeRe
 import { useActorRef, useSelector } from '@xstate/react';
 import { useNavigate } from 'react-router-dom';
 import { appHomePath, labHomePath } from '../../domain/landing';
+import { isSafeLogo } from '../../domain/workspaceLogo';
 import { canCreateWorkspace, canInvite, canSwitchToLab, canSwitchWorkspace, showWorkspaceSettings } from '../../domain/permissions';
 import type { Workspace } from '../../domain/resources';
 import { pathTo } from '../../domain/routes';
@@ -35,7 +36,9 @@ const useStyles = makeStyles({
     alignItems: 'center',
     justifyContent: 'center',
     fontWeight: tokens.fontWeightBold,
+    overflow: 'hidden',
   },
+  logo: { width: '100%', height: '100%', objectFit: 'cover' },
   current: { fontWeight: tokens.fontWeightSemibold },
 });
 
@@ -47,14 +50,14 @@ export function WorkspaceMenu({ workspace, mode, compact }: { workspace: Workspa
   const { profile, workspaces, features } = useSession();
   const switcher = useActorRef(machines.workspaceSwitch, { input: { profileId: profile.id } });
   const switching = useSelector(switcher, (s) => s.matches('switching') || s.status === 'done');
-  const initial = workspace.name.trim().charAt(0).toUpperCase() || 'W';
+  const avatar = <WorkspaceAvatar workspace={workspace} />;
 
   const trigger = compact ? (
     <Tooltip content={workspace.name} relationship="label" positioning="after">
-      <Button appearance="subtle" aria-label={`Workspace menu: ${workspace.name}`} icon={<span className={styles.avatar}>{initial}</span>} />
+      <Button appearance="subtle" aria-label={`Workspace menu: ${workspace.name}`} icon={avatar} />
     </Tooltip>
   ) : (
-    <Button appearance="subtle" className={styles.trigger} aria-label={`Workspace menu: ${workspace.name}`} icon={<span className={styles.avatar}>{initial}</span>} iconPosition="before">
+    <Button appearance="subtle" className={styles.trigger} aria-label={`Workspace menu: ${workspace.name}`} icon={avatar} iconPosition="before">
       <Text className={styles.name}>{workspace.name}</Text>
       <ChevronDownRegular />
     </Button>
@@ -102,6 +105,7 @@ export function WorkspaceMenu({ workspace, mode, compact }: { workspace: Workspa
                     {workspaces.map((candidate) => (
                       <MenuItem
                         key={candidate.id}
+                        icon={<WorkspaceAvatar workspace={candidate} />}
                         className={candidate.id === workspace.id ? styles.current : undefined}
                         disabled={candidate.id === workspace.id}
                         onClick={() => switcher.send({ type: 'user.switch', workspaceId: candidate.id })}
@@ -117,5 +121,16 @@ export function WorkspaceMenu({ workspace, mode, compact }: { workspace: Workspa
         </MenuList>
       </MenuPopover>
     </Menu>
+  );
+}
+
+/** The workspace's logo where it has a safe one (a PNG or JPEG data URL), else its initial. */
+export function WorkspaceAvatar({ workspace }: { workspace: Pick<Workspace, 'name' | 'imageUrl'> }) {
+  const styles = useStyles();
+  const logo = workspace.imageUrl && isSafeLogo(workspace.imageUrl) ? workspace.imageUrl : null;
+  return (
+    <span className={styles.avatar} data-logo={logo ? 'image' : 'initial'}>
+      {logo ? <img className={styles.logo} src={logo} alt="" /> : workspace.name.trim().charAt(0).toUpperCase() || 'W'}
+    </span>
   );
 }
