@@ -17,8 +17,14 @@ export interface DatasetFields {
   continuous_poll?: boolean | undefined;
 }
 
+/** Runs in the caller's transaction when there is one (a deployment publishes many datasets in one), else in its own. */
+async function inTransaction(db: Db, work: (trx: Db) => Promise<void>): Promise<void> {
+  if (db.isTransaction) await work(db);
+  else await db.transaction().execute(work);
+}
+
 export async function createDataset(db: Db, id: string, workspaceId: string, fields: DatasetFields & { title: string }, tags: readonly string[] | undefined): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     await trx
       .insertInto('datasets')
       .values({ id, workspace_id: workspaceId, description_content_type: 'text/markdown', ...fields, channel_id: fields.channel_id ?? null, alias: fields.alias ?? null })
@@ -28,7 +34,7 @@ export async function createDataset(db: Db, id: string, workspaceId: string, fie
 }
 
 export async function updateDataset(db: Db, id: string, fields: DatasetFields, tags: readonly string[] | undefined): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     await trx
       .updateTable('datasets')
       .set({ ...fields, last_modified: new Date() })

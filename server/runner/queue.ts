@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { sql, type Selectable } from 'kysely';
 import { effectiveTimeoutSeconds, endStatusOf, maxAttemptsOf, retryDelayMs, shouldRetry, type EndReason } from '../../src/domain/jobStatus';
+import { DEPLOY_TRIGGER } from '../../src/domain/pipelineConstants';
 import type { JobStatus } from '../../src/domain/resources';
 import type { Db } from '../db/database';
 import type { JobsTable, JobTriggerKind } from '../db/schema';
@@ -12,7 +13,7 @@ import { appendLogLines } from './logs';
 import { killGroup } from './jobProcess';
 import { queueSignals } from './signals';
 import { settleStoreCheck } from './storeChecks';
-import { settleWorkspaceJob } from './workspaceJobs';
+import { settleWorkspaceJob, WORKSPACE_DEPLOY } from './workspaceJobs';
 
 // The jobs table is the queue. Every statement here is safe with several server processes on one
 // PostgreSQL: claims skip rows another transaction holds, every write by a runner is conditional on
@@ -173,7 +174,7 @@ export async function finishJob(db: Db, jobId: string, owner: string, finish: Fi
     refreshed = await datasetEventsOfJobEnd(trx, job, status, retry === undefined);
     await settleStoreCheck(trx, job, status);
     await settleWorkspaceJob(trx, job, status);
-    const triggered = status === 'COMPLETE' && job.type === 'PIPELINE_RUN' ? await queueTriggeredPipelines(trx, job) : [];
+    const triggered = status === 'COMPLETE' ? await queueTriggeredPipelines(trx, job) : [];
     return { job, status, retry, triggered };
   });
   // Rules read the fresh rows through the store's own read-only transaction, so only once the job's
@@ -182,18 +183,28 @@ export async function finishJob(db: Db, jobId: string, owner: string, finish: Fi
   return finished;
 }
 
-/** Every non-draft pipeline of the workspace whose triggeredBy names the finished one. */
+/**
+ * Every non-draft pipeline of the workspace whose triggeredBy names the finished one: a COMPLETE
+ * pipeline run by its name, a COMPLETE deployment that fetched a commit by 'deploy'.
+ */
 async function queueTriggeredPipelines(db: Db, finished: JobRow): Promise<JobRow[]> {
-  if (!finished.pipeline_id) return [];
-  const source = await db.selectFrom('pipelines').select(['id', 'name']).where('id', '=', finished.pipeline_id).executeTakeFirst();
-  if (!source) return [];
+  let source: { id: string | null; trigger: string; description: string };
+  if (finished.type === 'PIPELINE_RUN' && finished.pipeline_id) {
+    const pipeline = await db.selectFrom('pipelines').select(['id', 'name']).where('id', '=', finished.pipeline_id).executeTakeFirst();
+    if (!pipeline) return [];
+    source = { id: pipeline.id, trigger: pipeline.name, description: `pipeline ${pipeline.name}` };
+  } else if (finished.type === WORKSPACE_DEPLOY && finished.pipeline_id === null && finished.commit_id !== null) {
+    source = { id: null, trigger: DEPLOY_TRIGGER, description: `deployment of commit ${finished.commit_id.slice(0, 7)}` };
+  } else {
+    return [];
+  }
   const followers = await db
     .selectFrom('pipelines')
     .select(['id', 'name', 'max_retries', 'timeout'])
     .where('workspace_id', '=', finished.workspace_id)
     .where('draft', '=', false)
-    .where('id', '!=', source.id)
-    .where(sql<boolean>`triggered_by ? ${source.name}`)
+    .$if(source.id !== null, (qb) => qb.where('id', '!=', source.id!))
+    .where(sql<boolean>`triggered_by ? ${source.trigger}`)
     .orderBy('name')
     .execute();
   const queued: JobRow[] = [];
@@ -204,7 +215,7 @@ async function queueTriggeredPipelines(db: Db, finished: JobRow): Promise<JobRow
       pipelineId: follower.id,
       type: 'PIPELINE_RUN',
       triggerKind: 'PIPELINE',
-      triggeredBy: `pipeline ${source.name}`,
+      triggeredBy: source.description,
       triggeredByJobId: finished.id,
       maxAttempts: maxAttemptsOf(follower.max_retries),
       timeoutSeconds: effectiveTimeoutSeconds(follower.timeout),
@@ -212,7 +223,7 @@ async function queueTriggeredPipelines(db: Db, finished: JobRow): Promise<JobRow
     if (job) {
       queued.push(job);
       notes.push(`Triggered pipeline ${follower.name} (job ${job.id}).`);
-      await appendLogLines(db, job.id, [`Triggered by pipeline ${source.name} (job ${finished.id}).`]);
+      await appendLogLines(db, job.id, [`Triggered by ${source.description} (job ${finished.id}).`]);
     } else {
       notes.push(`Pipeline ${follower.name} already has a job queued or running; not triggered again.`);
     }

@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { DEFAULT_BRANCH, isRemoteGitUrl, parseRepositoryUrl } from '../../src/domain/workspaceRepository';
 import type { Db } from '../db/database';
 import { listDataComponents } from '../repositories/dataComponents';
 import { findWorkspace } from '../repositories/workspaces';
 import { ensureDefaultStore } from '../stores/defaultStore';
+import { applyDefinitions } from './deployApply';
+import { parseDefinitions, problemLine, readDefinitionFiles, type FieldProblem } from './deployDefinitions';
 import { startJobProcess, type JobProcess, type JobProcessResult } from './jobProcess';
 import { projectDir, writeProjectFile } from './project';
 import type { JobRow } from './queue';
@@ -14,7 +15,8 @@ import type { JobRow } from './queue';
 // A workspace's own jobs (issue 10). WORKSPACE_INIT makes the project directory and the default
 // data store, and its end moves the workspace from PROVISIONING to READY or FAILED.
 // WORKSPACE_DEPLOY clones the workspace's repository with git into the project directory and
-// reads the pipeline and dataset definitions it holds.
+// applies the pipeline and dataset definitions it holds (deployDefinitions.ts reads and checks
+// them, deployApply.ts writes them all in one transaction, or nothing).
 
 export const WORKSPACE_INIT = 'WORKSPACE_INIT';
 export const WORKSPACE_DEPLOY = 'WORKSPACE_DEPLOY';
@@ -147,14 +149,7 @@ export async function startDeployment(
       return result;
     }
     if (commit) await db.updateTable('jobs').set({ commit_id: commit }).where('id', '=', job.id).execute();
-    const found = readDefinitions(path.join(dir, REPOSITORY_DIR));
-    for (const line of found.lines) write(line);
-    if (found.pipelines.length === 0 && found.datasets.length === 0) {
-      write('Nothing to deploy: the repository holds no pipeline or dataset definitions (pipelines/*.yml, datasets/*.yml).');
-    } else {
-      write(`Read ${found.pipelines.length} pipeline and ${found.datasets.length} dataset definition${found.datasets.length === 1 ? '' : 's'}.`);
-    }
-    return found.errors > 0 ? EXITED_FAILED : result;
+    return deployDefinitions(db, job, path.join(dir, REPOSITORY_DIR), write);
   };
   return { process: started, after };
 }
@@ -170,49 +165,29 @@ function describeUrl(url: string): string {
   }
 }
 
-export interface Definition {
-  file: string;
-  name: string;
-}
-
-export interface Definitions {
-  pipelines: Definition[];
-  datasets: Definition[];
-  lines: string[];
-  errors: number;
-}
-
-const DEFINITION_FOLDERS = { pipelines: 'pipelines', datasets: 'datasets' } as const;
-const MAX_DEFINITION_BYTES = 1_000_000;
-
-/** The pipeline and dataset definitions of a deployed repository: YAML files named by their folder. */
-export function readDefinitions(repository: string): Definitions {
-  const result: Definitions = { pipelines: [], datasets: [], lines: [], errors: 0 };
-  for (const kind of ['pipelines', 'datasets'] as const) {
-    const folder = path.join(repository, DEFINITION_FOLDERS[kind]);
-    let files: string[];
-    try {
-      files = fs.readdirSync(folder).filter((f) => /\.ya?ml$/i.test(f)).sort();
-    } catch {
-      continue;
-    }
-    for (const file of files) {
-      const full = path.join(folder, file);
-      const relative = `${DEFINITION_FOLDERS[kind]}/${file}`;
-      try {
-        // A symbolic link could point out of the clone: only regular files are read.
-        const stat = fs.lstatSync(full);
-        if (!stat.isFile()) throw new Error('not a regular file');
-        if (stat.size > MAX_DEFINITION_BYTES) throw new Error('larger than 1 MB');
-        const parsed: unknown = parseYaml(fs.readFileSync(full, 'utf8'), { maxAliasCount: 100 });
-        const name = typeof parsed === 'object' && parsed !== null && 'name' in parsed && typeof parsed.name === 'string' ? parsed.name : file.replace(/\.ya?ml$/i, '');
-        result[kind].push({ file: relative, name });
-        result.lines.push(`${kind === 'pipelines' ? 'Pipeline' : 'Dataset'} definition ${relative}: ${name}.`);
-      } catch (error) {
-        result.errors += 1;
-        result.lines.push(`Definition ${relative} could not be read: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}.`);
-      }
-    }
+/**
+ * Reads and checks every definition of the fetched repository, then applies them all in one
+ * transaction, or — when any is invalid — nothing, logging every problem by file and field.
+ */
+async function deployDefinitions(db: Db, job: JobRow, repository: string, write: (line: string) => void): Promise<JobProcessResult> {
+  const read = readDefinitionFiles(repository);
+  const parsed = parseDefinitions(read.files);
+  for (const note of parsed.notes) write(note);
+  const invalid = [...read.problems, ...parsed.problems];
+  if (read.files.length === 0 && invalid.length === 0) {
+    write('Nothing to deploy: the repository holds no pipeline or dataset definitions (pipelines/*.yml, datasets/*.yml).');
+    return EXITED_OK;
   }
-  return result;
+  write(`Read ${read.files.length} definition${read.files.length === 1 ? '' : 's'} (${parsed.pipelines.length} pipeline${parsed.pipelines.length === 1 ? '' : 's'} and ${parsed.datasets.length} dataset${parsed.datasets.length === 1 ? '' : 's'} valid).`);
+  const refuse = (problems: readonly FieldProblem[]): JobProcessResult => {
+    for (const problem of problems) write(problemLine(problem));
+    write(`Nothing deployed: ${problems.length} problem${problems.length === 1 ? '' : 's'} in the definitions; the workspace keeps what the previous deployment applied.`);
+    return EXITED_FAILED;
+  };
+  // With invalid files, the valid ones are still checked against the database (and rolled back),
+  // so one deployment reports every problem.
+  const deployed = await applyDefinitions(db, { workspaceId: job.workspace_id, profileId: job.profile_id, pipelines: parsed.pipelines, datasets: parsed.datasets, dryRun: invalid.length > 0, lease: { jobId: job.id, owner: job.lease_owner } });
+  if (invalid.length > 0 || deployed.problems.length > 0) return refuse([...invalid, ...deployed.problems]);
+  for (const line of deployed.lines) write(line);
+  return EXITED_OK;
 }

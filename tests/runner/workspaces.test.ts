@@ -3,16 +3,22 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkSchedule } from '../../src/domain/cron';
+import { createList } from '../../server/repositories/channels';
+import { createDataComponent } from '../../server/repositories/dataComponents';
 import { newId } from '../../server/repositories/ids';
 import { createWorkspace, deleteWorkspace, findWorkspace, insertWorkspaceJob } from '../../server/repositories/workspaces';
+import { applyDefinitions } from '../../server/runner/deployApply';
+import { parseDefinitions } from '../../server/runner/deployDefinitions';
 import { projectDir } from '../../server/runner/project';
 import { queueSignals } from '../../server/runner/signals';
 import { defaultStoreOf, storeSchemaName } from '../../server/stores/defaultStore';
-import { logOf, startBench, waitForStatus, type Bench } from './helpers';
+import { checkQuery, QueryRefused } from '../../server/stores/queryGuard';
+import { logOf, startBench, waitFor, waitForStatus, type Bench } from './helpers';
 
 // The workspace's own jobs on the real runner: WORKSPACE_INIT takes a new workspace from
 // PROVISIONING to READY (project directory, default store); WORKSPACE_DEPLOY clones a local git
-// repository with git and reads its pipeline and dataset definitions.
+// repository with git and applies its pipeline and dataset definitions (all or nothing).
 
 let bench: Bench;
 let owner: string;
@@ -30,7 +36,7 @@ beforeAll(async () => {
   git(repo, 'init', '--quiet', '--initial-branch=main');
   fs.mkdirSync(path.join(repo, 'pipelines'));
   fs.mkdirSync(path.join(repo, 'datasets'));
-  fs.writeFileSync(path.join(repo, 'pipelines', 'sales.yml'), 'name: Sales import\ndata_components:\n  - tap-demo\n');
+  fs.writeFileSync(path.join(repo, 'pipelines', 'sales.yml'), 'label: Sales import\ntimeout: 60\n');
   fs.writeFileSync(path.join(repo, 'datasets', 'revenue.yaml'), 'title: Revenue\nquery: SELECT 1\n');
   git(repo, 'add', '.');
   git(repo, 'commit', '--quiet', '-m', 'definitions');
@@ -75,16 +81,17 @@ describe('WORKSPACE_DEPLOY', () => {
     expect(result.log).toMatch(/Nothing to deploy: this workspace has no repository URL/);
   });
 
-  it('clones a local git repository and reads its pipeline and dataset definitions, recording the commit', async () => {
+  it('clones a local git repository and applies its pipeline and dataset definitions, recording the commit', async () => {
     const id = await newWorkspace('Local repository');
     await bench.db.updateTable('workspaces').set({ repository_url: repo }).where('id', '=', id).execute();
     const result = await deploy(id);
     expect(result.status, result.log).toBe('COMPLETE');
     const head = git(repo, 'rev-parse', 'HEAD').trim();
     expect(result.commit).toBe(head);
-    expect(result.log).toContain('Pipeline definition pipelines/sales.yml: Sales import.');
-    expect(result.log).toContain('Dataset definition datasets/revenue.yaml: revenue.');
-    expect(result.log).toContain('Read 1 pipeline and 1 dataset definition.');
+    expect(result.log).toContain('pipelines/sales.yml: label is ignored: pipelines are shown by their name (the file name).');
+    expect(result.log).toContain('Created pipeline sales from pipelines/sales.yml.');
+    expect(result.log).toContain('Created dataset revenue from datasets/revenue.yaml.');
+    expect(result.log).toContain('Deployed 1 pipeline (1 new) and 1 dataset (1 new).');
     expect(fs.existsSync(path.join(projectDir(bench.dataDir, id), 'repository', 'pipelines', 'sales.yml'))).toBe(true);
 
     // A deleted workspace takes its default store's schema with it.
@@ -107,5 +114,171 @@ describe('WORKSPACE_DEPLOY', () => {
     const result = await deploy(id);
     expect(result.status).toBe('ERROR');
     expect(result.log).toMatch(/inside the server's data directory/);
+  });
+});
+
+describe('WORKSPACE_DEPLOY applies definitions', () => {
+  let definitions: string;
+  let workspaceId: string;
+  let channelId: string;
+
+  const write = (file: string, text: string) => fs.writeFileSync(path.join(definitions, file), text);
+  const commit = (message: string) => {
+    git(definitions, 'add', '-A');
+    git(definitions, 'commit', '--quiet', '-m', message);
+  };
+  const pipelinesOf = (id: string) => bench.db.selectFrom('pipelines').selectAll().where('workspace_id', '=', id).orderBy('name').execute();
+  const datasetsOf = (id: string) => bench.db.selectFrom('datasets').selectAll().where('workspace_id', '=', id).orderBy('alias').execute();
+
+  const DAILY = [
+    'version: pipelines/v0.1',
+    'data_components: [tap-demo, target-store]',
+    'inline_script: echo deployed',
+    'schedule: 0 0 6 * * *',
+    'timeout: 600',
+    'max_retries: 1',
+    'properties:',
+    '  tap-demo.seed: 7',
+    'triggered_by: [deploy]',
+    'colour: red',
+    '',
+  ].join('\n');
+
+  beforeAll(async () => {
+    definitions = fs.mkdtempSync(path.join(os.tmpdir(), 'deploy-definitions-'));
+    git(definitions, 'init', '--quiet', '--initial-branch=main');
+    fs.mkdirSync(path.join(definitions, 'pipelines'));
+    fs.mkdirSync(path.join(definitions, 'datasets'));
+    write('pipelines/daily.yml', DAILY);
+    write('datasets/revenue.yml', ['version: datasets/v0.2', 'source: Sales', 'title: Revenue', 'description: "Money in #finance"', 'query: SELECT 1 AS total', ''].join('\n'));
+    write(
+      'datasets/customers.yaml',
+      [
+        'title: Customers',
+        'questions: Who buys?',
+        `metadata: '{"name": "customers"}'`,
+        `visualisation: '{"chartjs-chart": {"chartType": "bar"}}'`,
+        'query: SELECT * FROM customers',
+        `rawData: '[{"id": 1}]'`,
+        '',
+      ].join('\n'),
+    );
+    commit('definitions');
+
+    workspaceId = await newWorkspace('Definitions');
+    await bench.db.updateTable('workspaces').set({ repository_url: definitions }).where('id', '=', workspaceId).execute();
+    for (const component of [
+      { name: 'tap-demo', pluginType: 'EXTRACTOR' as const, pluginName: 'tap-demo', variant: 'builtin', properties: { seed: 42, scale: 1 } },
+      { name: 'target-store', pluginType: 'LOADER' as const, pluginName: 'target-store', variant: 'builtin' },
+    ]) {
+      expect((await createDataComponent(bench.db, workspaceId, component)).ok).toBe(true);
+    }
+    channelId = (await createList(bench.db, { id: newId(), workspaceId, creatorId: owner, name: 'Sales', description: null, scope: 'WORKSPACE' })).id;
+  });
+  afterAll(() => {
+    fs.rmSync(definitions, { recursive: true, force: true });
+  });
+
+  it('creates the pipeline and the datasets, then updates them on the next commit without duplicating', async () => {
+    const first = await deploy(workspaceId);
+    expect(first.status, first.log).toBe('COMPLETE');
+    expect(first.log).toContain("pipelines/daily.yml: unknown key 'colour' is ignored.");
+    expect(first.log).toContain('Created pipeline daily from pipelines/daily.yml.');
+    expect(first.log).toContain('Created dataset customers from datasets/customers.yaml.');
+    expect(first.log).toContain('Created dataset revenue from datasets/revenue.yml.');
+    expect(first.log).toContain('Deployed 1 pipeline (1 new) and 2 datasets (2 new).');
+
+    const [daily, ...morePipelines] = await pipelinesOf(workspaceId);
+    expect(morePipelines).toEqual([]);
+    expect(daily).toMatchObject({
+      name: 'daily',
+      draft: false,
+      schedule: '0 0 6 * * *',
+      script: 'echo deployed',
+      timeout: 600,
+      max_retries: 1,
+      created_by: owner,
+    });
+    expect(daily!.data_components).toEqual(['tap-demo', 'target-store']);
+    expect(daily!.properties).toEqual({ 'tap-demo.seed': 7 });
+    expect(daily!.triggered_by).toEqual(['deploy']);
+
+    const datasets = await datasetsOf(workspaceId);
+    expect(datasets.map((d) => d.alias)).toEqual(['customers', 'revenue']);
+    expect(datasets[0]).toMatchObject({
+      title: 'Customers',
+      questions: 'Who buys?',
+      metadata: '{"name": "customers"}',
+      visualisation: '{"chartjs-chart": {"chartType": "bar"}}',
+      query: 'SELECT * FROM customers',
+      raw_data: '[{"id": 1}]',
+      channel_id: null,
+    });
+    expect(datasets[1]).toMatchObject({ title: 'Revenue', description: 'Money in #finance', query: 'SELECT 1 AS total', channel_id: channelId });
+
+    // `triggered_by: [deploy]`: the pipeline is queued by the deployment's end.
+    const deployJob = await bench.db.selectFrom('jobs').select('id').where('workspace_id', '=', workspaceId).where('type', '=', 'WORKSPACE_DEPLOY').orderBy('created', 'desc').executeTakeFirstOrThrow();
+    const triggered = await waitFor(
+      () => bench.db.selectFrom('jobs').selectAll().where('pipeline_id', '=', daily!.id).where('triggered_by_job_id', '=', deployJob.id).executeTakeFirst(),
+      'the run triggered by the deployment',
+    );
+    expect(triggered.triggered_by).toBe(`deployment of commit ${first.commit!.slice(0, 7)}`);
+    await waitForStatus(bench.db, triggered.id, ['COMPLETE', 'ERROR', 'STOPPED', 'SKIPPED'], 60_000);
+
+    write('pipelines/daily.yml', DAILY.replace('schedule: 0 0 6 * * *', 'schedule: 0 30 7 * * *'));
+    write('datasets/revenue.yml', ['source: Sales', 'title: Revenue by month', 'query: SELECT 2 AS total', ''].join('\n'));
+    commit('later');
+    const second = await deploy(workspaceId);
+    expect(second.status, second.log).toBe('COMPLETE');
+    expect(second.log).toContain('Updated pipeline daily from pipelines/daily.yml.');
+    expect(second.log).toContain('Updated dataset revenue from datasets/revenue.yml.');
+    expect(second.log).toContain('Deployed 1 pipeline (1 updated) and 2 datasets (2 updated).');
+    const pipelines = await pipelinesOf(workspaceId);
+    expect(pipelines.map((p) => [p.id, p.schedule])).toEqual([[daily!.id, '0 30 7 * * *']]);
+    const again = await datasetsOf(workspaceId);
+    expect(again.map((d) => d.id)).toEqual(datasets.map((d) => d.id));
+    // publishing replaces: what the file no longer says is cleared
+    expect(again[1]).toMatchObject({ title: 'Revenue by month', query: 'SELECT 2 AS total', description: null });
+  });
+
+  it("applies nothing for a job whose lease this runner no longer holds", async () => {
+    const { pipelines } = parseDefinitions([{ kind: 'pipelines', file: 'pipelines/leased.yml', document: { timeout: 5 } }]);
+    expect(pipelines).toHaveLength(1);
+    // a job id no runner holds: as good as one another runner recovered
+    await expect(applyDefinitions(bench.db, { workspaceId, profileId: owner, pipelines, datasets: [], lease: { jobId: newId(), owner: 'another runner' } })).rejects.toThrow(/no longer holds the job's lease/);
+    expect((await pipelinesOf(workspaceId)).map((p) => p.name)).not.toContain('leased');
+  });
+
+  it('applies nothing when any definition is invalid, naming every file and field', async () => {
+    const before = { pipelines: await pipelinesOf(workspaceId), datasets: await datasetsOf(workspaceId) };
+    expect(before.pipelines).toHaveLength(1);
+    const refused = await checkQuery('DELETE FROM x').then(
+      () => undefined,
+      (error: unknown) => (error instanceof QueryRefused ? error.message : undefined),
+    );
+    expect(refused).toBeDefined();
+    const badSchedule = checkSchedule('every day');
+    expect(badSchedule.ok).toBe(false);
+
+    write('pipelines/daily.yml', DAILY.replace('schedule: 0 0 6 * * *', 'schedule: every day'));
+    write('pipelines/hourly.yml', 'data_components: [tap-demo, target-store]\ntimeout: soon\n');
+    write('pipelines/weekly.yml', 'data_components: [tap-demo, target-store]\nschedule: 0 0 6 * * 1\n');
+    write('datasets/writes.yml', 'title: Writes\nquery: DELETE FROM x\n');
+    write('datasets/orphan.yml', 'title: Orphan\nsource: No such channel\n');
+    write('datasets/revenue.yml', 'source: Sales\ntitle: Never applied\nquery: SELECT 3\n');
+    commit('broken');
+    const result = await deploy(workspaceId);
+    expect(result.status, result.log).toBe('ERROR');
+    expect(result.log).toContain(`pipelines/daily.yml: schedule: ${badSchedule.ok ? '' : badSchedule.message}`);
+    expect(result.log).toContain('pipelines/hourly.yml: timeout: must be a whole number of seconds');
+    expect(result.log).toContain(`datasets/writes.yml: query: ${refused}`);
+    expect(result.log).toMatch(/datasets\/orphan\.yml: source: names no channel of this workspace/);
+    expect(result.log).toMatch(/Nothing deployed: 4 problems in the definitions/);
+    expect(result.log).not.toMatch(/^(Created |Updated |Deployed \d)/m);
+
+    // Nothing of this deployment reached the workspace: no new pipeline or dataset, no change.
+    expect(await pipelinesOf(workspaceId)).toEqual(before.pipelines);
+    expect(await datasetsOf(workspaceId)).toEqual(before.datasets);
+    expect(await bench.db.selectFrom('jobs').select('id').where('workspace_id', '=', workspaceId).where('triggered_by', 'like', `deployment of commit ${result.commit!.slice(0, 7)}`).execute()).toEqual([]);
   });
 });

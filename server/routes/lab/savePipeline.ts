@@ -84,7 +84,8 @@ export interface SaveRequest {
   existing: PipelineRow | undefined;
   body: PipelineWriteBody;
   draft: boolean;
-  createdBy: string;
+  /** the creator of a new pipeline; null for a deployment queued by no one */
+  createdBy: string | null;
 }
 
 /** Validates and writes; a 400 with every field error otherwise. Runs in the caller's transaction. */
