@@ -54,6 +54,12 @@ export async function countActiveJobs(client: ApiClient, workspace: HalLike, opt
   return page.page?.totalElements ?? embeddedList(page, 'jobs').length;
 }
 
+/** The workspace's newest WORKSPACE_DEPLOY job through its 'jobs' link, or null before the first deployment. */
+export async function latestDeployment(client: ApiClient, workspace: HalLike, options: RequestOptions = {}): Promise<Job | null> {
+  const page = await client.follow(workspace, REL.jobs, { ...options, schema: jobsCollectionSchema, query: { type: 'WORKSPACE_DEPLOY', size: 1 } });
+  return embeddedList(page, 'jobs')[0] ?? null;
+}
+
 /**
  * Sets one app property (the dashboard's DASHBOARD_CONTENT) through 'update delete workspace':
  * the workspace is re-read first so the other properties go back as they are now.

@@ -11,7 +11,7 @@ export const WORKSPACE_TEXTS = {
   confirmDelete: 'Remove this workspace...',
   unexpected: 'An unexpected error occurred',
   domainsPlaceholder: 'e.g. @company.co.uk',
-  deployStarted: 'Deployment started: follow it in the Lab’s jobs.',
+  deployStarted: 'Deployment started: its status and log are under Repository.',
 } as const;
 
 /** Spec §9: after create or delete the user moves on after 1 s. */

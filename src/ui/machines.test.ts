@@ -29,7 +29,7 @@ import { landingMachine } from '../machines/landing/landing.machine';
 import { libraryListsMachine } from '../machines/libraryLists/libraryLists.machine';
 import { logStreamMachine } from '../machines/logStream/logStream.machine';
 import { newsMachine } from '../machines/news/news.machine';
-import { notificationCountMachine, taskCountMachine } from '../machines/polling/polling.machine';
+import { latestDeploymentMachine, notificationCountMachine, taskCountMachine } from '../machines/polling/polling.machine';
 import { oauthConnectMachine } from '../machines/oauthConnect/oauthConnect.machine';
 import { pipelineFormMachine } from '../machines/pipelineForm/pipelineForm.machine';
 import { profileFormMachine } from '../machines/profileForm/profileForm.machine';
@@ -42,6 +42,7 @@ const ORIGINALS: { readonly [K in keyof Machines]: AnyStateMachine } = {
   landing: landingMachine,
   notificationCount: notificationCountMachine,
   taskCount: taskCountMachine,
+  latestDeployment: latestDeploymentMachine,
   workspaceSwitch: workspaceSwitchMachine,
   assistant: assistantMachine,
   changePassword: changePasswordMachine,

@@ -50,8 +50,8 @@ import { logStreamActors } from '../machines/logStream/logStream.actors';
 import { logStreamMachine } from '../machines/logStream/logStream.machine';
 import { newsActors } from '../machines/news/news.actors';
 import { newsMachine } from '../machines/news/news.machine';
-import { notificationCountActor, taskCountActor } from '../machines/polling/polling.actors';
-import { notificationCountMachine, taskCountMachine } from '../machines/polling/polling.machine';
+import { latestDeploymentActor, notificationCountActor, taskCountActor } from '../machines/polling/polling.actors';
+import { latestDeploymentMachine, notificationCountMachine, taskCountMachine } from '../machines/polling/polling.machine';
 import { pipelineFormActors } from '../machines/pipelineForm/pipelineForm.actors';
 import { pipelineFormMachine } from '../machines/pipelineForm/pipelineForm.machine';
 import { profileFormActors } from '../machines/profileForm/profileForm.actors';
@@ -105,6 +105,7 @@ export function provideMachines(effects: MachineEffects) {
     landing: landingMachine.provide({ actors: landingActors(client) }),
     notificationCount: notificationCountMachine.provide({ actors: { fetch: notificationCountActor(client) } }),
     taskCount: taskCountMachine.provide({ actors: { fetch: taskCountActor(client) } }),
+    latestDeployment: latestDeploymentMachine.provide({ actors: { fetch: latestDeploymentActor(client) } }),
     workspaceSwitch: workspaceSwitchMachine.provide({
       actors: workspaceSwitchActors(client),
       actions: { reloadToRoot: () => effects.reload(pathTo('root')) },

@@ -3,6 +3,7 @@ import type { ApiError } from '../../api/errors';
 import { NOTIFICATION_POLL_MS } from '../../domain/constants';
 import { showTasksEntry } from '../../domain/permissions';
 import { hasLink, type HalLike } from '../../domain/hal';
+import type { Job } from '../../domain/resources';
 import { REL } from '../../domain/relations';
 import { apiErrorOf } from '../apiError';
 import { notProvidedActor } from '../notProvided';
@@ -128,3 +129,19 @@ export function taskCountInput(workspace: HalLike & { readonly id: string }): Po
 }
 
 export const notificationCountInput: PollingInput<null> = { params: null };
+
+/** A deployment fetches, checks and applies in seconds: the settings page follows it closely. */
+export const DEPLOYMENT_POLL_MS = 2_000;
+
+/** The workspace whose 'jobs' link is asked for its newest deployment. */
+export type LatestDeploymentParams = { readonly workspace: HalLike };
+
+/**
+ * The workspace settings page's last deployment (null before the first). The page stops it once
+ * the job has ended and starts it again when a deployment is started.
+ */
+export const latestDeploymentMachine = createPollingMachine<Job | null, LatestDeploymentParams>({
+  id: 'latestDeployment',
+  delayMs: DEPLOYMENT_POLL_MS,
+  silenceErrors: true,
+});

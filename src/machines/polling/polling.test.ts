@@ -5,9 +5,11 @@ import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
 import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
 import type { ReplayLog } from '../testing';
-import { notificationCountActor, taskCountActor } from './polling.actors';
+import { latestDeploymentActor, notificationCountActor, taskCountActor } from './polling.actors';
 import {
   createPollingMachine,
+  DEPLOYMENT_POLL_MS,
+  latestDeploymentMachine,
   notificationCountInput,
   notificationCountMachine,
   TASK_COUNT_POLL_MS,
@@ -213,6 +215,51 @@ describe('task count', () => {
     expect(fake.calls.map((c) => c.url)).toEqual([
       'http://api.test/api/workspaces/w1/jobs?status=QUEUED,RUNNING&size=1',
       'http://api.test/api/workspaces/w1/jobs?status=QUEUED,RUNNING&size=1',
+    ]);
+    actor.stop();
+  });
+});
+
+describe('latest deployment', () => {
+  const workspace = { id: 'w1', _links: { jobs: { href: '/api/workspaces/w1/jobs' } } };
+  const input = { params: { workspace } };
+  const job = (status: string) => ({ id: 'j1', type: 'WORKSPACE_DEPLOY', status, created: '2026-01-01T00:00:00Z' });
+  const cases = {
+    'xstate.done.actor.fetch': [{ output: null }, { output: job('RUNNING') }],
+    'xstate.error.actor.fetch': [{ error: offline }],
+  };
+
+  it(`walks every generated path with the ${DEPLOYMENT_POLL_MS} ms interval; errors keep the last deployment`, async () => {
+    const paths = modelPaths(latestDeploymentMachine, { input, events: cases });
+    expect(unvisitedStates(latestDeploymentMachine, paths)).toEqual(['latestDeployment.error']);
+    expect(unwalkedTransitions(latestDeploymentMachine, paths, { input, events: cases })).toEqual([]);
+    for (const path of paths) await replayPath(latestDeploymentMachine, path, { input });
+    const kept = pathOf(latestDeploymentMachine, [
+      { type: 'xstate.done.actor.fetch', output: job('RUNNING') },
+      { type: 'xstate.after.pollInterval.latestDeployment.waiting' },
+      { type: 'xstate.error.actor.fetch', error: offline },
+    ], { input });
+    expect(kept.state.context.value).toEqual(job('RUNNING'));
+  });
+
+  it("with the real actor, asks the workspace's jobs link for its newest WORKSPACE_DEPLOY job, null before the first", async () => {
+    const fake = fakeFetch(
+      { body: { page: { size: 1, totalElements: 0, totalPages: 0, number: 0 } } },
+      { body: { _embedded: { jobs: [job('COMPLETE')] }, page: { size: 1, totalElements: 3, totalPages: 3, number: 0 } } },
+    );
+    const client = createApiClient({ baseURL: 'http://api.test/api', getToken: () => Promise.resolve('t'), fetch: fake.fetch, retryDelay: () => 0 });
+    const clock = new SimulatedClock();
+    const actor = createActor(latestDeploymentMachine.provide({ actors: { fetch: latestDeploymentActor(client) } }), { input, clock });
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
+    actor.start();
+    await settle();
+    expect(actor.getSnapshot().context.value).toBeNull();
+    clock.increment(DEPLOYMENT_POLL_MS);
+    await settle();
+    expect(actor.getSnapshot().context.value).toMatchObject({ id: 'j1', status: 'COMPLETE' });
+    expect(fake.calls.map((call) => call.url)).toEqual([
+      'http://api.test/api/workspaces/w1/jobs?type=WORKSPACE_DEPLOY&size=1',
+      'http://api.test/api/workspaces/w1/jobs?type=WORKSPACE_DEPLOY&size=1',
     ]);
     actor.stop();
   });

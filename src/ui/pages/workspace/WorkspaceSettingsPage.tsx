@@ -31,6 +31,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { useMachines } from '../../MachinesProvider';
 import { useSession } from '../../shell/session';
 import { useRoute } from '../../shell/useRoute';
+import { DeploymentStatus } from './DeploymentStatus';
 import { LogoDialog } from './LogoDialog';
 
 const useStyles = makeStyles({
@@ -147,6 +148,7 @@ function WorkspaceForm(input: { workspaceId: string; owner: HalLike }) {
               </Button>
             </div>
           )}
+          {!creating && workspace !== null && hasLink(workspace, REL.createDeployment) && hasLink(workspace, REL.jobs) && <DeploymentStatus workspace={workspace} deploying={deploying} />}
         </Card>
         <Card className={styles.section} role="group" aria-label="App properties">
           <Subtitle2>App properties</Subtitle2>

@@ -1,0 +1,64 @@
+import { Button, Caption1, makeStyles, tokens } from '@fluentui/react-components';
+import { DocumentTextRegular } from '@fluentui/react-icons';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, useRef, useState } from 'react';
+import type { HalLike } from '../../../domain/hal';
+import { isActiveJob } from '../../../domain/jobs';
+import type { Job } from '../../../domain/resources';
+import { useMachines } from '../../MachinesProvider';
+import { DateText } from '../datasets/DateText';
+import { JobStatusBadge } from '../lab/pipelines/list/JobStatusBadge';
+import { LogModal } from '../lab/pipelines/list/LogModal';
+
+const useStyles = makeStyles({
+  row: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, flexWrap: 'wrap' },
+  muted: { color: tokens.colorNeutralForeground3 },
+});
+
+/**
+ * The workspace's last deployment under the Deploy settings: its status, commit and time, and its
+ * log (what was created, updated or refused). Followed every few seconds while it is queued or
+ * running; `deploying` turning false means one was just started, so it is looked up again.
+ */
+export function DeploymentStatus({ workspace, deploying }: { workspace: HalLike; deploying: boolean }) {
+  const styles = useStyles();
+  const machines = useMachines();
+  const poller = useActorRef(machines.latestDeployment, { input: { params: { workspace } } });
+  const job = useSelector(poller, (s) => s.context.value);
+  const [logOf, setLogOf] = useState<Job | null>(null);
+
+  // A job that has ended changes no more: stop asking until another deployment starts.
+  useEffect(() => {
+    if (job !== undefined && (job === null || !isActiveJob(job))) poller.send({ type: 'poll.stop' });
+  }, [job, poller]);
+  const wasDeploying = useRef(deploying);
+  useEffect(() => {
+    if (wasDeploying.current && !deploying) {
+      poller.send({ type: 'poll.start' });
+      poller.send({ type: 'user.refresh' });
+    }
+    wasDeploying.current = deploying;
+  }, [deploying, poller]);
+
+  if (job === undefined) return null;
+  return (
+    <div className={styles.row} role="status" aria-label="Last deployment">
+      {job === null ? (
+        <Caption1 className={styles.muted}>Not deployed yet.</Caption1>
+      ) : (
+        <>
+          <Caption1>Last deployment</Caption1>
+          <JobStatusBadge status={job.status} />
+          {job.commitId && <Caption1 className={styles.muted}>{`commit ${job.commitId.slice(0, 7)}`}</Caption1>}
+          <Caption1 className={styles.muted}>
+            <DateText iso={job.endTime ?? job.startTime ?? job.created} withTime />
+          </Caption1>
+          <Button size="small" appearance="subtle" icon={<DocumentTextRegular />} onClick={() => setLogOf(job)}>
+            View log
+          </Button>
+        </>
+      )}
+      {logOf !== null && <LogModal job={logOf} onClose={() => setLogOf(null)} />}
+    </div>
+  );
+}
