@@ -199,8 +199,12 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
     body: datasetWriteSchema,
     objectName: 'dataset',
     handler: async ({ request, reply, access, body }) => {
-      const { id, created } = await publishDataset(ctx.db, access.workspace.id, body);
-      await setupTasks.datasetPublished(ctx.db, access.workspace.id, id, request.caller.profileId);
+      // the setup task is completed with the dataset, never without it
+      const { id, created } = await ctx.db.transaction().execute(async (trx) => {
+        const published = await publishDataset(trx, access.workspace.id, body);
+        await setupTasks.datasetPublished(trx, access.workspace.id, published.id, request.caller.profileId);
+        return published;
+      });
       const dataset = await findDataset(ctx.db, id, request.caller.profileId);
       if (!dataset) throw notFound('Dataset not found');
       return reply.status(created ? 201 : 200).send(await fullBody(ctx, dataset, access.role, request.caller.profileId));
