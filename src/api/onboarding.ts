@@ -1,4 +1,4 @@
-import { embeddedList } from '../domain/hal';
+import { embeddedList, hasLink } from '../domain/hal';
 import { ONBOARDING_LOADER, ONBOARDING_PLUGINS_PAGE_SIZE } from '../domain/onboarding';
 import { newComponentRef } from '../domain/pipelineForm';
 import { REL } from '../domain/relations';
@@ -36,15 +36,18 @@ export async function makeDefaultWorkspace(client: ApiClient, workspaceId: strin
   await client.follow(root, REL.profile, { ...options, method: 'PATCH', body: { defaultWorkspace: { id: workspaceId } } });
 }
 
+/** One page of step 2's choices, and whether another follows. */
+export type OnboardingPluginsPage = { readonly plugins: DataPlugin[]; readonly hasMore: boolean };
+
 /** Step 2's choices: the workspace's extractors (those that run here), by label, 10 at a time. */
-export async function listOnboardingPlugins(client: ApiClient, workspace: Workspace, search: string, options: RequestOptions = {}): Promise<DataPlugin[]> {
+export async function listOnboardingPlugins(client: ApiClient, workspace: Workspace, search: string, pageNumber = 0, options: RequestOptions = {}): Promise<OnboardingPluginsPage> {
   const name = search.trim();
   const page = await client.follow(workspace, REL.dataplugins, {
     ...options,
     schema: dataPluginsCollectionSchema,
-    query: { sort: 'label', size: ONBOARDING_PLUGINS_PAGE_SIZE, type: 'EXTRACTOR', ...(name === '' ? {} : { name }) },
+    query: { sort: 'label', size: ONBOARDING_PLUGINS_PAGE_SIZE, page: pageNumber, type: 'EXTRACTOR', ...(name === '' ? {} : { name }) },
   });
-  return embeddedList(page, 'dataplugins');
+  return { plugins: embeddedList(page, 'dataplugins'), hasMore: hasLink(page, 'next') };
 }
 
 /** Step 2's save: a pipeline from the chosen plugin into the workspace's default store. */

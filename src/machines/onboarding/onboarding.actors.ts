@@ -2,8 +2,8 @@ import { fromPromise } from 'xstate';
 import type { ApiClient } from '../../api/client';
 import { createOnboardingPipeline, listOnboardingPlugins, makeDefaultWorkspace, saveOnboardingWorkspace } from '../../api/onboarding';
 import { getWorkspace } from '../../api/workspaces';
-import type { DataPlugin, Pipeline, Workspace } from '../../domain/resources';
-import type { PipelineInput, PluginsInput, SaveWorkspaceInput, WorkspaceIdInput } from './onboarding.machine';
+import type { Pipeline, Workspace } from '../../domain/resources';
+import type { PipelineInput, PluginsInput, PluginsPage, SaveWorkspaceInput, WorkspaceIdInput } from './onboarding.machine';
 
 /** `onboardingMachine.provide({ actors: onboardingActors(client) })`. */
 export function onboardingActors(client: ApiClient) {
@@ -11,7 +11,7 @@ export function onboardingActors(client: ApiClient) {
     loadWorkspace: fromPromise<Workspace, WorkspaceIdInput>(({ input, signal }) => getWorkspace(client, input.workspaceId, { signal, skipErrorHandler: true })),
     saveWorkspace: fromPromise<Workspace, SaveWorkspaceInput>(({ input, signal }) => saveOnboardingWorkspace(client, input.workspace, input.name, { signal })),
     setDefaultWorkspace: fromPromise<unknown, WorkspaceIdInput>(({ input, signal }) => makeDefaultWorkspace(client, input.workspaceId, { signal })),
-    listPlugins: fromPromise<DataPlugin[], PluginsInput>(({ input, signal }) => listOnboardingPlugins(client, input.workspace, input.search, { signal })),
+    listPlugins: fromPromise<PluginsPage, PluginsInput>(({ input, signal }) => listOnboardingPlugins(client, input.workspace, input.search, input.page, { signal })),
     createPipeline: fromPromise<Pipeline, PipelineInput>(({ input, signal }) => createOnboardingPipeline(client, input.workspace, input.plugin, input.name, { signal, skipErrorHandler: true })),
   };
 }

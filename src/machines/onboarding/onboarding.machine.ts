@@ -24,6 +24,9 @@ export type OnboardingContext = {
   readonly workspace: Workspace | null;
   readonly name: string;
   readonly plugins: readonly DataPlugin[] | null;
+  /** the last page of plugins read (0-based), and whether the catalogue has another */
+  readonly pluginsPage: number;
+  readonly morePlugins: boolean;
   readonly search: string;
   readonly plugin: DataPlugin | null;
   readonly errors: FormErrors;
@@ -32,6 +35,7 @@ export type OnboardingEvent =
   | { readonly type: 'user.name'; readonly value: string }
   | { readonly type: 'user.submit' }
   | { readonly type: 'user.search'; readonly value: string }
+  | { readonly type: 'user.more' }
   | { readonly type: 'user.choose'; readonly plugin: DataPlugin }
   | { readonly type: 'user.skip' }
   | { readonly type: 'user.goToLab' }
@@ -39,7 +43,8 @@ export type OnboardingEvent =
 
 export type WorkspaceIdInput = { readonly workspaceId: string };
 export type SaveWorkspaceInput = { readonly workspace: Workspace | null; readonly name: string };
-export type PluginsInput = { readonly workspace: Workspace; readonly search: string };
+export type PluginsInput = { readonly workspace: Workspace; readonly search: string; readonly page: number };
+export type PluginsPage = { readonly plugins: readonly DataPlugin[]; readonly hasMore: boolean };
 export type PipelineInput = { readonly workspace: Workspace; readonly plugin: DataPlugin; readonly name: string };
 
 const NO_ERRORS: FormErrors = { banner: null, fields: {} };
@@ -61,7 +66,7 @@ export const onboardingMachine = setup({
     loadWorkspace: notProvidedActor<Workspace, WorkspaceIdInput>('loadWorkspace'),
     saveWorkspace: notProvidedActor<Workspace, SaveWorkspaceInput>('saveWorkspace'),
     setDefaultWorkspace: notProvidedActor<unknown, WorkspaceIdInput>('setDefaultWorkspace'),
-    listPlugins: notProvidedActor<DataPlugin[], PluginsInput>('listPlugins'),
+    listPlugins: notProvidedActor<PluginsPage, PluginsInput>('listPlugins'),
     createPipeline: notProvidedActor<Pipeline, PipelineInput>('createPipeline'),
   },
   actions: {
@@ -79,7 +84,7 @@ export const onboardingMachine = setup({
   },
 }).createMachine({
   id: 'onboarding',
-  context: ({ input }) => ({ step: input.step, workspaceId: input.workspaceId, workspace: null, name: '', plugins: null, search: '', plugin: null, errors: NO_ERRORS }),
+  context: ({ input }) => ({ step: input.step, workspaceId: input.workspaceId, workspace: null, name: '', plugins: null, pluginsPage: 0, morePlugins: false, search: '', plugin: null, errors: NO_ERRORS }),
   initial: 'starting',
   states: {
     starting: { always: [{ guard: 'isNew', target: 'naming' }, { target: 'loading' }] },
@@ -153,15 +158,33 @@ export const onboardingMachine = setup({
           invoke: {
             id: 'listPlugins',
             src: 'listPlugins',
-            input: ({ context }) => ({ workspace: context.workspace!, search: context.search }),
-            onDone: { target: 'choosing', actions: assign({ plugins: ({ event }) => event.output }) },
+            input: ({ context }) => ({ workspace: context.workspace!, search: context.search, page: 0 }),
+            onDone: { target: 'choosing', actions: assign({ plugins: ({ event }) => event.output.plugins, pluginsPage: 0, morePlugins: ({ event }) => event.output.hasMore }) },
             onError: { target: 'failed', actions: assign({ errors: ({ event }) => errorsOf(event.error) }) },
+          },
+        },
+        // The catalogue's next page (10 a time, spec §4), added below those shown; the choice stays.
+        listingMore: {
+          invoke: {
+            id: 'listMorePlugins',
+            src: 'listPlugins',
+            input: ({ context }) => ({ workspace: context.workspace!, search: context.search, page: context.pluginsPage + 1 }),
+            onDone: {
+              target: 'choosing',
+              actions: assign({
+                plugins: ({ context, event }) => [...(context.plugins ?? []), ...event.output.plugins.filter((p) => !(context.plugins ?? []).some((q) => q.id === p.id))],
+                pluginsPage: ({ context }) => context.pluginsPage + 1,
+                morePlugins: ({ event }) => event.output.hasMore,
+              }),
+            },
+            onError: { target: 'choosing', actions: assign({ errors: ({ event }) => errorsOf(event.error) }) },
           },
         },
         failed: { on: { 'user.retry': { target: 'listing', actions: assign({ errors: NO_ERRORS }) } } },
         choosing: {
           on: {
             'user.search': { target: 'listing', actions: assign({ search: ({ event }) => event.value }) },
+            'user.more': { guard: ({ context }) => context.morePlugins, target: 'listingMore', actions: assign({ errors: NO_ERRORS }) },
             'user.choose': { actions: assign({ plugin: ({ event }) => event.plugin, name: ({ event }) => event.plugin.label ?? event.plugin.name, errors: NO_ERRORS }) },
             'user.name': { actions: assign({ name: ({ event }) => event.value }) },
             'user.submit': [

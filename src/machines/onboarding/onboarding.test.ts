@@ -15,6 +15,7 @@ const provisioning: Workspace = { id: 'w1', name: 'Acme', status: 'PROVISIONING'
 const ready: Workspace = { ...provisioning, status: 'READY' };
 const ownRepository: Workspace = { ...ready, managed: false };
 const demo: DataPlugin = { id: 'p1', name: 'tap-demo', label: 'Demo', pluginType: 'EXTRACTOR', _links: {} };
+const csv: DataPlugin = { id: 'p2', name: 'tap-csv', label: 'CSV', pluginType: 'EXTRACTOR', _links: {} };
 const offline = new ApiFailure({ kind: 'network', message: 'We were unable to connect.' });
 const refused = new ApiFailure({ kind: 'response', status: 400, message: '[400]', body: { message: 'Validation failed', errors: [{ field: 'name', objectName: 'pipeline', defaultMessage: 'is taken' }] } as never });
 
@@ -25,8 +26,11 @@ const events = {
   'xstate.error.actor.saveWorkspace': [{ error: refused }],
   'xstate.done.actor.setDefaultWorkspace': [{ output: undefined }],
   'xstate.error.actor.setDefaultWorkspace': [{ error: offline }],
-  'xstate.done.actor.listPlugins': [{ output: [demo] }],
+  'xstate.done.actor.listPlugins': [{ output: { plugins: [demo], hasMore: true } }, { output: { plugins: [demo], hasMore: false } }],
   'xstate.error.actor.listPlugins': [{ error: offline }],
+  'xstate.done.actor.listMorePlugins': [{ output: { plugins: [csv], hasMore: false } }],
+  'xstate.error.actor.listMorePlugins': [{ error: offline }],
+  'user.more': [{}],
   'xstate.done.actor.createPipeline': [{ output: { id: 'p', name: 'Demo' } }],
   'xstate.error.actor.createPipeline': [{ error: refused }],
   'user.name': [{ value: '' }, { value: 'Acme' }],
@@ -88,7 +92,7 @@ describe('onboarding scenarios', () => {
         { type: 'xstate.done.actor.loadWorkspace', output: provisioning },
         { type: 'xstate.after.readinessPoll.onboarding.importing.waiting' },
         { type: 'xstate.done.actor.loadWorkspace', output: ready },
-        { type: 'xstate.done.actor.listPlugins', output: [demo] },
+        { type: 'xstate.done.actor.listPlugins', output: { plugins: [demo], hasMore: false } },
       ],
       { input },
     );
@@ -110,7 +114,7 @@ describe('onboarding scenarios', () => {
       onboardingMachine,
       [
         { type: 'xstate.done.actor.loadWorkspace', output: ready },
-        { type: 'xstate.done.actor.listPlugins', output: [demo] },
+        { type: 'xstate.done.actor.listPlugins', output: { plugins: [demo], hasMore: false } },
         { type: 'user.choose', plugin: demo },
         { type: 'user.submit' },
         { type: 'xstate.error.actor.createPipeline', error: refused },
@@ -119,6 +123,34 @@ describe('onboarding scenarios', () => {
     );
     expect(path.state.matches({ importing: 'choosing' })).toBe(true);
     expect((path.state.context as Snap['context']).errors).toEqual({ banner: 'Validation failed', fields: { name: 'is taken' } });
+  });
+
+  it("'More data sources' adds the catalogue's next page below the first, keeping the choice, until there is no next page", async () => {
+    const plugin = (n: number): DataPlugin => ({ id: `p${n}`, name: `tap-${n}`, label: `Source ${n}`, pluginType: 'EXTRACTOR', _links: {} });
+    const page = (numbers: number[], next: boolean) => ({
+      _embedded: { dataplugins: numbers.map(plugin) },
+      _links: next ? { next: { href: `${BASE}/workspaces/w1/dataplugins?page=9` } } : {},
+      page: { size: 10, totalElements: 12, totalPages: 2, number: 0 },
+    });
+    const fake = fakeFetch({ body: ready }, { body: page([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], true) }, { body: page([11, 12], false) });
+    const client = createApiClient({ baseURL: BASE, getToken: () => Promise.resolve('t'), fetch: fake.fetch, retryDelay: () => 0 });
+    const actor = createActor(onboardingMachine.provide({ actors: onboardingActors(client) }), { input: { step: 'imports', workspaceId: 'w1' } }).start();
+    await waitFor(actor, (s) => s.matches({ importing: 'choosing' }));
+    expect(actor.getSnapshot().context.morePlugins).toBe(true);
+    actor.send({ type: 'user.choose', plugin: plugin(3) });
+    actor.send({ type: 'user.more' });
+    expect(actor.getSnapshot().matches({ importing: 'listingMore' })).toBe(true);
+    await waitFor(actor, (s) => s.matches({ importing: 'choosing' }));
+    const { plugins, morePlugins, plugin: chosen, pluginsPage } = actor.getSnapshot().context;
+    expect(plugins?.map((p) => p.id)).toEqual(Array.from({ length: 12 }, (_, i) => `p${i + 1}`));
+    expect({ morePlugins, chosen: chosen?.id, pluginsPage }).toEqual({ morePlugins: false, chosen: 'p3', pluginsPage: 1 });
+    actor.send({ type: 'user.more' });
+    expect(actor.getSnapshot().matches({ importing: 'choosing' })).toBe(true);
+    expect(fake.calls.slice(1).map((c) => c.url)).toEqual([
+      `${BASE}/workspaces/w1/dataplugins?sort=label&size=10&page=0&type=EXTRACTOR`,
+      `${BASE}/workspaces/w1/dataplugins?sort=label&size=10&page=1&type=EXTRACTOR`,
+    ]);
+    actor.stop();
   });
 
   it('the real actors: step 1 initialises then creates, sets the default workspace, and moves to step 2', async () => {

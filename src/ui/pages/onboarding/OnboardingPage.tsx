@@ -127,6 +127,8 @@ function ImportStep({ actor, busy }: { actor: OnboardingRef; busy: boolean }) {
   const name = useSelector(actor, (s) => s.context.name);
   const fieldErrors = useSelector(actor, (s) => s.context.errors.fields);
   const listing = useSelector(actor, (s) => s.matches({ importing: 'listing' }));
+  const morePlugins = useSelector(actor, (s) => s.context.morePlugins);
+  const listingMore = useSelector(actor, (s) => s.matches({ importing: 'listingMore' }));
   const failed = useSelector(actor, (s) => s.matches({ importing: 'failed' }));
   const [search, setSearch] = useState('');
   const skip = (
@@ -186,6 +188,13 @@ function ImportStep({ actor, busy }: { actor: OnboardingRef; busy: boolean }) {
               </div>
             </Card>
           ))}
+        </div>
+      )}
+      {!listing && plugins !== null && morePlugins && (
+        <div>
+          <Button onClick={() => actor.send({ type: 'user.more' })} disabled={listingMore} {...(listingMore ? { icon: <Spinner size="tiny" /> } : {})}>
+            More data sources
+          </Button>
         </div>
       )}
       {chosen !== null && (
