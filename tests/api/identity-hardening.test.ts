@@ -92,8 +92,9 @@ describe('account lockout (LOGIN_LOCKOUT_SECONDS=2, no growing delay)', () => {
     await failTimes(form, ALICE.email, 10);
     const locked = await form.attempt(ALICE);
     expect(locked.status).toBe(429);
-    expect(locked.text).toContain(`${LOCKED} Try again in 2 seconds.`);
-    expect(locked.retryAfter).toBe('2');
+    // what is left of the 2 s lockout: 1 when the attempt came a second late under load
+    expect(locked.retryAfter).toMatch(/^[12]$/);
+    expect(locked.text).toContain(`${LOCKED} Try again in ${locked.retryAfter === '1' ? '1 second' : '2 seconds'}.`);
     expect(locked.text).not.toContain(WRONG);
     // The same answer for another spelling of the address.
     expect((await form.attempt({ email: ' ALICE@Example.com ', password: ALICE.password })).status).toBe(429);
@@ -353,7 +354,10 @@ describe('resend verification email, reset throttling', () => {
       for (let i = 0; i < 3; i += 1) expect((await resend(email)).status).toBe(200);
       const refused = await resend(email);
       expect(refused.status).toBe(429);
-      expect(refused.headers.get('retry-after')).toBe('60');
+      // what is left of the minute since the first: the three sends may take seconds under load
+      const retryAfter = Number(refused.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThan(45);
+      expect(retryAfter).toBeLessThanOrEqual(60);
       expect(await refused.text()).toContain('Too many requests for this address. Try again in 1 minute.');
     }
     // signing up sent the first mail, the three resends three more; the refused one none
