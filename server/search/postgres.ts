@@ -34,6 +34,12 @@ const MAX_NARROWED = 2_000;
 const KIND_CODE: Record<MatchKind, number> = { exact: 0, prefix: 1, fuzzy: 2 };
 const LAST_CHAR = '\u{10FFFF}';
 
+/**
+ * A column beginning with the text, as a range over a text_pattern_ops index: byte order, so
+ * every value that begins with the text lies within.
+ */
+const beginsWith = (column: RawBuilder<unknown>, text: string) => sql`(${column} ~>=~ ${text} AND ${column} ~<~ ${text + LAST_CHAR})`;
+
 interface TermPlan {
   term: string;
   expansion: Map<string, { kind: MatchKind; edits: number }>;
@@ -65,9 +71,8 @@ async function expand(db: Db, workspaceId: string, terms: readonly string[]): Pr
         AND ${edits === 0 ? sql`word = ${term}` : sql`levenshtein_less_equal(word, ${term}, ${bound}) <= ${bound}`}
       LIMIT ${MAX_FUZZY_CANDIDATES})`;
     if (length < MIN_PREFIX) return fuzzy;
-    // A range over text_pattern_ops: byte order, so every word beginning with the term lies within.
     const prefix = sql`(SELECT ${index}::int AS term, word FROM search_vocabulary
-      WHERE workspace_id = ${workspaceId} AND word ~>=~ ${term} AND word ~<~ ${term + LAST_CHAR}
+      WHERE workspace_id = ${workspaceId} AND ${beginsWith(sql`word`, term)}
       ORDER BY length, word LIMIT ${MAX_PREFIX_WORDS * 4})`;
     return sql`${fuzzy} UNION ALL ${prefix}`;
   });
@@ -163,7 +168,6 @@ async function search(db: Db, request: SearchRequest, maxNarrowed: number): Prom
   const joins = plans.slice(1).map((_, i) => sql`JOIN ${sql.raw(`t${i + 1}`)} USING (dataset_id)`);
   const bests = plans.map((_, i) => sql.raw(`t${i}.best`));
   const phrase = request.text.terms.join(' ');
-  const beginsWithPhrase = (column: RawBuilder<unknown>) => sql`(${column} ~>=~ ${phrase} AND ${column} ~<~ ${phrase + LAST_CHAR})`;
   const { ids, total } = await countAndPage(db, sql`
     WITH ${sql.join(perTerm, sql`, `)},
     hits AS (
@@ -182,8 +186,8 @@ async function search(db: Db, request: SearchRequest, maxNarrowed: number): Prom
     -- with the query. tests/api/search-engine.test.ts proves every page a slice of the whole.
     last_class AS (SELECT worst_kind, fields, edits FROM kept ORDER BY worst_kind, fields, edits OFFSET ${(paging.page + 1) * paging.size - 1} LIMIT 1),
     beginning AS (
-      SELECT d.id FROM datasets d WHERE d.workspace_id = ${workspaceId} AND ${beginsWithPhrase(sql`d.search_title`)}
-      UNION SELECT d.id FROM datasets d WHERE d.workspace_id = ${workspaceId} AND d.search_alias <> '' AND ${beginsWithPhrase(sql`d.search_alias`)}
+      SELECT d.id FROM datasets d WHERE d.workspace_id = ${workspaceId} AND ${beginsWith(sql`d.search_title`, phrase)}
+      UNION SELECT d.id FROM datasets d WHERE d.workspace_id = ${workspaceId} AND d.search_alias <> '' AND ${beginsWith(sql`d.search_alias`, phrase)}
     ),
     candidates AS (
       SELECT * FROM kept h
