@@ -3,6 +3,7 @@ import type { ApiError } from '../../api/errors';
 import { NOTIFICATION_POLL_MS } from '../../domain/constants';
 import { showTasksEntry } from '../../domain/permissions';
 import { hasLink, type HalLike } from '../../domain/hal';
+import { isActiveJob } from '../../domain/jobs';
 import type { Job } from '../../domain/resources';
 import { REL } from '../../domain/relations';
 import { apiErrorOf } from '../apiError';
@@ -19,6 +20,9 @@ export type PollingConfig = {
   /** Keep the last value and go on waiting when a fetch fails, instead of entering 'error'. */
   readonly silenceErrors: boolean;
 };
+
+/** A poll that ends: once a fetched value says there is nothing more to wait for, it stops. */
+export type EndingPollingConfig<TValue> = PollingConfig & { readonly settled: (value: TValue) => boolean };
 
 export type PollingInput<TParams> = {
   /** Handed to the fetch actor as its input on every fetch. */
@@ -41,7 +45,8 @@ export type PollingContext<TValue, TParams> = {
   readonly error: ApiError | undefined;
 };
 
-export function createPollingMachine<TValue, TParams = null>(config: PollingConfig) {
+export function createPollingMachine<TValue, TParams = null>(config: PollingConfig | EndingPollingConfig<TValue>) {
+  const settled = 'settled' in config ? config.settled : undefined;
   return setup({
     types: {
       context: {} as PollingContext<TValue, TParams>,
@@ -74,7 +79,13 @@ export function createPollingMachine<TValue, TParams = null>(config: PollingConf
           id: 'fetch',
           src: 'fetch',
           input: ({ context }) => ({ params: context.params }),
-          onDone: { target: 'waiting', actions: assign({ value: ({ event }) => event.output, error: undefined }) },
+          // An ending poll has one more way out; the others keep a single one (every transition walked).
+          onDone: settled
+            ? [
+                { guard: ({ event }) => settled(event.output), target: 'stopped', actions: assign({ value: ({ event }) => event.output, error: undefined }) },
+                { target: 'waiting', actions: assign({ value: ({ event }) => event.output, error: undefined }) },
+              ]
+            : { target: 'waiting', actions: assign({ value: ({ event }) => event.output, error: undefined }) },
           onError: [
             { guard: 'silenceErrors', target: 'waiting' },
             { target: 'error', actions: assign({ error: ({ event }) => apiErrorOf(event.error) }) },
@@ -137,11 +148,12 @@ export const DEPLOYMENT_POLL_MS = 2_000;
 export type LatestDeploymentParams = { readonly workspace: HalLike };
 
 /**
- * The workspace settings page's last deployment (null before the first). The page stops it once
- * the job has ended and starts it again when a deployment is started.
+ * The workspace settings page's last deployment (null before the first). It stops once there is
+ * none or it has ended; the page starts it again when a deployment is started.
  */
 export const latestDeploymentMachine = createPollingMachine<Job | null, LatestDeploymentParams>({
   id: 'latestDeployment',
   delayMs: DEPLOYMENT_POLL_MS,
   silenceErrors: true,
+  settled: (job) => job === null || !isActiveJob(job),
 });

@@ -225,13 +225,22 @@ describe('latest deployment', () => {
   const input = { params: { workspace } };
   const job = (status: string) => ({ id: 'j1', type: 'WORKSPACE_DEPLOY', status, created: '2026-01-01T00:00:00Z' });
   const cases = {
-    'xstate.done.actor.fetch': [{ output: null }, { output: job('RUNNING') }],
+    'xstate.done.actor.fetch': [{ output: null }, { output: job('RUNNING') }, { output: job('COMPLETE') }],
     'xstate.error.actor.fetch': [{ error: offline }],
+    'poll.start': [{}],
   };
 
   it(`walks every generated path with the ${DEPLOYMENT_POLL_MS} ms interval; errors keep the last deployment`, async () => {
     const paths = modelPaths(latestDeploymentMachine, { input, events: cases });
     expect(unvisitedStates(latestDeploymentMachine, paths)).toEqual(['latestDeployment.error']);
+    // it stops by itself once there is no deployment or it has ended, and goes on while one runs
+    for (const path of paths) {
+      path.steps.forEach((step, i) => {
+        if (step.event.type !== 'xstate.done.actor.fetch') return;
+        const job = (step.event as unknown as { output: { status: string } | null }).output;
+        expect(path.steps[i]?.state.value).toBe(job === null || job.status !== 'RUNNING' ? 'stopped' : 'waiting');
+      });
+    }
     expect(unwalkedTransitions(latestDeploymentMachine, paths, { input, events: cases })).toEqual([]);
     for (const path of paths) await replayPath(latestDeploymentMachine, path, { input });
     const kept = pathOf(latestDeploymentMachine, [
@@ -254,9 +263,15 @@ describe('latest deployment', () => {
     actor.start();
     await settle();
     expect(actor.getSnapshot().context.value).toBeNull();
-    clock.increment(DEPLOYMENT_POLL_MS);
+    // nothing deployed yet: it stops until the page starts it again
+    expect(actor.getSnapshot().value).toBe('stopped');
+    clock.increment(10 * DEPLOYMENT_POLL_MS);
+    await settle();
+    expect(fake.calls).toHaveLength(1);
+    actor.send({ type: 'poll.start' });
     await settle();
     expect(actor.getSnapshot().context.value).toMatchObject({ id: 'j1', status: 'COMPLETE' });
+    expect(actor.getSnapshot().value).toBe('stopped');
     expect(fake.calls.map((call) => call.url)).toEqual([
       'http://api.test/api/workspaces/w1/jobs?type=WORKSPACE_DEPLOY&size=1',
       'http://api.test/api/workspaces/w1/jobs?type=WORKSPACE_DEPLOY&size=1',

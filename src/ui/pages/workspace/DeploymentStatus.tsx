@@ -3,7 +3,6 @@ import { DocumentTextRegular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useRef, useState } from 'react';
 import type { HalLike } from '../../../domain/hal';
-import { isActiveJob } from '../../../domain/jobs';
 import type { Job } from '../../../domain/resources';
 import { useMachines } from '../../MachinesProvider';
 import { DateText } from '../datasets/DateText';
@@ -18,7 +17,8 @@ const useStyles = makeStyles({
 /**
  * The workspace's last deployment under the Deploy settings: its status, commit and time, and its
  * log (what was created, updated or refused). Followed every few seconds while it is queued or
- * running; `deploying` turning false means one was just started, so it is looked up again.
+ * running (latestDeploymentMachine); `deploying` turning false means one was just started, so it
+ * is looked up again.
  */
 export function DeploymentStatus({ workspace, deploying }: { workspace: HalLike; deploying: boolean }) {
   const styles = useStyles();
@@ -27,10 +27,7 @@ export function DeploymentStatus({ workspace, deploying }: { workspace: HalLike;
   const job = useSelector(poller, (s) => s.context.value);
   const [logOf, setLogOf] = useState<Job | null>(null);
 
-  // A job that has ended changes no more: stop asking until another deployment starts.
-  useEffect(() => {
-    if (job !== undefined && (job === null || !isActiveJob(job))) poller.send({ type: 'poll.stop' });
-  }, [job, poller]);
+  // The poll stops by itself once the job has ended; a deployment just started starts it again.
   const wasDeploying = useRef(deploying);
   useEffect(() => {
     if (wasDeploying.current && !deploying) {
