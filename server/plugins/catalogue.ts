@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { repositoryRoot } from './repositoryRoot';
 import { fullDescription, pluginReference, readDiscovery, type DiscoveredPlugin } from '../../src/domain/discovery';
+import { TABLE_PREFIX_SETTING } from '../../src/domain/tableNamespace';
 
 // The plugins this server ships: Singer taps and a target written in TypeScript, runnable from
 // bash like any Meltano plugin (bin/ is on every job's PATH). Their definitions follow Meltano's
@@ -33,8 +34,17 @@ export interface BuiltinPlugin {
   module: string;
 }
 
-export const PLUGINS_DIR = path.dirname(fileURLToPath(import.meta.url));
+export const PLUGINS_DIR = path.join(repositoryRoot(), 'server', 'plugins');
 export const PLUGIN_BIN_DIR = path.join(PLUGINS_DIR, 'bin');
+
+/** The loaders' table prefix (src/domain/tableNamespace.ts): set per pipeline, named from it. */
+const TABLE_PREFIX: SettingDef = {
+  name: TABLE_PREFIX_SETTING,
+  label: 'Table prefix',
+  kind: 'STRING',
+  description: "Put before every stream's table name, so pipelines of the same source never write each other's tables. A new pipeline gets one from its name; empty writes the bare stream names.",
+  placeholder: 'named from the pipeline when it is saved',
+};
 
 export const BUILTIN_PLUGINS: readonly BuiltinPlugin[] = [
   {
@@ -97,7 +107,7 @@ export const BUILTIN_PLUGINS: readonly BuiltinPlugin[] = [
     description: "Loads into the workspace's default data store: a table per stream, upserted on the stream's key.",
     capabilities: [],
     module: 'targets/store.ts',
-    settings: [{ name: 'batch_size', label: 'Batch size', kind: 'INTEGER', description: 'Records written per flush.', value: 1000 }],
+    settings: [TABLE_PREFIX, { name: 'batch_size', label: 'Batch size', kind: 'INTEGER', description: 'Records written per flush.', value: 1000 }],
   },
   {
     name: 'target-postgres',
@@ -115,6 +125,7 @@ export const BUILTIN_PLUGINS: readonly BuiltinPlugin[] = [
       { name: 'user', label: 'User', kind: 'STRING', description: 'User name.', required: true },
       { name: 'password', label: 'Password', kind: 'PASSWORD', description: 'Password; never shown again once saved.', sensitive: true },
       { name: 'schema', label: 'Schema', kind: 'STRING', description: 'The schema tables are created in (created when missing).', value: 'public' },
+      TABLE_PREFIX,
       { name: 'batch_size', label: 'Batch size', kind: 'INTEGER', description: 'Records written per flush.', value: 1000 },
     ],
   },

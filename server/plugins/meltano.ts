@@ -167,6 +167,13 @@ async function extractLoad(plugins: ProjectPlugin[], tapName: string, targetName
     const targetProcess = spawn(executable(target), ['--config', writeConfig(dir, target)], { stdio: ['pipe', 'pipe', 'pipe'] });
     tapProcess.stdout.pipe(targetProcess.stdin);
     targetProcess.stdin.on('error', () => undefined); // a target that died is reported by its exit code
+    // a target that ends first reads no more: the tap would block on a full pipe for ever (Meltano stops it too)
+    let tapStopped = false;
+    targetProcess.once('exit', () => {
+      if (tapProcess.exitCode !== null || tapProcess.signalCode !== null) return;
+      tapStopped = true;
+      tapProcess.kill('SIGTERM');
+    });
     let saving = Promise.resolve();
     const outputs = [
       prefixLines(tapProcess.stderr, (line) => say(line)),
@@ -188,9 +195,11 @@ async function extractLoad(plugins: ProjectPlugin[], tapName: string, targetName
     const [tapCode, targetCode] = await Promise.all([exitOf(tapProcess), exitOf(targetProcess)]);
     await Promise.all(outputs);
     await saving;
-    if (tapCode !== 0) say(`${NAME} | ${tap.name} failed with exit code ${tapCode}`);
+    if (tapStopped) say(`${NAME} | ${tap.name} stopped: ${target.name} ended before reading all of its output`);
+    else if (tapCode !== 0) say(`${NAME} | ${tap.name} failed with exit code ${tapCode}`);
     if (targetCode !== 0) say(`${NAME} | ${target.name} failed with exit code ${targetCode}`);
     if (tapCode === 0 && targetCode === 0) say(`${NAME} | ${tap.name} → ${target.name} done, state saved as ${stateId}`);
+    if (tapStopped) return targetCode === 0 ? 1 : targetCode;
     return tapCode !== 0 ? tapCode : targetCode;
   } finally {
     states.close();

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import readline from 'node:readline';
+import { tablePrefixError } from '../../src/domain/tableNamespace';
 
 // The Singer specification as our plugins speak it: one JSON message per line on stdout
 // (SCHEMA, RECORD, STATE), logs on stderr, `--config`, `--state`, `--catalog`, `--discover`.
@@ -138,4 +139,13 @@ export function text(value: unknown): string {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   return JSON.stringify(value) ?? '';
+}
+
+/** A loader's `table_prefix` setting: '' when unset; a config error when it is no identifier. */
+export function tablePrefixOf(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  const prefix = text(value);
+  const error = tablePrefixError(prefix);
+  if (error) throw new Error(`invalid config: table_prefix ${error}`);
+  return prefix;
 }

@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
+import { tablePrefixError } from '../../src/domain/tableNamespace';
 import type { Db } from '../db/database';
 import { recordLoad } from '../repositories/freshness';
 import { storeSchemaName } from '../stores/defaultStore';
@@ -31,11 +32,16 @@ const MAX_REQUEST_CHARS = 64 * 1024 * 1024;
 
 export class RunnerBridge {
   readonly socketPath: string;
+  private readonly socketDir: string;
   private readonly server: net.Server;
   private readonly tokens = new Map<string, BridgeJob>();
 
   constructor(private readonly db: Db) {
-    this.socketPath = path.join(os.tmpdir(), `runner-${process.pid}-${randomBytes(6).toString('hex')}.sock`);
+    // In a directory others may pass through but not list; the socket itself is open to the
+    // sandboxes' outer uids when the server is root (a token per job is what grants anything).
+    this.socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'runner-bridge-'));
+    fs.chmodSync(this.socketDir, 0o711);
+    this.socketPath = path.join(this.socketDir, `${randomBytes(12).toString('hex')}.sock`);
     this.server = net.createServer((socket) => this.serve(socket));
   }
 
@@ -44,12 +50,12 @@ export class RunnerBridge {
       this.server.once('error', reject);
       this.server.listen(this.socketPath, () => resolve());
     });
-    fs.chmodSync(this.socketPath, 0o600);
+    fs.chmodSync(this.socketPath, process.getuid?.() === 0 ? 0o666 : 0o600);
   }
 
   async close(): Promise<void> {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
-    fs.rmSync(this.socketPath, { force: true });
+    fs.rmSync(this.socketDir, { recursive: true, force: true });
   }
 
   /** A token for one job; revoke it when the job ends. */
@@ -123,7 +129,10 @@ export class RunnerBridge {
       }
       case 'store.prepare': {
         const stream = requireText(request.stream, 'stream');
-        const shape = tableShapeOf(stream, request.schema, Array.isArray(request.keyProperties) ? request.keyProperties : []);
+        const prefix = request.tablePrefix ?? '';
+        const invalid = tablePrefixError(prefix);
+        if (invalid) throw new Error(`tablePrefix ${invalid}`);
+        const shape = tableShapeOf(stream, request.schema, Array.isArray(request.keyProperties) ? request.keyProperties : [], prefix as string);
         await prepareTable(this.db, storeSchemaName(job.workspaceId), shape);
         session.tables.set(stream, shape);
         return { table: shape.table, columns: shape.columns.length, key: shape.key };

@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { parseAllowList } from '../security/netPolicy';
+import type { JobLimits, NetworkPolicy } from './executor';
+
+const count = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback);
 
 /** The runner's settings (README "Configuration"); each has a default that suits one laptop. */
 const schema = z.object({
@@ -9,7 +13,34 @@ const schema = z.object({
   RUNNER_RETRY_DELAY_SECONDS: z.coerce.number().min(0).max(3600).default(10),
   RUNNER_KILL_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(5),
   RUNNER_SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(3600).default(10),
+  // The job sandbox (server/runner/README.md). `auto` takes bubblewrap where found, else unshare.
+  RUNNER_SANDBOX: z.enum(['auto', 'bwrap', 'unshare', 'off']).default('auto'),
+  RUNNER_NETWORK: z.enum(['public', 'none']).default('public'),
+  RUNNER_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    // read as tap-postgres reads it (security/netPolicy.ts): a typo stops the server, never allows more
+    .superRefine((text, ctx) => {
+      const parsed = parseAllowList(text);
+      if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.error });
+    })
+    .transform((text) => text.split(',').map((h) => h.trim()).filter((h) => h.length > 0))
+    .pipe(z.array(z.string()).max(100)),
+  RUNNER_MEMORY_MB: count(64, 1_048_576, 1024),
+  RUNNER_CPU_SECONDS: count(1, 7 * 24 * 3600, 3600),
+  RUNNER_MAX_PROCESSES: count(16, 100_000, 256),
+  RUNNER_MAX_OPEN_FILES: count(64, 1_048_576, 1024),
+  RUNNER_MAX_FILE_MB: count(1, 1_048_576, 1024),
+  RUNNER_MAX_LOG_MB: count(1, 100_000, 50),
 });
+
+export type SandboxMode = 'auto' | 'bwrap' | 'unshare' | 'off';
+
+export interface SandboxSettings {
+  mode: SandboxMode;
+  network: NetworkPolicy;
+  limits: JobLimits;
+}
 
 export interface RunnerSettings {
   enabled: boolean;
@@ -19,6 +50,7 @@ export interface RunnerSettings {
   retryBaseMs: number;
   killGraceMs: number;
   shutdownGraceMs: number;
+  sandbox: SandboxSettings;
 }
 
 export function loadRunnerSettings(source: NodeJS.ProcessEnv = process.env): RunnerSettings {
@@ -35,5 +67,17 @@ export function loadRunnerSettings(source: NodeJS.ProcessEnv = process.env): Run
     retryBaseMs: env.RUNNER_RETRY_DELAY_SECONDS * 1000,
     killGraceMs: env.RUNNER_KILL_GRACE_SECONDS * 1000,
     shutdownGraceMs: env.RUNNER_SHUTDOWN_GRACE_SECONDS * 1000,
+    sandbox: {
+      mode: env.RUNNER_SANDBOX,
+      network: { mode: env.RUNNER_NETWORK, allowedHosts: env.RUNNER_ALLOWED_HOSTS },
+      limits: {
+        memoryMb: env.RUNNER_MEMORY_MB,
+        cpuSeconds: env.RUNNER_CPU_SECONDS,
+        processes: env.RUNNER_MAX_PROCESSES,
+        openFiles: env.RUNNER_MAX_OPEN_FILES,
+        fileSizeMb: env.RUNNER_MAX_FILE_MB,
+        logMb: env.RUNNER_MAX_LOG_MB,
+      },
+    },
   };
 }

@@ -103,7 +103,7 @@ export async function applyDefinitions(db: Db, request: ApplyRequest): Promise<D
         const triggers = definition.body.triggeredBy ?? [];
         const standIns = triggers.map((t) => (t.trim().toLowerCase() !== own && deployedNames.has(t.trim().toLowerCase()) ? DEPLOY_TRIGGER : t));
         const row = await attempt('pipelines', definition.file, () =>
-          savePipeline(trx, { workspaceId, id: existing?.id ?? newId(), existing, body: { ...definition.body, triggeredBy: standIns }, draft: false, createdBy: profileId }),
+          savePipeline(trx, { workspaceId, id: existing?.id ?? newId(), existing, body: { ...definition.body, triggeredBy: standIns }, draft: false, createdBy: profileId, unprefixed: true }),
         );
         if (row) saved.set(definition, { row, existed: existing !== undefined });
       }

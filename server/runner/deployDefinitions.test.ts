@@ -203,6 +203,23 @@ describe('readDefinitionFiles', () => {
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  it('refuses a definitions folder that is a link out of the clone (another project, /etc) and reads nothing through it', () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'definitions-'));
+    const clone = path.join(dir, 'clone');
+    const other = path.join(dir, 'other-project');
+    fs.mkdirSync(clone);
+    fs.mkdirSync(other);
+    fs.writeFileSync(path.join(other, 'theirs.yml'), stringify({ schedule: '@daily' }));
+    fs.symlinkSync(other, path.join(clone, 'pipelines'));
+    fs.symlinkSync('/etc', path.join(clone, 'datasets'));
+    const read = readDefinitionFiles(clone);
+    expect(read.files).toEqual([]);
+    expect(read.problems.map((p) => problemLine(p))).toEqual([
+      `pipelines/: ${WHOLE_FILE}: leads outside the project directory: not deployed`,
+      `datasets/: ${WHOLE_FILE}: leads outside the project directory: not deployed`,
+    ]);
+  });
+
   it('reads regular YAML files only, refusing links, big files and alias bombs, each by name', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'definitions-'));
     fs.mkdirSync(path.join(dir, 'pipelines'));
@@ -216,8 +233,8 @@ describe('readDefinitionFiles', () => {
     const read = readDefinitionFiles(dir);
     expect(read.files.map((f) => f.file)).toEqual(['pipelines/ok.yml']);
     expect(read.problems.map((p) => `${p.file}: ${p.message}`)).toEqual([
-      'pipelines/link.yml: could not be read: not a regular file',
-      'datasets/big.yml: could not be read: larger than 1 MB',
+      'pipelines/link.yml: could not be read: is a symbolic link; only regular files are read',
+      'datasets/big.yml: could not be read: is larger than 1000000 bytes',
       expect.stringMatching(/^datasets\/bomb\.yml: could not be read: /),
     ]);
   });

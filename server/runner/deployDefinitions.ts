@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { ProjectPathRefused, readFileInside, realPathInside } from '../security/projectFiles';
 import { channelWriteSchema, datasetWriteSchema, type DatasetWrite } from '../../src/domain/resources';
 import { pipelineWriteBody, type PipelineWriteBody } from '../routes/lab/savePipeline';
 
@@ -171,11 +172,15 @@ export function readDefinitionFiles(repository: string): { files: DefinitionFile
   for (const kind of ['pipelines', 'datasets'] as const) {
     let names: string[];
     try {
+      // The folder itself may be a link a commit planted: it is read only when it stays in the clone.
+      const folder = realPathInside(repository, kind);
+      if (!fs.statSync(folder).isDirectory()) continue;
       names = fs
-        .readdirSync(path.join(repository, kind))
+        .readdirSync(folder)
         .filter((f) => /\.ya?ml$/i.test(f))
         .sort();
-    } catch {
+    } catch (error) {
+      if (error instanceof ProjectPathRefused && error.message !== 'does not exist') problems.push({ file: `${kind}/`, field: WHOLE_FILE, message: `${error.message}: not deployed` });
       continue;
     }
     if (names.length > MAX_DEFINITION_FILES) {
@@ -185,11 +190,9 @@ export function readDefinitionFiles(repository: string): { files: DefinitionFile
     for (const name of names) {
       const file = `${kind}/${name}`;
       try {
-        // A symbolic link could point out of the clone: only regular files are read.
-        const stat = fs.lstatSync(path.join(repository, kind, name));
-        if (!stat.isFile()) throw new Error('not a regular file');
-        if (stat.size > MAX_DEFINITION_BYTES) throw new Error('larger than 1 MB');
-        const document: unknown = parseYaml(fs.readFileSync(path.join(repository, kind, name), 'utf8'), { maxAliasCount: 100 });
+        // A symbolic link could point out of the clone (to /etc/passwd, another project): only regular files inside it are read.
+        const text = readFileInside(repository, `${kind}/${name}`, MAX_DEFINITION_BYTES).toString('utf8');
+        const document: unknown = parseYaml(text, { maxAliasCount: 100 });
         files.push({ kind, file, document });
       } catch (error) {
         problems.push({ file, field: WHOLE_FILE, message: `could not be read: ${error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error)}` });

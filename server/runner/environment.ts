@@ -1,11 +1,12 @@
 import { settingsEnv } from '../../src/domain/settingEnv';
 import type { DataComponentRow } from '../repositories/dataComponents';
 import { PLUGIN_BIN_DIR, findCataloguePlugin } from '../plugins/catalogue';
+import { JOB_ALLOWED_HOSTS_ENV } from '../security/netPolicy';
 
 /** Variables the runner owns; no setting may set them. */
 export const RESERVED_ENV: ReadonlySet<string> = new Set([
   'PATH', 'HOME', 'SHELL', 'TMPDIR', 'LANG', 'TZ', 'NODE_OPTIONS', 'LD_PRELOAD', 'LD_LIBRARY_PATH', 'BASH_ENV', 'ENV',
-  'JOB_ID', 'PIPELINE_ID', 'WORKSPACE_ID', 'RUNNER_BRIDGE', 'RUNNER_BRIDGE_TOKEN', 'MELTANO_PROJECT_ROOT',
+  'JOB_ID', 'PIPELINE_ID', 'WORKSPACE_ID', 'RUNNER_BRIDGE', 'RUNNER_BRIDGE_TOKEN', 'MELTANO_PROJECT_ROOT', JOB_ALLOWED_HOSTS_ENV,
 ]);
 
 export interface JobEnvironmentInput {
@@ -13,16 +14,20 @@ export interface JobEnvironmentInput {
   workspaceId: string;
   pipelineId: string;
   projectDir: string;
+  /** the job's temporary directory (the sandbox's private /tmp) */
+  tmpDir: string;
   components: readonly DataComponentRow[];
   pipelineProperties: Record<string, unknown>;
   bridgeSocket: string;
   bridgeToken: string;
+  /** RUNNER_ALLOWED_HOSTS: the private hosts the job's own clients (tap-postgres) may reach */
+  allowedHosts: readonly string[];
 }
 
 /**
  * The environment a job sees: a fresh one, not the server's (which holds DATABASE_URL and mail
  * credentials), with the server's PATH followed by the built-in plugins, and every component
- * setting by Meltano's rule.
+ * setting by Meltano's rule. Paths are where the job sees them (the sandbox's /project).
  */
 export function jobEnvironment(input: JobEnvironmentInput, serverEnv: NodeJS.ProcessEnv = process.env): { env: Record<string, string>; skipped: string[] } {
   const components = input.components.map((c) => ({ name: c.name, settings: findCataloguePlugin(c.plugin_type, c.plugin_name, c.variant)?.settings ?? [] }));
@@ -33,7 +38,7 @@ export function jobEnvironment(input: JobEnvironmentInput, serverEnv: NodeJS.Pro
     PATH: `${serverEnv.PATH ?? '/usr/local/bin:/usr/bin:/bin'}:${PLUGIN_BIN_DIR}`,
     HOME: input.projectDir,
     SHELL: '/bin/bash',
-    TMPDIR: serverEnv.TMPDIR ?? '/tmp',
+    TMPDIR: input.tmpDir,
     LANG: 'C.UTF-8',
     TZ: 'UTC',
     JOB_ID: input.jobId,
@@ -42,6 +47,7 @@ export function jobEnvironment(input: JobEnvironmentInput, serverEnv: NodeJS.Pro
     MELTANO_PROJECT_ROOT: input.projectDir,
     RUNNER_BRIDGE: input.bridgeSocket,
     RUNNER_BRIDGE_TOKEN: input.bridgeToken,
+    [JOB_ALLOWED_HOSTS_ENV]: input.allowedHosts.join(','),
   };
   return { env, skipped };
 }

@@ -1,5 +1,5 @@
 // The runner's public face: the service functions routes call, and the runner main.ts starts.
-export { enqueueJob, withdrawJob, deleteJob, getJob, activeJobOf, jobsOfPipeline, jobMetrics } from './jobs';
+export { enqueueJob, withdrawJob, deleteJob, jobMetrics } from './jobs';
 export type { EnqueueResult, WithdrawResult, JobTrigger, JobMetric } from './jobs';
 export { readLogs, type LogLine } from './logs';
 export type { JobRow } from './queue';

@@ -4,6 +4,7 @@ import type { JobTriggerKind } from '../db/schema';
 import { notifyJobEnded } from '../notifications/pipelineEvents';
 import { getPipeline } from '../repositories/pipelines';
 import { isUuid } from '../repositories/ids';
+import { activeJobOfPipeline } from '../repositories/jobs';
 import { appendLogLines } from './logs';
 import { insertJobIfIdle, type JobRow, type RunnableType } from './queue';
 import { queueSignals } from './signals';
@@ -43,27 +44,10 @@ export async function enqueueJob(db: Db, pipelineId: string, trigger: JobTrigger
     maxAttempts: maxAttemptsOf(pipeline.max_retries),
     timeoutSeconds: effectiveTimeoutSeconds(pipeline.timeout),
   });
-  if (!job) return { status: 'CONFLICT', active: await activeJobOf(db, pipelineId) };
+  if (!job) return { status: 'CONFLICT', active: await activeJobOfPipeline(db, pipelineId) };
   return { status: 'QUEUED', job };
 }
 
-export async function activeJobOf(db: Db, pipelineId: string): Promise<JobRow | undefined> {
-  return db.selectFrom('jobs').selectAll().where('pipeline_id', '=', pipelineId).where('status', 'in', ['QUEUED', 'RUNNING']).executeTakeFirst();
-}
-
-export async function getJob(db: Db, jobId: string): Promise<JobRow | undefined> {
-  if (!isUuid(jobId)) return undefined;
-  return db.selectFrom('jobs').selectAll().where('id', '=', jobId).executeTakeFirst();
-}
-
-/** A pipeline's jobs, newest first. */
-export async function jobsOfPipeline(db: Db, pipelineId: string, paging: { page: number; size: number }): Promise<{ items: JobRow[]; total: number }> {
-  const [items, count] = await Promise.all([
-    db.selectFrom('jobs').selectAll().where('pipeline_id', '=', pipelineId).orderBy('created', 'desc').orderBy('id').limit(paging.size).offset(paging.page * paging.size).execute(),
-    db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('total')).where('pipeline_id', '=', pipelineId).executeTakeFirstOrThrow(),
-  ]);
-  return { items, total: Number(count.total) };
-}
 
 export type WithdrawResult =
   | { status: 'STOPPED'; job: JobRow } // it was QUEUED: stopped at once

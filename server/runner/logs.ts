@@ -55,8 +55,11 @@ export class LogWriter {
     this.timer = undefined;
     const batch = this.buffer;
     this.buffer = [];
-    if (batch.length > 0) {
-      this.chain = this.chain.then(() => this.insert(batch));
+    // Output that came faster than the timer fired is written in batches of MAX_BATCH: one insert
+    // of 60,000 lines would pass PostgreSQL's 65,535 parameters and lose them all.
+    for (let start = 0; start < batch.length; start += MAX_BATCH) {
+      const part = batch.slice(start, start + MAX_BATCH);
+      this.chain = this.chain.then(() => this.insert(part));
     }
     await this.chain;
     if (this.failed) throw this.failed;

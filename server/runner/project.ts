@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { DataComponentRow } from '../repositories/dataComponents';
 import { PLUGIN_BIN_DIR, builtinPlugin } from '../plugins/catalogue';
+import { replaceFileInside } from '../security/projectFiles';
 
 /** A workspace's Meltano project directory: where its jobs run. */
 export function projectDir(dataDir: string, workspaceId: string): string {
@@ -33,8 +34,7 @@ export function writeProjectFile(dir: string, components: readonly DataComponent
     list.push(entry);
   }
   const body = `${JSON.stringify({ version: 1, default_environment: 'dev', environments: [{ name: 'dev' }], plugins }, null, 2)}\n`;
-  const target = path.join(dir, 'meltano.yml');
-  const temporary = `${target}.${process.pid}.${Date.now()}.tmp`;
-  fs.writeFileSync(temporary, body);
-  fs.renameSync(temporary, target);
+  // The project directory is the workspace's to write: a meltano.yml it replaced with a link is
+  // replaced in turn, never written through.
+  replaceFileInside(dir, 'meltano.yml', body);
 }

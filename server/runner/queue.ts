@@ -1,25 +1,26 @@
 import fs from 'node:fs';
 import os from 'node:os';
-import { sql, type Selectable } from 'kysely';
+import { sql } from 'kysely';
 import { effectiveTimeoutSeconds, endStatusOf, maxAttemptsOf, retryDelayMs, shouldRetry, type EndReason } from '../../src/domain/jobStatus';
 import { DEPLOY_TRIGGER } from '../../src/domain/pipelineConstants';
 import type { JobStatus } from '../../src/domain/resources';
 import type { Db } from '../db/database';
-import type { JobsTable, JobTriggerKind } from '../db/schema';
+import type { JobTriggerKind } from '../db/schema';
 import { checkRulesAfterRefresh, datasetEventsOfJobEnd } from '../notifications/datasetEvents';
 import { notifyJobEnded, notifyJobStarted } from '../notifications/pipelineEvents';
 import { newId } from '../repositories/ids';
 import { appendLogLines } from './logs';
 import { killGroup } from './jobProcess';
 import { queueSignals } from './signals';
-import { settleStoreCheck } from './storeChecks';
-import { settleWorkspaceJob, WORKSPACE_DEPLOY } from './workspaceJobs';
+import { CLAIMABLE_TYPES, settleJob } from './jobKinds';
+import type { JobRow } from './jobRow';
+import { WORKSPACE_DEPLOY } from './workspaceJobs';
 
 // The jobs table is the queue. Every statement here is safe with several server processes on one
 // PostgreSQL: claims skip rows another transaction holds, every write by a runner is conditional on
 // its lease, and the one-active-job-per-pipeline rule is a unique index, not a check-then-insert.
 
-export type JobRow = Selectable<JobsTable>;
+export type { JobRow } from './jobRow';
 
 const ACTIVE_CONFLICT = sql`(pipeline_id) WHERE pipeline_id IS NOT NULL AND status IN ('QUEUED', 'RUNNING')`;
 export const RUNNABLE_TYPES = ['PIPELINE_RUN', 'PIPELINE_VERIFY'] as const;
@@ -77,7 +78,7 @@ async function claimIn(db: Db, owner: string, leaseMs: number): Promise<JobRow |
            lease_expires_at = now() + ${leaseMs} * interval '1 millisecond', process_host = ${os.hostname()}
      WHERE id = (
        SELECT id FROM jobs
-        WHERE status = 'QUEUED' AND run_after <= now() AND type IN ('PIPELINE_RUN', 'PIPELINE_VERIFY', 'DATASTORE_VERIFY', 'WORKSPACE_INIT', 'WORKSPACE_DEPLOY')
+        WHERE status = 'QUEUED' AND run_after <= now() AND type IN (${sql.join(CLAIMABLE_TYPES)})
         ORDER BY run_after, created
         FOR UPDATE SKIP LOCKED
         LIMIT 1)
@@ -172,8 +173,7 @@ export async function finishJob(db: Db, jobId: string, owner: string, finish: Fi
     await appendLogLines(trx, job.id, lines);
     await notifyJobEnded(trx, job, status);
     refreshed = await datasetEventsOfJobEnd(trx, job, status, retry === undefined);
-    await settleStoreCheck(trx, job, status);
-    await settleWorkspaceJob(trx, job, status);
+    await settleJob(trx, job, status);
     const triggered = status === 'COMPLETE' ? await queueTriggeredPipelines(trx, job) : [];
     return { job, status, retry, triggered };
   });

@@ -4,18 +4,21 @@ import { pipelineScript, verifyScript } from '../../src/domain/pipelineScript';
 import type { Db } from '../db/database';
 import { listDataComponents } from '../repositories/dataComponents';
 import { getPipeline } from '../repositories/pipelines';
+import { NOTHING_ALLOWED, type AllowList } from '../security/netPolicy';
 import { ensureDefaultStore } from '../stores/defaultStore';
 import { RunnerBridge } from './bridge';
-import type { RunnerSettings } from './config';
+import { loadRunnerSettings, type RunnerSettings, type SandboxSettings } from './config';
 import { jobEnvironment } from './environment';
-import { startJobProcess, type JobProcess, type JobProcessResult } from './jobProcess';
+import type { Executor, JobProcess, JobProcessResult } from './executor';
+import { createExecutor } from './sandbox';
 import { LogWriter, lastLogSequence } from './logs';
 import { projectDir, writeProjectFile } from './project';
 import { claimNextJob, finishJob, recordProcessGroup, recoverLostJobs, renewLeases, stopRequestedAmong, type JobRow } from './queue';
 import { queueSignals } from './signals';
+import { isJobType, type JobType } from './jobKinds';
 import { STORE_CHECK, runStoreCheck } from './storeChecks';
 import { WORKSPACE_DEPLOY, WORKSPACE_INIT, runWorkspaceInit, startDeployment } from './workspaceJobs';
-import { loadTargetLine, withDefaultStoreLoader } from '../stores/storeKinds';
+import { DEFAULT_STORE_LOADER, decideLoadTarget, loadTargetLine, withDefaultStoreLoader } from '../stores/storeKinds';
 
 /** What the runner says about itself; pino and Fastify's logger fit. */
 export interface RunnerLog {
@@ -25,12 +28,18 @@ export interface RunnerLog {
   trace(obj: object, msg: string): void;
 }
 
-export interface RunnerOptions extends Omit<RunnerSettings, 'enabled'> {
+export interface RunnerOptions extends Omit<RunnerSettings, 'enabled' | 'sandbox'> {
+  /** the job sandbox's settings; RUNNER_SANDBOX and the rest of the environment when left out */
+  sandbox?: SandboxSettings;
   db: Db;
   /** the embedded database belongs to this process alone, so at start every RUNNING job is lost */
   exclusiveDatabase: boolean;
   dataDir: string;
   log: RunnerLog;
+  /** private hosts a data-store check may reach (STORE_ALLOWED_HOSTS; none when not given) */
+  storeAllowedHosts?: AllowList;
+  /** where local repository paths may be deployed from (REPOSITORY_LOCAL_ROOTS; nowhere when not given) */
+  repositoryLocalRoots?: readonly string[];
 }
 
 interface Running {
@@ -41,6 +50,9 @@ interface Running {
   shutdown: boolean;
 }
 
+/** Runs one job here; `grant` receives a bridge token the runner revokes when the job ends. */
+type JobRun = (entry: Running, writer: LogWriter, grant: (token: string) => void) => Promise<JobProcessResult>;
+
 /**
  * Claims jobs from the jobs table and runs them, at most `concurrency` at a time. Its lease on
  * each running job is renewed by heartbeat; leases that expired elsewhere are recovered.
@@ -48,6 +60,15 @@ interface Running {
 export class Runner {
   readonly id = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly bridge: RunnerBridge;
+  private executor: Executor | undefined;
+  /** How each type of job runs here; keyed by every type of jobKinds.ts, so none is forgotten. */
+  private readonly runs: Record<JobType, JobRun> = {
+    PIPELINE_RUN: (entry, writer, grant) => this.runPipeline(entry, writer, grant),
+    PIPELINE_VERIFY: (entry, writer, grant) => this.runPipeline(entry, writer, grant),
+    [STORE_CHECK]: ({ job }, writer) => runStoreCheck(this.options.db, job, (line) => writer.write(line), { allowedHosts: this.options.storeAllowedHosts ?? NOTHING_ALLOWED, log: this.options.log }),
+    [WORKSPACE_INIT]: ({ job }, writer) => runWorkspaceInit(this.options.db, this.options.dataDir, job, (line) => writer.write(line)),
+    [WORKSPACE_DEPLOY]: (entry, writer) => this.runDeployment(entry, (line) => writer.write(line)),
+  };
   private readonly running = new Map<string, Running>();
   private readonly timers: NodeJS.Timeout[] = [];
   private stopping = false;
@@ -56,8 +77,11 @@ export class Runner {
   private readonly onQueued = () => this.wake();
   private readonly onWithdrawn = (jobId: string) => this.running.get(jobId)?.process?.stop('WITHDRAWN');
 
+  private readonly sandboxSettings: SandboxSettings;
+
   constructor(private readonly options: RunnerOptions) {
     this.bridge = new RunnerBridge(options.db);
+    this.sandboxSettings = options.sandbox ?? loadRunnerSettings().sandbox;
   }
 
   get activeJobs(): number {
@@ -66,6 +90,12 @@ export class Runner {
 
   async start(): Promise<void> {
     await this.bridge.listen();
+    // Tried for real before the first job: a runner that cannot isolate jobs says so now, and refuses them.
+    const choice = await createExecutor(this.sandboxSettings, [this.options.dataDir]);
+    this.executor = choice.executor;
+    for (const warning of choice.warnings) this.options.log.warn({ runner: this.id }, `runner: ${warning}`);
+    if (choice.executor.kind === 'unavailable') this.options.log.error({ runner: this.id }, `runner: no job sandbox can be built, so no workspace job will run: ${choice.executor.describe()} (RUNNER_SANDBOX=off waives the sandbox on a trusted single-team install)`);
+    else this.options.log.info({ runner: this.id, sandbox: choice.executor.kind }, `runner: ${choice.executor.describe()}`);
     await this.recover(this.options.exclusiveDatabase);
     queueSignals.on('queued', this.onQueued);
     queueSignals.on('withdrawn', this.onWithdrawn);
@@ -100,6 +130,7 @@ export class Runner {
     while (this.running.size > 0) await sleep(50);
     for (const timer of this.timers) clearInterval(timer);
     await this.bridge.close();
+    this.executor?.close();
     this.options.log.info({ runner: this.id }, 'runner: stopped');
   }
 
@@ -168,11 +199,8 @@ export class Runner {
     let token: string | undefined;
     try {
       writer.write(`Job started on ${os.hostname()} (runner ${this.id}), attempt ${job.attempt} of ${job.max_attempts}.`);
-      const write = (line: string) => writer.write(line);
-      if (job.type === STORE_CHECK) result = await runStoreCheck(db, job, write);
-      else if (job.type === WORKSPACE_INIT) result = await runWorkspaceInit(db, this.options.dataDir, job, write);
-      else if (job.type === WORKSPACE_DEPLOY) result = await this.runDeployment(entry, write);
-      else result = await this.runPipeline(entry, writer, (granted) => (token = granted));
+      if (!isJobType(job.type)) throw new Error(`This runner does not know jobs of type ${job.type}.`);
+      result = await this.runs[job.type](entry, writer, (granted) => (token = granted));
     } catch (error) {
       writer.write(error instanceof Error ? error.message : String(error));
       result = { reason: 'SPAWN_FAILED', exitCode: null, signal: null };
@@ -195,9 +223,14 @@ export class Runner {
     }
   }
 
+  private requireExecutor(): Executor {
+    if (!this.executor) throw new Error('The runner has not started.');
+    return this.executor;
+  }
+
   /** Clones the workspace's repository in a process of its own (stoppable like a pipeline's), then reads it. */
   private async runDeployment(entry: Running, write: (line: string) => void): Promise<JobProcessResult> {
-    const started = await startDeployment(this.options.db, this.options.dataDir, entry.job, write, { killGraceMs: this.options.killGraceMs });
+    const started = await startDeployment(this.options.db, this.options.dataDir, entry.job, write, { killGraceMs: this.options.killGraceMs, repositoryLocalRoots: this.options.repositoryLocalRoots ?? [], executor: this.requireExecutor() });
     if (started.done || !started.process) return started.done ?? { reason: 'SPAWN_FAILED', exitCode: null, signal: null };
     entry.process = started.process;
     if (started.process.pid !== undefined) await recordProcessGroup(this.options.db, entry.job.id, this.id, started.process.pid);
@@ -214,33 +247,52 @@ export class Runner {
     if (!pipeline) throw new Error('The pipeline of this job no longer exists.');
     // A target-store component loads into the default store, whichever store that is (storeKinds.ts).
     const store = await ensureDefaultStore(db, job.workspace_id);
-    const all = withDefaultStoreLoader(await listDataComponents(db, job.workspace_id), store);
-    const components = pipeline.data_components.map((name) => all.find((c) => c.name === name)).filter((c) => c !== undefined);
+    const own = await listDataComponents(db, job.workspace_id);
+    const storeLoaders = new Set(own.filter((c) => c.plugin_name === DEFAULT_STORE_LOADER).map((c) => c.name));
+    const all = withDefaultStoreLoader(own, store);
+    let components = pipeline.data_components.map((name) => all.find((c) => c.name === name)).filter((c) => c !== undefined);
     const missing = pipeline.data_components.filter((name) => !all.some((c) => c.name === name));
     if (missing.length > 0) writer.write(`Components not found in the workspace: ${missing.join(', ')}.`);
-    const target = loadTargetLine(store);
-    if (target && components.some((c) => c.plugin_name === 'target-postgres')) writer.write(target);
+    const loadsIntoStore = components.some((c) => c.plugin_name === 'target-postgres' && storeLoaders.has(c.name));
+    if (loadsIntoStore) {
+      // The server's network policy on the store the run loads into, and the address it checked (pinned).
+      const decision = await decideLoadTarget(store, this.options.storeAllowedHosts ?? NOTHING_ALLOWED);
+      if (!decision.ok) {
+        writer.write(decision.line);
+        this.options.log.warn({ jobId: job.id, reason: decision.reason }, 'runner: the default store is refused by the network policy');
+        return { reason: 'EXITED', exitCode: 1, signal: null };
+      }
+      writer.write(loadTargetLine(store) ?? '');
+      if (decision.host) components = components.map((c) => (storeLoaders.has(c.name) ? { ...c, properties: { ...c.properties, host: decision.host } } : c));
+    }
     const dir = projectDir(this.options.dataDir, job.workspace_id);
     writeProjectFile(dir, all);
     const scriptComponents = components.map((c) => ({ name: c.name, pluginType: c.plugin_type, pluginName: c.plugin_name }));
     const script = job.type === 'PIPELINE_VERIFY' ? verifyScript(scriptComponents) : pipelineScript({ id: pipeline.id, script: pipeline.script, actions: pipeline.actions, components: scriptComponents });
     const token = this.bridge.grant({ jobId: job.id, workspaceId: job.workspace_id, pipelineId: pipeline.id });
     grant(token);
+    const executor = this.requireExecutor();
+    const paths = executor.paths(dir, this.bridge.socketPath);
     const { env, skipped } = jobEnvironment({
       jobId: job.id,
       workspaceId: job.workspace_id,
       pipelineId: pipeline.id,
-      projectDir: dir,
+      projectDir: paths.project,
+      tmpDir: paths.tmp,
       components,
       pipelineProperties: pipeline.properties,
-      bridgeSocket: this.bridge.socketPath,
+      bridgeSocket: paths.bridgeSocket,
       bridgeToken: token,
+      allowedHosts: this.sandboxSettings.network.allowedHosts,
     });
     if (skipped.length > 0) writer.write(`Settings not passed to the job (no such component, or a reserved or unusable name): ${skipped.join(', ')}.`);
-    const started = startJobProcess({
+    writer.write(executor.describe());
+    const started = executor.start({
+      workspaceId: job.workspace_id,
       script,
-      cwd: dir,
+      projectDir: dir,
       env,
+      bridgeSocket: this.bridge.socketPath,
       timeoutMs: job.timeout_seconds * 1000,
       killGraceMs: this.options.killGraceMs,
       onLine: (line) => writer.write(line),

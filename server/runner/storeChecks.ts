@@ -4,10 +4,11 @@ import type { Db } from '../db/database';
 import { getDataStore, type DataStoreRow } from '../repositories/dataStores';
 import { newId } from '../repositories/ids';
 import { DEFAULT_STORE_PLUGIN, storeSchemaName } from '../stores/defaultStore';
-import { checkPostgresStore } from '../stores/postgresStore';
+import type { AllowList } from '../security/netPolicy';
+import { StoreUnreachable, checkPostgresStore, withTimeout } from '../stores/postgresStore';
 import type { JobProcessResult } from './jobProcess';
 import { appendLogLines } from './logs';
-import type { JobRow } from './queue';
+import type { JobRow } from './jobRow';
 import { queueSignals } from './signals';
 
 // A data store's connection check (spec 001 §4 Data stores): a DATASTORE_VERIFY job of the
@@ -33,8 +34,18 @@ export async function enqueueStoreCheck(db: Db, store: DataStoreRow, profileId: 
   return job;
 }
 
-/** Runs a check: exit code 0 when the store can be loaded into, 1 with the reason logged when not. */
-export async function runStoreCheck(db: Db, job: JobRow, write: (line: string) => void): Promise<JobProcessResult> {
+export interface StoreCheckContext {
+  /** private hosts a check may connect to (STORE_ALLOWED_HOSTS) */
+  allowedHosts: AllowList;
+  /** the server's log: the only place the real reason a store could not be reached is written */
+  log: { warn(obj: object, msg: string): void };
+}
+
+/**
+ * Runs a check: exit code 0 when the store can be loaded into, 1 with the reason logged when not.
+ * A store that cannot be reached fails with one message whatever the cause (postgresStore.ts).
+ */
+export async function runStoreCheck(db: Db, job: JobRow, write: (line: string) => void, context: StoreCheckContext): Promise<JobProcessResult> {
   const store = job.datastore_id ? await getDataStore(db, job.datastore_id) : undefined;
   if (!store) throw new Error('The data store of this job no longer exists.');
   write(`Checking data store ${store.name} (${store.data_plugin}).`);
@@ -45,24 +56,18 @@ export async function runStoreCheck(db: Db, job: JobRow, write: (line: string) =
       if (found.rows[0]?.n !== 1) throw new Error(`the embedded store's schema ${schema} is missing`);
       write(`The embedded store's schema ${schema} is ready.`);
     } else if (store.data_plugin === POSTGRES_STORE_PLUGIN) {
-      await withTimeout(checkPostgresStore(postgresConnection(store.properties), write), job.timeout_seconds * 1000);
+      const check = checkPostgresStore(postgresConnection(store.properties), { allowedHosts: context.allowedHosts, report: write });
+      await withTimeout(check, job.timeout_seconds * 1000, `no answer within ${job.timeout_seconds} s`);
     } else {
       throw new Error(`${store.data_plugin} cannot be checked on this machine`);
     }
     write('Connection check passed: the data store is READY.');
     return { reason: 'EXITED', exitCode: 0, signal: null };
   } catch (error) {
+    if (error instanceof StoreUnreachable) context.log.warn({ jobId: job.id, dataStoreId: store.id, reason: error.detail }, 'store check: could not connect');
     write(`${FAILED_PREFIX}${error instanceof Error ? error.message || error.name : String(error)}`);
     return { reason: 'EXITED', exitCode: 1, signal: null };
   }
-}
-
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${Math.round(ms / 1000)} s`)), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
 /**

@@ -1,16 +1,16 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_BRANCH, isRemoteGitUrl, parseRepositoryUrl } from '../../src/domain/workspaceRepository';
 import type { Db } from '../db/database';
 import { listDataComponents } from '../repositories/dataComponents';
 import { findWorkspace } from '../repositories/workspaces';
+import { checkLocalRepository } from '../security/localRepositories';
 import { ensureDefaultStore } from '../stores/defaultStore';
 import { applyDefinitions } from './deployApply';
 import { parseDefinitions, problemLine, readDefinitionFiles, type FieldProblem } from './deployDefinitions';
-import { startJobProcess, type JobProcess, type JobProcessResult } from './jobProcess';
+import type { Executor, JobProcess, JobProcessResult } from './executor';
 import { projectDir, writeProjectFile } from './project';
-import type { JobRow } from './queue';
+import type { JobRow } from './jobRow';
 
 // A workspace's own jobs (issue 10). WORKSPACE_INIT makes the project directory and the default
 // data store, and its end moves the workspace from PROVISIONING to READY or FAILED.
@@ -66,7 +66,12 @@ export interface DeploymentStart {
 
 // The clone goes to a fresh directory and replaces the previous one only when it succeeded, so a
 // failed deployment leaves the last good one. Variables are quoted: the URL is never shell text.
+// It runs in the job sandbox; an SSH key arrives in the environment and lives in its private /tmp.
 const CLONE_SCRIPT = `set -eu
+trap 'rm -f "$HOME/id_deploy"' EXIT
+mkdir -p "$HOME"
+if [ -n "\${DEPLOY_SSH_KEY:-}" ]; then (umask 077; printf '%s\\n' "$DEPLOY_SSH_KEY" > "$HOME/id_deploy"); fi
+unset DEPLOY_SSH_KEY
 rm -rf "$DEPLOY_DIR.new"
 if [ -n "$DEPLOY_BRANCH" ]; then
   git clone --quiet --depth 1 --branch "$DEPLOY_BRANCH" -- "$DEPLOY_URL" "$DEPLOY_DIR.new"
@@ -88,7 +93,7 @@ export async function startDeployment(
   dataDir: string,
   job: JobRow,
   write: (line: string) => void,
-  options: { killGraceMs: number },
+  options: { killGraceMs: number; repositoryLocalRoots: readonly string[]; executor: Executor },
 ): Promise<DeploymentStart> {
   const workspace = await findWorkspace(db, job.workspace_id);
   if (!workspace) throw new Error('The workspace of this job no longer exists.');
@@ -102,21 +107,25 @@ export async function startDeployment(
     write(`Nothing deployed: '${url.slice(0, 200)}' is not a repository URL git can fetch.`);
     return { done: EXITED_FAILED };
   }
-  const dataRoot = path.resolve(dataDir);
-  if (parsed.kind === 'local' && (path.resolve(url) === dataRoot || path.resolve(url).startsWith(`${dataRoot}${path.sep}`))) {
-    write("Nothing deployed: a repository inside the server's data directory cannot be deployed.");
+  // A local path is cloned by its real path, checked against REPOSITORY_LOCAL_ROOTS (localRepositories.ts).
+  const local = parsed.kind === 'local' ? checkLocalRepository(url, { dataDir, roots: options.repositoryLocalRoots }, true) : undefined;
+  if (local && !local.ok) {
+    write(`Nothing deployed: the local repository ${url.slice(0, 200)} ${local.reason}.`);
     return { done: EXITED_FAILED };
   }
   const dir = projectDir(dataDir, workspace.id);
   fs.mkdirSync(dir, { recursive: true });
   const branch = workspace.repository_branch?.trim() || (isRemoteGitUrl(url) ? DEFAULT_BRANCH : '');
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'deploy-'));
+  const { executor } = options;
+  // HOME is the job's private /tmp: git's and ssh's files, and the key, go when the job ends
+  const paths = executor.paths(dir, '');
+  const scratch = paths.tmp;
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: scratch,
-    DEPLOY_URL: url,
+    DEPLOY_URL: local?.path ?? url,
     DEPLOY_BRANCH: branch,
-    DEPLOY_DIR: path.join(dir, REPOSITORY_DIR),
+    DEPLOY_DIR: path.posix.join(paths.project, REPOSITORY_DIR),
     JOB_ID: job.id,
     // No prompt can be answered; only these transports (never ext::, which runs commands).
     GIT_TERMINAL_PROMPT: '0',
@@ -124,17 +133,21 @@ export async function startDeployment(
     GIT_CONFIG_NOSYSTEM: '1',
   };
   if (parsed.kind === 'ssh') {
-    const keyFile = path.join(scratch, 'id_deploy');
-    if (workspace.ssh_private_key) fs.writeFileSync(keyFile, `${workspace.ssh_private_key.trim()}\n`, { mode: 0o600 });
+    const keyFile = path.posix.join(scratch, 'id_deploy');
+    if (workspace.ssh_private_key) env.DEPLOY_SSH_KEY = workspace.ssh_private_key.trim();
     const identity = workspace.ssh_private_key ? `-i "${keyFile}" -o IdentitiesOnly=yes ` : '';
-    env.GIT_SSH_COMMAND = `ssh ${identity}-o BatchMode=yes -o StrictHostKeyChecking=accept-new -o UserKnownHostsFile="${path.join(scratch, 'known_hosts')}"`;
+    env.GIT_SSH_COMMAND = `ssh ${identity}-o BatchMode=yes -o StrictHostKeyChecking=accept-new -o UserKnownHostsFile="${path.posix.join(scratch, 'known_hosts')}"`;
   }
   write(`Deploying ${describeUrl(url)}${branch ? ` (branch ${branch})` : ''}.`);
+  write(executor.describe());
   let commit: string | undefined;
-  const started = startJobProcess({
+  const started = executor.start({
+    workspaceId: workspace.id,
     script: CLONE_SCRIPT,
-    cwd: dir,
+    projectDir: dir,
     env,
+    // a local repository is visible to the clone, read-only, where it is
+    ...(local?.ok ? { readOnlyPaths: [local.path] } : {}),
     timeoutMs: job.timeout_seconds * 1000,
     killGraceMs: options.killGraceMs,
     onLine: (line) => {
@@ -143,7 +156,6 @@ export async function startDeployment(
     },
   });
   const after = async (result: JobProcessResult): Promise<JobProcessResult> => {
-    fs.rmSync(scratch, { recursive: true, force: true });
     if (result.reason !== 'EXITED' || result.exitCode !== 0) {
       write('The repository could not be fetched; the previous deployment, if any, is kept.');
       return result;

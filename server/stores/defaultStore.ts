@@ -1,7 +1,8 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/database';
 import type { DataStoresTable } from '../db/schema';
-import { isUuid, newId } from '../repositories/ids';
+import { newId } from '../repositories/ids';
+import { ensureStoreRole, storeSchemaName } from './storeRole';
 
 export type DataStoreRow = Selectable<DataStoresTable>;
 
@@ -9,19 +10,12 @@ export type DataStoreRow = Selectable<DataStoresTable>;
 export const DEFAULT_STORE_PLUGIN = 'loaders/target-store--builtin';
 export const DEFAULT_STORE_NAME = 'Default store';
 
-/**
- * The default store is a schema of the application's own database, one per workspace. Only the
- * server process opens that database; loaders reach it through the runner's bridge (decisions.md).
- */
-export function storeSchemaName(workspaceId: string): string {
-  if (!isUuid(workspaceId)) throw new Error('A workspace id is a UUID');
-  return `ws_${workspaceId.toLowerCase().replace(/-/g, '')}`;
-}
+export { storeSchemaName };
 
-/** The workspace's default store, created (row and schema) when it has none. */
+/** The workspace's default store, created (row, schema and the role its queries run as) when it has none. */
 export async function ensureDefaultStore(db: Db, workspaceId: string): Promise<DataStoreRow> {
   const schema = storeSchemaName(workspaceId);
-  await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(schema)}`.execute(db);
+  await ensureStoreRole(db, workspaceId);
   const existing = await defaultStoreOf(db, workspaceId);
   if (existing) return existing;
   await db

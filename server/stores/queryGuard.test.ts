@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEMO_DATASETS } from '../seed/demoContent';
 import { DEMO_SHOWCASE } from '../seed/showcase';
-import { ALLOWED_FUNCTIONS, checkQuery, QueryRefused } from './queryGuard';
+import { ALLOWED_FUNCTIONS, checkQuery, QueryRefused, statementName } from './queryGuard';
 
 const refused = async (query: string): Promise<string> => {
   try {
@@ -38,17 +38,17 @@ describe('checkQuery refuses everything that is not a plain read of the store', 
     ['', /empty/],
     ['SELECT 1; SELECT 2', /Exactly one/],
     ['SELECT 1; DROP TABLE orders', /Exactly one/],
-    ['INSERT INTO orders VALUES (1)', /Only SELECT/],
+    ['INSERT INTO orders VALUES (1)', /^Only SELECT is allowed, not INSERT$/],
     ['UPDATE orders SET amount = 0', /Only SELECT/],
-    ['DELETE FROM orders', /Only SELECT/],
+    ['DELETE FROM orders', /^Only SELECT is allowed, not DELETE$/],
     ['DROP TABLE orders', /Only SELECT/],
-    ['CREATE TABLE x AS SELECT 1', /Only SELECT/],
+    ['CREATE TABLE x AS SELECT 1', /^Only SELECT is allowed, not CREATE TABLE AS$/],
     ['TRUNCATE orders', /Only SELECT/],
     ['COPY orders TO PROGRAM \'id\'', /Only SELECT/],
     ['SET ROLE postgres', /Only SELECT/],
     ['RESET ROLE', /Only SELECT/],
     ['SET search_path = public', /Only SELECT/],
-    ['BEGIN', /Only SELECT/],
+    ['BEGIN', /^Only SELECT is allowed, not a transaction command/],
     ['WITH d AS (DELETE FROM orders RETURNING *) SELECT * FROM d', /only reads/],
     ['WITH u AS (UPDATE orders SET amount = 0 RETURNING *) SELECT 1', /only reads/],
     ['SELECT * INTO copy FROM orders', /SELECT INTO/],
@@ -71,14 +71,22 @@ describe('checkQuery refuses everything that is not a plain read of the store', 
     ["SELECT 'pg_authid'::regclass", /regclass/],
     ['SELECT 1::pg_catalog.regproc', /regproc/],
     ['WITH pg_user AS (SELECT 1) SELECT * FROM pg_user', /reserved|system catalogs/],
-    ['SELECT $1', /ParamRef/],
+    ['SELECT $1', /Parameters such as \$1/],
     ['SELECT * FROM', /not valid SQL/],
   ];
   for (const [query, message] of HOSTILE) {
     it(`refuses ${JSON.stringify(query)}`, async () => {
-      expect(await refused(query)).toMatch(message);
+      const why = await refused(query);
+      expect(why).toMatch(message);
+      // in the words people write SQL in, never the parser's node names
+      expect(why).not.toMatch(/[a-z](Stmt|Clause|Ref|Expr)\b/);
     });
   }
+  it('names a statement the list does not know by its SQL words', () => {
+    expect(statementName('CreateRoleStmt')).toBe('CREATE ROLE');
+    expect(statementName('AlterDatabaseSetStmt')).toBe('ALTER DATABASE SET');
+    expect(statementName(undefined)).toBe('an empty statement');
+  });
 });
 
 describe('checkQuery properties', () => {

@@ -1,4 +1,4 @@
-import { parse } from 'libpg-query';
+import { parse, scan } from './sqlParser';
 
 // A dataset's query is text a workspace admin typed; it runs against the workspace's default
 // store. Before it goes near the database it is parsed by PostgreSQL's own parser and walked:
@@ -73,15 +73,63 @@ export async function checkQuery(query: string): Promise<CheckedQuery> {
   const statements = tree.stmts ?? [];
   if (statements.length !== 1) throw new QueryRefused('Exactly one SELECT statement is allowed');
   const [only] = statements;
-  if (!only || !('SelectStmt' in only.stmt)) throw new QueryRefused(`Only SELECT is allowed, not ${Object.keys(only?.stmt ?? {})[0] ?? 'an empty statement'}`);
+  if (!only || !('SelectStmt' in only.stmt)) throw new QueryRefused(`Only SELECT is allowed, not ${statementName(Object.keys(only?.stmt ?? {})[0])}`);
+  await refuseStraySemicolons(query, only.stmt_location ?? 0);
 
   const ctes = new Set<string>();
   const relations = new Set<string>();
   collect(only.stmt, ctes, relations, 0);
   const tables = [...relations].filter((name) => !ctes.has(name)).sort();
-  const start = only.stmt_location ?? 0;
-  const text = only.stmt_len ? query.slice(start, start + only.stmt_len) : query.slice(start);
-  return { text: text.trim(), tables };
+  const text = statementText(query, only.stmt_location, only.stmt_len);
+  // The text is what runs: prove it parses to the very statement checked above, nothing more.
+  if (!(await sameStatement(text, only.stmt))) throw new QueryRefused('The query could not be read as one statement');
+  return { text, tables };
+}
+
+/**
+ * The parser drops empty statements, so `;SELECT ...` counts as one: only a single semicolon
+ * after the statement may stand outside it. (Token offsets are bytes, like the statement's.)
+ */
+async function refuseStraySemicolons(query: string, location: number): Promise<void> {
+  // The scanner's JSON breaks on raw control characters in a token's text; they can only stand
+  // inside literals, names or comments here (the query parsed), and a space keeps every offset.
+  const scannable = query.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, ' ');
+  let tokens: { tokenName: string; start: number }[];
+  try {
+    tokens = (await scan(scannable)).tokens;
+  } catch {
+    throw new QueryRefused('The query could not be read as one statement');
+  }
+  const semicolons = tokens.filter((token) => token.tokenName === 'ASCII_59');
+  if (semicolons.length > 1 || semicolons.some((token) => token.start < location)) {
+    throw new QueryRefused('Exactly one SELECT statement is allowed: remove the extra semicolon');
+  }
+}
+
+/**
+ * The statement's own text. The parser's offsets count bytes of the UTF-8 text, not JavaScript
+ * characters: slicing the string would shift by one per multi-byte character before the statement
+ * and hand the runner text the guard never checked (issue 17).
+ */
+export function statementText(query: string, location = 0, length?: number): string {
+  const bytes = Buffer.from(query, 'utf8');
+  const end = length ? location + length : bytes.length;
+  return bytes.subarray(location, end).toString('utf8').trim();
+}
+
+async function sameStatement(text: string, checked: Record<string, unknown>): Promise<boolean> {
+  let again: { stmts?: { stmt: Record<string, unknown> }[] };
+  try {
+    again = (await parse(text)) as typeof again;
+  } catch {
+    return false;
+  }
+  return again.stmts?.length === 1 && treeKey(again.stmts[0]?.stmt) === treeKey(checked);
+}
+
+/** A parse tree as text without its source positions, which differ once the statement is cut out. */
+export function treeKey(tree: unknown): string {
+  return JSON.stringify(tree, (key, value: unknown) => (typeof value === 'number' && /(^|_)location$|^stmt_len$/.test(key) ? undefined : value));
 }
 
 function collect(node: unknown, ctes: Set<string>, relations: Set<string>, depth: number): void {
@@ -167,7 +215,41 @@ function refusal(node: string): string {
       return 'A dataset query cannot lock rows (FOR UPDATE/SHARE)';
     case 'intoClause':
       return 'SELECT INTO creates a table and is refused';
+    case 'ParamRef':
+      return 'Parameters such as $1 cannot be used in a dataset query: write the value itself';
+    case 'CurrentOfExpr':
+      return 'WHERE CURRENT OF needs a cursor, which a dataset query does not have';
     default:
-      return `The query uses ${node}, which is not allowed`;
+      return 'The query uses something a dataset query may not';
   }
+}
+
+// The statements people type, by the parser's node names: a refusal names what they wrote.
+const STATEMENT_NAMES: Readonly<Record<string, string>> = {
+  InsertStmt: 'INSERT',
+  UpdateStmt: 'UPDATE',
+  DeleteStmt: 'DELETE',
+  MergeStmt: 'MERGE',
+  CreateStmt: 'CREATE TABLE',
+  CreateTableAsStmt: 'CREATE TABLE AS',
+  DropStmt: 'DROP',
+  TruncateStmt: 'TRUNCATE',
+  CopyStmt: 'COPY',
+  VariableSetStmt: 'SET',
+  VariableShowStmt: 'SHOW',
+  TransactionStmt: 'a transaction command (BEGIN, COMMIT, ROLLBACK)',
+  ExplainStmt: 'EXPLAIN',
+  AlterTableStmt: 'ALTER TABLE',
+  GrantStmt: 'GRANT or REVOKE',
+  DoStmt: 'DO',
+  CallStmt: 'CALL',
+  CreateFunctionStmt: 'CREATE FUNCTION',
+  ViewStmt: 'CREATE VIEW',
+  IndexStmt: 'CREATE INDEX',
+};
+
+/** A statement's name as SQL says it (DeleteStmt → DELETE; an unlisted CreateRoleStmt → CREATE ROLE). */
+export function statementName(node: string | undefined): string {
+  if (node === undefined) return 'an empty statement';
+  return STATEMENT_NAMES[node] ?? node.replace(/Stmt$/, '').replace(/([a-z])([A-Z])/g, '$1 $2').toUpperCase();
 }

@@ -1,35 +1,17 @@
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import { once } from 'node:events';
-import os from 'node:os';
-import path from 'node:path';
-import { sql, type Transaction } from 'kysely';
-import { parse } from 'libpg-query';
-import { csvLine, csvRow } from '../../src/domain/csv';
+import { sql } from 'kysely';
 import type { Db } from '../db/database';
-import type { Database } from '../db/schema';
-import { storeSchemaName } from './defaultStore';
 import type { CheckedQuery } from './queryGuard';
+import { inStore, QUERY_LIMIT_DEFAULTS, type QueryLimits, valueTooLarge } from './querySession';
+import { declareCursor, fetchRows } from './storeCursor';
+import { storeSchemaName } from './storeRole';
 
-// Runs a query that queryGuard.checkQuery accepted against a workspace's default store, with
-// the database's own fences on top of the parser's: a READ ONLY transaction, a search_path of
-// the store schema (then pg_catalog, so a bare name finds the store's table first) and a
-// statement timeout (honoured by PostgreSQL; PGlite ignores it, see docs/decisions.md).
+// Runs a query that queryGuard.checkQuery accepted against a workspace's default store, inside the
+// fenced session of querySession.ts, always through a cursor read in batches: the JSON answer
+// stops at its row cap or its byte cap. The CSV export (csvExport.ts) streams the same way, its
+// lines formatted by the database.
 
-export interface QueryLimits {
-  timeoutMs: number;
-}
-
-/** The database refused or failed the query (a missing column, the time limit, a write). */
-export class QueryFailed extends Error {
-  constructor(
-    message: string,
-    readonly timedOut: boolean,
-  ) {
-    super(message);
-    this.name = 'QueryFailed';
-  }
-}
+export { QueryFailed, type QueryLimits } from './querySession';
+export { exportCsv } from './csvExport';
 
 type Row = Record<string, unknown>;
 
@@ -43,97 +25,54 @@ export async function missingTables(db: Db, workspaceId: string, tables: readonl
   return tables.filter((t) => !present.has(t));
 }
 
-async function inStore<T>(db: Db, workspaceId: string, limits: QueryLimits, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-  const searchPath = `"${storeSchemaName(workspaceId)}", pg_catalog`;
-  try {
-    return await db.transaction().execute(async (trx) => {
-      await sql`SET TRANSACTION READ ONLY`.execute(trx);
-      await sql`SELECT set_config('search_path', ${searchPath}, true), set_config('statement_timeout', ${String(limits.timeoutMs)}, true)`.execute(trx);
-      return work(trx);
-    });
-  } catch (error) {
-    throw asQueryFailed(error);
+/** Dates as ISO text, so JSON and CSV carry the same value; a value over the cap refuses the query. */
+function plainRow(row: Row, valueMaxBytes: number): Row {
+  for (const [key, value] of Object.entries(row)) {
+    if (value instanceof Date) row[key] = value.toISOString();
+    else if (valueBytes(value) > valueMaxBytes) {
+      throw valueTooLarge(key, valueMaxBytes);
+    }
   }
-}
-
-function asQueryFailed(error: unknown): QueryFailed {
-  if (error instanceof QueryFailed) return error;
-  const code = (error as { code?: unknown }).code;
-  const message = error instanceof Error ? error.message : String(error);
-  // 57014: canceled by statement_timeout
-  if (code === '57014' || /statement timeout/i.test(message)) return new QueryFailed('The query ran longer than its time limit', true);
-  return new QueryFailed(`The query failed: ${message}`, false);
-}
-
-/** Dates as ISO text, so JSON and CSV carry the same value. */
-function plainRow(row: Row): Row {
-  for (const [key, value] of Object.entries(row)) if (value instanceof Date) row[key] = value.toISOString();
   return row;
+}
+
+function valueBytes(value: unknown): number {
+  if (typeof value === 'string') return value.length <= 256 ? value.length * 3 : Buffer.byteLength(value);
+  if (Buffer.isBuffer(value)) return value.length;
+  if (typeof value === 'object' && value !== null) return Buffer.byteLength(JSON.stringify(value));
+  return 0;
 }
 
 export interface QueryResult {
   columns: string[];
   rows: Row[];
-  /** more rows exist than `cap` */
+  /** more rows exist than `cap`, or the rows reached the JSON byte cap */
   truncated: boolean;
 }
 
-/** At most `cap` rows of the query (one more is read to know whether it was cut). */
-export async function runQuery(db: Db, workspaceId: string, checked: CheckedQuery, cap: number, limits: QueryLimits): Promise<QueryResult> {
-  const rows = await inStore(db, workspaceId, limits, async (trx) => {
-    // A bound parameter keeps this on the extended protocol: one statement, whatever the text says.
-    const result = await sql<Row>`SELECT * FROM (${sql.raw(`\n${checked.text}\n`)}) AS q LIMIT ${cap + 1}`.execute(trx);
-    return result.rows;
-  });
-  const truncated = rows.length > cap;
-  const kept = (truncated ? rows.slice(0, cap) : rows).map(plainRow);
-  return { columns: kept[0] ? Object.keys(kept[0]) : [], rows: kept, truncated };
-}
+/** Rows per FETCH of a JSON answer: small, since the answer may stop early at its byte cap. */
+const JSON_BATCH = 200;
 
-const CURSOR = 'dataset_export';
-
-/**
- * The whole result as CSV in a temporary file, read through a cursor in batches and written with
- * back-pressure: memory stays flat whatever the row count, and the database connection (PGlite
- * has one for the whole server) is held only while the database produces rows, never while a
- * slow client downloads. The caller streams the file and removes it.
- */
-export async function spoolCsv(db: Db, workspaceId: string, checked: CheckedQuery, limits: QueryLimits, batch = 5_000): Promise<{ file: string; rows: number }> {
-  const declare = `DECLARE ${CURSOR} NO SCROLL CURSOR FOR\n${checked.text}\n`;
-  // The cursor's text goes through the simple protocol: prove it is still one statement.
-  const parsed = (await parse(declare)) as { stmts?: { stmt: Record<string, unknown> }[] };
-  if (parsed.stmts?.length !== 1 || !('DeclareCursorStmt' in (parsed.stmts[0]?.stmt ?? {}))) throw new QueryFailed('The query cannot be exported', false);
-
-  const file = path.join(os.tmpdir(), `dataset-${randomBytes(12).toString('hex')}.csv`);
-  const out = fs.createWriteStream(file, { mode: 0o600 });
-  const write = async (chunk: string) => {
-    if (!out.write(chunk)) await once(out, 'drain');
-  };
-  try {
-    const rows = await inStore(db, workspaceId, limits, async (trx) => {
-      await sql.raw(declare).execute(trx);
-      let columns: string[] | undefined;
-      let count = 0;
-      for (;;) {
-        const { rows: page } = await sql.raw<Row>(`FETCH FORWARD ${batch} FROM ${CURSOR}`).execute(trx);
-        if (page.length === 0) break;
-        if (!columns) {
-          columns = Object.keys(page[0] ?? {});
-          await write(csvLine(columns));
-        }
-        const cols = columns;
-        await write(page.map((row) => csvRow(cols, plainRow(row))).join(''));
-        count += page.length;
-        if (page.length < batch) break;
+/** At most `cap` rows of the query and at most limits.jsonMaxBytes of JSON. */
+export async function runQuery(db: Db, workspaceId: string, checked: CheckedQuery, cap: number, limits: QueryLimits, signal?: AbortSignal): Promise<QueryResult> {
+  const valueMax = limits.valueMaxBytes ?? QUERY_LIMIT_DEFAULTS.valueMaxBytes;
+  const jsonMax = limits.jsonMaxBytes ?? QUERY_LIMIT_DEFAULTS.jsonMaxBytes;
+  return inStore(db, workspaceId, limits, signal, async (session) => {
+    await declareCursor(session, checked.text);
+    const rows: Row[] = [];
+    let columns: string[] | undefined;
+    let bytes = 2; // []
+    for (;;) {
+      const wanted = Math.min(JSON_BATCH, cap + 1 - rows.length);
+      const page = await fetchRows(session, wanted);
+      columns ??= page[0] ? Object.keys(page[0]) : undefined;
+      for (const row of page) {
+        const size = Buffer.byteLength(JSON.stringify(plainRow(row, valueMax))) + 1;
+        if (rows.length === cap || bytes + size > jsonMax) return { columns: columns ?? [], rows, truncated: true };
+        rows.push(row);
+        bytes += size;
       }
-      return count;
-    });
-    out.end();
-    await once(out, 'finish');
-    return { file, rows };
-  } catch (error) {
-    out.destroy();
-    fs.rmSync(file, { force: true });
-    throw error;
-  }
+      if (page.length < wanted) return { columns: columns ?? [], rows, truncated: false };
+    }
+  });
 }

@@ -62,7 +62,12 @@ export function columnTypeOf(schema: unknown): ColumnType {
 }
 
 /** The table for a stream: one column per schema property (distinct safe names), the key from key_properties. */
-export function tableShapeOf(stream: string, schema: unknown, keyProperties: readonly unknown[]): TableShape {
+/** The table of a stream, behind the pipeline's table prefix (checked by tablePrefixError: an identifier or ''). */
+export function tableNameOf(stream: string, prefix = ''): string {
+  return `${prefix}${safeIdentifier(stream, 'stream')}`.slice(0, MAX_IDENTIFIER);
+}
+
+export function tableShapeOf(stream: string, schema: unknown, keyProperties: readonly unknown[], prefix = ''): TableShape {
   const properties = typeof schema === 'object' && schema !== null ? (schema as { properties?: unknown }).properties : undefined;
   const entries = typeof properties === 'object' && properties !== null && !Array.isArray(properties) ? Object.entries(properties as Record<string, unknown>) : [];
   const used = new Set<string>();
@@ -79,7 +84,7 @@ export function tableShapeOf(stream: string, schema: unknown, keyProperties: rea
     const found = columns.find((c) => c.property === property);
     if (found && !key.includes(found.column)) key.push(found.column);
   }
-  return { table: safeIdentifier(stream, 'stream'), columns, key: key.length === keyProperties.length ? key : [] };
+  return { table: tableNameOf(stream, prefix), columns, key: key.length === keyProperties.length ? key : [] };
 }
 
 /** A record's value as the text the column's type reads (null when absent). */

@@ -2,24 +2,38 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { inferType, parseCsv } from '../csv';
 import { MessageWriter, isSelected, log, parseArguments, runPlugin } from '../singer';
+import { ProjectPathRefused, realPathInside } from '../../security/projectFiles';
 import { safeIdentifier } from '../../stores/tableShape';
 
 // tap-files: each CSV, JSON (an array of objects) or NDJSON file is a stream named after the file;
-// a file is read again only when its modification time moved past the bookmark.
+// a file is read again only when its modification time moved past the bookmark. Files are read
+// from the project directory (MELTANO_PROJECT_ROOT) only.
 
 const NAME = 'tap-files';
 const EXTENSIONS = new Set(['.csv', '.json', '.jsonl', '.ndjson']);
 
+/**
+ * Every file the `paths` setting names, each resolved inside the project directory: an absolute
+ * path, `..` or a symbolic link that leads out is refused with a line saying which entry and why.
+ */
 function filesOf(paths: unknown, root: string): string[] {
   const list = Array.isArray(paths) ? paths : typeof paths === 'string' ? [paths] : [];
   if (list.length === 0) throw new Error('paths is required: the files or directories to read');
+  const inside = (entry: string, shown: string): string => {
+    try {
+      return realPathInside(root, entry);
+    } catch (error) {
+      if (error instanceof ProjectPathRefused) throw new Error(`paths entry ${shown} ${error.message}${/outside/.test(error.message) ? ': refused, tap-files reads only files inside the project directory' : ''}`);
+      throw error;
+    }
+  };
   const found: string[] = [];
   for (const entry of list) {
-    const full = path.resolve(root, String(entry));
-    const stat = fs.statSync(full, { throwIfNoEntry: false });
-    if (!stat) throw new Error(`No such file or directory: ${String(entry)}`);
-    if (stat.isDirectory()) {
-      for (const name of fs.readdirSync(full).sort()) if (EXTENSIONS.has(path.extname(name).toLowerCase())) found.push(path.join(full, name));
+    const full = inside(String(entry), `'${String(entry)}'`);
+    if (fs.statSync(full).isDirectory()) {
+      for (const name of fs.readdirSync(full).sort()) {
+        if (EXTENSIONS.has(path.extname(name).toLowerCase())) found.push(inside(path.join(full, name), `'${String(entry)}/${name}'`));
+      }
     } else found.push(full);
   }
   return found;

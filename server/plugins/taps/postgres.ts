@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { JOB_ALLOWED_HOSTS_ENV, decideHost, parseAllowList, refusalMessage } from '../../security/netPolicy';
 import { MessageWriter, isSelected, log, parseArguments, runPlugin, text } from '../singer';
 
 // tap-postgres: the tables of one schema as streams (`{schema}-{table}`), keyed by their primary
@@ -29,7 +30,13 @@ runPlugin(NAME, async () => {
   const schema = typeof c.schema === 'string' && c.schema ? c.schema : 'public';
   const only = Array.isArray(c.tables) ? c.tables.map(String) : undefined;
   const replicationKeys = (c.replication_keys ?? {}) as Record<string, string>;
-  const client = new pg.Client({ host: text(c.host ?? 'localhost'), port: Number(c.port ?? 5432), user: text(c.user), password: c.password === undefined ? undefined : text(c.password), database: text(c.database) });
+  // The same network policy as the server's own connections: a private host only when the job's
+  // allow list names it, and the connection goes to the address that was checked.
+  const allowed = parseAllowList(process.env[JOB_ALLOWED_HOSTS_ENV] ?? '');
+  if (!allowed.ok) throw new Error(`${JOB_ALLOWED_HOSTS_ENV}: ${allowed.error}`);
+  const decision = await decideHost(text(c.host ?? 'localhost'), allowed.list);
+  if (!decision.allowed) throw new Error(refusalMessage(decision, JOB_ALLOWED_HOSTS_ENV));
+  const client = new pg.Client({ host: decision.address, port: Number(c.port ?? 5432), user: text(c.user), password: c.password === undefined ? undefined : text(c.password), database: text(c.database), connectionTimeoutMillis: 10_000 });
   await client.connect();
   try {
     const columns = await client.query<{ table_name: string; column_name: string; data_type: string }>(

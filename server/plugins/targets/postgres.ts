@@ -1,4 +1,5 @@
 import { postgresConnection, postgresSettingErrors } from '../../../src/domain/dataStores';
+import { tablePrefixOf } from '../singer';
 import { loadRecords, prepareTable } from '../../stores/loader';
 import { openPostgresStore } from '../../stores/postgresStore';
 import { tableShapeOf, type TableShape } from '../../stores/tableShape';
@@ -12,7 +13,8 @@ const NAME = 'target-postgres';
 
 runPlugin(NAME, async () => {
   const args = parseArguments(process.argv.slice(2));
-  const { batch_size: batchSetting, ...settings } = args.config;
+  const { batch_size: batchSetting, table_prefix: prefixSetting, ...settings } = args.config;
+  const prefix = tablePrefixOf(prefixSetting);
   const errors = Object.entries(postgresSettingErrors(settings, { draft: false })).map(([key, message]) => `${key} ${message}`);
   if (errors.length > 0) throw new Error(`invalid config: ${errors.join('; ')}`);
   const connection = postgresConnection(settings);
@@ -57,7 +59,7 @@ runPlugin(NAME, async () => {
       const message = parsed.message;
       if (message.type === 'SCHEMA') {
         await flush();
-        const shape = tableShapeOf(message.stream, message.schema, message.key_properties ?? []);
+        const shape = tableShapeOf(message.stream, message.schema, message.key_properties ?? [], prefix);
         await prepareTable(db, connection.schema, shape);
         if (!shapes.has(message.stream)) log(NAME, `stream ${message.stream} → table ${connection.schema}.${shape.table}`);
         shapes.set(message.stream, shape);

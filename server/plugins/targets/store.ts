@@ -1,5 +1,5 @@
 import { BridgeClient } from '../bridgeClient';
-import { lines, log, parseArguments, parseMessage, runPlugin } from '../singer';
+import { lines, log, parseArguments, parseMessage, runPlugin, tablePrefixOf } from '../singer';
 
 // target-store: loads Singer messages into the workspace's default data store through the
 // runner bridge — a table per stream (from its SCHEMA), records upserted on key_properties, and
@@ -10,6 +10,7 @@ const NAME = 'target-store';
 runPlugin(NAME, async () => {
   const args = parseArguments(process.argv.slice(2));
   const batchSize = Math.max(1, Math.min(Number(args.config.batch_size ?? 1000) || 1000, 50_000));
+  const tablePrefix = tablePrefixOf(args.config.table_prefix);
   const bridge = BridgeClient.fromEnv();
   if (!bridge) throw new Error('target-store loads only inside a job of this server (RUNNER_BRIDGE is not set)');
   const buffers = new Map<string, Record<string, unknown>[]>();
@@ -45,7 +46,7 @@ runPlugin(NAME, async () => {
       const message = parsed.message;
       if (message.type === 'SCHEMA') {
         await flush();
-        const table = (await bridge.request('store.prepare', { stream: message.stream, schema: message.schema, keyProperties: message.key_properties })) as { table: string };
+        const table = (await bridge.request('store.prepare', { stream: message.stream, schema: message.schema, keyProperties: message.key_properties, tablePrefix })) as { table: string };
         if (!prepared.has(message.stream)) log(NAME, `stream ${message.stream} → table ${table.table}`);
         prepared.add(message.stream);
       } else if (message.type === 'RECORD') {

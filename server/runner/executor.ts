@@ -1,0 +1,74 @@
+import type { EndReason } from '../../src/domain/jobStatus';
+
+// What running a job's process takes, whatever runs it. The local sandbox (sandbox/) implements
+// it today; a Kubernetes Job executor would implement the same contract: one pod per job, the
+// same environment, output line by line into the job's log, stop and timeout, a group id the
+// runner records so a later runner can end a lost job (docs/decisions.md, "Job sandbox").
+
+export type StopReason = 'WITHDRAWN' | 'TIMEOUT' | 'RUNNER_LOST';
+
+export interface JobProcessResult {
+  reason: EndReason;
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface JobProcess {
+  /** the process group id (the leader's pid), recorded so a later runner can kill a lost job's group */
+  pid: number | undefined;
+  done: Promise<JobProcessResult>;
+  /** stops the whole group: SIGTERM, then SIGKILL after the grace period */
+  stop(reason: StopReason): void;
+}
+
+/** Per-job bounds (README "Configuration": RUNNER_MEMORY_MB and the rest). */
+export interface JobLimits {
+  memoryMb: number;
+  cpuSeconds: number;
+  processes: number;
+  openFiles: number;
+  fileSizeMb: number;
+  logMb: number;
+}
+
+export interface NetworkPolicy {
+  mode: 'public' | 'none';
+  /** private hosts and ranges (IPs, CIDRs or names) a deployment allows despite the default refusal */
+  allowedHosts: readonly string[];
+}
+
+/** Where a job sees its things: the sandbox mounts them at fixed places, no sandbox leaves them where they are. */
+export interface JobPaths {
+  project: string;
+  bridgeSocket: string;
+  tmp: string;
+}
+
+export interface JobSpec {
+  /** whose job: a sandbox runs each workspace under an outer uid of its own */
+  workspaceId: string;
+  /** bash script text */
+  script: string;
+  /** host path of the workspace's project directory, the one writable place */
+  projectDir: string;
+  /** exactly the job's environment, built with `paths()` */
+  env: Record<string, string>;
+  /** host path of the runner's bridge socket, mounted for jobs that load through it */
+  bridgeSocket?: string | undefined;
+  /** host paths the job may read, visible at the same path (a local repository to clone) */
+  readOnlyPaths?: readonly string[];
+  timeoutMs: number;
+  /** after SIGTERM, how long the group has before SIGKILL */
+  killGraceMs: number;
+  onLine(line: string, stream: 'stdout' | 'stderr'): void;
+}
+
+export interface Executor {
+  /** 'bwrap', 'unshare', 'off' or 'unavailable' */
+  readonly kind: string;
+  /** one line for the job log: how this job is isolated and which network it has */
+  describe(): string;
+  paths(projectDir: string, bridgeSocket: string): JobPaths;
+  start(spec: JobSpec): JobProcess;
+  close(): void;
+}

@@ -1,0 +1,156 @@
+import { sql, type Transaction } from 'kysely';
+import type { Db } from '../db/database';
+import type { Database } from '../db/schema';
+import { DATABASE_TAG, ensureStoreRole, storeSchemaName } from './storeRole';
+
+// The transaction a workspace's SQL runs in, with the database's own fences on top of the guard's:
+// READ ONLY; the store schema first on the search_path; the workspace's role (SET LOCAL ROLE, so
+// even SQL that got past the guard reads only its own store); work_mem, temp_file_limit and a
+// statement_timeout set before the switch (the role cannot raise temp_file_limit; statement_timeout
+// and work_mem it could, but only through SET or set_config, which the guard refuses and the role
+// may not execute); and one deadline for the whole session, however many statements it runs.
+//
+// At the deadline, or when the caller's signal aborts (the HTTP client went away), a statement in
+// flight is cancelled with pg_cancel_backend on PostgreSQL. PGlite runs each statement to its end
+// on the server's one thread and cannot be interrupted: there the deadline and the signal are
+// checked between statements (between the batches of a cursor), see docs/decisions.md.
+
+export interface QueryLimits {
+  /** the whole session's time, every statement and every wait for the client included */
+  timeoutMs: number;
+  /** work_mem of each sort or hash, in kB */
+  workMemKb?: number | undefined;
+  /** temp_file_limit of the session, in kB (applied when the server's user may set it) */
+  tempFileLimitKb?: number | undefined;
+  /** the largest single value a row may hold, in bytes (text as UTF-8) */
+  valueMaxBytes?: number | undefined;
+  /** the largest JSON answer, in bytes */
+  jsonMaxBytes?: number | undefined;
+}
+
+/** Defaults of the limits a caller leaves out; README "Configuration" names the same values. */
+export const QUERY_LIMIT_DEFAULTS = { workMemKb: 16_384, tempFileLimitKb: 262_144, valueMaxBytes: 1_048_576, jsonMaxBytes: 16_777_216 } as const;
+
+/** The database refused or failed the query (a missing column, the time limit, a write). */
+export class QueryFailed extends Error {
+  constructor(
+    message: string,
+    readonly timedOut: boolean,
+  ) {
+    super(message);
+    this.name = 'QueryFailed';
+  }
+}
+
+export const TIME_LIMIT_MESSAGE = 'The query ran longer than its time limit';
+export const CLIENT_GONE_MESSAGE = 'The query was cancelled: the client went away';
+
+/** A value over DATASET_VALUE_MAX_BYTES refuses the query: a cut value would be silently wrong data. */
+export function valueTooLarge(column: string, maxBytes: number): QueryFailed {
+  return new QueryFailed(`A value in column ${column} is larger than ${formatBytes(maxBytes)}, the most a dataset value may hold: shorten it in the query (for example with left())`, false);
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1_048_576 ? `${Math.round(bytes / 1_048_576)} MB` : bytes >= 1024 ? `${Math.round(bytes / 1024)} KB` : `${bytes} bytes`;
+}
+
+export interface StoreSession {
+  trx: Transaction<Database>;
+  /** throws QueryFailed once the deadline has passed or the caller has gone */
+  check(): void;
+  /** aborted at the deadline or when the caller goes */
+  signal: AbortSignal;
+}
+
+interface Capabilities {
+  embedded: boolean;
+  canSetTempFileLimit: boolean;
+}
+const capabilities = new WeakMap<Db, Promise<Capabilities>>();
+
+/** What this database lets the server do, read once per handle. */
+function capabilitiesOf(db: Db): Promise<Capabilities> {
+  let known = capabilities.get(db);
+  if (!known) {
+    known = (async () => {
+      const { rows } = await sql<{ embedded: boolean; superuser: boolean; version: number }>`
+        SELECT version() LIKE '%PGlite%' AS embedded, (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) AS superuser,
+          current_setting('server_version_num')::int AS version`.execute(db);
+      const row = rows[0]!;
+      let canSetTempFileLimit = row.superuser;
+      // PostgreSQL 15 can grant SET on one parameter to a plain role
+      if (!canSetTempFileLimit && row.version >= 150_000) {
+        const granted = await sql<{ ok: boolean }>`SELECT has_parameter_privilege('temp_file_limit', 'SET') AS ok`.execute(db);
+        canSetTempFileLimit = granted.rows[0]?.ok === true;
+      }
+      return { embedded: row.embedded, canSetTempFileLimit };
+    })();
+    capabilities.set(db, known);
+    known.catch(() => capabilities.delete(db));
+  }
+  return known;
+}
+
+/** Runs `work` in the fenced transaction; every failure comes out as QueryFailed in plain words. */
+export async function inStore<T>(db: Db, workspaceId: string, limits: QueryLimits, callerSignal: AbortSignal | undefined, work: (session: StoreSession) => Promise<T>): Promise<T> {
+  if (callerSignal?.aborted) throw new QueryFailed(CLIENT_GONE_MESSAGE, false);
+  const [can] = await Promise.all([capabilitiesOf(db), ensureStoreRole(db, workspaceId)]);
+  const controller = new AbortController();
+  const deadline = Date.now() + limits.timeoutMs;
+  const timeUp = () => controller.abort(new QueryFailed(TIME_LIMIT_MESSAGE, true));
+  const timer = setTimeout(timeUp, limits.timeoutMs);
+  const onCallerAbort = () => controller.abort(new QueryFailed(CLIENT_GONE_MESSAGE, false));
+  callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
+  let cancelling: Promise<unknown> | undefined;
+  const check = () => {
+    // the clock too, not only the timer: a session that never yields to the event loop would starve it
+    if (Date.now() >= deadline) timeUp();
+    if (controller.signal.aborted) throw controller.signal.reason as QueryFailed;
+  };
+  try {
+    return await db.transaction().execute(async (trx) => {
+      await sql`SET TRANSACTION READ ONLY`.execute(trx);
+      const { rows } = await sql<{ pid: number }>`
+        SELECT pg_backend_pid() AS pid,
+          set_config('search_path', ${`"${storeSchemaName(workspaceId)}", pg_catalog`}, true),
+          set_config('statement_timeout', ${String(limits.timeoutMs)}, true),
+          set_config('work_mem', ${`${limits.workMemKb ?? QUERY_LIMIT_DEFAULTS.workMemKb}kB`}, true)`.execute(trx);
+      if (can.canSetTempFileLimit) {
+        await sql`SELECT set_config('temp_file_limit', ${`${limits.tempFileLimitKb ?? QUERY_LIMIT_DEFAULTS.tempFileLimitKb}kB`}, true)`.execute(trx);
+      }
+      await sql`SELECT set_config('role', ${sql.lit(storeSchemaName(workspaceId))} || '_' || ${DATABASE_TAG}, true)`.execute(trx);
+      const pid = rows[0]?.pid;
+      const cancel = () => {
+        // PGlite has no second connection to cancel from, and nothing runs while JavaScript does
+        if (!can.embedded && pid !== undefined) cancelling = sql`SELECT pg_cancel_backend(${pid})`.execute(db).catch(() => undefined);
+      };
+      controller.signal.addEventListener('abort', cancel, { once: true });
+      try {
+        check();
+        return await work({ trx, check, signal: controller.signal });
+      } catch (error) {
+        throw controller.signal.aborted ? (controller.signal.reason as QueryFailed) : error;
+      } finally {
+        controller.signal.removeEventListener('abort', cancel);
+        // a cancel is delivered while this transaction still holds the connection, never to the next user's statement
+        await cancelling;
+      }
+    });
+  } catch (error) {
+    throw asQueryFailed(error);
+  } finally {
+    clearTimeout(timer);
+    callerSignal?.removeEventListener('abort', onCallerAbort);
+  }
+}
+
+function asQueryFailed(error: unknown): QueryFailed {
+  if (error instanceof QueryFailed) return error;
+  const code = (error as { code?: unknown }).code;
+  const message = error instanceof Error ? error.message : String(error);
+  // 57014: cancelled by statement_timeout
+  if (code === '57014' || /statement timeout/i.test(message)) return new QueryFailed(TIME_LIMIT_MESSAGE, true);
+  // 53400: temp_file_limit exceeded
+  if (code === '53400' || /temp_file_limit/i.test(message)) return new QueryFailed('The query needed more temporary disk space than a dataset query may use', false);
+  return new QueryFailed(`The query failed: ${message}`, false);
+}
