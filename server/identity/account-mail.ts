@@ -1,5 +1,6 @@
 import type { IdentityContext } from './context';
-import { issuedRecently, issueOneTimeToken, retireOneTimeTokens } from './one-time-tokens';
+import type { Mail, Mailer } from './mailer';
+import { issuedRecently, issueOneTimeToken, retireOneTimeTokens, SIGN_IN_LINK_TTL_SECONDS } from './one-time-tokens';
 import { findIdpUserByEmail, type IdpUser } from './users';
 
 /** Auth0's answer to a password-reset request, word for word; the SPA shows it as it comes. */
@@ -8,9 +9,13 @@ export const RESET_REQUESTED_MESSAGE = "We've just sent you an email to reset yo
 // One reset mail per address per minute: the endpoint is public, so it must not become a mail cannon.
 const RESET_MAIL_INTERVAL_SECONDS = 60;
 
-export async function sendVerificationMail(context: IdentityContext, user: Pick<IdpUser, 'id' | 'email' | 'name'>): Promise<void> {
+/**
+ * `interaction`: the sign-in the person signed up from. Opened in that browser, the verified page
+ * finishes it, so they arrive in the app signed in instead of at a second sign-in.
+ */
+export async function sendVerificationMail(context: IdentityContext, user: Pick<IdpUser, 'id' | 'email' | 'name'>, interaction?: string): Promise<void> {
   const token = await issueOneTimeToken(context.db, user.id, 'verify-email');
-  const link = `${context.issuer}verify-email?token=${token}`;
+  const link = `${context.issuer}verify-email?token=${token}${interaction ? `&interaction=${encodeURIComponent(interaction)}` : ''}`;
   const app = context.config.env.APP_TITLE;
   await deliver(context, {
     to: user.email,
@@ -52,7 +57,45 @@ export async function requestPasswordReset(context: IdentityContext, email: stri
   });
 }
 
-async function deliver(context: IdentityContext, mail: { to: string; subject: string; text: string }): Promise<void> {
+/**
+ * Somebody signed up with an address that already has an account. The page answered exactly as
+ * for a new account; the owner hears of it here, with the ways back in if it was them.
+ */
+export async function sendSignUpAttemptMail(context: IdentityContext, user: Pick<IdpUser, 'email' | 'name' | 'emailVerified'>): Promise<void> {
+  const app = context.config.env.APP_TITLE;
+  const unverified = user.emailVerified
+    ? ''
+    : `Your address is not verified yet. For a new verification link, open:\n\n${context.issuer}verify/resend\n\n`;
+  await deliver(context, {
+    to: user.email,
+    subject: `Somebody tried to sign up for ${app} with your address`,
+    text: `Hello ${user.name},\n\nsomebody tried to create a new ${app} account with this email address. You already have an account, so nothing was created and nothing about your account changed.\n\nIf it was you, sign in instead:\n\n${context.config.publicUrl}\n\nForgot your password? Choose "Forgot password?" on the sign-in page.\n\n${unverified}If it was not you, ignore this message: nobody can use your account without your password.\n`,
+  });
+}
+
+/** The answer to a sign-in link request, the same whether or not the address has an account. */
+export const SIGN_IN_LINK_SENT_MESSAGE = `If this address has an account, we have sent it a sign-in link. Open it in this browser within ${SIGN_IN_LINK_TTL_SECONDS / 60} minutes.`;
+
+/**
+ * A one-time link that signs the owner in without the password, in the browser of the sign-in
+ * request `uid`: the way back in for an owner held up by somebody else's guesses.
+ */
+export async function sendSignInLink(context: IdentityContext, email: string, uid: string): Promise<void> {
+  const user = await findIdpUserByEmail(context.db, email);
+  if (!user) return;
+  await retireOneTimeTokens(context.db, user.id, 'sign-in-link');
+  const token = await issueOneTimeToken(context.db, user.id, 'sign-in-link');
+  const link = `${context.issuer}interaction/${encodeURIComponent(uid)}/link?token=${token}`;
+  const app = context.config.env.APP_TITLE;
+  await deliver(context, {
+    to: user.email,
+    subject: `Your ${app} sign-in link`,
+    text: `Hello ${user.name},\n\nsomebody asked for a link to sign in to your ${app} account without the password. To sign in, open this link in the browser where you asked for it:\n\n${link}\n\nThe link works once, within ${SIGN_IN_LINK_TTL_SECONDS / 60} minutes. If you did not ask for it, ignore this message. If you see it often, somebody is guessing your password: choose a long one nobody could guess.\n`,
+  });
+}
+
+/** Sends, or logs why not: whatever the mail was about has happened, and must not end in an error page. */
+export async function deliver(context: Pick<IdentityContext, 'logger'> & { mailer: Pick<Mailer, 'send'> }, mail: Mail): Promise<void> {
   try {
     await context.mailer.send(mail);
   } catch (error) {

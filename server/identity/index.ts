@@ -8,6 +8,7 @@ import { deleteExpiredPayloads } from './adapter';
 import { rewriteBasicAuthorization, rewriteTokenForm } from './api-key-clients';
 import { createAttemptGuards } from './attempt-guards';
 import type { IdentityContext } from './context';
+import { handleConfirmEmail } from './email-change';
 import { handleVerifyEmail } from './email-verification';
 import { sendPage } from './html';
 import { readBody, RequestError, sendText, withBody } from './http';
@@ -35,7 +36,7 @@ export interface IdentityDeps {
 }
 
 const SWEEP_INTERVAL_MS = 15 * 60 * 1000;
-const INTERACTION_ROUTE = /^\/interaction\/([A-Za-z0-9_-]{1,64})(?:\/(login|signup|forgot))?\/?$/;
+const INTERACTION_ROUTE = /^\/interaction\/([A-Za-z0-9_-]{1,64})(?:\/(login|signup|forgot|link|link-request))?\/?$/;
 
 /**
  * The embedded OpenID provider (oidc-provider) plus its own pages and Auth0-compatible extras.
@@ -82,6 +83,7 @@ export async function createIdentity({ config, db, logger }: IdentityDeps): Prom
     const interaction = INTERACTION_ROUTE.exec(pathname);
     if (interaction?.[1]) return handleInteraction(context, req, res, interaction[1], interaction[2] ?? '');
     if (pathname === '/verify-email') return handleVerifyEmail(context, req, res, searchParams);
+    if (pathname === '/confirm-email') return handleConfirmEmail(context, req, res, searchParams);
     if (pathname === '/reset-password') return handleResetPassword(context, req, res, searchParams);
     if (pathname === '/dbconnections/change_password') return handleChangePasswordRequest(context, req, res);
     if (pathname === '/verify/resend') return handleResendVerification(context, req, res, searchParams);

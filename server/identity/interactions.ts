@@ -1,19 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errors, type InteractionResults } from 'oidc-provider';
 import { isValidEmail, PROFILE_MESSAGES } from '../../src/domain/validation';
-import { RESET_REQUESTED_MESSAGE, requestPasswordReset, sendVerificationMail } from './account-mail';
-import { TOO_MANY_REQUESTS, TOO_MANY_SIGN_IN_ATTEMPTS } from './attempt-guards';
+import { RESET_REQUESTED_MESSAGE, requestPasswordReset, sendSignInLink, SIGN_IN_LINK_SENT_MESSAGE } from './account-mail';
+import { TOO_MANY_REQUESTS, TOO_MANY_SIGN_IN_ATTEMPTS, TOO_MANY_SIGN_UPS } from './attempt-guards';
 import type { IdentityContext } from './context';
 import { sendPage } from './html';
 import { readForm, redirect } from './http';
+import { consumeOneTimeToken, peekOneTimeToken } from './one-time-tokens';
 import type { FieldErrors } from './pages';
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './passwords';
+import { passwordProblem } from './password-policy';
+import { registerAccount } from './sign-up';
 import { tryAgainIn } from './throttle-policy';
-import { authenticate, createIdpUser, findIdpUserByEmail } from './users';
+import { authenticate, findIdpUserById, markEmailVerified } from './users';
 
 export const WRONG_CREDENTIALS = 'Wrong email or password.';
-export const PASSWORD_TOO_SHORT = `Password must be at least ${MIN_PASSWORD_LENGTH} characters.`;
-export const EMAIL_TAKEN = 'An account with this email already exists.';
 
 type Interaction = Awaited<ReturnType<IdentityContext['provider']['interactionDetails']>>;
 
@@ -43,6 +43,9 @@ export async function handleInteraction(context: IdentityContext, req: IncomingM
   if (step === 'login' && method === 'POST') return signIn(context, req, res, uid);
   if (step === 'signup' && method === 'GET') return sendPage(res, 200, context.pages.signUp({ uid }));
   if (step === 'signup' && method === 'POST') return signUp(context, req, res, uid);
+  if (step === 'link-request' && method === 'POST') return requestSignInLink(context, req, res, uid);
+  if (step === 'link' && method === 'GET') return showSignInLink(context, res, uid, new URL(req.url ?? '/', 'http://internal').searchParams.get('token') ?? '');
+  if (step === 'link' && method === 'POST') return signInByLink(context, req, res);
   return methodNotAllowed(context, res);
 }
 
@@ -72,7 +75,8 @@ async function signIn(context: IdentityContext, req: IncomingMessage, res: Serve
   if (result.outcome === 'refused') {
     context.logger.warn({ address }, 'sign-in refused: too many failed attempts');
     const error = `${TOO_MANY_SIGN_IN_ATTEMPTS} ${tryAgainIn(result.retryAfterSeconds)}`;
-    return sendPage(res, 429, context.pages.signIn({ uid, email, error }), { 'retry-after': String(result.retryAfterSeconds) });
+    // Offered to whoever is held up, account or not: the way back in does not wait for the lock.
+    return sendPage(res, 429, context.pages.signIn({ uid, email, error, offerLink: true }), { 'retry-after': String(result.retryAfterSeconds) });
   }
   if (result.outcome === 'failed') return sendPage(res, 400, context.pages.signIn({ uid, email, error: WRONG_CREDENTIALS }));
   const { user } = result;
@@ -87,18 +91,21 @@ async function signUp(context: IdentityContext, req: IncomingMessage, res: Serve
   const fieldErrors: FieldErrors = {};
   if (values.name === '' || values.name.length > 200) fieldErrors.name = PROFILE_MESSAGES.nameRequired;
   if (!isValidEmail(values.email)) fieldErrors.email = PROFILE_MESSAGES.emailInvalid;
-  if (password.length < MIN_PASSWORD_LENGTH) fieldErrors.password = PASSWORD_TOO_SHORT;
-  else if (password.length > MAX_PASSWORD_LENGTH) fieldErrors.password = `Password must be at most ${MAX_PASSWORD_LENGTH} characters.`;
-  if (!fieldErrors.email && (await findIdpUserByEmail(context.db, values.email))) fieldErrors.email = EMAIL_TAKEN;
+  const weak = passwordProblem(password);
+  if (weak) fieldErrors.password = weak;
   if (Object.keys(fieldErrors).length > 0) return sendPage(res, 400, context.pages.signUp({ uid, values, errors: fieldErrors }));
 
-  const created = await createIdpUser(context.db, { ...values, password, emailVerified: false });
-  // Lost a race with a second sign-up for the same address: the other one owns it.
-  if (!created.created) return sendPage(res, 400, context.pages.signUp({ uid, values, errors: { email: EMAIL_TAKEN } }));
-  await sendVerificationMail(context, { id: created.id, email: values.email, name: values.name });
-  context.logger.info({ sub: created.subject }, 'signed up');
-  // Signed in at once, unverified: the SPA sees email_verified false and shows /notverified (spec 000).
-  return finish(context, req, res, { login: { accountId: created.subject, remember: true } });
+  // Counted whether or not the address has an account, before anything looks it up.
+  const claim = await context.guards.signUpRequest({ email: values.email, address: context.guards.addressOf(req) });
+  if (!claim.allowed) {
+    const error = `${TOO_MANY_SIGN_UPS} ${tryAgainIn(claim.retryAfterSeconds)}`;
+    return sendPage(res, 429, context.pages.signUp({ uid, values, error }), { 'retry-after': String(claim.retryAfterSeconds) });
+  }
+  // The same answer for a new address and for one that has an account (its owner is mailed):
+  // nobody learns from sign-up which addresses have accounts. Nobody is signed in here either;
+  // the new user signs in after opening the link (or before, and sees /notverified).
+  await registerAccount(context, { ...values, password }, uid);
+  return sendPage(res, 200, context.pages.signUpRequested({ uid, email: values.email }));
 }
 
 async function forgotPassword(context: IdentityContext, req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
@@ -112,6 +119,44 @@ async function forgotPassword(context: IdentityContext, req: IncomingMessage, re
   }
   await requestPasswordReset(context, email);
   return sendPage(res, 200, context.pages.forgotPassword({ uid, sentMessage: RESET_REQUESTED_MESSAGE }));
+}
+
+/** "Email me a sign-in link", offered on a refused sign-in: answered the same whether or not the address has an account. */
+async function requestSignInLink(context: IdentityContext, req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
+  const form = await readForm(req);
+  const email = (form.get('email') ?? '').trim();
+  if (!isValidEmail(email)) return sendPage(res, 400, context.pages.signIn({ uid, email, error: PROFILE_MESSAGES.emailInvalid, offerLink: true }));
+  const claim = await context.guards.mailRequest('link', { email, address: context.guards.addressOf(req) });
+  if (!claim.allowed) {
+    const error = `${TOO_MANY_REQUESTS} ${tryAgainIn(claim.retryAfterSeconds)}`;
+    return sendPage(res, 429, context.pages.signIn({ uid, email, error, offerLink: true }), { 'retry-after': String(claim.retryAfterSeconds) });
+  }
+  await sendSignInLink(context, email, uid);
+  return sendPage(res, 200, context.pages.signInLinkSent({ uid, message: SIGN_IN_LINK_SENT_MESSAGE }));
+}
+
+/** The mailed link (GET: mail scanners open links) only shows a button; pressing it signs in. */
+async function showSignInLink(context: IdentityContext, res: ServerResponse, uid: string, token: string): Promise<void> {
+  const userId = await peekOneTimeToken(context.db, token, 'sign-in-link');
+  const user = userId ? await findIdpUserById(context.db, userId) : undefined;
+  if (!user) return sendPage(res, 400, context.pages.invalidLink('sign-in'));
+  return sendPage(res, 200, context.pages.signInByLink({ uid, token, email: user.email }));
+}
+
+/**
+ * Signs in without the password and without the throttle: the link proves the mailbox, which is
+ * what a password reset proves too. The account's failed sign-ins are forgotten (an attacker's
+ * guesses no longer hold its owner up), and the address counts as verified.
+ */
+async function signInByLink(context: IdentityContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const form = await readForm(req);
+  const userId = await consumeOneTimeToken(context.db, form.get('token') ?? '', 'sign-in-link');
+  const user = userId ? await findIdpUserById(context.db, userId) : undefined;
+  if (!user) return sendPage(res, 400, context.pages.invalidLink('sign-in'));
+  await markEmailVerified(context.db, user.id);
+  await context.guards.accountRecovered(user.email, context.guards.addressOf(req));
+  context.logger.info({ sub: user.subject }, 'signed in by a mailed link');
+  return finish(context, req, res, { login: { accountId: user.subject, remember: true } });
 }
 
 /**

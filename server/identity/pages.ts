@@ -1,6 +1,8 @@
 import { html, renderPage, SafeHtml, type RenderedPage } from './html';
 import type { OutboxMessage } from './mailer';
-import { MIN_PASSWORD_LENGTH } from './passwords';
+import { MIN_PASSWORD_LENGTH } from './password-policy';
+
+const NEW_PASSWORD_HINT = `At least ${MIN_PASSWORD_LENGTH} characters, and not one of the most common passwords.`;
 
 /**
  * The provider's own pages: sign in, sign up, password reset, email verification, sign out, errors
@@ -51,7 +53,15 @@ export function createPages(context: PageContext) {
   const continueLink = html`<p><a class="button" href="${appUrl}">Continue to ${brand}</a></p>`;
 
   return {
-    signIn({ uid, email, error }: { uid: string; email?: string | undefined; error?: string | undefined }) {
+    /** `offerLink`: a refused sign-in offers a mailed one-time link, the way in that no lock holds up. */
+    signIn({ uid, email, error, offerLink = false }: { uid: string; email?: string | undefined; error?: string | undefined; offerLink?: boolean }) {
+      const linkForm = offerLink
+        ? html`<form method="post" action="${interactionPath(uid, 'link-request')}" novalidate>
+<input type="hidden" name="email" value="${email ?? ''}">
+<p>Or sign in without your password: we email you a one-time link.</p>
+<button type="submit">Email me a sign-in link</button>
+</form>`
+        : '';
       return page(
         'Sign in',
         html`<h1>Sign in</h1>
@@ -62,6 +72,7 @@ ${field({ name: 'email', label: 'Email', type: 'email', value: email, autocomple
 ${field({ name: 'password', label: 'Password', type: 'password', autocomplete: 'current-password', autofocus: Boolean(email) })}
 <button type="submit">Sign in</button>
 </form>
+${linkForm}
 <div class="links">
 <a href="${interactionPath(uid, 'forgot')}">Forgot password?</a>
 <span>No account? <a href="${interactionPath(uid, 'signup')}">Sign up</a></span>
@@ -69,20 +80,47 @@ ${field({ name: 'password', label: 'Password', type: 'password', autocomplete: '
       );
     },
 
-    signUp({ uid, values = {}, errors = {} }: { uid: string; values?: { name?: string; email?: string }; errors?: FieldErrors }) {
+    signUp({ uid, values = {}, errors = {}, error }: { uid: string; values?: { name?: string; email?: string }; errors?: FieldErrors; error?: string }) {
       const hasErrors = Object.keys(errors).length > 0;
       return page(
         'Sign up',
         html`<h1>Create your account</h1>
 <p class="lead">for ${brand}</p>
-${hasErrors ? alert('Please correct the highlighted fields.') : ''}
+${hasErrors ? alert('Please correct the highlighted fields.') : alert(error)}
 <form method="post" action="${interactionPath(uid, 'signup')}" novalidate>
 ${field({ name: 'name', label: 'Name', type: 'text', value: values.name, autocomplete: 'name', error: errors.name, autofocus: true })}
 ${field({ name: 'email', label: 'Email', type: 'email', value: values.email, autocomplete: 'email', error: errors.email })}
-${field({ name: 'password', label: 'Password', type: 'password', autocomplete: 'new-password', error: errors.password, hint: `At least ${MIN_PASSWORD_LENGTH} characters.`, minLength: MIN_PASSWORD_LENGTH })}
+${field({ name: 'password', label: 'Password', type: 'password', autocomplete: 'new-password', error: errors.password, hint: NEW_PASSWORD_HINT, minLength: MIN_PASSWORD_LENGTH })}
 <button type="submit">Sign up</button>
 </form>
 <div class="links"><span>Already have an account? <a href="${interactionPath(uid)}">Sign in</a></span></div>`,
+      );
+    },
+
+    /** The answer to every accepted sign-up, new address or not (the same page, byte for byte, but for the uid and the address typed in). */
+    signUpRequested({ uid, email }: { uid: string; email: string }) {
+      return page(
+        'Check your email',
+        html`<h1>Check your email</h1>
+<div class="notice" role="status">We have sent a message to <strong>${email}</strong>. Open the link in it to verify your address, then sign in.</div>
+<div class="links"><a href="${interactionPath(uid)}">Back to sign in</a></div>`,
+      );
+    },
+
+    signInLinkSent({ uid, message }: { uid: string; message: string }) {
+      return page('Check your email', html`<h1>Check your email</h1><div class="notice" role="status">${message}</div><div class="links"><a href="${interactionPath(uid)}">Back to sign in</a></div>`);
+    },
+
+    /** The page of a mailed sign-in link: a button, so that a mail scanner opening the link signs nobody in. */
+    signInByLink({ uid, token, email }: { uid: string; token: string; email: string }) {
+      return page(
+        'Sign in',
+        html`<h1>Sign in</h1>
+<p class="lead">as <strong>${email}</strong></p>
+<form method="post" action="${interactionPath(uid, 'link')}" novalidate>
+<input type="hidden" name="token" value="${token}">
+<button type="submit">Sign in</button>
+</form>`,
       );
     },
 
@@ -105,7 +143,7 @@ ${field({ name: 'email', label: 'Email', type: 'email', value: email, autocomple
         html`<h1>Choose a new password</h1>
 <form method="post" action="${basePath}/reset-password" novalidate>
 <input type="hidden" name="token" value="${token}">
-${field({ name: 'password', label: 'New password', type: 'password', autocomplete: 'new-password', error, hint: `At least ${MIN_PASSWORD_LENGTH} characters.`, minLength: MIN_PASSWORD_LENGTH, autofocus: true })}
+${field({ name: 'password', label: 'New password', type: 'password', autocomplete: 'new-password', error, hint: NEW_PASSWORD_HINT, minLength: MIN_PASSWORD_LENGTH, autofocus: true })}
 <button type="submit">Change password</button>
 </form>`,
       );
@@ -115,7 +153,7 @@ ${field({ name: 'password', label: 'New password', type: 'password', autocomplet
       return page('Password changed', html`<h1>Password changed</h1><p role="status">Your password has been changed. Sign in with your new password.</p>${continueLink}`);
     },
 
-    invalidLink(what: 'password reset' | 'verification') {
+    invalidLink(what: 'password reset' | 'verification' | 'sign-in' | 'email change') {
       const resend = what === 'verification' ? html`<p><a href="${basePath}/verify/resend">Send a new verification link</a></p>` : '';
       return page('Link expired', html`<h1>This link has expired</h1><p>This ${what} link is invalid, has expired or has already been used.</p>${resend}${continueLink}`);
     },
@@ -133,8 +171,32 @@ ${field({ name: 'email', label: 'Email', type: 'email', value: email, autocomple
       return page('Verify your email address', html`${body}${continueLink}`);
     },
 
-    emailVerified(email: string) {
-      return page('Email verified', html`<h1>Email verified</h1><p role="status">Your email address <strong>${email}</strong> is verified.</p>${continueLink}`);
+    /** The page of a mailed email-change link: a button, so that a mail scanner opening the link changes nothing. */
+    confirmEmailChange({ token, newEmail }: { token: string; newEmail: string }) {
+      return page(
+        'Confirm your new email address',
+        html`<h1>Confirm your new email address</h1>
+<p class="lead">Use <strong>${newEmail}</strong> for your account from now on.</p>
+<form method="post" action="${basePath}/confirm-email" novalidate>
+<input type="hidden" name="token" value="${token}">
+<button type="submit">Confirm</button>
+</form>`,
+      );
+    },
+
+    emailChanged(email: string) {
+      return page('Email changed', html`<h1>Email changed</h1><p role="status">Your account's email address is now <strong>${email}</strong>. Sign in with it from now on.</p>${continueLink}`);
+    },
+
+    /** `signIn`: the sign-in the person signed up from, finished by the button (a mailed sign-in link's form). */
+    emailVerified(email: string, signIn?: { uid: string; token: string }) {
+      const next = signIn
+        ? html`<form method="post" action="${interactionPath(signIn.uid, 'link')}" novalidate>
+<input type="hidden" name="token" value="${signIn.token}">
+<button type="submit">Continue to ${brand}</button>
+</form>`
+        : continueLink;
+      return page('Email verified', html`<h1>Email verified</h1><p role="status">Your email address <strong>${email}</strong> is verified.</p>${next}`);
     },
 
     /** The provider's sign-out form, submitted at once: the SDK's logout must not stop at a question. */

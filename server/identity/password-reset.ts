@@ -6,9 +6,8 @@ import { TOO_MANY_REQUESTS } from './attempt-guards';
 import type { IdentityContext } from './context';
 import { sendPage } from './html';
 import { readFields, readForm, sendJson, sendText } from './http';
-import { PASSWORD_TOO_SHORT } from './interactions';
 import { consumeOneTimeToken, peekOneTimeToken, retireOneTimeTokens } from './one-time-tokens';
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './passwords';
+import { passwordProblem } from './password-policy';
 import { tryAgainIn } from './throttle-policy';
 import { findIdpUserById, markEmailVerified, setPassword, subjectOf } from './users';
 
@@ -59,8 +58,8 @@ export async function handleResetPassword(context: IdentityContext, req: Incomin
   const form = await readForm(req);
   const token = form.get('token') ?? '';
   const password = form.get('password') ?? '';
-  if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
-    const error = password.length < MIN_PASSWORD_LENGTH ? PASSWORD_TOO_SHORT : `Password must be at most ${MAX_PASSWORD_LENGTH} characters.`;
+  const error = passwordProblem(password);
+  if (error) {
     const valid = await peekOneTimeToken(db, token, 'reset-password');
     return valid ? sendPage(res, 400, pages.resetPasswordForm({ token, error })) : sendPage(res, 400, pages.invalidLink('password reset'));
   }
@@ -72,7 +71,7 @@ export async function handleResetPassword(context: IdentityContext, req: Incomin
   await retireOneTimeTokens(db, userId, 'reset-password');
   // Whoever opened the mailed link owns the mailbox: a lockout earned by someone else's guesses ends.
   const user = await findIdpUserById(db, userId);
-  if (user) await context.guards.accountRecovered(user.email);
+  if (user) await context.guards.accountRecovered(user.email, context.guards.addressOf(req));
   // Whoever knew the old password is signed out everywhere (access tokens still run out within the hour).
   await revokeAccountState(db, subjectOf(userId));
   context.logger.info({ sub: subjectOf(userId) }, 'password reset');

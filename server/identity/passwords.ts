@@ -11,7 +11,6 @@ const SALT_BYTES = 16;
 const MAX_N = 1 << 20;
 const MAX_RP = 16;
 
-export const MIN_PASSWORD_LENGTH = 8;
 /** scrypt hashes any length, but a cap keeps a hostile 1 MB password from costing more than a real one */
 export const MAX_PASSWORD_LENGTH = 1024;
 

@@ -17,12 +17,32 @@ const policyArb: fc.Arbitrary<ThrottlePolicy> = fc.record({
 const hostileCount = fc.oneof(fc.integer({ min: -1_000_000, max: 1_000_000 }), fc.constantFrom(Number.NaN, Infinity, -Infinity, Number.MAX_SAFE_INTEGER, 0.5, -0));
 
 describe('the sign-in rules by default', () => {
-  it('lets 5 failures pass, then waits 1, 2, 4, 8, 16 s, and locks for the lockout at 10', () => {
+  it('lets one account from one address fail 5 times, then waits 1, 2, 4, 8, 16 s, and locks that pair at 10', () => {
+    const pair = defaults.signInPair;
+    expect(Array.from({ length: 12 }, (_, failures) => delayAfter(failures, pair))).toEqual([0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 0, 0]);
+    expect(pair.lockAfter).toBe(10);
+    expect(pair.lockoutSeconds).toBe(900);
+    expect(pair.windowFrom).toBe('last');
+  });
+
+  it('slows an account attacked from everywhere after 20 failures, to at most a minute, and never locks it', () => {
     const account = defaults.signInAccount;
-    expect(Array.from({ length: 12 }, (_, failures) => delayAfter(failures, account))).toEqual([0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 0, 0]);
-    expect(account.lockAfter).toBe(10);
-    expect(account.lockoutSeconds).toBe(900);
-    expect(account.windowFrom).toBe('last');
+    expect([19, 20, 21, 22, 25, 26, 1000].map((n) => delayAfter(n, account))).toEqual([0, 1, 2, 4, 32, 60, 60]);
+    expect(account.lockAfter).toBeUndefined();
+    fc.assert(
+      fc.property(hostileCount, (failures) => {
+        expect(delayAfter(failures, account)).toBeLessThanOrEqual(60);
+      }),
+    );
+    // LOGIN_DELAY_SECONDS=0 turns the slowdown off with the pair's delay
+    const off = throttlePolicies({ lockoutSeconds: 900, delaySeconds: 0, addressMaxFailures: 50 }).signInAccount;
+    expect(delayAfter(1000, off)).toBe(0);
+  });
+
+  it('lets 20 sign-ups from one address in an hour, and mails one address three times before waiting', () => {
+    expect(defaults.signUpAddress.lockAfter).toBe(20);
+    expect(defaults.signUpAddress.lockoutSeconds).toBe(3600);
+    expect([2, 3, 4].map((n) => delayAfter(n, defaults.signUpAccount))).toEqual([0, 60, 120]);
   });
 
   it('never delays an address, only locks it after 50 failures in a fixed window', () => {
@@ -88,15 +108,15 @@ describe('retryAfterSeconds', () => {
         if (lockLeft > 0) expect(wait).toBeGreaterThan(0);
       }),
     );
-    expect(retryAfterSeconds(undefined, new Date(), defaults.signInAccount)).toBe(0);
+    expect(retryAfterSeconds(undefined, new Date(), defaults.signInPair)).toBe(0);
   });
 
   it('counts down a lock to the second', () => {
     const now = new Date('2030-01-01T00:00:00Z');
     const state: ThrottleState = { failures: 10, firstFailureAt: now, lastFailureAt: now, lockedUntil: new Date(now.getTime() + 900_000) };
-    expect(retryAfterSeconds(state, now, defaults.signInAccount)).toBe(900);
-    expect(retryAfterSeconds(state, new Date(now.getTime() + 899_001), defaults.signInAccount)).toBe(1);
-    expect(retryAfterSeconds(state, new Date(now.getTime() + 900_000), defaults.signInAccount)).toBe(0);
+    expect(retryAfterSeconds(state, now, defaults.signInPair)).toBe(900);
+    expect(retryAfterSeconds(state, new Date(now.getTime() + 899_001), defaults.signInPair)).toBe(1);
+    expect(retryAfterSeconds(state, new Date(now.getTime() + 900_000), defaults.signInPair)).toBe(0);
   });
 
   it('forgets an account only after a quiet window, an address a fixed window after its first failure', () => {
@@ -104,7 +124,7 @@ describe('retryAfterSeconds', () => {
     const last = new Date(first.getTime() + 14 * 60_000);
     const now = new Date(first.getTime() + 16 * 60_000);
     const state: ThrottleState = { failures: 3, firstFailureAt: first, lastFailureAt: last, lockedUntil: null };
-    expect(isStale(state, now, defaults.signInAccount)).toBe(false);
+    expect(isStale(state, now, defaults.signInPair)).toBe(false);
     expect(isStale(state, now, defaults.signInAddress)).toBe(true);
     // a lock outlives the window
     expect(isStale({ ...state, lockedUntil: new Date(now.getTime() + 1) }, now, defaults.signInAddress)).toBe(false);

@@ -37,33 +37,68 @@ export interface ThrottleSettings {
   addressMaxFailures: number;
 }
 
+/** failed sign-ins of one account from one client address before the growing delay */
 export const ACCOUNT_FREE_FAILURES = 5;
+/** failed sign-ins of one account from one client address at which that pair is locked */
 export const ACCOUNT_LOCK_AFTER = 10;
+/** failed sign-ins of one account from all addresses together before every attempt on it slows down */
+export const ACCOUNT_GLOBAL_FREE_FAILURES = 20;
 export const THROTTLE_WINDOW_SECONDS = 15 * 60;
 const MAX_SIGN_IN_DELAY_SECONDS = 60;
 export const MAX_DOUBLINGS = 30;
 const MAX_RETRY_SECONDS = 7 * 24 * 3600;
-/** mail requests per address (reset and resend together) before it is locked */
+/** mail requests per address (reset, resend and sign-in links together) before it is locked */
 export const MAIL_ADDRESS_LIMIT = 30;
 /** mail requests per account before the growing delay, which starts at one minute */
 export const MAIL_ACCOUNT_FREE = 3;
+/** sign-ups from one client address per hour (an office behind one NAT onboarding its team fits) */
+export const SIGN_UP_ADDRESS_LIMIT = 20;
+const HOUR_SECONDS = 60 * 60;
 
 export interface ThrottlePolicies {
+  /** one account from one client address: the delay and the lock fall on that pair only */
+  signInPair: ThrottlePolicy;
+  /** one account from everywhere: a slowdown that never locks, against guesses spread over many addresses */
   signInAccount: ThrottlePolicy;
   signInAddress: ThrottlePolicy;
   mailAccount: ThrottlePolicy;
   mailAddress: ThrottlePolicy;
+  signUpAccount: ThrottlePolicy;
+  signUpAddress: ThrottlePolicy;
 }
 
 export function throttlePolicies(settings: ThrottleSettings): ThrottlePolicies {
   const { lockoutSeconds, delaySeconds, addressMaxFailures } = settings;
+  // Mail to one address: three at once, then from one minute doubling to fifteen.
+  const mailAccount: ThrottlePolicy = {
+    freeAttempts: MAIL_ACCOUNT_FREE,
+    baseDelaySeconds: 60,
+    maxDelaySeconds: 15 * 60,
+    lockAfter: undefined,
+    lockoutSeconds: 0,
+    windowSeconds: HOUR_SECONDS,
+    windowFrom: 'first',
+  };
   return {
-    signInAccount: {
+    // The lock is per (account, client address): an attacker locks only their own attempts on the
+    // account, never the owner signing in from elsewhere.
+    signInPair: {
       freeAttempts: ACCOUNT_FREE_FAILURES,
       baseDelaySeconds: delaySeconds,
       maxDelaySeconds: MAX_SIGN_IN_DELAY_SECONDS,
       lockAfter: ACCOUNT_LOCK_AFTER,
       lockoutSeconds,
+      windowSeconds: THROTTLE_WINDOW_SECONDS,
+      windowFrom: 'last',
+    },
+    // Guesses from many addresses still meet one counter, but it only slows (at most a minute
+    // between attempts), never locks; whoever it holds up signs in through a mailed link.
+    signInAccount: {
+      freeAttempts: ACCOUNT_GLOBAL_FREE_FAILURES,
+      baseDelaySeconds: delaySeconds,
+      maxDelaySeconds: MAX_SIGN_IN_DELAY_SECONDS,
+      lockAfter: undefined,
+      lockoutSeconds: 0,
       windowSeconds: THROTTLE_WINDOW_SECONDS,
       windowFrom: 'last',
     },
@@ -78,15 +113,7 @@ export function throttlePolicies(settings: ThrottleSettings): ThrottlePolicies {
       windowSeconds: THROTTLE_WINDOW_SECONDS,
       windowFrom: 'first',
     },
-    mailAccount: {
-      freeAttempts: MAIL_ACCOUNT_FREE,
-      baseDelaySeconds: 60,
-      maxDelaySeconds: 15 * 60,
-      lockAfter: undefined,
-      lockoutSeconds: 0,
-      windowSeconds: 60 * 60,
-      windowFrom: 'first',
-    },
+    mailAccount,
     mailAddress: {
       freeAttempts: MAIL_ADDRESS_LIMIT,
       baseDelaySeconds: 0,
@@ -94,6 +121,18 @@ export function throttlePolicies(settings: ThrottleSettings): ThrottlePolicies {
       lockAfter: MAIL_ADDRESS_LIMIT,
       lockoutSeconds: THROTTLE_WINDOW_SECONDS,
       windowSeconds: THROTTLE_WINDOW_SECONDS,
+      windowFrom: 'first',
+    },
+    // A sign-up mails the address typed in (a verification link, or a note to its owner), so it
+    // is throttled as mail to that address, known or not.
+    signUpAccount: mailAccount,
+    signUpAddress: {
+      freeAttempts: SIGN_UP_ADDRESS_LIMIT,
+      baseDelaySeconds: 0,
+      maxDelaySeconds: 0,
+      lockAfter: SIGN_UP_ADDRESS_LIMIT,
+      lockoutSeconds: HOUR_SECONDS,
+      windowSeconds: HOUR_SECONDS,
       windowFrom: 'first',
     },
   };

@@ -9,7 +9,24 @@ import { MAX_DOUBLINGS, retryAfterSeconds, type ThrottlePolicy } from './throttl
  * database's row lock serialises concurrent attempts on one key, so a burst of parallel guesses
  * cannot all slip through before the first is counted.
  */
-export type ThrottleKind = 'sign-in:account' | 'sign-in:address' | 'reset:account' | 'verify:account' | 'mail:address';
+export type ThrottleKind =
+  | 'sign-in:account'
+  | 'sign-in:pair'
+  | 'sign-in:address'
+  | 'reset:account'
+  | 'verify:account'
+  | 'link:account'
+  | 'email-change:account'
+  | 'mail:address'
+  | 'sign-up:account'
+  | 'sign-up:address';
+
+/** An account seen from one client address ('sign-in:pair'); every other kind is keyed by one string. */
+export interface PairKey {
+  account: string;
+  address: string;
+}
+export type ThrottleKey = string | PairKey;
 
 /** `claimedAt`: the database's time of the counted attempt, exactly as stored (for refundAttempt). */
 export type Claim = { allowed: true; claimedAt: string } | { allowed: false; retryAfterSeconds: number };
@@ -19,6 +36,9 @@ export type Claim = { allowed: true; claimedAt: string } | { allowed: false; ret
  * type passwords there too), and it does not keep a list of addresses that tried to sign in.
  */
 export const hashKey = (key: string) => createHash('sha256').update(key, 'utf8').digest('hex');
+
+/** A pair is stored as `hash(account):hash(address)`: still no address or email in clear. */
+const storedKey = (key: ThrottleKey) => (typeof key === 'string' ? hashKey(key) : `${hashKey(key.account)}:${hashKey(key.address)}`);
 
 const seconds = (value: number) => sql`make_interval(secs => ${value}::float8)`;
 
@@ -37,8 +57,8 @@ export function sqlDelayAfter(failures: RawBuilder<unknown>, policy: ThrottlePol
  * how long to wait. The attempt is counted *before* the work it guards (a password check, a mail),
  * and given back by `refundAttempt` or `forgetAttempts` when that work succeeds.
  */
-export async function claimAttempt(db: Db, kind: ThrottleKind, key: string, policy: ThrottlePolicy): Promise<Claim> {
-  const keyHash = hashKey(key);
+export async function claimAttempt(db: Db, kind: ThrottleKind, key: ThrottleKey, policy: ThrottlePolicy): Promise<Claim> {
+  const keyHash = storedKey(key);
   const lockAfter = policy.lockAfter ?? null;
   const notLocked = sql`(t.locked_until IS NULL OR t.locked_until <= now())`;
   const windowStart = policy.windowFrom === 'first' ? sql`t.first_failure_at` : sql`t.last_failure_at`;
@@ -78,7 +98,7 @@ export async function claimAttempt(db: Db, kind: ThrottleKind, key: string, poli
  * that this very attempt set goes too (the claim was allowed, so there was none before it); a
  * lock set by a later failure stays as long as the count still reaches it.
  */
-export async function refundAttempt(db: Db, kind: ThrottleKind, key: string, policy: ThrottlePolicy, claimedAt: string): Promise<void> {
+export async function refundAttempt(db: Db, kind: ThrottleKind, key: ThrottleKey, policy: ThrottlePolicy, claimedAt: string): Promise<void> {
   const lockAfter = policy.lockAfter ?? null;
   await sql`
     UPDATE idp_throttle AS t SET
@@ -87,13 +107,13 @@ export async function refundAttempt(db: Db, kind: ThrottleKind, key: string, pol
         WHEN t.last_failure_at = ${claimedAt}::timestamptz THEN NULL
         WHEN ${lockAfter}::int IS NOT NULL AND t.failures - 1 >= ${lockAfter}::int THEN t.locked_until
       END
-    WHERE t.kind = ${kind} AND t.key = ${hashKey(key)}
+    WHERE t.kind = ${kind} AND t.key = ${storedKey(key)}
   `.execute(db);
 }
 
 /** Clears the counter (a successful sign-in resets its account's failures). */
-export async function forgetAttempts(db: Db, kind: ThrottleKind, key: string): Promise<void> {
-  await db.deleteFrom('idp_throttle').where('kind', '=', kind).where('key', '=', hashKey(key)).execute();
+export async function forgetAttempts(db: Db, kind: ThrottleKind, key: ThrottleKey): Promise<void> {
+  await db.deleteFrom('idp_throttle').where('kind', '=', kind).where('key', '=', storedKey(key)).execute();
 }
 
 /** Counters that no policy remembers any more (every window is far shorter than a day). */

@@ -47,15 +47,20 @@ const toUser = (row: UserRow): IdpUser => ({
   emailVerified: row.email_verified,
 });
 
-/** Idempotent by email (case-insensitive): a second call returns the first user unchanged. */
+/**
+ * Idempotent by email (case-insensitive): a second call returns the first user unchanged. The
+ * password is hashed before the address is looked up, so a sign-up takes as long whether or not
+ * the address has an account (sign-up.ts).
+ */
 export async function createIdpUser(db: Db, input: NewIdpUser): Promise<{ id: string; subject: string; created: boolean }> {
   const email = normalizeEmail(input.email);
+  const passwordHash = await hashPassword(input.password);
   const existing = await findIdpUserByEmail(db, email);
   if (existing) return { id: existing.id, subject: existing.subject, created: false };
   const id = randomUUID();
   const inserted = await db
     .insertInto('idp_users')
-    .values({ id, email, name: input.name.trim(), password_hash: await hashPassword(input.password), email_verified: input.emailVerified })
+    .values({ id, email, name: input.name.trim(), password_hash: passwordHash, email_verified: input.emailVerified })
     // Two concurrent sign-ups with one address: the unique index decides, the loser reads the winner.
     .onConflict((oc) => oc.expression(sql`lower(email)`).doNothing())
     .returning('id')
