@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 
 /** A server in a child process of its own, stopped by `stop()`. */
@@ -7,25 +8,78 @@ export interface Child {
   /** what the child wrote to stderr (and stdout), for the error message when it dies */
   output(): string;
   stop(): Promise<void>;
+  /** from the spawn to the first 2xx answer of the ready URL, in ms */
+  readyMs: number;
 }
 
-/** Starts `node --import tsx <script>` with `env` and waits until `readyUrl` answers 2xx. */
+/** The compiled server `npm start` runs (`npm run build` makes it; the bench script builds first). */
+export const SERVER_ENTRY = 'dist-server/main.js';
+
+/**
+ * The node options of `npm start`'s last command (package.json: `… && node <options> dist-server/main.js`),
+ * so a compiled entry runs here exactly as in production.
+ */
+export function startNodeOptions(): string[] {
+  const scripts = (JSON.parse(fs.readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const words = (scripts.start ?? '').split('&&').at(-1)!.trim().split(/\s+/);
+  if (words[0] !== 'node' || words.at(-1) !== SERVER_ENTRY) throw new Error(`npm start no longer ends with "node … ${SERVER_ENTRY}": update bench/processes.ts`);
+  return words.slice(1, -1);
+}
+
+/** Resident memory of a process (VmRSS), in bytes; undefined where /proc is not there. */
+export function rssBytes(pid: number | undefined): number | undefined {
+  try {
+    const kb = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb === undefined ? undefined : Number(kb) * 1024;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Starts a server with `env` and waits until `readyUrl` answers 2xx: a compiled `.js` entry as
+ * `npm start` runs it, a TypeScript one with `node --import tsx`.
+ */
 export async function startChild(script: string, env: Record<string, string>, readyUrl: string, timeoutMs = 60_000): Promise<Child> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const args = script.endsWith('.js') ? [...startNodeOptions(), script] : ['--import', 'tsx', script];
+  return waitReady(spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }), script, readyUrl, timeoutMs);
+}
+
+/**
+ * Runs `npm start` itself (its freshness check of the builds, then the server) in a process group
+ * of its own, and waits until `readyUrl` answers 2xx: the start a user sees, timed from the command.
+ */
+export async function startNpmStart(env: Record<string, string>, readyUrl: string, timeoutMs = 120_000): Promise<Child> {
+  const child = spawn('npm', ['start', '--silent'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  return waitReady(child, 'npm start', readyUrl, timeoutMs, true);
+}
+
+async function waitReady(child: ChildProcess, script: string, readyUrl: string, timeoutMs: number, group = false): Promise<Child> {
+  const started = performance.now();
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-8_000);
   };
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // npm start is a shell running node: the signal goes to the whole group
+  const kill = (signal: NodeJS.Signals) => {
+    try {
+      if (group && child.pid !== undefined) process.kill(-child.pid, signal);
+      else child.kill(signal);
+    } catch {
+      // already gone
+    }
+  };
   const handle: Child = {
     process: child,
     output: () => output,
+    readyMs: Number.NaN,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      await Promise.race([exited, delay(15_000).then(() => child.kill('SIGKILL'))]);
+      kill('SIGTERM');
+      await Promise.race([exited, delay(15_000).then(() => kill('SIGKILL'))]);
     },
   };
 
@@ -34,11 +88,15 @@ export async function startChild(script: string, env: Record<string, string>, re
     if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode} before it was ready:\n${output}`);
     try {
       const response = await fetch(readyUrl);
-      if (response.ok) return handle;
+      if (response.ok) {
+        handle.readyMs = performance.now() - started;
+        return handle;
+      }
     } catch {
       // not listening yet
     }
-    await delay(200);
+    // often enough that the time to the first answer is measured to a few tens of ms
+    await delay(25);
   }
   await handle.stop();
   throw new Error(`${script} was not ready at ${readyUrl} within ${timeoutMs} ms:\n${output}`);

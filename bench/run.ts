@@ -4,9 +4,10 @@
 //
 // Every server under test runs in a child process of its own and autocannon runs here, so the
 // load generator never shares an event loop with the server it measures. The child is our real
-// entry point (server/main.ts): it opens its own database (PGlite cannot be shared between
-// processes), migrates and seeds the demo at start exactly as production does; this process then
-// signs in over HTTP through the embedded identity provider, like any client.
+// entry point as `npm start` runs it (server/main.ts compiled to dist-server/main.js): it opens
+// its own database (PGlite cannot be shared between processes), migrates and seeds the demo at
+// start exactly as production does; this process then signs in over HTTP through the embedded
+// identity provider, like any client.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,8 +18,10 @@ import { printBundleReport, printDatasetPageReport } from './bundle';
 import { CONNECTIONS, MEASURE_SECONDS, WARM_UP_SECONDS, measure, type Measurement } from './measure';
 import { benchCsvExport } from './datasets';
 import { benchDrain, benchLogStream } from './lab';
+import { benchSandbox } from './sandbox';
 import { benchSearch, SEARCH_DATASETS, SEARCH_P95_TARGET_MS } from './search';
-import { startChild } from './processes';
+import { idleRss, printFootprints, timeNpmStart, type Footprint } from './footprint';
+import { rssBytes, SERVER_ENTRY, startChild } from './processes';
 import { createScratchDatabase } from './scratch-postgres';
 
 interface Endpoint {
@@ -70,7 +73,10 @@ async function measureOurs(kind: 'pglite' | 'postgres', databaseUrl: string | un
     SCHEDULER_ENABLED: 'false',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   };
-  const server = await startChild('server/main.ts', env, `${baseUrl}/config.json`);
+  // the compiled server as `npm start` runs it: its memory and start are figures of their own
+  const server = await startChild(SERVER_ENTRY, env, `${baseUrl}/config.json`);
+  const footprint: Footprint = { database: kind, firstStartMs: server.readyMs, idleRss: await idleRss(server), afterLoadRss: undefined, npmStartMs: undefined };
+  footprints.push(footprint);
   try {
     const { accessToken } = await signIn(baseUrl, DEMO.member);
     const headers = { authorization: `Bearer ${accessToken}` };
@@ -81,15 +87,23 @@ async function measureOurs(kind: 'pglite' | 'postgres', databaseUrl: string | un
       const result = await measure(`${baseUrl}${endpoint.path}`, headers, server.process.pid);
       rows.push({ database: kind, endpoint: endpoint.name, result, target: { share: endpoint.target[kind], p99: kind === 'postgres' ? P99_TARGET_MS : undefined } });
     }
+    footprint.afterLoadRss = rssBytes(server.process.pid);
     return rows;
   } catch (error) {
     console.error(server.output());
     throw error;
   } finally {
     await server.stop();
+    // a second start, now of `npm start` itself, on the built tree and the database the first one seeded
+    footprint.npmStartMs = await timeNpmStart(env, `${baseUrl}/config.json`).catch((error: unknown) => {
+      console.error(`npm start on ${kind}: ${String(error)}`);
+      return undefined;
+    });
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
+
+const footprints: Footprint[] = [];
 
 const cpu = (result: Measurement) => (result.serverCpuUs === undefined ? '—' : result.serverCpuUs.toFixed(0));
 
@@ -144,6 +158,7 @@ try {
   await bareServer.stop();
 }
 printTable(bareRuns, rows);
+printFootprints(footprints);
 
 console.log(`\nThe Lab: a 100,000-line job log read through the logs link in pages of 10,000 (NDJSON)${adminUrl ? '' : '; set BENCH_DATABASE_URL for PostgreSQL and the queue drain'}:`);
 console.log(await benchLogStream('pglite', undefined));
@@ -179,3 +194,6 @@ if (adminUrl) {
     await scratch.drop();
   }
 }
+
+console.log(`\nThe job sandbox: a trivial \`true\` job from start to end, ${os.cpus().length} CPUs, 30 runs each after 2 warm-up runs:`);
+console.log((await benchSandbox()).join('\n'));

@@ -2,13 +2,18 @@ import { z } from 'zod';
 import { badRequest, zodFieldErrors } from './errors';
 
 /** HAL building blocks. Relation names are the spec's exact strings; hrefs are absolute URLs. */
-export type Link = { href: string };
+export type Link = { href: string; templated?: true };
 export type Links = Record<string, Link>;
 
+/**
+ * HAL links from hrefs. An href with a `{` is a URI template (RFC 6570): every value we put in a
+ * path or query is percent-encoded, so a brace can only be a template's, and HAL says so with
+ * `templated: true` for clients that expand templates.
+ */
 export function links(entries: Record<string, string | false | null | undefined>): Links {
   const out: Links = {};
   for (const [rel, href] of Object.entries(entries)) {
-    if (href) out[rel] = { href };
+    if (href) out[rel] = href.includes('{') ? { href, templated: true } : { href };
   }
   return out;
 }

@@ -1,0 +1,96 @@
+// The first route as a browser receives it: our real server (server/main.ts, in a child process,
+// serving `distDir`) and Chromium with an empty cache open `/` signed out, wait until the login
+// view is up and the network is idle, and add up what Chromium's network stack reports as received
+// for every response (Network.loadingFinished encodedDataLength: the bytes on the wire, headers
+// included), beside the bodies alone. Measured, not computed from files.
+//
+// Run alone it prints its report as JSON (bench/bundle.ts runs it so, keeping its own report
+// synchronous): node --import tsx bench/firstRouteWire.ts <distDir>
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from '@playwright/test';
+import { freePort } from '../tests/support/server';
+import { startChild } from './processes';
+
+export interface WireResponse {
+  path: string;
+  status: number;
+  type: string;
+  encoding: string;
+  /** bytes received for the response, headers included */
+  transfer: number;
+  /** bytes of the (encoded) body */
+  body: number;
+}
+
+export interface WireReport {
+  acceptEncoding: string;
+  responses: WireResponse[];
+  transfer: number;
+  body: number;
+}
+
+export async function measureFirstRouteOnWire(distDir: string): Promise<WireReport> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-wire-'));
+  const server = await startChild(
+    'server/main.ts',
+    { PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: baseUrl, DATA_DIR: dataDir, STATIC_DIR: distDir, LOG_LEVEL: 'warn', SEED_DEMO: 'false', RUNNER_ENABLED: 'false', SCHEDULER_ENABLED: 'false' },
+    `${baseUrl}/config.json`,
+  );
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  });
+  try {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    const seen = new Map<string, { path: string; status: number; type: string; encoding: string; headers: number }>();
+    const finished = new Map<string, number>();
+    let acceptEncoding = '';
+    cdp.on('Network.requestWillBeSentExtraInfo', (event) => {
+      const value = Object.entries(event.headers).find(([name]) => name.toLowerCase() === 'accept-encoding')?.[1];
+      if (value !== undefined && acceptEncoding === '') acceptEncoding = String(value);
+    });
+    cdp.on('Network.responseReceived', (event) => {
+      const { response } = event;
+      const header = (name: string) => Object.entries(response.headers).find(([key]) => key.toLowerCase() === name)?.[1] ?? '';
+      seen.set(event.requestId, {
+        path: new URL(response.url).pathname,
+        status: response.status,
+        type: event.type,
+        encoding: String(header('content-encoding')) || 'identity',
+        headers: response.encodedDataLength,
+      });
+    });
+    cdp.on('Network.loadingFinished', (event) => finished.set(event.requestId, event.encodedDataLength));
+
+    await page.goto(`${baseUrl}/`, { waitUntil: 'load' });
+    await page.getByRole('button', { name: 'Sign in' }).waitFor({ timeout: 30_000 });
+    await page.waitForLoadState('networkidle');
+
+    const responses: WireResponse[] = [...seen.entries()]
+      .filter(([id]) => finished.has(id))
+      .map(([id, r]) => ({ path: r.path, status: r.status, type: r.type, encoding: r.encoding, transfer: finished.get(id)!, body: finished.get(id)! - r.headers }));
+    return {
+      acceptEncoding,
+      responses,
+      transfer: responses.reduce((sum, r) => sum + r.transfer, 0),
+      body: responses.reduce((sum, r) => sum + r.body, 0),
+    };
+  } finally {
+    await browser.close();
+    await server.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === path.resolve(import.meta.dirname, 'firstRouteWire.ts')) {
+  const distDir = path.resolve(process.argv[2] ?? 'dist');
+  process.stdout.write(`${JSON.stringify(await measureFirstRouteOnWire(distDir))}\n`);
+}

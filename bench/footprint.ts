@@ -1,0 +1,63 @@
+// The server process itself: its memory idle and after the reads' load, and how soon a start
+// answers, beside the targets of issue 21. Measured on what `npm start` runs (the compiled server
+// with its node options, bench/processes.ts), never on the TypeScript sources under tsx.
+import { setTimeout as delay } from 'node:timers/promises';
+import { rssBytes, startNodeOptions, startNpmStart, SERVER_ENTRY, type Child } from './processes';
+
+export const IDLE_RSS_TARGET_MB: Record<'pglite' | 'postgres', number> = { postgres: 150, pglite: 250 };
+/** RSS after the load at most this many times the idle figure */
+export const AFTER_LOAD_FACTOR = 1.5;
+/** `npm start` on a built tree and an existing database answers within this */
+export const FIRST_ANSWER_TARGET_MS = 3000;
+/** how long a started server is left alone before its idle memory is read */
+export const IDLE_SETTLE_MS = 5000;
+
+export interface Footprint {
+  database: 'pglite' | 'postgres';
+  /** spawn to first answer on a new database: migrations and the demo seed included */
+  firstStartMs: number;
+  idleRss: number | undefined;
+  afterLoadRss: number | undefined;
+  /** `npm start` (build check included) to first answer, on the same database once seeded */
+  npmStartMs: number | undefined;
+}
+
+/** RSS of a just-started server left alone for IDLE_SETTLE_MS. */
+export async function idleRss(server: Child): Promise<number | undefined> {
+  await delay(IDLE_SETTLE_MS);
+  return rssBytes(server.process.pid);
+}
+
+/** Runs `npm start` with `env` until `readyUrl` first answers, and stops it. */
+export async function timeNpmStart(env: Record<string, string>, readyUrl: string): Promise<number> {
+  const started = await startNpmStart(env, readyUrl);
+  await started.stop();
+  return started.readyMs;
+}
+
+const mb = (bytes: number | undefined) => (bytes === undefined ? '—' : `${(bytes / 1024 / 1024).toFixed(0)} MB`);
+const seconds = (ms: number | undefined) => (ms === undefined || Number.isNaN(ms) ? '—' : `${(ms / 1000).toFixed(2)} s`);
+const verdict = (met: boolean | undefined, target: string) => `${met === undefined ? '—' : met ? 'met' : 'NOT met'} (${target})`;
+
+export function printFootprints(footprints: readonly Footprint[]): void {
+  console.log(`\nThe server process, as \`npm start\` runs it (node ${[...startNodeOptions(), SERVER_ENTRY].join(' ')}); idle = ${IDLE_SETTLE_MS / 1000} s after its first answer, after load = after the reads above:`);
+  const header = ['database', 'first start (new db)', 'idle RSS', 'target', 'after load', 'target', 'npm start → first answer', 'target'];
+  const lines = footprints.map((f) => {
+    const idleTarget = IDLE_RSS_TARGET_MB[f.database];
+    const idleMet = f.idleRss === undefined ? undefined : f.idleRss <= idleTarget * 1024 * 1024;
+    const loadMet = f.idleRss === undefined || f.afterLoadRss === undefined ? undefined : f.afterLoadRss <= AFTER_LOAD_FACTOR * f.idleRss;
+    const startMet = f.npmStartMs === undefined ? undefined : f.npmStartMs <= FIRST_ANSWER_TARGET_MS;
+    return [
+      f.database,
+      seconds(f.firstStartMs),
+      mb(f.idleRss),
+      verdict(idleMet, `≤ ${idleTarget} MB`),
+      `${mb(f.afterLoadRss)}${f.idleRss && f.afterLoadRss ? ` (${(f.afterLoadRss / f.idleRss).toFixed(2)}×)` : ''}`,
+      verdict(loadMet, `≤ ${AFTER_LOAD_FACTOR}× idle`),
+      seconds(f.npmStartMs),
+      verdict(startMet, `≤ ${FIRST_ANSWER_TARGET_MS / 1000} s, built tree, existing database`),
+    ];
+  });
+  const widths = header.map((h, c) => Math.max(h.length, ...lines.map((l) => l[c]!.length)));
+  for (const cells of [header, ...lines]) console.log(`  ${cells.map((cell, c) => cell.padEnd(widths[c]!)).join('  ')}`);
+}

@@ -1,0 +1,49 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import path from 'node:path';
+
+// The built SPA on the wire. Vite names every file under /assets/ by its content hash, so those are
+// cached for a year without revalidation; index.html (and the history fallback, which is
+// index.html) names the current hashes, so it is revalidated on every load; the few unhashed files
+// of dist's root (favicon, manifest, images) change rarely and are cached for a day. The service
+// worker is revalidated too, so a new deployment's worker is found on the next load.
+// Brotli and gzip copies are made at build time (scripts/precompressAssets.ts); @fastify/static
+// picks one by Accept-Encoding, answers with its Content-Encoding and Content-Length, the original
+// file's Content-Type and `Vary: Accept-Encoding`, and falls back to the plain file.
+
+export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
+export const CACHE_REVALIDATE = 'no-cache';
+export const CACHE_MODEST = 'public, max-age=86400';
+
+/** `assets/<name>-<8-character hash>.<ext>` (and `.js.map`), as Vite names its output. */
+const HASHED_ASSET = /^assets\/.+-[A-Za-z0-9_-]{8}\.[A-Za-z0-9.]+$/;
+const REVALIDATED = new Set(['index.html', 'service-worker.js']);
+const PRECOMPRESSED = /\.(?:br|gz)$/;
+
+/** The Cache-Control of a file of the built SPA, by its path relative to the static root. */
+export function cacheControlFor(relativePath: string): string {
+  const file = relativePath.split(path.sep).join('/').replace(PRECOMPRESSED, '');
+  if (HASHED_ASSET.test(file)) return CACHE_IMMUTABLE;
+  if (REVALIDATED.has(file)) return CACHE_REVALIDATE;
+  return CACHE_MODEST;
+}
+
+/**
+ * Serves every file of `root` for GET and HEAD (one route per file, found at start), each with its
+ * cache policy. The `.br` and `.gz` copies are not routes of their own: they are only ever chosen
+ * by negotiation for the file they compress.
+ */
+export async function registerStaticAssets(app: FastifyInstance, root: string): Promise<void> {
+  await app.register(fastifyStatic, {
+    root,
+    wildcard: false,
+    index: false,
+    preCompressed: true,
+    globIgnore: ['**/*.br', '**/*.gz'],
+    // Cache-Control is set per file below; send's own header would say the same for every file.
+    cacheControl: false,
+    setHeaders: (reply: FastifyReply, filePath: string) => {
+      reply.header('cache-control', cacheControlFor(path.relative(root, filePath)));
+    },
+  });
+}
