@@ -2,14 +2,17 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
-import fastifyStatic from '@fastify/static';
 import type { Config } from './config';
 import { EMBEDDED_IDP_PATH } from './config';
 import type { Db } from './db/database';
 import { createTokenVerifier } from './http/auth';
 import { registerErrorHandling, sendError } from './http/errors';
+import { allowedMethodsOf } from './http/allowedMethods';
+import { registerSecurityHeaders } from './http/securityHeaders';
+import { registerStaticAssets } from './http/staticAssets';
 import { createIdentity, type Identity } from './identity';
 import { apiRoutes, type RegisteredRoute } from './routes';
+import { githubWebhookRoutes } from './routes/githubWebhook';
 import { publicConfig } from './public-config';
 
 export interface ServerDeps {
@@ -56,6 +59,8 @@ export async function buildServer({ config, db, logger = { level: config.env.LOG
     identity = await createIdentity({ config, db, logger: app.log });
   }
 
+  // before any route: every answer below carries the security headers
+  registerSecurityHeaders(app, config);
   registerErrorHandling(app);
   const verifyToken = createTokenVerifier(config.auth, identity ? () => identity.jwks() : undefined);
 
@@ -66,21 +71,34 @@ export async function buildServer({ config, db, logger = { level: config.env.LOG
 
   const routes: RegisteredRoute[] = [];
   await app.register(apiRoutes, { prefix: '/api', db, config, verifyToken, registry: routes });
+  // authenticated by its signature, not a bearer token: outside apiRoutes and its token check
+  await app.register(githubWebhookRoutes, { prefix: '/api', db });
 
   const indexHtml = path.join(config.staticDir, 'index.html');
   const hasSpa = fs.existsSync(indexHtml);
   if (hasSpa) {
-    await app.register(fastifyStatic, { root: config.staticDir, wildcard: false, index: false, maxAge: '1h', immutable: false });
+    await registerStaticAssets(app, config.staticDir);
   }
 
-  // History fallback: any GET outside /api that is not a file gets the SPA's index.html.
+  // History fallback: any GET (or HEAD) outside /api that is not a file gets the SPA's index.html,
+  // negotiated and revalidated like the file itself (server/http/staticAssets.ts).
+  // Built on first use, when every route is registered.
+  let allowedMethods: ((pathname: string) => string[]) | undefined;
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
-    if (pathname === '/api' || pathname.startsWith('/api/') || request.method !== 'GET' || !hasSpa) {
+    const readsPage = request.method === 'GET' || request.method === 'HEAD';
+    if (pathname === '/api' || pathname.startsWith('/api/')) {
+      allowedMethods ??= allowedMethodsOf(routes);
+      const allowed = allowedMethods(pathname);
+      if (allowed.length > 0) {
+        reply.header('allow', allowed.join(', '));
+        return sendError(reply, request, 405, `${request.method} is not served at ${pathname}; it serves ${allowed.join(', ')}`);
+      }
+    }
+    if (pathname === '/api' || pathname.startsWith('/api/') || !readsPage || !hasSpa) {
       return sendError(reply, request, 404, `No handler for ${request.method} ${pathname}`);
     }
-    reply.header('cache-control', 'no-cache');
-    return reply.sendFile('index.html', { maxAge: 0 });
+    return reply.sendFile('index.html');
   });
 
   return {

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { OAUTH_PROVIDERS, type OAuthProvider } from '../src/domain/oauth';
+import { parseAllowList, type AllowList } from './security/netPolicy';
+import { QUERY_LIMIT_DEFAULTS } from './stores/querySession';
 
 /**
  * Every setting comes from an environment variable with a documented default (README "Configuration").
@@ -46,7 +48,15 @@ const envSchema = z.object({
   // A dataset's query (README "Dataset queries"): its statement time limit (PostgreSQL only:
   // PGlite ignores statement_timeout) and the rows a JSON answer holds at most; CSV has no cap.
   DATASET_QUERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
+  // A whole CSV export, the client's download included: longer than an interactive query, still bounded.
+  DATASET_EXPORT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
   DATASET_ROW_CAP: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  // A dataset query's other bounds (server/stores/querySession.ts): memory per sort or hash and
+  // temporary disk (kB), the largest single value and the largest JSON answer (bytes).
+  DATASET_WORK_MEM_KB: z.coerce.number().int().min(64).max(4_194_304).default(QUERY_LIMIT_DEFAULTS.workMemKb),
+  DATASET_TEMP_FILE_LIMIT_KB: z.coerce.number().int().min(0).max(1_073_741_824).default(QUERY_LIMIT_DEFAULTS.tempFileLimitKb),
+  DATASET_VALUE_MAX_BYTES: z.coerce.number().int().min(1024).max(1_073_741_824).default(QUERY_LIMIT_DEFAULTS.valueMaxBytes),
+  DATASET_JSON_MAX_BYTES: z.coerce.number().int().min(1024).max(1_073_741_824).default(QUERY_LIMIT_DEFAULTS.jsonMaxBytes),
   // OAuth connect of data sources (spec 001 §7): per provider the client the data sources are
   // authorised for; its secret never leaves this server. TOKEN_URL and AUTHORIZATION_URL point a
   // provider elsewhere (a regional endpoint, a local provider in tests).
@@ -55,11 +65,29 @@ const envSchema = z.object({
   ...oauthEnv('FACEBOOK'),
   ...oauthEnv('LINKEDIN'),
   OAUTH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  // Connections the server opens for a workspace (data-store checks): the private hosts, addresses
+  // and CIDR ranges they may reach besides the public internet (server/security/netPolicy.ts).
+  STORE_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((text, context): AllowList => {
+      const parsed = parseAllowList(text);
+      if (parsed.ok) return parsed.list;
+      context.addIssue({ code: 'custom', message: parsed.error });
+      return z.NEVER;
+    }),
+  // Local repository paths a workspace may deploy from: absolute directories, comma-separated.
+  REPOSITORY_LOCAL_ROOTS: z
+    .string()
+    .default('')
+    .refine((text) => listOf(text).every((entry) => path.isAbsolute(entry)), 'expected absolute paths, comma-separated'),
   // The pickers' third-party lists, called from the browser with the source's access token (spec 001 §7)
   PICKER_DRIVE_FILES_URL: z.string().url().default('https://www.googleapis.com/drive/v3/files'),
   PICKER_ANALYTICS_PROFILES_URL: z.string().url().default('https://www.googleapis.com/analytics/v3/management/accounts/~all/webproperties/~all/profiles'),
   PICKER_ADS_CUSTOMERS_URL: z.string().url().default('https://googleads.googleapis.com/v17/customers:listAccessibleCustomers'),
 });
+
+const listOf = (text: string): string[] => text.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
 
 function oauthEnv<P extends OAuthEnvName>(provider: P) {
   return {
@@ -118,6 +146,10 @@ export interface Config {
   auth: AuthConfig;
   /** the OAuth providers with a client configured (both id and secret) */
   oauth: Partial<Record<OAuthProvider, OAuthClientConfig>>;
+  /** private hosts a data-store connection may reach (STORE_ALLOWED_HOSTS) */
+  storeAllowedHosts: AllowList;
+  /** directories a local repository path must be under (REPOSITORY_LOCAL_ROOTS); none by default */
+  repositoryLocalRoots: string[];
 }
 
 export const EMBEDDED_IDP_PATH = '/idp';
@@ -150,6 +182,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       issuer: `${domain}/`,
     },
     oauth: oauthClients(env),
+    storeAllowedHosts: env.STORE_ALLOWED_HOSTS,
+    repositoryLocalRoots: listOf(env.REPOSITORY_LOCAL_ROOTS).map((entry) => path.resolve(entry)),
   };
 }
 

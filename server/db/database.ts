@@ -1,8 +1,7 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { fuzzystrmatch } from '@electric-sql/pglite/contrib/fuzzystrmatch';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import pg from 'pg';
@@ -55,12 +54,30 @@ function openPostgres(url: string, onConnectionError: (error: Error) => void = (
   return { db, kind: 'postgres', close: () => db.destroy() };
 }
 
+/**
+ * PGlite's shared buffers. PostgreSQL's default (128 MB) sits inside the WebAssembly memory, which
+ * never shrinks, so the embedded server's memory grew to it and stayed; its files are read through
+ * Node's file system, which the operating system caches anyway. Set on the command line of the
+ * embedded backend, so the data directory's postgresql.conf stays as it is.
+ */
+const PGLITE_SHARED_BUFFERS = '16MB';
+
 async function openPglite(dataDir: string): Promise<DatabaseHandle> {
   const inMemory = dataDir.startsWith('memory://');
   const dir = inMemory ? dataDir : path.join(dataDir, 'pglite');
-  if (!inMemory) fs.mkdirSync(dir, { recursive: true });
-  const pgl = await PGlite.create(dir, { extensions: { pg_trgm, fuzzystrmatch } });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pglitePool(pgl) }) });
+  if (!inMemory) {
+    fs.mkdirSync(dir, { recursive: true });
+    if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) await initialisePglite(dir);
+  }
+  // Imported here, not at the top: on PostgreSQL the embedded database is never loaded (about 20 MB).
+  const [pglite, { pg_trgm }, { fuzzystrmatch }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite/contrib/pg_trgm'),
+    import('@electric-sql/pglite/contrib/fuzzystrmatch'),
+  ]);
+  const startParams = [...pglite.PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`];
+  const pgl = await pglite.PGlite.create(dir, { extensions: { pg_trgm, fuzzystrmatch }, startParams });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pglitePool(pgl, pglite) }) });
   return {
     db,
     kind: 'pglite',
@@ -69,6 +86,21 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
       await pgl.close();
     },
   };
+}
+
+/**
+ * Creates a new PGlite cluster (initdb) in a child process. Done in this process, initdb's own
+ * WebAssembly instance and the memory it filled (several hundred MB) stayed behind as garbage the
+ * idle server never collected, so a first start sat at twice the memory of every later one; in a
+ * child they end with it. The child loads the very package this process resolves.
+ */
+async function initialisePglite(dir: string): Promise<void> {
+  const script = 'const { PGlite } = await import(process.argv[1]); const db = await PGlite.create(process.argv[2]); await db.close();';
+  const child = spawn(process.execPath, ['--input-type=module', '--eval', script, import.meta.resolve('@electric-sql/pglite'), dir], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr = (stderr + text).slice(-4000)));
+  const [code] = (await once(child, 'close')) as [number | null];
+  if (code !== 0) throw new Error(`Could not create the embedded database in ${dir} (exit ${code}): ${stderr.trim()}`);
 }
 
 async function migrate(db: Db): Promise<void> {

@@ -1,4 +1,5 @@
-import { parse, protocol, type PGlite } from '@electric-sql/pglite';
+import type * as PgliteModule from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import pgUtils from 'pg/lib/utils.js';
 
@@ -7,9 +8,15 @@ import pgUtils from 'pg/lib/utils.js';
  * PGlite has a single session, so a connection is held exclusively until released:
  * that keeps one caller's transaction from interleaving with another's statements.
  */
-export function pglitePool(pg: PGlite): PostgresPool {
+/**
+ * PGlite's wire-protocol helpers, handed in by whoever loaded the package: it is imported only when
+ * the embedded database is opened (database.ts), so this module holds no value import of it.
+ */
+export type PgliteWire = Pick<typeof PgliteModule, 'parse' | 'protocol'>;
+
+export function pglitePool(pg: PGlite, wire: PgliteWire): PostgresPool {
   let tail: Promise<void> = Promise.resolve();
-  const statements = preparedStatements(pg);
+  const statements = preparedStatements(pg, wire);
 
   const acquire = async (): Promise<() => void> => {
     let release!: () => void;
@@ -69,7 +76,7 @@ const KEEPS_PREPARED = /^\s*(SELECT|WITH|INSERT|UPDATE|DELETE|VALUES|BEGIN|START
  * Parameters are sent as text and typed by the server, exactly as node-postgres sends them on
  * the PostgreSQL path (same `prepareValue`), so both databases see the same values.
  */
-function preparedStatements(pg: PGlite) {
+function preparedStatements(pg: PGlite, { parse, protocol }: PgliteWire) {
   const { serialize } = protocol;
   const names = new Map<string, string>();
   let next = 0;

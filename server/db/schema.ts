@@ -391,10 +391,12 @@ export interface IdpKeysTable {
 
 export interface IdpTokensTable {
   token_hash: string;
-  kind: string; // 'verify-email' | 'reset-password'
+  kind: string; // OneTimeTokenKind in server/identity/one-time-tokens.ts
   user_id: string;
   expires_at: Timestamp;
   used_at: NullableTimestamp;
+  /** the address a 'change-email' link confirms (migration 018) */
+  new_email: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface IdpThrottleTable {

@@ -17,6 +17,11 @@ export type JobRow = Selectable<JobsTable> & {
 
 const ACTIVE_STATUSES = [...ACTIVE_JOB_STATUSES];
 
+/** The pipeline's QUEUED or RUNNING job, if any (a unique index keeps it to one); the one query for it. */
+export function activeJobOfPipeline(db: Db, pipelineId: string): Promise<Selectable<JobsTable> | undefined> {
+  return db.selectFrom('jobs').selectAll().where('pipeline_id', '=', pipelineId).where('status', 'in', ACTIVE_STATUSES).executeTakeFirst();
+}
+
 const withProfile = (db: Db) =>
   db
     .selectFrom('jobs')

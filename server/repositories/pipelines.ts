@@ -2,6 +2,7 @@ import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/database';
 import type { PipelinesTable } from '../db/schema';
 import { isUniqueViolation, newId } from './ids';
+import { activeJobOfPipeline } from './jobs';
 
 export type PipelineRow = Selectable<PipelinesTable>;
 
@@ -92,8 +93,7 @@ export async function deletePipeline(db: Db, pipelineId: string): Promise<'DELET
   return db.transaction().execute(async (trx) => {
     const pipeline = await trx.selectFrom('pipelines').select('id').where('id', '=', pipelineId).forUpdate().executeTakeFirst();
     if (!pipeline) return 'NOT_FOUND';
-    const active = await trx.selectFrom('jobs').select('id').where('pipeline_id', '=', pipelineId).where('status', 'in', ['QUEUED', 'RUNNING']).executeTakeFirst();
-    if (active) return 'ACTIVE';
+    if (await activeJobOfPipeline(trx, pipelineId)) return 'ACTIVE';
     await trx.deleteFrom('jobs').where('pipeline_id', '=', pipelineId).execute();
     await trx.deleteFrom('pipelines').where('id', '=', pipelineId).execute();
     return 'DELETED';

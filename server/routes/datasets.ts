@@ -1,8 +1,9 @@
-import fs from 'node:fs';
+import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { csvColumns, csvLine, csvRow } from '../../src/domain/csv';
 import { REL } from '../../src/domain/relations';
+import { missingTablesMessage } from '../../src/domain/storeTables';
 import {
   datasetPatchSchema,
   datasetPreviewRequestSchema,
@@ -14,6 +15,7 @@ import {
   type tagSchema,
   type Wire,
 } from '../../src/domain/resources';
+import type { Db } from '../db/database';
 import type { MemberRole } from '../db/schema';
 import { badRequest, HttpError, notFound } from '../http/errors';
 import { pagedCollection } from '../http/hal';
@@ -26,8 +28,9 @@ import { datasetsByIds, datasetsOf, feedOf, findDataset, findDatasetInWorkspace,
 import { notifyDatasetStarred } from '../notifications/datasetLikes';
 import { countView, deleteDataset, setLiked } from '../repositories/datasetWrites';
 import { loadsOf } from '../repositories/freshness';
-import { checkQuery, QueryRefused } from '../stores/queryGuard';
-import { missingTables, QueryFailed, runQuery, spoolCsv } from '../stores/queryRunner';
+import { storeTables } from '../stores/defaultStore';
+import { checkQuery, QueryRefused, type CheckedQuery } from '../stores/queryGuard';
+import { exportCsv, missingTables, QueryFailed, runQuery, type QueryLimits } from '../stores/queryRunner';
 import { iso, isoRequired, requestUrl, type RouteContext } from './context';
 import { publishDataset, patchDataset } from './datasetPublish';
 import * as setupTasks from '../setupTasks';
@@ -135,6 +138,28 @@ function csvReply(reply: FastifyReply, dataset: DatasetRow): FastifyReply {
   return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${name}.csv"`);
 }
 
+/** Aborted when the client goes away before its answer is complete: its query is then cancelled. */
+function untilClientLeaves(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
+
+/** The export's stream once its first batch is read; a query failing before that rejects instead. */
+function csvExport(db: Db, workspaceId: string, checked: CheckedQuery, limits: QueryLimits, signal: AbortSignal): Promise<PassThrough> {
+  return new Promise((resolve, reject) => {
+    const open = () => {
+      const out = new PassThrough();
+      resolve(out);
+      return out;
+    };
+    // after the stream was handed on, a failure has destroyed it (a cut download): nothing more to answer
+    exportCsv(db, workspaceId, checked, limits, signal, open).catch(reject);
+  });
+}
+
 /** A refusal of the parser or a failure of the database, as the 422 of the data link. */
 function unprocessable(error: unknown): never {
   if (error instanceof QueryRefused || error instanceof QueryFailed) throw new HttpError(422, error.message);
@@ -143,7 +168,10 @@ function unprocessable(error: unknown): never {
 
 export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const searchEngine: SearchEngine = postgresSearchEngine(ctx.db);
-  const limits = () => ({ timeoutMs: ctx.config.env.DATASET_QUERY_TIMEOUT_MS });
+  const limits = (): QueryLimits => {
+    const env = ctx.config.env;
+    return { timeoutMs: env.DATASET_QUERY_TIMEOUT_MS, workMemKb: env.DATASET_WORK_MEM_KB, tempFileLimitKb: env.DATASET_TEMP_FILE_LIMIT_KB, valueMaxBytes: env.DATASET_VALUE_MAX_BYTES, jsonMaxBytes: env.DATASET_JSON_MAX_BYTES };
+  };
 
   defineRoute(app, ctx, {
     method: 'GET',
@@ -218,15 +246,15 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
     guard: { resource: 'workspace', rel: REL.previewDataset },
     body: datasetPreviewRequestSchema,
     objectName: 'dataset',
-    handler: async ({ access, body }): Promise<Wire<typeof datasetPreviewSchema>> => {
+    handler: async ({ reply, access, body }): Promise<Wire<typeof datasetPreviewSchema>> => {
       const fail = (message: string): never => {
         throw badRequest("Validation failed for object='dataset'", [{ field: 'query', objectName: 'dataset', defaultMessage: message }]);
       };
       try {
         const checked = await checkQuery(body.query);
         const missing = await missingTables(ctx.db, access.workspace.id, checked.tables);
-        if (missing.length > 0) fail(`No pipeline has loaded ${missing.join(', ')} into the store yet`);
-        const { columns, rows, truncated } = await runQuery(ctx.db, access.workspace.id, checked, PREVIEW_ROWS, limits());
+        if (missing.length > 0) fail(missingTablesMessage(missing, await storeTables(ctx.db, access.workspace.id)));
+        const { columns, rows, truncated } = await runQuery(ctx.db, access.workspace.id, checked, PREVIEW_ROWS, limits(), untilClientLeaves(reply));
         return { columns, rows, truncated };
       } catch (error) {
         if (error instanceof QueryRefused || error instanceof QueryFailed) fail(error.message);
@@ -301,11 +329,11 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'PUT',
     url: '/datasets/:id/view',
     guard: { resource: 'dataset', rel: REL.viewDataset },
-    handler: async ({ request, access }) => {
+    // 204: the page that counts the view already shows the dataset; rebuilding its body here
+    // (freshness included) was work the client threw away
+    handler: async ({ reply, access }) => {
       await countView(ctx.db, access.dataset.id);
-      const dataset = await findDataset(ctx.db, access.dataset.id, request.caller.profileId);
-      if (!dataset) throw notFound('Dataset not found');
-      return fullBody(ctx, dataset, access.role, request.caller.profileId);
+      return reply.status(204).send();
     },
   });
 
@@ -368,15 +396,11 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
       if ((await missingTables(ctx.db, dataset.workspace_id, checked.tables)).length > 0) return reply.status(204).send();
       if (!csv) {
         const cap = ctx.config.env.DATASET_ROW_CAP;
-        const result = await runQuery(ctx.db, dataset.workspace_id, checked, cap, limits()).catch(unprocessable);
+        const result = await runQuery(ctx.db, dataset.workspace_id, checked, cap, limits(), untilClientLeaves(reply)).catch(unprocessable);
         if (result.truncated) reply.header('x-truncated', 'true').header('x-row-cap', String(cap));
         return result.rows;
       }
-      const { file } = await spoolCsv(ctx.db, dataset.workspace_id, checked, limits()).catch(unprocessable);
-      const stream = fs.createReadStream(file);
-      // Unlinked once open: the file goes away with the stream however the download ends.
-      stream.once('open', () => fs.rm(file, { force: true }, () => undefined));
-      stream.once('error', () => fs.rm(file, { force: true }, () => undefined));
+      const stream = await csvExport(ctx.db, dataset.workspace_id, checked, { ...limits(), timeoutMs: ctx.config.env.DATASET_EXPORT_TIMEOUT_MS }, untilClientLeaves(reply)).catch(unprocessable);
       return csvReply(reply, dataset).send(stream);
     },
   });

@@ -57,6 +57,16 @@ export const apiRoutes: FastifyPluginAsync<ApiOptions> = (app, options) => {
     for (const method of [route.method].flat()) options.registry?.push({ method, url: route.url ?? route.path, meta });
     if (!meta) app.log.error({ method: route.method, url: route.url }, 'route registered without the policy guard (use defineRoute)');
   });
+  // A DELETE or PUT sent with `Content-Type: application/json` and no body at all (as many HTTP
+  // clients do) has no body, rather than an invalid one; anything else goes to Fastify's own
+  // parser, with its prototype-poisoning protection.
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (text === '') done(null, undefined);
+    else void json(request, text, done);
+  });
   app.decorateRequest('principal', null as unknown as Principal);
   app.decorateRequest('caller', null as unknown as Caller);
   // Routes under /workspaces/:id authorise against that workspace first; reading it with the

@@ -24,6 +24,7 @@ export function jobBody(ctx: RouteContext, job: JobRow, role: MemberRole): Wire<
     maxAttempts: job.max_attempts,
     exitCode: job.exit_code,
     commitId: job.commit_id,
+    rowsLoaded: Number(job.rows_loaded),
     _embedded: {
       profile: job.profile_email === null ? null : { email: job.profile_email },
       pipeline: job.embedded_pipeline_id === null ? null : { id: job.embedded_pipeline_id, name: job.pipeline_name },

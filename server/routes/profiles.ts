@@ -3,7 +3,11 @@ import { z } from 'zod';
 import { REL } from '../../src/domain/relations';
 import type { profileSchema, Wire } from '../../src/domain/resources';
 import { isEmailEditable, validateProfile } from '../../src/domain/validation';
-import { notFound } from '../http/errors';
+import { HttpError, notFound } from '../http/errors';
+import { createAttemptGuards, TOO_MANY_REQUESTS } from '../identity/attempt-guards';
+import { pendingEmailOf, requestEmailChange, type EmailChangeDeps } from '../identity/email-change';
+import { createMailer } from '../identity/mailer';
+import { tryAgainIn } from '../identity/throttle-policy';
 import type { Caller } from '../policy/caller';
 import { workspaceAccess } from '../policy/guard';
 import { profileLinks } from '../policy/links';
@@ -27,11 +31,13 @@ const defaultWorkspaceSchema = z.looseObject({
   defaultWorkspace: z.looseObject({ id: z.string().refine(isUuid, 'must be a workspace id') }),
 });
 
-export function profileBody(ctx: RouteContext, caller: Caller, profile: ProfileRow): Wire<typeof profileSchema> {
+/** `pendingEmail`: a new address waiting for its confirmation link (identity/email-change.ts). */
+export function profileBody(ctx: RouteContext, caller: Caller, profile: ProfileRow, pendingEmail?: string): Wire<typeof profileSchema> {
   return {
     id: profile.id,
     name: profile.name,
     email: profile.email,
+    ...(pendingEmail === undefined ? {} : { pendingEmail }),
     defaultWorkspace: profile.default_workspace_id ? { id: profile.default_workspace_id } : null,
     featuresDisabled: profile.features_disabled,
     _links: profileLinks(ctx.h, caller, profile),
@@ -53,7 +59,14 @@ function existing(profile: ProfileRow | undefined): ProfileRow {
   return profile;
 }
 
+const EMAIL_NOT_EDITABLE = 'Email can only be changed for accounts of the identity provider';
+
 export function profileRoutes(app: FastifyInstance, ctx: RouteContext): void {
+  const guards = createAttemptGuards(ctx.db, ctx.config);
+  const mailer = createMailer({ config: ctx.config, db: ctx.db, logger: app.log });
+  app.addHook('onClose', () => mailer.close());
+  const emailChange: EmailChangeDeps = { db: ctx.db, mailer, logger: app.log, issuer: ctx.config.auth.issuer, appTitle: ctx.config.env.APP_TITLE };
+
   /** First sign-in creates the profile; later ones only fill fields left blank. */
   defineRoute(app, ctx, {
     method: 'POST',
@@ -79,7 +92,10 @@ export function profileRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'GET',
     url: '/profiles/:id',
     guard: { resource: 'profile', rel: REL.self },
-    handler: ({ request, access }) => profileBody(ctx, request.caller, existing(access.profile)),
+    handler: async ({ request, access }) => {
+      const profile = existing(access.profile);
+      return profileBody(ctx, request.caller, profile, await pendingEmailOf(ctx.db, profile.id));
+    },
   });
 
   defineRoute(app, ctx, {
@@ -91,11 +107,17 @@ export function profileRoutes(app: FastifyInstance, ctx: RouteContext): void {
     handler: async ({ request, access, body }) => {
       const profile = existing(access.profile);
       const fields = validFields(body, profile.id);
-      if (fields.email.toLowerCase() !== profile.email.trim().toLowerCase() && !isEmailEditable(profile.id)) {
-        rejectFieldErrors(OBJECT, { email: 'Email can only be changed for accounts of the identity provider' });
+      // Another address (not only another spelling of this one) changes only through a link mailed
+      // to it: until it is confirmed the profile keeps its address and shows the new one as pending.
+      const newAddress = fields.email.toLowerCase() !== profile.email.trim().toLowerCase() ? fields.email : undefined;
+      if (newAddress !== undefined) {
+        if (!isEmailEditable(profile.id) || !ctx.config.auth.embedded) rejectFieldErrors(OBJECT, { email: EMAIL_NOT_EDITABLE });
+        const claim = await guards.mailRequest('change-email', { email: newAddress, address: guards.addressOf(request.raw) });
+        if (!claim.allowed) throw new HttpError(429, `${TOO_MANY_REQUESTS} ${tryAgainIn(claim.retryAfterSeconds)}`);
+        if (!(await requestEmailChange(emailChange, profile.id, newAddress))) rejectFieldErrors(OBJECT, { email: EMAIL_NOT_EDITABLE });
       }
-      const updated = await updateProfileFields(ctx.db, profile.id, fields);
-      return profileBody(ctx, { ...request.caller, profile: updated }, updated);
+      const updated = await updateProfileFields(ctx.db, profile.id, { name: fields.name, email: newAddress === undefined ? fields.email : profile.email });
+      return profileBody(ctx, { ...request.caller, profile: updated }, updated, await pendingEmailOf(ctx.db, profile.id));
     },
   });
 

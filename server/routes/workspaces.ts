@@ -13,13 +13,14 @@ import { pagedCollection } from '../http/hal';
 import type { Caller } from '../policy/caller';
 import { isAdminRole, workspaceDraftLinks, workspaceLinks } from '../policy/links';
 import { newId } from '../repositories/ids';
-import { findJob } from '../repositories/jobs';
+import { checkLocalRepository, type LocalRepositoryRules } from '../security/localRepositories';
 import { projectDir } from '../runner/project';
 import { queueSignals } from '../runner/signals';
+import { requestDeployment } from '../services/deployments';
 import { jobBody } from './jobs';
 import { CHANNEL_SORT_FIELDS, channelsOf } from '../repositories/channels';
 import { channelBody } from './channels';
-import { createWorkspace, deleteWorkspace, insertWorkspaceJob, membersOf, updateWorkspace, workspacesOf, type MemberRow, type WorkspaceChanges, type WorkspaceRow } from '../repositories/workspaces';
+import { createWorkspace, deleteWorkspace, membersOf, updateWorkspace, workspacesOf, type MemberRow, type WorkspaceChanges, type WorkspaceRow } from '../repositories/workspaces';
 import { callerName, requestUrl, type RouteContext } from './context';
 import { defineRoute } from './define';
 import { rejectFieldErrors } from './validation';
@@ -139,7 +140,7 @@ export function workspaceRoutes(app: FastifyInstance, ctx: RouteContext): void {
     body: workspaceChangesSchema,
     objectName: OBJECT,
     handler: async ({ request, reply, access, body }) => {
-      const changes = changesOf(body, access.workspace);
+      const changes = changesOf(body, access.workspace, { dataDir: ctx.config.dataDir, roots: ctx.config.repositoryLocalRoots });
       const defaultId = request.caller.profile?.default_workspace_id;
       if (access.workspace && access.role) {
         const updated = await updateWorkspace(ctx.db, access.workspace.id, changes);
@@ -158,12 +159,8 @@ export function workspaceRoutes(app: FastifyInstance, ctx: RouteContext): void {
     url: '/workspaces/:id/deployments',
     guard: { resource: 'workspace', rel: REL.createDeployment },
     handler: async ({ request, reply, access }) => {
-      const job = await insertWorkspaceJob(ctx.db, access.workspace.id, 'WORKSPACE_DEPLOY', request.caller.profileId, `deployment by ${callerName(request.caller)}`);
-      if (!job) throw conflict('A deployment of this workspace is already queued or running');
-      queueSignals.emit('queued', job.id);
-      const row = await findJob(ctx.db, job.id);
-      if (!row) throw conflict('The deployment ended before it could be shown');
-      return reply.status(202).send(jobBody(ctx, row, access.role));
+      const job = await requestDeployment(ctx.db, access.workspace.id, request.caller.profileId, `deployment by ${callerName(request.caller)}`);
+      return reply.status(202).send(jobBody(ctx, job, access.role));
     },
   });
 
@@ -215,7 +212,7 @@ export function workspaceRoutes(app: FastifyInstance, ctx: RouteContext): void {
  * workspace will have: the branch for remote git URLs, the key for git@ URLs, the installation id
  * for GitHub.
  */
-function changesOf(body: z.output<typeof workspaceChangesSchema>, current: WorkspaceRow | undefined): WorkspaceChanges {
+function changesOf(body: z.output<typeof workspaceChangesSchema>, current: WorkspaceRow | undefined, local: LocalRepositoryRules): WorkspaceChanges {
   const domains = body.domains?.map((typed) => ({ typed, stored: normaliseDomain(typed) }));
   const bad = domains?.find((d) => d.stored === undefined);
   const url = body.repositoryUrl === undefined ? (current?.repository_url ?? null) : body.repositoryUrl?.trim() || null;
@@ -225,7 +222,7 @@ function changesOf(body: z.output<typeof workspaceChangesSchema>, current: Works
   const image = body.imageUrl?.trim() || null;
   rejectFieldErrors(OBJECT, {
     domains: bad ? `'${bad.typed.slice(0, 100)}' is not a domain` : undefined,
-    setRepositoryUrl: url !== null && !parseRepositoryUrl(url) ? 'is not a repository URL: use https://, git@host:path, ssh:// or a local repository path' : undefined,
+    setRepositoryUrl: url !== null && !parseRepositoryUrl(url) ? 'is not a repository URL: use https://, git@host:path, ssh:// or a local repository path' : localPathError(url, current, local),
     repositoryBranch: branch !== null && !isBranchName(branch) ? 'is not a branch name' : undefined,
     sshPrivateKey: key !== undefined && !allowsSshKey(url) ? 'applies to git@ repository URLs only' : key !== undefined && !PRIVATE_KEY.test(key) ? 'is not a private key' : undefined,
     // A stale id beside a URL of another host is dropped below, not refused: the form sends it back disabled.
@@ -245,6 +242,13 @@ function changesOf(body: z.output<typeof workspaceChangesSchema>, current: Works
     ...(installation === undefined ? {} : { githubInstallationId: allowsGithubInstallation(url) ? installation : null }),
     regenerateSecret: body.deploymentSecret === '',
   };
+}
+
+/** A new local repository path must be one REPOSITORY_LOCAL_ROOTS allows (a stored one is checked again at deploy). */
+function localPathError(url: string | null, current: WorkspaceRow | undefined, rules: LocalRepositoryRules): string | undefined {
+  if (url === null || url === current?.repository_url || parseRepositoryUrl(url)?.kind !== 'local') return undefined;
+  const checked = checkLocalRepository(url, rules, false);
+  return checked.ok ? undefined : checked.reason;
 }
 
 const PRIVATE_KEY = /^-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]+-----END [A-Z0-9 ]*PRIVATE KEY-----$/;

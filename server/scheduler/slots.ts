@@ -2,6 +2,7 @@ import { dueSlot, nextRunTimes } from '../../src/domain/cron';
 import { effectiveTimeoutSeconds, maxAttemptsOf } from '../../src/domain/jobStatus';
 import type { Db } from '../db/database';
 import { isUniqueViolation } from '../repositories/ids';
+import { activeJobOfPipeline } from '../repositories/jobs';
 import { appendLogLines } from '../runner/logs';
 import { insertJobIfIdle, type JobRow, type NewJob } from '../runner/queue';
 
@@ -93,7 +94,7 @@ export async function claimSlot(db: Db, pipelineId: string, now: Date, rules: Sl
           await appendLogLines(trx, queued.id, [`Scheduled run for the slot ${slot.toISOString()} (schedule ${pipeline.schedule}, UTC).`, ...(late ? lateLines(pipeline.schedule, slot, now, lastSlot) : [])], now);
           return { kind: 'QUEUED', pipelineId, slot, job: queued, late };
         }
-        const active = await trx.selectFrom('jobs').select(['id', 'status']).where('pipeline_id', '=', pipelineId).where('status', 'in', ['QUEUED', 'RUNNING']).executeTakeFirst();
+        const active = await activeJobOfPipeline(trx, pipelineId);
         if (!active) continue;
         const skipped = await insertJobIfIdle(trx, { ...job, status: 'SKIPPED' });
         if (!skipped) throw new Error('a SKIPPED job was not inserted');

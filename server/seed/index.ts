@@ -5,8 +5,9 @@ import type { MemberRole } from '../db/schema';
 import { createIdpUser } from '../identity/users';
 import { notify } from '../notifications/notify';
 import { newId } from '../repositories/ids';
+import { projectDir } from '../runner/project';
 import { DEMO_CHANNELS, DEMO_DATASETS, SANDBOX_DATASETS, datasetJson, type DemoDataset } from './demoContent';
-import { seedDemoPipelines } from './pipelines';
+import { placeDemoFiles, seedDemoPipelines } from './pipelines';
 import { DEMO_LIST, DEMO_SHOWCASE, type ShowcaseDataset } from './showcase';
 
 export { DEMO_FILES_DIR, DEMO_PIPELINES } from './pipelines';
@@ -30,6 +31,8 @@ export interface SeedOptions {
    * asks for them; the API tests' world does not, so its job counts stay its own.
    */
   pipelines?: boolean;
+  /** the data directory: with `pipelines`, the demo project gets its sample files there */
+  dataDir?: string;
 }
 
 /**
@@ -46,7 +49,36 @@ export async function seedDemo(db: Db, log: FastifyBaseLogger, options: SeedOpti
     return true;
   });
   log.info({ workspace: DEMO.workspaceName, created, pipelines: created && options.pipelines === true }, created ? 'seed: demo content created' : 'seed: demo content already present');
+  if (options.pipelines && options.dataDir) {
+    // The demo's project is the demo workspace's to change: what it did there must not stop a start.
+    try {
+      placeDemoFiles(projectDir(options.dataDir, DEMO.workspaceId));
+    } catch (error) {
+      log.warn({ err: error }, 'seed: the demo sample files could not be placed in the demo project');
+    }
+  }
 }
+
+/** The demo's dashboard (DASHBOARD_CONTENT): the datasets a manager opens first, by section. */
+export const DEMO_DASHBOARD = [
+  '## Sales',
+  '',
+  '<DatasetChart alias="sales/monthly-revenue" />',
+  '',
+  '<DatasetChart alias="sales/targets-vs-actuals" />',
+  '',
+  '## Operations',
+  '',
+  '<DatasetChart alias="operations/orders-total" />',
+  '',
+  '<DatasetChart alias="operations/order-status" />',
+  '',
+  '## Marketing',
+  '',
+  '<DatasetChart alias="marketing/sessions-by-device" />',
+  '',
+  '<DatasetLink alias="operations/data-flow">How the demo data flows</DatasetLink>',
+].join('\n');
 
 async function seedInto(db: Db, now: Date, options: SeedOptions): Promise<void> {
   const owner = await createIdpUser(db, { ...DEMO.owner, emailVerified: true });
@@ -66,6 +98,7 @@ async function seedInto(db: Db, now: Date, options: SeedOptions): Promise<void> 
     HOME_PAGE: 'feed',
     FEATURE_QUESTIONS: 'true',
     TOOLBAR_SEARCH_ALT_TEXT: 'Search all datasets',
+    DASHBOARD_CONTENT: DEMO_DASHBOARD,
   });
   await addMember(db, DEMO.workspaceId, owner.subject, 'owner', '@olivia');
   await addMember(db, DEMO.workspaceId, member.subject, 'member', '@max');

@@ -1,11 +1,14 @@
+import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DAILY_CRON } from '../../src/domain/cron';
+import { TABLE_PREFIX_SETTING } from '../../src/domain/tableNamespace';
 import type { Db } from '../db/database';
 import { createDataComponent, type DataComponentInput } from '../repositories/dataComponents';
 import { createPipeline, type PipelineInput } from '../repositories/pipelines';
 import { enqueueJob } from '../runner';
 import { appendLogLines } from '../runner/logs';
+import { repositoryRoot } from '../plugins/repositoryRoot';
+import { readFileInside, replaceFileInside } from '../security/projectFiles';
 import { ensureDefaultStore } from '../stores/defaultStore';
 
 // The demo workspace's Lab: two pipelines of the built-in plugins into the default store, one
@@ -13,7 +16,24 @@ import { ensureDefaultStore } from '../stores/defaultStore';
 // COMPLETE queues the second, so the history the Lab shows is real and the store has tables.
 
 /** The sample files of the second pipeline, shipped with the server. */
-export const DEMO_FILES_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'files');
+export const DEMO_FILES_DIR = path.join(repositoryRoot(), 'server', 'seed', 'files');
+/** Where the demo project keeps its copy of them: tap-files reads inside the project only. */
+export const DEMO_FILES_PROJECT_DIR = 'demo-files';
+
+/**
+ * Copies the sample files into the demo workspace's project (at every start, restoring them). The
+ * project is written by the workspace's jobs, so nothing is written through a link planted there.
+ */
+export function placeDemoFiles(project: string): void {
+  const dir = path.join(project, DEMO_FILES_PROJECT_DIR);
+  fs.mkdirSync(dir, { recursive: true });
+  for (const name of fs.readdirSync(DEMO_FILES_DIR)) {
+    const body = fs.readFileSync(path.join(DEMO_FILES_DIR, name));
+    // Unchanged files keep their modification time, which tap-files' bookmarks compare.
+    if (fs.existsSync(path.join(dir, name)) && readFileInside(dir, name, 10 * body.length + 1024).equals(body)) continue;
+    replaceFileInside(dir, name, body);
+  }
+}
 
 export const DEMO_PIPELINES = {
   sales: 'Demo sales data',
@@ -27,7 +47,7 @@ const COMPONENTS: DataComponentInput[] = [
     pluginType: 'EXTRACTOR',
     pluginName: 'tap-files',
     variant: 'builtin',
-    properties: { paths: [DEMO_FILES_DIR], key_properties: { countries: ['code'], sales_targets: ['month'] } },
+    properties: { paths: [DEMO_FILES_PROJECT_DIR], key_properties: { countries: ['code'], sales_targets: ['month'] } },
   },
   { name: 'target-store', pluginType: 'LOADER', pluginName: 'target-store', variant: 'builtin' },
 ];
@@ -38,6 +58,8 @@ const PIPELINES: Array<PipelineInput & { name: string }> = [
     draft: false,
     schedule: DAILY_CRON,
     dataComponents: ['tap-demo', 'target-store'],
+    // the demo's datasets read the bare stream names: a pipeline added later gets a prefix of its own
+    properties: { [`target-store.${TABLE_PREFIX_SETTING}`]: '' },
     timeout: 600,
     maxRetries: 1,
   },
@@ -45,6 +67,7 @@ const PIPELINES: Array<PipelineInput & { name: string }> = [
     name: DEMO_PIPELINES.reference,
     draft: false,
     dataComponents: ['tap-files', 'target-store'],
+    properties: { [`target-store.${TABLE_PREFIX_SETTING}`]: '' },
     triggeredBy: [DEMO_PIPELINES.sales],
   },
 ];

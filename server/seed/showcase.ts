@@ -25,10 +25,11 @@ const related = (name: string, label: string, columns: ReturnType<typeof column>
 });
 
 /** A small picture as an SVG data URL: a coloured card with a caption. */
-function card(caption: string, colour: string): string {
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="480" height="270" viewBox="0 0 480 270"><rect width="480" height="270" rx="16" fill="${colour}"/><text x="240" y="145" font-family="sans-serif" font-size="32" fill="#fff" text-anchor="middle">${caption}</text></svg>`;
-  return `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
-}
+/**
+ * A picture the app serves itself (public/demo/): a site path is what an image or a carousel may
+ * show (links.ts refuses data: URLs), and an offline install reaches no other host.
+ */
+const picture = (name: string): string => `/demo/${name}.svg`;
 
 export const DEMO_SHOWCASE: ShowcaseDataset[] = [
   {
@@ -162,9 +163,10 @@ ORDER BY 1`,
     tags: ['pipelines', 'help'],
     visualisation: { mermaid: {} },
     rawData: [
+      // the streams sit in the nodes: long edge labels are drawn over their arrows
       'flowchart LR',
-      '  demo[tap-demo] -->|customers, orders, web_sessions| store[(Default store)]',
-      '  files[tap-files] -->|countries, sales_targets| store',
+      '  demo["tap-demo<br/>customers, orders, web_sessions"] --> store[(Default store)]',
+      '  files["tap-files<br/>countries, sales_targets"] --> store',
       '  store --> datasets[Datasets]',
     ].join('\n'),
     age: 6.5,
@@ -178,10 +180,10 @@ ORDER BY 1`,
     visualisation: { carousel: {} },
     metadata: related('campaign-gallery', 'Campaign Gallery', [column('name', 'Name'), column('url', 'Picture')], []),
     rawData: JSON.stringify([
-      { name: 'Spring sale', url: card('Spring sale', '#0f6cbd') },
-      { name: 'Summer launch', url: card('Summer launch', '#107c10') },
-      { name: 'Autumn webinar', url: card('Autumn webinar', '#c239b3') },
-      { name: 'Winter gifts', url: card('Winter gifts', '#d13438') },
+      { name: 'Spring sale', url: picture('spring-sale') },
+      { name: 'Summer launch', url: picture('summer-launch') },
+      { name: 'Autumn webinar', url: picture('autumn-webinar') },
+      { name: 'Winter gifts', url: picture('winter-gifts') },
     ]),
     age: 7.5,
   },
@@ -192,7 +194,7 @@ ORDER BY 1`,
     description: 'The card the newsletter opens with.',
     tags: ['campaigns', 'brand'],
     visualisation: { image: {} },
-    rawData: JSON.stringify([{ name: 'Brand card', url: card('Workspace', '#5c2e91') }]),
+    rawData: JSON.stringify([{ name: 'Brand card', url: picture('brand-card') }]),
     age: 8.5,
   },
 ];

@@ -11,7 +11,6 @@ import { login, startWorld, type World } from './helpers/world';
 // A dataset's data from the workspace's default store: JSON (capped) and streamed CSV (whole),
 // read-only, checked SQL, freshness from the loads the bridge records, and nothing across workspaces.
 
-const postgres = Boolean(process.env.TEST_DATABASE_URL);
 const CAP = 50;
 let world: World;
 let pipelineId: string;
@@ -57,7 +56,9 @@ async function csvOf(href: string): Promise<Response> {
 const ordersCount = async () => Number((await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.id(schema, 'orders')}`.execute(world.server.db)).rows[0]?.n);
 
 beforeAll(async () => {
-  world = await startWorld({ env: { DATASET_ROW_CAP: String(CAP), DATASET_QUERY_TIMEOUT_MS: '1500' } });
+  // The million-row CSV below runs under the default export limit (DATASET_EXPORT_TIMEOUT_MS);
+  // the limits themselves are tested in dataset-isolation.test.ts.
+  world = await startWorld({ env: { DATASET_ROW_CAP: String(CAP) } });
   await Promise.all([login(world.owner), login(world.member)]);
   pipelineId = await makePipeline(world, 'Dataset loads');
 }, 60_000);
@@ -124,6 +125,13 @@ describe('after a load through the runner bridge', () => {
     expect(small.body).toMatchObject({ columns: ['status', 'n'], truncated: false, rows: [{ status: 'completed', n: 2 }, { status: 'refunded', n: 1 }, { status: 'shipped', n: 1 }] });
   });
 
+  it('a misspelt table is answered with the table meant; an unknown one with the tables there are; a write in SQL words', async () => {
+    const preview = (query: string) => world.owner.api.call('POST', `/api/workspaces/${DEMO.workspaceId}/datasets/preview`, { query });
+    expectError(await preview('SELECT * FROM ordrs'), 400, { query: 'No pipeline has loaded ordrs into the store yet. Did you mean orders?' });
+    expectError(await preview('SELECT * FROM invoices'), 400, { query: 'No pipeline has loaded invoices into the store yet. The store has customers, orders.' });
+    expectError(await preview('DELETE FROM orders'), 400, { query: 'Only SELECT is allowed, not DELETE' });
+  });
+
   it('refuses a preview to a member (no link, 403) and a failing query with a field error', async () => {
     const workspace = await world.member.api.get(`/api/workspaces/${DEMO.workspaceId}`);
     expect(hasLink(workspace.body, REL.previewDataset)).toBe(false);
@@ -132,7 +140,7 @@ describe('after a load through the runner bridge', () => {
   });
 });
 
-describe('the row cap and the time limit', () => {
+describe('the row cap', () => {
   it(`caps JSON at DATASET_ROW_CAP (${CAP}) and says so, while CSV carries every row`, async () => {
     const created = await publish({ title: 'Five hundred numbers', query: 'SELECT g AS n FROM generate_series(1, 500) g ORDER BY g' });
     expect(created.status).toBe(201);
@@ -144,14 +152,6 @@ describe('the row cap and the time limit', () => {
     expect(csv.split('\r\n').filter((l) => l !== '')).toHaveLength(501);
   });
 
-  it.skipIf(!postgres)('stops a huge cross join at the time limit (PostgreSQL: PGlite ignores statement_timeout)', async () => {
-    const started = Date.now();
-    const answer = await world.owner.api.call('POST', `/api/workspaces/${DEMO.workspaceId}/datasets/preview`, {
-      query: 'SELECT count(*) FROM generate_series(1, 100000) a, generate_series(1, 100000) b',
-    });
-    expectError(answer, 400, { query: /time limit/ });
-    expect(Date.now() - started).toBeLessThan(10_000);
-  });
 });
 
 describe('read-only, checked SQL', () => {
@@ -224,7 +224,6 @@ describe('a 1,000,000-row CSV export', () => {
     // The embedded database blocked this process while it wrote: let the server close the
     // keep-alive sockets that timed out meanwhile before the next request reuses one.
     await new Promise((resolve) => setTimeout(resolve, 200));
-    // No ORDER BY: under this world's 1.5 s limit a sort of 1M rows on a busy machine could time out (each FETCH is a statement).
     const created = await publish({ title: 'A million rows', query: 'SELECT n, label FROM big' });
     expect(created.status).toBe(201);
     global.gc?.();

@@ -81,16 +81,17 @@ describe('GET /api/profiles/{id}', () => {
 });
 
 describe('PUT /api/profiles/{id}', () => {
-  it('saves name and email, and answers the saved profile', async () => {
+  it('saves the name, and a new email only as pending until its mailed link is confirmed (tests/api/identity-email-change.test.ts)', async () => {
     const answer = await world.outsider.api.call('PUT', profilePath(world.outsider.subject), {
       id: world.outsider.subject,
       name: 'Oscar O.',
       email: 'oscar@example.org',
     });
     expect(answer.status).toBe(200);
-    expect(answer.body).toMatchObject({ name: 'Oscar O.', email: 'oscar@example.org' });
+    expect(answer.body).toMatchObject({ name: 'Oscar O.', email: world.outsider.email, pendingEmail: 'oscar@example.org' });
     const read = await world.outsider.api.get(profilePath(world.outsider.subject));
     expect(read.body.name).toBe('Oscar O.');
+    expect(read.body.email).toBe(world.outsider.email);
   });
 
   it("answers the spec's field messages for an empty name and an invalid email", async () => {

@@ -44,5 +44,6 @@ describe('a restart keeps everything that was written', () => {
     } finally {
       await second.close();
     }
-  });
+    // two starts of a persistent embedded database: over 30 s beside the other test lanes on two cores
+  }, 90_000);
 });

@@ -49,8 +49,8 @@ describe('GET /api/', () => {
 });
 
 describe('unknown paths under /api', () => {
-  it('answer 404 with the error body', async () => {
+  it('answer 404 with the error body; a known path with another method is 405 (RFC 9110)', async () => {
     expectError(await world.owner.api.get('/api/no-such-resource'), 404);
-    expectError(await world.owner.api.call('DELETE', '/api/workspaces'), 404);
+    expectError(await world.owner.api.call('DELETE', '/api/workspaces'), 405);
   });
 });

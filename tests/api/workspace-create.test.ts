@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REL } from '../../src/domain/relations';
 import { jobSchema, workspaceSchema } from '../../src/domain/resources';
@@ -11,11 +14,22 @@ import { login, startWorld, type World } from './helpers/world';
 // is not started in API tests: the jobs they queue are checked here, run in tests/runner.
 
 let world: World;
+// Local repositories may come from `roots` only (REPOSITORY_LOCAL_ROOTS); `dataDir` is the server's data directory.
+let dataDir: string;
+let roots: string;
 beforeAll(async () => {
-  world = await startWorld();
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'api-data-'));
+  roots = fs.mkdtempSync(path.join(os.tmpdir(), 'api-repositories-'));
+  fs.mkdirSync(path.join(roots, 'data'));
+  fs.symlinkSync('/etc', path.join(roots, 'etc-link'));
+  fs.symlinkSync(dataDir, path.join(roots, 'data-link'));
+  world = await startWorld({ env: { DATA_DIR: dataDir, REPOSITORY_LOCAL_ROOTS: `/srv/git,${roots}` } });
   await Promise.all([login(world.owner), login(world.member), login(world.outsider)]);
 });
-afterAll(() => world?.close());
+afterAll(async () => {
+  await world?.close();
+  for (const dir of [dataDir, roots]) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 const SVG_WITH_SCRIPT = `data:image/svg+xml;base64,${Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(2)</script></svg>').toString('base64')}`;
@@ -107,6 +121,17 @@ describe('the repository fields, the secret and the logo', () => {
     expectError(await world.owner.api.call('PUT', href, { name: 'x', repositoryUrl: 'https://github.com/acme/data', repositoryBranch: '../main' }), 400, { repositoryBranch: /branch/ });
     expectError(await world.owner.api.call('PUT', href, { name: 'x', repositoryUrl: 'https://github.com/acme/data', githubInstallationId: 'abc' }), 400, { githubInstallationId: /number/ });
     expectError(await world.owner.api.call('PUT', href, { name: 'x', repositoryUrl: 'git@github.com:a/b.git', sshPrivateKey: 'hunter2' }), 400, { sshPrivateKey: /private key/ });
+  });
+
+  it('refuses a local repository path outside REPOSITORY_LOCAL_ROOTS, inside the data directory or through a link out, beside the field', async () => {
+    expect((await world.owner.api.call('PUT', href, { name: 'Local', repositoryUrl: path.join(roots, 'data') })).status).toBe(200);
+    expectError(await world.owner.api.call('PUT', href, { name: 'x', repositoryUrl: '/etc' }), 400, { setRepositoryUrl: /not under a directory REPOSITORY_LOCAL_ROOTS allows/ });
+    expectError(await world.owner.api.call('PUT', href, { name: 'x', repositoryUrl: '/srv/gitlab/data' }), 400, { setRepositoryUrl: /not under a directory REPOSITORY_LOCAL_ROOTS allows/ });
+    expectError(await world.owner.api.call('PUT', href, { name: 'x', repositoryUrl: path.join(roots, 'etc-link') }), 400, { setRepositoryUrl: /not under a directory REPOSITORY_LOCAL_ROOTS allows/ });
+    expectError(await world.owner.api.call('PUT', href, { name: 'x', repositoryUrl: path.join(roots, 'data-link', 'projects') }), 400, { setRepositoryUrl: /inside the server's data directory/ });
+    expectError(await world.owner.api.call('PUT', href, { name: 'x', repositoryUrl: dataDir }), 400, { setRepositoryUrl: /inside the server's data directory/ });
+    // Nothing refused was stored.
+    expect((await world.owner.api.get(href)).body.repositoryUrl).toBe(path.join(roots, 'data'));
   });
 
   it("regenerates the deployment secret when deploymentSecret is '' and keeps it otherwise", async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REL } from '../../src/domain/relations';
 import { jobsCollectionSchema, membersCollectionSchema, workspaceSchema, workspacesCollectionSchema } from '../../src/domain/resources';
-import { DEMO } from '../../server/seed';
+import { DEMO, DEMO_DASHBOARD } from '../../server/seed';
 import { embedded, expectError, hasLink, linkOf } from './helpers/http';
 import { login, startWorld, type World } from './helpers/world';
 
@@ -72,7 +72,7 @@ describe('GET /api/workspaces/{id}', () => {
       id: DEMO.workspaceId,
       name: DEMO.workspaceName,
       default: true,
-      appProperties: { HOME_PAGE: 'feed', FEATURE_QUESTIONS: 'true', TOOLBAR_SEARCH_ALT_TEXT: 'Search all datasets' },
+      appProperties: { HOME_PAGE: 'feed', FEATURE_QUESTIONS: 'true', TOOLBAR_SEARCH_ALT_TEXT: 'Search all datasets', DASHBOARD_CONTENT: DEMO_DASHBOARD },
       status: 'READY',
       domains: [],
     });

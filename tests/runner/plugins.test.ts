@@ -52,6 +52,34 @@ describe('built-in plugins through the default script', () => {
     expect(metrics.map((m) => m.rowsLoaded)).toEqual([0, Number(first.rows_loaded)]);
   });
 
+  it("a second tap-demo pipeline loads into tables of its own prefix: the first pipeline's rows and freshness stay as they were", async () => {
+    const schema = storeSchemaName(bench.workspaceId);
+    const snapshot = async (table: string) => (await sql<{ n: number; total: string }>`SELECT count(*)::int AS n, coalesce(sum(amount), 0)::text AS total FROM ${sql.id(schema, table)}`.execute(bench.db)).rows[0];
+    const before = await snapshot('orders');
+    const loadedBy = async (table: string) => (await bench.db.selectFrom('store_loads').select('pipeline_id').where('workspace_id', '=', bench.workspaceId).where('table_name', '=', table).executeTakeFirst())?.pipeline_id;
+    const firstLoader = await loadedBy('orders');
+    const second = await bench.pipeline({
+      name: 'second demo',
+      dataComponents: ['tap-demo', 'target-store'],
+      properties: { 'target-store.table_prefix': 'second_demo_', 'tap-demo.start_date': '2026-10-01T00:00:00Z', 'tap-demo.end_date': '2026-10-20T00:00:00Z', 'tap-demo.seed': 8 },
+    });
+    const job = await runPipeline(second.id);
+    const log = (await logOf(bench.db, job.id)).join('\n');
+    expect(job.status, log).toBe('COMPLETE');
+    expect(log).toContain('stream orders → table second_demo_orders');
+    expect(await storeTables(bench.db, bench.workspaceId)).toEqual(['customers', 'orders', 'second_demo_customers', 'second_demo_orders', 'second_demo_web_sessions', 'web_sessions']);
+    expect(await snapshot('orders')).toEqual(before);
+    expect((await snapshot('second_demo_orders'))!.n).toBeGreaterThan(50);
+    expect(await loadedBy('orders')).toBe(firstLoader);
+    expect(await loadedBy('second_demo_orders')).toBe(second.id);
+
+    const bad = await bench.pipeline({ name: 'bad prefix', dataComponents: ['tap-demo', 'target-store'], properties: { 'target-store.table_prefix': 'x; drop table orders' } });
+    const refused = await runPipeline(bad.id);
+    expect(refused.status).toBe('ERROR');
+    expect((await logOf(bench.db, refused.id)).join('\n')).toContain('invalid config: table_prefix must be lower-case letters');
+    expect(await snapshot('orders')).toEqual(before);
+  });
+
   it('a Python plugin ends ERROR with a log line saying exactly why', async () => {
     const pipeline = await bench.pipeline({ name: 'github', dataComponents: ['tap-github', 'target-store'] });
     const job = await runPipeline(pipeline.id);

@@ -8,7 +8,7 @@ import { createPipeline } from '../../server/repositories/pipelines';
 import { enqueueJob } from '../../server/runner';
 import { createTestDatabase, type TestDatabase } from '../support/server';
 import { startServerProcess, type ServerProcess } from './serverProcess';
-import { waitFor } from './helpers';
+import { logOf, waitFor } from './helpers';
 
 const postgres = Boolean(process.env.TEST_DATABASE_URL);
 
@@ -68,8 +68,9 @@ describe('runner processes', () => {
       const lines = await handle.db.selectFrom('job_logs').select(['sequence', 'message']).where('job_id', '=', jobId!).orderBy('sequence').execute();
       lines.forEach((line, i) => expect(line.sequence).toBe(i + 1));
       expect(lines.length).toBeGreaterThan(lastWritten);
-      // line 1 is the runner's "Job started"; the script's lines follow in order
-      for (let i = 1; i < lastWritten; i++) expect(lines[i]!.message).toBe(`line ${i}`);
+      // line 1 is the runner's "Job started", line 2 how the job is sandboxed; the script's lines follow in order
+      expect(lines[1]!.message).toMatch(/^Sandbox: /);
+      for (let i = 2; i < lastWritten; i++) expect(lines[i]!.message).toBe(`line ${i - 1}`);
       expect(lines.some((l) => l.message.startsWith('The runner running this job was lost'))).toBe(true);
     } finally {
       await handle.close();
@@ -81,8 +82,8 @@ describe('runner processes', () => {
     const database = await createTestDatabase();
     cleanup.push(() => database.dispose());
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'runner-drain-'));
-    const runs = path.join(dir, 'runs.txt');
-    const jobs = await prepare(database, Array.from({ length: 200 }, (_, i) => ({ name: `trivial ${i}`, script: `echo "$JOB_ID" >> ${runs}` })));
+    // each run appends its job id to a file of its project (the one place a sandboxed job writes)
+    const jobs = await prepare(database, Array.from({ length: 200 }, (_, i) => ({ name: `trivial ${i}`, script: 'echo "$JOB_ID" >> "$MELTANO_PROJECT_ROOT/runs.txt"' })));
     const env = { DATA_DIR: dir, DATABASE_URL: database.url, RUNNER_CONCURRENCY: '4', RUNNER_POLL_MS: '100' };
     const [a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
     cleanup.push(() => Promise.resolve(a.child.kill('SIGKILL')), () => Promise.resolve(b.child.kill('SIGKILL')));
@@ -92,10 +93,14 @@ describe('runner processes', () => {
         const left = await handle.db.selectFrom('jobs').select('id').where('status', 'in', ['QUEUED', 'RUNNING']).execute();
         return left.length === 0 ? true : undefined;
       }, 'the queue to drain', 90_000);
-      const statuses = await handle.db.selectFrom('jobs').select(['status']).where('id', 'in', jobs).execute();
-      expect(statuses.every((s) => s.status === 'COMPLETE')).toBe(true);
+      const statuses = await handle.db.selectFrom('jobs').select(['id', 'status']).where('id', 'in', jobs).execute();
+      // a job that did not complete is named with its log, so a failure says why
+      const failed = statuses.filter((s) => s.status !== 'COMPLETE');
+      const why = await Promise.all(failed.slice(0, 3).map(async (s) => `${s.id} ${s.status}: ${(await logOf(handle.db, s.id)).join(' | ')}`));
+      expect(failed, why.join('\n')).toEqual([]);
       expect(statuses).toHaveLength(200);
-      const ran = fs.readFileSync(runs, 'utf8').trim().split('\n');
+      const [project] = fs.readdirSync(path.join(dir, 'projects'));
+      const ran = fs.readFileSync(path.join(dir, 'projects', project!, 'runs.txt'), 'utf8').trim().split('\n');
       expect(ran).toHaveLength(200);
       expect(new Set(ran).size).toBe(200);
       expect(new Set(ran)).toEqual(new Set(jobs));

@@ -187,15 +187,16 @@ describe('scheduler with two processes on one PostgreSQL', () => {
   it.runIf(postgres)('two server processes fire a schedule once per slot', async () => {
     const database = await createTestDatabase();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scheduler-processes-'));
-    const runs = path.join(dir, 'runs.txt');
     const handle = await openDatabase({ url: database.url, dataDir: 'memory://' });
     const env = { DATA_DIR: dir, DATABASE_URL: database.url, SCHEDULER_INTERVAL_MS: '100', RUNNER_POLL_MS: '100' };
     const servers = await Promise.all([startServerProcess(env), startServerProcess(env)]);
     try {
       const workspaceId = randomUUID();
       await handle.db.insertInto('workspaces').values({ id: workspaceId, name: 'Scheduled', domains: '[]', app_properties: '{}', status: 'READY' }).execute();
-      // Every second, so a few seconds hold several slots; each run appends its job id to a file.
-      const created = await createPipeline(handle.db, workspaceId, { name: 'every second', draft: false, schedule: '* * * * * *', script: `echo "$JOB_ID" >> ${runs}` });
+      // Every second, so a few seconds hold several slots; each run appends its job id to a file of
+      // its project (the one place a sandboxed job writes).
+      const runs = path.join(dir, 'projects', workspaceId, 'runs.txt');
+      const created = await createPipeline(handle.db, workspaceId, { name: 'every second', draft: false, schedule: '* * * * * *', script: 'echo "$JOB_ID" >> "$MELTANO_PROJECT_ROOT/runs.txt"' });
       if (!created.ok) throw new Error('name');
       const pipelineId = created.pipeline.id;
       const slots = await waitFor(async () => {

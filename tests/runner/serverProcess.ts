@@ -12,9 +12,24 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-export async function startServerProcess(env: { DATA_DIR: string; DATABASE_URL?: string | undefined; [name: string]: string | undefined }): Promise<ServerProcess> {
+export interface ProcessKind {
+  /** server/main.ts (API and worker) or server/worker.ts (worker alone) */
+  entry: string;
+  /** the log line that says the process is up; undefined: do not wait */
+  ready?: (line: Record<string, unknown>) => boolean;
+  /** a command the server is started under (e.g. a user namespace without nested namespaces) */
+  wrapper?: readonly string[];
+}
+
+const API_AND_WORKER: ProcessKind = { entry: 'server/main.ts', ready: (l) => l.msg === 'runner: started' };
+
+export async function startServerProcess(
+  env: { DATA_DIR: string; DATABASE_URL?: string | undefined; [name: string]: string | undefined },
+  kind: ProcessKind = API_AND_WORKER,
+): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const command = [...(kind.wrapper ?? []), process.execPath, '--import', 'tsx', kind.entry];
+  const child = spawn(command[0]!, command.slice(1), {
     cwd: path.resolve(import.meta.dirname, '../..'),
     env: {
       PATH: process.env.PATH,
@@ -63,6 +78,6 @@ export async function startServerProcess(env: { DATA_DIR: string; DATABASE_URL?:
       void exited.then(() => check());
       check();
     });
-  await waitForLog((l) => l.msg === 'runner: started', 'the runner to start', 40_000);
+  if (kind.ready) await waitForLog(kind.ready, `${kind.entry} to start`, 40_000);
   return { child, logs, waitForLog, exited };
 }

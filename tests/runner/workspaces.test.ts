@@ -2,9 +2,12 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkSchedule } from '../../src/domain/cron';
 import { createList } from '../../server/repositories/channels';
+import { githubWebhookRoutes } from '../../server/routes/githubWebhook';
+import { githubSignature } from '../../server/security/githubWebhook';
 import { createDataComponent } from '../../server/repositories/dataComponents';
 import { newId } from '../../server/repositories/ids';
 import { createWorkspace, deleteWorkspace, findWorkspace, insertWorkspaceJob } from '../../server/repositories/workspaces';
@@ -33,6 +36,8 @@ beforeAll(async () => {
   owner = `auth0|${newId()}`;
   await bench.db.insertInto('profiles').values({ id: owner, name: 'Owner', email: 'owner@example.com', can_create_workspaces: true }).execute();
   repo = fs.mkdtempSync(path.join(os.tmpdir(), 'deploy-repo-'));
+  // readable by others, as an operator's repositories are: the clone runs as the workspace's own uid
+  fs.chmodSync(repo, 0o755);
   git(repo, 'init', '--quiet', '--initial-branch=main');
   fs.mkdirSync(path.join(repo, 'pipelines'));
   fs.mkdirSync(path.join(repo, 'datasets'));
@@ -40,7 +45,8 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(repo, 'datasets', 'revenue.yaml'), 'title: Revenue\nquery: SELECT 1\n');
   git(repo, 'add', '.');
   git(repo, 'commit', '--quiet', '-m', 'definitions');
-  await bench.startRunner();
+  // Local repositories are deployed from the temporary directory only (REPOSITORY_LOCAL_ROOTS).
+  await bench.startRunner({ repositoryLocalRoots: [os.tmpdir()] });
 });
 afterAll(async () => {
   await bench?.close();
@@ -100,6 +106,62 @@ describe('WORKSPACE_DEPLOY', () => {
     expect(schemas).toEqual([]);
   });
 
+  it("deploys on GitHub's push webhook to the workspace's branch, signed with its deployment secret; a wrong signature is 401 and nothing runs", async () => {
+    const id = await newWorkspace('Webhook');
+    await bench.db.updateTable('workspaces').set({ repository_url: repo, repository_branch: 'main' }).where('id', '=', id).execute();
+    const secret = (await findWorkspace(bench.db, id))!.deployment_secret!;
+    const app = Fastify();
+    await app.register(githubWebhookRoutes, { prefix: '/api', db: bench.db });
+    const head = git(repo, 'rev-parse', 'HEAD').trim();
+    // the shape of a real push delivery (https://docs.github.com/webhooks/webhook-events-and-payloads#push)
+    const push = (ref: string) =>
+      JSON.stringify({
+        ref,
+        before: '0000000000000000000000000000000000000000',
+        after: head,
+        repository: { id: 1, name: 'workspace', full_name: 'acme/workspace', default_branch: 'main', clone_url: 'https://github.com/acme/workspace.git' },
+        pusher: { name: 'ada', email: 'ada@example.com' },
+        sender: { login: 'ada', id: 2 },
+        created: false,
+        deleted: false,
+        forced: false,
+        commits: [{ id: head, message: 'definitions', timestamp: new Date().toISOString(), author: { name: 't', email: 't@example.com' }, added: ['pipelines/sales.yml'], removed: [], modified: [] }],
+        head_commit: { id: head, message: 'definitions' },
+      });
+    const deliver = (body: string, signature: string | undefined, event = 'push') =>
+      app.inject({
+        method: 'POST',
+        url: `/api/workspaces/${id}/deployments/github-webhook`,
+        headers: { 'content-type': 'application/json', 'x-github-event': event, 'x-github-delivery': newId(), ...(signature ? { 'x-hub-signature-256': signature } : {}) },
+        payload: body,
+      });
+    const deployments = () => bench.db.selectFrom('jobs').select('id').where('workspace_id', '=', id).where('type', '=', 'WORKSPACE_DEPLOY').execute();
+
+    const main = push('refs/heads/main');
+    for (const forged of [undefined, githubSignature('not-the-secret', Buffer.from(main)), githubSignature(secret, Buffer.from(`${main} `))]) {
+      const refused = await deliver(main, forged);
+      expect(refused.statusCode).toBe(401);
+    }
+    const unknown = await app.inject({ method: 'POST', url: `/api/workspaces/${newId()}/deployments/github-webhook`, headers: { 'content-type': 'application/json', 'x-github-event': 'push', 'x-hub-signature-256': githubSignature(secret, Buffer.from(main)) }, payload: main });
+    expect(unknown.statusCode).toBe(401);
+    expect((await deliver('{}', githubSignature(secret, Buffer.from('{}')), 'ping')).statusCode).toBe(200);
+    const other = push('refs/heads/feature');
+    const ignored = await deliver(other, githubSignature(secret, Buffer.from(other)));
+    expect(ignored.statusCode).toBe(200);
+    expect(ignored.json()).toMatchObject({ message: expect.stringContaining('this workspace deploys main') });
+    expect(await deployments()).toEqual([]);
+
+    const accepted = await deliver(main, githubSignature(secret, Buffer.from(main)));
+    expect(accepted.statusCode).toBe(202);
+    const { jobId } = accepted.json<{ jobId: string }>();
+    const ended = await waitForStatus(bench.db, jobId, ['COMPLETE', 'ERROR', 'STOPPED'], 60_000);
+    expect(ended.status, (await logOf(bench.db, jobId)).join('\n')).toBe('COMPLETE');
+    expect(ended.commit_id).toBe(head);
+    expect(ended.triggered_by).toBe(`GitHub push ${head.slice(0, 12)} by ada`);
+    expect(await deployments()).toHaveLength(1);
+    await app.close();
+  });
+
   it('ends ERROR with a clear line when the branch does not exist, keeping what was deployed', async () => {
     const id = await newWorkspace('Missing branch');
     await bench.db.updateTable('workspaces').set({ repository_url: repo, repository_branch: 'no-such-branch' }).where('id', '=', id).execute();
@@ -114,6 +176,25 @@ describe('WORKSPACE_DEPLOY', () => {
     const result = await deploy(id);
     expect(result.status).toBe('ERROR');
     expect(result.log).toMatch(/inside the server's data directory/);
+  });
+
+  it('refuses a local repository outside REPOSITORY_LOCAL_ROOTS, also when a link inside them leads there', async () => {
+    const id = await newWorkspace('Outside the roots');
+    // This project's own checkout is a git repository outside the temporary directory.
+    const outside = path.resolve(import.meta.dirname, '../..');
+    const link = fs.mkdtempSync(path.join(os.tmpdir(), 'deploy-link-'));
+    fs.symlinkSync(outside, path.join(link, 'repo'));
+    try {
+      for (const url of [outside, path.join(link, 'repo')]) {
+        await bench.db.updateTable('workspaces').set({ repository_url: url }).where('id', '=', id).execute();
+        const result = await deploy(id);
+        expect(result.status, result.log).toBe('ERROR');
+        expect(result.log).toContain(`Nothing deployed: the local repository ${url} is not under a directory REPOSITORY_LOCAL_ROOTS allows.`);
+        expect(fs.existsSync(path.join(projectDir(bench.dataDir, id), 'repository'))).toBe(false);
+      }
+    } finally {
+      fs.rmSync(link, { recursive: true, force: true });
+    }
   });
 });
 
@@ -146,6 +227,7 @@ describe('WORKSPACE_DEPLOY applies definitions', () => {
 
   beforeAll(async () => {
     definitions = fs.mkdtempSync(path.join(os.tmpdir(), 'deploy-definitions-'));
+    fs.chmodSync(definitions, 0o755);
     git(definitions, 'init', '--quiet', '--initial-branch=main');
     fs.mkdirSync(path.join(definitions, 'pipelines'));
     fs.mkdirSync(path.join(definitions, 'datasets'));
@@ -200,7 +282,8 @@ describe('WORKSPACE_DEPLOY applies definitions', () => {
       created_by: owner,
     });
     expect(daily!.data_components).toEqual(['tap-demo', 'target-store']);
-    expect(daily!.properties).toEqual({ 'tap-demo.seed': 7 });
+    // a deployed pipeline writes the bare stream names its repository's datasets read
+    expect(daily!.properties).toEqual({ 'tap-demo.seed': 7, 'target-store.table_prefix': '' });
     expect(daily!.triggered_by).toEqual(['deploy']);
 
     const datasets = await datasetsOf(workspaceId);
@@ -273,7 +356,9 @@ describe('WORKSPACE_DEPLOY applies definitions', () => {
     expect(result.log).toContain('pipelines/hourly.yml: timeout: must be a whole number of seconds');
     expect(result.log).toContain(`datasets/writes.yml: query: ${refused}`);
     expect(result.log).toMatch(/datasets\/orphan\.yml: source: names no channel of this workspace/);
-    expect(result.log).toMatch(/Nothing deployed: 4 problems in the definitions/);
+    // a second pipeline of the same extractor, unprefixed like the first: it would overwrite its tables
+    expect(result.log).toContain("pipelines/weekly.yml: properties.target-store.table_prefix: Pipeline 'daily' already loads the same data into unprefixed tables");
+    expect(result.log).toMatch(/Nothing deployed: 5 problems in the definitions/);
     expect(result.log).not.toMatch(/^(Created |Updated |Deployed \d)/m);
 
     // Nothing of this deployment reached the workspace: no new pipeline or dataset, no change.

@@ -250,15 +250,28 @@ export async function submitLogin(browser: Browser, page: Landing, transaction: 
   return follow(browser, await submitForm(browser, form, { email: credentials.email, password: credentials.password }), form.action, transaction.redirectUri);
 }
 
-/** Sign-up through the provider's pages (screen_hint=signup, as loginWithRedirect can ask for). */
+/**
+ * Sign-up through the provider's pages (screen_hint=signup, as loginWithRedirect can ask for). The
+ * provider answers "Check your email" and signs nobody in, so the new (unverified) user then signs
+ * in with the password, as a person would.
+ */
 export async function signUp(baseUrl: string, options: { name: string; email: string; password: string; browser?: Browser }): Promise<Tokens> {
-  const browser = options.browser ?? new Browser();
-  const { transaction, landing } = await startAuthorization(browser, baseUrl, { screenHint: 'signup' });
+  const page = await submitSignUp(options.browser ?? new Browser(), baseUrl, options);
+  if (page.status !== 200 || !page.html.includes('Check your email')) throw new Error(`sign-up of ${options.email} was refused (${page.status}):\n${page.html.slice(0, 2000)}`);
+  return signIn(baseUrl, { email: options.email, password: options.password, ...(options.browser ? { browser: options.browser } : {}) });
+}
+
+/** Fills in and submits the sign-up form of a fresh authorization; the page it answers with. */
+export async function submitSignUp(browser: Browser, baseUrl: string, fields: { name: string; email: string; password: string }, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; html: string }> {
+  const { landing } = await startAuthorization(browser, baseUrl, { screenHint: 'signup' });
   if (landing.kind !== 'page') throw new Error('expected the sign-up page');
   const form = findForm(landing.html, landing.url, '/signup');
-  const done = await follow(browser, await submitForm(browser, form, { name: options.name, email: options.email, password: options.password }), form.action, transaction.redirectUri);
-  if (done.kind !== 'callback') throw new Error(`sign-up of ${options.email} did not complete (${done.status}):\n${done.html.slice(0, 2000)}`);
-  return exchangeCode(transaction, done.url);
+  const response = await browser.request(form.action, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams({ ...form.fields, ...fields }).toString(),
+  });
+  return { status: response.status, headers: response.headers, html: await response.text() };
 }
 
 export async function refreshTokens(baseUrl: string, refreshToken: string): Promise<Tokens> {

@@ -35,7 +35,7 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
     return {
       url: url.toString(),
       dataDir: 'memory://',
-      dispose: () => withAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
+      dispose: () => withAdmin(adminUrl, dropDatabase(name)),
     };
   }
   if (options.persistent) {
@@ -43,6 +43,18 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
     return { url: undefined, dataDir, dispose: () => fs.promises.rm(dataDir, { recursive: true, force: true }) };
   }
   return { url: undefined, dataDir: 'memory://', dispose: () => Promise.resolve() };
+}
+
+/**
+ * Drops a scratch database and then the workspace roles made for it: roles are cluster-wide, and
+ * their names end with a digest of their database's name (server/stores/storeRole.ts).
+ */
+function dropDatabase(name: string): (client: pg.Client) => Promise<void> {
+  return async (client) => {
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    const { rows } = await client.query<{ rolname: string }>(`SELECT rolname FROM pg_roles WHERE rolname ~ '^ws_[0-9a-f]{32}_' AND right(rolname, 8) = left(md5($1), 8)`, [name]);
+    for (const { rolname } of rows) await client.query(`DROP ROLE IF EXISTS "${rolname}"`);
+  };
 }
 
 /** One short-lived connection to a PostgreSQL server (creating and dropping scratch databases). */

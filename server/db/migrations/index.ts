@@ -16,6 +16,9 @@ import * as comments from './014_comments';
 import * as notificationSettings from './015_notification_settings';
 import * as datasetAlerts from './016_dataset_alerts';
 import * as searchDocuments from './017_search_documents';
+import * as identityEmailChange from './018_identity_email_change';
+import * as queryRoles from './019_query_roles';
+import * as tablePrefixes from './020_table_prefixes';
 
 /** Ordered by name; a new migration is a new file added here, never an edit of an old one. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +39,7 @@ export const migrations: Record<string, Migration> = {
   '015_notification_settings': notificationSettings,
   '016_dataset_alerts': datasetAlerts,
   '017_search_documents': searchDocuments,
+  '018_identity_email_change': identityEmailChange,
+  '019_query_roles': queryRoles,
+  '020_table_prefixes': tablePrefixes,
 };

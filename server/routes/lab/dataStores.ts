@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { DATA_STORE_TEXTS, mergeStoreProperties, postgresSettingErrors, storeNameError } from '../../../src/domain/dataStores';
+import { DATA_STORE_TEXTS, mergeStoreProperties, postgresSettingErrors, storeNameError, storeSettings } from '../../../src/domain/dataStores';
 import { REL } from '../../../src/domain/relations';
 import { badRequest, conflict, type FieldError } from '../../http/errors';
 import { builtinPlugin } from '../../plugins/catalogue';
@@ -56,7 +56,7 @@ function storePluginOf(reference: string): string | undefined {
 }
 
 function settingsOf(dataPlugin: string) {
-  return builtinPlugin(parsePluginReference(dataPlugin)?.pluginName ?? '')?.settings ?? [];
+  return storeSettings(builtinPlugin(parsePluginReference(dataPlugin)?.pluginName ?? '')?.settings);
 }
 
 function storeErrors(name: string, properties: Record<string, unknown>, dataPlugin: string, draft: boolean): FieldError[] {

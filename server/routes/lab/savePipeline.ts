@@ -8,6 +8,7 @@ import { listDataComponents, parsePluginReference, resolveDataComponents, type D
 import { workspacePlugins, type WorkspacePlugin } from '../../repositories/dataPlugins';
 import { componentRule } from '../../repositories/pipelineFacts';
 import { createPipeline, updatePipeline, type PipelineRow } from '../../repositories/pipelines';
+import { tablePrefixErrors, withTablePrefixes } from '../../services/tablePrefixes';
 
 // Create, update and draft share one path: resolve the components the body names (creating a
 // component for a plugin reference), validate with the domain's rules, write. All of it runs in
@@ -46,6 +47,8 @@ export const pipelineWriteBody = z.object({
   timeout: z.int('must be a whole number of seconds').min(0, 'must be 0 or more').max(MAX_TIMEOUT_SECONDS, `must be at most ${MAX_TIMEOUT_SECONDS}`).nullish(),
   maxRetries: z.int('must be a whole number').min(0, 'must be 0 or more').max(MAX_RETRIES, `must be at most ${MAX_RETRIES}`).nullish(),
   triggeredBy: z.array(z.string().max(500, 'is too long')).max(100, 'must list at most 100 triggers').nullish(),
+  /** the person confirmed that this pipeline loads into the same tables as another (tableNamespace.ts) */
+  shareTables: z.boolean('must be true or false').nullish(),
 });
 export type PipelineWriteBody = z.output<typeof pipelineWriteBody>;
 
@@ -86,6 +89,11 @@ export interface SaveRequest {
   draft: boolean;
   /** the creator of a new pipeline; null for a deployment queued by no one */
   createdBy: string | null;
+  /**
+   * a new pipeline writes the bare stream names unless its body names a prefix: a deployment's,
+   * whose repository's datasets read the tables by the names Matatika loads them under
+   */
+  unprefixed?: boolean;
 }
 
 /** Validates and writes; a 400 with every field error otherwise. Runs in the caller's transaction. */
@@ -105,10 +113,11 @@ export async function savePipeline(trx: Db, request: SaveRequest): Promise<Pipel
   const components: DataComponentRow[] = resolved.filter((c, i) => resolved.findIndex((d) => d.id === c.id) === i);
   const rules = components.map(componentRule);
 
-  const properties = keepMaskedValues(body.properties ?? {}, existing?.properties ?? {}, pipelineKeySensitivity(rules));
-  const others = await trx.selectFrom('pipelines').select('name').where('workspace_id', '=', workspaceId).where('id', '!=', id).execute();
+  const others = await trx.selectFrom('pipelines').select(['name', 'properties', 'data_components']).where('workspace_id', '=', workspaceId).where('id', '!=', id).execute();
+  const properties = withTablePrefixes(keepMaskedValues(body.properties ?? {}, existing?.properties ?? {}, pipelineKeySensitivity(rules)), { name: body.name, draft, unprefixed: request.unprefixed === true, components, existing, others });
   const otherNames = others.map((o) => o.name);
   Object.assign(errors, pipelineErrors({ name: body.name, properties, schedule: body.schedule, triggeredBy: body.triggeredBy ?? [] }, { components: rules, otherPipelineNames: otherNames, draft }));
+  Object.assign(errors, tablePrefixErrors(body.name, draft, properties, components, others, body.shareTables === true));
   if (errors.name === undefined && otherNames.some((n) => n.trim().toLowerCase() === body.name.trim().toLowerCase())) errors.name = PIPELINE_MESSAGES.nameTaken;
   if (Object.keys(errors).length > 0) throw badRequest(`Validation failed for object='${OBJECT_NAME}'`, fieldErrors(errors));
 

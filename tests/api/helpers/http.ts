@@ -67,3 +67,10 @@ export function embedded(body: any, key: string): any[] {
   expect(Array.isArray(list), `_embedded.${key} in ${JSON.stringify(body)}`).toBe(true);
   return list as any[];
 }
+
+/**
+ * "Try again in 1 minute." while under a second of the minute has gone by, "… in 59 seconds." and
+ * less once more has (throttle-policy.ts rounds up): what a throttled answer says a minute after
+ * the attempt that earned it, however slowly a loaded machine got to the next request.
+ */
+export const RETRY_WITHIN_A_MINUTE = /Try again in (?:1 minute|[1-5]?\d seconds?)\./;

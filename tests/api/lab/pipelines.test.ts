@@ -218,3 +218,46 @@ describe('update, draft, delete', () => {
     expectError(await owner.get('/api/pipelines/nope'), 404);
   });
 });
+
+describe('table prefixes: pipelines never write each other’s tables unless told to', () => {
+  const PREFIX = 'target-store.table_prefix';
+
+  it("gives a new pipeline a prefix from its name, numbered when taken, and keeps it when a save leaves it out", async () => {
+    // the form's first auto-save is a draft named after the plugin: its prefix waits for the real name
+    const draft = await initialise();
+    const drafted = await owner.call('PUT', linkOf(draft, REL.draftPipeline), { name: 'Demo data', dataComponents: DEMO_COMPONENTS });
+    expect(drafted.status, JSON.stringify(drafted.body)).toBe(201);
+    expect(drafted.body.properties[PREFIX]).toBeUndefined();
+    const created = await owner.call('PUT', linkOf(drafted.body, REL.createPipeline), { name: 'Second demo import', dataComponents: DEMO_COMPONENTS });
+    expect(created.status).toBe(201);
+    const first = created.body as Body;
+    expect(first.properties[PREFIX]).toBe('second_demo_import_');
+    const again = await owner.call('PUT', linkOf(first, REL.updatePipeline), { name: 'Second demo import, renamed', dataComponents: DEMO_COMPONENTS });
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body.properties[PREFIX]).toBe('second_demo_import_');
+    const namesake = await createPipeline('Second-demo import');
+    expect(namesake.properties[PREFIX]).toBe('second_demo_import_2_');
+  });
+
+  it("refuses a prefix another pipeline of the same extractor loads into, naming it, until the save confirms sharing", async () => {
+    const baseline = await createPipeline('Baseline import');
+    const draft = await initialise();
+    const body = { name: 'Into the baseline tables', dataComponents: DEMO_COMPONENTS, properties: { [PREFIX]: baseline.properties[PREFIX] } };
+    const refused = await owner.call('PUT', linkOf(draft, REL.createPipeline), body);
+    expectError(refused, 400, { [`properties.${PREFIX}`]: /^Pipeline 'Baseline import' already loads the same data into tables starting with 'baseline_import_'/ });
+    expect(await world.server.db.selectFrom('pipelines').select('id').where('id', '=', draft.id as string).executeTakeFirst()).toBeUndefined();
+    const shared = await owner.call('PUT', linkOf(draft, REL.createPipeline), { ...body, shareTables: true });
+    expect(shared.status, JSON.stringify(shared.body)).toBe(201);
+    expect(shared.body.properties[PREFIX]).toBe('baseline_import_');
+    // another extractor may use the same prefix: its streams are other tables
+    const files = await owner.call('PUT', linkOf(await initialise(), REL.createPipeline), { name: 'Files beside the baseline', dataComponents: ['extractors/tap-files', 'target-store'], properties: { [PREFIX]: 'baseline_import_', 'tap-files.paths': ['x.csv'] } });
+    expect(files.status, JSON.stringify(files.body)).toBe(201);
+  });
+
+  it('refuses a prefix that is no identifier, and a confirmation that is no boolean', async () => {
+    for (const bad of ['Sales', 'a-b', 'x; drop table orders', '1_', 'a'.repeat(31), 7]) {
+      expectError(await owner.call('PUT', linkOf(await initialise(), REL.createPipeline), { name: `Bad prefix ${String(bad).slice(0, 20)}`, dataComponents: DEMO_COMPONENTS, properties: { [PREFIX]: bad } }), 400, { [`properties.${PREFIX}`]: /lower-case letters|must be text/ });
+    }
+    expectError(await owner.call('PUT', linkOf(await initialise(), REL.createPipeline), { name: 'Odd confirmation', dataComponents: DEMO_COMPONENTS, shareTables: 'yes' }), 400, { shareTables: /true or false/ });
+  });
+});

@@ -40,7 +40,7 @@ describe('create job, conflict, withdraw', () => {
     const started = await owner.call('POST', linkOf(pipeline, REL.createJob));
     expect(started.status).toBe(201);
     expect(jobSchema.safeParse(started.body).success).toBe(true);
-    expect(started.body).toMatchObject({ status: 'QUEUED', type: 'PIPELINE_RUN', attempt: 1, maxAttempts: 1, exitCode: null, _embedded: { profile: { email: DEMO.owner.email }, pipeline: { id: pipeline.id } } });
+    expect(started.body).toMatchObject({ status: 'QUEUED', type: 'PIPELINE_RUN', attempt: 1, maxAttempts: 1, exitCode: null, rowsLoaded: 0, _embedded: { profile: { email: DEMO.owner.email }, pipeline: { id: pipeline.id } } });
 
     const second = await owner.call('POST', linkOf(pipeline, REL.createJob));
     expectError(second, 409);
@@ -142,7 +142,7 @@ describe('the jobs link, logs and metrics', () => {
     await world.server.db.updateTable('jobs').set({ rows_loaded: 42 }).where('id', '=', jobId).execute();
     await finish(jobId, 0);
     const job = (await owner.get(`/api/jobs/${started.body.id}`)).body;
-    expect(job).toMatchObject({ status: 'COMPLETE', exitCode: 0 });
+    expect(job).toMatchObject({ status: 'COMPLETE', exitCode: 0, rowsLoaded: 42 });
     const response = await fetch(`${linkOf(job, REL.logs)}?sequence=2`, { headers: { authorization: `Bearer ${world.owner.token}`, accept: 'application/stream+json' } });
     const lines = (await response.text()).trim().split('\n').map((line) => logEntrySchema.parse(JSON.parse(line)));
     expect(lines.map((l) => l.message)).toEqual(['three', 'four', 'Job ended COMPLETE (exit code 0).']);
