@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { alertRulesSchema, type AlertRuleInput } from '../domain/alertRules';
 import { PAGE_SIZES } from '../domain/constants';
-import { ALERTS_REL } from '../domain/datasetPage';
 import { embeddedList, linkHref, type HalLike } from '../domain/hal';
 import { datasetPathPart } from '../domain/landing';
 import { encodeSegment } from '../domain/paths';
@@ -152,7 +151,7 @@ export type DatasetAlert = { readonly id?: string | null | undefined; readonly r
 
 /** GET the dataset's 'alerts' link: `_embedded.alerts` (spec 002 §7). */
 export async function datasetAlerts(client: ApiClient, dataset: HalLike, options: RequestOptions = {}): Promise<DatasetAlert[]> {
-  const page = await client.follow(dataset, ALERTS_REL, { ...options, schema: alertsSchema.optional() });
+  const page = await client.follow(dataset, REL.alerts, { ...options, schema: alertsSchema.optional() });
   return page?._embedded?.alerts ?? [];
 }
 

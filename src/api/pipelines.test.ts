@@ -125,7 +125,7 @@ describe('logs', () => {
 
   it('downloads the whole log page by page as text', async () => {
     const { client, calls } = api(ndjson(`${entry(1, 'a')}\n${entry(2, 'b')}\n`));
-    expect(await downloadLogText(client, job)).toBe('a\nb\n');
+    expect(await downloadLogText(client, job)).toBe('2026-01-01T00:00:00Z a\n2026-01-01T00:00:00Z b\n');
     expect(calls[0]?.url).toBe(`${BASE}/jobs/j1/logs?sequence=0&size=10000`);
     expect(logFileName('j1')).toBe('j1.txt');
     expect(logFileName('../x')).toBe('.._x.txt');

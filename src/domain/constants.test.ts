@@ -76,8 +76,14 @@ describe('tracingEnabled', () => {
 
 describe('formatJobDate', () => {
   it("formats 'YYYY-MM-DD HH:mm' in UTC", () => {
-    expect(formatJobDate('2024-03-05T07:08:09Z')).toBe('2024-03-05 07:08');
-    expect(formatJobDate('2024-12-31T23:59:59.999+02:00')).toBe('2024-12-31 21:59');
+    expect(formatJobDate('2024-03-05T07:08:09Z', 0)).toBe('2024-03-05 07:08');
+    expect(formatJobDate('2024-12-31T23:59:59.999+02:00', 0)).toBe('2024-12-31 21:59');
+    // in the viewer's time zone: an hour east of UTC, two hours west
+    expect(formatJobDate('2024-03-05T23:30:00Z', 60)).toBe('2024-03-06 00:30');
+    expect(formatJobDate('2024-03-05T01:30:00Z', -120)).toBe('2024-03-04 23:30');
+    // without an offset, the machine's own for that instant
+    const local = new Date(2024, 6, 1, 9, 5);
+    expect(formatJobDate(local.toISOString())).toBe('2024-07-01 09:05');
   });
 
   it("is '' for text that is not a date", () => {
@@ -95,7 +101,7 @@ describe('formatJobDate', () => {
   it('round-trips the minute of any date in range', () => {
     fc.assert(
       fc.property(fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true }), (date) => {
-        expect(formatJobDate(date.toISOString())).toBe(date.toISOString().slice(0, 16).replace('T', ' '));
+        expect(formatJobDate(date.toISOString(), 0)).toBe(date.toISOString().slice(0, 16).replace('T', ' '));
       }),
     );
   });

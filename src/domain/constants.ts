@@ -39,12 +39,16 @@ export function tracingEnabled(sampleRate: unknown): boolean {
 const pad = (value: number, width: number): string => String(value).padStart(width, '0');
 
 /**
- * 'YYYY-MM-DD HH:mm' in UTC; '' when the text is not a date. UTC keeps the rule pure and testable:
- * the view layer converts to the user's local time zone before display if it wants local time.
+ * 'YYYY-MM-DD HH:mm' of an instant the server gives in UTC, shown in local time (spec 000/001/002:
+ * "UTC shown in local time"); '' when the text is not a date. `offsetMinutes` east of UTC is the
+ * viewer's own at that instant unless given (0 for a time that is meant in UTC, such as a cron's).
  */
-export function formatJobDate(iso: string | null | undefined): string {
+export function formatJobDate(iso: string | null | undefined, offsetMinutes?: number): string {
   if (typeof iso !== 'string' || iso.trim() === '') return '';
-  const date = new Date(iso);
+  const instant = new Date(iso);
+  if (Number.isNaN(instant.getTime())) return '';
+  const offset = offsetMinutes ?? -instant.getTimezoneOffset();
+  const date = new Date(instant.getTime() + offset * 60_000);
   const year = date.getUTCFullYear();
   if (Number.isNaN(date.getTime()) || year < 0 || year > 9999) return '';
   return `${pad(year, 4)}-${pad(date.getUTCMonth() + 1, 2)}-${pad(date.getUTCDate(), 2)} ${pad(date.getUTCHours(), 2)}:${pad(date.getUTCMinutes(), 2)}`;

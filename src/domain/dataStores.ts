@@ -1,4 +1,5 @@
 import { MASK, isSensitiveSetting, keepMaskedValues, settingValueError, type SettingRule } from './pipelineRules';
+import { TABLE_PREFIX_SETTING } from './tableNamespace';
 
 // The rules of a data store (spec 001 §3 Data store, §5 Data store form): its state, its name, the
 // connection settings of a PostgreSQL store and the jdbcUrl shown for it. Pure, so the server and
@@ -134,4 +135,9 @@ export function storeState(store: { readonly draft?: boolean | null | undefined;
 /** The badge colour of a state (Fluent UI Badge colours). */
 export function storeStateColour(state: DataStoreState): 'success' | 'danger' | 'warning' | 'informative' {
   return state === 'READY' ? 'success' : state === 'FAILED' ? 'danger' : state === 'PROVISIONING' ? 'warning' : 'informative';
+}
+
+/** A data store's settings: its loader's, but the table prefix, which each pipeline has for itself. */
+export function storeSettings<T extends { name: string }>(settings: readonly T[] | null | undefined): T[] {
+  return (settings ?? []).filter((s) => s.name !== TABLE_PREFIX_SETTING);
 }

@@ -16,9 +16,9 @@ export const DATASET_VIEW_TABS = ['Discussion', 'Alerts', 'Related'] as const;
 export type DatasetViewTab = (typeof DATASET_VIEW_TABS)[number];
 export const MAX_DATASET_VIEW_TABS = 3;
 
-/** The spec's 2 s before a deleted dataset's page goes back, and the 5 s continuous poll. */
+/** The spec's 2 s before a deleted dataset's page goes back; the 5 s continuous poll is the visualisation's (§9). */
 export const DELETED_REDIRECT_MS = 2_000;
-export const CONTINUOUS_POLL_MS = 5_000;
+export { CONTINUOUS_POLL_MS } from './visualisation/messages';
 
 export const DATASET_DELETED = 'Dataset deleted successfully.';
 export const COMMENTS_DISABLED = 'Comments are disabled for this workspace';
@@ -226,9 +226,6 @@ export function datasetSource(dataset: { readonly _embedded?: unknown }): Datase
   return { ...(name === undefined ? {} : { name }), ...(description === undefined ? {} : { description }), ...(safePicture === undefined ? {} : { picture: safePicture }) };
 }
 
-/** Relations of spec 002 §3 that later issues fill (comments, alerts); named here until they land in REL. */
-export const ALERTS_REL = 'alerts';
-export const NEW_COMMENT_REL = REL.newComment;
 
 /**
  * Whether the page asks the 'data' link for rows: a mermaid diagram is drawn from its rawData

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hostileString } from './hostile.fixture';
-import { appendLogLines, firstErrorIndex, isErrorLine, lastSequence, logText, searchLog, visibleRows } from './logView';
+import { appendLogLines, firstErrorIndex, formatLogTime, isErrorLine, lastSequence, logText, searchLog, visibleRows } from './logView';
 import type { LogEntry } from './resources';
 
 const line = (sequence: number, message = `line ${String(sequence)}`): LogEntry => ({ sequence, timestamp: '2026-01-01T00:00:00Z', message });
@@ -54,6 +54,15 @@ describe('searchLog and errors', () => {
         expect(logText(held).split('\n')).toHaveLength(held.length + 1 + messages.reduce((n, m) => n + (m.match(/\n/g)?.length ?? 0), 0));
       }),
     );
+  });
+});
+
+describe('log times', () => {
+  it('downloads each line after its recorded timestamp, and shows it in local time to the millisecond', () => {
+    expect(logText([line(1, 'start'), { sequence: 2, timestamp: '2026-01-01T00:00:01.250Z', message: 'done' }])).toBe('2026-01-01T00:00:00Z start\n2026-01-01T00:00:01.250Z done\n');
+    expect(formatLogTime('2026-01-01T23:59:58.007Z', 60)).toBe('2026-01-02 00:59:58.007');
+    expect(formatLogTime('2026-01-01T00:00:00Z', 0)).toBe('2026-01-01 00:00:00.000');
+    expect(formatLogTime('not a time')).toBe('');
   });
 });
 

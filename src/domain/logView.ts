@@ -1,3 +1,4 @@
+import { formatJobDate } from './constants';
 import type { LogEntry } from './resources';
 
 // What the log modal does with lines, without React: merging pages by sequence (a page may
@@ -70,7 +71,25 @@ function finite(n: number): number {
   return Number.isFinite(n) ? n : 0;
 }
 
-/** The downloaded `{jobId}.txt`: one message per line. */
+/**
+ * The downloaded `{jobId}.txt`: each message after its timestamp, as the server recorded it (UTC,
+ * ISO 8601: unambiguous in a file that travels, as CI systems' raw logs are).
+ */
 export function logText(lines: readonly LogEntry[]): string {
-  return lines.map((line) => `${line.message}\n`).join('');
+  return lines.map((line) => `${line.timestamp} ${line.message}\n`).join('');
+}
+
+/**
+ * Wrapped lines have heights of their own, so a wrapped log is drawn whole rather than virtualised:
+ * up to this many lines (a phone's default); a longer log keeps one row per line.
+ */
+export const WRAP_MAX_LINES = 3000;
+
+/** A log line's time in the viewer's local time, to the millisecond; '' when it is not a date. */
+export function formatLogTime(iso: string, offsetMinutes?: number): string {
+  const minute = formatJobDate(iso, offsetMinutes);
+  if (minute === '') return '';
+  const instant = new Date(iso);
+  const millis = instant.getUTCMilliseconds();
+  return `${minute}:${String(instant.getUTCSeconds()).padStart(2, '0')}.${String(millis).padStart(3, '0')}`;
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hostileString, wellFormed } from './hostile.fixture';
-import { importStepFor, labPath, nameOf, setupPath, skipPath } from './onboarding';
+import { canSetUp, importStepFor, labPath, nameOf, setupPath, skipPath, workspaceHomePath } from './onboarding';
 import { parseRoute } from './routes';
 
 describe('onboarding', () => {
@@ -37,5 +37,14 @@ describe('onboarding', () => {
         expect((match?.params as { workspaceId?: string }).workspaceId).toBe(wellFormed(text));
       }),
     );
+  });
+});
+
+describe('who onboarding is for', () => {
+  it("an admin's workspace (its Lab links) can be set up; a member's view of it cannot, and goes home", () => {
+    expect(canSetUp({ _links: { self: { href: '/w1' }, 'new pipeline': { href: '/w1/pipelines' } } })).toBe(true);
+    expect(canSetUp({ _links: { self: { href: '/w1' } } })).toBe(false);
+    expect(canSetUp({})).toBe(false);
+    expect(workspaceHomePath('w1')).toBe('/l/w1');
   });
 });

@@ -1,3 +1,5 @@
+import { hasLink, type HalLike } from './hal';
+import { REL } from './relations';
 import { pathTo, type SetupStep } from './routes';
 
 // Onboarding (spec 001 §2, §4): three steps — w (workspace), imports (first pipeline), tasks.
@@ -31,6 +33,16 @@ export const setupPath = (step: SetupStep, workspaceId: string): string => pathT
 /** Skip goes to step 3; 'Go to Lab' to the workspace's pipelines. */
 export const skipPath = (workspaceId: string): string => setupPath('tasks', workspaceId);
 export const labPath = (workspaceId: string): string => pathTo('pipelines', { workspaceId });
+
+/**
+ * Onboarding sets a workspace up: naming it, its first pipeline, its setup tasks, all an admin's
+ * (the workspace offers them by its Lab links). A member who opens a setup URL of an existing
+ * workspace is sent to the workspace itself instead of steps they cannot use.
+ */
+export function canSetUp(workspace: HalLike): boolean {
+  return hasLink(workspace, REL.newPipeline);
+}
+export const workspaceHomePath = (workspaceId: string): string => pathTo('workspaceLanding', { workspaceId });
 
 /** The name typed for a workspace or a pipeline: saved trimmed; blank is refused before any call. */
 export function nameOf(typed: string): string | undefined {

@@ -10,6 +10,9 @@ export const PIPELINE_FORM_TEXTS = {
   nonNegative: 'Enter a whole number, 0 or more',
   timeoutPlaceholder: '300',
   noTriggers: 'No other pipelines',
+  saved: 'Pipeline saved',
+  savedAndStarted: (name: string) => `${name} saved: its run has started.`,
+  runNotStarted: (name: string, why: string) => `${name} saved, but its run could not start: ${why}`,
 } as const;
 
 export type MissingLinkVerb = 'created' | 'read' | 'updated' | 'deleted' | 'drafted';

@@ -21,6 +21,8 @@ export const profileSchema = halResource({
   id: z.string(),
   name: z.string(),
   email: z.string(),
+  /** a new address waiting for the link mailed to it; `email` stays until it is confirmed */
+  pendingEmail: z.string().nullish(),
   defaultWorkspace: idRef.nullish(),
   featuresDisabled: z.string().nullish(),
 });
@@ -102,6 +104,8 @@ export const jobSchema = halResource({
   maxAttempts: z.int().nullish(),
   exitCode: z.int().nullish(),
   commitId: z.string().nullish(),
+  /** rows its loader wrote into the store so far (ours; Matatika's job has no such field) */
+  rowsLoaded: z.number().nullish(),
   _embedded: z
     .looseObject({
       profile: z.looseObject({ email: z.string() }).nullish(),
@@ -461,6 +465,7 @@ export const pipelineWriteSchema = z.object({
   timeout: z.int().min(0).nullish(),
   maxRetries: z.int().min(0).nullish(),
   triggeredBy: z.array(z.string()).nullish(),
+  shareTables: z.boolean().nullish(),
 });
 export type PipelineWrite = z.infer<typeof pipelineWriteSchema>;
 

@@ -1,5 +1,5 @@
 import { FluentProvider } from '@fluentui/react-components';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { BrowserRouter, Route, Routes } from 'react-router-dom';
 import { routePattern } from '../domain/routes';
 import { AuthBridge } from './auth/AuthBridge';
@@ -7,6 +7,7 @@ import { Loading } from './components/Loading';
 import type { RuntimeConfig } from './runtimeConfig';
 import { MachinesProvider } from './MachinesProvider';
 import { RuntimeProvider } from './runtime';
+import { installHintWanted } from './shell/installHintWanted';
 import { ShellGate } from './shell/ShellGate';
 import { lightTheme } from './theme';
 
@@ -21,6 +22,8 @@ const OAuthReturnPage = lazy(() => import('./pages/standalone/OAuthReturnPage').
  * screens live outside the shell gate because they must work while signed out.
  */
 export function Root({ config }: { config: RuntimeConfig }) {
+  // The hint's chunk (a message bar) loads only on the devices that show it.
+  const [showInstallHint] = useState(installHintWanted);
   return (
     <FluentProvider theme={lightTheme} style={{ height: '100%' }}>
       <BrowserRouter>
@@ -36,9 +39,11 @@ export function Root({ config }: { config: RuntimeConfig }) {
                 <Route path="*" element={<ShellGate />} />
               </Routes>
             </Suspense>
-            <Suspense fallback={null}>
-              <InstallHint />
-            </Suspense>
+            {showInstallHint && (
+              <Suspense fallback={null}>
+                <InstallHint />
+              </Suspense>
+            )}
             </MachinesProvider>
           </RuntimeProvider>
         </AuthBridge>

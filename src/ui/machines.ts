@@ -10,8 +10,7 @@ import { apiKeysActors, type Clipboard } from '../machines/apiKeys/apiKeys.actor
 import { apiKeysMachine } from '../machines/apiKeys/apiKeys.machine';
 import { assistantActors } from '../machines/assistant/assistant.actors';
 import { assistantMachine } from '../machines/assistant/assistant.machine';
-import { authActors } from '../machines/auth/auth.actors';
-import { authMachine, type LoginRedirect } from '../machines/auth/auth.machine';
+import type { LoginRedirect } from '../machines/auth/auth.machine';
 import { channelSelectionActors } from '../machines/channelSelection/channelSelection.actors';
 import { channelSelectionMachine } from '../machines/channelSelection/channelSelection.machine';
 import { changePasswordActors } from '../machines/changePassword/changePassword.actors';
@@ -33,6 +32,7 @@ import { workspaceFormMachine } from '../machines/workspaceForm/workspaceForm.ma
 import { dataStoreListActors } from '../machines/dataStoreList/dataStoreList.actors';
 import { dataStoreListMachine } from '../machines/dataStoreList/dataStoreList.machine';
 import { inboxActors } from '../machines/inbox/inbox.actors';
+import { announceNotificationsChanged } from './notificationsChanged';
 import { inboxMachine } from '../machines/inbox/inbox.machine';
 import { invitationsActors } from '../machines/invitations/invitations.actors';
 import { invitationsMachine } from '../machines/invitations/invitations.machine';
@@ -66,6 +66,7 @@ import { setupTasksActors } from '../machines/setupTasks/setupTasks.actors';
 import { setupTasksMachine } from '../machines/setupTasks/setupTasks.machine';
 import { watchActors } from '../machines/watch/watch.actors';
 import { watchMachine } from '../machines/watch/watch.machine';
+import { provideAuthMachine } from './authMachine';
 import type { RuntimeConfig } from './runtimeConfig';
 
 /** The identity provider's own user database: the only accounts whose password the app resets. */
@@ -92,16 +93,9 @@ export interface MachineEffects {
  * Views take their machine from here (useMachines) and give it only input.
  */
 export function provideMachines(effects: MachineEffects) {
-  const { client, reporter, navigate } = effects;
+  const { client, navigate } = effects;
   return {
-    auth: authMachine.provide({
-      actors: authActors({ client, report: (error, context) => reporter.report(error, context) }),
-      actions: {
-        redirectToLogin: (_, redirect) => effects.login(redirect),
-        goNotVerified: (_, { message }) => navigate(pathTo('notVerified'), { replace: true, state: { message } }),
-        logout: () => navigate(pathTo('logout')),
-      },
-    }),
+    auth: provideAuthMachine(effects),
     landing: landingMachine.provide({ actors: landingActors(client) }),
     notificationCount: notificationCountMachine.provide({ actors: { fetch: notificationCountActor(client) } }),
     taskCount: taskCountMachine.provide({ actors: { fetch: taskCountActor(client) } }),
@@ -150,7 +144,8 @@ export function provideMachines(effects: MachineEffects) {
       actors: pipelineFormActors(client),
       actions: {
         // replace: the back button from the saved pipeline should not land on /new again
-        showPipeline: (_, { workspaceId, pipelineId }) => navigate(pathTo('pipeline', { workspaceId, pipelineId }), { replace: true }),
+        showPipeline: (_, { workspaceId, pipelineId, toast, toastIntent }) => navigate(pathTo('pipeline', { workspaceId, pipelineId }), { replace: true, state: { toast, toastIntent } }),
+        showRuns: (_, { workspaceId, toast }) => navigate(pathTo('pipelines', { workspaceId }), { replace: true, state: { toast } }),
         close: (_, { workspaceId }) => navigate(pathTo('pipelines', { workspaceId })),
       },
     }),
@@ -171,7 +166,15 @@ export function provideMachines(effects: MachineEffects) {
     commentThread: commentThreadMachine.provide({ actors: commentThreadActors(client) }),
     // Invitations and the notifications inbox (spec 002 §2, §4; issue 12 noise control)
     invitations: invitationsMachine.provide({ actors: invitationsActors(client) }),
-    inbox: inboxMachine.provide({ actors: inboxActors(client) }),
+    inbox: inboxMachine.provide({
+      actors: inboxActors(client),
+      actions: {
+        goTo: (_, { path }) => {
+          if (path !== null) navigate(path);
+        },
+        changed: () => announceNotificationsChanged(),
+      },
+    }),
     dataStoreForm: dataStoreFormMachine.provide({
       actors: dataStoreFormActors(client),
       actions: {

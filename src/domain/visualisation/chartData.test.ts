@@ -65,6 +65,26 @@ describe('buildChartModel', () => {
     expect(m.axes).toEqual([]);
   });
 
+  it("draws one row with several aggregates as one slice per aggregate, labelled by the aggregate (Matatika's doughnut and pie examples)", () => {
+    const weekdays = ['monday', 'tuesday', 'wednesday'];
+    const metadata = parseMetadata(JSON.stringify({ name: 'customer', related_table: { columns: [], aggregates: weekdays.map((d) => ({ name: `visitors_${d}`, label: `${d} visitors` })) } }));
+    const rows = [{ 'customer.visitors_monday': 1090, 'customer.visitors_tuesday': 980, 'customer.visitors_wednesday': '1020' }];
+    for (const chartType of ['pie', 'doughnut'] as const) {
+      const m = model({ chartType, metadata, rows });
+      expect(m.labels).toEqual(['monday visitors', 'tuesday visitors', 'wednesday visitors']);
+      expect(m.series).toHaveLength(1);
+      expect(m.series[0]?.values).toEqual([1090, 980, 1020]);
+      expect(m.categoryColours).toEqual(DEFAULT_PALETTE.slice(0, 3));
+      expect(m.showLegend).toBe(true);
+    }
+    // several rows keep one slice per row, and one aggregate on one row stays one slice
+    expect(model({ chartType: 'pie' }).labels).toEqual(['2024-01', '2024-02']);
+    const single = parseMetadata(JSON.stringify({ name: 'c', related_table: { columns: [], aggregates: [{ name: 'v', label: 'Visitors' }] } }));
+    expect(model({ chartType: 'pie', metadata: single, rows: [{ 'c.v': 5 }] }).labels).toEqual(['1']);
+    // a bar chart of the same row is still one bar per aggregate series
+    expect(model({ chartType: 'bar', metadata, rows }).series).toHaveLength(3);
+  });
+
   it('marks treemap tiles under 20 % of the total for a transparent label', () => {
     const m = model({ chartType: 'treemap', rows: [{ month: 'a', revenue: 70 }, { month: 'b', revenue: 20 }, { month: 'c', revenue: 10 }] });
     expect(m.tileLabelVisible).toEqual([true, true, false]);

@@ -151,6 +151,9 @@ export function buildChartModel({ chartType, stacked, metadata: result, rows, da
 
   const { axes, axisOf } = groupAxes(metadata);
   const perCategory = chartType === 'pie' || chartType === 'doughnut' || chartType === 'treemap';
+  if ((chartType === 'pie' || chartType === 'doughnut') && rows.length === 1 && metadata.aggregates.length > 1) {
+    return { ok: true, model: aggregatesAsSlices(chartType, stacked, metadata, values, hrefs, fullLabels[0] ?? '', compact) };
+  }
   let seriesValues = values;
   if (chartType === 'pie' || chartType === 'doughnut') {
     // past 20 slices only the first aggregate is drawn, its smallest slices summed into 'Other'
@@ -192,5 +195,35 @@ export function buildChartModel({ chartType, stacked, metadata: result, rows, da
       tileLabelVisible,
       showLegend: !compact && chartType !== 'treemap' && legendEntries > 1 && legendEntries <= LEGEND_MAX_ENTRIES,
     },
+  };
+}
+
+/**
+ * One row with several aggregates as a pie or doughnut (Matatika's basic doughnut and pie examples:
+ * visitors and sales of one shop; visitors per weekday): one slice per aggregate, labelled by the
+ * aggregate's label, as Matatika's chart component draws it, rather than one one-slice ring each.
+ * A click goes to the aggregates' link only when they share one: a slice has no link of its own.
+ */
+function aggregatesAsSlices(
+  chartType: ChartType,
+  stacked: boolean,
+  metadata: DatasetMetadata,
+  values: (number | null)[][],
+  hrefs: (string | null)[],
+  rowLabel: string,
+  compact: boolean,
+): ChartModel {
+  const fullLabels = metadata.aggregates.map((aggregate) => aggregate.label || aggregate.name);
+  const href = hrefs.every((h) => h === hrefs[0]) ? (hrefs[0] ?? null) : null;
+  return {
+    chartType,
+    stacked,
+    labels: fullLabels.map((label) => truncateLabel(label)),
+    fullLabels,
+    series: [{ label: rowLabel, values: values.map((series) => series[0] ?? null), xs: fullLabels.map((_, i) => i + 1), yAxisId: 'y', colour: colourAt(0, metadata.palette), href }],
+    axes: [],
+    categoryColours: fullLabels.map((_, index) => colourAt(index, metadata.palette)),
+    tileLabelVisible: fullLabels.map(() => true),
+    showLegend: !compact && fullLabels.length > 1 && fullLabels.length <= LEGEND_MAX_ENTRIES,
   };
 }

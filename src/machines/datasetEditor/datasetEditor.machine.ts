@@ -1,4 +1,6 @@
 import { and, assign, emit, not, setup, stateIn } from 'xstate';
+import { applyChartEdit, type ChartEdit } from '../../domain/chartBuilder';
+import { builderSource } from '../../domain/chartBuilderColumns';
 import type { SnapshotFrom } from 'xstate';
 import type { ApiError } from '../../api/errors';
 import {
@@ -69,6 +71,8 @@ export interface DatasetEditorContext {
 
 export type DatasetEditorEvent =
   | { readonly type: 'user.change'; readonly field: DatasetFormField; readonly value: string }
+  /** the chart builder's choice, written into the visualisation and metadata JSON together */
+  | { readonly type: 'user.build'; readonly edit: ChartEdit }
   | { readonly type: 'user.save' }
   | { readonly type: 'user.retry' }
   | { readonly type: 'user.preview' };
@@ -122,6 +126,12 @@ export const datasetEditorMachine = setup({
       if (event.type !== 'user.change') return {};
       return { values: { ...context.values, [event.field]: event.value }, errors: withoutField(context.errors, event.field) };
     }),
+    // JSON the builder cannot read comes back unchanged, so the expert's text is never lost
+    applyBuild: assign(({ context, event }) => {
+      if (event.type !== 'user.build') return {};
+      const texts = applyChartEdit(context.values, event.edit, builderSource(context.values, context.preview));
+      return { values: { ...context.values, ...texts }, errors: withoutField(withoutField(context.errors, 'visualisation'), 'metadata') };
+    }),
   },
   delays: { previewDelay: PREVIEW_DEBOUNCE_MS },
   guards: {
@@ -174,6 +184,7 @@ export const datasetEditorMachine = setup({
             editing: {
               on: {
                 'user.change': { actions: 'changeValue' },
+                'user.build': { actions: 'applyBuild' },
                 'user.save': 'validating',
               },
             },
@@ -212,6 +223,7 @@ export const datasetEditorMachine = setup({
             failed: {
               on: {
                 'user.change': { target: 'editing', actions: 'changeValue' },
+                'user.build': { target: 'editing', actions: 'applyBuild' },
                 'user.save': 'validating',
               },
             },

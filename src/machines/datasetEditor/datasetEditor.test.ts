@@ -4,7 +4,9 @@ import type { AnyMachineSnapshot } from 'xstate';
 import { createApiClient } from '../../api/client';
 import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
+import { readChartBuilder, type ChartEdit } from '../../domain/chartBuilder';
 import { DATASET_FORM_TEXTS } from '../../domain/datasetEditor';
+import { parseVisualisation } from '../../domain/visualisation/spec';
 import type { Dataset, DatasetPreview } from '../../domain/resources';
 import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
 import { datasetEditorActors } from './datasetEditor.actors';
@@ -66,6 +68,9 @@ const eventsFor = (load: LoadedEditor) => ({
     { field: 'title', value: 'Orders' },
     { field: 'query', value: 'select 1' },
   ],
+  // The chart builder, offered once the title has changed; stopWhen ends the path there, so
+  // the graph does not grow a copy of every state with a chart (the targeted test tries more edits).
+  'user.build': (snapshot: AnyMachineSnapshot) => (ctx(snapshot).values.title === 'Orders' ? [{ edit: { type: 'kind', kind: 'bar' } }] : []),
 });
 
 const cases: [string, DatasetEditorInput, LoadedEditor][] = [
@@ -76,7 +81,8 @@ const cases: [string, DatasetEditorInput, LoadedEditor][] = [
 
 describe.each(cases)('datasetEditor machine for %s, generated paths', (name, input, load) => {
   const events = eventsFor(load);
-  const paths = modelPaths(datasetEditorMachine, { input, events });
+  const stopWhen = (snapshot: AnyMachineSnapshot) => ctx(snapshot).values.visualisation !== '';
+  const paths = modelPaths(datasetEditorMachine, { input, events, stopWhen });
 
   it('visits every state and walks every transition', () => {
     const unvisited = unvisitedStates(datasetEditorMachine, paths);
@@ -89,7 +95,7 @@ describe.each(cases)('datasetEditor machine for %s, generated paths', (name, inp
           ? ['datasetEditor.ready.preview.idle']
           : [];
     expect(unvisited.sort()).toEqual(expected.sort());
-    expect(unwalkedTransitions(datasetEditorMachine, paths, { input, events })).toEqual([]);
+    expect(unwalkedTransitions(datasetEditorMachine, paths, { input, events, stopWhen })).toEqual([]);
   });
 
   it('keeps the editor rules on every step', () => {
@@ -112,6 +118,16 @@ describe.each(cases)('datasetEditor machine for %s, generated paths', (name, inp
           else expect([now.errors, now.banner]).toEqual([{}, 'Down for maintenance']);
         }
         if (event.type === 'xstate.error.actor.previewQuery') expect(now.previewError).toBe('Only a read-only query can be previewed');
+        // a builder edit lands in both JSON fields at once, in the shapes the renderers read
+        if (event.type === 'user.build' && before !== undefined && step.state.matches('ready')) {
+          const { edit } = event as unknown as { edit: ChartEdit };
+          const read = readChartBuilder(now.values);
+          expect(read.ok).toBe(true);
+          if (edit.type === 'kind') expect(parseVisualisation(now.values.visualisation)).toMatchObject({ kind: 'chart', chartType: 'bar' });
+          if (edit.type === 'valueColumns') expect(read.ok && read.state.values.map((v) => v.name)).toEqual(['revenue']);
+          expect([now.errors.visualisation, now.errors.metadata]).toEqual([undefined, undefined]);
+          expect(step.state.matches({ ready: { form: 'editing' } }) || step.state.matches({ ready: { form: 'saving' } })).toBe(true);
+        }
         // a change to a field clears that field's message
         if (event.type === 'user.change' && before !== undefined && step.state.matches('ready')) expect(now.errors[event.field as 'title']).toBeUndefined();
         // the preview is never asked for an empty query
@@ -167,6 +183,24 @@ describe('datasetEditor machine, targeted', () => {
     await replayPath(datasetEditorMachine, path, { input });
     expect(selectPreviewState(path.state as never)).toBe('idle');
     expect(ctx(path.state).preview).toBeNull();
+  });
+
+  it('a builder edit picks from the preview, and leaves JSON it cannot read alone', async () => {
+    const loaded = { type: 'xstate.done.actor.loadEditor', output: { dataset: EXISTING, channels: [] } };
+    const bar = pathOf(datasetEditorMachine, [loaded, { type: 'xstate.done.actor.previewQuery', output: PREVIEW }, { type: 'user.build', edit: { type: 'kind', kind: 'bar' } }], { input });
+    await replayPath(datasetEditorMachine, bar, { input });
+    expect(JSON.parse(ctx(bar.state).values.metadata)).toEqual({ related_table: { columns: [{ name: 'month', label: 'Month' }], aggregates: [{ name: 'revenue', label: 'Revenue' }] } });
+
+    const google = { ...EXISTING, visualisation: '{"google-chart":{"chartType":"BarChart"}}', metadata: '{"x":1}' };
+    const alone = pathOf(datasetEditorMachine, [{ ...loaded, output: { dataset: google, channels: [] } }, { type: 'user.build', edit: { type: 'kind', kind: 'pie' } }], { input });
+    await replayPath(datasetEditorMachine, alone, { input });
+    expect([ctx(alone.state).values.visualisation, ctx(alone.state).values.metadata]).toEqual([google.visualisation, google.metadata]);
+
+    // without a query the builder picks from the raw data's rows
+    const raw = { ...EXISTING, query: null, rawData: '[{"country":"UK","total":3}]' };
+    const rawPath = pathOf(datasetEditorMachine, [{ ...loaded, output: { dataset: raw, channels: [] } }, { type: 'user.build', edit: { type: 'kind', kind: 'doughnut' } }], { input });
+    await replayPath(datasetEditorMachine, rawPath, { input });
+    expect(JSON.parse(ctx(rawPath.state).values.metadata)).toMatchObject({ related_table: { columns: [{ name: 'country' }], aggregates: [{ name: 'total' }] } });
   });
 
   it('emits the saved dataset for the toast', async () => {

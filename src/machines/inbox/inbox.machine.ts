@@ -19,10 +19,14 @@ export type InboxContext = {
   readonly target: Notification | null;
   readonly pendingSettings: NotificationSettings | null;
   readonly error: string | null;
+  /** where an opened notification goes once it is marked read */
+  readonly then: string | null;
 };
 export type InboxEvent =
   | { readonly type: 'user.loadMore' }
   | { readonly type: 'user.markRead'; readonly notification: Notification }
+  /** open a notification's target: an unread one is marked read first, so leaving the page cannot cut the request off */
+  | { readonly type: 'user.open'; readonly notification: Notification; readonly target: string | null }
   | { readonly type: 'user.delete'; readonly notification: Notification }
   | { readonly type: 'user.saveSettings'; readonly mentionsOnly: boolean; readonly digest: boolean }
   | { readonly type: 'user.route'; readonly objectType: RouteObjectType; readonly objectId: string; readonly level: RouteLevel | undefined }
@@ -49,15 +53,21 @@ export const inboxMachine = setup({
     remove: notProvidedActor<unknown, TargetInput>('remove'),
     saveSettings: notProvidedActor<NotificationSettings, SettingsInput>('saveSettings'),
   },
+  actions: {
+    /** The router: a notification's target (null: stay). */
+    goTo: (_, _params: { path: string | null }) => undefined,
+    /** Read or deleted notifications change the unread count the shell's bell shows. */
+    changed: () => undefined,
+  },
   guards: {
     hasNext: ({ context }) => hasNext(context.page),
-    canResolve: ({ event }) => event.type === 'user.markRead' && hasLink(event.notification, REL.resolveNotification),
+    canResolve: ({ event }) => (event.type === 'user.markRead' || event.type === 'user.open') && hasLink(event.notification, REL.resolveNotification) && !(event.type === 'user.open' && event.notification.resolved === true),
     canDelete: ({ event }) => event.type === 'user.delete' && hasLink(event.notification, REL.deleteNotification),
     canChangeSettings: ({ context }) => context.settings !== null && hasLink(context.settings, REL.updateNotificationSettings),
   },
 }).createMachine({
   id: 'inbox',
-  context: { items: [], page: null, settings: null, target: null, pendingSettings: null, error: null },
+  context: { items: [], page: null, settings: null, target: null, pendingSettings: null, error: null, then: null },
   initial: 'loading',
   states: {
     loading: {
@@ -72,7 +82,11 @@ export const inboxMachine = setup({
     ready: {
       on: {
         'user.loadMore': { guard: 'hasNext', target: 'loadingMore', actions: assign({ error: null }) },
-        'user.markRead': { guard: 'canResolve', target: 'resolving', actions: assign({ target: ({ event }) => event.notification, error: null }) },
+        'user.markRead': { guard: 'canResolve', target: 'resolving', actions: assign({ target: ({ event }) => event.notification, error: null, then: null }) },
+        'user.open': [
+          { guard: 'canResolve', target: 'resolving', actions: assign({ target: ({ event }) => event.notification, error: null, then: ({ event }) => event.target }) },
+          { actions: { type: 'goTo', params: ({ event }) => ({ path: event.target }) } },
+        ],
         'user.delete': { guard: 'canDelete', target: 'deleting', actions: assign({ target: ({ event }) => event.notification, error: null }) },
         'user.saveSettings': {
           guard: 'canChangeSettings',
@@ -106,8 +120,12 @@ export const inboxMachine = setup({
         id: 'resolve',
         src: 'resolve',
         input: ({ context }) => ({ notification: context.target! }),
-        onDone: { target: 'ready', actions: assign(({ context, event }) => ({ items: context.items.map((n) => (n.id === event.output.id ? event.output : n)), target: null })) },
-        onError: { target: 'ready', actions: assign({ error: ({ event }) => failureText(event.error), target: null }) },
+        onDone: {
+          target: 'ready',
+          actions: [assign(({ context, event }) => ({ items: context.items.map((n) => (n.id === event.output.id ? event.output : n)), target: null })), 'changed', { type: 'goTo', params: ({ context }) => ({ path: context.then }) }, assign({ then: null })],
+        },
+        // a notification that could not be marked read still opens
+        onError: { target: 'ready', actions: [assign({ error: ({ event }) => failureText(event.error), target: null }), { type: 'goTo', params: ({ context }) => ({ path: context.then }) }, assign({ then: null })] },
       },
     },
     deleting: {
@@ -115,7 +133,7 @@ export const inboxMachine = setup({
         id: 'remove',
         src: 'remove',
         input: ({ context }) => ({ notification: context.target! }),
-        onDone: { target: 'ready', actions: assign(({ context }) => ({ items: context.items.filter((n) => n.id !== context.target?.id), target: null })) },
+        onDone: { target: 'ready', actions: [assign(({ context }) => ({ items: context.items.filter((n) => n.id !== context.target?.id), target: null })), 'changed'] },
         onError: { target: 'ready', actions: assign({ error: ({ event }) => failureText(event.error), target: null }) },
       },
     },

@@ -4,7 +4,7 @@ import { createApiClient } from '../../api/client';
 import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
 import type { Notification, NotificationSettings, NotificationsCollection } from '../../domain/resources';
-import { modelPaths, replayPath, unvisitedStates, unwalkedTransitions, type ReplayLog } from '../testing';
+import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions, type ReplayLog } from '../testing';
 import { inboxActors } from './inbox.actors';
 import { inboxMachine, selectCanLoadMore } from './inbox.machine';
 
@@ -40,6 +40,7 @@ const events = {
   'xstate.error.actor.saveSettings': [{ error: offline }],
   'user.loadMore': [{}],
   'user.markRead': [{ notification: unread }, { notification: older }],
+  'user.open': [{ notification: unread, target: '/l/w1/dataset/d1' }, { notification: read, target: '/l/w1/dataset/d1' }, { notification: older, target: null }],
   'user.delete': [{ notification: unread }, { notification: older }],
   'user.saveSettings': [{ mentionsOnly: true, digest: false }],
   'user.route': [{ objectType: 'DATASET' as const, objectId: D, level: 'ERRORS' as const }],
@@ -56,13 +57,40 @@ describe('the inbox (model-based)', () => {
   });
 
   it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, path) => {
-    await replayPath(inboxMachine, path, {
+    const log = await replayPath(inboxMachine, path, {
       states: {
         // Only a notification carrying the link is acted on.
         resolving: (_s, log: ReplayLog) => expect((log.invocations.at(-1)?.input as { notification: Notification }).notification.id).toBe('n1'),
         deleting: (_s, log: ReplayLog) => expect((log.invocations.at(-1)?.input as { notification: Notification }).notification.id).toBe('n1'),
       },
     });
+    // an opened notification's target is visited once, after its mark-read ended if it needed one;
+    // every read or delete that succeeded tells the bell
+    const types = path.steps.map((s) => (s.event).type);
+    const visits = log.actions.filter((a) => a.name === 'goTo').map((a) => (a.params as { path: string | null }).path).filter((p) => p !== null);
+    expect(visits.length).toBeLessThanOrEqual(types.filter((t) => t === 'user.open').length);
+    for (const visit of visits) expect(visit).toBe('/l/w1/dataset/d1');
+    const changes = log.actions.filter((a) => a.name === 'changed').length;
+    expect(changes).toBe(types.filter((t) => t === 'xstate.done.actor.resolve' || t === 'xstate.done.actor.remove').length);
+  });
+
+  it('opening an unread notification marks it read before going to its target; a read one goes at once', async () => {
+    const loaded = { type: 'xstate.done.actor.load', output: { page: pageOf([unread], false), settings } };
+    const open = (notification: Notification) => ({ type: 'user.open', notification, target: '/l/w1/dataset/d1' });
+    const visits = (log: ReplayLog) => log.actions.filter((a) => a.name === 'goTo').map((a) => (a.params as { path: string | null }).path).filter((p) => p !== null);
+
+    const pending = pathOf(inboxMachine, [loaded, open(unread)], {});
+    expect(pending.state.matches('resolving')).toBe(true);
+    expect(visits(await replayPath(inboxMachine, pending, {}))).toEqual([]);
+    const done = await replayPath(inboxMachine, pathOf(inboxMachine, [loaded, open(unread), { type: 'xstate.done.actor.resolve', output: read }], {}), {});
+    expect(visits(done)).toEqual(['/l/w1/dataset/d1']);
+    expect(done.actions.filter((a) => a.name === 'changed')).toHaveLength(1);
+
+    const direct = pathOf(inboxMachine, [loaded, open(read)], {});
+    expect(direct.state.matches('ready')).toBe(true);
+    const log = await replayPath(inboxMachine, direct, {});
+    expect(visits(log)).toEqual(['/l/w1/dataset/d1']);
+    expect(log.invocations.map((i) => i.id)).toEqual(['load']);
   });
 });
 

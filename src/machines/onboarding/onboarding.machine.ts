@@ -1,6 +1,6 @@
 import { assign, setup } from 'xstate';
 import type { SnapshotFrom } from 'xstate';
-import { importStepFor, labPath, nameOf, ONBOARDING_POLL_MS, ONBOARDING_TEXTS, setupPath, skipPath } from '../../domain/onboarding';
+import { canSetUp, importStepFor, labPath, nameOf, ONBOARDING_POLL_MS, ONBOARDING_TEXTS, setupPath, skipPath, workspaceHomePath } from '../../domain/onboarding';
 import { serverErrorsOf } from '../../domain/pipelineForm';
 import type { DataPlugin, Pipeline, Workspace } from '../../domain/resources';
 import type { SetupStep } from '../../domain/routes';
@@ -14,6 +14,7 @@ import { notProvidedActor } from '../notProvided';
 // - imports: while the workspace is not READY, 'please wait' and a re-read every 5 s; a READY
 //   non-managed one skips to step 3; otherwise choose a plugin and save a pipeline (a 400 stays).
 // - tasks: the setup-task cards; 'Go to Lab'.
+// A member (the workspace offers no Lab links) is sent to the workspace's home from any step.
 // Moving between steps is the `goTo` action (the router); the page then starts the next step.
 
 export type OnboardingInput = { readonly step: SetupStep; readonly workspaceId: string };
@@ -76,6 +77,7 @@ export const onboardingMachine = setup({
   delays: { readinessPoll: ONBOARDING_POLL_MS },
   guards: {
     isNew: ({ context }) => context.step === 'w' && context.workspaceId === 'new',
+    isMembersOnly: ({ context }) => context.workspace !== null && !canSetUp(context.workspace),
     isWorkspaceStep: ({ context }) => context.step === 'w',
     isImportStep: ({ context }) => context.step === 'imports',
     hasName: ({ context }) => nameOf(context.name) !== undefined,
@@ -100,6 +102,8 @@ export const onboardingMachine = setup({
     },
     loaded: {
       always: [
+        // a member cannot use any step: the workspace itself is the useful place
+        { guard: 'isMembersOnly', target: 'left', actions: { type: 'goTo', params: ({ context }) => ({ path: workspaceHomePath(context.workspaceId), reload: false }) } },
         { guard: 'isWorkspaceStep', target: 'naming' },
         { guard: 'isImportStep', target: 'importing' },
         { target: 'tasks' },

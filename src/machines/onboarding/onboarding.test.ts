@@ -14,13 +14,15 @@ const links = { self: { href: `${BASE}/workspaces/w1` }, 'update delete workspac
 const provisioning: Workspace = { id: 'w1', name: 'Acme', status: 'PROVISIONING', managed: true, _links: links };
 const ready: Workspace = { ...provisioning, status: 'READY' };
 const ownRepository: Workspace = { ...ready, managed: false };
+// what a plain member is shown of the same workspace: no Lab links
+const asMember: Workspace = { ...ready, _links: { self: links.self } };
 const demo: DataPlugin = { id: 'p1', name: 'tap-demo', label: 'Demo', pluginType: 'EXTRACTOR', _links: {} };
 const csv: DataPlugin = { id: 'p2', name: 'tap-csv', label: 'CSV', pluginType: 'EXTRACTOR', _links: {} };
 const offline = new ApiFailure({ kind: 'network', message: 'We were unable to connect.' });
 const refused = new ApiFailure({ kind: 'response', status: 400, message: '[400]', body: { message: 'Validation failed', errors: [{ field: 'name', objectName: 'pipeline', defaultMessage: 'is taken' }] } as never });
 
 const events = {
-  'xstate.done.actor.loadWorkspace': [{ output: provisioning }, { output: ready }, { output: ownRepository }],
+  'xstate.done.actor.loadWorkspace': [{ output: provisioning }, { output: ready }, { output: ownRepository }, { output: asMember }],
   'xstate.error.actor.loadWorkspace': [{ error: offline }],
   'xstate.done.actor.saveWorkspace': [{ output: provisioning }],
   'xstate.error.actor.saveWorkspace': [{ error: refused }],
@@ -66,10 +68,13 @@ describe('onboarding (model-based)', () => {
           input,
           states: {
             // Leaving always goes somewhere the spec names.
-            left: (_s, log) => {
+            left: (s, log) => {
               const [move] = goTos(log).slice(-1);
-              expect(move?.path).toMatch(/^\/(setup\/(w\/new|imports\/w1|tasks\/w1)|lab\/w1\/pipelines)$/);
+              expect(move?.path).toMatch(/^\/(setup\/(w\/new|imports\/w1|tasks\/w1)|lab\/w1\/pipelines|l\/w1)$/);
               if (move?.path === '/lab/w1/pipelines') expect(move.reload).toBe(true);
+              // only a member is sent to the workspace (the scenario below: always, from any step)
+              const workspace = (s.context as { workspace: Workspace | null }).workspace;
+              if (move?.path === '/l/w1') expect(workspace).toBe(asMember);
             },
             savingWorkspace: (s) => expect((s.context as Snap['context']).name.trim()).not.toBe(''),
             'importing.waiting': (s) => expect(selectPleaseWait(s as never)).toBe(true),
@@ -107,6 +112,17 @@ describe('onboarding scenarios', () => {
     expect(path.state.matches('left')).toBe(true);
     const log = await replayPath(onboardingMachine, path, { input });
     expect(goTos(log)).toEqual([{ path: '/setup/tasks/w1', reload: false }]);
+  });
+
+  it("a member opening any setup URL of the workspace lands on the workspace, with no call a member is refused", async () => {
+    for (const step of ['w', 'imports', 'tasks'] as const) {
+      const input: OnboardingInput = { step, workspaceId: 'w1' };
+      const path = pathOf(onboardingMachine, [{ type: 'xstate.done.actor.loadWorkspace', output: asMember }], { input });
+      expect(path.state.matches('left')).toBe(true);
+      const log = await replayPath(onboardingMachine, path, { input });
+      expect(goTos(log)).toEqual([{ path: '/l/w1', reload: false }]);
+      expect(log.invocations.map((i) => i.id)).toEqual(['loadWorkspace']);
+    }
   });
 
   it('a refused pipeline (400) keeps the form with its field errors', () => {

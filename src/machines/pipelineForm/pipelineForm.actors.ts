@@ -1,13 +1,14 @@
 import { fromPromise } from 'xstate';
 import type { ApiClient } from '../../api/client';
 import { findDataPlugin, getPipeline, initialisePipeline, listPipelineNames, savePipeline } from '../../api/pipelineForm';
+import { startJob } from '../../api/pipelines';
 import { hasLink } from '../../domain/hal';
 import { REL } from '../../domain/relations';
 import type { Pipeline } from '../../domain/resources';
 import { componentFromExisting, componentFromPlugin } from './editorComponents';
 import type { LoadedForm, PipelineFormInput, SavePipelineInput } from './pipelineForm.machine';
 
-/** `pipelineFormMachine.provide({ actors: pipelineFormActors(client), actions: { showPipeline, close } })`. */
+/** `pipelineFormMachine.provide({ actors: pipelineFormActors(client), actions: { showPipeline, showRuns, close } })`. */
 export function pipelineFormActors(client: ApiClient) {
   return {
     loadForm: fromPromise<LoadedForm, PipelineFormInput>(async ({ input, signal }) => {
@@ -22,5 +23,6 @@ export function pipelineFormActors(client: ApiClient) {
       return { pipeline, components, triggers };
     }),
     savePipeline: fromPromise<Pipeline, SavePipelineInput>(({ input, signal }) => savePipeline(client, input.pipeline, input.rel, input.body, { signal })),
+    startJob: fromPromise<unknown, { pipeline: Pipeline }>(({ input, signal }) => startJob(client, input.pipeline, { signal })),
   };
 }

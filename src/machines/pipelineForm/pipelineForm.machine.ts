@@ -21,6 +21,7 @@ import {
   type TriggerOption,
 } from '../../domain/pipelineForm';
 import type { Pipeline, PipelineWrite, Setting } from '../../domain/resources';
+import { sharedTablesField, TABLE_PREFIX_SETTING } from '../../domain/tableNamespace';
 import { apiErrorOf, shellErrorMessage } from '../apiError';
 import { notProvided, notProvidedActor } from '../notProvided';
 
@@ -83,6 +84,10 @@ export interface PipelineFormContext {
   readonly banner: string | null;
   readonly fieldErrors: Readonly<Record<string, string>>;
   readonly loadError: string | null;
+  /** the person confirmed loading into tables another pipeline loads (src/domain/tableNamespace.ts) */
+  readonly shareTables: boolean;
+  /** 'Save & run': the save is followed by a run of the saved pipeline */
+  readonly runAfterSave: boolean;
 }
 
 export type PipelineFormEvent =
@@ -95,8 +100,11 @@ export type PipelineFormEvent =
   | { readonly type: 'user.removeComponent'; readonly name: string }
   | { readonly type: 'user.save' }
   | { readonly type: 'user.saveDraft' }
+  | { readonly type: 'user.saveAndRun' }
   | { readonly type: 'user.close' }
-  | { readonly type: 'user.retry' };
+  | { readonly type: 'user.retry' }
+  | { readonly type: 'user.shareTables' }
+  | { readonly type: 'user.keepTables' };
 
 const str = (value: string | number | null | undefined): string => (value === null || value === undefined ? '' : String(value));
 
@@ -151,6 +159,7 @@ export function pipelineBody(context: PipelineFormContext): PipelineWrite {
     timeout: timeout.ok ? timeout.value : null,
     maxRetries: retries.ok ? retries.value : null,
     triggeredBy: [...context.triggeredBy],
+    ...(context.shareTables ? { shareTables: true } : {}),
   };
 }
 
@@ -189,10 +198,13 @@ export const pipelineFormMachine = setup({
   actors: {
     loadForm: notProvidedActor<LoadedForm, PipelineFormInput>('loadForm'),
     savePipeline: notProvidedActor<Pipeline, SavePipelineInput>('savePipeline'),
+    startJob: notProvidedActor<unknown, { pipeline: Pipeline }>('startJob'),
   },
   actions: {
-    /** Saving a pipeline navigates to its detail route (spec §2). */
-    showPipeline: (_, _params: { workspaceId: string; pipelineId: string }) => notProvided('showPipeline')(),
+    /** Saving a pipeline navigates to its detail route (spec §2), with the toast to show there. */
+    showPipeline: (_, _params: { workspaceId: string; pipelineId: string; toast: string; toastIntent: 'success' | 'warning' }) => notProvided('showPipeline')(),
+    /** 'Save & run' ends on the pipelines list, where the run shows. */
+    showRuns: (_, _params: { workspaceId: string; toast: string }) => notProvided('showRuns')(),
     /** Closing the editor goes back to the list. */
     close: (_, _params: { workspaceId: string }) => notProvided('close')(),
     loaded: assign(({ event }) => {
@@ -209,7 +221,9 @@ export const pipelineFormMachine = setup({
     }),
     saved: assign(({ context, event }) => {
       const saved = (event as unknown as { output: Pipeline }).output;
-      return { pipeline: saved, components: componentsAfterSave(saved, context.components), banner: null, fieldErrors: {} };
+      // what the server filled in (a new pipeline's table prefix) shows; what the person typed stays
+      const filled = Object.fromEntries(Object.entries(saved.properties ?? {}).filter(([key]) => !Object.hasOwn(context.properties, key)));
+      return { pipeline: saved, components: componentsAfterSave(saved, context.components), properties: { ...filled, ...context.properties }, banner: null, fieldErrors: {}, shareTables: false };
     }),
     showFailure: assign(({ event }) => failure((event as unknown as { error: unknown }).error)),
     addComponents: assign(({ context, event }) => {
@@ -233,7 +247,7 @@ export const pipelineFormMachine = setup({
     canAutoSave: ({ context }) => canAutoSave(context.pipeline),
     hasLocalErrors: ({ context }, { kind }: { kind: SaveKind }) => Object.keys(localErrors(context, kind)).length > 0,
     hasSaveLink: ({ context }, { kind }: { kind: SaveKind | 'validate' }) => saveRelOf(context.pipeline, savesAsDraft(kind, isDraft(context.pipeline))).ok,
-    savedWithId: (_, { pipeline }: { pipeline: Pipeline }) => typeof pipeline.id === 'string' && pipeline.id !== '',
+    savedWithId: (_, { pipeline }: { pipeline: Pipeline }) => hasId(pipeline),
   },
 }).createMachine({
   id: 'pipelineForm',
@@ -258,6 +272,8 @@ export const pipelineFormMachine = setup({
     banner: null,
     fieldErrors: {},
     loadError: null,
+    shareTables: false,
+    runAfterSave: false,
   }),
   states: {
     loading: {
@@ -303,12 +319,17 @@ export const pipelineFormMachine = setup({
         ],
         'user.save': [
           { guard: { type: 'hasLocalErrors', params: { kind: 'save' } }, actions: { type: 'showLocalErrors', params: { kind: 'save' } } },
-          { guard: { type: 'hasSaveLink', params: { kind: 'save' } }, target: 'saving', actions: assign({ saveKind: 'save', banner: null, fieldErrors: {} }) },
+          { guard: { type: 'hasSaveLink', params: { kind: 'save' } }, target: 'saving', actions: assign({ saveKind: 'save', runAfterSave: false, banner: null, fieldErrors: {} }) },
+          { actions: { type: 'missingLinkFor', params: { kind: 'save' } } },
+        ],
+        'user.saveAndRun': [
+          { guard: { type: 'hasLocalErrors', params: { kind: 'save' } }, actions: { type: 'showLocalErrors', params: { kind: 'save' } } },
+          { guard: { type: 'hasSaveLink', params: { kind: 'save' } }, target: 'saving', actions: assign({ saveKind: 'save', runAfterSave: true, banner: null, fieldErrors: {} }) },
           { actions: { type: 'missingLinkFor', params: { kind: 'save' } } },
         ],
         'user.saveDraft': [
           { guard: { type: 'hasLocalErrors', params: { kind: 'draft' } }, actions: { type: 'showLocalErrors', params: { kind: 'draft' } } },
-          { guard: { type: 'hasSaveLink', params: { kind: 'draft' } }, target: 'saving', actions: assign({ saveKind: 'draft', banner: null, fieldErrors: {} }) },
+          { guard: { type: 'hasSaveLink', params: { kind: 'draft' } }, target: 'saving', actions: assign({ saveKind: 'draft', runAfterSave: false, banner: null, fieldErrors: {} }) },
           { actions: { type: 'missingLinkFor', params: { kind: 'draft' } } },
         ],
         'user.close': { actions: { type: 'close', params: ({ context }) => ({ workspaceId: context.input.workspaceId }) } },
@@ -335,14 +356,47 @@ export const pipelineFormMachine = setup({
         src: 'savePipeline',
         input: ({ context }) => saveInput(context, context.saveKind),
         onDone: [
+          { guard: ({ context, event }) => context.runAfterSave && hasId(event.output), target: 'startingRun', actions: 'saved' },
           {
             guard: { type: 'savedWithId', params: ({ event }) => ({ pipeline: event.output }) },
             target: 'saved',
-            actions: ['saved', { type: 'showPipeline', params: ({ context, event }) => ({ workspaceId: context.input.workspaceId, pipelineId: event.output.id ?? '' }) }],
+            actions: ['saved', { type: 'showPipeline', params: ({ context, event }) => ({ workspaceId: context.input.workspaceId, pipelineId: event.output.id ?? '', toast: PIPELINE_FORM_TEXTS.saved, toastIntent: 'success' as const }) }],
           },
           { target: 'editing', actions: 'saved' },
         ],
-        onError: { target: 'editing', actions: 'showFailure' },
+        onError: [
+          // another pipeline loads the same data with this prefix: ask before sharing its tables
+          { guard: ({ event }) => sharedTablesField(failure(event.error).fieldErrors) !== undefined, target: 'confirmingShare', actions: 'showFailure' },
+          { target: 'editing', actions: 'showFailure' },
+        ],
+      },
+    },
+    confirmingShare: {
+      on: {
+        'user.shareTables': { target: 'saving', actions: assign({ shareTables: true, banner: null, fieldErrors: {} }) },
+        'user.keepTables': { target: 'editing' },
+      },
+    },
+    // 'Save & run': the pipeline is saved; its run is asked for. A run refused (an incomplete
+    // pipeline, one already running) leaves the saved pipeline on its page, saying why.
+    startingRun: {
+      invoke: {
+        id: 'startJob',
+        src: 'startJob',
+        input: ({ context }) => ({ pipeline: context.pipeline! }),
+        onDone: { target: 'saved', actions: { type: 'showRuns', params: ({ context }) => ({ workspaceId: context.input.workspaceId, toast: PIPELINE_FORM_TEXTS.savedAndStarted(context.pipeline?.name ?? context.name) }) } },
+        onError: {
+          target: 'saved',
+          actions: {
+            type: 'showPipeline',
+            params: ({ context, event }) => ({
+              workspaceId: context.input.workspaceId,
+              pipelineId: context.pipeline?.id ?? '',
+              toast: PIPELINE_FORM_TEXTS.runNotStarted(context.pipeline?.name ?? context.name, failure(event.error).banner),
+              toastIntent: 'warning' as const,
+            }),
+          },
+        },
       },
     },
     saved: { type: 'final' },
@@ -360,6 +414,8 @@ export const pipelineFormMachine = setup({
       actions: assign(({ context, event }) => ({
         properties: { ...context.properties, [event.key]: event.value },
         fieldErrors: withoutKeys(context.fieldErrors, [`properties.${event.key}`]),
+        // a confirmation was for the prefix it was asked about
+        shareTables: event.key.endsWith(`.${TABLE_PREFIX_SETTING}`) ? false : context.shareTables,
       })),
     },
     'user.actionsMode': {
@@ -379,6 +435,11 @@ export const pipelineFormMachine = setup({
     },
   },
 });
+
+/** A saved pipeline the server has given an id: one that has a page, and can be run. */
+function hasId(pipeline: Pipeline): boolean {
+  return typeof pipeline.id === 'string' && pipeline.id !== '';
+}
 
 function isDraft(pipeline: Pipeline | null): boolean {
   return pipeline?.draft === true || pipeline?.status === 'DRAFT';
@@ -402,6 +463,13 @@ function withoutKeys(errors: Readonly<Record<string, string>>, keys: readonly st
 
 export type PipelineFormSnapshot = SnapshotFrom<typeof pipelineFormMachine>;
 
-export const selectBusy = (s: PipelineFormSnapshot): boolean => s.matches('saving') || s.matches('validating');
+export const selectBusy = (s: PipelineFormSnapshot): boolean => s.matches('saving') || s.matches('validating') || s.matches('startingRun');
 export const selectAutoSaving = (s: PipelineFormSnapshot): boolean => s.matches('autoSaving');
 export const selectCustomCronCheck = (s: PipelineFormSnapshot) => toStoredCron(s.context.customCron);
+
+/** What the form asks before a save shares another pipeline's tables, or null when it asks nothing. */
+export const selectShareQuestion = (s: PipelineFormSnapshot): string | null => {
+  if (!s.matches('confirmingShare')) return null;
+  const field = sharedTablesField(s.context.fieldErrors);
+  return field === undefined ? null : (s.context.fieldErrors[field] ?? null);
+};

@@ -4,10 +4,11 @@ import type { AnyMachineSnapshot } from 'xstate';
 import { createApiClient } from '../../api/client';
 import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
-import type { Pipeline } from '../../domain/resources';
+import type { Pipeline, PipelineWrite } from '../../domain/resources';
 import { modelPaths, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
+import { TABLE_PREFIX_MESSAGES } from '../../domain/tableNamespace';
 import { pipelineFormActors } from './pipelineForm.actors';
-import { pipelineBody, pipelineFormMachine, selectBusy, type EditorComponent, type LoadedForm, type PipelineFormContext, type PipelineFormInput } from './pipelineForm.machine';
+import { pipelineBody, pipelineFormMachine, selectBusy, type EditorComponent, type LoadedForm, type PipelineFormContext, type PipelineFormInput, type SavePipelineInput } from './pipelineForm.machine';
 
 const link = (href: string) => ({ href: href.startsWith('/') ? `http://api.test/api${href}` : href });
 const WORKSPACE = { _links: { 'new pipeline': link('http://api.test/api/workspaces/w1/pipelines'), pipelines: link('http://api.test/api/workspaces/w1/pipelines'), dataplugins: link('http://api.test/api/workspaces/w1/dataplugins') } };
@@ -38,6 +39,13 @@ const badRequest = new ApiFailure({
   body: { timestamp: 't', status: 400, error: 'Bad Request', message: 'Validation failed', path: '/pipelines/p1', errors: [{ field: 'name', objectName: 'pipeline', defaultMessage: 'Name is taken' }] },
 });
 const serverDown = new ApiFailure({ kind: 'server', status: 503, message: 'Down for maintenance' });
+const SHARED = TABLE_PREFIX_MESSAGES.shared('Demo sales data', '');
+const sharedTables = new ApiFailure({
+  kind: 'response',
+  status: 400,
+  message: '[400] …',
+  body: { timestamp: 't', status: 400, error: 'Bad Request', message: 'Validation failed', path: '/pipelines/p1', errors: [{ field: 'properties.target-store.table_prefix', objectName: 'pipeline', defaultMessage: SHARED }] },
+});
 
 // The server's answer to a save: the same pipeline, now with an id and the links of a saved one.
 const savedFrom = (snapshot: AnyMachineSnapshot): Pipeline => {
@@ -49,7 +57,9 @@ const eventsFor = (load: LoadedForm) => ({
   'xstate.done.actor.loadForm': [{ output: load }],
   'xstate.error.actor.loadForm': [{ error: serverDown }],
   'xstate.done.actor.savePipeline': (snapshot: AnyMachineSnapshot) => [{ output: savedFrom(snapshot) }],
-  'xstate.error.actor.savePipeline': [{ error: badRequest }, { error: serverDown }],
+  'xstate.error.actor.savePipeline': [{ error: badRequest }, { error: serverDown }, { error: sharedTables }],
+  'xstate.done.actor.startJob': [{ output: { id: 'j1', status: 'QUEUED' } }],
+  'xstate.error.actor.startJob': [{ error: serverDown }],
   'user.addComponents': [{ components: [STORE] }],
   'user.removeComponent': [{ name: 'tap-demo' }],
 });
@@ -72,7 +82,7 @@ describe.each(cases)('pipelineForm machine for %s, generated paths', (_, input, 
   it('visits every state and walks every transition', () => {
     const unvisited = unvisitedStates(pipelineFormMachine, paths);
     // Only a pipeline with save links can be saved; a locked one never leaves editing.
-    const expected = input.pipelineId === 'p3' ? ['pipelineForm.validating', 'pipelineForm.autoSaving', 'pipelineForm.saving', 'pipelineForm.saved'] : input.validate ? [] : ['pipelineForm.validating'];
+    const expected = input.pipelineId === 'p3' ? ['pipelineForm.validating', 'pipelineForm.autoSaving', 'pipelineForm.saving', 'pipelineForm.confirmingShare', 'pipelineForm.startingRun', 'pipelineForm.saved'] : input.validate ? [] : ['pipelineForm.validating'];
     expect(unvisited.sort()).toEqual(expected.sort());
     expect(unwalkedTransitions(pipelineFormMachine, paths, { input, events: { ...events, ...BARE } })).toEqual([]);
   });
@@ -93,9 +103,16 @@ describe.each(cases)('pipelineForm machine for %s, generated paths', (_, input, 
         }
         if (event.type === 'xstate.error.actor.savePipeline') {
           const error = (step.event as unknown as { error: unknown }).error;
-          expect(now.banner).toBe(error === badRequest ? 'Validation failed' : 'Down for maintenance');
-          expect(now.fieldErrors).toEqual(error === badRequest ? { name: 'Name is taken' } : {});
+          expect(now.banner).toBe(error === serverDown ? 'Down for maintenance' : 'Validation failed');
+          expect(now.fieldErrors).toEqual(error === badRequest ? { name: 'Name is taken' } : error === sharedTables ? { 'properties.target-store.table_prefix': SHARED } : {});
+          // only an explicit save asks about sharing tables; an auto-save or a check shows the error
+          expect(step.state.matches('confirmingShare')).toBe(error === sharedTables && path.steps[i - 1]?.state.matches('saving') === true);
         }
+        if (event.type === 'user.keepTables') expect(now.fieldErrors['properties.target-store.table_prefix']).toBe(SHARED);
+        if (event.type === 'user.shareTables') expect(now.shareTables).toBe(true);
+        // a confirmation lasts until the save it was given for succeeds (a failed one may be retried)
+        if (event.type === 'xstate.done.actor.savePipeline') expect(now.shareTables).toBe(false);
+        if (!path.steps.slice(0, i + 1).some((s) => s.event.type === 'user.shareTables')) expect(now.shareTables).toBe(false);
         if (event.type === 'xstate.error.actor.loadForm') expect(now.loadError).toBe('Down for maintenance');
         // the name follows the first plugin until typed
         if (!now.nameTyped && now.pipeline !== null) expect(now.name).toBe(now.components[0]?.label ?? '');
@@ -113,9 +130,11 @@ describe.each(cases)('pipelineForm machine for %s, generated paths', (_, input, 
           expect(invocations.at(-1)).toMatchObject({ id: 'savePipeline', input: { rel: 'draft pipeline', body: { dataComponents: ctx(snapshot).components.map((c) => c.ref) } } });
         },
         saving: (snapshot, { invocations }) => {
-          const { saveKind, pipeline } = ctx(snapshot);
+          const { saveKind, pipeline, shareTables } = ctx(snapshot);
           const rel = saveKind === 'draft' ? 'draft pipeline' : pipeline?._links?.['create pipeline'] ? 'create pipeline' : 'update pipeline';
           expect(invocations.at(-1)).toMatchObject({ id: 'savePipeline', input: { rel } });
+          // the confirmation travels with the save it was given for, and only then
+          expect((invocations.at(-1) as { input: { body: { shareTables?: boolean } } }).input.body.shareTables).toBe(shareTables ? true : undefined);
           expect(selectBusy(snapshot as never)).toBe(true);
         },
         validating: (snapshot, { invocations }) => {
@@ -123,7 +142,19 @@ describe.each(cases)('pipelineForm machine for %s, generated paths', (_, input, 
           expect(invocations.at(-1)).toMatchObject({ id: 'savePipeline', input: { rel: ctx(snapshot).pipeline?.draft ? 'draft pipeline' : 'update pipeline' } });
         },
         saved: (snapshot, { actions }) => {
-          expect(actions.filter((a) => a.name === 'showPipeline').at(-1)?.params).toEqual({ workspaceId: 'w1', pipelineId: ctx(snapshot).pipeline?.id });
+          const { pipeline, runAfterSave } = ctx(snapshot);
+          const last = actions.filter((a) => a.name === 'showPipeline' || a.name === 'showRuns').at(-1);
+          const started = path.steps.at(-1)?.event.type === 'xstate.done.actor.startJob';
+          // Save: the pipeline's page says it is saved. Save & run: the list says the run started,
+          // or the pipeline's page says why it could not start.
+          if (!runAfterSave) expect(last).toMatchObject({ name: 'showPipeline', params: { workspaceId: 'w1', pipelineId: pipeline?.id, toast: 'Pipeline saved', toastIntent: 'success' } });
+          else if (started) expect(last).toMatchObject({ name: 'showRuns', params: { workspaceId: 'w1', toast: expect.stringMatching(/saved: its run has started\.$/) as unknown } });
+          else expect(last).toMatchObject({ name: 'showPipeline', params: { pipelineId: pipeline?.id, toast: expect.stringMatching(/saved, but its run could not start: Down for maintenance$/) as unknown, toastIntent: 'warning' } });
+        },
+        startingRun: (snapshot, { invocations }) => {
+          // the run is asked for the pipeline just saved
+          expect(invocations.at(-1)).toMatchObject({ id: 'startJob', input: { pipeline: { id: ctx(snapshot).pipeline?.id } } });
+          expect(selectBusy(snapshot as never)).toBe(true);
         },
       },
     });
@@ -205,6 +236,40 @@ describe('pipelineForm, targeted rules', () => {
     expect(saves.map((s) => (s as { body: { dataComponents: string[] } }).body.dataComponents)).toEqual([['extractors/tap-demo--builtin', 'target-store'], ['target-store']]);
     expect(actor.getSnapshot().value).toBe('editing');
     expect(actor.getSnapshot().context.name).toBe('Default store');
+  });
+
+  it('asks before sharing tables: Share saves again confirmed, Choose another prefix keeps editing, a new prefix withdraws the confirmation', async () => {
+    const bodies: PipelineWrite[] = [];
+    let refuse = 2;
+    const actor = createActor(
+      pipelineFormMachine.provide({
+        actors: {
+          loadForm: fromPromise(() => Promise.resolve(loaded(EXISTING, [DEMO, STORE]))),
+          savePipeline: fromPromise(({ input: save }: { input: SavePipelineInput }) => {
+            bodies.push(save.body);
+            return refuse-- > 0 && save.body.shareTables !== true ? Promise.reject(sharedTables) : Promise.resolve({ ...EXISTING, id: 'p2' });
+          }),
+        },
+        actions: { showPipeline: () => undefined, close: () => undefined },
+      }),
+      { input: { workspaceId: 'w1', workspace: WORKSPACE, pipelineId: 'p2', dataPluginId: null, validate: false } },
+    ).start();
+    await settle();
+    actor.send({ type: 'user.save' });
+    await settle();
+    expect(actor.getSnapshot().value).toBe('confirmingShare');
+    actor.send({ type: 'user.keepTables' });
+    expect(actor.getSnapshot().value).toBe('editing');
+    expect(actor.getSnapshot().context.fieldErrors['properties.target-store.table_prefix']).toBe(SHARED);
+    actor.send({ type: 'user.save' });
+    await settle();
+    actor.send({ type: 'user.shareTables' });
+    expect(actor.getSnapshot().context.shareTables).toBe(true);
+    actor.send({ type: 'user.setProperty', key: 'target-store.table_prefix', value: 'mine_' });
+    expect(actor.getSnapshot().context.shareTables).toBe(false);
+    await settle();
+    expect(bodies.map((b) => b.shareTables)).toEqual([undefined, undefined, true]);
+    expect(actor.getSnapshot().value).toBe('saved');
   });
 
   it('body of an untouched pipeline keeps its values', () => {

@@ -1,127 +1,99 @@
-import { Auth0Provider, useAuth0, type AppState } from '@auth0/auth0-react';
-import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'react';
-import { useNavigate } from 'react-router-dom';
-import { sessionCookieMaxAge } from '../../domain/constants';
-import { parseRoute, pathTo } from '../../domain/routes';
+import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { parseRoute } from '../../domain/routes';
 import type { RuntimeConfig } from '../runtimeConfig';
+import { clearSessionCookie, type AuthPort, type AuthSnapshot, type SdkSession } from './authState';
+
+export { clearSessionCookie, SESSION_COOKIE, type AuthPort, type AuthSnapshot, type AuthUser } from './authState';
 
 /**
- * The only module that imports @auth0/auth0-react. It turns the SDK's state into a plain snapshot
- * and a port of effects (token, login, logout) that the auth machine's actions use.
+ * The identity bridge: the SDK's state as a plain snapshot and a port of effects (token, login,
+ * logout) that the auth machine's actions use. The SDK itself (@auth0/auth0-react, in
+ * ./Auth0Session) is loaded only when it has something to do: when the browser holds a session it
+ * may resume (its cookie or its cache), when the provider has just redirected back with a code, or
+ * when the app calls the port. A visitor with none of these is signed out without it, as the SDK
+ * would find (issue 21: the SDK would be a third of the first route).
  */
-export interface AuthUser {
-  sub: string;
-  name: string;
-  email: string;
-  email_verified: boolean;
-}
-
-export interface AuthSnapshot {
-  isLoading: boolean;
-  isAuthenticated: boolean;
-  user: AuthUser | undefined;
-  error: Error | undefined;
-}
-
-export interface AuthPort {
-  getToken(options?: { cacheMode?: 'on' | 'off' }): Promise<string>;
-  login(options: { returnTo: string; loginHint?: string | undefined; screen?: 'signup' }): Promise<void>;
-  logout(returnTo: string): Promise<void>;
-}
-
 const SnapshotContext = createContext<AuthSnapshot | null>(null);
 const PortContext = createContext<AuthPort | null>(null);
 
-export const SESSION_COOKIE = 'session_token';
+/** auth0-spa-js's marks of a session: its `auth0[.<clientId>].is.authenticated` cookies (legacy ones too) and its cache keys. */
+const SDK_COOKIE = /(?:^|;\s*)(?:_legacy_)?auth0(?:\.[^=;]*)?\.is\.authenticated=/;
+const SDK_CACHE_PREFIX = '@@auth0spajs@@';
 
-function clearSessionCookie() {
-  document.cookie = `${SESSION_COOKIE}=; Max-Age=0; Path=/; SameSite=Strict; Secure`;
+/** Whether the SDK may find a session, or a sign-in to complete, in this browser at this URL. */
+export function sdkHasWork(location: { pathname: string; search: string }, cookies: string, storageKeys: () => readonly string[]): boolean {
+  if (SDK_COOKIE.test(cookies)) return true;
+  let keys: readonly string[];
+  try {
+    keys = storageKeys();
+  } catch {
+    return true; // storage unreadable: let the SDK decide
+  }
+  if (keys.some((key) => key.startsWith(SDK_CACHE_PREFIX))) return true;
+  // the provider's redirect back (auth0-react's hasAuthParams); /oauth's code is a data source's
+  const params = new URLSearchParams(location.search);
+  const authParams = (params.has('code') || params.has('error')) && params.has('state');
+  return authParams && parseRoute(location.pathname)?.name !== 'oauth';
 }
+
+function browserStorageKeys(): string[] {
+  return Array.from({ length: window.localStorage.length }, (_, i) => window.localStorage.key(i) ?? '');
+}
+
+const loadSdk = () => import('./Auth0Session');
+// A returning visitor's SDK starts loading with the page, beside /config.json, not after it.
+const sdkExpected = typeof window !== 'undefined' && sdkHasWork(window.location, document.cookie, browserStorageKeys);
+if (sdkExpected) void loadSdk();
+const Auth0Session = lazy(() => loadSdk().then((m) => ({ default: m.Auth0Session })));
+
+const SIGNED_OUT: AuthSnapshot = { isLoading: false, isAuthenticated: false, user: undefined, error: undefined };
+const LOADING: AuthSnapshot = { isLoading: true, isAuthenticated: false, user: undefined, error: undefined };
 
 export function AuthBridge({ config, children }: { config: RuntimeConfig; children: ReactNode }) {
-  const navigate = useNavigate();
-  const origin = window.location.origin;
-  return (
-    <Auth0Provider
-      domain={config.auth.domain}
-      clientId={config.auth.clientId}
-      authorizationParams={{ redirect_uri: `${origin}${pathTo('root')}`, audience: config.auth.audience, scope: 'openid profile email offline_access' }}
-      useRefreshTokens
-      cacheLocation="localstorage"
-      // /oauth is the data-source popup's return: its code is not ours.
-      skipRedirectCallback={parseRoute(window.location.pathname)?.name === 'oauth'}
-      onRedirectCallback={(appState?: AppState) => {
-        const target = typeof appState?.returnTo === 'string' ? appState.returnTo : pathTo('root');
-        void navigate(target, { replace: true });
-      }}
-    >
-      <Bridge>{children}</Bridge>
-    </Auth0Provider>
-  );
-}
+  const [sdkWanted, setSdkWanted] = useState(sdkExpected);
+  const [session, setSession] = useState<SdkSession | undefined>(undefined);
 
-function Bridge({ children }: { children: ReactNode }) {
-  const { isLoading, isAuthenticated, user, error, getAccessTokenSilently, getIdTokenClaims, loginWithRedirect, logout } = useAuth0();
-
-  const snapshot = useMemo<AuthSnapshot>(
-    () => ({
-      isLoading,
-      isAuthenticated,
-      error,
-      user: user?.sub
-        ? { sub: user.sub, name: user.name ?? user.nickname ?? user.email ?? '', email: user.email ?? '', email_verified: user.email_verified === true }
-        : undefined,
-    }),
-    [isLoading, isAuthenticated, user, error],
-  );
-
-  const port = useMemo<AuthPort>(
-    () => ({
-      getToken: async (options) => {
-        const token: unknown = await getAccessTokenSilently(options?.cacheMode ? { cacheMode: options.cacheMode } : {});
-        if (typeof token !== 'string') throw new Error('No access token');
-        return token;
-      },
-      login: ({ returnTo, loginHint, screen }) =>
-        loginWithRedirect({
-          appState: { returnTo },
-          authorizationParams: { ...(loginHint ? { login_hint: loginHint } : {}), ...(screen ? { screen_hint: screen } : {}) },
-        }),
+  // The port is stable: each call waits for the SDK (loading it on first use) and goes to its
+  // current port.
+  const latestPort = useRef<AuthPort | undefined>(undefined);
+  const waiting = useRef<((port: AuthPort) => void)[]>([]);
+  const onSession = useCallback((next: SdkSession) => {
+    latestPort.current = next.port;
+    for (const resolve of waiting.current.splice(0)) resolve(next.port);
+    setSession(next);
+  }, []);
+  const port = useMemo<AuthPort>(() => {
+    const sdk = (): Promise<AuthPort> => {
+      if (latestPort.current) return Promise.resolve(latestPort.current);
+      setSdkWanted(true);
+      return new Promise((resolve) => waiting.current.push(resolve));
+    };
+    return {
+      getToken: async (options) => (await sdk()).getToken(options),
+      login: async (options) => (await sdk()).login(options),
       logout: async (returnTo) => {
         clearSessionCookie();
-        await logout({ logoutParams: { returnTo } });
+        await (await sdk()).logout(returnTo);
       },
-    }),
-    [getAccessTokenSilently, loginWithRedirect, logout],
-  );
-
-  // Spec 000 §9: a session cookie lives as long as the token (exp - iat), strict, secure, path '/'.
-  useEffect(() => {
-    if (!isAuthenticated) {
-      if (!isLoading) clearSessionCookie();
-      return;
-    }
-    let cancelled = false;
-    void (async () => {
-      try {
-        const token: unknown = await getAccessTokenSilently();
-        if (typeof token !== 'string') return;
-        const claims = await getIdTokenClaims();
-        if (cancelled || !claims?.exp || !claims.iat) return;
-        const maxAge = sessionCookieMaxAge(claims.exp, claims.iat);
-        document.cookie = `${SESSION_COOKIE}=${encodeURIComponent(token)}; Max-Age=${maxAge}; Path=/; SameSite=Strict; Secure`;
-      } catch {
-        // no token yet: the auth machine handles sign-in
-      }
-    })();
-    return () => {
-      cancelled = true;
     };
-  }, [isLoading, isAuthenticated, getAccessTokenSilently, getIdTokenClaims]);
+  }, []);
 
+  // Signed out without the SDK: no session cookie of ours may outlive the SDK's session (spec 000 §9).
+  useEffect(() => {
+    if (!sdkExpected) clearSessionCookie();
+  }, []);
+
+  // Until the SDK has reported, a visitor it was loaded for is loading; one it was not is signed out
+  // (and stays so while the SDK loads for a sign-in).
+  const snapshot = session?.snapshot ?? (sdkExpected ? LOADING : SIGNED_OUT);
   return (
     <PortContext.Provider value={port}>
       <SnapshotContext.Provider value={snapshot}>{children}</SnapshotContext.Provider>
+      {sdkWanted && (
+        <Suspense fallback={null}>
+          <Auth0Session config={config} onSession={onSession} />
+        </Suspense>
+      )}
     </PortContext.Provider>
   );
 }

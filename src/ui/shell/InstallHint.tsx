@@ -1,21 +1,18 @@
 import { Button, MessageBar, MessageBarActions, MessageBarBody, MessageBarTitle, makeStyles, tokens } from '@fluentui/react-components';
 import { DismissRegular } from '@fluentui/react-icons';
 import { useState } from 'react';
-import { shouldShowInstallHint } from '../../domain/installHint';
-
-const DISMISSED_KEY = 'installHintDismissed';
+import { INSTALL_HINT_DISMISSED_KEY, installHintWanted } from './installHintWanted';
 
 const useStyles = makeStyles({ root: { position: 'fixed', left: tokens.spacingHorizontalM, right: tokens.spacingHorizontalM, bottom: tokens.spacingVerticalM, zIndex: 1000 } });
 
 /** The add-to-home-screen hint for iPad and iPhone; dismissal is remembered locally. */
 export default function InstallHint() {
   const styles = useStyles();
-  const standalone = window.matchMedia?.('(display-mode: standalone)').matches === true || (navigator as Navigator & { standalone?: boolean }).standalone === true;
-  const [dismissed, setDismissed] = useState(() => window.localStorage.getItem(DISMISSED_KEY) === 'true');
-  if (!shouldShowInstallHint({ userAgent: navigator.userAgent, standalone, dismissed })) return null;
+  const [wanted, setWanted] = useState(installHintWanted);
+  if (!wanted) return null;
   const dismiss = () => {
-    window.localStorage.setItem(DISMISSED_KEY, 'true');
-    setDismissed(true);
+    window.localStorage.setItem(INSTALL_HINT_DISMISSED_KEY, 'true');
+    setWanted(false);
   };
   return (
     <div className={styles.root}>

@@ -4,7 +4,7 @@ import { useLocation } from 'react-router-dom';
 import { featureSwitches } from '../../domain/features';
 import { useAuthSnapshot } from '../auth/AuthBridge';
 import { Loading } from '../components/Loading';
-import { useMachines } from '../MachinesProvider';
+import { preloadMachines, useAuthMachine } from '../MachinesProvider';
 import { useRuntime } from '../runtime';
 import { ApiErrorScreen } from './ApiErrorScreen';
 import { LoginView } from './LoginView';
@@ -12,18 +12,19 @@ import { SessionContext, type Session } from './session';
 
 
 
-// The signed-in app (layout, menus, pages) loads after sign-in, so the login view stays small.
-const AppRoutes = lazy(() => import('./AppRoutes').then((m) => ({ default: m.AppRoutes })));
+// The signed-in app (layout, menus, pages) loads after sign-in, so the login view stays small; the
+// app's machines load beside it rather than after it, when its first view asks for one.
+const AppRoutes = lazy(() => Promise.all([import('./AppRoutes'), preloadMachines()]).then(([m]) => ({ default: m.AppRoutes })));
 
 /** The shell states of spec 000 §2.1, read from the auth machine; the app renders only when ready. */
 export function ShellGate() {
   const { config } = useRuntime();
-  const machines = useMachines();
+  const authMachine = useAuthMachine();
   const snapshot = useAuthSnapshot();
   const location = useLocation();
 
   const auth = useActorRef(
-    machines.auth,
+    authMachine,
     {
       input: {
         returnTo: `${location.pathname}${location.search}${location.hash}`,

@@ -1,7 +1,8 @@
 import { Button, CounterBadge, makeStyles, SearchBox, Text, tokens, Tooltip } from '@fluentui/react-components';
 import { AlertRegular, NavigationRegular, PersonAddRegular, SearchRegular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useState, type FormEvent } from 'react';
+import { useCallback, useState, type FormEvent } from 'react';
+import { useOnNotificationsChanged } from '../notificationsChanged';
 import { Link, useNavigate } from 'react-router-dom';
 import { toolbarSearchPlaceholder } from '../../domain/appProperties';
 import { questionsEnabled } from '../../domain/features';
@@ -141,6 +142,7 @@ function NotificationBell({ workspace }: { workspace: Workspace }) {
   const navigate = useNavigate();
   const poller = useActorRef(machines.notificationCount, { input: notificationCountInput });
   const count = useSelector(poller, (s) => s.context.value ?? 0);
+  useOnNotificationsChanged(useCallback(() => poller.send({ type: 'user.refresh' }), [poller]));
   const label = count === 0 ? 'Notifications' : `Notifications: ${count} unread`;
   return (
     <Tooltip content={label} relationship="label">

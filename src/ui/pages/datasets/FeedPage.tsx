@@ -1,7 +1,10 @@
-import { Body1, Button, makeStyles, SearchBox, Subtitle2, tokens } from '@fluentui/react-components';
+import { Body1, Button, makeStyles, SearchBox, Subtitle1, Subtitle2, tokens } from '@fluentui/react-components';
 import { DismissRegular } from '@fluentui/react-icons';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { labHomePath } from '../../../domain/landing';
+import { isWorkspaceAdmin } from '../../../domain/permissions';
+import type { Workspace } from '../../../domain/resources';
 import { pathTo } from '../../../domain/routes';
 import { feedSearchTarget, stripQuotes } from '../../../domain/searchQuery';
 import type { FeedSource } from '../../../machines/feed/feed.machine';
@@ -9,7 +12,8 @@ import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { useCurrentWorkspace } from '../../shell/useWorkspace';
 import { DatasetFeed } from './DatasetFeed';
-import { NO_MATCHES } from './texts';
+import { InAppLink } from './InAppLink';
+import { BROWSE_CATALOGUE, FIRST_DATASET_ADMIN, FIRST_DATASET_MEMBER, IMPORT_MORE_DATA, NO_DATASETS_YET, NO_MATCHES } from './texts';
 import { useSearchValue } from './useSearchValue';
 
 const useStyles = makeStyles({
@@ -18,6 +22,7 @@ const useStyles = makeStyles({
   searchBox: { flexGrow: 1, minWidth: 0, maxWidth: 'none' },
   query: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, marginBottom: tokens.spacingVerticalM, flexWrap: 'wrap' },
   phrase: { overflowWrap: 'anywhere', margin: 0 },
+  next: { display: 'flex', gap: tokens.spacingHorizontalL, flexWrap: 'wrap', justifyContent: 'center' },
 });
 
 /** /l/{ws}/feed (view Home): the workspace's feed, or with ?search="text" a search of it. */
@@ -57,9 +62,27 @@ export default function FeedPage() {
         workspaceId={workspace.id}
         source={source}
         showCount={phrase !== ''}
-        empty={<Body1>{NO_MATCHES}</Body1>}
+        empty={phrase === '' ? <FirstDataset workspace={workspace} /> : <Body1>{NO_MATCHES}</Body1>}
       />
     </section>
+  );
+}
+
+/** An empty home (not an empty search): the next step, by role, instead of 'no matches'. The feed draws the box. */
+function FirstDataset({ workspace }: { workspace: Workspace }) {
+  const styles = useStyles();
+  const admin = isWorkspaceAdmin(workspace);
+  return (
+    <>
+      <Subtitle1 as="h2">{NO_DATASETS_YET}</Subtitle1>
+      <Body1>{admin ? FIRST_DATASET_ADMIN : FIRST_DATASET_MEMBER}</Body1>
+      {admin && (
+        <div className={styles.next}>
+          <InAppLink to={labHomePath(workspace.id)}>{IMPORT_MORE_DATA}</InAppLink>
+          <InAppLink to={pathTo('dataplugins', { workspaceId: workspace.id })}>{BROWSE_CATALOGUE}</InAppLink>
+        </div>
+      )}
+    </>
   );
 }
 

@@ -21,7 +21,6 @@ import {
 import { CheckmarkRegular, DeleteRegular, FilterRegular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useRef, useState } from 'react';
-import { useNavigate } from 'react-router-dom';
 import { hasLink } from '../../../domain/hal';
 import { embeddedOf, formatNotificationTime, groupByDay, INBOX_MOBILE_MAX_WIDTH, INBOX_TEXT, notificationTarget, routableObject, shortCommitId, typeLabel } from '../../../domain/inbox';
 import { routeFor, ROUTE_LEVEL_TEXT, ROUTE_LEVELS, type RouteLevel } from '../../../domain/noiseControl';
@@ -73,7 +72,6 @@ export default function NotificationsPage() {
 function Inbox({ workspace }: { workspace: Workspace }) {
   const styles = useStyles();
   const machines = useMachines();
-  const navigate = useNavigate();
   const mobile = useMobile();
   const actor = useActorRef(machines.inbox);
   const items = useSelector(actor, (s) => s.context.items);
@@ -86,11 +84,7 @@ function Inbox({ workspace }: { workspace: Workspace }) {
   const settings = useSelector(actor, (s) => s.context.settings);
   const savingSettings = useSelector(actor, (s) => s.matches('savingSettings'));
 
-  const open = (n: Notification) => {
-    if (!n.resolved) actor.send({ type: 'user.markRead', notification: n });
-    const target = notificationTarget(n, workspace.id);
-    if (target) void navigate(target);
-  };
+  const open = (n: Notification) => actor.send({ type: 'user.open', notification: n, target: notificationTarget(n, workspace.id) ?? null });
 
   return (
     <section data-view="Notifications" aria-label="Notifications">

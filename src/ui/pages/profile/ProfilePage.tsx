@@ -45,6 +45,12 @@ const useStyles = makeStyles({
   actions: { display: 'flex', justifyContent: 'flex-end', gap: tokens.spacingHorizontalS },
 });
 
+/** A new address changes nothing until the link mailed to it is opened: say so while it waits. */
+function pendingEmailHint(saved: { email: string; pendingEmail?: string | null | undefined }): string | null {
+  if (!saved.pendingEmail) return null;
+  return `We sent a link to ${saved.pendingEmail}: open it to confirm your new address. Until then your email stays ${saved.email}.`;
+}
+
 /** /p/profile (spec 000 §2.7): view 'Profile', heading 'Profile View'. */
 export default function ProfilePage() {
   const styles = useStyles();
@@ -110,7 +116,7 @@ export default function ProfilePage() {
           required={emailEditable}
           validationMessage={errors.email ?? null}
           validationState={errors.email ? 'error' : 'none'}
-          hint={emailEditable ? null : 'Your email address is managed by the account you sign in with.'}
+          hint={emailEditable ? pendingEmailHint(saved) : 'Your email address is managed by the account you sign in with.'}
         >
           <Input
             name="email"

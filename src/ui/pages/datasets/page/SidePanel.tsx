@@ -1,7 +1,7 @@
 import { Body1, Caption1, makeStyles, MessageBar, MessageBarBody, Spinner, Tab, TabList, tokens } from '@fluentui/react-components';
 import { useEffect, useState } from 'react';
 import { datasetAlerts, relatedDatasets, type DatasetAlert } from '../../../../api/datasets';
-import { ALERTS_REL, NO_ALERTS, type DatasetViewTab } from '../../../../domain/datasetPage';
+import { NO_ALERTS, type DatasetViewTab } from '../../../../domain/datasetPage';
 import { hasLink } from '../../../../domain/hal';
 import { REL } from '../../../../domain/relations';
 import type { Dataset, Workspace } from '../../../../domain/resources';
@@ -88,7 +88,7 @@ function LoadedList<T>({ state, empty, children }: { state: Loaded<T> | undefine
 function Alerts({ dataset }: { dataset: Dataset }) {
   const styles = useStyles();
   const { client } = useRuntime();
-  const state = useLinked<DatasetAlert>(dataset, ALERTS_REL, (signal) => datasetAlerts(client, dataset, { signal }));
+  const state = useLinked<DatasetAlert>(dataset, REL.alerts, (signal) => datasetAlerts(client, dataset, { signal }));
   return (
     <div className={styles.list}>
       <LoadedList state={state} empty={NO_ALERTS}>

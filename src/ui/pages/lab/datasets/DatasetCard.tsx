@@ -90,7 +90,7 @@ export function DatasetCard({ dataset, workspaceId, onEdit, onDeleted }: { datas
           <div className={styles.meta}>
             {dataset.alias && <Caption1>{dataset.alias}</Caption1>}
             {typeof channel === 'string' && <Caption1>{`Channel: ${channel}`}</Caption1>}
-            {dataset.published && <Caption1>{`Published ${formatJobDate(dataset.published)} UTC`}</Caption1>}
+            {dataset.published && <Caption1>{`Published ${formatJobDate(dataset.published)}`}</Caption1>}
           </div>
         }
       />

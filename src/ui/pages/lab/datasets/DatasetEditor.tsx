@@ -21,12 +21,14 @@ import {
 import { DismissRegular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useCallback, useEffect, useMemo } from 'react';
+import { builderSource } from '../../../../domain/chartBuilderColumns';
 import { jsonObjectError, rawDataRows, type DatasetFormField } from '../../../../domain/datasetEditor';
 import type { Dataset, Workspace } from '../../../../domain/resources';
 import { pathTo } from '../../../../domain/routes';
 import { selectBusy, selectPreviewState } from '../../../../machines/datasetEditor/datasetEditor.machine';
 import { useMachines } from '../../../MachinesProvider';
 import { Visualisation } from '../../datasets/visualisations/Visualisation';
+import { ChartBuilder } from './ChartBuilder';
 import { PreviewTable } from './PreviewTable';
 
 const useStyles = makeStyles({
@@ -34,7 +36,9 @@ const useStyles = makeStyles({
   body: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, paddingBottom: tokens.spacingVerticalL },
   mono: { fontFamily: tokens.fontFamilyMonospace },
   section: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
-  chart: { minHeight: '240px', border: `1px solid ${tokens.colorNeutralStroke2}`, borderRadius: tokens.borderRadiusMedium, padding: tokens.spacingHorizontalS },
+  // the builder beside its chart where the drawer is wide enough, the chart under it on a phone
+  building: { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 380px), 1fr))', gap: tokens.spacingHorizontalL, alignItems: 'start' },
+  chart: { minHeight: '240px', minWidth: 0, border: `1px solid ${tokens.colorNeutralStroke2}`, borderRadius: tokens.borderRadiusMedium, padding: tokens.spacingHorizontalS },
   footer: { display: 'flex', gap: tokens.spacingHorizontalS },
 });
 
@@ -85,6 +89,8 @@ export function DatasetEditor({ workspace, workspaceId, datasetId, onClose, onSa
     () => ({ title: values.title, alias: values.alias, visualisation: values.visualisation, metadata: values.metadata, rawData: values.rawData }),
     [values.title, values.alias, values.visualisation, values.metadata, values.rawData],
   );
+  const builderTexts = useMemo(() => ({ visualisation: values.visualisation, metadata: values.metadata }), [values.visualisation, values.metadata]);
+  const source = useMemo(() => builderSource({ query: values.query, rawData: values.rawData }, preview), [values.query, values.rawData, preview]);
   const chartable = values.visualisation.trim() !== '' && jsonObjectError(values.visualisation) === null && jsonObjectError(values.metadata) === null;
   const title = datasetId === null ? 'New dataset' : 'Edit dataset';
   const channelName = channels.find((c) => c.id === values.channelId)?.name ?? '';
@@ -170,22 +176,25 @@ export function DatasetEditor({ workspace, workspaceId, datasetId, onClose, onSa
                 <Textarea textarea={{ className: styles.mono, spellCheck: false }} value={values.rawData} onChange={change('rawData')} disabled={busy} rows={4} resize="vertical" />
               </Field>
             )}
-            <Field label="Visualisation (JSON)" hint='e.g. {"chartjs-chart": {"chartType": "bar"}}' {...fieldProps('visualisation')}>
+            <div className={styles.building}>
+              <ChartBuilder texts={builderTexts} source={source} disabled={busy} onEdit={(edit) => editor.send({ type: 'user.build', edit })} />
+              <section className={styles.section} aria-label="Chart preview">
+                <Subtitle2>Chart preview</Subtitle2>
+                <div className={styles.chart}>
+                  {chartable ? (
+                    <Visualisation dataset={chartDataset} rows={chartRows} mode="chart" datasetHref={datasetHref} />
+                  ) : (
+                    <span>{values.visualisation.trim() === '' ? 'Pick a chart type to see the chart.' : 'Fix the JSON below to see the chart.'}</span>
+                  )}
+                </div>
+              </section>
+            </div>
+            <Field label="Visualisation (JSON)" hint='Written by the chart builder, e.g. {"chartjs-chart": {"chartType": "bar"}}' {...fieldProps('visualisation')}>
               <Textarea textarea={{ className: styles.mono, spellCheck: false }} value={values.visualisation} onChange={change('visualisation')} disabled={busy} rows={5} resize="vertical" />
             </Field>
-            <Field label="Metadata (JSON)" {...fieldProps('metadata')}>
+            <Field label="Metadata (JSON)" hint="related_table.columns name the points, its aggregates are drawn; written by the chart builder" {...fieldProps('metadata')}>
               <Textarea textarea={{ className: styles.mono, spellCheck: false }} value={values.metadata} onChange={change('metadata')} disabled={busy} rows={5} resize="vertical" />
             </Field>
-            <section className={styles.section} aria-label="Chart preview">
-              <Subtitle2>Chart preview</Subtitle2>
-              <div className={styles.chart}>
-                {chartable ? (
-                  <Visualisation dataset={chartDataset} rows={chartRows} mode="chart" datasetHref={datasetHref} />
-                ) : (
-                  <span>{values.visualisation.trim() === '' ? 'Give a visualisation to see the chart.' : 'Fix the JSON above to see the chart.'}</span>
-                )}
-              </div>
-            </section>
           </form>
         )}
       </DrawerBody>

@@ -17,6 +17,7 @@ import {
 import { DeleteRegular, SaveRegular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, type FormEvent } from 'react';
+import { storeSettings } from '../../../../../domain/dataStores';
 import { hasLink } from '../../../../../domain/hal';
 import { REL } from '../../../../../domain/relations';
 import type { Workspace } from '../../../../../domain/resources';
@@ -28,7 +29,7 @@ import { useRoute } from '../../../../shell/useRoute';
 import { useCurrentWorkspace } from '../../../../shell/useWorkspace';
 import { SettingEditor } from '../../pipelines/edit/SettingEditor';
 import { StoreStatus } from '../StoreStatus';
-import { useStoreToast } from '../useStoreToast';
+import { useSaveToast } from '../../../../components/useSaveToast';
 import { DeleteStoreDialog } from '../DeleteStoreDialog';
 
 const useStyles = makeStyles({
@@ -73,7 +74,7 @@ function DataStoreForm(input: { workspaceId: string; workspace: Workspace; datas
   const deleting = useSelector(form, (s) => s.matches('deleting'));
 
   const toasterId = useId('datastore-toaster');
-  const toast = useStoreToast(toasterId);
+  const toast = useSaveToast(toasterId);
   useEffect(() => {
     const subscription = form.on('datastore.saved', (event) => toast(event.message));
     return () => subscription.unsubscribe();
@@ -146,7 +147,7 @@ function DataStoreForm(input: { workspaceId: string; workspace: Workspace; datas
             {store?.managed === true ? (
               <Caption1 className={styles.muted}>The workspace's own embedded store has no settings to change.</Caption1>
             ) : (
-              (c.plugin.settings ?? []).map((setting) => (
+              storeSettings(c.plugin.settings).map((setting) => (
                 <SettingEditor
                   key={setting.name}
                   setting={setting}

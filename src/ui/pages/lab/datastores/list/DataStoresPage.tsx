@@ -31,7 +31,7 @@ import { PageHeader } from '../../../../components/PageHeader';
 import { useMachines } from '../../../../MachinesProvider';
 import { useCurrentWorkspace } from '../../../../shell/useWorkspace';
 import { StoreStatus } from '../StoreStatus';
-import { useStoreToast } from '../useStoreToast';
+import { useSaveToast } from '../../../../components/useSaveToast';
 import { DeleteStoreDialog } from '../DeleteStoreDialog';
 
 const useStyles = makeStyles({
@@ -65,7 +65,7 @@ function DataStoresList({ workspace }: { workspace: Workspace }) {
   const target = useSelector(list, (s) => s.context.target);
 
   const toasterId = useId('datastores-toaster');
-  const toast = useStoreToast(toasterId);
+  const toast = useSaveToast(toasterId);
   useEffect(() => {
     const subscription = list.on('datastore.deleted', (event) => toast(event.message));
     return () => subscription.unsubscribe();

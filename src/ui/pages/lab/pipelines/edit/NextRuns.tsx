@@ -11,7 +11,7 @@ export function NextRuns({ cron }: { cron: string | null }) {
   const runs = useMemo(() => {
     if (cron === null) return [];
     try {
-      return new Cron(cron, { timezone: 'UTC' }).nextRuns(3).map((date) => formatJobDate(date.toISOString()));
+      return new Cron(cron, { timezone: 'UTC' }).nextRuns(3).map((date) => formatJobDate(date.toISOString(), 0));
     } catch {
       return null;
     }

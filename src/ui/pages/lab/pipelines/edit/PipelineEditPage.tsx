@@ -15,18 +15,22 @@ import {
   Spinner,
   Subtitle2,
   Textarea,
+  Toaster,
   tokens,
+  useId,
 } from '@fluentui/react-components';
-import { AddRegular, DeleteRegular, DismissRegular, QuestionCircleRegular, SaveRegular } from '@fluentui/react-icons';
+import { AddRegular, DeleteRegular, DismissRegular, PlayRegular, QuestionCircleRegular, SaveRegular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useState, type FormEvent } from 'react';
+import { useLocation } from 'react-router-dom';
 import { BREAKPOINTS } from '../../../../../domain/constants';
 import { SCHEDULE_CHOICES, scheduleFor, type ScheduleChoice } from '../../../../../domain/cronText';
 import { canSaveName, defaultActionsOf, PIPELINE_FORM_TEXTS, settingField, type ActionsMode } from '../../../../../domain/pipelineForm';
 import { propertyKey, settingMessages } from '../../../../../domain/settingFields';
-import { selectAutoSaving, selectBusy, type EditorComponent } from '../../../../../machines/pipelineForm/pipelineForm.machine';
+import { selectAutoSaving, selectBusy, selectShareQuestion, type EditorComponent } from '../../../../../machines/pipelineForm/pipelineForm.machine';
 import type { DataComponent, Workspace } from '../../../../../domain/resources';
 import { Loading } from '../../../../components/Loading';
+import { useSaveToast } from '../../../../components/useSaveToast';
 import { PageHeader } from '../../../../components/PageHeader';
 import { useMachines } from '../../../../MachinesProvider';
 import { useRoute } from '../../../../shell/useRoute';
@@ -35,6 +39,7 @@ import { ComponentPicker } from './ComponentPicker';
 import { DATA_IMPORT_HELP } from './helpTexts';
 import { NextRuns } from './NextRuns';
 import { SettingEditor } from './SettingEditor';
+import { ShareTablesDialog } from './ShareTablesDialog';
 
 const useStyles = makeStyles({
   layout: { display: 'grid', gridTemplateColumns: 'minmax(0, 2fr) minmax(240px, 1fr)', gap: tokens.spacingHorizontalXL, alignItems: 'start' },
@@ -70,19 +75,28 @@ function useWide(): boolean {
 export default function PipelineEditPage() {
   const route = useRoute();
   const workspace = useCurrentWorkspace();
-  if (!workspace || (route?.name !== 'newPipeline' && route?.name !== 'pipeline')) return null;
+  const location = useLocation();
+  const toasterId = useId('pipeline-toaster');
+  useSaveToast(toasterId);
+  // the toaster is there from the first render: a toast handed over by the save arrives at once
+  const toaster = <Toaster toasterId={toasterId} />;
+  if (!workspace || (route?.name !== 'newPipeline' && route?.name !== 'pipeline')) return toaster;
   const pipelineId = route.name === 'pipeline' ? route.params.pipelineId : null;
   const query = route.query as { dataplugin?: string; validate?: string };
-  // A new key per pipeline: saving /new moves to /{id}, which is a fresh form on the saved pipeline.
+  // A new key per visit: a save moves to /{id} (a new pipeline's, or the same one's), which is a
+  // fresh form on the saved pipeline, as the server now has it.
   return (
-    <PipelineForm
-      key={`${workspace.id}/${pipelineId ?? 'new'}`}
-      workspaceId={workspace.id}
-      workspace={workspace}
-      pipelineId={pipelineId}
-      dataPluginId={query.dataplugin ?? null}
-      validate={query.validate === 'true'}
-    />
+    <>
+      {toaster}
+      <PipelineForm
+        key={`${workspace.id}/${pipelineId ?? 'new'}/${location.key}`}
+        workspaceId={workspace.id}
+        workspace={workspace}
+        pipelineId={pipelineId}
+        dataPluginId={query.dataplugin ?? null}
+        validate={query.validate === 'true'}
+      />
+    </>
   );
 }
 
@@ -101,6 +115,7 @@ function PipelineForm(input: { workspaceId: string; workspace: Workspace; pipeli
   const c = useSelector(form, (s) => s.context);
   const busy = useSelector(form, selectBusy);
   const autoSaving = useSelector(form, selectAutoSaving);
+  const shareQuestion = useSelector(form, selectShareQuestion);
 
   if (loading) return <Loading />;
   if (loadError !== null || pipeline === null) {
@@ -256,6 +271,9 @@ function PipelineForm(input: { workspaceId: string; workspace: Workspace; pipeli
           <div className={styles.actions}>
             <Button onClick={() => form.send({ type: 'user.close' })}>Close</Button>
             <Button disabled={busy || autoSaving} onClick={() => form.send({ type: 'user.saveDraft' })}>Save as draft</Button>
+            <Button disabled={busy || autoSaving || !canSaveName(c.name)} icon={<PlayRegular />} onClick={() => form.send({ type: 'user.saveAndRun' })}>
+              Save &amp; run
+            </Button>
             <Button appearance="primary" type="submit" disabled={busy || autoSaving || !canSaveName(c.name)} icon={busy ? <Spinner size="tiny" /> : <SaveRegular />}>
               {busy ? 'Saving' : 'Save'}
             </Button>
@@ -270,6 +288,7 @@ function PipelineForm(input: { workspaceId: string; workspace: Workspace; pipeli
         onAdd={(components) => form.send({ type: 'user.addComponents', components })}
         onClose={() => setPickerOpen(false)}
       />
+      <ShareTablesDialog question={shareQuestion} onShare={() => form.send({ type: 'user.shareTables' })} onKeep={() => form.send({ type: 'user.keepTables' })} />
     </section>
   );
 }

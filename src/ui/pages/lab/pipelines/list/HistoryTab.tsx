@@ -19,6 +19,7 @@ import { listPipelineJobs, pipelineMetrics, turnJobsPage } from '../../../../../
 import { formatJobDate } from '../../../../../domain/constants';
 import { embeddedList, hasLink } from '../../../../../domain/hal';
 import { jobReason } from '../../../../../domain/jobReason';
+import { formatDuration, isActiveJob, jobSeconds } from '../../../../../domain/jobs';
 import { REL } from '../../../../../domain/relations';
 import type { Job, JobsCollection, Metric, Pipeline } from '../../../../../domain/resources';
 import { failureText } from '../../../../../machines/failureText';
@@ -35,7 +36,6 @@ const useStyles = makeStyles({
 
 /** History: the metrics chart, the job list and Newer/Older. `reloadKey` changes when a run ends. */
 export function HistoryTab({ pipeline, reloadKey, onOpenLog }: { pipeline: Pipeline; reloadKey: number; onOpenLog: (job: Job) => void }) {
-  const styles = useStyles();
   const { client } = useRuntime();
   const [page, setPage] = useState<JobsCollection | null>(null);
   const [metrics, setMetrics] = useState<Metric[] | null>(null);
@@ -76,6 +76,25 @@ export function HistoryTab({ pipeline, reloadKey, onOpenLog }: { pipeline: Pipel
     );
   const jobs = page === null ? null : embeddedList(page, 'jobs');
   return (
+    <JobsTable jobs={jobs} metrics={metrics} page={page} turning={turning} turn={turn} onOpenLog={onOpenLog} />
+  );
+}
+
+/** A running job's duration is its elapsed time: the clock ticks while one runs. */
+function useNow(ticking: boolean): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!ticking) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [ticking]);
+  return now;
+}
+
+function JobsTable({ jobs, metrics, page, turning, turn, onOpenLog }: { jobs: readonly Job[] | null; metrics: Metric[] | null; page: JobsCollection | null; turning: boolean; turn: (rel: 'next' | 'prev') => void; onOpenLog: (job: Job) => void }) {
+  const styles = useStyles();
+  const now = useNow(jobs?.some((job) => isActiveJob(job)) === true);
+  return (
     <div className={styles.stack}>
       {metrics === null ? <Spinner size="tiny" /> : <MetricsChart metrics={metrics} />}
       {jobs === null ? (
@@ -88,6 +107,8 @@ export function HistoryTab({ pipeline, reloadKey, onOpenLog }: { pipeline: Pipel
             <TableRow>
               <TableHeaderCell>Status</TableHeaderCell>
               <TableHeaderCell>Created</TableHeaderCell>
+              <TableHeaderCell>Duration</TableHeaderCell>
+              <TableHeaderCell>Rows</TableHeaderCell>
               <TableHeaderCell>Why</TableHeaderCell>
               <TableHeaderCell>Log</TableHeaderCell>
             </TableRow>
@@ -99,6 +120,8 @@ export function HistoryTab({ pipeline, reloadKey, onOpenLog }: { pipeline: Pipel
                   <JobStatusBadge status={job.status} />
                 </TableCell>
                 <TableCell>{formatJobDate(job.created)}</TableCell>
+                <TableCell>{formatDuration(jobSeconds(job, now))}</TableCell>
+                <TableCell>{job.rowsLoaded === null || job.rowsLoaded === undefined ? '' : job.rowsLoaded.toLocaleString()}</TableCell>
                 <TableCell className={styles.reason}>{jobReason(job)}</TableCell>
                 <TableCell>
                   <Button size="small" appearance="subtle" icon={<DocumentTextRegular />} disabled={!hasLink(job, REL.logs)} onClick={() => onOpenLog(job)} aria-label={`Log of job ${formatJobDate(job.created)}`}>

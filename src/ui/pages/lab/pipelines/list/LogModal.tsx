@@ -19,13 +19,14 @@ import { ArrowDownloadRegular, ErrorCircleRegular, SearchRegular } from '@fluent
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useMemo, useRef, useState, type UIEvent } from 'react';
 import { downloadLogText, logFileName } from '../../../../../api/logs';
-import { firstErrorIndex, isErrorLine, searchLog, visibleRows } from '../../../../../domain/logView';
+import { firstErrorIndex, formatLogTime, isErrorLine, searchLog, visibleRows, WRAP_MAX_LINES } from '../../../../../domain/logView';
 import type { Job } from '../../../../../domain/resources';
 import { failureText } from '../../../../../machines/failureText';
 import { selectCanDownload, selectNoLogs } from '../../../../../machines/logStream/logStream.machine';
 import { useMachines } from '../../../../MachinesProvider';
 import { useRuntime } from '../../../../runtime';
 import { JobStatusBadge } from './JobStatusBadge';
+import { useScreenSize } from './useScreenSize';
 
 const ROW_HEIGHT = 22;
 const VIEWPORT_HEIGHT = 420;
@@ -64,6 +65,18 @@ const useStyles = makeStyles({
     whiteSpace: 'pre',
   },
   cell: { overflow: 'hidden', textOverflow: 'ellipsis' },
+  // on a phone a wrapped log has no timestamp column: its header neither
+  wrappedHeader: { '@media (max-width: 600px)': { gridTemplateColumns: '40px 1fr' } },
+  // a wrapped row grows with its message, in the flow rather than at a computed place
+  wrappedRow: {
+    display: 'grid',
+    gridTemplateColumns: '56px 216px 1fr',
+    padding: `2px ${tokens.spacingHorizontalS}`,
+    lineHeight: '18px',
+    whiteSpace: 'pre-wrap',
+    overflowWrap: 'anywhere',
+    '@media (max-width: 600px)': { gridTemplateColumns: '40px 1fr' },
+  },
   error: { color: tokens.colorPaletteRedForeground1 },
   hit: { backgroundColor: tokens.colorPaletteYellowBackground2 },
   current: { outline: `2px solid ${tokens.colorBrandStroke1}`, outlineOffset: '-2px' },
@@ -93,6 +106,10 @@ export function LogModal({ job, onClose }: { job: Job; onClose: () => void }) {
   const [current, setCurrent] = useState<number | null>(null);
   const [downloadError, setDownloadError] = useState<string | null>(null);
   const [downloading, setDownloading] = useState(false);
+  // on a phone a line cut with '…' cannot be read: lines wrap there unless turned off
+  const size = useScreenSize();
+  const [wrap, setWrap] = useState(size === 'small');
+  const wrapping = wrap && lines.length <= WRAP_MAX_LINES;
 
   const hits = useMemo(() => searchLog(lines, query), [lines, query]);
   const hitSet = useMemo(() => new Set(hits), [hits]);
@@ -100,6 +117,12 @@ export function LogModal({ job, onClose }: { job: Job; onClose: () => void }) {
   const scrollToRow = (index: number) => {
     const element = viewport.current;
     if (element === null) return;
+    setCurrent(index);
+    if (wrapping) {
+      element.querySelector(`[aria-rowindex="${String(index + 1)}"]`)?.scrollIntoView({ block: 'center' });
+      setScrollTop(element.scrollTop);
+      return;
+    }
     element.scrollTop = Math.max(0, index * ROW_HEIGHT - VIEWPORT_HEIGHT / 3);
     setScrollTop(element.scrollTop);
     setCurrent(index);
@@ -187,6 +210,7 @@ export function LogModal({ job, onClose }: { job: Job; onClose: () => void }) {
                 First error
               </Button>
               <Switch label="Follow" checked={follow} onChange={(_, data) => setFollow(data.checked)} />
+              <Switch label="Wrap lines" checked={wrapping} disabled={lines.length > WRAP_MAX_LINES} onChange={(_, data) => setWrap(data.checked)} />
             </div>
             {failed !== null && (
               <MessageBar intent="error">
@@ -203,7 +227,7 @@ export function LogModal({ job, onClose }: { job: Job; onClose: () => void }) {
                 <MessageBarBody>{downloadError}</MessageBarBody>
               </MessageBar>
             )}
-            <div className={styles.header} aria-hidden>
+            <div className={wrapping ? `${styles.header} ${styles.wrappedHeader}` : styles.header} aria-hidden>
               <span>#</span>
               <span className={styles.narrowHide}>Timestamp</span>
               <span>Message</span>
@@ -215,6 +239,21 @@ export function LogModal({ job, onClose }: { job: Job; onClose: () => void }) {
                 </div>
               ) : noLogs ? (
                 <div className={styles.empty}>No logs yet</div>
+              ) : wrapping ? (
+                <div>
+                  {lines.map((line, index) => {
+                    const classes = [styles.wrappedRow, isErrorLine(line.message) ? styles.error : '', hitSet.has(index) ? styles.hit : '', current === index ? styles.current : ''].join(' ');
+                    return (
+                      <div key={line.sequence} role="row" aria-rowindex={index + 1} className={classes} data-sequence={line.sequence}>
+                        <span role="cell">{line.sequence}</span>
+                        <span role="cell" className={styles.narrowHide}>
+                          {formatLogTime(line.timestamp)}
+                        </span>
+                        <span role="cell">{line.message}</span>
+                      </div>
+                    );
+                  })}
+                </div>
               ) : (
                 <div style={{ height: `${String(lines.length * ROW_HEIGHT)}px`, position: 'relative' }}>
                   {lines.slice(start, end).map((line, offset) => {
@@ -226,7 +265,7 @@ export function LogModal({ job, onClose }: { job: Job; onClose: () => void }) {
                           {line.sequence}
                         </span>
                         <span role="cell" className={`${styles.cell} ${styles.narrowHide}`}>
-                          {line.timestamp}
+                          {formatLogTime(line.timestamp)}
                         </span>
                         <span role="cell" className={styles.cell} title={line.message}>
                           {line.message}
@@ -241,7 +280,8 @@ export function LogModal({ job, onClose }: { job: Job; onClose: () => void }) {
           </DialogContent>
           <DialogActions>
             {canDownload && (
-              <Button icon={downloading ? <Spinner size="tiny" /> : <ArrowDownloadRegular />} disabled={downloading} onClick={download}>
+              // disabledFocusable: the button keeps the focus while it downloads, so Esc still closes the dialog
+              <Button icon={downloading ? <Spinner size="tiny" /> : <ArrowDownloadRegular />} disabledFocusable={downloading} onClick={download}>
                 Download
               </Button>
             )}

@@ -25,8 +25,9 @@ export function MetricsChart({ metrics: all }: { metrics: readonly Metric[] }) {
         data: {
           labels: ordered.map((m) => formatJobDate(m.created)),
           datasets: [
-            { type: 'bar', label: 'Rows loaded', data: ordered.map((m) => m.rowsLoaded), backgroundColor: '#483D8B', yAxisID: 'rows', maxBarThickness: 48 },
-            { type: 'line', label: 'Duration (s)', data: ordered.map((m) => m.duration ?? null), borderColor: '#E8590C', yAxisID: 'seconds' },
+            { type: 'bar', label: 'Rows loaded', data: ordered.map((m) => m.rowsLoaded), backgroundColor: '#483D8B', yAxisID: 'rows', maxBarThickness: 48, order: 1 },
+            // drawn over the bars, with points large enough to see when there is a single run
+            { type: 'line', label: 'Duration (s)', data: ordered.map((m) => m.duration ?? null), borderColor: '#E8590C', backgroundColor: '#E8590C', pointRadius: 5, yAxisID: 'seconds', order: 0 },
           ],
         },
         options: {

@@ -12,7 +12,9 @@ import {
   SearchBox,
   Spinner,
   SplitButton,
+  Toaster,
   tokens,
+  useId,
   type MenuButtonProps,
 } from '@fluentui/react-components';
 import { AddRegular, ArrowDownloadRegular, DataHistogramRegular } from '@fluentui/react-icons';
@@ -25,6 +27,7 @@ import type { PipelinesCollection } from '../../../../../domain/resources';
 import { failureText } from '../../../../../machines/failureText';
 import { EmptyState } from '../../../../components/EmptyState';
 import { PageHeader } from '../../../../components/PageHeader';
+import { useSaveToast } from '../../../../components/useSaveToast';
 import { useRuntime } from '../../../../runtime';
 import { useSession } from '../../../../shell/session';
 import { useCurrentWorkspace } from '../../../../shell/useWorkspace';
@@ -53,6 +56,9 @@ export default function PipelinesPage() {
   const navigate = useNavigate();
   const size = useScreenSize();
   const canModify = isFeatureEnabled(features, 'MODIFY_PIPELINE');
+  // 'Save & run' lands here saying the run has started
+  const toasterId = useId('pipelines-toaster');
+  useSaveToast(toasterId);
 
   const [search, setSearch] = useState('');
   const [query, setQuery] = useState('');
@@ -130,6 +136,7 @@ export default function PipelinesPage() {
 
   return (
     <>
+      <Toaster toasterId={toasterId} />
       <PageHeader title="Data Imports" actions={addButton} />
       <div className={styles.tools}>
         <SearchBox className={styles.search} placeholder="Search pipelines..." aria-label="Search pipelines" value={search} onChange={(_, data) => setSearch(data.value)} />

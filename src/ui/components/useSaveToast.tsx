@@ -2,19 +2,21 @@ import { Toast, ToastTitle, useToastController } from '@fluentui/react-component
 import { useCallback, useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 
-/** Data store toasts stay 6 s (spec 001 §9: save toasts). */
-const STORE_TOAST_MS = 6000;
+/** Save toasts stay 6 s (spec 001 §9). */
+const SAVE_TOAST_MS = 6000;
 
-/** The success toast of a data store page on its Toaster, also showing one handed over by navigation. */
-export function useStoreToast(toasterId: string): (message: string) => void {
+export type ToastIntent = 'success' | 'warning';
+
+/** A page's save toast on its Toaster, also showing one handed over by the navigation that led here. */
+export function useSaveToast(toasterId: string): (message: string, intent?: ToastIntent) => void {
   const { dispatchToast } = useToastController(toasterId);
   const toast = useCallback(
-    (message: string) =>
+    (message: string, intent: ToastIntent = 'success') =>
       dispatchToast(
         <Toast>
           <ToastTitle>{message}</ToastTitle>
         </Toast>,
-        { intent: 'success', timeout: STORE_TOAST_MS },
+        { intent, timeout: SAVE_TOAST_MS },
       ),
     [dispatchToast],
   );
@@ -27,13 +29,15 @@ export function useStoreToast(toasterId: string): (message: string) => void {
  * '{name} deleted' after deleting one): shown once, then cleared from the history entry so a
  * reload or Back does not show it again.
  */
-function useRouteToast(show: (message: string) => void): void {
+function useRouteToast(show: (message: string, intent?: ToastIntent) => void): void {
   const location = useLocation();
   const navigate = useNavigate();
-  const message = (location.state as { toast?: unknown } | null)?.toast;
+  const state = location.state as { toast?: unknown; toastIntent?: unknown } | null;
+  const message = state?.toast;
+  const intent: ToastIntent = state?.toastIntent === 'warning' ? 'warning' : 'success';
   useEffect(() => {
     if (typeof message !== 'string' || message === '') return;
-    show(message);
+    show(message, intent);
     void navigate(`${location.pathname}${location.search}`, { replace: true, state: null });
-  }, [message, show, navigate, location.pathname, location.search]);
+  }, [message, intent, show, navigate, location.pathname, location.search]);
 }

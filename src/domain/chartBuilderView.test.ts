@@ -1,0 +1,108 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { builderSource, defaultLabel, keyOfName, nameOfKey, numericColumns, suggestColumns, type BuilderSource } from './chartBuilderColumns';
+import { colourNameOf, describeChartBuilder, MAX_COLOUR_SLOTS } from './chartBuilderView';
+import { hostileString, hostileStringWithHuge } from './hostile.fixture';
+import { DEFAULT_PALETTE } from './visualisation/palette';
+
+const ORDERS: BuilderSource = {
+  columns: ['status', 'orders'],
+  rows: [
+    { status: 'paid', orders: 5 },
+    { status: 'shipped', orders: '3' },
+    { status: 'new', orders: null },
+  ],
+};
+const bar = (columns: string[], values: string[], extra: Record<string, unknown> = {}) => ({
+  visualisation: '{"chartjs-chart":{"chartType":"bar"}}',
+  metadata: JSON.stringify({ ...extra, related_table: { columns: columns.map((name) => ({ name })), aggregates: values.map((name) => ({ name })) } }),
+});
+
+describe('the builder as the view shows it', () => {
+  it('offers the preview columns, marks numbers, and names what is missing', () => {
+    const view = describeChartBuilder({ visualisation: '', metadata: '' }, ORDERS);
+    expect(view).toMatchObject({ ok: true, options: [{ key: 'status', numeric: false, inPreview: true }, { key: 'orders', numeric: true, inPreview: true }], labelKeys: [], valueKeys: [], colourSlots: [] });
+    expect(view.ok && view.hints).toEqual(['Pick a chart type.']);
+    const noValues = describeChartBuilder({ visualisation: '{"chartjs-chart":{"chartType":"bar"}}', metadata: '' }, ORDERS);
+    expect(noValues.ok && noValues.hints).toEqual(['Pick a value column: its numbers are drawn.']);
+    const noPreview = describeChartBuilder({ visualisation: '{"html-table":{}}', metadata: '' }, { columns: [], rows: [] });
+    expect(noPreview.ok && noPreview.hints).toEqual(['Run the query (or give raw data) to pick from its columns.']);
+  });
+
+  it('names a column the preview lacks and a value column without numbers', () => {
+    const view = describeChartBuilder(bar(['status'], ['status', 'gone']), ORDERS);
+    if (!view.ok) throw new Error(view.problem);
+    expect(view.options.at(-1)).toEqual({ key: 'gone', numeric: false, inPreview: false });
+    expect(view.hints).toEqual(['gone is not a column of the preview.', 'status has no numbers in the preview.']);
+    const scatter = describeChartBuilder({ visualisation: '{"chartjs-chart":{"chartType":"scatter"}}', metadata: bar(['status'], ['orders']).metadata }, ORDERS);
+    expect(scatter.ok && scatter.hints).toEqual(['A scatter chart places its points by the first label column: status has no numbers.']);
+  });
+
+  it('one colour slot per series, per slice, or the metric background', () => {
+    const series = describeChartBuilder(bar(['status'], ['orders'], { palette: [[1, 2, 3]] }), ORDERS);
+    expect(series.ok && series.colourSlots).toEqual([{ label: 'orders', colour: [1, 2, 3], colourName: null }]);
+    const pie = describeChartBuilder({ ...bar(['status'], ['orders']), visualisation: '{"chartjs-chart":{"chartType":"pie"}}' }, ORDERS);
+    expect(pie.ok && pie.colourSlots.map((s) => [s.label, s.colourName])).toEqual([['paid', 'Blue'], ['shipped', 'Orange'], ['new', 'Green']]);
+    const metric = describeChartBuilder({ visualisation: '{"html-metric":{}}', metadata: '' }, ORDERS);
+    expect(metric.ok && metric.colourSlots).toEqual([{ label: 'Background', colour: DEFAULT_PALETTE[0], colourName: 'Blue' }]);
+    const many = describeChartBuilder(bar([], Array.from({ length: 20 }, (_, i) => `v${String(i)}`)), ORDERS);
+    expect(many.ok && many.colourSlots).toHaveLength(MAX_COLOUR_SLOTS);
+    expect(colourNameOf([227, 0, 140])).toBe('Magenta');
+  });
+
+  it('shows qualified preview keys for short names under a metadata name', () => {
+    const source = { columns: ['sales.month', 'sales.total'], rows: [{ 'sales.month': 'Jan', 'sales.total': 1 }] };
+    const view = describeChartBuilder(bar(['month'], ['total'], { name: 'sales' }), source);
+    expect(view).toMatchObject({ ok: true, labelKeys: ['sales.month'], valueKeys: ['sales.total'], hints: [] });
+    expect(view.ok && view.options.every((o) => o.inPreview)).toBe(true);
+  });
+
+  it('reports JSON it cannot read', () => {
+    expect(describeChartBuilder({ visualisation: '{"carousel":{}}', metadata: '' }, ORDERS)).toEqual({ ok: false, problem: 'The builder makes chart.js charts, tables and metrics; a carousel is edited as JSON.' });
+  });
+});
+
+describe('the builder columns', () => {
+  it('reads the query preview, or raw data rows when there is no query', () => {
+    expect(builderSource({ query: 'select 1', rawData: '' }, null)).toEqual({ columns: [], rows: [] });
+    expect(builderSource({ query: 'select 1', rawData: '' }, { columns: ['a'], rows: [{ a: 1 }] })).toEqual({ columns: ['a'], rows: [{ a: 1 }] });
+    expect(builderSource({ query: ' ', rawData: '[{"a":1},{"b":2},3]' }, { columns: ['x'], rows: [] })).toEqual({ columns: ['a', 'b'], rows: [{ a: 1 }, { b: 2 }] });
+    expect(builderSource({ query: '', rawData: 'graph TD;' }, null)).toEqual({ columns: [], rows: [] });
+  });
+
+  it('tells numbers, suggests a first choice and labels columns', () => {
+    expect([...numericColumns({ columns: ['a', 'b', 'c', 'd'], rows: [{ a: 1, b: 'x', c: null, d: '2' }, { a: '1e3', b: 2, d: '' }] })]).toEqual(['a', 'd']);
+    expect(suggestColumns(ORDERS, false)).toEqual({ labels: ['status'], values: ['orders'] });
+    expect(suggestColumns({ columns: ['a', 'b'], rows: [{ a: 1, b: 2 }] }, false)).toEqual({ labels: ['a'], values: ['b'] });
+    expect(suggestColumns(ORDERS, true)).toEqual({ labels: ['orders'], values: [] });
+    expect(suggestColumns({ columns: [], rows: [] }, false)).toEqual({ labels: [], values: [] });
+    expect(defaultLabel('orders.order_count')).toBe('Order count');
+    expect(defaultLabel('revenue--gbp')).toBe('Revenue gbp');
+    expect(defaultLabel('a.')).toBe('a.');
+    expect(defaultLabel('__')).toBe('__');
+    expect(nameOfKey('orders.status', 'orders')).toBe('status');
+    expect(nameOfKey('orders.', 'orders')).toBe('orders.');
+    expect(nameOfKey('other.status', 'orders')).toBe('other.status');
+    expect(keyOfName('status', 'orders', ['orders.status'])).toBe('orders.status');
+    expect(keyOfName('status', 'orders', ['status'])).toBe('status');
+  });
+
+  it('a key and its name map back to the key, and nothing throws (properties)', () => {
+    fc.assert(
+      fc.property(hostileString, fc.option(hostileString, { nil: null }), (key, metadataName) => {
+        const name = nameOfKey(key, metadataName);
+        expect(keyOfName(name, metadataName, [key])).toBe(key);
+        expect(typeof defaultLabel(key)).toBe('string');
+      }),
+    );
+    fc.assert(
+      fc.property(hostileStringWithHuge, hostileStringWithHuge, fc.array(fc.dictionary(hostileString, fc.jsonValue({ maxDepth: 2 })), { maxLength: 5 }), (visualisation, metadata, rows) => {
+        const source = builderSource({ query: '', rawData: JSON.stringify(rows) }, null);
+        const view = describeChartBuilder({ visualisation, metadata }, source);
+        if (view.ok) expect(view.colourSlots.length).toBeLessThanOrEqual(MAX_COLOUR_SLOTS);
+        else expect(view.problem.length).toBeGreaterThan(0);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

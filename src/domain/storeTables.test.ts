@@ -1,0 +1,39 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { hostileStringWithHuge } from './hostile.fixture';
+import { missingTablesMessage, tablesMeant } from './storeTables';
+
+const STORE = ['countries', 'customers', 'orders', 'sales_targets', 'ux_demo_orders', 'web_sessions'];
+
+describe('the table a query meant', () => {
+  it('finds a typo, and the same stream behind a pipeline prefix first', () => {
+    expect(tablesMeant('web_sesions', STORE)).toEqual(['web_sessions']);
+    expect(tablesMeant('order', STORE)).toEqual(['orders']);
+    expect(tablesMeant('orders_', STORE)).toEqual(['orders']);
+    expect(tablesMeant('demo_orders', STORE)).toEqual(['ux_demo_orders']);
+    expect(tablesMeant('invoices', STORE)).toEqual([]);
+  });
+
+  it('says what was meant, or what the store has, or that it is empty', () => {
+    expect(missingTablesMessage(['web_sesions'], STORE)).toBe('No pipeline has loaded web_sesions into the store yet. Did you mean web_sessions?');
+    expect(missingTablesMessage(['web_sesions', 'ordrs'], STORE)).toBe('No pipeline has loaded web_sesions, ordrs into the store yet. Did you mean web_sessions for web_sesions, orders for ordrs?');
+    expect(missingTablesMessage(['invoices'], STORE)).toBe(`No pipeline has loaded invoices into the store yet. The store has ${STORE.join(', ')}.`);
+    expect(missingTablesMessage(['invoices'], [])).toBe('No pipeline has loaded invoices into the store yet. The store has no tables: run a pipeline that loads into it first.');
+    const many = Array.from({ length: 14 }, (_, i) => `t${String(i).padStart(2, '0')}x`);
+    expect(missingTablesMessage(['zzzzzzzz'], many)).toMatch(/t09x and 4 more\.$/);
+  });
+
+  it('only ever suggests tables the store has, never the missing name itself, at most three', () => {
+    fc.assert(
+      fc.property(hostileStringWithHuge, fc.array(fc.stringMatching(/^[a-z_]{1,12}$/), { maxLength: 30 }), (missing, tables) => {
+        const meant = tablesMeant(missing, tables);
+        expect(meant.length).toBeLessThanOrEqual(3);
+        for (const t of meant) {
+          expect(tables).toContain(t);
+          expect(t).not.toBe(missing.toLowerCase());
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
