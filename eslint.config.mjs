@@ -8,7 +8,7 @@ const frameworks = ['react', 'react-dom', 'react/*', 'xstate', 'xstate/*', '@xst
 const noImport = (patterns, message) => ({ group: patterns, message });
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'public/**', 'node_modules/**', 'data/**', 'test-results/**', 'playwright-report/**', '*.config.*', 'eslint.config.mjs'] },
+  { ignores: ['dist/**', 'dist-server/**', '.build-stamps/**', 'public/**', 'node_modules/**', 'data/**', 'test-results/**', 'playwright-report/**', '*.config.*', 'eslint.config.mjs'] },
   { linterOptions: { reportUnusedDisableDirectives: 'error' } },
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -68,5 +68,9 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-argument': 'off',
       '@typescript-eslint/no-non-null-assertion': 'off',
     },
+  },
+  {
+    files: ['tests/e2e/**/*.spec.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [{ name: '@playwright/test', message: "Import from './fixtures': its test fails on any Content-Security-Policy violation." }] }] },
   },
 );

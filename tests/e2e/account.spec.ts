@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { DEMO as SEED } from '../../server/seed';
 import { clientCredentialsToken } from '../support/auth';
 import { baseUrl, DEMO, screenshot, signIn } from './support';

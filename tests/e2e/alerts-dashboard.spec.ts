@@ -1,21 +1,11 @@
-import { expect, test, type Page } from '@playwright/test';
-import { REL } from '../../src/domain/relations';
-import { datasetPath, ownerToken, publishDataset, REVENUE_METADATA, REVENUE_ROWS, uniqueAlias, WORKSPACE_ID } from './datasetSupport';
-import { apiCall, DEMO, linkOf, screenshot, signIn } from './support';
+import { expect, test, type Page } from './fixtures';
+import { datasetPath, publishDataset, REVENUE_METADATA, REVENUE_ROWS, setAppProperties, uniqueAlias, WORKSPACE_ID } from './datasetSupport';
+import { DEMO, screenshot, signIn } from './support';
 
 // Alerts tab rules, the dashboard (DASHBOARD_CONTENT rendered without running anything of it, an
 // admin's live preview) and the help page, against the real server, signed in through the provider.
 
 const XSS = `<script>window.__xss = 'script'</script><img src="x" onerror="window.__xss = 'img'" /><a href="javascript:window.__xss='link'">click</a>`;
-
-/** Merges app properties into the demo workspace as its owner (the workspace API the settings page uses). */
-async function setAppProperties(properties: Record<string, string>) {
-  const token = await ownerToken();
-  const workspace = await apiCall(token, 'GET', `/api/workspaces/${WORKSPACE_ID}`);
-  const current = (workspace.body as unknown as { appProperties?: Record<string, string> }).appProperties ?? {};
-  const saved = await apiCall(token, 'PUT', linkOf(workspace.body, REL.updateDeleteWorkspace), { name: workspace.body.name, appProperties: { ...current, ...properties } });
-  expect(saved.status).toBe(200);
-}
 
 async function expectInert(page: Page) {
   expect(await page.evaluate(() => (window as unknown as { __xss?: string }).__xss)).toBeUndefined();

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { createMachine } from 'xstate';
 import { createTestModel } from 'xstate/graph';
 import { DEMO, signIn } from './support';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { DEMO, signIn } from './support';
 
 test('/oauth shows the returned code to its opener and refuses a request it did not prepare', async ({ page }) => {

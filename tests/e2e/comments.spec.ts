@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from './fixtures';
 import { signIn as signInByHttp } from '../support/auth';
 import { datasetPath, publishDataset, uniqueAlias, WORKSPACE_ID } from './datasetSupport';
 import { apiCall, baseUrl, DEMO, screenshot, signIn } from './support';
@@ -28,9 +28,24 @@ test('two people comment, mention, like and reply; markup stays inert; screensho
   const box = owner.getByRole('textbox', { name: 'Comment' });
   // The Comment button appears only with text.
   await expect(owner.getByRole('button', { name: 'Comment', exact: true })).toHaveCount(0);
-  await box.fill('Numbers look off, @ma');
-  await owner.getByRole('listbox', { name: 'Members' }).getByRole('button', { name: /Max Member/ }).click();
+  // by keyboard: the arrows move through the members, Esc closes the list, Enter chooses
+  await box.fill('Numbers look off, @');
+  const members = owner.getByRole('listbox', { name: 'Members' });
+  const options = members.getByRole('option');
+  await expect(options.first()).toHaveAttribute('aria-selected', 'true');
+  const count = await options.count();
+  expect(count).toBeGreaterThan(1);
+  await box.press('ArrowUp');
+  await expect(options.nth(count - 1)).toHaveAttribute('aria-selected', 'true');
+  await box.press('ArrowDown');
+  await expect(options.first()).toHaveAttribute('aria-selected', 'true');
+  await box.press('Escape');
+  await expect(members).toHaveCount(0);
+  await box.pressSequentially('ma');
+  await expect(members.getByRole('option', { selected: true })).toContainText('Max Member');
+  await box.press('Enter');
   await expect(box).toHaveValue('Numbers look off, @max ');
+  await expect(members).toHaveCount(0);
   await box.pressSequentially(`see #finance ${XSS}`);
   await owner.getByRole('button', { name: 'Comment', exact: true }).click();
   const first = comments(owner).getByRole('listitem').first();
@@ -49,7 +64,10 @@ test('two people comment, mention, like and reply; markup stays inert; screensho
   await expect(theirs.getByRole('button', { name: 'Unlike comment' })).toHaveText('1');
   await theirs.getByRole('button', { name: 'Reply' }).click();
   const reply = theirs.getByRole('textbox', { name: 'Reply' });
-  await reply.fill('On it @olivia');
+  // by mouse
+  await reply.fill('On it @oli');
+  await theirs.getByRole('listbox', { name: 'Members' }).getByRole('button', { name: /Olivia Owner/ }).click();
+  await expect(reply).toHaveValue('On it @olivia ');
   await theirs.getByRole('button', { name: 'Reply', exact: true }).last().click();
   await expect(theirs.getByRole('list', { name: 'Replies' }).getByText('Olivia Owner')).toBeVisible();
 

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { datasetPath, publishDataset, REVENUE_METADATA, REVENUE_ROWS, uniqueAlias, WORKSPACE_ID } from './datasetSupport';
 import { DEMO, screenshot, signIn } from './support';
 

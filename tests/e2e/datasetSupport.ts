@@ -40,3 +40,12 @@ export async function publishDataset(body: Record<string, unknown>): Promise<Res
 }
 
 export const datasetPath = (alias: string): string => `/l/${WORKSPACE_ID}/dataset/${alias}`;
+
+/** Merges app properties into the demo workspace as its owner (the workspace API the settings page uses). */
+export async function setAppProperties(properties: Record<string, string>) {
+  const token = await ownerToken();
+  const workspace = await apiCall(token, 'GET', `/api/workspaces/${WORKSPACE_ID}`);
+  const current = (workspace.body as unknown as { appProperties?: Record<string, string> }).appProperties ?? {};
+  const saved = await apiCall(token, 'PUT', linkOf(workspace.body, REL.updateDeleteWorkspace), { name: workspace.body.name, appProperties: { ...current, ...properties } });
+  expect(saved.status).toBe(200);
+}

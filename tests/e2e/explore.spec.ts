@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { publishDataset, uniqueAlias, WORKSPACE_ID } from './datasetSupport';
 import { DEMO, screenshot, signIn } from './support';
 

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { DEMO, screenshot, signIn } from './support';
 
 test('the demo owner signs in through the embedded provider and lands in the Lab', async ({ page }) => {

@@ -5,6 +5,10 @@ import path from 'node:path';
 import { oauthEnv, startFakeOAuthProvider } from '../support/oauthProvider';
 import { freePort } from '../support/server';
 
+// The PostgreSQL on this machine is a store the data-store spec adds, and the deploy spec clones
+// repositories it makes in the temporary directory: both are allowed explicitly, as an operator would.
+const WORKSPACE_ACCESS = { STORE_ALLOWED_HOSTS: '127.0.0.1', REPOSITORY_LOCAL_ROOTS: os.tmpdir() };
+
 /** Starts `server/main.ts` (the same entry as `npm start`) on a free port with a fresh data directory. */
 export default async function globalSetup() {
   const port = await freePort();
@@ -13,7 +17,7 @@ export default async function globalSetup() {
   // OAuth connect goes to a provider this setup starts locally (test code only), as the Google client
   const oauth = await startFakeOAuthProvider();
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_URL: baseUrl, LOG_LEVEL: 'warn', DATABASE_URL: '', ...oauthEnv(oauth) },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_URL: baseUrl, LOG_LEVEL: 'warn', DATABASE_URL: '', ...oauthEnv(oauth), ...WORKSPACE_ACCESS },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   await waitUntilUp(`${baseUrl}/config.json`, child);
@@ -29,7 +33,7 @@ export default async function globalSetup() {
 }
 
 async function waitUntilUp(url: string, child: ReturnType<typeof spawn>) {
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 120_000; // a loaded two-core CI machine has taken 80 s
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     try {

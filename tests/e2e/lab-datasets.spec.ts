@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { REL } from '../../src/domain/relations';
 import { DEMO as SEED } from '../../server/seed';
 import { apiCall as call, baseUrl, DEMO, linkOf, screenshot, signIn } from './support';

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { REL } from '../../src/domain/relations';
 import { DEMO as SEED } from '../../server/seed';
 import { apiCall as call, baseUrl, DEMO, linkOf, screenshot, signIn } from './support';
@@ -106,7 +106,10 @@ test.describe('data stores', () => {
     await screenshot(page, 'lab-datastores-375');
     await page.setViewportSize({ width: 1280, height: 800 });
 
-    // A pipeline into the default store (target-store) now loads into PostgreSQL.
+    // A pipeline into the default store (target-store) now runs target-postgres against that store.
+    // This store is on the server's own loopback, which no job sandbox reaches (issue 17): the run
+    // ends ERROR and nothing is written there. Loading into PostgreSQL is tested unsandboxed in
+    // tests/runner/dataStores.test.ts.
     const token = await ownerToken();
     const workspace = await call(token, 'GET', `/api/workspaces/${SEED.workspaceId}`);
     const draft = await call(token, 'POST', linkOf(workspace.body, REL.newPipeline));
@@ -121,11 +124,9 @@ test.describe('data stores', () => {
     await page.getByPlaceholder('Search pipelines...').fill(pipelineName);
     const pipeline = page.locator(`[data-pipeline="${pipelineName}"]`);
     await pipeline.getByRole('button', { name: 'Start job' }).click();
-    await expect(pipeline.locator('[data-status="COMPLETE"]').first()).toBeVisible({ timeout: 90_000 });
+    await expect(pipeline.locator('[data-status="ERROR"]').first()).toBeVisible({ timeout: 90_000 });
     const tables = await withClient(async (client) => (await client.query<{ table_name: string }>('SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1', [SCHEMA])).rows.map((r) => r.table_name));
-    expect(tables).toEqual(['customers', 'orders', 'web_sessions']);
-    const orders = await withClient(async (client) => Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM "${SCHEMA}".orders`)).rows[0]?.n));
-    expect(orders).toBeGreaterThan(0);
+    expect(tables).toEqual([]);
 
     // Back to the embedded store, then remove the PostgreSQL one (after the confirmation).
     await page.goto(new URL(`/lab/${SEED.workspaceId}/datastores`, baseUrl()).toString());
@@ -139,7 +140,7 @@ test.describe('data stores', () => {
     await expect(row(page, STORE)).toHaveCount(0);
   });
 
-  test('a store that cannot connect ends FAILED with the reason; the edit page shows the server field errors of ?validate=true', async ({ page }) => {
+  test('a store that cannot connect ends FAILED saying so (never why: no port-scan oracle); the edit page shows the server field errors of ?validate=true', async ({ page }) => {
     const token = await ownerToken();
     const workspace = await call(token, 'GET', `/api/workspaces/${SEED.workspaceId}`);
     const broken = `E2E closed port ${stamp}`;
@@ -147,7 +148,7 @@ test.describe('data stores', () => {
     expect(created.status).toBe(201);
     await signIn(page, DEMO.owner, `/lab/${SEED.workspaceId}/datastores`);
     await expect(row(page, broken).locator('[data-state="FAILED"]')).toBeVisible({ timeout: 30_000 });
-    await expect(row(page, broken).getByText(/ECONNREFUSED/)).toBeVisible();
+    await expect(row(page, broken).getByText('Could not connect to the data store.')).toBeVisible();
 
     await page.goto(new URL(`/lab/${SEED.workspaceId}/datastores/new?dataplugin=loaders/target-postgres--builtin&validate=true`, baseUrl()).toString());
     await expect(page.getByText("Validation failed for object='dataStore'")).toBeVisible();

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { DEMO as SEED } from '../../server/seed';
 import { DEMO, screenshot, signIn } from './support';
 

@@ -1,6 +1,8 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
+import { REL } from '../../src/domain/relations';
 import { DEMO as SEED } from '../../server/seed';
-import { DEMO, screenshot, signIn } from './support';
+import { ownerToken } from './datasetSupport';
+import { apiCall, DEMO, linkOf, screenshot, signIn } from './support';
 
 const NEW = `/lab/${SEED.workspaceId}/pipelines/new`;
 const unique = (prefix: string) => `${prefix} ${Date.now().toString(36)}`;
@@ -35,8 +37,16 @@ test('the owner creates a pipeline from the demo extractor to the default store'
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`/lab/${SEED.workspaceId}/pipelines/[^/]+$`));
   await expect(page).not.toHaveURL(/\/new$/);
+  const savedToast = page.locator('.fui-ToastTitle', { hasText: 'Pipeline saved' });
+  await expect(savedToast).toBeVisible();
   await expect(page.getByRole('heading', { name })).toBeVisible();
   await expect(page.getByRole('group', { name: 'Demo data' }).getByRole('spinbutton', { name: 'Seed' })).toHaveValue('7');
+  // the saved pipeline's page is a fresh form: it saves again, and says so again
+  await expect(savedToast).toBeHidden({ timeout: 15_000 });
+  await page.getByRole('group', { name: 'Demo data' }).getByRole('spinbutton', { name: 'Seed' }).fill('8');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(savedToast).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Demo data' }).getByRole('spinbutton', { name: 'Seed' })).toHaveValue('8');
 });
 
 test('server validation shows a red banner and the field errors inline', async ({ page }) => {
@@ -89,4 +99,61 @@ test('a schedule shows its next runs, refuses a bad cron, and the pipeline saves
   await expect(page).toHaveURL(new RegExp(`/lab/${SEED.workspaceId}/pipelines/[^/]+$`));
   await expect(page).not.toHaveURL(/\/new$/);
   await expect(page.getByRole('textbox', { name: 'Cron expression' })).toHaveValue('0 */30 * * * *');
+});
+
+/** The rows of a seeded dataset, read through its 'data' link as any API client would. */
+async function datasetRows(alias: string): Promise<unknown> {
+  const token = await ownerToken();
+  const dataset = await apiCall(token, 'GET', `/api/workspaces/${SEED.workspaceId}/datasets/${alias}`);
+  expect(dataset.status).toBe(200);
+  return (await apiCall(token, 'GET', linkOf(dataset.body, REL.data))).body;
+}
+
+test("a second demo import gets tables of its own: the form asks before sharing the demo's, the run leaves every demo number as it was (1280 and 375)", async ({ page }) => {
+  // the seeded run has loaded the demo tables by now; these are what the demo datasets show
+  const aliases = ['operations/orders-total', 'sales/orders-by-country', 'marketing/sessions-by-device'];
+  const before = await Promise.all(aliases.map(datasetRows));
+  expect(JSON.stringify(before[0])).toMatch(/"orders":[1-9]/);
+
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signIn(page, DEMO.owner, NEW);
+  await addComponent(page, 'demo', 'Demo data');
+  await addComponent(page, 'store', 'Workspace data store');
+  const name = unique('UX demo import');
+  await page.getByRole('textbox', { name: 'Name' }).fill(name);
+  const prefix = page.getByRole('group', { name: 'Workspace data store' }).getByRole('textbox', { name: 'Table prefix' });
+  await expect(prefix).toHaveAttribute('placeholder', 'named from the pipeline when it is saved');
+  // the empty prefix is where the seeded demo pipeline loads: the form asks before sharing it
+  await prefix.fill('x');
+  await prefix.fill('');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  const question = page.getByRole('dialog', { name: 'Share these tables?' });
+  await expect(question).toContainText("Pipeline 'Demo sales data' already loads the same data into unprefixed tables");
+  await expect(question).toHaveCSS('opacity', '1'); // opened, not fading in
+  await screenshot(page, 'lab-share-tables-1280');
+  await question.getByRole('button', { name: 'Change prefix' }).click();
+  await expect(question).toBeHidden();
+  await expect(page).toHaveURL(/\/new$/);
+  // its own prefix (unique, so a retried test never meets the first attempt's pipeline)
+  const own = `ux_${Date.now().toString(36)}_`;
+  await prefix.fill(own);
+  // Save & run: saved, started, and the list says so; its log names the tables it writes
+  await page.getByRole('button', { name: 'Save & run' }).click();
+  await expect(page).toHaveURL(new RegExp(`/lab/${SEED.workspaceId}/pipelines$`));
+  await expect(page.locator('.fui-ToastTitle', { hasText: `${name} saved: its run has started.` })).toBeVisible();
+  await page.getByPlaceholder('Search pipelines...').fill(name);
+  const row = page.locator(`[data-pipeline="${name}"]`);
+  await expect(row).toHaveCount(1);
+  await screenshot(page, 'lab-save-and-run-1280');
+  await expect(row.locator('[data-status="COMPLETE"]').first()).toBeVisible({ timeout: 45_000 });
+  await row.getByRole('button', { name: /^Log of job/ }).first().click();
+  const log = page.getByRole('dialog', { name: 'Job log' });
+  await expect(log.getByText(`stream orders → table ${own}orders`)).toBeVisible();
+  await log.getByRole('button', { name: 'Close' }).click();
+
+  expect(await Promise.all(aliases.map(datasetRows))).toEqual(before);
+  await page.setViewportSize({ width: 375, height: 812 });
+  await page.goto(`/l/${SEED.workspaceId}/dataset/operations/orders-total`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Orders to Date' })).toBeVisible();
+  await screenshot(page, 'lab-second-demo-import-orders-375');
 });

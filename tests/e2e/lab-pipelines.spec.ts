@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { REL } from '../../src/domain/relations';
 import { DEMO as SEED } from '../../server/seed';
 import { apiCall as call, baseUrl, DEMO, linkOf, screenshot, signIn, type Resource } from './support';
@@ -96,6 +96,12 @@ test('the demo import loads rows: the History chart counts them', async ({ page 
   await expect(row.getByRole('button', { name: 'Start job' })).toBeVisible({ timeout: 100_000 });
   await expect(row.locator('[data-status="COMPLETE"]').first()).toBeVisible();
   await expect.poll(async () => Number((await row.locator('[data-rows-loaded]').getAttribute('data-rows-loaded')) ?? 0), { timeout: 15_000 }).toBeGreaterThan(0);
+  // the job table says how long the run took and how many rows it loaded
+  const jobs = row.getByRole('table', { name: 'Jobs' });
+  await expect(jobs.getByRole('columnheader', { name: 'Duration' })).toBeVisible();
+  const cells = jobs.getByRole('row').nth(1).getByRole('cell');
+  await expect(cells.nth(2)).toHaveText(/^\d+ s$|^\d+ min \d\d s$/);
+  await expect(cells.nth(3)).toHaveText(/^[1-9][\d,]*$/);
   await screenshot(page, 'lab-pipelines-history-1280');
   await row.getByRole('tab', { name: 'Settings' }).click();
   await expect(row.getByRole('heading', { name: /tap-demo/ })).toBeVisible();
@@ -133,4 +139,32 @@ test('at 375 px Watch, Refresh and Start job move into More', async ({ page }) =
   await page.keyboard.press('Escape');
   await row.getByRole('button', { name: 'Expand' }).click();
   await screenshot(page, 'lab-pipelines-expanded-375');
+});
+
+test('on a phone the log wraps long lines, the download keeps each line\'s timestamp, and Esc still closes the log after Download (375 px)', async ({ page }) => {
+  const name = `E2E long lines ${String(Date.now())}`;
+  const long = Array.from({ length: 18 }, (_, i) => `word${String(i)}`).join(' ');
+  const created = await createPipeline(name, { script: `echo "${long}"; echo "second line"` });
+  const started = await call(await ownerToken(), 'POST', linkOf(created, REL.createJob));
+  expect(started.status, JSON.stringify(started.body)).toBeLessThan(300);
+  await page.setViewportSize({ width: 375, height: 760 });
+  const row = await openList(page, name);
+  await row.getByRole('button', { name: 'Expand' }).click();
+  await expect(row.locator('[data-status="COMPLETE"]').first()).toBeVisible({ timeout: 30_000 });
+  await row.getByRole('button', { name: /^Log of job/ }).first().click();
+  const log = page.getByRole('dialog', { name: 'Job log' });
+  await expect(log.getByRole('switch', { name: 'Wrap lines' })).toBeChecked();
+  const cell = log.getByRole('cell', { name: long, exact: true });
+  await expect(cell).toBeVisible();
+  // the whole line is there to read, over several lines of the phone's width
+  expect((await cell.boundingBox())!.height).toBeGreaterThan(30);
+  await expect(log).toHaveCSS('opacity', '1');
+  await screenshot(page, 'lab-log-wrapped-375');
+
+  const downloading = page.waitForEvent('download');
+  await log.getByRole('button', { name: 'Download' }).click();
+  const text = fs.readFileSync(await (await downloading).path(), 'utf8');
+  expect(text).toMatch(new RegExp(`^\\d{4}-\\d{2}-\\d{2}T[\\d:.]+Z ${long}$`, 'm'));
+  await page.keyboard.press('Escape');
+  await expect(log).toBeHidden();
 });

@@ -1,5 +1,6 @@
-import { expect, test } from '@playwright/test';
-import { screenshot, signIn, signUpAndVerify } from './support';
+import { expect, test } from './fixtures';
+import { DEMO as SEED } from '../../server/seed';
+import { baseUrl, DEMO, screenshot, signIn, signUpAndVerify } from './support';
 
 // Issue 10's journey (onboarding half): a brand-new user signs up through the embedded provider,
 // verifies through the outbox, names a workspace, waits for it to be READY, imports a first
@@ -58,4 +59,51 @@ test('a newcomer walks the three onboarding steps to a first pipeline and sees t
   await expect(publish).toHaveCount(0);
   await page.setViewportSize({ width: 375, height: 800 });
   await screenshot(page, 'setup-tasks-lab-375');
+});
+
+test('verifying the email carries the newcomer straight into onboarding, signed in, without typing the password again (1280 and 375)', async ({ page }) => {
+  const { mailedLink } = await import('../support/auth');
+  const email = `vera-verified-${Date.now()}@example.com`;
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Create an account' }).click();
+  await page.getByLabel('Name').fill('Vera Verified');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill('a-long-password');
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible();
+
+  // the link, opened in the browser that signed up, finishes that sign-in
+  await page.goto(await mailedLink(baseUrl(), email, 'verify-email'));
+  await expect(page.getByRole('heading', { name: 'Email verified' })).toBeVisible();
+  await screenshot(page, 'onboarding-verified-1280');
+  await page.getByRole('button', { name: /^Continue to / }).click();
+  await expect(page).toHaveURL(/\/setup\/w\/new$/);
+  await expect(page.getByRole('heading', { name: 'Name your workspace' })).toBeVisible();
+  await page.setViewportSize({ width: 375, height: 800 });
+  await screenshot(page, 'onboarding-verified-continued-375');
+
+  // a workspace with no dataset yet: its home says what comes next, not 'no matches'
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.getByLabel('Workspace name').fill('Vera Analytics');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page).toHaveURL(/\/setup\/imports\/[0-9a-f-]{36}$/);
+  const workspaceId = new URL(page.url()).pathname.split('/').pop()!;
+  await page.goto(`/l/${workspaceId}/feed`);
+  await expect(page.getByRole('heading', { name: 'No datasets yet' })).toBeVisible();
+  await expect(page.getByText('There were no datasets matching your query.')).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Browse the catalogue' })).toHaveAttribute('href', `/lab/${workspaceId}/dataplugins`);
+  await screenshot(page, 'home-first-dataset-1280');
+  await page.getByRole('link', { name: 'Import more data' }).click();
+  await expect(page).toHaveURL(new RegExp(`/lab/${workspaceId}/pipelines$`));
+});
+
+test("a member opening the workspace's onboarding URLs is sent to the workspace, not to steps only an admin can use", async ({ page }) => {
+  await signIn(page, DEMO.member, `/setup/imports/${SEED.workspaceId}`);
+  await expect(page).toHaveURL(new RegExp(`/l/${SEED.workspaceId}(/feed)?$`));
+  await expect(page.getByText('An unexpected error occurred.')).toHaveCount(0);
+  await page.goto(`/setup/tasks/${SEED.workspaceId}`);
+  await expect(page).toHaveURL(new RegExp(`/l/${SEED.workspaceId}(/feed)?$`));
+  await page.setViewportSize({ width: 375, height: 800 });
+  await expect(page.getByRole('article').first()).toBeVisible();
+  await screenshot(page, 'onboarding-member-sent-home-375');
 });

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { DEMO as SEED } from '../../server/seed';
 import { DEMO, dismissSetupTasks, inviteAsOwner, screenshot, signIn, signUpAndVerify } from './support';
 
@@ -168,4 +168,17 @@ test.describe('not found at 375 px', () => {
     await button.click();
     await expect(page).toHaveURL(new RegExp(`/l/${SEED.workspaceId}/feed$`));
   });
+});
+
+test('opening an unread notification marks it read and the bell says so at once, not at its next poll', async ({ page }) => {
+  const invitee = await signUpAndVerify(page, 'Nia Notified');
+  await inviteAsOwner(SEED.workspaceId, invitee.email);
+  await signIn(page, invitee);
+  await expect(page).toHaveURL(new RegExp(`/l/${SEED.workspaceId}/feed$`));
+  await inviteAsOwner(SEED.sandboxWorkspaceId, invitee.email);
+  await page.goto(`/l/${SEED.workspaceId}/notifications`);
+  await expect.poll(() => unreadCount(page)).toBe(1);
+  await page.locator('[data-unread="true"]').first().getByRole('button').first().click();
+  // the bell polls every 90 s: a count of 0 now is the inbox telling it
+  await expect.poll(() => unreadCount(page), { timeout: 10_000 }).toBe(0);
 });

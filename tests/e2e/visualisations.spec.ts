@@ -1,4 +1,4 @@
-import { expect, test, type Locator } from '@playwright/test';
+import { expect, test, type Locator } from './fixtures';
 import { datasetPath, publishDataset, REVENUE_METADATA, REVENUE_ROWS, uniqueAlias } from './datasetSupport';
 import { DEMO, screenshot, signIn } from './support';
 
@@ -26,6 +26,14 @@ const KINDS: readonly Kind[] = [
     rawData: JSON.stringify(REVENUE_ROWS),
     rendered: (region: Locator) => region.locator('canvas'),
   })),
+  // one row, several aggregates: a slice per aggregate (Matatika's basic doughnut example, in our own numbers)
+  {
+    name: 'chartjs-doughnut-aggregates',
+    visualisation: { 'chartjs-chart': { chartType: 'doughnut' } },
+    metadata: JSON.stringify({ name: 'shop', related_table: { columns: [], aggregates: [{ name: 'visitors', label: 'Visitors' }, { name: 'sales', label: 'Sales' }] } }),
+    rawData: JSON.stringify([{ 'shop.visitors': 1150, 'shop.sales': 1040 }]),
+    rendered: (region: Locator) => region.locator('canvas'),
+  },
   { name: 'google-chart', visualisation: { 'google-chart': { chartType: 'ColumnChart' } }, rawData: JSON.stringify(REVENUE_ROWS), rendered: (r) => r.locator('canvas') },
   { name: 'html-table', visualisation: { 'html-table': {} }, rawData: JSON.stringify(REVENUE_ROWS), rendered: (r) => r.getByRole('table') },
   { name: 'handsontable-table', visualisation: { 'handsontable-table': {} }, rawData: JSON.stringify(REVENUE_ROWS), rendered: (r) => r.getByText('140250').or(r.getByText('140,250')).first() },

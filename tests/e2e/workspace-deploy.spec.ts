@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { screenshot, signIn, signUpAndVerify } from './support';
 
 // Issue 10's deployment, end to end: an owner points a new workspace at a git repository (a local
@@ -11,6 +11,8 @@ import { screenshot, signIn, signUpAndVerify } from './support';
 
 function repositoryWithDefinitions(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-deploy-'));
+  // readable by others, as an operator's repositories are: the clone runs as the workspace's own uid
+  fs.chmodSync(dir, 0o755);
   const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=e2e@example.com', '-c', 'user.name=E2E', ...args], { cwd: dir, stdio: 'pipe' });
   git('init', '--quiet', '--initial-branch=main');
   fs.mkdirSync(path.join(dir, 'pipelines'));

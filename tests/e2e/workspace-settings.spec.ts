@@ -1,5 +1,5 @@
 import { deflateSync } from 'node:zlib';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { screenshot, signIn, signUpAndVerify } from './support';
 
 // Issue 10's journey (settings half): an owner creates a workspace at /w/new, renames it at /w/{id},
