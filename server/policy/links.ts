@@ -5,6 +5,7 @@ import { REL } from '../../src/domain/relations';
 import type { MemberRole } from '../db/schema';
 import { links, type Links } from '../http/hal';
 import { newId } from '../repositories/ids';
+import { DEFAULT_STORE_PLUGIN } from '../stores/defaultStore';
 import { verifiedEmail, type Caller } from './caller';
 import type { Hrefs } from './hrefs';
 
@@ -100,6 +101,7 @@ export function workspaceLinks(h: Hrefs, workspace: { id: string }, role: Member
     [REL.datasets]: part('datasets'),
     [REL.publishDataset]: admin && part('datasets'),
     [REL.previewDataset]: admin && part('datasets/preview'),
+    [REL.tables]: admin && part('tables'),
     // Every member keeps lists of their own; the href carries the new list's id (PUT creates it).
     [REL.createChannel]: part(`channels/${newId()}`),
     [REL.newDatastore]: admin && part('datastores'),
@@ -171,6 +173,8 @@ export function dataComponentLinks(h: Hrefs, component: { id: string }, role: Me
 /** What decides a data store's links beyond the caller's role. */
 export interface DataStoreLinkState {
   id: string;
+  workspace_id: string;
+  data_plugin: string;
   is_default: boolean;
   managed: boolean;
   draft: boolean;
@@ -189,6 +193,8 @@ export function dataStoreLinks(h: Hrefs, store: DataStoreLinkState, role: Member
     [REL.updateDatastore]: !store.managed && h.dataStore(store.id),
     [REL.makeDefault]: !store.is_default && !store.draft && store.status === 'READY' && `${h.dataStore(store.id)}/default`,
     [REL.deleteDatastore]: !store.is_default && !store.managed && h.dataStore(store.id),
+    // the embedded store is where dataset SQL reads: its page browses the same tables
+    [REL.tables]: store.data_plugin === DEFAULT_STORE_PLUGIN && h.workspacePart(store.workspace_id, 'tables'),
   });
 }
 

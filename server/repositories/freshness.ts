@@ -8,6 +8,8 @@ export interface TableLoad {
   pipelineId: string | null;
   pipelineName: string | null;
   loaded: Date;
+  /** rows that job loaded into the table */
+  rows: number;
   /** the pipeline's latest finished job, when it ended in ERROR */
   failedJobId: string | null;
 }
@@ -24,10 +26,11 @@ export async function loadsOf(db: Db, workspaceId: string, tables: readonly stri
     pipeline_id: string | null;
     pipeline_name: string | null;
     loaded: Date | string;
+    rows: number | string;
     last_id: string | null;
     last_status: string | null;
   }>`
-    SELECT l.table_name, l.job_id, l.pipeline_id, p.name AS pipeline_name, l.loaded, last.id AS last_id, last.status AS last_status
+    SELECT l.table_name, l.job_id, l.pipeline_id, p.name AS pipeline_name, l.loaded, l.rows, last.id AS last_id, last.status AS last_status
     FROM store_loads l
     LEFT JOIN pipelines p ON p.id = l.pipeline_id
     LEFT JOIN LATERAL (
@@ -42,6 +45,7 @@ export async function loadsOf(db: Db, workspaceId: string, tables: readonly stri
     pipelineId: r.pipeline_id,
     pipelineName: r.pipeline_name,
     loaded: r.loaded instanceof Date ? r.loaded : new Date(r.loaded),
+    rows: Number(r.rows),
     failedJobId: r.last_status === 'ERROR' ? r.last_id : null,
   }));
 }

@@ -17,6 +17,7 @@ import {
 } from '../../src/domain/resources';
 import type { Db } from '../db/database';
 import type { MemberRole } from '../db/schema';
+import { untilClientLeaves } from '../http/clientGone';
 import { badRequest, HttpError, notFound } from '../http/errors';
 import { pagedCollection } from '../http/hal';
 import { datasetLinks, datasetViewer } from '../policy/links';
@@ -30,7 +31,7 @@ import { countView, deleteDataset, setLiked } from '../repositories/datasetWrite
 import { loadsOf } from '../repositories/freshness';
 import { storeTables } from '../stores/defaultStore';
 import { checkQuery, QueryRefused, type CheckedQuery } from '../stores/queryGuard';
-import { exportCsv, missingTables, QueryFailed, runQuery, type QueryLimits } from '../stores/queryRunner';
+import { datasetQueryLimits, exportCsv, missingTables, QueryFailed, runQuery, type QueryLimits } from '../stores/queryRunner';
 import { iso, isoRequired, requestUrl, type RouteContext } from './context';
 import { publishDataset, patchDataset } from './datasetPublish';
 import * as setupTasks from '../setupTasks';
@@ -138,15 +139,6 @@ function csvReply(reply: FastifyReply, dataset: DatasetRow): FastifyReply {
   return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${name}.csv"`);
 }
 
-/** Aborted when the client goes away before its answer is complete: its query is then cancelled. */
-function untilClientLeaves(reply: FastifyReply): AbortSignal {
-  const controller = new AbortController();
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) controller.abort();
-  });
-  return controller.signal;
-}
-
 /** The export's stream once its first batch is read; a query failing before that rejects instead. */
 function csvExport(db: Db, workspaceId: string, checked: CheckedQuery, limits: QueryLimits, signal: AbortSignal): Promise<PassThrough> {
   return new Promise((resolve, reject) => {
@@ -168,10 +160,7 @@ function unprocessable(error: unknown): never {
 
 export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const searchEngine: SearchEngine = postgresSearchEngine(ctx.db);
-  const limits = (): QueryLimits => {
-    const env = ctx.config.env;
-    return { timeoutMs: env.DATASET_QUERY_TIMEOUT_MS, workMemKb: env.DATASET_WORK_MEM_KB, tempFileLimitKb: env.DATASET_TEMP_FILE_LIMIT_KB, valueMaxBytes: env.DATASET_VALUE_MAX_BYTES, jsonMaxBytes: env.DATASET_JSON_MAX_BYTES };
-  };
+  const limits = (): QueryLimits => datasetQueryLimits(ctx.config.env);
 
   defineRoute(app, ctx, {
     method: 'GET',

@@ -10,7 +10,7 @@ import { storeSchemaName } from './storeRole';
 // stops at its row cap or its byte cap. The CSV export (csvExport.ts) streams the same way, its
 // lines formatted by the database.
 
-export { QueryFailed, type QueryLimits } from './querySession';
+export { datasetQueryLimits, QueryFailed, type QueryLimits } from './querySession';
 export { exportCsv } from './csvExport';
 
 type Row = Record<string, unknown>;

@@ -31,6 +31,17 @@ export interface QueryLimits {
 /** Defaults of the limits a caller leaves out; README "Configuration" names the same values. */
 export const QUERY_LIMIT_DEFAULTS = { workMemKb: 16_384, tempFileLimitKb: 262_144, valueMaxBytes: 1_048_576, jsonMaxBytes: 16_777_216 } as const;
 
+/** The limits of a workspace's dataset SQL as the server is configured (README "Configuration"). */
+export function datasetQueryLimits(env: {
+  DATASET_QUERY_TIMEOUT_MS: number;
+  DATASET_WORK_MEM_KB: number;
+  DATASET_TEMP_FILE_LIMIT_KB: number;
+  DATASET_VALUE_MAX_BYTES: number;
+  DATASET_JSON_MAX_BYTES: number;
+}): QueryLimits {
+  return { timeoutMs: env.DATASET_QUERY_TIMEOUT_MS, workMemKb: env.DATASET_WORK_MEM_KB, tempFileLimitKb: env.DATASET_TEMP_FILE_LIMIT_KB, valueMaxBytes: env.DATASET_VALUE_MAX_BYTES, jsonMaxBytes: env.DATASET_JSON_MAX_BYTES };
+}
+
 /** The database refused or failed the query (a missing column, the time limit, a write). */
 export class QueryFailed extends Error {
   constructor(

@@ -62,6 +62,8 @@ export const REL = {
   updateDatastore: 'update datastore',
   makeDefault: 'make-default',
   deleteDatastore: 'delete datastore',
+  /** the tables of the workspace's embedded store, where dataset SQL reads (the store browser, issue 20) */
+  tables: 'tables',
   // Datasets (spec 002 §3, §7; the Matatika reference's 'publish' and 'edit')
   datasets: 'datasets',
   publishDataset: 'publish dataset',

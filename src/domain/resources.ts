@@ -279,6 +279,41 @@ export const datasetPreviewSchema = z.looseObject({
 });
 export type DatasetPreview = z.infer<typeof datasetPreviewSchema>;
 
+/** A column of a store table, its type as PostgreSQL names it. */
+export const storeColumnSchema = z.looseObject({ name: z.string(), type: z.string() });
+export type StoreColumn = z.infer<typeof storeColumnSchema>;
+
+/** The 'tables' link: what the workspace's store holds (the store browser). */
+export const storeTableSchema = halResource({
+  name: z.string(),
+  columns: z.array(storeColumnSchema),
+  /** counted up to a cap (`rowsAtLeast` past it); null when counting ran out of time */
+  rows: z.int().nullish(),
+  rowsAtLeast: z.boolean().nullish(),
+  /** the pipeline run that last loaded the table; null for a table no run has loaded */
+  lastLoad: z
+    .looseObject({
+      loaded: z.string(),
+      rows: z.int(),
+      jobId: z.string().nullish(),
+      pipelineId: z.string().nullish(),
+      pipelineName: z.string().nullish(),
+    })
+    .nullish(),
+});
+export type StoreTable = z.infer<typeof storeTableSchema>;
+export const storeTablesSchema = halResource({ tables: z.array(storeTableSchema) });
+export type StoreTables = z.infer<typeof storeTablesSchema>;
+
+/** A table's self link: its columns and first rows. */
+export const storeTableSampleSchema = halResource({
+  name: z.string(),
+  columns: z.array(storeColumnSchema),
+  rows: z.array(z.record(z.string(), z.unknown())),
+  truncated: z.boolean(),
+});
+export type StoreTableSample = z.infer<typeof storeTableSampleSchema>;
+
 export const channelSchema = halResource({
   id: z.string(),
   name: z.string(),

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hostileStringWithHuge } from './hostile.fixture';
-import { missingTablesMessage, tablesMeant } from './storeTables';
+import { missingTablesMessage, tablesMatching, tablesMeant } from './storeTables';
 
 const STORE = ['countries', 'customers', 'orders', 'sales_targets', 'ux_demo_orders', 'web_sessions'];
 
@@ -12,6 +12,7 @@ describe('the table a query meant', () => {
     expect(tablesMeant('orders_', STORE)).toEqual(['orders']);
     expect(tablesMeant('demo_orders', STORE)).toEqual(['ux_demo_orders']);
     expect(tablesMeant('invoices', STORE)).toEqual([]);
+    expect(tablesMeant(`web_sessions${'x'.repeat(60)}`, STORE)).toEqual([]);
   });
 
   it('says what was meant, or what the store has, or that it is empty', () => {
@@ -32,6 +33,31 @@ describe('the table a query meant', () => {
           expect(tables).toContain(t);
           expect(t).not.toBe(missing.toLowerCase());
         }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe("the store browser's filter", () => {
+  const tables = [
+    { name: 'orders', columns: [{ name: 'id' }, { name: 'customer_id' }] },
+    { name: 'customers', columns: [{ name: 'id' }, { name: 'country' }] },
+    { name: 'web_sessions', columns: [{ name: 'landing_page' }] },
+  ];
+
+  it('keeps tables by their name or a column name, whatever the case; an empty filter keeps all', () => {
+    expect(tablesMatching(tables, '').map((t) => t.name)).toEqual(['orders', 'customers', 'web_sessions']);
+    expect(tablesMatching(tables, ' CUSTOMER ').map((t) => t.name)).toEqual(['orders', 'customers']);
+    expect(tablesMatching(tables, 'landing').map((t) => t.name)).toEqual(['web_sessions']);
+    expect(tablesMatching(tables, 'invoices')).toEqual([]);
+  });
+
+  it('only ever keeps listed tables, in their order, and never fails on any text', () => {
+    fc.assert(
+      fc.property(hostileStringWithHuge, (filter) => {
+        const kept = tablesMatching(tables, filter);
+        expect(tables.filter((t) => kept.includes(t))).toEqual(kept);
       }),
       { numRuns: 200 },
     );

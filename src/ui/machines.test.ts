@@ -20,6 +20,7 @@ import { discoveryUploadMachine } from '../machines/discoveryUpload/discoveryUpl
 import { dataStoreFormMachine } from '../machines/dataStoreForm/dataStoreForm.machine';
 import { workspaceFormMachine } from '../machines/workspaceForm/workspaceForm.machine';
 import { dataStoreListMachine } from '../machines/dataStoreList/dataStoreList.machine';
+import { storeBrowserMachine } from '../machines/storeBrowser/storeBrowser.machine';
 import { inboxMachine } from '../machines/inbox/inbox.machine';
 import { invitationsMachine } from '../machines/invitations/invitations.machine';
 import { feedMachine } from '../machines/feed/feed.machine';
@@ -60,6 +61,7 @@ const ORIGINALS: { readonly [K in keyof Machines]: AnyStateMachine } = {
   discoveryUpload: discoveryUploadMachine,
   oauthConnect: oauthConnectMachine,
   dataStoreList: dataStoreListMachine,
+  storeBrowser: storeBrowserMachine,
   commentThread: commentThreadMachine,
   invitations: invitationsMachine,
   inbox: inboxMachine,

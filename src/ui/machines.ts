@@ -31,6 +31,8 @@ import { workspaceFormActors } from '../machines/workspaceForm/workspaceForm.act
 import { workspaceFormMachine } from '../machines/workspaceForm/workspaceForm.machine';
 import { dataStoreListActors } from '../machines/dataStoreList/dataStoreList.actors';
 import { dataStoreListMachine } from '../machines/dataStoreList/dataStoreList.machine';
+import { storeBrowserActors } from '../machines/storeBrowser/storeBrowser.actors';
+import { storeBrowserMachine } from '../machines/storeBrowser/storeBrowser.machine';
 import { inboxActors } from '../machines/inbox/inbox.actors';
 import { announceNotificationsChanged } from './notificationsChanged';
 import { inboxMachine } from '../machines/inbox/inbox.machine';
@@ -156,6 +158,8 @@ export function provideMachines(effects: MachineEffects) {
     oauthConnect: oauthConnectMachine.provide({ actors: oauthConnectActors(client), actions: oauthConnectActions }),
     // The Lab's data stores (spec 001 §2 'Data stores'); a toast's text travels with the move.
     dataStoreList: dataStoreListMachine.provide({ actors: dataStoreListActors(client) }),
+    // The store browser (issue 20): the embedded store's page and the dataset editor's SQL.
+    storeBrowser: storeBrowserMachine.provide({ actors: storeBrowserActors(client) }),
     // Setup tasks (spec 001 §2–§4): the Lab's, the app area's and onboarding step 3's cards.
     setupTasks: setupTasksMachine.provide({ actors: setupTasksActors(client) }),
     // Onboarding (spec 001 §2, §4): the Lab is reached by a full load, so the session knows the new workspace.

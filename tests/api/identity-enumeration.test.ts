@@ -38,7 +38,9 @@ async function scryptCallsDuring(run: () => Promise<unknown>): Promise<number> {
   return calls;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+// The fastest of several runs: load on a shared machine only ever adds time, so minima compare the
+// paths' own costs where medians drift with whatever else the machine is doing.
+const fastest = (values: number[]) => Math.min(...values);
 
 async function timed(run: () => Promise<unknown>): Promise<number> {
   const start = performance.now();
@@ -123,11 +125,11 @@ describe('no account enumeration', () => {
       unknown.push(await timed(() => failedSignIn(`ghost-${i}-${randomUUID()}@example.com`, `wrong-${i}-password`)));
     }
     // Without the decoy hash, an unknown address answers in a small fraction of a hash's time.
-    expect(median(unknown)).toBeGreaterThanOrEqual(0.5 * median(hashCost));
-    expect(median(wrong)).toBeGreaterThanOrEqual(0.5 * median(hashCost));
-    // A generous factor: the medians of two equal paths, not a tight bound.
-    expect(median(unknown) / median(wrong)).toBeGreaterThan(0.5);
-    expect(median(unknown) / median(wrong)).toBeLessThan(2);
+    expect(fastest(unknown)).toBeGreaterThanOrEqual(0.5 * fastest(hashCost));
+    expect(fastest(wrong)).toBeGreaterThanOrEqual(0.5 * fastest(hashCost));
+    // A generous factor: two equal paths, not a tight bound.
+    expect(fastest(unknown) / fastest(wrong)).toBeGreaterThan(0.5);
+    expect(fastest(unknown) / fastest(wrong)).toBeLessThan(2);
   }, 120_000);
 
   it('answers a password-reset request for an unknown address as for a known one (the form and the SPA endpoint)', async () => {

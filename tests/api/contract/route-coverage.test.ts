@@ -90,7 +90,11 @@ function renderEveryLinkSet(baseUrl: string): Record<string, Record<string, { hr
       ...linkSets.commentLinks(h, { id: ID, dataset_id: ID, parent_id: null, author_id: ID, message: 'hi' }, { role: 'owner', profileId: ID, mayComment: true }),
       ...linkSets.commentLinks(h, { id: ID, dataset_id: ID, parent_id: null, author_id: ID, message: null }, { role: 'owner', profileId: ID, mayComment: true }),
     },
-    dataStoreLinks: linkSets.dataStoreLinks(h, { id: ID, is_default: false, managed: false, draft: false, status: 'READY' }, 'owner'),
+    // A store of its own and the embedded one (whose page browses the workspace's tables).
+    dataStoreLinks: {
+      ...linkSets.dataStoreLinks(h, { id: ID, workspace_id: ID, data_plugin: 'loaders/target-postgres--transferwise', is_default: false, managed: false, draft: false, status: 'READY' }, 'owner'),
+      ...linkSets.dataStoreLinks(h, { id: ID, workspace_id: ID, data_plugin: 'loaders/target-store--builtin', is_default: true, managed: true, draft: false, status: 'READY' }, 'owner'),
+    },
   };
 }
 

@@ -23,7 +23,7 @@ import { hasLink } from '../../../domain/hal';
 import { REL } from '../../../domain/relations';
 import type { ApiKey } from '../../../domain/resources';
 import { validateApiKeyName } from '../../../domain/validation';
-import { DateText } from '../datasets/DateText';
+import { DateText } from '../../components/DateText';
 import type { ApiKeysActor } from './apiKeysActor';
 
 const SMALL = `@media (max-width: ${BREAKPOINTS.small - 1}px)`;

@@ -10,7 +10,7 @@ import type { Dataset } from '../../../domain/resources';
 import { pathTo } from '../../../domain/routes';
 import { failureText } from '../../../machines/failureText';
 import { useRuntime } from '../../runtime';
-import { InAppLink } from '../datasets/InAppLink';
+import { InAppLink } from '../../components/InAppLink';
 import { exportDataset } from '../datasets/page/exportDataset';
 import { Visualisation } from '../datasets/visualisations/Visualisation';
 

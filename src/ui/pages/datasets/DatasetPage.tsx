@@ -28,7 +28,7 @@ import { useSession } from '../../shell/session';
 import { useRouteParams } from '../../shell/useRoute';
 import { useCurrentWorkspace } from '../../shell/useWorkspace';
 import { DatasetStats, DatasetTags, datasetRoute } from './DatasetCard';
-import { InAppLink } from './InAppLink';
+import { InAppLink } from '../../components/InAppLink';
 import { ActionBar, type ViewMode } from './page/ActionBar';
 import type { DatasetPageActor } from './page/datasetPageActor';
 import { Description } from './page/Description';

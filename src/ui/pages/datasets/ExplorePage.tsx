@@ -10,7 +10,7 @@ import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { useCurrentWorkspace } from '../../shell/useWorkspace';
 import { DatasetFeed } from './DatasetFeed';
-import { InAppLink } from './InAppLink';
+import { InAppLink } from '../../components/InAppLink';
 import { TagChips } from './TagChips';
 import { IMPORT_MORE_DATA, NO_MATCHES, REFINE_SEARCH } from './texts';
 import { useFeedView } from './useExploreLayout';

@@ -12,7 +12,7 @@ import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { useCurrentWorkspace } from '../../shell/useWorkspace';
 import { DatasetFeed } from './DatasetFeed';
-import { InAppLink } from './InAppLink';
+import { InAppLink } from '../../components/InAppLink';
 import { BROWSE_CATALOGUE, FIRST_DATASET_ADMIN, FIRST_DATASET_MEMBER, IMPORT_MORE_DATA, NO_DATASETS_YET, NO_MATCHES } from './texts';
 import { useSearchValue } from './useSearchValue';
 

@@ -39,7 +39,7 @@ import { useMachines } from '../../MachinesProvider';
 import { useRoute } from '../../shell/useRoute';
 import { useCurrentWorkspace } from '../../shell/useWorkspace';
 import { DatasetFeed } from '../datasets/DatasetFeed';
-import { DateText } from '../datasets/DateText';
+import { DateText } from '../../components/DateText';
 import { DeleteListDialog, ListFormDialog } from './ListDialogs';
 
 const useStyles = makeStyles({

@@ -14,8 +14,8 @@ import { PageHeader } from '../../components/PageHeader';
 import { useMachines } from '../../MachinesProvider';
 import { useCurrentWorkspace } from '../../shell/useWorkspace';
 import { datasetRoute } from '../datasets/DatasetCard';
-import { DateText } from '../datasets/DateText';
-import { InAppLink } from '../datasets/InAppLink';
+import { DateText } from '../../components/DateText';
+import { InAppLink } from '../../components/InAppLink';
 
 const useStyles = makeStyles({
   page: { maxWidth: '880px', display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },

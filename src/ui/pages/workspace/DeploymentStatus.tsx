@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { HalLike } from '../../../domain/hal';
 import type { Job } from '../../../domain/resources';
 import { useMachines } from '../../MachinesProvider';
-import { DateText } from '../datasets/DateText';
+import { DateText } from '../../components/DateText';
 import { JobStatusBadge } from '../lab/pipelines/list/JobStatusBadge';
 import { LogModal } from '../lab/pipelines/list/LogModal';
 

@@ -3,7 +3,7 @@ import { Fragment, useMemo } from 'react';
 import { memberHandle, messageParts } from '../../../../domain/comments';
 import type { Member } from '../../../../domain/resources';
 import { tagSearchTarget } from '../../../../domain/searchQuery';
-import { InAppLink } from '../InAppLink';
+import { InAppLink } from '../../../components/InAppLink';
 
 const useStyles = makeStyles({
   text: { whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', margin: 0 },

@@ -34,7 +34,7 @@ import {
   type CommentThreadSnapshot,
 } from '../../../../machines/commentThread/commentThread.machine';
 import { useMachines } from '../../../MachinesProvider';
-import { DateText } from '../DateText';
+import { DateText } from '../../../components/DateText';
 import { Composer, useComposerKey } from './Composer';
 import { MessageText } from './MessageText';
 

@@ -4,7 +4,7 @@ import { useMemo } from 'react';
 import { freshnessLine } from '../../../../domain/datasetText';
 import { pathTo } from '../../../../domain/routes';
 import type { Freshness as FreshnessData } from '../../../../domain/resources';
-import { InAppLink } from '../InAppLink';
+import { InAppLink } from '../../../components/InAppLink';
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS },

@@ -5,7 +5,7 @@ import rehypeSanitize from 'rehype-sanitize';
 import remarkGfm from 'remark-gfm';
 import { linkHashtags } from '../../../../domain/datasetText';
 import { tagSearchTarget } from '../../../../domain/searchQuery';
-import { InAppLink } from '../InAppLink';
+import { InAppLink } from '../../../components/InAppLink';
 
 // Loaded lazily (React.lazy) by the description: react-markdown and its plugins stay out of every
 // other page's bundle. Raw HTML is never rendered (react-markdown ignores it) and the HTML tree is

@@ -9,9 +9,9 @@ import { failureText } from '../../../../machines/failureText';
 import { useRuntime } from '../../../runtime';
 import { Discussion } from '../comments/Discussion';
 import { datasetRoute } from '../DatasetCard';
-import { DateText } from '../DateText';
+import { DateText } from '../../../components/DateText';
 import { AlertRules } from './AlertRules';
-import { InAppLink } from '../InAppLink';
+import { InAppLink } from '../../../components/InAppLink';
 
 const useStyles = makeStyles({
   panel: {

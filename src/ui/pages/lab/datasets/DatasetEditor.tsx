@@ -20,22 +20,29 @@ import {
 } from '@fluentui/react-components';
 import { DismissRegular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useCallback, useEffect, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { builderSource } from '../../../../domain/chartBuilderColumns';
 import { jsonObjectError, rawDataRows, type DatasetFormField } from '../../../../domain/datasetEditor';
-import type { Dataset, Workspace } from '../../../../domain/resources';
+import { hasLink } from '../../../../domain/hal';
+import { REL } from '../../../../domain/relations';
+import type { Dataset, StoreTable, Workspace } from '../../../../domain/resources';
 import { pathTo } from '../../../../domain/routes';
 import { selectBusy, selectPreviewState } from '../../../../machines/datasetEditor/datasetEditor.machine';
 import { useMachines } from '../../../MachinesProvider';
 import { Visualisation } from '../../datasets/visualisations/Visualisation';
+import { StoreBrowser } from '../../../components/StoreBrowser';
 import { ChartBuilder } from './ChartBuilder';
-import { PreviewTable } from './PreviewTable';
+import { SqlField, type SqlFieldHandle } from './SqlField';
+import { PreviewTable } from '../../../components/PreviewTable';
 
 const useStyles = makeStyles({
   drawer: { width: 'min(960px, 100vw)' },
   body: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, paddingBottom: tokens.spacingVerticalL },
   mono: { fontFamily: tokens.fontFamilyMonospace },
-  section: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
+  section: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, minWidth: 0 },
+  // the SQL beside the store's tables where the drawer is wide enough, above them on a phone
+  querying: { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 360px), 1fr))', gap: tokens.spacingHorizontalL, alignItems: 'start' },
+  tables: { maxHeight: '360px', overflowY: 'auto', paddingRight: tokens.spacingHorizontalXS },
   // the builder beside its chart where the drawer is wide enough, the chart under it on a phone
   building: { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 380px), 1fr))', gap: tokens.spacingHorizontalL, alignItems: 'start' },
   chart: { minHeight: '240px', minWidth: 0, border: `1px solid ${tokens.colorNeutralStroke2}`, borderRadius: tokens.borderRadiusMedium, padding: tokens.spacingHorizontalS },
@@ -43,6 +50,7 @@ const useStyles = makeStyles({
 });
 
 const NO_CHANNEL = '';
+const NO_TABLES: readonly StoreTable[] = [];
 
 type Props = {
   readonly workspace: Workspace;
@@ -62,6 +70,11 @@ export function DatasetEditor({ workspace, workspaceId, datasetId, onClose, onSa
     const subscription = editor.on('dataset.saved', (event) => onSaved(event.dataset));
     return () => subscription.unsubscribe();
   }, [editor, onSaved]);
+
+  // the store's tables, beside the SQL and behind its autocomplete
+  const browser = useActorRef(machines.storeBrowser, { input: { owner: workspace } });
+  const storeTables = useSelector(browser, (s) => s.context.tables);
+  const sqlField = useRef<SqlFieldHandle>(null);
 
   const values = useSelector(editor, (s) => s.context.values);
   const errors = useSelector(editor, (s) => s.context.errors);
@@ -151,9 +164,19 @@ export function DatasetEditor({ workspace, workspaceId, datasetId, onClose, onSa
                 ))}
               </Dropdown>
             </Field>
-            <Field label="Query" hint="Read-only SQL against the workspace's data store" {...fieldProps('query')}>
-              <Textarea className={styles.mono} textarea={{ className: styles.mono, spellCheck: false }} value={values.query} onChange={change('query')} disabled={busy} rows={6} resize="vertical" />
-            </Field>
+            <div className={styles.querying}>
+              <Field label="Query" hint="Read-only SQL against the workspace's data store; names complete as you type" {...fieldProps('query')}>
+                <SqlField value={values.query} onChange={(value) => editor.send({ type: 'user.change', field: 'query', value })} tables={storeTables ?? NO_TABLES} disabled={busy} handle={sqlField} />
+              </Field>
+              {hasLink(workspace, REL.tables) && (
+                <section className={styles.section} aria-label="Tables in the store">
+                  <Subtitle2>Tables in the store</Subtitle2>
+                  <div className={styles.tables}>
+                    <StoreBrowser browser={browser} workspaceId={workspaceId} onInsert={(name) => sqlField.current?.insert(name)} />
+                  </div>
+                </section>
+              )}
+            </div>
             <section className={styles.section} aria-label="Query result">
               <Subtitle2>Result</Subtitle2>
               {previewState === 'waiting' || previewState === 'previewing' ? (

@@ -6,6 +6,7 @@ import {
   Field,
   Input,
   makeStyles,
+  mergeClasses,
   MessageBar,
   MessageBarBody,
   Spinner,
@@ -20,9 +21,10 @@ import { useEffect, type FormEvent } from 'react';
 import { storeSettings } from '../../../../../domain/dataStores';
 import { hasLink } from '../../../../../domain/hal';
 import { REL } from '../../../../../domain/relations';
-import type { Workspace } from '../../../../../domain/resources';
+import type { DataStore, Workspace } from '../../../../../domain/resources';
 import { selectBusy, selectCanSave } from '../../../../../machines/dataStoreForm/dataStoreForm.machine';
 import { Loading } from '../../../../components/Loading';
+import { StoreBrowser } from '../../../../components/StoreBrowser';
 import { PageHeader } from '../../../../components/PageHeader';
 import { useMachines } from '../../../../MachinesProvider';
 import { useRoute } from '../../../../shell/useRoute';
@@ -40,6 +42,7 @@ const useStyles = makeStyles({
   muted: { color: tokens.colorNeutralForeground3 },
   actions: { display: 'flex', justifyContent: 'flex-end', gap: tokens.spacingHorizontalS, flexWrap: 'wrap' },
   grow: { flexGrow: 1 },
+  tables: { maxWidth: '760px', marginTop: tokens.spacingVerticalL, boxSizing: 'border-box' },
 });
 
 /** /lab/{id}/datastores/new and /lab/{id}/datastores/{datastoreId} (spec 001 §2 'Data stores', §5 'Data store form'). */
@@ -59,6 +62,19 @@ export default function DataStoreEditPage() {
       dataPluginId={query.dataplugin ?? null}
       validate={query.validate === 'true'}
     />
+  );
+}
+
+/** What the store holds (the store browser): tables, columns, rows, the run that loaded each, 20 rows of one. */
+function StoreTablesCard({ store, workspaceId }: { store: DataStore; workspaceId: string }) {
+  const styles = useStyles();
+  const machines = useMachines();
+  const browser = useActorRef(machines.storeBrowser, { input: { owner: store } });
+  return (
+    <Card className={mergeClasses(styles.section, styles.tables)} role="group" aria-label="Tables">
+      <Subtitle2>Tables</Subtitle2>
+      <StoreBrowser browser={browser} workspaceId={workspaceId} />
+    </Card>
   );
 }
 
@@ -173,6 +189,7 @@ function DataStoreForm(input: { workspaceId: string; workspace: Workspace; datas
           </Button>
         </div>
       </form>
+      {store !== null && hasLink(store, REL.tables) && <StoreTablesCard store={store} workspaceId={input.workspaceId} />}
       <DeleteStoreDialog
         open={confirmOpen}
         deleting={deleting}

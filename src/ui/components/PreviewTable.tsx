@@ -1,11 +1,13 @@
 import { Caption1, makeStyles, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, tokens } from '@fluentui/react-components';
-import type { DatasetPreview } from '../../../../domain/resources';
+import type { DatasetPreview } from '../../domain/resources';
 
 /** How many of the preview's rows the editor lists; the chart beside it uses them all. */
 export const PREVIEW_TABLE_ROWS = 10;
 
 const useStyles = makeStyles({
   scroll: { overflowX: 'auto', maxWidth: '100%' },
+  // each column as wide as its values, the whole table scrolling sideways when it is wider
+  table: { tableLayout: 'auto', width: 'max-content', minWidth: '100%' },
   cell: { fontFamily: tokens.fontFamilyMonospace, whiteSpace: 'nowrap' },
 });
 
@@ -16,17 +18,17 @@ function cellText(value: unknown): string {
   return JSON.stringify(value) ?? '';
 }
 
-/** The first rows a query returns, and how many there were. */
-export function PreviewTable({ preview }: { preview: DatasetPreview }) {
+/** The first rows a query returns (or a store table's), and how many there were. */
+export function PreviewTable({ preview, rowsShown = PREVIEW_TABLE_ROWS, label = 'Query preview' }: { preview: DatasetPreview; rowsShown?: number; label?: string }) {
   const styles = useStyles();
   const count = preview.rows.length;
-  const shown = preview.rows.slice(0, PREVIEW_TABLE_ROWS);
+  const shown = preview.rows.slice(0, rowsShown);
   const summary = preview.truncated ? `${String(count)} rows, more not shown` : `${String(count)} ${count === 1 ? 'row' : 'rows'}`;
   return (
     <div>
       <Caption1 role="status">{shown.length < count ? `${summary} (first ${String(shown.length)} listed)` : summary}</Caption1>
       <div className={styles.scroll}>
-        <Table size="extra-small" aria-label="Query preview">
+        <Table size="extra-small" aria-label={label} className={styles.table}>
           <TableHeader>
             <TableRow>
               {preview.columns.map((column) => (

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, waitFor } from 'xstate';
+import { createApiClient } from '../../api/client';
+import { ApiFailure } from '../../api/errors';
+import { fakeFetch } from '../../api/testing/fakeFetch';
+import type { StoreTable, StoreTableSample, Workspace } from '../../domain/resources';
+import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions, type ReplayLog } from '../testing';
+import { storeBrowserActors } from './storeBrowser.actors';
+import { selectVisibleTables, storeBrowserMachine, type StoreBrowserSnapshot } from './storeBrowser.machine';
+
+const BASE = 'http://api.test/api';
+const workspace: Workspace = { id: 'w1', name: 'Acme', _links: { self: { href: `${BASE}/workspaces/w1` }, tables: { href: `${BASE}/workspaces/w1/tables` } } };
+const table = (name: string, columns: string[]): StoreTable => ({
+  name,
+  columns: columns.map((c) => ({ name: c, type: 'text' })),
+  rows: 3,
+  rowsAtLeast: false,
+  lastLoad: null,
+  _links: { self: { href: `${BASE}/workspaces/w1/tables/${name}` } },
+});
+const orders = table('orders', ['id', 'customer_id']);
+const customers = table('customers', ['id', 'country']);
+const sample: StoreTableSample = { name: 'orders', columns: orders.columns, rows: [{ id: 'o1', customer_id: 1 }], truncated: false };
+const offline = new ApiFailure({ kind: 'network', message: 'We were unable to connect.' });
+
+const events = {
+  'xstate.done.actor.list': [{ output: [orders, customers] }, { output: [customers] }],
+  'xstate.error.actor.list': [{ error: offline }],
+  'xstate.done.actor.sample': [{ output: sample }],
+  'xstate.error.actor.sample': [{ error: offline }],
+  'user.open': [{ table: orders }],
+  'user.filter': [{ text: 'country' }],
+};
+
+const visible = (s: unknown) => selectVisibleTables(s as StoreBrowserSnapshot).map((t) => t.name);
+
+describe('the store browser (model-based)', () => {
+  const input = { owner: workspace };
+  const options = { input, events };
+  const paths = modelPaths(storeBrowserMachine, options);
+
+  it('reaches every state but the one of a caller without the link, and walks every transition', () => {
+    expect(unvisitedStates(storeBrowserMachine, paths)).toEqual(['storeBrowser.unavailable']);
+    expect(unwalkedTransitions(storeBrowserMachine, paths, options)).toEqual([]);
+  });
+
+  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, path) => {
+    await replayPath(storeBrowserMachine, path, {
+      input,
+      states: {
+        failed: (s) => expect((s as StoreBrowserSnapshot).context.error).toBe('We were unable to connect.'),
+        ready: (s) => {
+          const { context } = s as StoreBrowserSnapshot;
+          expect(context.tables).not.toBeNull();
+          // the filter keeps what matches it, in order
+          expect(visible(s)).toEqual(context.filter === 'country' ? context.tables!.filter((t) => t.name === 'customers').map((t) => t.name) : context.tables!.map((t) => t.name));
+        },
+        'ready.closed': (s) => expect((s as StoreBrowserSnapshot).context.open).toBeNull(),
+        // the sample asked for is the open table's, and the open table is one the list has
+        'ready.sampling': (s, log: ReplayLog) => {
+          const { context } = s as StoreBrowserSnapshot;
+          expect((log.invocations.at(-1)?.input as { table: StoreTable }).table.name).toBe(context.open?.name);
+          expect(context.tables?.map((t) => t.name)).toContain(context.open?.name);
+        },
+        'ready.shown': (s) => expect((s as StoreBrowserSnapshot).context.sample).toEqual(sample),
+        'ready.sampleFailed': (s) => expect((s as StoreBrowserSnapshot).context.sampleError).toBe('We were unable to connect.'),
+      },
+    });
+  });
+});
+
+describe('store browser scenarios', () => {
+  it('asks for nothing when the owner offers no tables link (a member)', async () => {
+    const member: Workspace = { id: 'w1', name: 'Acme', _links: { self: { href: `${BASE}/workspaces/w1` } } };
+    const path = pathOf(storeBrowserMachine, [], { input: { owner: member } });
+    expect(path.state.matches('unavailable')).toBe(true);
+    const log = await replayPath(storeBrowserMachine, path, { input: { owner: member } });
+    expect(log.invocations).toEqual([]);
+  });
+
+  it('keeps the open table open across a refresh while the store still has it, and closes it once it is gone', () => {
+    const kept = pathOf(storeBrowserMachine, [{ type: 'xstate.done.actor.list', output: [orders, customers] }, { type: 'user.open', table: orders }, { type: 'xstate.done.actor.sample', output: sample }, { type: 'user.refresh' }, { type: 'xstate.done.actor.list', output: [orders] }], { input: { owner: workspace } });
+    expect(kept.state.matches({ ready: 'sampling' })).toBe(true);
+    const gone = pathOf(storeBrowserMachine, [{ type: 'xstate.done.actor.list', output: [orders, customers] }, { type: 'user.open', table: orders }, { type: 'user.refresh' }, { type: 'xstate.done.actor.list', output: [customers] }], { input: { owner: workspace } });
+    expect(gone.state.matches({ ready: 'closed' })).toBe(true);
+    expect((gone.state as StoreBrowserSnapshot).context.open).toBeNull();
+  });
+
+  it('the real actors: GETs the tables link, then the open table\'s self link', async () => {
+    const fake = fakeFetch({ body: { tables: [orders, customers], _links: { self: { href: `${BASE}/workspaces/w1/tables` } } } }, { body: sample });
+    const client = createApiClient({ baseURL: BASE, getToken: () => Promise.resolve('t'), fetch: fake.fetch, retryDelay: () => 0 });
+    const actor = createActor(storeBrowserMachine.provide({ actors: storeBrowserActors(client) }), { input: { owner: workspace } }).start();
+    await waitFor(actor, (s) => s.matches('ready'));
+    actor.send({ type: 'user.open', table: orders });
+    await waitFor(actor, (s) => s.matches({ ready: 'shown' }));
+    expect(actor.getSnapshot().context.sample?.rows).toEqual([{ id: 'o1', customer_id: 1 }]);
+    expect(fake.calls.map((c) => `${c.method} ${c.url}`)).toEqual([`GET ${BASE}/workspaces/w1/tables`, `GET ${BASE}/workspaces/w1/tables/orders`]);
+    actor.stop();
+  });
+});
