@@ -6,8 +6,10 @@ export default defineConfig({
   testDir: 'tests/e2e',
   testMatch: /.*\.spec\.ts/,
   globalSetup: './tests/e2e/global-setup.ts',
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
+  // Generous: a step waits for the app, never for a clock, so a longer bound only makes a real
+  // failure slower to report, while two cores shared by four suites can stall a step for seconds.
+  timeout: 90_000,
+  expect: { timeout: 15_000 },
   fullyParallel: false,
   workers: 1,
   // `npm test` runs this suite beside three others on two cores: a test that fails once is run
@@ -21,6 +23,9 @@ export default defineConfig({
     baseURL: process.env.E2E_BASE_URL,
     headless: true,
     viewport: { width: 1280, height: 800 },
+    // as a reader who asked for less motion: charts and transitions settle at once, so a screenshot
+    // shows the finished picture and the browser does not spend the shared cores animating
+    reducedMotion: 'reduce',
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {

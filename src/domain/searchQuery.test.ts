@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HUGE_TEXTS, hostileString, wellFormed } from './hostile.fixture';
 import { isRepresentableSegment } from './routes';
-import { feedSearchTarget, readSearchParam, SEARCH_FUZZINESS, stripQuotes, tagSearchTarget, toolbarSearchTarget } from './searchQuery';
+import { feedSearchTarget, isSearchShortcut, readSearchParam, SEARCH_FUZZINESS, stripQuotes, tagSearchTarget, toolbarSearchTarget, toolbarSearchText } from './searchQuery';
 
 describe('toolbarSearchTarget and feedSearchTarget', () => {
   it('sends the quoted text to explore, and to feed', () => {
@@ -109,5 +109,38 @@ describe('readSearchParam', () => {
 describe('SEARCH_FUZZINESS', () => {
   it('is 2', () => {
     expect(SEARCH_FUZZINESS).toBe(2);
+  });
+});
+
+describe('the toolbar search box', () => {
+  it("shows explore's own search without quotes, and nothing on any other page", () => {
+    expect(toolbarSearchText('explore', '"monthly revenue"')).toBe('monthly revenue');
+    expect(toolbarSearchText('explore', undefined)).toBe('');
+    expect(toolbarSearchText('feed', '"monthly revenue"')).toBe('');
+    expect(toolbarSearchText('dataset', 'x')).toBe('');
+    expect(toolbarSearchText(undefined, 'x')).toBe('');
+  });
+
+  it("jumps to search on '/' outside a text field, and on Ctrl+K or ⌘K anywhere", () => {
+    const key = (k: string, mods: Partial<{ ctrlKey: boolean; metaKey: boolean; altKey: boolean; shiftKey: boolean }> = {}) => ({ key: k, ctrlKey: false, metaKey: false, altKey: false, shiftKey: false, ...mods });
+    expect(isSearchShortcut(key('/'), false)).toBe(true);
+    expect(isSearchShortcut(key('/'), true)).toBe(false);
+    expect(isSearchShortcut(key('k', { ctrlKey: true }), true)).toBe(true);
+    expect(isSearchShortcut(key('K', { metaKey: true }), false)).toBe(true);
+    expect(isSearchShortcut(key('k'), false)).toBe(false);
+    expect(isSearchShortcut(key('k', { ctrlKey: true, altKey: true }), false)).toBe(false);
+    expect(isSearchShortcut(key('k', { ctrlKey: true, shiftKey: true }), false)).toBe(false);
+    expect(isSearchShortcut(key('/', { ctrlKey: true }), false)).toBe(false);
+  });
+
+  it('never takes a key typed into a field without Ctrl or ⌘, nor anything with Alt', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 3 }), fc.boolean(), fc.boolean(), fc.boolean(), fc.boolean(), (k, ctrlKey, metaKey, altKey, shiftKey) => {
+        const modifiers = { ctrlKey, metaKey, altKey, shiftKey };
+        if (!ctrlKey && !metaKey) expect(isSearchShortcut({ key: k, ...modifiers }, true)).toBe(false);
+        if (altKey) expect(isSearchShortcut({ key: k, ...modifiers }, false)).toBe(false);
+        if (k.toLowerCase() !== 'k' && k !== '/') expect(isSearchShortcut({ key: k, ...modifiers }, false)).toBe(false);
+      }),
+    );
   });
 });

@@ -38,3 +38,18 @@ export function readSearchParam(raw: string | null | undefined): string {
   if (typeof raw !== 'string') return '';
   return safeDecode(raw).replace(/\+/g, ' ').toLowerCase();
 }
+
+/**
+ * What the toolbar's search box shows on a page: the search explore is showing, else nothing, so
+ * an old query does not linger after the person has moved on.
+ */
+export function toolbarSearchText(routeName: string | undefined, search: string | undefined): string {
+  return routeName === 'explore' ? stripQuotes(search) : '';
+}
+
+/** A key press that jumps to search: '/' outside a text field (as on GitHub), or Ctrl+K / ⌘K anywhere. */
+export function isSearchShortcut(key: { readonly key: string; readonly ctrlKey: boolean; readonly metaKey: boolean; readonly altKey: boolean; readonly shiftKey: boolean }, typingInField: boolean): boolean {
+  if (key.altKey) return false;
+  if ((key.ctrlKey || key.metaKey) && !key.shiftKey && key.key.toLowerCase() === 'k') return true;
+  return key.key === '/' && !key.ctrlKey && !key.metaKey && !typingInField;
+}

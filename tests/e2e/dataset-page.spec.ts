@@ -59,8 +59,10 @@ test("watch: 'Watch for...' Alerts, then Unwatch", async ({ page }) => {
   await openDataset(page, 'E2E Watch');
   await page.getByRole('button', { name: 'Watch', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Watch for...' });
-  await expect(dialog.getByRole('button', { name: 'All Activity' })).toBeVisible();
-  await dialog.getByRole('button', { name: 'Alerts' }).click();
+  await expect(dialog.getByRole('radio', { name: 'All Activity' })).toBeVisible();
+  // Alerts is chosen first, as Errors is on a pipeline: the same dialog, each spec's words
+  await expect(dialog.getByRole('radio', { name: 'Alerts' })).toBeChecked();
+  await dialog.getByRole('button', { name: 'Watch' }).click();
   await expect(dialog).toBeHidden();
   await page.getByRole('button', { name: 'Unwatch' }).click();
   await expect(page.getByRole('button', { name: 'Watch', exact: true })).toBeVisible();

@@ -48,6 +48,30 @@ test('the toolbar search goes to explore with the quoted text', async ({ page })
   await page.getByRole('link', { name: 'Monthly Revenue' }).click();
   await expect(page).toHaveURL(new RegExp(`/l/${SEED.workspaceId}/dataset/sales/monthly-revenue$`));
   await expect(page.getByRole('heading', { name: 'Monthly Revenue' })).toBeVisible();
+  // the search stays with explore: the dataset page's box is empty again
+  await expect(search).toHaveValue('');
+});
+
+test("'/' and Ctrl+K jump to the search box; a typed '/' in a field stays text", async ({ page }) => {
+  await signIn(page, DEMO.member);
+  const search = page.getByRole('searchbox', { name: 'Search all datasets' });
+  await expect(search).toBeVisible();
+  await page.locator('main').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('/');
+  await expect(search).toBeFocused();
+  await expect(search).toHaveValue('');
+  await page.keyboard.type('revenue');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/explore\?search=%22revenue%22$/);
+  await expect(search).toHaveValue('revenue');
+
+  await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Home' }).click();
+  await expect(search).toHaveValue('');
+  await page.keyboard.press('Control+k');
+  await expect(search).toBeFocused();
+  // inside a field '/' is a character like any other
+  await page.keyboard.type('a/b');
+  await expect(search).toHaveValue('a/b');
 });
 
 test('a typo still finds its dataset, and a search with no match says so', async ({ page }) => {

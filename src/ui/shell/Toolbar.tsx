@@ -1,7 +1,7 @@
 import { Button, CounterBadge, makeStyles, SearchBox, Text, tokens, Tooltip } from '@fluentui/react-components';
 import { AlertRegular, NavigationRegular, PersonAddRegular, SearchRegular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useCallback, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useOnNotificationsChanged } from '../notificationsChanged';
 import { Link, useNavigate } from 'react-router-dom';
 import { toolbarSearchPlaceholder } from '../../domain/appProperties';
@@ -9,13 +9,16 @@ import { questionsEnabled } from '../../domain/features';
 import { canInvite } from '../../domain/permissions';
 import type { Workspace } from '../../domain/resources';
 import { pathTo } from '../../domain/routes';
-import { toolbarSearchTarget } from '../../domain/searchQuery';
+import { toolbarSearchTarget, toolbarSearchText } from '../../domain/searchQuery';
 import { notificationCountInput } from '../../machines/polling/polling.machine';
 import { useMachines } from '../MachinesProvider';
 import { useRuntime } from '../runtime';
 import { Assistant } from './Assistant';
 import { ProfileMenu } from './ProfileMenu';
 import { useSession } from './session';
+import { useSearchShortcut } from './useSearchShortcut';
+import { useRoute } from './useRoute';
+import { useSearchValue } from './useSearchValue';
 
 const useStyles = makeStyles({
   root: {
@@ -72,6 +75,8 @@ export function Toolbar({ workspace, small, showMenuButton, onMenu }: ToolbarPro
   const { features } = useSession();
   const [searchOpen, setSearchOpen] = useState(false);
   const navigate = useNavigate();
+  // on a phone the box opens first (a tablet's keyboard has the shortcut too)
+  useSearchShortcut(useMemo(() => (workspace && small ? () => setSearchOpen(true) : null), [workspace, small]));
 
   return (
     <>
@@ -85,7 +90,7 @@ export function Toolbar({ workspace, small, showMenuButton, onMenu }: ToolbarPro
         </Link>
         {workspace && !small && (
           <div className={styles.search}>
-            <ToolbarSearch workspace={workspace} />
+            <ToolbarSearch workspace={workspace} shortcut />
           </div>
         )}
         <div className={styles.actions}>
@@ -110,17 +115,27 @@ export function Toolbar({ workspace, small, showMenuButton, onMenu }: ToolbarPro
       </header>
       {workspace && small && searchOpen && (
         <div className={styles.mobileSearch}>
-          <ToolbarSearch workspace={workspace} onDone={() => setSearchOpen(false)} />
+          <ToolbarSearch workspace={workspace} onDone={() => setSearchOpen(false)} focusOnOpen />
         </div>
       )}
     </>
   );
 }
 
-function ToolbarSearch({ workspace, onDone }: { workspace: Workspace; onDone?: () => void }) {
+function ToolbarSearch({ workspace, onDone, shortcut = false, focusOnOpen = false }: { workspace: Workspace; onDone?: () => void; shortcut?: boolean; focusOnOpen?: boolean }) {
   const styles = useStyles();
   const navigate = useNavigate();
-  const [text, setText] = useState('');
+  const route = useRoute();
+  const shown = toolbarSearchText(route?.name, useSearchValue());
+  const [text, setText] = useState(shown);
+  // a new page shows its own search (explore's), not what was typed on the last one
+  useEffect(() => setText(shown), [shown, route?.name]);
+  const box = useRef<HTMLInputElement>(null);
+  const focus = useCallback(() => box.current?.focus(), []);
+  useSearchShortcut(shortcut ? focus : null);
+  useEffect(() => {
+    if (focusOnOpen) focus();
+  }, [focusOnOpen, focus]);
   const placeholder = toolbarSearchPlaceholder(workspace);
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -130,7 +145,15 @@ function ToolbarSearch({ workspace, onDone }: { workspace: Workspace; onDone?: (
   };
   return (
     <form role="search" onSubmit={submit} className={styles.searchBox}>
-      <SearchBox className={styles.searchBox} placeholder={placeholder} aria-label={placeholder} value={text} onChange={(_, data) => setText(data.value)} />
+      <SearchBox
+        input={{ ref: box }}
+        className={styles.searchBox}
+        placeholder={placeholder}
+        aria-label={placeholder}
+        aria-keyshortcuts="/ Control+K Meta+K"
+        value={text}
+        onChange={(_, data) => setText(data.value)}
+      />
     </form>
   );
 }

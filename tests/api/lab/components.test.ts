@@ -95,7 +95,9 @@ describe('data stores (read-only)', () => {
     expect(dataStoresCollectionSchema.safeParse(list.body).success).toBe(true);
     const [store] = embedded(list.body, 'datastores');
     expect(store).toMatchObject({ default: true, managed: true, dataPlugin: 'loaders/target-store--builtin', jdbcUrl: null });
-    expect(Object.keys(store._links)).toEqual([REL.self]);
+    // nothing to change or delete on the embedded store; its tables are the workspace's
+    expect(Object.keys(store._links)).toEqual([REL.self, REL.tables]);
+    expect(linkOf(store, REL.tables)).toBe(linkOf(workspace, REL.tables));
     const byDefault = await owner.get(linkOf(workspace, REL.datastore));
     expect(dataStoreSchema.safeParse(byDefault.body).success).toBe(true);
     expect(byDefault.body.id).toBe(store.id);

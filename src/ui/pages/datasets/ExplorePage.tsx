@@ -14,7 +14,7 @@ import { InAppLink } from '../../components/InAppLink';
 import { TagChips } from './TagChips';
 import { IMPORT_MORE_DATA, NO_MATCHES, REFINE_SEARCH } from './texts';
 import { useFeedView } from './useExploreLayout';
-import { useSearchValue } from './useSearchValue';
+import { useSearchValue } from '../../shell/useSearchValue';
 
 const useStyles = makeStyles({
   page: { maxWidth: '1120px', display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, minWidth: 0 },

@@ -14,7 +14,7 @@ import { useCurrentWorkspace } from '../../shell/useWorkspace';
 import { DatasetFeed } from './DatasetFeed';
 import { InAppLink } from '../../components/InAppLink';
 import { BROWSE_CATALOGUE, FIRST_DATASET_ADMIN, FIRST_DATASET_MEMBER, IMPORT_MORE_DATA, NO_DATASETS_YET, NO_MATCHES } from './texts';
-import { useSearchValue } from './useSearchValue';
+import { useSearchValue } from '../../shell/useSearchValue';
 
 const useStyles = makeStyles({
   page: { maxWidth: '880px' },

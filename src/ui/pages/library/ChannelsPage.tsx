@@ -12,7 +12,7 @@ import { useMachines } from '../../MachinesProvider';
 import { useCurrentWorkspace } from '../../shell/useWorkspace';
 import { DatasetFeed } from '../datasets/DatasetFeed';
 import { NO_MATCHES } from '../datasets/texts';
-import { useSearchValue } from '../datasets/useSearchValue';
+import { useSearchValue } from '../../shell/useSearchValue';
 import { ChannelSlider } from './ChannelSlider';
 
 const useStyles = makeStyles({

@@ -41,6 +41,7 @@ import { failureText } from '../../../../machines/failureText';
 import { selectBusy, selectIsLiked } from '../../../../machines/datasetPage/datasetPage.machine';
 import { useRuntime } from '../../../runtime';
 import { useSession } from '../../../shell/session';
+import { WatchForDialog, type WatchChoice } from '../../../components/WatchForDialog';
 import { ActionLabel, named } from './ActionLabel';
 import { AddToListDialog } from './AddToListDialog';
 import type { DatasetPageActor } from './datasetPageActor';
@@ -65,7 +66,6 @@ const useStyles = makeStyles({
       '& > .fui-Button > .fui-Button__icon': { marginRight: tokens.spacingHorizontalXXS },
     },
   },
-  choices: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
 });
 
 export type ViewMode = 'chart' | 'table';
@@ -179,35 +179,25 @@ export function ActionBar({ actor, dataset, workspace, shareUrl, mode, onModeCha
   );
 }
 
+const WATCH_CHOICES: readonly [WatchChoice, WatchChoice] = [
+  { value: 'ALERTS', label: 'Alerts', hint: "the dataset's alerts, when its data breaks a rule or its pipeline fails" },
+  { value: 'ALL', label: 'All Activity', hint: 'alerts, comments, and every change to the dataset' },
+];
+
 /** 'Watch for...': Alerts or All Activity. */
 function WatchDialog({ actor }: { actor: DatasetPageActor }) {
-  const styles = useStyles();
   const open = useSelector(actor, (s) => s.matches({ ready: { actions: 'choosingWatch' } }) || s.matches({ ready: { actions: 'subscribing' } }));
   const subscribing = useSelector(actor, (s) => s.matches({ ready: { actions: 'subscribing' } }));
   const error = useSelector(actor, (s) => (s.matches({ ready: { actions: 'choosingWatch' } }) ? s.context.error : null));
   return (
-    <Dialog open={open} onOpenChange={(_, data) => !data.open && !subscribing && actor.send({ type: 'user.cancel' })}>
-      <DialogSurface aria-label="Watch for...">
-        <DialogBody>
-          <DialogTitle>Watch for...</DialogTitle>
-          <DialogContent className={styles.choices}>
-            <Button appearance="primary" disabled={subscribing} onClick={() => actor.send({ type: 'user.choose', subscription: 'ALERTS' })}>
-              Alerts
-            </Button>
-            <Button disabled={subscribing} onClick={() => actor.send({ type: 'user.choose', subscription: 'ALL' })}>
-              All Activity
-            </Button>
-            {subscribing && <Spinner size="tiny" label="Subscribing" />}
-            {error !== null && <p role="alert">{error}</p>}
-          </DialogContent>
-          <DialogActions>
-            <Button disabled={subscribing} onClick={() => actor.send({ type: 'user.cancel' })}>
-              Cancel
-            </Button>
-          </DialogActions>
-        </DialogBody>
-      </DialogSurface>
-    </Dialog>
+    <WatchForDialog
+      open={open}
+      saving={subscribing}
+      error={error}
+      choices={WATCH_CHOICES}
+      onChoose={(subscription) => actor.send({ type: 'user.choose', subscription })}
+      onCancel={() => actor.send({ type: 'user.cancel' })}
+    />
   );
 }
 

@@ -9,11 +9,13 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ChartModel } from '../../../../domain/visualisation/chartData';
 import { chartConfig, chartHeight } from './chartConfig';
 import { VisualisationMessage } from './VisualisationMessage';
+import { honourMotionPreference } from '../../../reducedMotion';
 
 /** Shown above the chart area when chart.js refuses the configuration. */
 export const CHART_FAILED = 'This chart could not be drawn';
 
 const COMMON: ChartComponentLike[] = [Legend, Tooltip];
+honourMotionPreference(Chart.defaults);
 const AXES: ChartComponentLike[] = [CategoryScale, LinearScale];
 
 /** Only the pieces a chart type needs are registered (chart.js is tree-shaken to what is imported). */

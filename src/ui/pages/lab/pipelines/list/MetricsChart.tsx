@@ -2,6 +2,7 @@ import { Caption1, makeStyles, tokens } from '@fluentui/react-components';
 import { useEffect, useMemo, useRef } from 'react';
 import { formatJobDate } from '../../../../../domain/constants';
 import type { Metric } from '../../../../../domain/resources';
+import { honourMotionPreference } from '../../../../reducedMotion';
 
 const useStyles = makeStyles({
   box: { position: 'relative', height: '180px', width: '100%' },
@@ -19,6 +20,7 @@ export function MetricsChart({ metrics: all }: { metrics: readonly Metric[] }) {
     let cancelled = false;
     void import('chart.js/auto').then(({ default: Chart }) => {
       if (cancelled || canvas.current === null) return;
+      honourMotionPreference(Chart.defaults);
       const ordered = [...metrics].sort((a, b) => a.created.localeCompare(b.created));
       chart = new Chart(canvas.current, {
         type: 'bar',

@@ -9,7 +9,7 @@ const useStyles = makeStyles({
   heading: { display: 'block', marginBottom: tokens.spacingVerticalXS },
 });
 
-/** Properties keyed '{component}.{setting}' grouped by component, read-only. */
+/** The pipeline's own properties, keyed '{component}.{setting}', grouped by component, read-only. */
 export function groupProperties(pipeline: Pipeline): Map<string, [string, string][]> {
   const groups = new Map<string, [string, string][]>();
   for (const component of pipeline.dataComponents ?? []) groups.set(component, []);
@@ -28,7 +28,7 @@ export function groupProperties(pipeline: Pipeline): Map<string, [string, string
 export function SettingsTab({ pipeline }: { pipeline: Pipeline }) {
   const styles = useStyles();
   const groups = [...groupProperties(pipeline)];
-  if (groups.length === 0) return <Caption1>No settings.</Caption1>;
+  if (groups.length === 0) return <Caption1>This pipeline has no components yet.</Caption1>;
   return (
     <div>
       {groups.map(([component, settings]) => (
@@ -37,7 +37,8 @@ export function SettingsTab({ pipeline }: { pipeline: Pipeline }) {
             {component === '' ? 'Pipeline' : component}
           </Subtitle2>
           {settings.length === 0 ? (
-            <Caption1>No settings.</Caption1>
+            // what the pipeline sets is empty, not what the run uses: the component's own values apply
+            <Caption1>Nothing set on this pipeline: it runs with the component's own settings, shown under Environment.</Caption1>
           ) : (
             <dl className={styles.list}>
               {settings.map(([name, value]) => (

@@ -1,5 +1,5 @@
 import { useLocation } from 'react-router-dom';
-import { readSearchParam } from '../../../domain/searchQuery';
+import { readSearchParam } from '../../domain/searchQuery';
 
 /**
  * The `search` query value as the spec reads it (domain readSearchParam: decoded, '+' as space,
