@@ -25,7 +25,8 @@ export default defineConfig({
           include: ['tests/api/**/*.test.ts'],
           environment: 'node',
           testTimeout: 30_000,
-          hookTimeout: 60_000,
+          // a world (server, seed, sign-ins) starting while three other suites share two cores
+          hookTimeout: 120_000,
           fileParallelism: false,
         },
       },
@@ -37,7 +38,7 @@ export default defineConfig({
           include: ['tests/runner/**/*.test.ts'],
           environment: 'node',
           testTimeout: 60_000,
-          hookTimeout: 60_000,
+          hookTimeout: 120_000,
           fileParallelism: false,
         },
       },

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hostileString, HUGE_TEXTS } from './hostile.fixture';
-import { jobReason, MAX_REASON_LENGTH } from './jobReason';
+import { jobReason, MAX_REASON_LINE } from './jobReason';
 
 describe('jobReason', () => {
   it('names who started a manual run', () => {
@@ -24,12 +24,18 @@ describe('jobReason', () => {
     expect(jobReason({ attempt: 1, maxAttempts: 1 })).toBe('Started');
   });
 
+  it('keeps the line bounded when a server sends a long cause and huge attempt numbers', () => {
+    const text = jobReason({ triggeredBy: `verification: ${'x'.repeat(500)}`, attempt: Number.MAX_SAFE_INTEGER, maxAttempts: Number.MAX_SAFE_INTEGER });
+    expect(text.length).toBe(MAX_REASON_LINE);
+    expect(text.endsWith('…')).toBe(true);
+  });
+
   it('is one bounded line for any input', () => {
     fc.assert(
       fc.property(fc.oneof(hostileString, fc.constantFrom(...HUGE_TEXTS)), hostileString, fc.anything(), fc.anything(), (cause, email, attempt, max) => {
         const text = jobReason({ triggeredBy: cause, attempt: attempt as number, maxAttempts: max as number, _embedded: { profile: { email } } });
         expect(text).not.toMatch(/[\n\r]/);
-        expect(text.length).toBeLessThanOrEqual(MAX_REASON_LENGTH + 40);
+        expect(text.length).toBeLessThanOrEqual(MAX_REASON_LINE);
       }),
     );
   });

@@ -11,6 +11,8 @@ export type JobCause = {
 
 /** Longest cause shown; a server could send anything. */
 export const MAX_REASON_LENGTH = 200;
+/** Longest whole line: the cause with its wording and the attempt (whose numbers a server could also make huge). */
+export const MAX_REASON_LINE = MAX_REASON_LENGTH + 40;
 
 export function jobReason(job: JobCause): string {
   const cause = clean(job.triggeredBy);
@@ -32,7 +34,7 @@ export function jobReason(job: JobCause): string {
   const attempt = job.attempt;
   const max = job.maxAttempts;
   if (isCount(attempt) && isCount(max) && max > 1) reason += ` (attempt ${String(attempt)} of ${String(max)})`;
-  return reason;
+  return reason.length > MAX_REASON_LINE ? `${reason.slice(0, MAX_REASON_LINE - 1)}…` : reason;
 }
 
 function isCount(n: unknown): n is number {

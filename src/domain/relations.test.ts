@@ -5,6 +5,7 @@ describe('REL', () => {
   it('holds the spec relation names word for word', () => {
     expect(REL).toEqual({
       self: 'self',
+      tables: 'tables',
       newWorkspace: 'new workspace',
       updateDeleteWorkspace: 'update delete workspace',
       createWorkspace: 'create workspace',

@@ -22,7 +22,7 @@ beforeAll(async () => {
   const answer = await world.member.api.get(`/api/workspaces/${W}/datasets/top-customers`);
   dataset = answer.body;
   datasetId = String(answer.body.id);
-}, 60_000);
+}, 120_000);
 afterAll(() => world?.close());
 
 /** Initialise through 'new comment', then create through 'update comment'. */

@@ -15,7 +15,7 @@ const W = DEMO.workspaceId;
 beforeAll(async () => {
   world = await startWorld();
   await Promise.all([login(world.owner), login(world.member), login(world.outsider)]);
-}, 60_000);
+}, 120_000);
 afterAll(() => world?.close());
 
 const get = (who: 'owner' | 'member', alias: string) => world[who].api.get(`/api/workspaces/${W}/datasets/${alias}`);

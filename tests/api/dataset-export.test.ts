@@ -19,7 +19,7 @@ let world: World;
 beforeAll(async () => {
   world = await startWorld();
   await login(world.owner);
-}, 60_000);
+}, 120_000);
 afterAll(() => world?.close());
 
 async function exportOf(title: string, query: string): Promise<Response> {

@@ -28,7 +28,7 @@ beforeAll(async () => {
   // the sandbox workspace's store holds a table its own role may read and the demo workspace's may not
   await ensureStoreRole(world.server.db, DEMO.sandboxWorkspaceId);
   await sql`CREATE TABLE ${sql.id(storeSchemaName(DEMO.sandboxWorkspaceId), 'secrets')} AS SELECT 'sandbox only' AS note`.execute(world.server.db);
-}, 60_000);
+}, 120_000);
 afterAll(() => world?.close());
 
 describe('the multi-byte bypass of the guard', () => {

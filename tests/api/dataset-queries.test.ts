@@ -61,7 +61,7 @@ beforeAll(async () => {
   world = await startWorld({ env: { DATASET_ROW_CAP: String(CAP) } });
   await Promise.all([login(world.owner), login(world.member)]);
   pipelineId = await makePipeline(world, 'Dataset loads');
-}, 60_000);
+}, 120_000);
 afterAll(() => world?.close());
 
 describe('before the first load', () => {

@@ -13,7 +13,7 @@ const W = DEMO.workspaceId;
 
 beforeAll(async () => {
   world = await startWorld();
-}, 60_000);
+}, 120_000);
 afterAll(() => world?.close());
 
 const raw = (method: string, path: string, init: { body?: string; headers?: Record<string, string> } = {}) =>

@@ -33,7 +33,7 @@ beforeAll(async () => {
   await Promise.all([login(world.owner), login(world.member), login(world.outsider)]);
   pipelineId = await makePipeline(world, 'Store browser loads');
   jobId = await runLoad(world, pipelineId, [EVENTS]);
-}, 60_000);
+}, 120_000);
 afterAll(() => world?.close());
 
 describe('the tables link', () => {

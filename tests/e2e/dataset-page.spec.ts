@@ -62,6 +62,8 @@ test("watch: 'Watch for...' Alerts, then Unwatch", async ({ page }) => {
   await expect(dialog.getByRole('radio', { name: 'All Activity' })).toBeVisible();
   // Alerts is chosen first, as Errors is on a pipeline: the same dialog, each spec's words
   await expect(dialog.getByRole('radio', { name: 'Alerts' })).toBeChecked();
+  await expect(dialog).toHaveCSS('opacity', '1');
+  await screenshot(page, 'dataset-watch-for-1280');
   await dialog.getByRole('button', { name: 'Watch' }).click();
   await expect(dialog).toBeHidden();
   await page.getByRole('button', { name: 'Unwatch' }).click();

@@ -60,7 +60,7 @@ export async function startServerProcess(
   const stderr: string[] = [];
   readline.createInterface({ input: child.stderr }).on('line', (line) => stderr.push(line));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const waitForLog: ServerProcess['waitForLog'] = (match, what, timeoutMs = 30_000) =>
+  const waitForLog: ServerProcess['waitForLog'] = (match, what, timeoutMs = 60_000) =>
     new Promise((resolve, reject) => {
       const check = () => {
         const found = logs.find(match);

@@ -3,7 +3,7 @@ import { AlertRegular, NavigationRegular, PersonAddRegular, SearchRegular } from
 import { useActorRef, useSelector } from '@xstate/react';
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useOnNotificationsChanged } from '../notificationsChanged';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { toolbarSearchPlaceholder } from '../../domain/appProperties';
 import { questionsEnabled } from '../../domain/features';
 import { canInvite } from '../../domain/permissions';
@@ -126,10 +126,13 @@ function ToolbarSearch({ workspace, onDone, shortcut = false, focusOnOpen = fals
   const styles = useStyles();
   const navigate = useNavigate();
   const route = useRoute();
+  const { key } = useLocation();
   const shown = toolbarSearchText(route?.name, useSearchValue());
-  const [text, setText] = useState(shown);
-  // a new page shows its own search (explore's), not what was typed on the last one
-  useEffect(() => setText(shown), [shown, route?.name]);
+  // What is typed belongs to the page it was typed on: any navigation (even one that interrupts
+  // another) shows the new page's own search instead, explore's or none.
+  const [draft, setDraft] = useState<{ readonly key: string; readonly text: string } | null>(null);
+  const text = draft !== null && draft.key === key ? draft.text : shown;
+  const setText = (value: string) => setDraft({ key, text: value });
   const box = useRef<HTMLInputElement>(null);
   const focus = useCallback(() => box.current?.focus(), []);
   useSearchShortcut(shortcut ? focus : null);
