@@ -3,7 +3,7 @@ import type { Db } from '../db/database';
 import { loadsOf, type TableLoad } from '../repositories/freshness';
 import { checkQuery } from './queryGuard';
 import { runQuery, type QueryLimits, type QueryResult } from './queryRunner';
-import { inStore } from './querySession';
+import { inStore, QueryFailed } from './querySession';
 import { storeSchemaName } from './storeRole';
 
 // What is in a workspace's default store, for the store browser (issue 20): its tables with their
@@ -63,7 +63,7 @@ async function rowCounts(db: Db, workspaceId: string, names: readonly string[], 
     });
   } catch (error) {
     // a store too big to count in time still lists its tables; anything else is a real failure
-    if (error instanceof Error && 'timedOut' in error && error.timedOut === true) return null;
+    if (error instanceof QueryFailed && error.timedOut) return null;
     throw error;
   }
 }
