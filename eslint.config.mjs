@@ -6,6 +6,7 @@ import importPlugin from 'eslint-plugin-import';
 
 const frameworks = ['react', 'react-dom', 'react/*', 'xstate', 'xstate/*', '@xstate/*', 'ofetch', '@auth0/*', '@fluentui/*', 'react-router-dom', 'fastify', 'fastify/*', '@fastify/*', 'kysely', 'pg', '@electric-sql/*', 'oidc-provider', 'jose', 'pino'];
 const noImport = (patterns, message) => ({ group: patterns, message });
+const serverOnly = noImport(['**/src/ui/**', '**/src/machines/**', '**/src/api/**', 'react', 'react-dom', 'xstate', '@fluentui/*', '@auth0/*', 'ofetch'], 'server may import src/domain only.');
 
 export default tseslint.config(
   { ignores: ['dist/**', 'dist-server/**', '.build-stamps/**', 'public/**', 'node_modules/**', 'data/**', 'test-results/**', 'playwright-report/**', '*.config.*', 'eslint.config.mjs'] },
@@ -58,7 +59,14 @@ export default tseslint.config(
   },
   {
     files: ['server/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [noImport(['**/src/ui/**', '**/src/machines/**', '**/src/api/**', 'react', 'react-dom', 'xstate', '@fluentui/*', '@auth0/*', 'ofetch'], 'server may import src/domain only.')] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [serverOnly] }] },
+  },
+  {
+    // Use cases live in server/services, which routes, the runner and deployments all call; a
+    // route is only an HTTP edge, so nothing but the app's wiring imports one.
+    files: ['server/**'],
+    ignores: ['server/routes/**', 'server/app.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [serverOnly, noImport(['./routes', './routes/**', '../routes', '../routes/**', '../../routes', '../../routes/**'], 'Only server/app.ts imports routes; put a shared use case in server/services.')] }] },
   },
   {
     files: ['**/*.test.ts', '**/*.test.tsx', 'tests/**', 'bench/**'],

@@ -12,7 +12,7 @@ import { apiKeysOf, deleteApiKey, insertApiKey, renameApiKey, type ApiKeyRow } f
 import { generateClientId, generateSecret, hashSecret } from '../security/secrets';
 import { isoRequired, requestUrl, type RouteContext } from './context';
 import { defineRoute } from './define';
-import { rejectFieldErrors } from './validation';
+import { rejectFieldErrors } from '../http/validation';
 
 const OBJECT = 'apikey';
 const MAX_NAME = 200;

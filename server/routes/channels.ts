@@ -10,7 +10,7 @@ import { isUuid } from '../repositories/ids';
 import { iso, isoRequired, requestUrl, type RouteContext } from './context';
 import { datasetBodies } from './datasets';
 import { defineRoute } from './define';
-import { rejectFieldErrors } from './validation';
+import { rejectFieldErrors } from '../http/validation';
 
 // Channels and lists (spec 002 §3 Library channel): a member's lists of datasets. A list is
 // created through the workspace's 'create channel' link and changed under 'update channel'.

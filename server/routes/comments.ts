@@ -24,7 +24,7 @@ import type { MemberRole } from '../db/schema';
 import { datasetSubscribersOf } from '../repositories/subscriptions';
 import { callerName, iso, isoRequired, requestUrl, type RouteContext } from './context';
 import { defineRoute } from './define';
-import { rejectFieldErrors } from './validation';
+import { rejectFieldErrors } from '../http/validation';
 
 // Comments of spec 002 §4-§7 and the Matatika reference: initialise (POST), create and edit (PUT),
 // delete, like, list (six a page; `?parentId=` for a comment's replies) and the edit history.

@@ -33,10 +33,10 @@ import { storeTables } from '../stores/defaultStore';
 import { checkQuery, QueryRefused, type CheckedQuery } from '../stores/queryGuard';
 import { datasetQueryLimits, exportCsv, missingTables, QueryFailed, runQuery, type QueryLimits } from '../stores/queryRunner';
 import { iso, isoRequired, requestUrl, type RouteContext } from './context';
-import { publishDataset, patchDataset } from './datasetPublish';
+import { publishDataset, patchDataset } from '../services/publishDataset';
 import * as setupTasks from '../setupTasks';
 import { defineRoute } from './define';
-import { rejectFieldErrors } from './validation';
+import { rejectFieldErrors } from '../http/validation';
 import { watchRoutes } from './watch';
 
 // A pasted 10 KB text answers normally (only its first 1000 characters are read); beyond 12,000 it is refused

@@ -4,7 +4,7 @@ import { parsePaging, type Paging } from '../http/hal';
 import { resolveAccess, type AccessByResource, type ResourceKind } from '../policy/access';
 import { requireOffered } from '../policy/guard';
 import type { RouteContext } from './context';
-import { parseBody, parseQuery, rejectNulCharacters, wellFormedStrings } from './validation';
+import { parseBody, parseQuery, rejectNulCharacters, wellFormedStrings } from '../http/validation';
 
 // Every API route is declared through `defineRoute`: it names the resource it acts on and the
 // relation the caller must be offered there, and the one guard below authorises it before any

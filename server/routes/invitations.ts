@@ -29,7 +29,7 @@ import { addMember, isMemberByEmail, memberRole } from '../repositories/workspac
 import { isoRequired, requestUrl, type RouteContext } from './context';
 import * as setupTasks from '../setupTasks';
 import { defineRoute } from './define';
-import { rejectFieldErrors } from './validation';
+import { rejectFieldErrors } from '../http/validation';
 
 const OBJECT = 'invitation';
 

@@ -15,7 +15,7 @@ import { isUuid } from '../repositories/ids';
 import { createOrFillProfile, setDefaultWorkspace, updateProfileFields, type ProfileRow } from '../repositories/profiles';
 import type { RouteContext } from './context';
 import { defineRoute } from './define';
-import { rejectFieldErrors } from './validation';
+import { rejectFieldErrors } from '../http/validation';
 
 const OBJECT = 'profile';
 const MAX_TEXT = 320;

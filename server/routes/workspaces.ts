@@ -23,7 +23,7 @@ import { channelBody } from './channels';
 import { createWorkspace, deleteWorkspace, membersOf, updateWorkspace, workspacesOf, type MemberRow, type WorkspaceChanges, type WorkspaceRow } from '../repositories/workspaces';
 import { callerName, requestUrl, type RouteContext } from './context';
 import { defineRoute } from './define';
-import { rejectFieldErrors } from './validation';
+import { rejectFieldErrors } from '../http/validation';
 
 const OBJECT = 'workspace';
 const MAX_NAME = 200;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ProjectPathRefused, readFileInside, realPathInside } from '../security/projectFiles';
 import { channelWriteSchema, datasetWriteSchema, type DatasetWrite } from '../../src/domain/resources';
-import { pipelineWriteBody, type PipelineWriteBody } from '../routes/lab/savePipeline';
+import { pipelineWriteBody, type PipelineWriteBody } from '../services/savePipeline';
 
 // A deployed repository's definitions (the Matatika formats pipelines/v0.1 and datasets/v0.2),
 // read from its pipelines/*.yml and datasets/*.yml and turned into the bodies of the pipelines API

@@ -15,7 +15,7 @@ import { ensureDefaultStore } from '../../stores/defaultStore';
 import { requestUrl, type RouteContext } from '../context';
 import { defineRoute } from '../define';
 import { dataComponentBody, dataStoreBody } from './bodies';
-import { installedReference, propertiesRecord } from './savePipeline';
+import { installedReference, propertiesRecord } from '../../services/savePipeline';
 
 // The parts pipelines are built from: the workspace's data components (list, create, update), made
 // from the plugins the workspace installed (dataplugins.ts), and the workspace's data stores (read-only).

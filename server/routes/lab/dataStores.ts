@@ -12,7 +12,7 @@ import type { RouteContext } from '../context';
 import * as setupTasks from '../../setupTasks';
 import { defineRoute } from '../define';
 import { dataStoreBody } from './bodies';
-import { propertiesRecord } from './savePipeline';
+import { propertiesRecord } from '../../services/savePipeline';
 
 // Data stores (spec 001 §2, §3, §7 'Data stores'): create, update, make-default and delete. Saving
 // a store that is not a draft queues its connection check (a DATASTORE_VERIFY job): the store is

@@ -18,7 +18,7 @@ import { defaultStoreOf, ensureDefaultStore } from '../../stores/defaultStore';
 import { callerName, requestUrl, type RouteContext } from '../context';
 import { defineRoute } from '../define';
 import { dataStoreBody, pipelineBody } from './bodies';
-import { OBJECT_NAME, pipelineWriteBody, savePipeline, type PipelineWriteBody } from './savePipeline';
+import { OBJECT_NAME, pipelineWriteBody, savePipeline, type PipelineWriteBody } from '../../services/savePipeline';
 
 const listQuery = z.looseObject({
   search: z.string().max(200, 'must be at most 200 characters').optional(),

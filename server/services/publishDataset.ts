@@ -5,7 +5,7 @@ import type { DatasetRow } from '../repositories/datasets';
 import { channelInWorkspace, createDataset, datasetIdByAlias, datasetWorkspaceOf, updateDataset, type DatasetFields } from '../repositories/datasetWrites';
 import { isUniqueViolation, isUuid, newId } from '../repositories/ids';
 import { checkQuery, QueryRefused } from '../stores/queryGuard';
-import { rejectFieldErrors } from './validation';
+import { rejectFieldErrors } from '../http/validation';
 
 // Publishing (the Matatika reference: POST to the workspace's datasets, an existing id or alias
 // is replaced) and editing (PATCH, any subset) share one set of rules: a title, an alias unique in

@@ -1,14 +1,14 @@
-import { checkSchedule } from '../../../src/domain/cron';
+import { checkSchedule } from '../../src/domain/cron';
 import { z } from 'zod';
-import { MAX_RETRIES, MAX_TIMEOUT_SECONDS } from '../../../src/domain/jobStatus';
-import { keepMaskedValues, PIPELINE_MESSAGES, pipelineErrors, pipelineKeySensitivity } from '../../../src/domain/pipelineRules';
-import type { Db } from '../../db/database';
-import { badRequest, type FieldError } from '../../http/errors';
-import { listDataComponents, parsePluginReference, resolveDataComponents, type DataComponentRow } from '../../repositories/dataComponents';
-import { workspacePlugins, type WorkspacePlugin } from '../../repositories/dataPlugins';
-import { componentRule } from '../../repositories/pipelineFacts';
-import { createPipeline, updatePipeline, type PipelineRow } from '../../repositories/pipelines';
-import { tablePrefixErrors, withTablePrefixes } from '../../services/tablePrefixes';
+import { MAX_RETRIES, MAX_TIMEOUT_SECONDS } from '../../src/domain/jobStatus';
+import { keepMaskedValues, PIPELINE_MESSAGES, pipelineErrors, pipelineKeySensitivity } from '../../src/domain/pipelineRules';
+import type { Db } from '../db/database';
+import { badRequest, type FieldError } from '../http/errors';
+import { listDataComponents, parsePluginReference, resolveDataComponents, type DataComponentRow } from '../repositories/dataComponents';
+import { workspacePlugins, type WorkspacePlugin } from '../repositories/dataPlugins';
+import { componentRule } from '../repositories/pipelineFacts';
+import { createPipeline, updatePipeline, type PipelineRow } from '../repositories/pipelines';
+import { tablePrefixErrors, withTablePrefixes } from './tablePrefixes';
 
 // Create, update and draft share one path: resolve the components the body names (creating a
 // component for a plugin reference), validate with the domain's rules, write. All of it runs in

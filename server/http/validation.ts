@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { badRequest, zodFieldErrors, type FieldError } from '../http/errors';
+import { badRequest, zodFieldErrors, type FieldError } from './errors';
 import { wellFormed } from '../../src/domain/plainText';
 
 /** The body as `schema` reads it, or a 400 naming every bad field. */
