@@ -13,7 +13,11 @@ import { registerStaticAssets } from './http/staticAssets';
 import { createIdentity, type Identity } from './identity';
 import { apiRoutes, type RegisteredRoute } from './routes';
 import { githubWebhookRoutes } from './routes/githubWebhook';
+import { openApiRoutes } from './routes/openapi';
 import { publicConfig } from './public-config';
+
+/** The version of the API's description: its shape, not the package's release. */
+const API_VERSION = '1.0.0';
 
 export interface ServerDeps {
   config: Config;
@@ -73,6 +77,8 @@ export async function buildServer({ config, db, logger = { level: config.env.LOG
   await app.register(apiRoutes, { prefix: '/api', db, config, verifyToken, registry: routes });
   // authenticated by its signature, not a bearer token: outside apiRoutes and its token check
   await app.register(githubWebhookRoutes, { prefix: '/api', db });
+  // the API's description is public, like any API reference
+  await app.register(openApiRoutes(routes, { version: API_VERSION, serverUrl: config.publicUrl }), { prefix: '/api' });
 
   const indexHtml = path.join(config.staticDir, 'index.html');
   const hasSpa = fs.existsSync(indexHtml);

@@ -24,7 +24,7 @@ export interface Paging {
   sort: { field: string; direction: 'asc' | 'desc' } | undefined;
 }
 
-const pagingSchema = z.object({
+export const pagingSchema = z.object({
   page: z.coerce.number({ message: 'must be a number' }).int().min(0).max(1_000_000).default(0),
   size: z.coerce.number({ message: 'must be a number' }).int().min(1).max(10_000).default(20),
   sort: z
