@@ -90,6 +90,17 @@ export async function markResolved(db: Db, profileId: string, ids: readonly stri
     .execute();
 }
 
+/** Marks read every unread notification of the person created at or before `before` ("mark all read"). */
+export async function markResolvedBefore(db: Db, profileId: string, before: Date): Promise<void> {
+  await db
+    .updateTable('notifications')
+    .set({ resolved: true, last_modified: new Date() })
+    .where('profile_id', '=', profileId)
+    .where('resolved', '=', false)
+    .where('created', '<=', before)
+    .execute();
+}
+
 export async function findNotification(db: Db, id: string): Promise<NotificationRow | undefined> {
   return db
     .selectFrom('notifications as n')

@@ -8,7 +8,7 @@ import { notificationLinks, notificationSettingsLinks } from '../policy/links';
 import { noiseSettingsInputSchema, uniqueRoutes, type NoiseSettings } from '../../src/domain/noiseControl';
 import { notFound } from '../http/errors';
 import { noiseSettingsFor, saveNoiseSettings } from '../repositories/notificationSettings';
-import { deleteNotification, findNotification, markResolved, notificationsOf, type NotificationRow } from '../repositories/notifications';
+import { deleteNotification, findNotification, markResolved, markResolvedBefore, notificationsOf, type NotificationRow } from '../repositories/notifications';
 import { iso, isoRequired, requestUrl, type RouteContext } from './context';
 import { defineRoute } from './define';
 
@@ -21,6 +21,8 @@ const timestamp = z
   .optional();
 
 const querySchema = z.looseObject({ all: flag, markAsResolved: flag, before: timestamp, since: timestamp });
+/** Matatika's "refresh notifications": `read` (default true) marks read what came at or before `lastReadAt` (default now). */
+const refreshSchema = z.looseObject({ read: flag, lastReadAt: timestamp });
 
 export function notificationBody(ctx: RouteContext, caller: Caller, n: NotificationRow): Wire<typeof notificationSchema> {
   const embedded: Record<string, unknown> = {};
@@ -76,6 +78,26 @@ export function notificationRoutes(app: FastifyInstance, ctx: RouteContext): voi
           items.map((n) => n.id),
         );
       }
+      return pagedCollection('notifications', items.map((n) => notificationBody(ctx, caller, n)), paging, total, requestUrl(ctx, request));
+    },
+  });
+
+  /**
+   * Mark all read, then the unread that remain (newer than `lastReadAt`): an inbox passes the
+   * newest notification it has shown, so one that arrives meanwhile stays unread.
+   */
+  defineRoute(app, ctx, {
+    method: 'PUT',
+    url: '/notifications',
+    guard: { resource: 'root', rel: REL.notifications },
+    query: refreshSchema,
+    paging: {},
+    objectName: 'notifications',
+    handler: async ({ request, query, paging }) => {
+      const { caller } = request;
+      if (!caller.profile) return pagedCollection('notifications', [], paging, 0, requestUrl(ctx, request));
+      if (query.read !== 'false') await markResolvedBefore(ctx.db, caller.profileId, query.lastReadAt ?? new Date());
+      const { items, total } = await notificationsOf(ctx.db, { profileId: caller.profileId, all: false, before: undefined, since: undefined }, paging);
       return pagedCollection('notifications', items.map((n) => notificationBody(ctx, caller, n)), paging, total, requestUrl(ctx, request));
     },
   });

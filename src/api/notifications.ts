@@ -53,6 +53,16 @@ export async function resolveNotification(client: ApiClient, notification: Notif
   return read;
 }
 
+/**
+ * Marks read every notification created at or before `lastReadAt` (the newest one the inbox has
+ * shown, so one that arrived meanwhile stays unread); answers with the unread that remain.
+ */
+export async function markAllRead(client: ApiClient, lastReadAt: string, options: RequestOptions = {}): Promise<NotificationsCollection> {
+  const page = await client.put('/notifications', undefined, notificationsCollectionSchema, { ...options, query: { read: 'true', lastReadAt, size: 1, ...options.query } });
+  if (page === undefined) throw new TypeError('The notifications were not returned');
+  return page;
+}
+
 export function deleteNotification(client: ApiClient, notification: Notification, options: RequestOptions = {}): Promise<void> {
   return client.follow(notification, REL.deleteNotification, { ...options, method: 'DELETE' });
 }

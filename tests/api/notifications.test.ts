@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REL } from '../../src/domain/relations';
 import { notificationsCollectionSchema } from '../../src/domain/resources';
@@ -85,5 +86,48 @@ describe('GET /api/notifications', () => {
     expectError(await world.member.api.get('/api/notifications?all=maybe'), 400, { all: /.+/ });
     expectError(await world.member.api.get('/api/notifications?size=0'), 400, { size: /.+/ });
     expectError(await world.anonymous.get('/api/notifications'), 401);
+  });
+});
+
+describe('PUT /api/notifications (mark all read, as Matatika\'s "refresh notifications")', () => {
+  it('marks read what was created at or before lastReadAt, answers the unread that remain, and touches no one else', async () => {
+    const owner = world.owner.subject;
+    const db = world.server.db;
+    const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000);
+    const make = (minutesAgo: number) => ({ id: randomUUID(), profile_id: owner, workspace_id: null, type: 'DATASET_LIKE', message: 'mark-all', resolved: false, actor_name: null, dataset_id: null, job_id: null, created: at(minutesAgo), last_modified: at(minutesAgo) });
+    const [old, newer] = [make(30), make(1)];
+    await db.insertInto('notifications').values([old, newer]).execute();
+    const memberUnread = await unreadCount(world.member);
+
+    const cut = at(10).toISOString();
+    const answer = await world.owner.api.call('PUT', `/api/notifications?read=true&lastReadAt=${encodeURIComponent(cut)}`);
+    expect(answer.status).toBe(200);
+    expect(notificationsCollectionSchema.safeParse(answer.body).success).toBe(true);
+    const remaining = (answer.body._embedded?.notifications ?? []) as { id: string; resolved: boolean; created: string }[];
+    // everything created after the cut is still unread and listed; nothing before it is
+    expect(remaining.map((n) => n.id)).toContain(newer.id);
+    expect(remaining.every((n) => !n.resolved && Date.parse(n.created) > Date.parse(cut))).toBe(true);
+    expect((await world.owner.api.get(`/api/notifications/${old.id}`)).body.resolved).toBe(true);
+    expect(await unreadCount(world.owner)).toBe(remaining.length);
+    // another person's inbox is untouched
+    expect(await unreadCount(world.member)).toBe(memberUnread);
+
+    // without lastReadAt: everything up to now
+    const all = await world.owner.api.call('PUT', '/api/notifications');
+    expect(all.status).toBe(200);
+    expect(all.body.page.totalElements).toBe(0);
+    expect(await unreadCount(world.owner)).toBe(0);
+  });
+
+  it('read=false marks nothing; bad parameters are field errors; no token is 401', async () => {
+    const before = await unreadCount(world.member);
+    const answer = await world.member.api.call('PUT', '/api/notifications?read=false');
+    expect(answer.status).toBe(200);
+    expect(answer.body.page.totalElements).toBe(before);
+    expect(await unreadCount(world.member)).toBe(before);
+    expectError(await world.member.api.call('PUT', '/api/notifications?lastReadAt=yesterday'), 400, { lastReadAt: /ISO 8601/ });
+    expectError(await world.member.api.call('PUT', '/api/notifications?read=maybe'), 400, { read: /.+/ });
+    expectError(await world.anonymous.call('PUT', '/api/notifications'), 401);
+    expect(await unreadCount(world.member)).toBe(before);
   });
 });

@@ -206,3 +206,21 @@ test('opening an unread notification marks it read and the bell says so at once,
   // the bell polls every 90 s: a count of 0 now is the inbox telling it
   await expect.poll(() => unreadCount(page), { timeout: 10_000 }).toBe(0);
 });
+
+test('Mark all read clears every unread notification shown, and the bell follows at once', async ({ page }) => {
+  const invitee = await signUpAndVerify(page, 'Mara Marked');
+  await inviteAsOwner(SEED.workspaceId, invitee.email);
+  await inviteAsOwner(SEED.sandboxWorkspaceId, invitee.email);
+  await signIn(page, invitee);
+  await page.goto(`/l/${SEED.workspaceId}/notifications`);
+  await expect(page.locator('[data-unread="true"]')).toHaveCount(2);
+  await expect.poll(() => unreadCount(page)).toBe(2);
+  await page.getByRole('button', { name: 'Mark all read' }).click();
+  await expect(page.locator('[data-unread="true"]')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Mark all read' })).toHaveCount(0);
+  await expect.poll(() => unreadCount(page), { timeout: 10_000 }).toBe(0);
+  // the server agrees: after a reload nothing is unread
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Notifications' })).toBeVisible();
+  await expect(page.locator('[data-unread="true"]')).toHaveCount(0);
+});

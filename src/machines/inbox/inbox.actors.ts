@@ -1,8 +1,8 @@
 import { fromPromise } from 'xstate';
 import type { ApiClient } from '../../api/client';
-import { deleteNotification, getNotificationSettings, listInbox, nextInboxPage, resolveNotification, saveNotificationSettings } from '../../api/notifications';
+import { deleteNotification, getNotificationSettings, listInbox, markAllRead, nextInboxPage, resolveNotification, saveNotificationSettings } from '../../api/notifications';
 import type { Notification, NotificationSettings, NotificationsCollection } from '../../domain/resources';
-import type { InboxLoad, PageInput, SettingsInput, TargetInput } from './inbox.machine';
+import type { InboxLoad, MarkAllInput, PageInput, SettingsInput, TargetInput } from './inbox.machine';
 
 /** `inboxMachine.provide({ actors: inboxActors(client) })`. */
 export function inboxActors(client: ApiClient) {
@@ -13,6 +13,7 @@ export function inboxActors(client: ApiClient) {
     }),
     more: fromPromise<NotificationsCollection, PageInput>(({ input, signal }) => nextInboxPage(client, input.page, { signal })),
     resolve: fromPromise<Notification, TargetInput>(({ input, signal }) => resolveNotification(client, input.notification, { signal })),
+    resolveAll: fromPromise<unknown, MarkAllInput>(({ input, signal }) => markAllRead(client, input.lastReadAt, { signal })),
     remove: fromPromise<unknown, TargetInput>(({ input, signal }) => deleteNotification(client, input.notification, { signal })),
     saveSettings: fromPromise<NotificationSettings, SettingsInput>(({ input, signal }) => saveNotificationSettings(client, input.settings, { signal })),
   };

@@ -25,6 +25,8 @@ export type InboxContext = {
 export type InboxEvent =
   | { readonly type: 'user.loadMore' }
   | { readonly type: 'user.markRead'; readonly notification: Notification }
+  /** every notification shown so far (and any older) becomes read */
+  | { readonly type: 'user.markAllRead' }
   /** open a notification's target: an unread one is marked read first, so leaving the page cannot cut the request off */
   | { readonly type: 'user.open'; readonly notification: Notification; readonly target: string | null }
   | { readonly type: 'user.delete'; readonly notification: Notification }
@@ -35,8 +37,23 @@ export type InboxLoad = { readonly page: NotificationsCollection; readonly setti
 export type PageInput = { readonly page: NotificationsCollection };
 export type TargetInput = { readonly notification: Notification };
 export type SettingsInput = { readonly settings: NotificationSettings };
+export type MarkAllInput = { readonly lastReadAt: string };
 
 const hasNext = (page: NotificationsCollection | null) => page !== null && hasLink(page, 'next');
+
+/** The newest creation time shown: "mark all read" stops there, so one that arrives meanwhile stays unread. */
+const newestShown = (items: readonly Notification[]): string | undefined =>
+  items.reduce<string | undefined>((newest, n) => (n.created !== undefined && n.created !== null && (newest === undefined || Date.parse(n.created) > Date.parse(newest)) ? n.created : newest), undefined);
+
+/** Something shown is unread, and the newest shown has a time to mark up to. */
+const canMarkAllRead = (items: readonly Notification[]) => items.some((n) => n.resolved !== true) && newestShown(items) !== undefined;
+
+/** What the server did to a notification it marked read: resolved, and no longer offering to be. */
+function asRead(n: Notification, lastReadAt: string): Notification {
+  if (n.resolved === true || n.created === undefined || n.created === null || Date.parse(n.created) > Date.parse(lastReadAt)) return n;
+  const { [REL.resolveNotification]: _resolve, ...links } = n._links ?? {};
+  return { ...n, resolved: true, _links: links };
+}
 
 /** New items replace old copies of themselves (a page may shift as notifications arrive). */
 function appended(items: readonly Notification[], more: readonly Notification[]): Notification[] {
@@ -50,6 +67,7 @@ export const inboxMachine = setup({
     load: notProvidedActor<InboxLoad, void>('load'),
     more: notProvidedActor<NotificationsCollection, PageInput>('more'),
     resolve: notProvidedActor<Notification, TargetInput>('resolve'),
+    resolveAll: notProvidedActor<unknown, MarkAllInput>('resolveAll'),
     remove: notProvidedActor<unknown, TargetInput>('remove'),
     saveSettings: notProvidedActor<NotificationSettings, SettingsInput>('saveSettings'),
   },
@@ -61,6 +79,7 @@ export const inboxMachine = setup({
   },
   guards: {
     hasNext: ({ context }) => hasNext(context.page),
+    canMarkAllRead: ({ context }) => canMarkAllRead(context.items),
     canResolve: ({ event }) => (event.type === 'user.markRead' || event.type === 'user.open') && hasLink(event.notification, REL.resolveNotification) && !(event.type === 'user.open' && event.notification.resolved === true),
     canDelete: ({ event }) => event.type === 'user.delete' && hasLink(event.notification, REL.deleteNotification),
     canChangeSettings: ({ context }) => context.settings !== null && hasLink(context.settings, REL.updateNotificationSettings),
@@ -83,6 +102,7 @@ export const inboxMachine = setup({
       on: {
         'user.loadMore': { guard: 'hasNext', target: 'loadingMore', actions: assign({ error: null }) },
         'user.markRead': { guard: 'canResolve', target: 'resolving', actions: assign({ target: ({ event }) => event.notification, error: null, then: null }) },
+        'user.markAllRead': { guard: 'canMarkAllRead', target: 'resolvingAll', actions: assign({ error: null }) },
         'user.open': [
           { guard: 'canResolve', target: 'resolving', actions: assign({ target: ({ event }) => event.notification, error: null, then: ({ event }) => event.target }) },
           { actions: { type: 'goTo', params: ({ event }) => ({ path: event.target }) } },
@@ -128,6 +148,15 @@ export const inboxMachine = setup({
         onError: { target: 'ready', actions: [assign({ error: ({ event }) => failureText(event.error), target: null }), { type: 'goTo', params: ({ context }) => ({ path: context.then }) }, assign({ then: null })] },
       },
     },
+    resolvingAll: {
+      invoke: {
+        id: 'resolveAll',
+        src: 'resolveAll',
+        input: ({ context }) => ({ lastReadAt: newestShown(context.items)! }),
+        onDone: { target: 'ready', actions: [assign(({ context }) => ({ items: context.items.map((n) => asRead(n, newestShown(context.items)!)) })), 'changed'] },
+        onError: { target: 'ready', actions: assign({ error: ({ event }) => failureText(event.error) }) },
+      },
+    },
     deleting: {
       invoke: {
         id: 'remove',
@@ -152,4 +181,5 @@ export const inboxMachine = setup({
 export type InboxSnapshot = SnapshotFrom<typeof inboxMachine>;
 
 export const selectCanLoadMore = (s: InboxSnapshot): boolean => hasNext(s.context.page);
+export const selectCanMarkAllRead = (s: InboxSnapshot): boolean => s.matches('ready') && canMarkAllRead(s.context.items);
 export const selectBusyId = (s: InboxSnapshot): string | null => (s.matches('resolving') || s.matches('deleting') ? (s.context.target?.id ?? null) : null);

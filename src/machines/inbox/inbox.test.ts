@@ -6,7 +6,7 @@ import { fakeFetch } from '../../api/testing/fakeFetch';
 import type { Notification, NotificationSettings, NotificationsCollection } from '../../domain/resources';
 import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions, type ReplayLog } from '../testing';
 import { inboxActors } from './inbox.actors';
-import { inboxMachine, selectCanLoadMore } from './inbox.machine';
+import { inboxMachine, selectCanLoadMore, selectCanMarkAllRead, type InboxSnapshot } from './inbox.machine';
 
 const BASE = 'http://api.test/api';
 const D = '00000000-0000-4000-8000-000000000001';
@@ -34,12 +34,15 @@ const events = {
   'xstate.error.actor.more': [{ error: offline }],
   'xstate.done.actor.resolve': [{ output: read }],
   'xstate.error.actor.resolve': [{ error: offline }],
+  'xstate.done.actor.resolveAll': [{ output: pageOf([], false) }],
+  'xstate.error.actor.resolveAll': [{ error: offline }],
   'xstate.done.actor.remove': [{ output: undefined }],
   'xstate.error.actor.remove': [{ error: offline }],
   'xstate.done.actor.saveSettings': [{ output: { ...settings, mentionsOnly: true } }],
   'xstate.error.actor.saveSettings': [{ error: offline }],
   'user.loadMore': [{}],
   'user.markRead': [{ notification: unread }, { notification: older }],
+  'user.markAllRead': [{}],
   'user.open': [{ notification: unread, target: '/l/w1/dataset/d1' }, { notification: read, target: '/l/w1/dataset/d1' }, { notification: older, target: null }],
   'user.delete': [{ notification: unread }, { notification: older }],
   'user.saveSettings': [{ mentionsOnly: true, digest: false }],
@@ -62,6 +65,16 @@ describe('the inbox (model-based)', () => {
         // Only a notification carrying the link is acted on.
         resolving: (_s, log: ReplayLog) => expect((log.invocations.at(-1)?.input as { notification: Notification }).notification.id).toBe('n1'),
         deleting: (_s, log: ReplayLog) => expect((log.invocations.at(-1)?.input as { notification: Notification }).notification.id).toBe('n1'),
+        // marks up to the newest notification shown, never "now"
+        resolvingAll: (s: InboxSnapshot, log: ReplayLog) => {
+          expect(log.invocations.at(-1)?.input).toEqual({ lastReadAt: unread.created });
+          expect(s.context.items.some((n) => n.resolved !== true)).toBe(true);
+        },
+        ready: (s: InboxSnapshot) => {
+          // after a mark-all that succeeded, nothing shown offers to be marked read
+          if (s.context.items.every((n) => n.resolved === true)) expect(s.context.items.some((n) => n._links?.['resolve notification'] !== undefined)).toBe(false);
+          expect(selectCanMarkAllRead(s)).toBe(s.context.items.some((n) => n.resolved !== true));
+        },
       },
     });
     // an opened notification's target is visited once, after its mark-read ended if it needed one;
@@ -71,7 +84,7 @@ describe('the inbox (model-based)', () => {
     expect(visits.length).toBeLessThanOrEqual(types.filter((t) => t === 'user.open').length);
     for (const visit of visits) expect(visit).toBe('/l/w1/dataset/d1');
     const changes = log.actions.filter((a) => a.name === 'changed').length;
-    expect(changes).toBe(types.filter((t) => t === 'xstate.done.actor.resolve' || t === 'xstate.done.actor.remove').length);
+    expect(changes).toBe(types.filter((t) => t === 'xstate.done.actor.resolve' || t === 'xstate.done.actor.resolveAll' || t === 'xstate.done.actor.remove').length);
   });
 
   it('opening an unread notification marks it read before going to its target; a read one goes at once', async () => {
@@ -100,7 +113,7 @@ describe('inbox scenarios', () => {
       { body: pageOf([unread], true) },
       { body: settings },
       { body: pageOf([older], false) },
-      { body: read },
+      { body: pageOf([], false) },
       { status: 204 },
       { body: { ...settings, routes: [{ objectType: 'DATASET', objectId: D, level: 'ERRORS' }] } },
     );
@@ -111,8 +124,13 @@ describe('inbox scenarios', () => {
     actor.send({ type: 'user.loadMore' });
     await waitFor(actor, (s) => s.matches('ready') && s.context.items.length === 2);
     expect(selectCanLoadMore(actor.getSnapshot())).toBe(false);
-    actor.send({ type: 'user.markRead', notification: unread });
-    await waitFor(actor, (s) => s.matches('ready') && s.context.items[0]!.resolved);
+    expect(selectCanMarkAllRead(actor.getSnapshot())).toBe(true);
+    actor.send({ type: 'user.markAllRead' });
+    await waitFor(actor, (s) => s.matches('ready') && s.context.items[0]!.resolved === true);
+    expect(selectCanMarkAllRead(actor.getSnapshot())).toBe(false);
+    // already read: nothing to send
+    actor.send({ type: 'user.markRead', notification: actor.getSnapshot().context.items[0]! });
+    expect(actor.getSnapshot().matches('ready')).toBe(true);
     actor.send({ type: 'user.delete', notification: read });
     await waitFor(actor, (s) => s.matches('ready') && s.context.items.length === 1);
     actor.send({ type: 'user.route', objectType: 'DATASET', objectId: D, level: 'ERRORS' });
@@ -121,7 +139,7 @@ describe('inbox scenarios', () => {
       `GET ${BASE}/notifications?all=true&size=20`,
       `GET ${BASE}/notification-settings`,
       `GET ${BASE}/notifications?all=true&size=20&page=1`,
-      `PUT ${BASE}/notifications/n1/resolved`,
+      `PUT ${BASE}/notifications?read=true&lastReadAt=${unread.created}&size=1`,
       `DELETE ${BASE}/notifications/n1`,
       `PUT ${BASE}/notification-settings`,
     ]);

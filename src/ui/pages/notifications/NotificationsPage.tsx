@@ -18,7 +18,7 @@ import {
   Switch,
   tokens,
 } from '@fluentui/react-components';
-import { CheckmarkRegular, DeleteRegular, FilterRegular } from '@fluentui/react-icons';
+import { CheckmarkRegular, CheckmarkCircleRegular, DeleteRegular, FilterRegular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useRef, useState } from 'react';
 import { hasLink } from '../../../domain/hal';
@@ -26,7 +26,7 @@ import { embeddedOf, formatNotificationTime, groupByDay, INBOX_MOBILE_MAX_WIDTH,
 import { routeFor, ROUTE_LEVEL_TEXT, ROUTE_LEVELS, type RouteLevel } from '../../../domain/noiseControl';
 import { REL } from '../../../domain/relations';
 import type { Notification, NotificationSettings, Workspace } from '../../../domain/resources';
-import { selectBusyId, selectCanLoadMore } from '../../../machines/inbox/inbox.machine';
+import { selectBusyId, selectCanLoadMore, selectCanMarkAllRead } from '../../../machines/inbox/inbox.machine';
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
 import { useMachines } from '../../MachinesProvider';
@@ -80,6 +80,8 @@ function Inbox({ workspace }: { workspace: Workspace }) {
   const error = useSelector(actor, (s) => s.context.error);
   const loadingMore = useSelector(actor, (s) => s.matches('loadingMore'));
   const canLoadMore = useSelector(actor, selectCanLoadMore);
+  const canMarkAllRead = useSelector(actor, selectCanMarkAllRead);
+  const markingAll = useSelector(actor, (s) => s.matches('resolvingAll'));
   const busyId = useSelector(actor, selectBusyId);
   const settings = useSelector(actor, (s) => s.context.settings);
   const savingSettings = useSelector(actor, (s) => s.matches('savingSettings'));
@@ -88,7 +90,16 @@ function Inbox({ workspace }: { workspace: Workspace }) {
 
   return (
     <section data-view="Notifications" aria-label="Notifications">
-      <PageHeader title="Notifications" />
+      <PageHeader
+        title="Notifications"
+        actions={
+          (canMarkAllRead || markingAll) && (
+            <Button icon={<CheckmarkCircleRegular />} disabled={markingAll} onClick={() => actor.send({ type: 'user.markAllRead' })}>
+              Mark all read
+            </Button>
+          )
+        }
+      />
       {settings && <NoiseSettings settings={settings} disabled={savingSettings || !hasLink(settings, REL.updateNotificationSettings)} onChange={(mentionsOnly, digest) => actor.send({ type: 'user.saveSettings', mentionsOnly, digest })} />}
       {error !== null && (
         <MessageBar intent="error" role="alert">
