@@ -61,7 +61,7 @@ function draftBody(ctx: RouteContext, caller: Caller, id: string): Wire<typeof w
 const handleOf = (member: MemberRow): string => memberHandle(member);
 
 function memberBody(member: MemberRow): Wire<typeof memberSchema> {
-  return { id: member.id, name: member.name, email: member.email, handle: handleOf(member), role: member.role };
+  return { id: member.id, name: member.name, email: member.email, handle: handleOf(member), role: member.role, administrator: isAdminRole(member.role) };
 }
 
 const MAX_KEY = 20_000;

@@ -8,6 +8,7 @@ import {
   jobsCollectionSchema,
   membersCollectionSchema,
   workspaceSchema,
+  type MembersCollection,
   workspacesCollectionSchema,
   type Job,
   type Member,
@@ -34,6 +35,16 @@ export function refreshWorkspace(client: ApiClient, workspace: Workspace, option
 
 export async function listMembers(client: ApiClient, workspaceId: string, options?: RequestOptions): Promise<Member[]> {
   return embeddedList(await client.get(`${workspacePath(workspaceId)}/members`, membersCollectionSchema, options), 'members');
+}
+
+/** The members page's first page, through the workspace's 'members' link (the server decides who may list). */
+export function firstMembersPage(client: ApiClient, workspace: HalLike, size: number, options: RequestOptions = {}): Promise<MembersCollection> {
+  return client.follow(workspace, REL.members, { ...options, schema: membersCollectionSchema, query: { ...options.query, size } });
+}
+
+/** The page after `page`, through its 'next' link. */
+export function nextMembersPage(client: ApiClient, page: MembersCollection, options: RequestOptions = {}): Promise<MembersCollection> {
+  return client.follow(page, 'next', { ...options, schema: membersCollectionSchema });
 }
 
 export async function listJobs(client: ApiClient, workspaceId: string, options?: RequestOptions): Promise<Job[]> {

@@ -10,6 +10,7 @@ import {
   canSwitchWorkspace,
   isOwner,
   isWorkspaceAdmin,
+  showMembers,
   showTasksEntry,
   showWorkspaceSettings,
 } from './permissions';
@@ -69,6 +70,12 @@ describe('roles combined with feature switches', () => {
     expect(canInvite(plainWorkspace, nothingDisabled)).toBe(false);
     expect(canInvite(inviting, featureSwitches(null, { featuresDisabled: 'INVITATIONS' }))).toBe(false);
     expect(canInvite(null, nothingDisabled)).toBe(false);
+  });
+
+  it('Members only where the workspace offers its members link', () => {
+    expect(showMembers({ _links: { self: link, members: link } })).toBe(true);
+    expect(showMembers(member)).toBe(false);
+    expect(showMembers(null)).toBe(false);
   });
 
   it('Switch Workspace only with more than one workspace', () => {

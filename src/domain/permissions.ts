@@ -35,6 +35,11 @@ export function canInvite(workspace: HalLike, features: FeatureSwitches): boolea
   return hasLink(workspace, REL.createInvitation) && isFeatureEnabled(features, 'INVITATIONS');
 }
 
+/** The workspace menu's Members entry and page: every member is offered 'members' today, but the server decides. */
+export function showMembers(workspace: HalLike): boolean {
+  return hasLink(workspace, REL.members);
+}
+
 export function showTasksEntry(workspace: HalLike): boolean {
   return isWorkspaceAdmin(workspace);
 }

@@ -54,6 +54,8 @@ export const memberSchema = halResource({
   email: z.string().nullish(),
   handle: z.string().nullish(),
   role: z.string().nullish(),
+  /** an owner or editor: the Matatika reference's Administrator flag, so no client reads role names */
+  administrator: z.boolean().nullish(),
 });
 export type Member = z.infer<typeof memberSchema>;
 

@@ -68,6 +68,8 @@ const SPEC_ROUTES = [
   // 001-lab §2: workspace create and settings, after creating a workspace
   '/w/new',
   '/l/{workspaceId}/data/new',
+  // issue 20: the members page
+  '/l/{workspaceId}/members',
 ] as const;
 
 // The query parameters the spec documents give a route.

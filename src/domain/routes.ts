@@ -55,6 +55,8 @@ export const ROUTES = {
   dashboard: { pattern: '/l/:workspaceId/dashboard' },
   help: { pattern: '/l/:workspaceId/help' },
   invitations: { pattern: '/l/:workspaceId/invitations' },
+  // The workspace's people (issue 20; the spec names the members call, not a page)
+  members: { pattern: '/l/:workspaceId/members' },
   notifications: { pattern: '/l/:workspaceId/notifications' },
   setupTasks: { pattern: '/l/:workspaceId/setupTasks' },
   // Where a newly created workspace goes (spec 001 §2, workspace create).

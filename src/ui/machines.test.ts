@@ -23,6 +23,7 @@ import { dataStoreListMachine } from '../machines/dataStoreList/dataStoreList.ma
 import { storeBrowserMachine } from '../machines/storeBrowser/storeBrowser.machine';
 import { inboxMachine } from '../machines/inbox/inbox.machine';
 import { invitationsMachine } from '../machines/invitations/invitations.machine';
+import { membersMachine } from '../machines/members/members.machine';
 import { feedMachine } from '../machines/feed/feed.machine';
 import { tagChipsMachine } from '../machines/tagChips/tagChips.machine';
 import { jobRunMachine } from '../machines/jobRun/jobRun.machine';
@@ -64,6 +65,7 @@ const ORIGINALS: { readonly [K in keyof Machines]: AnyStateMachine } = {
   storeBrowser: storeBrowserMachine,
   commentThread: commentThreadMachine,
   invitations: invitationsMachine,
+  members: membersMachine,
   inbox: inboxMachine,
   dataStoreForm: dataStoreFormMachine,
   setupTasks: setupTasksMachine,

@@ -38,6 +38,8 @@ import { announceNotificationsChanged } from './notificationsChanged';
 import { inboxMachine } from '../machines/inbox/inbox.machine';
 import { invitationsActors } from '../machines/invitations/invitations.actors';
 import { invitationsMachine } from '../machines/invitations/invitations.machine';
+import { membersActors } from '../machines/members/members.actors';
+import { membersMachine } from '../machines/members/members.machine';
 import { feedActors } from '../machines/feed/feed.actors';
 import { feedMachine } from '../machines/feed/feed.machine';
 import { tagChipsActors } from '../machines/tagChips/tagChips.actors';
@@ -170,6 +172,8 @@ export function provideMachines(effects: MachineEffects) {
     commentThread: commentThreadMachine.provide({ actors: commentThreadActors(client) }),
     // Invitations and the notifications inbox (spec 002 §2, §4; issue 12 noise control)
     invitations: invitationsMachine.provide({ actors: invitationsActors(client) }),
+    // The members page (issue 20)
+    members: membersMachine.provide({ actors: membersActors(client) }),
     inbox: inboxMachine.provide({
       actors: inboxActors(client),
       actions: {

@@ -108,8 +108,33 @@ describe('GET /api/workspaces/{id}/members', () => {
     expect(members.find((m) => m.id === world.member.subject)).toMatchObject({ role: 'member', handle: '@max' });
   });
 
+  it('says who is an administrator, the same to the owner and to a plain member', async () => {
+    for (const caller of [world.owner, world.member]) {
+      const answer = await caller.api.get(`/api/workspaces/${DEMO.workspaceId}/members`);
+      const parsed = membersCollectionSchema.parse(answer.body);
+      const byId = new Map((parsed._embedded?.members ?? []).map((m) => [m.id, m]));
+      expect(byId.get(world.owner.subject)).toMatchObject({ name: DEMO.owner.name, handle: '@olivia', administrator: true });
+      expect(byId.get(world.member.subject)).toMatchObject({ handle: '@max', administrator: false });
+    }
+  });
+
+  it("pages by name through 'next', every member once", async () => {
+    const first = await world.owner.api.get(`/api/workspaces/${DEMO.workspaceId}/members?size=1`);
+    expect(first.body.page).toEqual({ size: 1, totalElements: 2, totalPages: 2, number: 0 });
+    expect(hasLink(first.body, 'next')).toBe(true);
+    const second = await world.owner.api.get(linkOf(first.body, 'next'));
+    expect(hasLink(second.body, 'next')).toBe(false);
+    const names = [...embedded(first.body, 'members'), ...embedded(second.body, 'members')].map((m: { name: string }) => m.name);
+    expect(names).toEqual([...names].sort());
+    expect(new Set(names)).toEqual(new Set([DEMO.owner.name, DEMO.member.name]));
+  });
+
   it('answers 403 outside the workspace, 404 for none, 401 without a token', async () => {
     expectError(await world.member.api.get(`/api/workspaces/${DEMO.sandboxWorkspaceId}/members`), 403);
+    // a caller of no workspace learns nothing of the demo's people
+    const outsider = await world.outsider.api.get(`/api/workspaces/${DEMO.workspaceId}/members`);
+    expectError(outsider, 403);
+    expect(JSON.stringify(outsider.body)).not.toContain(DEMO.owner.email);
     expectError(await world.owner.api.get(`/api/workspaces/${MISSING}/members`), 404);
     expectError(await world.anonymous.get(`/api/workspaces/${DEMO.workspaceId}/members`), 401);
   });

@@ -32,6 +32,7 @@ const LabChannelsPage = lazy(() => import('../pages/lab/channels/LabChannelsPage
 const ProjectPage = lazy(() => import('../pages/lab/project/ProjectPage'));
 const LabHelpPage = lazy(() => import('../pages/lab/help/LabHelpPage'));
 const InvitationsPage = lazy(() => import('../pages/invitations/InvitationsPage'));
+const MembersPage = lazy(() => import('../pages/members/MembersPage'));
 const NotificationsPage = lazy(() => import('../pages/notifications/NotificationsPage'));
 const DataStoresPage = lazy(() => import('../pages/lab/datastores/list/DataStoresPage'));
 const DataStoreEditPage = lazy(() => import('../pages/lab/datastores/edit/DataStoreEditPage'));
@@ -100,6 +101,7 @@ export function AppRoutes() {
           {starred && <Route path={path('starred')} element={page(<StarredPage />)} />}
           {/* A profile with INVITATIONS disabled has no invitations entry and no page (spec 002 §6). */}
           {invitations && <Route path={path('invitations')} element={page(<InvitationsPage />)} />}
+          <Route path={path('members')} element={page(<MembersPage />)} />
           <Route path={path('notifications')} element={page(<NotificationsPage />)} />
           <Route path={path('setupTasks')} element={<RequireAdmin>{page(<SetupTasksPage />)}</RequireAdmin>} />
           <Route path={path('newData')} element={<NewDataRedirect />} />

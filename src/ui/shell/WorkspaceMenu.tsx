@@ -11,12 +11,12 @@ import {
   tokens,
   Tooltip,
 } from '@fluentui/react-components';
-import { AddRegular, ArrowSwapRegular, BeakerRegular, ChevronDownRegular, HomeRegular, MailRegular, SettingsRegular } from '@fluentui/react-icons';
+import { AddRegular, ArrowSwapRegular, BeakerRegular, ChevronDownRegular, HomeRegular, MailRegular, PeopleRegular, SettingsRegular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useNavigate } from 'react-router-dom';
 import { appHomePath, labHomePath } from '../../domain/landing';
 import { isSafeLogo } from '../../domain/workspaceLogo';
-import { canCreateWorkspace, canInvite, canSwitchToLab, canSwitchWorkspace, showWorkspaceSettings } from '../../domain/permissions';
+import { canCreateWorkspace, canInvite, canSwitchToLab, canSwitchWorkspace, showMembers, showWorkspaceSettings } from '../../domain/permissions';
 import type { Workspace } from '../../domain/resources';
 import { pathTo } from '../../domain/routes';
 import { useMachines } from '../MachinesProvider';
@@ -71,6 +71,11 @@ export function WorkspaceMenu({ workspace, mode, compact }: { workspace: Workspa
           <MenuItem icon={<HomeRegular />} onClick={() => void navigate(pathTo('workspaceLanding', { workspaceId: workspace.id }))}>
             {workspace.name}
           </MenuItem>
+          {showMembers(workspace) && (
+            <MenuItem icon={<PeopleRegular />} onClick={() => void navigate(pathTo('members', { workspaceId: workspace.id }))}>
+              Members
+            </MenuItem>
+          )}
           {canInvite(workspace, features) && (
             <MenuItem icon={<MailRegular />} onClick={() => void navigate(pathTo('invitations', { workspaceId: workspace.id }))}>
               Invitations

@@ -1,0 +1,34 @@
+import { memberHandle } from './comments';
+import type { Member } from './resources';
+
+// The members page (issue 20): who is in the workspace, each as an Admin or a Member. The badge
+// reads the member body's `administrator` flag (the Matatika reference's Administrator), never a
+// role name, so the server alone decides who counts as an admin.
+
+export const MEMBER_TEXT = {
+  title: 'Members',
+  loading: 'Loading members',
+  empty: 'This workspace has no members yet.',
+  invite: 'Invite people',
+} as const;
+
+/** One page of members; Load More follows the page's 'next' link for the rest. */
+export const MEMBERS_PAGE_SIZE = 50;
+
+export type MemberBadge = 'Admin' | 'Member';
+
+export function memberBadge(member: Pick<Member, 'administrator'>): MemberBadge {
+  return member.administrator === true ? 'Admin' : 'Member';
+}
+
+/** The row a member shows as: name (blank names fall back to the handle), @handle and badge. */
+export function memberRow(member: Member): { readonly id: string; readonly name: string; readonly handle: string; readonly badge: MemberBadge } {
+  const handle = memberHandle(member);
+  return { id: member.id, name: member.name.trim() || handle, handle, badge: memberBadge(member) };
+}
+
+/** Pages may shift while people join: a member already listed is kept once, where first seen. */
+export function appendMembers(listed: readonly Member[], more: readonly Member[]): Member[] {
+  const seen = new Set(listed.map((m) => m.id));
+  return [...listed, ...more.filter((m) => !seen.has(m.id) && Boolean(seen.add(m.id)))];
+}
