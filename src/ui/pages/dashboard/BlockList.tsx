@@ -19,6 +19,8 @@ const useStyles = makeStyles({
   list: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, margin: 0, padding: 0, listStyleType: 'none' },
   card: { padding: tokens.spacingHorizontalM, gap: tokens.spacingVerticalS },
   head: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, minWidth: 0 },
+  // the icon is sized by its own font size, not the card's text
+  icon: { display: 'flex', flexShrink: 0, fontSize: tokens.fontSizeBase500 },
   name: { flexGrow: 1, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
   alias: { fontFamily: tokens.fontFamilyMonospace, color: tokens.colorNeutralForeground3 },
   text: { fontFamily: tokens.fontFamilyMonospace },
@@ -44,7 +46,9 @@ export function BlockList({ blocks, titles, disabled, send }: BlockListProps) {
           <li key={index} aria-label={`Block ${n}, ${name}`}>
             <Card className={styles.card}>
               <div className={styles.head}>
-                {block.kind === 'text' ? <TextTRegular /> : VIEW_ICON[block.view]}
+                <span className={styles.icon} aria-hidden>
+                  {block.kind === 'text' ? <TextTRegular /> : VIEW_ICON[block.view]}
+                </span>
                 <Body1 className={styles.name}>
                   <strong>{name}</strong>
                   {block.kind === 'dataset' && titles[block.alias] !== undefined && <Caption1 className={styles.alias}> {block.alias}</Caption1>}
