@@ -76,6 +76,13 @@ test('dashboard builder: add a dataset by search and a text block, reorder, save
     await screenshot(page, 'dashboard-builder-375');
     await page.getByRole('button', { name: 'Edit' }).click();
     await screenshot(page, 'dashboard-builder-edit-375');
+
+    // workspace settings edit the same property in a multi-line field
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`/w/${WORKSPACE_ID}`);
+    const property = page.getByRole('group', { name: 'App properties' }).locator('textarea');
+    await expect(property).toHaveCount(1);
+    await expect(property).toHaveValue(/<DatasetData alias=/);
   } finally {
     await setAppProperties({ DASHBOARD_CONTENT: original });
   }
