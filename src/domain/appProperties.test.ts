@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { appProperty, homePage, menuItemAltTextKey, menuItemLabel, TOOLBAR_SEARCH_PLACEHOLDER, toolbarSearchPlaceholder } from './appProperties';
+import { appProperty, homePage, isMultilineAppProperty, menuItemAltTextKey, menuItemLabel, TOOLBAR_SEARCH_PLACEHOLDER, toolbarSearchPlaceholder } from './appProperties';
 import { hostileStringWithHuge } from './hostile.fixture';
 
 describe('appProperty', () => {
@@ -58,5 +58,14 @@ describe('homePage', () => {
         expect(page.endsWith('/')).toBe(false);
       }),
     );
+  });
+});
+
+describe('isMultilineAppProperty', () => {
+  it('edits the dashboard content in several lines, other properties in one', () => {
+    expect(isMultilineAppProperty('DASHBOARD_CONTENT')).toBe(true);
+    expect(isMultilineAppProperty(' dashboard_content ')).toBe(true);
+    expect(isMultilineAppProperty('DASHBOARD_PAGE_TITLE')).toBe(false);
+    expect(isMultilineAppProperty('')).toBe(false);
   });
 });

@@ -16,6 +16,11 @@ export const APP_PROPERTY = {
   memberCommentsReadOnlyMessage: 'MEMBER_COMMENTS_READ_ONLY_MESSAGE',
 } as const;
 
+/** Properties whose values are documents rather than words (the dashboard's markup), edited in several lines. */
+const MULTILINE_APP_PROPERTIES: ReadonlySet<string> = new Set(['DASHBOARD_CONTENT']);
+
+export const isMultilineAppProperty = (key: string): boolean => MULTILINE_APP_PROPERTIES.has(key.trim().toUpperCase());
+
 export const TOOLBAR_SEARCH_PLACEHOLDER = 'Search all datasets';
 
 export type WithAppProperties =

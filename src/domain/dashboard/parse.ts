@@ -71,7 +71,24 @@ export function parseDashboard(source: string): ParsedNode[] {
   return nodes;
 }
 
-function parseChildren(c: Cursor, closing: string | undefined, depth: number): ParsedNode[] {
+/** Where a top-level element or comment sits in the source (end exclusive). */
+export type TopLevelSpan =
+  | { readonly kind: 'element'; readonly start: number; readonly end: number; readonly node: ParsedNode }
+  | { readonly kind: 'comment'; readonly start: number; readonly end: number };
+
+/**
+ * The top-level elements and comments of the content with their places, read by the same parser
+ * as the renderer's, so the dashboard builder (blocks.ts) cuts the source only where the
+ * renderer sees a boundary. Everything between spans is top-level text. Never throws.
+ */
+export function topLevelSpans(source: string): TopLevelSpan[] {
+  if (source.length > DASHBOARD_LIMITS.maxLength) return [];
+  const spans: TopLevelSpan[] = [];
+  parseChildren(new Cursor(source), undefined, 0, spans);
+  return spans;
+}
+
+function parseChildren(c: Cursor, closing: string | undefined, depth: number, spans?: TopLevelSpan[]): ParsedNode[] {
   const out: ParsedNode[] = [];
   let text = '';
   const flush = () => {
@@ -87,13 +104,17 @@ function parseChildren(c: Cursor, closing: string | undefined, depth: number): P
     }
     if (c.startsWith('<!--')) {
       // An HTML comment (MDX writes {/* */}; both are dropped).
+      const start = c.pos;
       const end = c.src.indexOf('-->', c.pos + 4);
       c.pos = end < 0 ? c.src.length : end + 3;
+      spans?.push({ kind: 'comment', start, end: c.pos });
       continue;
     }
     if (c.startsWith('{/*')) {
+      const start = c.pos;
       const end = c.src.indexOf('*/}', c.pos + 3);
       c.pos = end < 0 ? c.src.length : end + 3;
+      spans?.push({ kind: 'comment', start, end: c.pos });
       continue;
     }
     if (atTag(c) && c.peek(1) === '/') {
@@ -111,7 +132,10 @@ function parseChildren(c: Cursor, closing: string | undefined, depth: number): P
     }
     if (atTag(c)) {
       flush();
-      out.push(parseElement(c, depth));
+      const start = c.pos;
+      const node = parseElement(c, depth);
+      out.push(node);
+      spans?.push({ kind: 'element', start, end: c.pos, node });
       continue;
     }
     text += c.peek();

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, toPromise, type AnyMachineSnapshot } from 'xstate';
+import { createActor, fromPromise, toPromise, type AnyMachineSnapshot } from 'xstate';
 import { createApiClient } from '../../api/client';
 import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
+import { NEW_TEXT_BLOCK, parseBlocks, serialiseBlocks } from '../../domain/dashboard/blocks';
 import type { Workspace } from '../../domain/resources';
-import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
+import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions, type EventCases, type ModelPath } from '../testing';
 import { dashboardEditorActors } from './dashboardEditor.actors';
-import { dashboardContentOf, dashboardEditorMachine, type DashboardEditorContext, type DashboardEditorInput } from './dashboardEditor.machine';
+import { dashboardContentOf, dashboardEditorMachine, type DashboardEditorContext, type DashboardEditorInput, type SaveContentInput } from './dashboardEditor.machine';
 
 const link = (href: string) => ({ href: `http://api.test/api${href}` });
 const workspaceWith = (content: string, admin: boolean): Workspace => ({
@@ -22,12 +23,22 @@ const serverDown = new ApiFailure({ kind: 'server', status: 503, message: 'Down 
 
 const ctx = (snapshot: AnyMachineSnapshot) => snapshot.context as DashboardEditorContext;
 
-const eventsFor = (fresh: Workspace) => ({
+const NO_BUILDER_EVENTS: EventCases = {
+  'user.addText': [],
+  'user.moveBlock': [],
+  'user.removeBlock': [],
+  'user.blockText': [],
+  'user.openPicker': [],
+};
+
+const eventsFor = (fresh: Workspace): EventCases => ({
   'xstate.done.actor.refreshWorkspace': [{ output: fresh }],
   'xstate.error.actor.refreshWorkspace': [{ error: serverDown }],
   'xstate.done.actor.saveContent': (snapshot: AnyMachineSnapshot) => [{ output: workspaceWith(ctx(snapshot).draft ?? '', true) }],
   'xstate.error.actor.saveContent': [{ error: serverDown }],
   'user.change': [{ value: '## New' }],
+  // the block and picker paths are walked by their own traversals below
+  ...NO_BUILDER_EVENTS,
 });
 
 const cases: [string, Workspace, Workspace][] = [
@@ -41,7 +52,8 @@ describe.each(cases)('dashboardEditor machine for %s, generated paths', (name, w
   const paths = modelPaths(dashboardEditorMachine, { input, events });
 
   it('visits every state and walks every transition', () => {
-    expect(unvisitedStates(dashboardEditorMachine, paths).sort()).toEqual(name === 'a reader' ? ['dashboardEditor.editing', 'dashboardEditor.saving'] : []);
+    const picking = ['dashboardEditor.editing.picking.ready', 'dashboardEditor.editing.picking.searching', 'dashboardEditor.editing.picking.waiting'];
+    expect(unvisitedStates(dashboardEditorMachine, paths).sort()).toEqual(name === 'a reader' ? ['dashboardEditor.editing.blocks', ...picking, 'dashboardEditor.saving'] : picking);
     if (name === 'an admin') expect(unwalkedTransitions(dashboardEditorMachine, paths, { input, events })).toEqual([]);
   });
 
@@ -57,7 +69,7 @@ describe.each(cases)('dashboardEditor machine for %s, generated paths', (name, w
         if (event.type === 'user.change') expect(now.draft).toBe(event.value);
         // a failed refresh keeps the session's copy on show
         if (event.type === 'xstate.error.actor.refreshWorkspace') expect([step.state.value, now.workspace]).toEqual(['viewing', before?.workspace]);
-        if (event.type === 'xstate.error.actor.saveContent') expect([step.state.value, now.error, now.draft]).toEqual(['editing', 'Down for maintenance', before?.draft]);
+        if (event.type === 'xstate.error.actor.saveContent') expect([step.state.value, now.error, now.draft]).toEqual([{ editing: 'blocks' }, 'Down for maintenance', before?.draft]);
         if (event.type === 'xstate.done.actor.saveContent') expect([step.state.value, dashboardContentOf(now.workspace), now.draft]).toEqual(['viewing', before?.draft, null]);
         if (event.type === 'user.cancel') expect([step.state.value, now.draft, now.error]).toEqual(['viewing', null, null]);
       }
@@ -77,7 +89,182 @@ describe.each(cases)('dashboardEditor machine for %s, generated paths', (name, w
   });
 });
 
+// ---- the builder: blocks and the dataset picker, each walked on its own so the graph stays small ----
+
+const SALES = { alias: 'sales', title: 'Monthly sales' };
+const STARTED = workspaceWith('# Old', true);
+
+/** Steps of a path with the context before each. */
+function* stepsOf(path: ModelPath) {
+  for (const [i, step] of path.steps.entries()) {
+    if (i === 0) continue;
+    yield { before: ctx(path.steps[i - 1]!.state), now: ctx(step.state), state: step.state, event: step.event as { type: string; [key: string]: unknown } };
+  }
+}
+
+/** In every editing step the draft and the blocks say the same: the draft is what the blocks write. */
+function expectInSync(now: DashboardEditorContext) {
+  if (now.draft === null) return expect(now.blocks).toEqual([]);
+  expect(serialiseBlocks(parseBlocks(now.draft))).toBe(serialiseBlocks(now.blocks));
+}
+
+describe('dashboardEditor machine, block paths', () => {
+  const input: DashboardEditorInput = { workspace: STARTED };
+  const events: EventCases = {
+    'user.change': [{ value: '## New\n\n<DatasetChart alias="sales" />' }],
+    'user.moveBlock': [
+      { index: 0, by: 1 },
+      { index: 1, by: -1 },
+      { index: 0, by: -1 },
+    ],
+    'user.removeBlock': [{ index: 0 }, { index: 5 }],
+    'user.blockText': [{ index: 0, value: 'Edited' }],
+    'user.openPicker': [],
+    'xstate.done.actor.refreshWorkspace': [{ output: STARTED }],
+    'xstate.done.actor.saveContent': (snapshot: AnyMachineSnapshot) => [{ output: workspaceWith(ctx(snapshot).draft ?? '', true) }],
+    'xstate.error.actor.saveContent': [{ error: serverDown }],
+  };
+  // three blocks are enough to move one past two others; the graph ends there
+  const stopWhen = (snapshot: AnyMachineSnapshot) => ctx(snapshot).blocks.length >= 3;
+  const paths = modelPaths(dashboardEditorMachine, { input, events, stopWhen });
+
+  it('walks every block transition', () => {
+    expect(paths.length).toBeGreaterThan(10);
+    expect(unwalkedTransitions(dashboardEditorMachine, paths, { input, events, stopWhen })).toEqual([]);
+  });
+
+  it('keeps the draft and the blocks in step on every path', () => {
+    for (const path of paths) {
+      for (const { before, now, state, event } of stepsOf(path)) {
+        expectInSync(now);
+        if (!state.matches('editing')) continue;
+        const index = event['index'] as number;
+        switch (event.type) {
+          case 'user.change':
+            expect([now.draft, now.blocks.map((b) => b.kind)]).toEqual([event['value'], ['text', 'dataset']]);
+            break;
+          case 'user.addText':
+            expect(now.blocks).toEqual([...before.blocks, { kind: 'text', source: NEW_TEXT_BLOCK }]);
+            expect(now.draft?.endsWith(NEW_TEXT_BLOCK)).toBe(true);
+            break;
+          case 'user.moveBlock':
+            // the guard only lets a real move through
+            expect(now.blocks[index + (event['by'] as number)]).toEqual(before.blocks[index]);
+            expect(now.blocks.length).toBe(before.blocks.length);
+            break;
+          case 'user.removeBlock':
+            expect(now.blocks).toEqual(before.blocks.filter((_, i) => i !== index));
+            break;
+          case 'user.blockText':
+            expect(now.blocks[0]).toEqual(before.blocks[0]?.kind === 'text' ? { kind: 'text', source: 'Edited' } : before.blocks[0]);
+            break;
+        }
+      }
+    }
+  });
+
+  it.each(paths.filter((p) => p.steps.some((s) => s.event.type === 'xstate.done.actor.saveContent')).slice(0, 12).map((p) => [p.description, p] as const))('replays %s, saving what the blocks say', async (_, path) => {
+    await replayPath(dashboardEditorMachine, path, {
+      input,
+      states: {
+        saving: (snapshot, { invocations }) => {
+          expect(invocations.filter((call) => call.id === 'saveContent').at(-1)).toMatchObject({ input: { content: ctx(snapshot).draft } });
+        },
+      },
+    });
+  });
+});
+
+describe('dashboardEditor machine, picker paths', () => {
+  const input: DashboardEditorInput = { workspace: STARTED };
+  const events: EventCases = {
+    'user.change': [],
+    'user.addText': [],
+    'user.moveBlock': [],
+    'user.removeBlock': [],
+    'user.blockText': [],
+    'user.search': [{ q: 'sal' }],
+    'user.pickerView': [{ view: 'data' }],
+    'user.pickDataset': [{ dataset: SALES }],
+    'xstate.done.actor.refreshWorkspace': [{ output: STARTED }],
+    'xstate.done.actor.searchDatasets': [{ output: [SALES] }],
+    'xstate.error.actor.searchDatasets': [{ error: serverDown }],
+    'xstate.done.actor.saveContent': (snapshot: AnyMachineSnapshot) => [{ output: workspaceWith(ctx(snapshot).draft ?? '', true) }],
+    'xstate.error.actor.saveContent': [{ error: serverDown }],
+  };
+  // one dataset picked is the whole story of the picker; a second pick would only repeat it
+  const stopWhen = (snapshot: AnyMachineSnapshot) => ctx(snapshot).blocks.length >= 2;
+  const paths = modelPaths(dashboardEditorMachine, { input, events, stopWhen });
+
+  it('visits every picker state and walks every transition', () => {
+    expect(unvisitedStates(dashboardEditorMachine, paths)).toEqual([]);
+    expect(unwalkedTransitions(dashboardEditorMachine, paths, { input, events, stopWhen })).toEqual([]);
+  });
+
+  it('searches after the pause, lists or says the failure, and inserts the pick as a block of the chosen kind', () => {
+    for (const path of paths) {
+      for (const { before, now, state, event } of stepsOf(path)) {
+        expectInSync(now);
+        switch (event.type) {
+          case 'user.openPicker':
+            expect([state.value, now.picker]).toEqual([{ editing: { picking: 'searching' } }, { q: '', view: 'chart', results: [], error: null }]);
+            break;
+          case 'user.search':
+            expect([state.value, now.picker.q]).toEqual([{ editing: { picking: 'waiting' } }, 'sal']);
+            break;
+          case 'xstate.done.actor.searchDatasets':
+            expect([state.value, now.picker.results, now.picker.error]).toEqual([{ editing: { picking: 'ready' } }, [SALES], null]);
+            break;
+          case 'xstate.error.actor.searchDatasets':
+            expect([now.picker.results, now.picker.error]).toEqual([[], 'Down for maintenance']);
+            break;
+          case 'user.pickDataset': {
+            const view = before.picker.view;
+            expect(state.value).toEqual({ editing: 'blocks' });
+            expect(now.blocks.at(-1)).toMatchObject({ kind: 'dataset', alias: 'sales', view });
+            expect(now.draft?.endsWith(view === 'chart' ? '<DatasetChart alias="sales" />' : '<DatasetData alias="sales" />')).toBe(true);
+            expect([now.titles, now.picker.q]).toEqual([{ sales: 'Monthly sales' }, '']);
+            break;
+          }
+          case 'user.closePicker':
+            expect([state.value, now.blocks]).toEqual([{ editing: 'blocks' }, before.blocks]);
+            break;
+        }
+        if (event.type.startsWith('xstate.after.')) expect(state.value).toEqual({ editing: { picking: 'searching' } });
+      }
+    }
+  });
+
+  it.each(paths.map((p) => [p.description, p] as const))('replays %s', async (_, path) => {
+    await replayPath(dashboardEditorMachine, path, {
+      input,
+      states: {
+        'editing.picking.searching': (snapshot, { invocations }) => {
+          expect(invocations.filter((call) => call.id === 'searchDatasets').at(-1)).toMatchObject({ input: { workspaceId: 'w1', q: ctx(snapshot).picker.q } });
+        },
+      },
+    });
+  });
+});
+
 describe('dashboardEditor machine, targeted', () => {
+  it('tells the page when a save succeeded', async () => {
+    const machine = dashboardEditorMachine.provide({
+      actors: {
+        refreshWorkspace: fromPromise(() => Promise.resolve(STARTED)),
+        saveContent: fromPromise<Workspace, SaveContentInput>(({ input }) => Promise.resolve(workspaceWith(input.content, true))),
+      },
+    });
+    const actor = createActor(machine, { input: { workspace: STARTED } }).start();
+    const saved = new Promise((resolve) => actor.on('dashboard.saved', resolve));
+    actor.send({ type: 'user.edit' });
+    actor.send({ type: 'user.addText' });
+    actor.send({ type: 'user.save' });
+    await expect(saved).resolves.toEqual({ type: 'dashboard.saved' });
+    expect(dashboardContentOf(actor.getSnapshot().context.workspace)).toBe(`# Old\n\n{/* block */}\n\n${NEW_TEXT_BLOCK}`);
+    actor.stop();
+  });
+
   it('a reader cannot edit, before or after the refresh', () => {
     const input = { workspace: READER };
     expect(pathOf(dashboardEditorMachine, [], { input }).state.can({ type: 'user.edit' })).toBe(false);

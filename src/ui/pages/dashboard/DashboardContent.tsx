@@ -1,4 +1,4 @@
-import { Body1, Button, Link, makeStyles, MessageBar, MessageBarBody, Spinner, tokens, Tooltip } from '@fluentui/react-components';
+import { Body1, Button, Link, makeStyles, MessageBar, MessageBarBody, Spinner, Subtitle2, tokens, Tooltip } from '@fluentui/react-components';
 import { ArrowDownloadRegular, ArrowLeftRegular } from '@fluentui/react-icons';
 import { createElement, lazy, Suspense, useCallback, useEffect, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -63,6 +63,8 @@ function DatasetView({ workspaceId, props, mode }: { workspaceId: string; props:
   if (state.status === 'failed') return <Problem message={state.message} />;
   return (
     <div className={styles.block} style={props.style} aria-label={state.dataset.title}>
+      {/* the chart draws no title of its own: without this a dashboard of charts is unlabelled */}
+      <Subtitle2 as="h3">{state.dataset.title}</Subtitle2>
       <div className={styles.visual}>
         <Visualisation dataset={state.dataset} rows={state.rows} mode={mode} datasetHref={datasetHref} />
       </div>

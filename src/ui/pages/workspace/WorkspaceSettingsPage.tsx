@@ -22,6 +22,7 @@ import {
 import { AddRegular, DeleteRegular, SaveRegular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useState, type FormEvent } from 'react';
+import { isMultilineAppProperty } from '../../../domain/appProperties';
 import { hasLink, type HalLike } from '../../../domain/hal';
 import { REL } from '../../../domain/relations';
 import { repositoryFieldsEnabled, WORKSPACE_TEXTS } from '../../../domain/workspaceForm';
@@ -39,6 +40,9 @@ const useStyles = makeStyles({
   section: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, padding: tokens.spacingHorizontalL },
   row: { display: 'flex', gap: tokens.spacingHorizontalS, alignItems: 'center', flexWrap: 'wrap' },
   grow: { flexGrow: 1, minWidth: '120px' },
+  // a document-sized value takes the row's full width under its key
+  multiline: { flexBasis: '100%', order: 1 },
+  monospace: { fontFamily: tokens.fontFamilyMonospace, minHeight: '160px' },
   logoLabel: { flexBasis: '100%' },
   actions: { display: 'flex', justifyContent: 'flex-end', gap: tokens.spacingHorizontalS, flexWrap: 'wrap' },
 });
@@ -155,7 +159,11 @@ function WorkspaceForm(input: { workspaceId: string; owner: HalLike }) {
           {c.fields.appProperties.map((property, index) => (
             <div className={styles.row} key={index}>
               <Input className={styles.grow} aria-label={`Property ${index + 1} key`} placeholder="Key" value={property.key} disabled={busy} onChange={(_, d) => form.send({ type: 'user.property', index, property: { ...property, key: d.value } })} />
-              <Input className={styles.grow} aria-label={`Property ${index + 1} value`} placeholder="Value" value={property.value} disabled={busy} onChange={(_, d) => form.send({ type: 'user.property', index, property: { ...property, value: d.value } })} />
+              {isMultilineAppProperty(property.key) ? (
+                <Textarea className={styles.multiline} textarea={{ className: styles.monospace }} resize="vertical" rows={8} aria-label={`Property ${index + 1} value`} placeholder="Value" value={property.value} disabled={busy} onChange={(_, d) => form.send({ type: 'user.property', index, property: { ...property, value: d.value } })} />
+              ) : (
+                <Input className={styles.grow} aria-label={`Property ${index + 1} value`} placeholder="Value" value={property.value} disabled={busy} onChange={(_, d) => form.send({ type: 'user.property', index, property: { ...property, value: d.value } })} />
+              )}
               <Button appearance="subtle" aria-label={`Remove property ${index + 1}`} icon={<DeleteRegular />} disabled={busy} onClick={() => form.send({ type: 'user.removeProperty', index })} />
             </div>
           ))}
