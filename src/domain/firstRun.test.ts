@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { FIRST_RUN_TEXTS, firstRunElapsed, firstRunEnding } from './firstRun';
+
+describe('firstRun', () => {
+  const now = Date.parse('2026-01-01T00:01:05Z');
+  it('counts a queued run from its creation and a running one from its start', () => {
+    expect(firstRunElapsed({ status: 'QUEUED', created: '2026-01-01T00:00:00Z', startTime: null }, now)).toBe('1 min 05 s');
+    expect(firstRunElapsed({ status: 'RUNNING', created: '2026-01-01T00:00:00Z', startTime: '2026-01-01T00:00:58Z' }, now)).toBe('7 s');
+    expect(firstRunElapsed({ status: 'RUNNING', created: '2026-01-01T00:00:00Z' }, now)).toBe('');
+  });
+  it('says why a run ended', () => {
+    expect(firstRunEnding({ status: 'COMPLETE', rowsLoaded: 1234 })).toBe(`${FIRST_RUN_TEXTS.complete} 1,234 rows loaded.`);
+    expect(firstRunEnding({ status: 'COMPLETE', rowsLoaded: 0 })).toBe(FIRST_RUN_TEXTS.complete);
+    expect(firstRunEnding({ status: 'ERROR', exitCode: 2 })).toBe('The run ended with an error (exit code 2). Its log says why.');
+    expect(firstRunEnding({ status: 'ERROR', exitCode: null })).toBe('The run ended with an error. Its log says why.');
+    expect(firstRunEnding({ status: 'STOPPED' })).toMatch(/stopped/);
+    expect(firstRunEnding({ status: 'SKIPPED' })).toBe('The run was skipped.');
+  });
+});
