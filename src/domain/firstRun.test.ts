@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FIRST_RUN_TEXTS, firstRunElapsed, firstRunEnding } from './firstRun';
+import { FIRST_RUN_TEXTS, firstRunElapsed, firstRunEnding, firstRunFollowUpPath } from './firstRun';
 
 describe('firstRun', () => {
   const now = Date.parse('2026-01-01T00:01:05Z');
@@ -15,5 +15,12 @@ describe('firstRun', () => {
     expect(firstRunEnding({ status: 'ERROR', exitCode: null })).toBe('The run ended with an error. Its log says why.');
     expect(firstRunEnding({ status: 'STOPPED' })).toMatch(/stopped/);
     expect(firstRunEnding({ status: 'SKIPPED' })).toBe('The run was skipped.');
+  });
+});
+
+describe('firstRunFollowUpPath', () => {
+  it("opens the run's log in the Lab, or the pipeline's form when there is no run", () => {
+    expect(firstRunFollowUpPath('w1', 'p1', 'j1')).toBe('/lab/w1/pipelines?pipeline=p1&job=j1');
+    expect(firstRunFollowUpPath('w1', 'p1', null)).toBe('/lab/w1/pipelines/p1?validate=true');
   });
 });

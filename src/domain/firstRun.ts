@@ -1,4 +1,5 @@
 import { formatDuration, jobSeconds } from './jobs';
+import { pathTo } from './routes';
 
 // Onboarding's first run (issue 20): the pipeline saved in step 2 starts its first job at once, and
 // the step shows it through to its end. These are the words and numbers the step shows.
@@ -42,4 +43,12 @@ export function firstRunEnding(job: EndedJob): string {
     default:
       return `The run ended ${String(job.status)}${exit}.`;
   }
+}
+
+/**
+ * Where a first run that went wrong is followed up: the Lab's pipelines list with the run's log
+ * open, or (no run to show) the pipeline's own form, saved once to show what it still needs.
+ */
+export function firstRunFollowUpPath(workspaceId: string, pipelineId: string, jobId: string | null): string {
+  return jobId === null ? pathTo('pipeline', { workspaceId, pipelineId }, { validate: 'true' }) : pathTo('pipelines', { workspaceId }, { pipeline: pipelineId, job: jobId });
 }
