@@ -1,4 +1,7 @@
 import { formatDuration, jobSeconds } from './jobs';
+import type { HalLike } from './hal';
+import { labHomePath } from './landing';
+import { isWorkspaceAdmin } from './permissions';
 import { pathTo } from './routes';
 
 // Onboarding's first run (issue 20): the pipeline saved in step 2 starts its first job at once, and
@@ -19,10 +22,12 @@ export const FIRST_RUN_TEXTS = {
   openPipeline: 'Open the pipeline and its log',
 } as const;
 
-/** How long the run has been going: queued since it was created, running since it started. */
-export function firstRunElapsed(job: { readonly status: string; readonly created?: string | null | undefined; readonly startTime?: string | null | undefined }, now: number): string {
+type TimedJob = { readonly status: string; readonly created?: string | null | undefined; readonly startTime?: string | null | undefined; readonly endTime?: string | null | undefined };
+
+/** How long the run has been going: queued since it was created, running since it started; once ended, how long it ran. */
+export function firstRunElapsed(job: TimedJob, now: number): string {
   const since = job.status === 'QUEUED' ? job.created : job.startTime;
-  return formatDuration(jobSeconds({ startTime: since ?? null, endTime: null }, now));
+  return formatDuration(jobSeconds({ startTime: since ?? null, endTime: job.status === 'QUEUED' ? null : (job.endTime ?? null) }, now));
 }
 
 type EndedJob = { readonly status: string; readonly exitCode?: number | null | undefined; readonly rowsLoaded?: number | null | undefined };
@@ -51,4 +56,15 @@ export function firstRunEnding(job: EndedJob): string {
  */
 export function firstRunFollowUpPath(workspaceId: string, pipelineId: string, jobId: string | null): string {
   return jobId === null ? pathTo('pipeline', { workspaceId, pipelineId }, { validate: 'true' }) : pathTo('pipelines', { workspaceId }, { pipeline: pipelineId, job: jobId });
+}
+
+/** Where an empty home leads (issue 20): an admin to the Lab and its plugin catalogue, a member to the dataset catalogue. */
+export type FirstDatasetStep = { readonly kind: 'import' | 'plugins' | 'explore'; readonly path: string };
+
+export function firstDatasetSteps(workspace: HalLike & { readonly id: string }): FirstDatasetStep[] {
+  if (!isWorkspaceAdmin(workspace)) return [{ kind: 'explore', path: pathTo('explore', { workspaceId: workspace.id }) }];
+  return [
+    { kind: 'import', path: labHomePath(workspace.id) },
+    { kind: 'plugins', path: pathTo('dataplugins', { workspaceId: workspace.id }) },
+  ];
 }

@@ -45,6 +45,9 @@ const useStyles = makeStyles({
   muted: { color: tokens.colorNeutralForeground3 },
   wait: { display: 'flex', flexDirection: 'column', alignItems: 'flex-start', gap: tokens.spacingVerticalM },
   run: { display: 'flex', flexDirection: 'column', alignItems: 'flex-start', gap: tokens.spacingVerticalM, maxWidth: '560px' },
+  runHeading: { margin: 0 },
+  // a message wraps within the column on a phone instead of running off its edge
+  runMessage: { alignSelf: 'stretch' },
   progress: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS },
 });
 
@@ -249,7 +252,9 @@ function FirstRunStep({ actor }: { actor: OnboardingRef }) {
   const elapsed = job === null ? '' : firstRunElapsed(job, now);
   return (
     <section className={styles.run} aria-label={FIRST_RUN_TEXTS.title} data-first-run={phase ?? ''} data-job-status={job?.status ?? ''}>
-      <Subtitle2 as="h2">{FIRST_RUN_TEXTS.title}</Subtitle2>
+      <Subtitle2 as="h2" className={styles.runHeading}>
+        {FIRST_RUN_TEXTS.title}
+      </Subtitle2>
       {pipeline?.name && <Body1>{`"${pipeline.name}" is saved.`}</Body1>}
       {going && (
         <div className={styles.progress} role="status" aria-live="polite">
@@ -258,26 +263,26 @@ function FirstRunStep({ actor }: { actor: OnboardingRef }) {
         </div>
       )}
       {phase === 'succeeded' && job !== null && (
-        <MessageBar intent="success" role="status">
+        <MessageBar intent="success" role="status" layout="multiline" className={styles.runMessage}>
           <MessageBarBody>{firstRunEnding(job)}{elapsed === '' ? '' : ` It took ${elapsed}.`}</MessageBarBody>
         </MessageBar>
       )}
       {phase === 'failed' && job !== null && (
-        <MessageBar intent="error" role="alert" layout="multiline">
+        <MessageBar intent="error" role="alert" layout="multiline" className={styles.runMessage}>
           <MessageBarBody>
             <strong>{FIRST_RUN_TEXTS.failed}</strong> {firstRunEnding(job)} {followUpLink}
           </MessageBarBody>
         </MessageBar>
       )}
       {phase === 'notOffered' && (
-        <MessageBar intent="warning" role="alert" layout="multiline">
+        <MessageBar intent="warning" role="alert" layout="multiline" className={styles.runMessage}>
           <MessageBarBody>
             <strong>{FIRST_RUN_TEXTS.notOffered}.</strong> {FIRST_RUN_TEXTS.notOfferedDetail} {followUpLink}
           </MessageBarBody>
         </MessageBar>
       )}
       {phase === 'refused' && (
-        <MessageBar intent="warning" role="alert" layout="multiline">
+        <MessageBar intent="warning" role="alert" layout="multiline" className={styles.runMessage}>
           <MessageBarBody>
             <strong>{FIRST_RUN_TEXTS.refused}</strong> {runError} {followUpLink}
           </MessageBarBody>
