@@ -4,7 +4,7 @@ import { baseUrl, DEMO, screenshot, signIn, signUpAndVerify } from './support';
 
 // Issue 10's journey (onboarding half): a brand-new user signs up through the embedded provider,
 // verifies through the outbox, names a workspace, waits for it to be READY, imports a first
-// pipeline, sees the setup tasks (import ticked), and goes to the Lab.
+// pipeline, watches its first run complete, sees the setup tasks (import ticked), and goes to the Lab.
 test('a newcomer walks the three onboarding steps to a first pipeline and sees the setup tasks update', async ({ page }) => {
   test.setTimeout(120_000);
   const who = await signUpAndVerify(page, 'Nora Newcomer');
@@ -34,6 +34,25 @@ test('a newcomer walks the three onboarding steps to a first pipeline and sees t
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.getByRole('button', { name: 'Save' }).click();
 
+  // The first run starts at once and is shown to its end (the demo tap's job takes a few seconds)
+  const run = page.getByRole('region', { name: 'Your first run' });
+  await expect(run).toBeVisible();
+  await expect(run.getByText('"First import" is saved.')).toBeVisible();
+  if (['starting', 'active'].includes((await run.getAttribute('data-first-run')) ?? '')) {
+    await screenshot(page, 'onboarding-2-first-run-progress-1280');
+    await page.setViewportSize({ width: 375, height: 800 });
+    await screenshot(page, 'onboarding-2-first-run-progress-375');
+    await page.setViewportSize({ width: 1280, height: 800 });
+  }
+  await expect(run).toHaveAttribute('data-first-run', 'succeeded', { timeout: 90_000 });
+  await expect(run).toHaveAttribute('data-job-status', 'COMPLETE');
+  await expect(run.getByText(/Complete: your data is in your workspace\./)).toBeVisible();
+  await screenshot(page, 'onboarding-2-first-run-complete-1280');
+  await page.setViewportSize({ width: 375, height: 800 });
+  await screenshot(page, 'onboarding-2-first-run-complete-375');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await run.getByRole('button', { name: 'Continue' }).click();
+
   // Step 3: the setup tasks, the import already ticked by the pipeline just saved
   await expect(page).toHaveURL(new RegExp(`/setup/tasks/${workspaceId}$`));
   const importTask = page.locator('[data-task="PROFILE_IMPORT"]');
@@ -49,6 +68,8 @@ test('a newcomer walks the three onboarding steps to a first pipeline and sees t
   await page.getByRole('button', { name: 'Go to Lab' }).click();
   await expect(page).toHaveURL(new RegExp(`/lab/${workspaceId}/pipelines$`));
   await expect(page.getByText('First import').first()).toBeVisible();
+  // the pipeline has run: it no longer says 'Never run'
+  await expect(page.getByText('Never run')).toHaveCount(0);
 
   // The Lab's own Setup Tasks view: dismissing a task removes its card
   await page.goto(`/lab/${workspaceId}/setupTasks`);

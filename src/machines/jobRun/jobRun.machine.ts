@@ -4,7 +4,7 @@ import { LOG_POLL_MS } from '../../domain/constants';
 import { hasLink } from '../../domain/hal';
 import { isActiveJob } from '../../domain/jobs';
 import { REL } from '../../domain/relations';
-import type { Pipeline } from '../../domain/resources';
+import type { Job, Pipeline } from '../../domain/resources';
 import { failureText } from '../failureText';
 import { notProvidedActor } from '../notProvided';
 
@@ -44,7 +44,7 @@ export const jobRunMachine = setup({
     input: {} as JobRunInput,
   },
   actors: {
-    start: notProvidedActor<unknown, PipelineInput>('start'),
+    start: notProvidedActor<Job | undefined, PipelineInput>('start'),
     stop: notProvidedActor<unknown, PipelineInput>('stop'),
     verify: notProvidedActor<unknown, PipelineInput>('verify'),
     refresh: notProvidedActor<Pipeline, PipelineInput>('refresh'),

@@ -2,12 +2,17 @@ import { fromPromise } from 'xstate';
 import type { ApiClient } from '../../api/client';
 import { createOnboardingPipeline, listOnboardingPlugins, makeDefaultWorkspace, saveOnboardingWorkspace } from '../../api/onboarding';
 import { getWorkspace } from '../../api/workspaces';
+import { jobRunActors } from '../jobRun/jobRun.actors';
 import type { Pipeline, Workspace } from '../../domain/resources';
 import type { PipelineInput, PluginsInput, PluginsPage, SaveWorkspaceInput, WorkspaceIdInput } from './onboarding.machine';
 
 /** `onboardingMachine.provide({ actors: onboardingActors(client) })`. */
 export function onboardingActors(client: ApiClient) {
+  // The first run starts and is re-read exactly as a pipeline row's Start job is.
+  const run = jobRunActors(client);
   return {
+    startRun: run.start,
+    readRun: run.refresh,
     loadWorkspace: fromPromise<Workspace, WorkspaceIdInput>(({ input, signal }) => getWorkspace(client, input.workspaceId, { signal, skipErrorHandler: true })),
     saveWorkspace: fromPromise<Workspace, SaveWorkspaceInput>(({ input, signal }) => saveOnboardingWorkspace(client, input.workspace, input.name, { signal })),
     setDefaultWorkspace: fromPromise<unknown, WorkspaceIdInput>(({ input, signal }) => makeDefaultWorkspace(client, input.workspaceId, { signal })),

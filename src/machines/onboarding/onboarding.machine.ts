@@ -1,10 +1,14 @@
 import { assign, setup } from 'xstate';
 import type { SnapshotFrom } from 'xstate';
+import { hasLink } from '../../domain/hal';
+import { isActiveJob } from '../../domain/jobs';
 import { canSetUp, importStepFor, labPath, nameOf, ONBOARDING_POLL_MS, ONBOARDING_TEXTS, setupPath, skipPath, workspaceHomePath } from '../../domain/onboarding';
 import { serverErrorsOf } from '../../domain/pipelineForm';
-import type { DataPlugin, Pipeline, Workspace } from '../../domain/resources';
+import { REL } from '../../domain/relations';
+import type { DataPlugin, Job, Pipeline, Workspace } from '../../domain/resources';
 import type { SetupStep } from '../../domain/routes';
 import { apiErrorOf, shellErrorMessage } from '../apiError';
+import { latestJobOf, ROW_POLL_MS } from '../jobRun/jobRun.machine';
 import { notProvidedActor } from '../notProvided';
 
 // Onboarding (spec 001 §2, §4), one machine for the three steps of /setup/{step}/{workspaceId}:
@@ -13,6 +17,10 @@ import { notProvidedActor } from '../notProvided';
 //   loaded sends the user to /setup/w/new.
 // - imports: while the workspace is not READY, 'please wait' and a re-read every 5 s; a READY
 //   non-managed one skips to step 3; otherwise choose a plugin and save a pipeline (a 400 stays).
+// - firstRun (issue 20): the saved pipeline's first job starts at once through its 'create job'
+//   link and is watched as a pipeline row watches its job (jobRun's calls, its 5 s re-read of the
+//   pipeline) to its end; Continue moves to step 3 whenever it is pressed. No link, a refused start
+//   or a failed run each say why and still continue: the pipeline is saved whatever the run does.
 // - tasks: the setup-task cards; 'Go to Lab'.
 // A member (the workspace offers no Lab links) is sent to the workspace's home from any step.
 // Moving between steps is the `goTo` action (the router); the page then starts the next step.
@@ -31,6 +39,11 @@ export type OnboardingContext = {
   readonly search: string;
   readonly plugin: DataPlugin | null;
   readonly errors: FormErrors;
+  /** the pipeline saved in step 2, and its first run as last read */
+  readonly pipeline: Pipeline | null;
+  readonly job: Job | null;
+  /** why the first run could not start */
+  readonly runError: string | null;
 };
 export type OnboardingEvent =
   | { readonly type: 'user.name'; readonly value: string }
@@ -40,15 +53,27 @@ export type OnboardingEvent =
   | { readonly type: 'user.choose'; readonly plugin: DataPlugin }
   | { readonly type: 'user.skip' }
   | { readonly type: 'user.goToLab' }
-  | { readonly type: 'user.retry' };
+  | { readonly type: 'user.retry' }
+  | { readonly type: 'user.continue' };
 
 export type WorkspaceIdInput = { readonly workspaceId: string };
 export type SaveWorkspaceInput = { readonly workspace: Workspace | null; readonly name: string };
 export type PluginsInput = { readonly workspace: Workspace; readonly search: string; readonly page: number };
 export type PluginsPage = { readonly plugins: readonly DataPlugin[]; readonly hasMore: boolean };
 export type PipelineInput = { readonly workspace: Workspace; readonly plugin: DataPlugin; readonly name: string };
+export type RunInput = { readonly pipeline: Pipeline };
 
 const NO_ERRORS: FormErrors = { banner: null, fields: {} };
+
+/** A re-read pipeline, and its latest job (the one started, or its retry) when it lists one. */
+function runRead(context: OnboardingContext, pipeline: Pipeline): Partial<OnboardingContext> {
+  return { pipeline, job: latestJobOf(pipeline) ?? context.job };
+}
+
+/** Still to end: queued, running, or not yet listed as the pipeline's latest job. */
+function isRunGoing(job: Job | null): boolean {
+  return job === null || isActiveJob(job);
+}
 
 /** A 400 keeps its field errors and first message; anything else is a banner. */
 function errorsOf(error: unknown): FormErrors {
@@ -69,12 +94,15 @@ export const onboardingMachine = setup({
     setDefaultWorkspace: notProvidedActor<unknown, WorkspaceIdInput>('setDefaultWorkspace'),
     listPlugins: notProvidedActor<PluginsPage, PluginsInput>('listPlugins'),
     createPipeline: notProvidedActor<Pipeline, PipelineInput>('createPipeline'),
+    // jobRun's own actors (onboarding.actors.ts): POST 'create job', re-read the pipeline.
+    startRun: notProvidedActor<Job | undefined, RunInput>('startRun'),
+    readRun: notProvidedActor<Pipeline, RunInput>('readRun'),
   },
   actions: {
     // The router (machines.ts); `reload` re-reads the session so a new workspace is known.
     goTo: (_, _params: { path: string; reload: boolean }) => undefined,
   },
-  delays: { readinessPoll: ONBOARDING_POLL_MS },
+  delays: { readinessPoll: ONBOARDING_POLL_MS, runPoll: ROW_POLL_MS },
   guards: {
     isNew: ({ context }) => context.step === 'w' && context.workspaceId === 'new',
     isMembersOnly: ({ context }) => context.workspace !== null && !canSetUp(context.workspace),
@@ -83,10 +111,11 @@ export const onboardingMachine = setup({
     hasName: ({ context }) => nameOf(context.name) !== undefined,
     waits: ({ context }) => context.workspace !== null && importStepFor(context.workspace) === 'wait',
     skips: ({ context }) => context.workspace !== null && importStepFor(context.workspace) === 'skip',
+    canRun: ({ context }) => context.pipeline !== null && hasLink(context.pipeline, REL.createJob),
   },
 }).createMachine({
   id: 'onboarding',
-  context: ({ input }) => ({ step: input.step, workspaceId: input.workspaceId, workspace: null, name: '', plugins: null, pluginsPage: 0, morePlugins: false, search: '', plugin: null, errors: NO_ERRORS }),
+  context: ({ input }) => ({ step: input.step, workspaceId: input.workspaceId, workspace: null, name: '', plugins: null, pluginsPage: 0, morePlugins: false, search: '', plugin: null, errors: NO_ERRORS, pipeline: null, job: null, runError: null }),
   initial: 'starting',
   states: {
     starting: { always: [{ guard: 'isNew', target: 'naming' }, { target: 'loading' }] },
@@ -202,11 +231,50 @@ export const onboardingMachine = setup({
             id: 'createPipeline',
             src: 'createPipeline',
             input: ({ context }) => ({ workspace: context.workspace!, plugin: context.plugin!, name: nameOf(context.name) ?? '' }),
-            onDone: { target: '#onboarding.left', actions: { type: 'goTo', params: ({ context }) => ({ path: setupPath('tasks', context.workspaceId), reload: false }) } },
+            onDone: { target: '#onboarding.firstRun', actions: assign({ pipeline: ({ event }) => event.output }) },
             // Spec §4: a 400 keeps the user on the form with its errors.
             onError: { target: 'choosing', actions: assign({ errors: ({ event }) => errorsOf(event.error) }) },
           },
         },
+      },
+    },
+    // Step 2's pipeline is saved; Skip no longer applies, Continue always leads on to step 3.
+    firstRun: {
+      initial: 'deciding',
+      on: { 'user.continue': { target: 'left', actions: { type: 'goTo', params: ({ context }) => ({ path: setupPath('tasks', context.workspaceId), reload: false }) } } },
+      states: {
+        // Only a pipeline the server offers to run is started (an incomplete one has no 'create job').
+        deciding: { always: [{ guard: 'canRun', target: 'starting' }, { target: 'notOffered' }] },
+        notOffered: {},
+        starting: {
+          invoke: {
+            id: 'startRun',
+            src: 'startRun',
+            input: ({ context }) => ({ pipeline: context.pipeline! }),
+            onDone: { target: 'active', actions: assign({ job: ({ event }) => event.output ?? null }) },
+            onError: { target: 'refused', actions: assign({ runError: ({ event }) => errorsOf(event.error).banner }) },
+          },
+        },
+        refused: {},
+        // queued or running: the pipeline (and so its latest job) is re-read every 5 s, as a row does
+        active: { after: { runPoll: 'polling' } },
+        polling: {
+          invoke: {
+            id: 'readRun',
+            src: 'readRun',
+            input: ({ context }) => ({ pipeline: context.pipeline! }),
+            onDone: [
+              // a retry of a failed attempt is the latest job and still active, so it is followed too
+              { guard: ({ event }) => isRunGoing(latestJobOf(event.output)), target: 'active', actions: assign(({ context, event }) => runRead(context, event.output)) },
+              { guard: ({ event }) => latestJobOf(event.output)?.status === 'COMPLETE', target: 'succeeded', actions: assign(({ context, event }) => runRead(context, event.output)) },
+              { target: 'failed', actions: assign(({ context, event }) => runRead(context, event.output)) },
+            ],
+            // A missed re-read is tried again at the next interval; the step keeps what it showed.
+            onError: 'active',
+          },
+        },
+        succeeded: {},
+        failed: {},
       },
     },
     tasks: {
@@ -219,4 +287,12 @@ export const onboardingMachine = setup({
 export type OnboardingSnapshot = SnapshotFrom<typeof onboardingMachine>;
 
 export const selectPleaseWait = (s: OnboardingSnapshot): boolean => s.matches({ importing: 'waiting' }) || s.matches({ importing: 'polling' }) || s.matches({ importing: 'deciding' });
+export type FirstRunPhase = 'starting' | 'active' | 'succeeded' | 'failed' | 'notOffered' | 'refused';
+/** Where the first run is, or null outside it. */
+export const selectFirstRun = (s: OnboardingSnapshot): FirstRunPhase | null => {
+  if (!s.matches('firstRun')) return null;
+  if (s.matches({ firstRun: 'polling' })) return 'active';
+  for (const phase of ['starting', 'active', 'succeeded', 'failed', 'notOffered', 'refused'] as const) if (s.matches({ firstRun: phase })) return phase;
+  return 'starting';
+};
 export const selectBusy = (s: OnboardingSnapshot): boolean => s.matches('savingWorkspace') || s.matches('settingDefault') || s.matches({ importing: 'saving' }) || s.matches('loading');

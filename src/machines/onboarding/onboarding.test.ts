@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, waitFor } from 'xstate';
+import { createActor, fromPromise, SimulatedClock, waitFor } from 'xstate';
 import { createApiClient } from '../../api/client';
 import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
 import { ONBOARDING_POLL_MS } from '../../domain/onboarding';
-import type { DataPlugin, Workspace } from '../../domain/resources';
+import type { DataPlugin, Job, Pipeline, Workspace } from '../../domain/resources';
+import { ROW_POLL_MS } from '../jobRun/jobRun.machine';
 import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions, type ModelPath, type ReplayLog } from '../testing';
 import { onboardingActors } from './onboarding.actors';
-import { onboardingMachine, selectPleaseWait, type OnboardingInput } from './onboarding.machine';
+import { onboardingMachine, selectFirstRun, selectPleaseWait, type OnboardingContext, type OnboardingInput, type PluginsInput, type PluginsPage } from './onboarding.machine';
 
 const BASE = 'http://api.test/api';
 const links = { self: { href: `${BASE}/workspaces/w1` }, 'update delete workspace': { href: `${BASE}/workspaces/w1` }, dataplugins: { href: `${BASE}/workspaces/w1/dataplugins` }, 'new pipeline': { href: `${BASE}/workspaces/w1/pipelines` } };
@@ -18,6 +19,17 @@ const ownRepository: Workspace = { ...ready, managed: false };
 const asMember: Workspace = { ...ready, _links: { self: links.self } };
 const demo: DataPlugin = { id: 'p1', name: 'tap-demo', label: 'Demo', pluginType: 'EXTRACTOR', _links: {} };
 const csv: DataPlugin = { id: 'p2', name: 'tap-csv', label: 'CSV', pluginType: 'EXTRACTOR', _links: {} };
+// Step 2's saved pipeline: offered a run, or incomplete (no 'create job'); and its first job as it goes.
+const pipelineLinks = { self: { href: `${BASE}/pipelines/p` } };
+const runnable: Pipeline = { id: 'p', name: 'Demo', _links: { ...pipelineLinks, 'create job': { href: `${BASE}/pipelines/p/jobs` } } };
+const incomplete: Pipeline = { id: 'p', name: 'Demo', _links: pipelineLinks };
+const runJob = (status: Job['status'], extra: Partial<Job> = {}): Job => ({ id: 'j1', type: 'PIPELINE_RUN', status, created: '2026-01-01T00:00:00Z', _links: {}, ...extra });
+const withJob = (job: Job): Pipeline => ({ ...runnable, _embedded: { 'latest job': job } });
+const queued = runJob('QUEUED');
+const running = withJob(runJob('RUNNING', { startTime: '2026-01-01T00:00:01Z' }));
+const complete = withJob(runJob('COMPLETE', { exitCode: 0, rowsLoaded: 12 }));
+const errored = withJob(runJob('ERROR', { exitCode: 1 }));
+const busy = new ApiFailure({ kind: 'response', status: 409, message: '[409]', body: { message: 'A job of this pipeline is already queued or running' } as never });
 const offline = new ApiFailure({ kind: 'network', message: 'We were unable to connect.' });
 const refused = new ApiFailure({ kind: 'response', status: 400, message: '[400]', body: { message: 'Validation failed', errors: [{ field: 'name', objectName: 'pipeline', defaultMessage: 'is taken' }] } as never });
 
@@ -33,11 +45,15 @@ const events = {
   'xstate.done.actor.listMorePlugins': [{ output: { plugins: [csv], hasMore: false } }],
   'xstate.error.actor.listMorePlugins': [{ error: offline }],
   'user.more': [{}],
-  'xstate.done.actor.createPipeline': [{ output: { id: 'p', name: 'Demo' } }],
+  'xstate.done.actor.createPipeline': [{ output: runnable }, { output: incomplete }],
   'xstate.error.actor.createPipeline': [{ error: refused }],
   'user.name': [{ value: '' }, { value: 'Acme' }],
   'user.search': [{ value: 'demo' }],
   'user.choose': [{ plugin: demo }],
+  'xstate.done.actor.startRun': [{ output: queued }],
+  'xstate.error.actor.startRun': [{ error: busy }],
+  'xstate.done.actor.readRun': [{ output: running }, { output: complete }, { output: errored }],
+  'xstate.error.actor.readRun': [{ error: offline }],
 };
 
 const INPUTS: readonly OnboardingInput[] = [
@@ -79,6 +95,42 @@ describe('onboarding (model-based)', () => {
             savingWorkspace: (s) => expect((s.context as Snap['context']).name.trim()).not.toBe(''),
             'importing.waiting': (s) => expect(selectPleaseWait(s as never)).toBe(true),
             'importing.choosing': (s) => expect(selectPleaseWait(s as never)).toBe(false),
+            // The first run: each phase shows what the step renders, and only a runnable pipeline is started.
+            firstRun: (s, log) => {
+              const context = s.context as OnboardingContext;
+              expect(context.pipeline).not.toBeNull();
+              const started = log.invocations.some((i) => i.id === 'startRun');
+              expect(started).toBe(context.pipeline?._links?.['create job'] !== undefined);
+              expect(goTos(log)).toEqual([]);
+            },
+            'firstRun.starting': (s, log) => {
+              expect(selectFirstRun(s as never)).toBe('starting');
+              expect(log.invocations.at(-1)).toMatchObject({ id: 'startRun', input: { pipeline: runnable } });
+            },
+            'firstRun.active': (s) => {
+              expect(selectFirstRun(s as never)).toBe('active');
+              expect(['QUEUED', 'RUNNING']).toContain((s.context as OnboardingContext).job?.status);
+            },
+            'firstRun.polling': (s, log) => {
+              expect(selectFirstRun(s as never)).toBe('active');
+              expect(log.invocations.at(-1)?.id).toBe('readRun');
+            },
+            'firstRun.succeeded': (s) => {
+              expect(selectFirstRun(s as never)).toBe('succeeded');
+              expect((s.context as OnboardingContext).job).toMatchObject({ status: 'COMPLETE', rowsLoaded: 12 });
+            },
+            'firstRun.failed': (s) => {
+              expect(selectFirstRun(s as never)).toBe('failed');
+              expect((s.context as OnboardingContext).job).toMatchObject({ status: 'ERROR', exitCode: 1 });
+            },
+            'firstRun.notOffered': (s) => {
+              expect(selectFirstRun(s as never)).toBe('notOffered');
+              expect((s.context as OnboardingContext).pipeline).toBe(incomplete);
+            },
+            'firstRun.refused': (s) => {
+              expect(selectFirstRun(s as never)).toBe('refused');
+              expect((s.context as OnboardingContext).runError).toBe('A job of this pipeline is already queued or running');
+            },
           },
         });
       });
@@ -139,6 +191,88 @@ describe('onboarding scenarios', () => {
     );
     expect(path.state.matches({ importing: 'choosing' })).toBe(true);
     expect((path.state.context as Snap['context']).errors).toEqual({ banner: 'Validation failed', fields: { name: 'is taken' } });
+  });
+
+  describe('the first run (issue 20)', () => {
+    const input: OnboardingInput = { step: 'imports', workspaceId: 'w1' };
+    const saved = (pipeline: Pipeline) => [
+      { type: 'xstate.done.actor.loadWorkspace', output: ready },
+      { type: 'xstate.done.actor.listPlugins', output: { plugins: [demo], hasMore: false } },
+      { type: 'user.choose', plugin: demo },
+      { type: 'user.submit' },
+      { type: 'xstate.done.actor.createPipeline', output: pipeline },
+    ];
+    const poll = [{ type: 'xstate.after.runPoll.onboarding.firstRun.active' }];
+
+    it('starts through create job, re-reads the pipeline every 5 s while queued or running, and shows it complete; Continue leads to step 3', async () => {
+      const path = pathOf(
+        onboardingMachine,
+        [
+          ...saved(runnable),
+          { type: 'xstate.done.actor.startRun', output: queued },
+          ...poll,
+          { type: 'xstate.done.actor.readRun', output: running },
+          ...poll,
+          { type: 'xstate.error.actor.readRun', error: offline },
+          ...poll,
+          { type: 'xstate.done.actor.readRun', output: complete },
+        ],
+        { input },
+      );
+      expect(selectFirstRun(path.state as never)).toBe('succeeded');
+      const log = await replayPath(onboardingMachine, path, { input });
+      expect(log.clock.now()).toBe(3 * ROW_POLL_MS);
+      expect(log.invocations.map((i) => i.id)).toEqual(['loadWorkspace', 'listPlugins', 'createPipeline', 'startRun', 'readRun', 'readRun', 'readRun']);
+      expect(goTos(log)).toEqual([]);
+      const on = pathOf(onboardingMachine, [...path.steps.slice(1).map((s) => s.event as never), { type: 'user.continue' }], { input });
+      expect(goTos(await replayPath(onboardingMachine, on, { input }))).toEqual([{ path: '/setup/tasks/w1', reload: false }]);
+    });
+
+    it('a failed run keeps its job (status, exit code) for the step to show, and still continues', async () => {
+      const path = pathOf(onboardingMachine, [...saved(runnable), { type: 'xstate.done.actor.startRun', output: queued }, ...poll, { type: 'xstate.done.actor.readRun', output: errored }, { type: 'user.continue' }], { input });
+      expect(path.state.matches('left')).toBe(true);
+      expect((path.state.context as OnboardingContext).job).toMatchObject({ status: 'ERROR', exitCode: 1 });
+      expect(goTos(await replayPath(onboardingMachine, path, { input }))).toEqual([{ path: '/setup/tasks/w1', reload: false }]);
+    });
+
+    it('a pipeline the server offers no run (no create job link) is not started; a refused start keeps the reason; both continue', async () => {
+      const notOffered = pathOf(onboardingMachine, [...saved(incomplete)], { input });
+      expect(selectFirstRun(notOffered.state as never)).toBe('notOffered');
+      const refused = pathOf(onboardingMachine, [...saved(runnable), { type: 'xstate.error.actor.startRun', error: busy }], { input });
+      expect((refused.state.context as OnboardingContext).runError).toBe('A job of this pipeline is already queued or running');
+      for (const path of [notOffered, refused]) {
+        const on = pathOf(onboardingMachine, [...path.steps.slice(1).map((s) => s.event as never), { type: 'user.continue' }], { input });
+        expect(goTos(await replayPath(onboardingMachine, on, { input }))).toEqual([{ path: '/setup/tasks/w1', reload: false }]);
+      }
+      // Skip is step 2's, before anything is saved; once saved, only Continue moves on.
+      expect(notOffered.state.can({ type: 'user.skip' })).toBe(false);
+    });
+
+    it('the real actors: create job is POSTed once (no retry), then the pipeline is re-read through self until its job ends', async () => {
+      const fake = fakeFetch({ status: 201, body: queued }, { body: running }, { body: complete });
+      const client = createApiClient({ baseURL: BASE, getToken: () => Promise.resolve('t'), fetch: fake.fetch, retryDelay: () => 0 });
+      const clock = new SimulatedClock();
+      // step 2's own calls are covered above; here they answer at once so the run's calls stand alone
+      const machine = onboardingMachine.provide({
+        actors: {
+          ...onboardingActors(client),
+          loadWorkspace: fromPromise(() => Promise.resolve(ready)),
+          listPlugins: fromPromise<PluginsPage, PluginsInput>(() => Promise.resolve({ plugins: [demo], hasMore: false })),
+          createPipeline: fromPromise(() => Promise.resolve(runnable)),
+        },
+      });
+      const actor = createActor(machine, { input, clock }).start();
+      await waitFor(actor, (s) => s.matches({ importing: 'choosing' }));
+      actor.send({ type: 'user.choose', plugin: demo });
+      actor.send({ type: 'user.submit' });
+      await waitFor(actor, (s) => s.matches({ firstRun: 'active' }));
+      clock.increment(ROW_POLL_MS);
+      await waitFor(actor, (s) => s.matches({ firstRun: 'active' }) && s.context.job?.status === 'RUNNING');
+      clock.increment(ROW_POLL_MS);
+      await waitFor(actor, (s) => s.matches({ firstRun: 'succeeded' }));
+      expect(fake.calls.map((c) => `${c.method} ${c.url}`)).toEqual([`POST ${BASE}/pipelines/p/jobs`, `GET ${BASE}/pipelines/p`, `GET ${BASE}/pipelines/p`]);
+      actor.stop();
+    });
   });
 
   it("'More data sources' adds the catalogue's next page below the first, keeping the choice, until there is no next page", async () => {

@@ -2,7 +2,7 @@ import { Body1, Button, makeStyles, SearchBox, Subtitle1, Subtitle2, tokens } fr
 import { DismissRegular } from '@fluentui/react-icons';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { labHomePath } from '../../../domain/landing';
+import { firstDatasetSteps } from '../../../domain/firstRun';
 import { isWorkspaceAdmin } from '../../../domain/permissions';
 import type { Workspace } from '../../../domain/resources';
 import { pathTo } from '../../../domain/routes';
@@ -13,7 +13,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { useCurrentWorkspace } from '../../shell/useWorkspace';
 import { DatasetFeed } from './DatasetFeed';
 import { InAppLink } from '../../components/InAppLink';
-import { BROWSE_CATALOGUE, FIRST_DATASET_ADMIN, FIRST_DATASET_MEMBER, IMPORT_MORE_DATA, NO_DATASETS_YET, NO_MATCHES } from './texts';
+import { FIRST_DATASET_ADMIN, FIRST_DATASET_LINKS, FIRST_DATASET_MEMBER, NO_DATASETS_YET, NO_MATCHES } from './texts';
 import { useSearchValue } from '../../shell/useSearchValue';
 
 const useStyles = makeStyles({
@@ -71,17 +71,17 @@ export default function FeedPage() {
 /** An empty home (not an empty search): the next step, by role, instead of 'no matches'. The feed draws the box. */
 function FirstDataset({ workspace }: { workspace: Workspace }) {
   const styles = useStyles();
-  const admin = isWorkspaceAdmin(workspace);
   return (
     <>
       <Subtitle1 as="h2">{NO_DATASETS_YET}</Subtitle1>
-      <Body1>{admin ? FIRST_DATASET_ADMIN : FIRST_DATASET_MEMBER}</Body1>
-      {admin && (
-        <div className={styles.next}>
-          <InAppLink to={labHomePath(workspace.id)}>{IMPORT_MORE_DATA}</InAppLink>
-          <InAppLink to={pathTo('dataplugins', { workspaceId: workspace.id })}>{BROWSE_CATALOGUE}</InAppLink>
-        </div>
-      )}
+      <Body1>{isWorkspaceAdmin(workspace) ? FIRST_DATASET_ADMIN : FIRST_DATASET_MEMBER}</Body1>
+      <div className={styles.next}>
+        {firstDatasetSteps(workspace).map((step) => (
+          <InAppLink key={step.kind} to={step.path}>
+            {FIRST_DATASET_LINKS[step.kind]}
+          </InAppLink>
+        ))}
+      </div>
     </>
   );
 }

@@ -5,12 +5,14 @@ import {
   Card,
   Field,
   Input,
+  Link,
   makeStyles,
   MessageBar,
   MessageBarActions,
   MessageBarBody,
   SearchBox,
   Spinner,
+  Subtitle2,
   Text,
   Title2,
   tokens,
@@ -18,9 +20,11 @@ import {
 import { ArrowRightRegular, CheckmarkCircleFilled, PlugConnectedRegular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useState, type FormEvent } from 'react';
+import { FIRST_RUN_TEXTS, firstRunElapsed, firstRunEnding, firstRunFollowUpPath } from '../../../domain/firstRun';
 import { ONBOARDING_TEXTS } from '../../../domain/onboarding';
 import { SETUP_STEPS, type SetupStep } from '../../../domain/routes';
-import { selectBusy, selectPleaseWait, type OnboardingInput } from '../../../machines/onboarding/onboarding.machine';
+import { selectBusy, selectFirstRun, selectPleaseWait, type OnboardingInput } from '../../../machines/onboarding/onboarding.machine';
+import { useNow } from '../../components/useNow';
 import { useMachines } from '../../MachinesProvider';
 import { useRoute } from '../../shell/useRoute';
 import { SetupTaskList } from '../setupTasks/SetupTaskList';
@@ -40,6 +44,11 @@ const useStyles = makeStyles({
   pluginText: { display: 'flex', flexDirection: 'column', minWidth: 0, overflowWrap: 'anywhere' },
   muted: { color: tokens.colorNeutralForeground3 },
   wait: { display: 'flex', flexDirection: 'column', alignItems: 'flex-start', gap: tokens.spacingVerticalM },
+  run: { display: 'flex', flexDirection: 'column', alignItems: 'flex-start', gap: tokens.spacingVerticalM, maxWidth: '560px' },
+  runHeading: { margin: 0 },
+  // a message wraps within the column on a phone instead of running off its edge
+  runMessage: { alignSelf: 'stretch' },
+  progress: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS },
 });
 
 const STEP_LABELS: Readonly<Record<SetupStep, string>> = { w: 'Workspace', imports: 'Import data', tasks: 'Setup tasks' };
@@ -61,6 +70,7 @@ function Onboarding({ input }: { input: OnboardingInput }) {
   const errors = useSelector(actor, (s) => s.context.errors);
   const busy = useSelector(actor, selectBusy);
   const loading = useSelector(actor, (s) => s.matches('loading') || s.matches('left'));
+  const firstRun = useSelector(actor, (s) => selectFirstRun(s) !== null);
 
   return (
     <main className={styles.page} data-view="Setup" aria-label="Set up your workspace">
@@ -72,7 +82,7 @@ function Onboarding({ input }: { input: OnboardingInput }) {
             <MessageBarBody>{errors.banner}</MessageBarBody>
           </MessageBar>
         )}
-        {loading ? <Spinner label="Loading" /> : input.step === 'w' ? <WorkspaceStep actor={actor} busy={busy} /> : input.step === 'imports' ? <ImportStep actor={actor} busy={busy} /> : <TasksStep actor={actor} />}
+        {loading ? <Spinner label="Loading" /> : input.step === 'w' ? <WorkspaceStep actor={actor} busy={busy} /> : input.step === 'imports' ? firstRun ? <FirstRunStep actor={actor} /> : <ImportStep actor={actor} busy={busy} /> : <TasksStep actor={actor} />}
       </div>
     </main>
   );
@@ -223,6 +233,66 @@ function ImportStep({ actor, busy }: { actor: OnboardingRef; busy: boolean }) {
       )}
       {chosen === null && <div className={styles.actions}>{skip}</div>}
     </div>
+  );
+}
+
+/** The saved pipeline's first job, from start to its end; Continue leads on at any point. */
+function FirstRunStep({ actor }: { actor: OnboardingRef }) {
+  const styles = useStyles();
+  const phase = useSelector(actor, selectFirstRun);
+  const job = useSelector(actor, (s) => s.context.job);
+  const pipeline = useSelector(actor, (s) => s.context.pipeline);
+  const workspaceId = useSelector(actor, (s) => s.context.workspaceId);
+  const runError = useSelector(actor, (s) => s.context.runError);
+  const going = phase === 'starting' || phase === 'active';
+  const now = useNow(going);
+  // A full load, as 'Go to Lab' is: the session may not know a workspace made minutes ago.
+  const followUp = !pipeline?.id ? null : firstRunFollowUpPath(workspaceId, pipeline.id, phase === 'failed' ? (job?.id ?? null) : null);
+  const followUpLink = followUp !== null && <Link href={followUp}>{FIRST_RUN_TEXTS.openPipeline}</Link>;
+  const elapsed = job === null ? '' : firstRunElapsed(job, now);
+  return (
+    <section className={styles.run} aria-label={FIRST_RUN_TEXTS.title} data-first-run={phase ?? ''} data-job-status={job?.status ?? ''}>
+      <Subtitle2 as="h2" className={styles.runHeading}>
+        {FIRST_RUN_TEXTS.title}
+      </Subtitle2>
+      {pipeline?.name && <Body1>{`"${pipeline.name}" is saved.`}</Body1>}
+      {going && (
+        <div className={styles.progress} role="status" aria-live="polite">
+          <Spinner size="tiny" />
+          <Text>{job === null ? FIRST_RUN_TEXTS.starting : `${job.status === 'QUEUED' ? FIRST_RUN_TEXTS.queued : FIRST_RUN_TEXTS.running}${elapsed === '' ? '' : ` · ${elapsed}`}`}</Text>
+        </div>
+      )}
+      {phase === 'succeeded' && job !== null && (
+        <MessageBar intent="success" role="status" layout="multiline" className={styles.runMessage}>
+          <MessageBarBody>{firstRunEnding(job)}{elapsed === '' ? '' : ` It took ${elapsed}.`}</MessageBarBody>
+        </MessageBar>
+      )}
+      {phase === 'failed' && job !== null && (
+        <MessageBar intent="error" role="alert" layout="multiline" className={styles.runMessage}>
+          <MessageBarBody>
+            <strong>{FIRST_RUN_TEXTS.failed}</strong> {firstRunEnding(job)} {followUpLink}
+          </MessageBarBody>
+        </MessageBar>
+      )}
+      {phase === 'notOffered' && (
+        <MessageBar intent="warning" role="alert" layout="multiline" className={styles.runMessage}>
+          <MessageBarBody>
+            <strong>{FIRST_RUN_TEXTS.notOffered}.</strong> {FIRST_RUN_TEXTS.notOfferedDetail} {followUpLink}
+          </MessageBarBody>
+        </MessageBar>
+      )}
+      {phase === 'refused' && (
+        <MessageBar intent="warning" role="alert" layout="multiline" className={styles.runMessage}>
+          <MessageBarBody>
+            <strong>{FIRST_RUN_TEXTS.refused}</strong> {runError} {followUpLink}
+          </MessageBarBody>
+        </MessageBar>
+      )}
+      {going && <Caption1 className={styles.muted}>{FIRST_RUN_TEXTS.background}</Caption1>}
+      <Button appearance="primary" onClick={() => actor.send({ type: 'user.continue' })}>
+        Continue
+      </Button>
+    </section>
   );
 }
 

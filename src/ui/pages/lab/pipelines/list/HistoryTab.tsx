@@ -23,6 +23,7 @@ import { formatDuration, isActiveJob, jobSeconds } from '../../../../../domain/j
 import { REL } from '../../../../../domain/relations';
 import type { Job, JobsCollection, Metric, Pipeline } from '../../../../../domain/resources';
 import { failureText } from '../../../../../machines/failureText';
+import { useNow } from '../../../../components/useNow';
 import { useRuntime } from '../../../../runtime';
 import { JobStatusBadge } from './JobStatusBadge';
 import { MetricsChart } from './MetricsChart';
@@ -78,17 +79,6 @@ export function HistoryTab({ pipeline, reloadKey, onOpenLog }: { pipeline: Pipel
   return (
     <JobsTable jobs={jobs} metrics={metrics} page={page} turning={turning} turn={turn} onOpenLog={onOpenLog} />
   );
-}
-
-/** A running job's duration is its elapsed time: the clock ticks while one runs. */
-function useNow(ticking: boolean): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (!ticking) return;
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, [ticking]);
-  return now;
 }
 
 function JobsTable({ jobs, metrics, page, turning, turn, onOpenLog }: { jobs: readonly Job[] | null; metrics: Metric[] | null; page: JobsCollection | null; turning: boolean; turn: (rel: 'next' | 'prev') => void; onOpenLog: (job: Job) => void }) {

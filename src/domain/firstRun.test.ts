@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { FIRST_RUN_TEXTS, firstDatasetSteps, firstRunElapsed, firstRunEnding, firstRunFollowUpPath } from './firstRun';
+
+describe('firstRun', () => {
+  const now = Date.parse('2026-01-01T00:01:05Z');
+  it('counts a queued run from its creation and a running one from its start', () => {
+    expect(firstRunElapsed({ status: 'QUEUED', created: '2026-01-01T00:00:00Z', startTime: null }, now)).toBe('1 min 05 s');
+    expect(firstRunElapsed({ status: 'RUNNING', created: '2026-01-01T00:00:00Z', startTime: '2026-01-01T00:00:58Z' }, now)).toBe('7 s');
+    expect(firstRunElapsed({ status: 'RUNNING', created: '2026-01-01T00:00:00Z' }, now)).toBe('');
+    expect(firstRunElapsed({ status: 'COMPLETE', startTime: '2026-01-01T00:00:01Z', endTime: '2026-01-01T00:00:16Z' }, now)).toBe('15 s');
+  });
+  it('says why a run ended', () => {
+    expect(firstRunEnding({ status: 'COMPLETE', rowsLoaded: 1234 })).toBe(`${FIRST_RUN_TEXTS.complete} 1,234 rows loaded.`);
+    expect(firstRunEnding({ status: 'COMPLETE', rowsLoaded: 0 })).toBe(FIRST_RUN_TEXTS.complete);
+    expect(firstRunEnding({ status: 'ERROR', exitCode: 2 })).toBe('The run ended with an error (exit code 2). Its log says why.');
+    expect(firstRunEnding({ status: 'ERROR', exitCode: null })).toBe('The run ended with an error. Its log says why.');
+    expect(firstRunEnding({ status: 'STOPPED' })).toMatch(/stopped/);
+    expect(firstRunEnding({ status: 'SKIPPED' })).toBe('The run was skipped.');
+  });
+});
+
+describe('firstRunFollowUpPath', () => {
+  it("opens the run's log in the Lab, or the pipeline's form when there is no run", () => {
+    expect(firstRunFollowUpPath('w1', 'p1', 'j1')).toBe('/lab/w1/pipelines?pipeline=p1&job=j1');
+    expect(firstRunFollowUpPath('w1', 'p1', null)).toBe('/lab/w1/pipelines/p1?validate=true');
+  });
+});
+
+describe('firstDatasetSteps', () => {
+  it('leads an admin to the Lab and its catalogue, a member to the dataset catalogue', () => {
+    const admin = { id: 'w1', _links: { 'update delete workspace': { href: '/api/workspaces/w1' } } };
+    expect(firstDatasetSteps(admin).map((s) => s.kind)).toEqual(['import', 'plugins']);
+    expect(firstDatasetSteps(admin)[1]?.path).toBe('/lab/w1/dataplugins');
+    expect(firstDatasetSteps({ id: 'w1', _links: {} })).toEqual([{ kind: 'explore', path: '/l/w1/explore' }]);
+  });
+});
