@@ -1,21 +1,11 @@
 // Runs npm scripts side by side (each line prefixed with its script's name) and fails when any
 // fails. Lanes are independent: every API and runner test makes its own database, and the e2e
 // suite its own server on a free port.
-//
-// A lane written with a leading '~' runs at a lower CPU priority (nice 10). On two cores the
-// lanes together want several times the CPU there is; the end-to-end lane is both the longest and
-// the one whose steps wait on a browser, so it keeps its priority and the vitest lanes, which
-// finish well before it, take what it leaves. The total work is the same; the longest lane gets
-// shorter and its steps stop stalling.
 import { spawn } from 'node:child_process';
 import readline from 'node:readline';
 
-const LOW_PRIORITY = '~';
-const lanes = process.argv.slice(2).map((lane) => {
-  const background = lane.startsWith(LOW_PRIORITY);
-  return { background, scripts: (background ? lane.slice(LOW_PRIORITY.length) : lane).split('+') };
-});
-if (lanes.length === 0) throw new Error('usage: node --import tsx scripts/parallel.ts [~]script[+script…] …');
+const lanes = process.argv.slice(2).map((lane) => lane.split('+'));
+if (lanes.length === 0) throw new Error('usage: node --import tsx scripts/parallel.ts script[+script…] …');
 
 const outcomes: string[] = [];
 // Lines that name a failure (vitest's FAIL and ×, Playwright's ✘, tsc's and eslint's errors).
@@ -27,12 +17,11 @@ const DETAIL_START = /Failed Tests \d+|^\s+1\) /;
 const DETAIL_LINES = 60;
 const details = new Map<string, string[]>();
 
-function run(script: string, background: boolean): Promise<boolean> {
+function run(script: string): Promise<boolean> {
   return new Promise((resolve) => {
     const started = Date.now();
     // plain text: CI keeps the log as text, where colour codes only get in the way
-    const npm = ['run', '--silent', script];
-    const child = spawn(background ? 'nice' : 'npm', background ? ['-n', '10', 'npm', ...npm] : npm, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
+    const child = spawn('npm', ['run', '--silent', script], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
     for (const stream of [child.stdout, child.stderr]) {
       readline.createInterface({ input: stream }).on('line', (line) => {
         console.log(`[${script}] ${line}`);
@@ -52,9 +41,9 @@ function run(script: string, background: boolean): Promise<boolean> {
 
 // Scripts joined with '+' run one after another in their lane; each runs even after one fails,
 // so one run reports on every suite.
-async function lane({ background, scripts }: { background: boolean; scripts: string[] }): Promise<boolean> {
+async function lane(scripts: string[]): Promise<boolean> {
   let passed = true;
-  for (const script of scripts) passed = (await run(script, background)) && passed;
+  for (const script of scripts) passed = (await run(script)) && passed;
   return passed;
 }
 

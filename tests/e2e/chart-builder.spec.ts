@@ -49,13 +49,13 @@ const toast = (page: Page, text: string) => page.locator('.fui-ToastTitle', { ha
 let expected: { status: string; orders: number }[] = [];
 
 test.beforeAll(async () => {
-  test.setTimeout(150_000);
+  test.setTimeout(300_000);
   expected = await ordersByStatus();
   expect(expected.length).toBeGreaterThan(1);
 });
 
 test('an admin builds a bar chart without typing JSON, publishes it, and the dataset page draws it', async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(300_000);
   const stamp = String(Date.now());
   const title = `Orders by status, built ${stamp}`;
   const alias = `e2e/built-orders-${stamp}`;
@@ -65,7 +65,7 @@ test('an admin builds a bar chart without typing JSON, publishes it, and the dat
   await editor.getByRole('textbox', { name: /^Title/ }).fill(title);
   await editor.getByRole('textbox', { name: /^Alias/ }).fill(alias);
   await editor.getByRole('textbox', { name: /^Query/ }).fill(QUERY);
-  await expect(editor.getByRole('table', { name: 'Query preview' })).toBeVisible({ timeout: 15_000 });
+  await expect(editor.getByRole('table', { name: 'Query preview' })).toBeVisible();
 
   const builder = editor.getByRole('region', { name: 'Chart builder' });
   await expect(builder.getByText('Pick a chart type.')).toBeVisible();
@@ -88,7 +88,7 @@ test('an admin builds a bar chart without typing JSON, publishes it, and the dat
   expect(metadata.related_table).toEqual({ columns: [{ name: 'status', label: 'Status' }], aggregates: [{ name: 'orders', label: 'Orders placed' }] });
   expect(metadata.palette[0]).toEqual([16, 124, 16]);
   const chart = editor.getByRole('region', { name: 'Chart preview' });
-  await expect(chart.locator('canvas')).toBeVisible({ timeout: 15_000 });
+  await expect(chart.locator('canvas')).toBeVisible();
   await expect(chart.getByText('Chart has no metadata')).toHaveCount(0);
   await builder.scrollIntoViewIfNeeded();
   await screenshot(page, 'chart-builder-editor-1280');
@@ -99,7 +99,7 @@ test('an admin builds a bar chart without typing JSON, publishes it, and the dat
   await page.goto(`/l/${SEED.workspaceId}/dataset/${alias}`);
   await expect(page.getByText(title).first()).toBeVisible();
   const canvas = page.locator('canvas').first();
-  await expect(canvas).toBeVisible({ timeout: 15_000 });
+  await expect(canvas).toBeVisible();
   // drawn, not blank: the bars are the chosen green (rgb 16, 124, 16; chart.js may round a little)
   await expect.poll(() => canvas.evaluate((element: HTMLCanvasElement) => {
     const context = element.getContext('2d');
@@ -111,7 +111,7 @@ test('an admin builds a bar chart without typing JSON, publishes it, and the dat
       if (near(data[i], 16) && near(data[i + 1], 124) && near(data[i + 2], 16) && (data[i + 3] ?? 0) > 150) green += 1;
     }
     return green;
-  }), { timeout: 10_000 }).toBeGreaterThan(500);
+  })).toBeGreaterThan(500);
   await screenshot(page, 'chart-builder-dataset-1280');
 
   // the table view names the columns with the builder's labels and shows the store's numbers
@@ -136,12 +136,12 @@ test('an admin builds a bar chart without typing JSON, publishes it, and the dat
 });
 
 test('at 375 px by keyboard: the builder and the JSON stay in sync, and JSON it cannot read is left alone', async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(300_000);
   await page.setViewportSize({ width: 375, height: 800 });
   await signIn(page, DEMO.owner, `${LIST}?edit=new`);
   const editor = page.getByRole('dialog');
   await editor.getByRole('textbox', { name: /^Query/ }).fill(QUERY);
-  await expect(editor.getByRole('table', { name: 'Query preview' })).toBeVisible({ timeout: 15_000 });
+  await expect(editor.getByRole('table', { name: 'Query preview' })).toBeVisible();
   const builder = editor.getByRole('region', { name: 'Chart builder' });
 
   // keyboard only: focus the chart type, open it, choose Pie
@@ -154,7 +154,7 @@ test('at 375 px by keyboard: the builder and the JSON stay in sync, and JSON it 
   await expect(type).toHaveText('Pie');
   // a pie colours its slices: one colour per status in the preview
   await expect(builder.getByRole('combobox', { name: /^Colour of / })).toHaveCount(Math.min(expected.length, 12));
-  await expect(editor.getByRole('region', { name: 'Chart preview' }).locator('canvas')).toBeVisible({ timeout: 15_000 });
+  await expect(editor.getByRole('region', { name: 'Chart preview' }).locator('canvas')).toBeVisible();
   await builder.scrollIntoViewIfNeeded();
   await screenshot(page, 'chart-builder-editor-375');
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);

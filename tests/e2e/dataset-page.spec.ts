@@ -80,7 +80,7 @@ test("share: Copy Link puts the page's address on the clipboard and says 'Copied
   await expect(dialog.getByRole('button', { name: 'Copied' })).toBeVisible();
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   expect(copied).toBe(new URL(datasetPath(alias), page.url()).href);
-  await expect(dialog.getByRole('button', { name: 'Copy Link' })).toBeVisible({ timeout: 5_000 });
+  await expect(dialog.getByRole('button', { name: 'Copy Link' })).toBeVisible();
 });
 
 test('export: a query dataset downloads every row as CSV named by its alias', async ({ page }) => {
@@ -144,6 +144,6 @@ test("delete: confirm, 'Dataset deleted successfully.', then back to the workspa
   await page.getByRole('menuitem', { name: 'Delete' }).click();
   await page.getByRole('alertdialog', { name: 'Delete dataset' }).getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByText('Dataset deleted successfully.')).toBeVisible();
-  await expect(page).not.toHaveURL(/\/dataset\//, { timeout: 6_000 });
+  await expect(page).not.toHaveURL(/\/dataset\//);
   await expect(page).toHaveURL(new RegExp(`/l/${WORKSPACE_ID}/feed$`));
 });

@@ -36,12 +36,12 @@ async function fill(page: Page, label: string | RegExp, value: string) {
 const toast = (page: Page, text: string) => page.locator('.fui-ToastTitle', { hasText: text });
 
 test.beforeAll(async () => {
-  test.setTimeout(150_000);
+  test.setTimeout(300_000);
   await waitForOrdersTable();
 });
 
 test('an admin publishes a dataset with a live preview, sees it on the dataset page, edits and deletes it', async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(300_000);
   const stamp = String(Date.now());
   const title = `Orders by status ${stamp}`;
   const alias = `e2e/orders-by-status-${stamp}`;
@@ -56,14 +56,14 @@ test('an admin publishes a dataset with a live preview, sees it on the dataset p
   // A query that writes is refused by the server, and its reason is shown.
   await fill(page, /^Query/, 'delete from orders');
   const result = editor.getByRole('region', { name: 'Query result' });
-  await expect(result.getByRole('button', { name: 'Run again' })).toBeVisible({ timeout: 15_000 });
+  await expect(result.getByRole('button', { name: 'Run again' })).toBeVisible();
 
   await fill(page, /^Title/, title);
   await fill(page, /^Alias/, alias);
   await fill(page, /^Description/, 'Orders **by status**, from the demo store.');
   await fill(page, /^Tags/, '#E2E, orders orders');
   await fill(page, /^Query/, QUERY);
-  await expect(result.getByRole('table', { name: 'Query preview' })).toBeVisible({ timeout: 15_000 });
+  await expect(result.getByRole('table', { name: 'Query preview' })).toBeVisible();
   await expect(result.getByRole('status')).toHaveText(/\d+ rows?/);
   await expect(result.getByRole('columnheader', { name: 'orders.status' })).toBeVisible();
   await fill(page, /^Visualisation/, VISUALISATION);
@@ -83,7 +83,7 @@ test('an admin publishes a dataset with a live preview, sees it on the dataset p
   await expect(card.getByText(alias)).toBeVisible();
   // Its preview loads once it is scrolled near (the list is sorted by title, it may be further down).
   await card.scrollIntoViewIfNeeded();
-  await expect(card.locator('canvas')).toBeVisible({ timeout: 15_000 });
+  await expect(card.locator('canvas')).toBeVisible();
   await screenshot(page, 'lab-datasets-list-1280');
 
   // Published means on the dataset page at once, chart and all (the page draws it with the same
@@ -91,7 +91,7 @@ test('an admin publishes a dataset with a live preview, sees it on the dataset p
   await card.getByRole('link', { name: title }).click();
   await expect(page).toHaveURL(new RegExp(`/l/${SEED.workspaceId}/dataset/${alias}$`));
   await expect(page.getByText(title).first()).toBeVisible();
-  await expect(page.locator('canvas').first()).toBeVisible({ timeout: 15_000 });
+  await expect(page.locator('canvas').first()).toBeVisible();
 
   // Edit: a broken visualisation says where it breaks and is not saved.
   await page.goto(`${LIST}?search=${encodeURIComponent(stamp)}`);
@@ -138,14 +138,14 @@ test('at 375 px the list and the editor fit the screen', async ({ page }) => {
 
   await card.getByRole('button', { name: `Edit ${title}` }).click();
   const preview = page.getByRole('dialog').getByRole('table', { name: 'Query preview' });
-  await expect(preview).toBeVisible({ timeout: 15_000 });
+  await expect(preview).toBeVisible();
   await preview.scrollIntoViewIfNeeded();
   await screenshot(page, 'lab-datasets-editor-375');
   await call(token, 'DELETE', linkOf(published.body, REL.deleteDataset));
 });
 
 test('pages of 20 with Load more; a card fetches its data only when scrolled near', async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(300_000);
   const token = await ownerToken();
   const workspace = await call(token, 'GET', `/api/workspaces/${SEED.workspaceId}`);
   const prefix = `Paging${String(Date.now())}`;

@@ -56,7 +56,7 @@ test.describe('data stores', () => {
   });
 
   test('add a PostgreSQL store, see it become READY, make it default, run a pipeline into it, then delete it', async ({ page }) => {
-    test.setTimeout(180_000);
+    test.setTimeout(300_000);
     await signIn(page, DEMO.owner, `/lab/${SEED.workspaceId}/datastores`);
     await expect(page.getByRole('heading', { name: 'Data Stores' })).toBeVisible();
     const embedded = page.locator('[data-datastore]').first();

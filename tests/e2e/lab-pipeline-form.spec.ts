@@ -42,7 +42,7 @@ test('the owner creates a pipeline from the demo extractor to the default store'
   await expect(page.getByRole('heading', { name })).toBeVisible();
   await expect(page.getByRole('group', { name: 'Demo data' }).getByRole('spinbutton', { name: 'Seed' })).toHaveValue('7');
   // the saved pipeline's page is a fresh form: it saves again, and says so again
-  await expect(savedToast).toBeHidden({ timeout: 15_000 });
+  await expect(savedToast).toBeHidden();
   await page.getByRole('group', { name: 'Demo data' }).getByRole('spinbutton', { name: 'Seed' }).fill('8');
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(savedToast).toBeVisible();

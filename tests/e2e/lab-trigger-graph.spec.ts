@@ -63,7 +63,7 @@ test('the owner opens the trigger graph: the demo pair, hostile names as text, a
   await expect(header).toHaveAttribute('aria-expanded', 'true');
   const sales = nodeOf(page, DEMO_PIPELINES.sales);
   const reference = nodeOf(page, DEMO_PIPELINES.reference);
-  await expect(sales).toBeVisible({ timeout: 20_000 });
+  await expect(sales).toBeVisible();
   await expect(reference).toBeVisible();
   expect(mermaidRequests.length).toBeGreaterThan(0);
   await expect(sales).toContainText('Daily');
@@ -89,7 +89,7 @@ test('the owner opens the trigger graph: the demo pair, hostile names as text, a
   // Open is remembered for the workspace; on a phone the graph runs top to bottom and scrolls.
   await page.setViewportSize({ width: 375, height: 800 });
   await page.reload();
-  await expect(nodeOf(page, DEMO_PIPELINES.sales)).toBeAttached({ timeout: 20_000 });
+  await expect(nodeOf(page, DEMO_PIPELINES.sales)).toBeAttached();
   await page.getByRole('button', { name: 'Trigger graph' }).scrollIntoViewIfNeeded();
   await screenshot(page, 'lab-trigger-graph-375');
   await page.getByRole('button', { name: 'Trigger graph' }).click();

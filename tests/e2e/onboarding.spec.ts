@@ -6,7 +6,7 @@ import { baseUrl, DEMO, screenshot, signIn, signUpAndVerify } from './support';
 // verifies through the outbox, names a workspace, waits for it to be READY, imports a first
 // pipeline, watches its first run complete, sees the setup tasks (import ticked), and goes to the Lab.
 test('a newcomer walks the three onboarding steps to a first pipeline and sees the setup tasks update', async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(300_000);
   const who = await signUpAndVerify(page, 'Nora Newcomer');
   await signIn(page, who);
   await expect(page).toHaveURL(/\/setup\/w\/new$/);

@@ -16,7 +16,7 @@ async function ownerToken(): Promise<string> {
 let storePath = '';
 
 test.beforeAll(async () => {
-  test.setTimeout(150_000);
+  test.setTimeout(300_000);
   const token = await ownerToken();
   const workspace = await call(token, 'GET', `/api/workspaces/${SEED.workspaceId}`);
   // the demo pipelines fill the store on the server's first start

@@ -58,7 +58,7 @@ for (const kind of KINDS) {
     page.on('pageerror', (error) => pageErrors.push(error.message));
     await signIn(page, DEMO.owner, datasetPath(alias));
     const region = page.getByLabel('Visualisation');
-    await expect(kind.rendered(region)).toBeVisible({ timeout: 20_000 });
+    await expect(kind.rendered(region)).toBeVisible();
     await expect(region.getByRole('alert')).toHaveCount(0);
     await screenshot(page, `visualisation-${kind.name}-1280`);
     await page.setViewportSize({ width: 375, height: 812 });

@@ -28,7 +28,7 @@ function repositoryWithDefinitions(): string {
 }
 
 test('an owner deploys a repository: its pipeline and dataset appear, the status and log show on the settings page', async ({ page }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(300_000);
   const repository = repositoryWithDefinitions();
   const who = await signUpAndVerify(page, 'Dana Deploy');
   await signIn(page, who);

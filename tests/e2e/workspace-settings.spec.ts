@@ -55,7 +55,7 @@ async function createWorkspace(page: Page, name: string, shots?: string): Promis
 }
 
 test('an owner creates, renames, sets a logo and domains, and deletes a second workspace', async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(300_000);
   const who = await signUpAndVerify(page, 'Wanda Workspace');
   await signIn(page, who);
   // Someone with no workspace yet starts with onboarding's step 1 (spec 000 §4); name one there.
