@@ -79,7 +79,7 @@ const DATASET_PAGE = 'src/ui/pages/datasets/DatasetPage.tsx';
 const SHELL_ROUTES = 'src/ui/shell/AppRoutes.tsx';
 /** The app's machines: loaded beside the route table (src/ui/shell/ShellGate.tsx), so already in the browser too. */
 const APP_MACHINES = 'src/ui/machines.ts';
-const RENDERERS_DIR = 'src/ui/pages/datasets/visualisations/';
+const RENDERERS_DIR = 'src/ui/components/visualisation/';
 /** The renderer modules a dataset of each kind needs (matched against module paths in the chunks' source maps). */
 const RENDERERS = {
   'bar chart': /visualisations\/.*chart.*\.tsx?$/i,

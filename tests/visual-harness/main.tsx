@@ -5,7 +5,7 @@ import { FluentProvider, Subtitle1, makeStyles, tokens } from '@fluentui/react-c
 import { createRoot } from 'react-dom/client';
 import { MemoryRouter } from 'react-router-dom';
 import { lightTheme } from '../../src/ui/theme';
-import { Visualisation, type VisualisationProps } from '../../src/ui/pages/datasets/visualisations/Visualisation';
+import { Visualisation, type VisualisationProps } from '../../src/ui/components/visualisation/Visualisation';
 
 type Case = { title: string; visualisation: string | null; metadata: string | null; rows: Record<string, unknown>[] | undefined; rawData?: string; mode?: 'chart' | 'table'; compact?: boolean };
 

@@ -1,17 +1,8 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { BREAKPOINTS, sidebarState, type SidebarState } from '../../domain/constants';
+import { useWindowWidth } from '../components/useScreenSize';
 
 const STORAGE_KEY = 'sidebar';
-
-function useWindowWidth(): number {
-  const [width, setWidth] = useState(() => window.innerWidth);
-  useEffect(() => {
-    const onResize = () => setWidth(window.innerWidth);
-    window.addEventListener('resize', onResize);
-    return () => window.removeEventListener('resize', onResize);
-  }, []);
-  return width;
-}
 
 /**
  * Spec 000 §2.6: expanded by default at 1200 px and up, remembered locally; forced collapsed below.

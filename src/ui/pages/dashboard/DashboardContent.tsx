@@ -11,8 +11,8 @@ import { pathTo } from '../../../domain/routes';
 import { failureText } from '../../../machines/failureText';
 import { useRuntime } from '../../runtime';
 import { InAppLink } from '../../components/InAppLink';
-import { exportDataset } from '../datasets/page/exportDataset';
-import { Visualisation } from '../datasets/visualisations/Visualisation';
+import { exportDataset } from '../../components/exportDataset';
+import { Visualisation } from '../../components/visualisation/Visualisation';
 
 // Renders DASHBOARD_CONTENT from its allowed tree (src/domain/dashboard): HTML tags as React
 // elements with the allowed props only, components from the map below, text as sanitised

@@ -27,7 +27,7 @@ import { useRuntime } from '../../runtime';
 import { useSession } from '../../shell/session';
 import { useRouteParams } from '../../shell/useRoute';
 import { useCurrentWorkspace } from '../../shell/useWorkspace';
-import { DatasetStats, DatasetTags, datasetRoute } from './DatasetCard';
+import { DatasetStats, DatasetTags, datasetRoute } from '../../components/feed/DatasetCard';
 import { InAppLink } from '../../components/InAppLink';
 import { ActionBar, type ViewMode } from './page/ActionBar';
 import type { DatasetPageActor } from './page/datasetPageActor';
@@ -35,7 +35,7 @@ import { Description } from './page/Description';
 import { Freshness } from './page/Freshness';
 import { RendererBoundary } from './page/RendererBoundary';
 import { SidePanel } from './page/SidePanel';
-import { Visualisation } from './visualisations/Visualisation';
+import { Visualisation } from '../../components/visualisation/Visualisation';
 
 const useStyles = makeStyles({
   page: { maxWidth: '1280px', minWidth: 0 },

@@ -9,10 +9,10 @@ import { stripQuotes, toolbarSearchTarget } from '../../../domain/searchQuery';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { useCurrentWorkspace } from '../../shell/useWorkspace';
-import { DatasetFeed } from './DatasetFeed';
+import { DatasetFeed } from '../../components/feed/DatasetFeed';
 import { InAppLink } from '../../components/InAppLink';
 import { TagChips } from './TagChips';
-import { IMPORT_MORE_DATA, NO_MATCHES, REFINE_SEARCH } from './texts';
+import { IMPORT_MORE_DATA, NO_MATCHES, REFINE_SEARCH } from '../../components/feed/texts';
 import { useFeedView } from './useExploreLayout';
 import { useSearchValue } from '../../shell/useSearchValue';
 

@@ -11,9 +11,9 @@ import type { FeedSource } from '../../../machines/feed/feed.machine';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { useCurrentWorkspace } from '../../shell/useWorkspace';
-import { DatasetFeed } from './DatasetFeed';
+import { DatasetFeed } from '../../components/feed/DatasetFeed';
 import { InAppLink } from '../../components/InAppLink';
-import { FIRST_DATASET_ADMIN, FIRST_DATASET_LINKS, FIRST_DATASET_MEMBER, NO_DATASETS_YET, NO_MATCHES } from './texts';
+import { FIRST_DATASET_ADMIN, FIRST_DATASET_LINKS, FIRST_DATASET_MEMBER, NO_DATASETS_YET, NO_MATCHES } from '../../components/feed/texts';
 import { useSearchValue } from '../../shell/useSearchValue';
 
 const useStyles = makeStyles({

@@ -2,16 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { BREAKPOINTS } from '../../../domain/constants';
 import { feedViewOf, feedViewStorageKey, visibleFeedView, type FeedView } from '../../../domain/explore';
 import type { WithAppProperties } from '../../../domain/appProperties';
-
-export function useWindowWidth(): number {
-  const [width, setWidth] = useState(() => window.innerWidth);
-  useEffect(() => {
-    const onResize = () => setWidth(window.innerWidth);
-    window.addEventListener('resize', onResize);
-    return () => window.removeEventListener('resize', onResize);
-  }, []);
-  return width;
-}
+import { useWindowWidth } from '../../components/useScreenSize';
 
 function readStored(key: string): string | null {
   try {

@@ -1,8 +1,8 @@
 import { Body1, Caption1, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { ChannelRegular } from '@fluentui/react-icons';
-import { useEffect, useState } from 'react';
 import { channelSlides } from '../../../domain/library';
 import type { Channel } from '../../../domain/resources';
+import { useWindowWidth } from '../../components/useScreenSize';
 
 const ICON = '56px';
 
@@ -54,23 +54,13 @@ const useStyles = makeStyles({
   muted: { color: tokens.colorNeutralForeground3 },
 });
 
-function useWidth(): number {
-  const [width, setWidth] = useState(() => window.innerWidth);
-  useEffect(() => {
-    const onResize = () => setWidth(window.innerWidth);
-    window.addEventListener('resize', onResize);
-    return () => window.removeEventListener('resize', onResize);
-  }, []);
-  return width;
-}
-
 /**
  * The channels as a horizontal slider of icons (spec 002 Channels): the picture or a default
  * icon, the name and the description; 16 per row down to 5 on a phone, the rest scroll sideways.
  */
 export function ChannelSlider({ channels, selected, onSelect }: { channels: readonly Channel[]; selected: string | undefined; onSelect: (name: string) => void }) {
   const styles = useStyles();
-  const slides = channelSlides(useWidth());
+  const slides = channelSlides(useWindowWidth());
   return (
     <ul className={styles.slider} style={{ gridAutoFlow: 'column', gridAutoColumns: `max(88px, calc((100% - ${slides - 1} * ${tokens.spacingHorizontalS}) / ${slides}))` }} aria-label="Channels">
       {channels.map((channel) => {

@@ -10,8 +10,8 @@ import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { useMachines } from '../../MachinesProvider';
 import { useCurrentWorkspace } from '../../shell/useWorkspace';
-import { DatasetFeed } from '../datasets/DatasetFeed';
-import { NO_MATCHES } from '../datasets/texts';
+import { DatasetFeed } from '../../components/feed/DatasetFeed';
+import { NO_MATCHES } from '../../components/feed/texts';
 import { useSearchValue } from '../../shell/useSearchValue';
 import { ChannelSlider } from './ChannelSlider';
 

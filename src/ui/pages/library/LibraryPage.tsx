@@ -38,7 +38,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { useMachines } from '../../MachinesProvider';
 import { useRoute } from '../../shell/useRoute';
 import { useCurrentWorkspace } from '../../shell/useWorkspace';
-import { DatasetFeed } from '../datasets/DatasetFeed';
+import { DatasetFeed } from '../../components/feed/DatasetFeed';
 import { DateText } from '../../components/DateText';
 import { DeleteListDialog, ListFormDialog } from './ListDialogs';
 

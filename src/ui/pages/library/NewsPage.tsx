@@ -13,7 +13,7 @@ import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { useMachines } from '../../MachinesProvider';
 import { useCurrentWorkspace } from '../../shell/useWorkspace';
-import { datasetRoute } from '../datasets/DatasetCard';
+import { datasetRoute } from '../../components/feed/DatasetCard';
 import { DateText } from '../../components/DateText';
 import { InAppLink } from '../../components/InAppLink';
 

@@ -3,7 +3,7 @@ import { LIBRARY_TEXT, pageTitle } from '../../../domain/library';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { useCurrentWorkspace } from '../../shell/useWorkspace';
-import { DatasetFeed } from '../datasets/DatasetFeed';
+import { DatasetFeed } from '../../components/feed/DatasetFeed';
 
 const useStyles = makeStyles({ page: { maxWidth: '880px' } });
 

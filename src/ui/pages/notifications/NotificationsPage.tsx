@@ -20,7 +20,7 @@ import {
 } from '@fluentui/react-components';
 import { CheckmarkRegular, CheckmarkCircleRegular, DeleteRegular, FilterRegular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { hasLink } from '../../../domain/hal';
 import { embeddedOf, formatNotificationTime, groupByDay, INBOX_MOBILE_MAX_WIDTH, INBOX_TEXT, notificationTarget, routableObject, shortCommitId, typeLabel } from '../../../domain/inbox';
 import { routeFor, ROUTE_LEVEL_TEXT, ROUTE_LEVELS, type RouteLevel } from '../../../domain/noiseControl';
@@ -31,6 +31,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
 import { useMachines } from '../../MachinesProvider';
 import { useCurrentWorkspace } from '../../shell/useWorkspace';
+import { useWindowWidth } from '../../components/useScreenSize';
 
 const useStyles = makeStyles({
   settings: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalL, marginBottom: tokens.spacingVerticalM },
@@ -49,18 +50,7 @@ const useStyles = makeStyles({
 });
 
 /** The mobile layout applies at 768 px or less (spec 002 §2). */
-function useMobile(): boolean {
-  const query = `(max-width: ${INBOX_MOBILE_MAX_WIDTH}px)`;
-  const [mobile, setMobile] = useState(() => typeof window !== 'undefined' && window.matchMedia?.(query).matches === true);
-  useEffect(() => {
-    const list = window.matchMedia?.(query);
-    if (!list) return;
-    const change = () => setMobile(list.matches);
-    list.addEventListener('change', change);
-    return () => list.removeEventListener('change', change);
-  }, [query]);
-  return mobile;
-}
+const useMobile = () => useWindowWidth() <= INBOX_MOBILE_MAX_WIDTH;
 
 /** /l/{workspaceId}/notifications (spec 002 §2 'Notifications inbox'; issue 12 noise control). */
 export default function NotificationsPage() {

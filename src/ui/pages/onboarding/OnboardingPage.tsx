@@ -27,7 +27,7 @@ import { selectBusy, selectFirstRun, selectPleaseWait, type OnboardingInput } fr
 import { useNow } from '../../components/useNow';
 import { useMachines } from '../../MachinesProvider';
 import { useRoute } from '../../shell/useRoute';
-import { SetupTaskList } from '../setupTasks/SetupTaskList';
+import { SetupTaskList } from '../../components/SetupTaskList';
 
 const useStyles = makeStyles({
   page: { display: 'flex', justifyContent: 'center', padding: `${tokens.spacingVerticalXXL} ${tokens.spacingHorizontalL}` },

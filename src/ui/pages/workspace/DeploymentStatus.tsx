@@ -6,8 +6,8 @@ import type { HalLike } from '../../../domain/hal';
 import type { Job } from '../../../domain/resources';
 import { useMachines } from '../../MachinesProvider';
 import { DateText } from '../../components/DateText';
-import { JobStatusBadge } from '../lab/pipelines/list/JobStatusBadge';
-import { LogModal } from '../lab/pipelines/list/LogModal';
+import { JobStatusBadge } from '../../components/jobs/JobStatusBadge';
+import { LogModal } from '../../components/jobs/LogModal';
 
 const useStyles = makeStyles({
   row: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, flexWrap: 'wrap' },

@@ -45,7 +45,7 @@ import { WatchForDialog, type WatchChoice } from '../../../components/WatchForDi
 import { ActionLabel, named } from './ActionLabel';
 import { AddToListDialog } from './AddToListDialog';
 import type { DatasetPageActor } from './datasetPageActor';
-import { exportDataset } from './exportDataset';
+import { exportDataset } from '../../../components/exportDataset';
 import { ShareDialog } from './ShareDialog';
 
 const useStyles = makeStyles({

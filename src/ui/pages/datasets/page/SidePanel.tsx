@@ -8,7 +8,7 @@ import type { Dataset, Workspace } from '../../../../domain/resources';
 import { failureText } from '../../../../machines/failureText';
 import { useRuntime } from '../../../runtime';
 import { Discussion } from '../comments/Discussion';
-import { datasetRoute } from '../DatasetCard';
+import { datasetRoute } from '../../../components/feed/DatasetCard';
 import { DateText } from '../../../components/DateText';
 import { AlertRules } from './AlertRules';
 import { InAppLink } from '../../../components/InAppLink';

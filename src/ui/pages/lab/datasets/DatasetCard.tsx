@@ -28,7 +28,7 @@ import { pathTo } from '../../../../domain/routes';
 import { apiErrorOf } from '../../../../machines/apiError';
 import { failureText } from '../../../../machines/failureText';
 import { useRuntime } from '../../../runtime';
-import { Visualisation } from '../../datasets/visualisations/Visualisation';
+import { Visualisation } from '../../../components/visualisation/Visualisation';
 import { useInView } from './useInView';
 
 export const DELETE_TITLE = 'Delete dataset';

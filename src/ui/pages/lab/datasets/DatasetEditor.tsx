@@ -29,7 +29,7 @@ import type { Dataset, StoreTable, Workspace } from '../../../../domain/resource
 import { pathTo } from '../../../../domain/routes';
 import { selectBusy, selectPreviewState } from '../../../../machines/datasetEditor/datasetEditor.machine';
 import { useMachines } from '../../../MachinesProvider';
-import { Visualisation } from '../../datasets/visualisations/Visualisation';
+import { Visualisation } from '../../../components/visualisation/Visualisation';
 import { StoreBrowser } from '../../../components/StoreBrowser';
 import { ChartBuilder } from './ChartBuilder';
 import { SqlField, type SqlFieldHandle } from './SqlField';

@@ -21,7 +21,7 @@ import {
 } from '@fluentui/react-components';
 import { AddRegular, DeleteRegular, DismissRegular, PlayRegular, QuestionCircleRegular, SaveRegular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useLocation } from 'react-router-dom';
 import { BREAKPOINTS } from '../../../../../domain/constants';
 import { SCHEDULE_CHOICES, scheduleFor, type ScheduleChoice } from '../../../../../domain/cronText';
@@ -40,6 +40,7 @@ import { DATA_IMPORT_HELP } from './helpTexts';
 import { NextRuns } from './NextRuns';
 import { SettingEditor } from './SettingEditor';
 import { ShareTablesDialog } from './ShareTablesDialog';
+import { useWindowWidth } from '../../../../components/useScreenSize';
 
 const useStyles = makeStyles({
   layout: { display: 'grid', gridTemplateColumns: 'minmax(0, 2fr) minmax(240px, 1fr)', gap: tokens.spacingHorizontalXL, alignItems: 'start' },
@@ -58,18 +59,6 @@ const useStyles = makeStyles({
   muted: { color: tokens.colorNeutralForeground3 },
   mono: { fontFamily: tokens.fontFamilyMonospace },
 });
-
-function useWide(): boolean {
-  const query = `(min-width: ${BREAKPOINTS.small}px)`;
-  const [wide, setWide] = useState(() => window.matchMedia(query).matches);
-  useEffect(() => {
-    const list = window.matchMedia(query);
-    const change = () => setWide(list.matches);
-    list.addEventListener('change', change);
-    return () => list.removeEventListener('change', change);
-  }, [query]);
-  return wide;
-}
 
 /** /lab/{id}/pipelines/new and /lab/{id}/pipelines/{pipelineId} (spec 001 §2 'Pipeline edit page'). */
 export default function PipelineEditPage() {
@@ -104,7 +93,7 @@ function PipelineForm(input: { workspaceId: string; workspace: Workspace; pipeli
   const styles = useStyles();
   const machines = useMachines();
   const form = useActorRef(machines.pipelineForm, { input });
-  const wide = useWide();
+  const wide = useWindowWidth() >= BREAKPOINTS.small;
   const [pickerOpen, setPickerOpen] = useState(false);
   const [helpOpen, setHelpOpen] = useState(false);
   const [focused, setFocused] = useState<string | null>(null);

@@ -25,7 +25,7 @@ import type { Job, JobsCollection, Metric, Pipeline } from '../../../../../domai
 import { failureText } from '../../../../../machines/failureText';
 import { useNow } from '../../../../components/useNow';
 import { useRuntime } from '../../../../runtime';
-import { JobStatusBadge } from './JobStatusBadge';
+import { JobStatusBadge } from '../../../../components/jobs/JobStatusBadge';
 import { MetricsChart } from './MetricsChart';
 
 const useStyles = makeStyles({

@@ -53,8 +53,8 @@ import { useMachines } from '../../../../MachinesProvider';
 import { useRuntime } from '../../../../runtime';
 import { EnvironmentTab } from './EnvironmentTab';
 import { HistoryTab } from './HistoryTab';
-import { JobStatusBadge } from './JobStatusBadge';
-import { LogModal } from './LogModal';
+import { JobStatusBadge } from '../../../../components/jobs/JobStatusBadge';
+import { LogModal } from '../../../../components/jobs/LogModal';
 import { SettingsTab } from './SettingsTab';
 import { WatchModal } from './WatchModal';
 

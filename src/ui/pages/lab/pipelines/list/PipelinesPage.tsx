@@ -34,7 +34,7 @@ import { useCurrentWorkspace } from '../../../../shell/useWorkspace';
 import { PipelineRow } from './PipelineRow';
 import { RunLogFromLink } from './RunLogFromLink';
 import { TriggerGraphPanel } from './TriggerGraphPanel';
-import { useScreenSize } from './useScreenSize';
+import { useScreenSize } from '../../../../components/useScreenSize';
 
 export const EMPTY_TEXT = 'No data sources yet. Feed me some data!';
 const SEARCH_DELAY_MS = 300;

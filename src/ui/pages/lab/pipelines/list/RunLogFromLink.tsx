@@ -7,7 +7,7 @@ import type { Job } from '../../../../../domain/resources';
 import { failureText } from '../../../../../machines/failureText';
 import { useRuntime } from '../../../../runtime';
 import { useRoute } from '../../../../shell/useRoute';
-import { LogModal } from './LogModal';
+import { LogModal } from '../../../../components/jobs/LogModal';
 
 /**
  * /lab/{ws}/pipelines?pipeline={id}&job={id} opens that run's log (the dataset page's freshness

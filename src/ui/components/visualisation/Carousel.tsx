@@ -2,7 +2,7 @@
 import { Button, Caption1, makeStyles, tokens } from '@fluentui/react-components';
 import { ChevronLeftRegular, ChevronRightRegular } from '@fluentui/react-icons';
 import { useEffect, useRef, useState } from 'react';
-import { carouselPerView, type CarouselSlide } from '../../../../domain/visualisation/carousel';
+import { carouselPerView, type CarouselSlide } from '../../../domain/visualisation/carousel';
 
 const useStyles = makeStyles({
   root: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, width: '100%' },

@@ -1,7 +1,7 @@
-import type { ApiClient } from '../../../../api/client';
-import { exportChoice } from '../../../../domain/datasetPage';
-import { REL } from '../../../../domain/relations';
-import type { Dataset } from '../../../../domain/resources';
+import type { ApiClient } from '../../api/client';
+import { exportChoice } from '../../domain/datasetPage';
+import { REL } from '../../domain/relations';
+import type { Dataset } from '../../domain/resources';
 
 /**
  * Export (spec 002 §7): raw data as .txt, the description as .md without a data link, else the

@@ -18,15 +18,15 @@ import {
 import { ArrowDownloadRegular, ErrorCircleRegular, SearchRegular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useMemo, useRef, useState, type UIEvent } from 'react';
-import { downloadLogText, logFileName } from '../../../../../api/logs';
-import { firstErrorIndex, formatLogTime, isErrorLine, searchLog, visibleRows, WRAP_MAX_LINES } from '../../../../../domain/logView';
-import type { Job } from '../../../../../domain/resources';
-import { failureText } from '../../../../../machines/failureText';
-import { selectCanDownload, selectNoLogs } from '../../../../../machines/logStream/logStream.machine';
-import { useMachines } from '../../../../MachinesProvider';
-import { useRuntime } from '../../../../runtime';
+import { downloadLogText, logFileName } from '../../../api/logs';
+import { firstErrorIndex, formatLogTime, isErrorLine, searchLog, visibleRows, WRAP_MAX_LINES } from '../../../domain/logView';
+import type { Job } from '../../../domain/resources';
+import { failureText } from '../../../machines/failureText';
+import { selectCanDownload, selectNoLogs } from '../../../machines/logStream/logStream.machine';
+import { useMachines } from '../../MachinesProvider';
+import { useRuntime } from '../../runtime';
 import { JobStatusBadge } from './JobStatusBadge';
-import { useScreenSize } from './useScreenSize';
+import { useScreenSize } from '../useScreenSize';
 
 const ROW_HEIGHT = 22;
 const VIEWPORT_HEIGHT = 420;

@@ -3,7 +3,7 @@
 // that does not render shows its error as a message instead of throwing.
 import { makeStyles, Spinner } from '@fluentui/react-components';
 import { useEffect, useId, useRef, useState } from 'react';
-import { NO_DATA_TO_DISPLAY } from '../../../../domain/visualisation/messages';
+import { NO_DATA_TO_DISPLAY } from '../../../domain/visualisation/messages';
 import { VisualisationMessage } from './VisualisationMessage';
 
 /** Error text shown above mermaid's own message. */

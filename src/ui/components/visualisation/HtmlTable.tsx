@@ -1,7 +1,7 @@
 import { Button, Caption1, makeStyles, tokens } from '@fluentui/react-components';
 import { useState } from 'react';
-import { cellText, tableColumns, visibleRowCount } from '../../../../domain/visualisation/table';
-import { showingRowsText, TABLE_ROW_LIMIT } from '../../../../domain/visualisation/messages';
+import { cellText, tableColumns, visibleRowCount } from '../../../domain/visualisation/table';
+import { showingRowsText, TABLE_ROW_LIMIT } from '../../../domain/visualisation/messages';
 
 const useStyles = makeStyles({
   wrap: { overflowX: 'auto', maxWidth: '100%' },

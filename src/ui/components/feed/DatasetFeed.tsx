@@ -1,4 +1,4 @@
-import { EmptyState } from '../../components/EmptyState';
+import { EmptyState } from '../EmptyState';
 import {
   Body1,
   Button,

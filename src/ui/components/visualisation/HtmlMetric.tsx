@@ -1,8 +1,8 @@
 // html-metric: big figures on the first palette colour (lazily loaded like every renderer).
 import { Caption1, makeStyles, tokens } from '@fluentui/react-components';
-import type { MetricModel } from '../../../../domain/visualisation/metric';
-import { NOTHING_HERE, showingRowsText } from '../../../../domain/visualisation/messages';
-import { cssColour, textOn } from '../../../../domain/visualisation/palette';
+import type { MetricModel } from '../../../domain/visualisation/metric';
+import { NOTHING_HERE, showingRowsText } from '../../../domain/visualisation/messages';
+import { cssColour, textOn } from '../../../domain/visualisation/palette';
 import { VisualisationMessage } from './VisualisationMessage';
 
 const useStyles = makeStyles({

@@ -5,7 +5,7 @@ import { registerCellType, TextCellType } from 'handsontable/cellTypes';
 import { registerPlugin, AutoColumnSize, ManualColumnResize } from 'handsontable/plugins';
 import 'handsontable/styles/handsontable.min.css';
 import 'handsontable/styles/ht-theme-main.min.css';
-import { cellText, tableColumns } from '../../../../domain/visualisation/table';
+import { cellText, tableColumns } from '../../../domain/visualisation/table';
 
 registerCellType(TextCellType);
 registerPlugin(AutoColumnSize);

@@ -1,5 +1,5 @@
 import { Badge, tokens } from '@fluentui/react-components';
-import { jobStatusColour, type JobColour } from '../../../../../domain/jobStatusColour';
+import { jobStatusColour, type JobColour } from '../../../domain/jobStatusColour';
 
 // The spec's colour names on the theme's palette tokens.
 const COLOURS: Readonly<Record<JobColour, { background: string; foreground: string }>> = {

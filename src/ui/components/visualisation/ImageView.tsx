@@ -1,7 +1,7 @@
 // image: the rows' url (each row one image, named by its name) or the visualisation's url; only
 // http(s) and this site's paths are ever put in src.
 import { Caption1, makeStyles, tokens } from '@fluentui/react-components';
-import { TABLE_ROW_LIMIT } from '../../../../domain/visualisation/messages';
+import { TABLE_ROW_LIMIT } from '../../../domain/visualisation/messages';
 
 export interface ImageItem {
   url: string;

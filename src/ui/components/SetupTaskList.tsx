@@ -13,13 +13,13 @@ import {
 import { useActorRef, useSelector } from '@xstate/react';
 import type { ReactElement } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
-import { hasLink } from '../../../domain/hal';
-import { REL } from '../../../domain/relations';
-import type { Job, Workspace } from '../../../domain/resources';
-import { isTaskInProgress, shortCommitId, taskTarget, taskTitle } from '../../../domain/setupTasks';
-import { EmptyState } from '../../components/EmptyState';
-import { useMachines } from '../../MachinesProvider';
-import { JobStatusBadge } from '../lab/pipelines/list/JobStatusBadge';
+import { hasLink } from '../../domain/hal';
+import { REL } from '../../domain/relations';
+import type { Job, Workspace } from '../../domain/resources';
+import { isTaskInProgress, shortCommitId, taskTarget, taskTitle } from '../../domain/setupTasks';
+import { EmptyState } from './EmptyState';
+import { useMachines } from '../MachinesProvider';
+import { JobStatusBadge } from './jobs/JobStatusBadge';
 
 const useStyles = makeStyles({
   list: { display: 'grid', gap: tokens.spacingVerticalM, gridTemplateColumns: 'repeat(auto-fill, minmax(280px, 1fr))' },

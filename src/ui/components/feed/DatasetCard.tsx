@@ -6,8 +6,8 @@ import type { Dataset, SearchMatch, Tag } from '../../../domain/resources';
 import { highlightParts } from '../../../domain/searchMatch';
 import { pathTo, splatPath } from '../../../domain/routes';
 import { tagSearchTarget } from '../../../domain/searchQuery';
-import { DateText } from '../../components/DateText';
-import { InAppLink } from '../../components/InAppLink';
+import { DateText } from '../DateText';
+import { InAppLink } from '../InAppLink';
 
 const useStyles = makeStyles({
   // Headings keep the type ramp's spacing, not the browser's default margins.

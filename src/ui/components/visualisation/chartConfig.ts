@@ -1,9 +1,9 @@
 // The chart.js configuration of a chart model: which controller, datasets, scales and the
 // settings that keep many series and long labels legible (Metabase #21392, #18775).
 import type { ChartConfiguration, ChartType as ChartJsType } from 'chart.js';
-import { truncateLabel, type ChartModel } from '../../../../domain/visualisation/chartData';
-import { mergeOptions } from '../../../../domain/visualisation/options';
-import { cssColour, textOn } from '../../../../domain/visualisation/palette';
+import { truncateLabel, type ChartModel } from '../../../domain/visualisation/chartData';
+import { mergeOptions } from '../../../domain/visualisation/options';
+import { cssColour, textOn } from '../../../domain/visualisation/palette';
 
 /** Past this many points a line draws no point markers and nothing animates. */
 const MANY_POINTS = 200;

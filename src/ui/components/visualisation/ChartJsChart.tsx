@@ -6,10 +6,10 @@ import {
 } from 'chart.js';
 import { makeStyles } from '@fluentui/react-components';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { ChartModel } from '../../../../domain/visualisation/chartData';
+import type { ChartModel } from '../../../domain/visualisation/chartData';
 import { chartConfig, chartHeight } from './chartConfig';
 import { VisualisationMessage } from './VisualisationMessage';
-import { honourMotionPreference } from '../../../reducedMotion';
+import { honourMotionPreference } from '../../reducedMotion';
 
 /** Shown above the chart area when chart.js refuses the configuration. */
 export const CHART_FAILED = 'This chart could not be drawn';

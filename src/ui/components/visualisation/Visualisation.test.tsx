@@ -6,7 +6,7 @@ import type * as ChartJs from 'chart.js';
 import type { ChartConfiguration } from 'chart.js';
 import {
   CHART_HAS_NO_METADATA, LINK_EXPECTED_HREF, METADATA_NOT_WELL_FORMED, METADATA_UNPARSEABLE, NO_DATA_TO_DISPLAY, NOTHING_HERE, ROW_DATA_NONCONFORMING,
-} from '../../../../domain/visualisation/messages';
+} from '../../../domain/visualisation/messages';
 import { CHART_FAILED } from './ChartJsChart';
 import { HANDSONTABLE_FALLBACK_NOTE, Visualisation, type VisualisationProps } from './Visualisation';
 
@@ -54,7 +54,7 @@ vi.mock('handsontable/cellTypes', () => ({ registerCellType: vi.fn(), TextCellTy
 vi.mock('handsontable/plugins', () => ({ registerPlugin: vi.fn(), AutoColumnSize: {}, ManualColumnResize: {} }));
 
 const runtime = vi.hoisted(() => ({ licenseKey: null as string | null }));
-vi.mock('../../../runtime', () => ({ useOptionalRuntime: () => ({ config: { handsontableLicenseKey: runtime.licenseKey } }) }));
+vi.mock('../../runtime', () => ({ useOptionalRuntime: () => ({ config: { handsontableLicenseKey: runtime.licenseKey } }) }));
 
 const META = JSON.stringify({ name: 'sales', related_table: { columns: [{ name: 'month', label: 'Month' }], aggregates: [{ name: 'revenue', label: 'Revenue' }] } });
 const ROWS = [{ month: '2024-01', revenue: 10 }, { month: '2024-02', revenue: 20 }];
