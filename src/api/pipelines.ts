@@ -1,6 +1,7 @@
 import { embeddedList, type HalLike } from '../domain/hal';
 import { encodeSegment } from '../domain/paths';
 import { REL } from '../domain/relations';
+import { TRIGGER_GRAPH_SIZE } from '../domain/triggerGraph';
 import {
   environmentSchema,
   jobSchema,
@@ -39,7 +40,6 @@ export function listPipelines(client: ApiClient, workspace: HalLike, query: Pipe
 }
 
 /** The trigger graph draws the whole workspace in one call; past this the panel says it is partial. */
-export const TRIGGER_GRAPH_SIZE = 200;
 
 /** The first TRIGGER_GRAPH_SIZE pipelines of the workspace, unsearched, for the trigger graph. */
 export function listPipelinesForGraph(client: ApiClient, workspace: HalLike, options: RequestOptions = {}): Promise<PipelinesCollection> {

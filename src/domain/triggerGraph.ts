@@ -32,6 +32,8 @@ export interface TriggerGraph {
   readonly truncated: boolean;
 }
 
+/** The graph draws the workspace's first this many pipelines (a page the list API serves at once). */
+export const TRIGGER_GRAPH_SIZE = 200;
 /** Labels are cut here (in code points): a node is a tile, not the place to read a novel. */
 export const MAX_LABEL_LENGTH = 48;
 /** Mermaid refuses more than 500 edges; staying under keeps the rest of the graph drawable. */

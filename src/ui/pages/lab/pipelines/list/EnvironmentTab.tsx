@@ -1,11 +1,10 @@
 import { Button, makeStyles, MessageBar, MessageBarBody, Spinner, Toast, Toaster, ToastTitle, tokens, useId, useToastController } from '@fluentui/react-components';
 import { CopyRegular } from '@fluentui/react-icons';
-import { useEffect, useState } from 'react';
-import { pipelineEnvironment } from '../../../../../api/pipelines';
+import { useState } from 'react';
 import { COPIED_TOAST_MS } from '../../../../../domain/constants';
 import type { Environment, Pipeline } from '../../../../../domain/resources';
 import { failureText } from '../../../../../machines/failureText';
-import { useRuntime } from '../../../../runtime';
+import { usePipelineEnvironment } from '../../../../data/pipelines';
 
 const useStyles = makeStyles({
   text: {
@@ -30,20 +29,12 @@ export function envText(environment: Environment): string {
 
 export function EnvironmentTab({ pipeline }: { pipeline: Pipeline }) {
   const styles = useStyles();
-  const { client } = useRuntime();
-  const [text, setText] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const environment = usePipelineEnvironment(pipeline);
+  const [copyError, setCopyError] = useState<string | null>(null);
   const toasterId = useId('env-toaster');
   const { dispatchToast } = useToastController(toasterId);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    pipelineEnvironment(client, pipeline, { signal: controller.signal }).then(
-      (environment) => setText(envText(environment)),
-      (failure: unknown) => controller.signal.aborted || setError(failureText(failure)),
-    );
-    return () => controller.abort();
-  }, [client, pipeline]);
+  const text = environment.state.status === 'ready' ? envText(environment.state.data) : null;
+  const error = environment.state.status === 'failed' ? environment.state.message : copyError;
 
   const copy = () => {
     if (text === null) return;
@@ -55,7 +46,7 @@ export function EnvironmentTab({ pipeline }: { pipeline: Pipeline }) {
           </Toast>,
           { intent: 'success', timeout: COPIED_TOAST_MS },
         ),
-      (failure: unknown) => setError(failureText(failure)),
+      (failure: unknown) => setCopyError(failureText(failure)),
     );
   };
 

@@ -14,17 +14,14 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { DocumentTextRegular } from '@fluentui/react-icons';
-import { useEffect, useState } from 'react';
-import { listPipelineJobs, pipelineMetrics, turnJobsPage } from '../../../../../api/pipelines';
 import { formatJobDate } from '../../../../../domain/constants';
 import { embeddedList, hasLink } from '../../../../../domain/hal';
 import { jobReason } from '../../../../../domain/jobReason';
 import { formatDuration, isActiveJob, jobSeconds } from '../../../../../domain/jobs';
 import { REL } from '../../../../../domain/relations';
 import type { Job, JobsCollection, Metric, Pipeline } from '../../../../../domain/resources';
-import { failureText } from '../../../../../machines/failureText';
 import { useNow } from '../../../../components/useNow';
-import { useRuntime } from '../../../../runtime';
+import { usePipelineJobs, usePipelineMetrics } from '../../../../data/pipelines';
 import { JobStatusBadge } from '../../../../components/jobs/JobStatusBadge';
 import { MetricsChart } from './MetricsChart';
 
@@ -37,48 +34,21 @@ const useStyles = makeStyles({
 
 /** History: the metrics chart, the job list and Newer/Older. `reloadKey` changes when a run ends. */
 export function HistoryTab({ pipeline, reloadKey, onOpenLog }: { pipeline: Pipeline; reloadKey: number; onOpenLog: (job: Job) => void }) {
-  const { client } = useRuntime();
-  const [page, setPage] = useState<JobsCollection | null>(null);
-  const [metrics, setMetrics] = useState<Metric[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [turning, setTurning] = useState(false);
+  // The pipeline object changes on every 5 s poll; the history reloads only when a run ends.
+  const jobsQuery = usePipelineJobs(pipeline, reloadKey);
+  const metricsQuery = usePipelineMetrics(pipeline, reloadKey);
 
-  useEffect(() => {
-    const controller = new AbortController();
-    const { signal } = controller;
-    const fail = (failure: unknown) => signal.aborted || setError(failureText(failure));
-    listPipelineJobs(client, pipeline, { signal }).then(setPage, fail);
-    if (hasLink(pipeline, REL.metrics)) pipelineMetrics(client, pipeline, { signal }).then(setMetrics, () => signal.aborted || setMetrics([]));
-    else setMetrics([]);
-    return () => controller.abort();
-    // The pipeline object changes on every 5 s poll; the history reloads only when a run ends.
-  }, [client, pipeline.id, reloadKey]);
-
-  const turn = (rel: 'next' | 'prev') => {
-    if (page === null) return;
-    setTurning(true);
-    turnJobsPage(client, page, rel).then(
-      (next) => {
-        setPage(next);
-        setTurning(false);
-      },
-      (failure: unknown) => {
-        setError(failureText(failure));
-        setTurning(false);
-      },
-    );
-  };
-
-  if (error !== null)
+  if (jobsQuery.state.status === 'failed')
     return (
       <MessageBar intent="error">
-        <MessageBarBody>{error}</MessageBarBody>
+        <MessageBarBody>{jobsQuery.state.message}</MessageBarBody>
       </MessageBar>
     );
+  const page = jobsQuery.data ?? null;
   const jobs = page === null ? null : embeddedList(page, 'jobs');
-  return (
-    <JobsTable jobs={jobs} metrics={metrics} page={page} turning={turning} turn={turn} onOpenLog={onOpenLog} />
-  );
+  // no metrics link, or metrics that could not be read: the chart has no series (not an error)
+  const metrics = metricsQuery.state.status === 'ready' ? metricsQuery.state.data : metricsQuery.state.status === 'loading' ? null : [];
+  return <JobsTable jobs={jobs} metrics={metrics} page={page} turning={jobsQuery.following} turn={jobsQuery.turn} onOpenLog={onOpenLog} />;
 }
 
 function JobsTable({ jobs, metrics, page, turning, turn, onOpenLog }: { jobs: readonly Job[] | null; metrics: Metric[] | null; page: JobsCollection | null; turning: boolean; turn: (rel: 'next' | 'prev') => void; onOpenLog: (job: Job) => void }) {

@@ -39,18 +39,16 @@ import {
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { deletePipeline } from '../../../../../api/pipelines';
+import { useDeletePipeline } from '../../../../data/pipelines';
 import { formatJobDate } from '../../../../../domain/constants';
 import { hasLink } from '../../../../../domain/hal';
 import { jobReason } from '../../../../../domain/jobReason';
 import { REL } from '../../../../../domain/relations';
 import { pathTo } from '../../../../../domain/routes';
 import type { Job, Pipeline } from '../../../../../domain/resources';
-import { failureText } from '../../../../../machines/failureText';
 import { latestJobOf, selectBusy, selectShowsStop } from '../../../../../machines/jobRun/jobRun.machine';
 import { isWatching } from '../../../../../machines/watch/watch.machine';
 import { useMachines } from '../../../../MachinesProvider';
-import { useRuntime } from '../../../../runtime';
 import { EnvironmentTab } from './EnvironmentTab';
 import { HistoryTab } from './HistoryTab';
 import { JobStatusBadge } from '../../../../components/jobs/JobStatusBadge';
@@ -92,7 +90,6 @@ export function PipelineRow({
 }) {
   const styles = useStyles();
   const machines = useMachines();
-  const { client } = useRuntime();
   const navigate = useNavigate();
   const run = useActorRef(machines.jobRun, { input: { pipeline: initial } });
   const watch = useActorRef(machines.watch, { input: { pipeline: initial } });
@@ -109,8 +106,9 @@ export function PipelineRow({
   const [tab, setTab] = useState<TabName>('history');
   const [logJob, setLogJob] = useState<Job | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const [deleting, setDeleting] = useState(false);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const deletion = useDeletePipeline();
+  const deleting = deletion.pending;
+  const deleteError = deletion.error;
 
   // A job started here is worth seeing: open the History.
   useEffect(() => {
@@ -147,18 +145,11 @@ export function PipelineRow({
   const refreshButton = <Button appearance="subtle" icon={<ArrowClockwiseRegular />} aria-label="Refresh" title="Refresh" disabled={busy} onClick={() => run.send({ type: 'user.refresh' })} />;
 
   const remove = () => {
-    setDeleting(true);
-    deletePipeline(client, pipeline).then(
-      () => {
-        setConfirmDelete(false);
-        setDeleting(false);
-        onDeleted();
-      },
-      (failure: unknown) => {
-        setDeleteError(failureText(failure));
-        setDeleting(false);
-      },
-    );
+    void deletion.run(pipeline).then((outcome) => {
+      if (!outcome.ok) return;
+      setConfirmDelete(false);
+      onDeleted();
+    });
   };
 
   return (

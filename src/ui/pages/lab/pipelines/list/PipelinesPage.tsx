@@ -20,15 +20,13 @@ import {
 import { AddRegular, ArrowDownloadRegular, DataHistogramRegular } from '@fluentui/react-icons';
 import { useCallback, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { listPipelines, pipelinesOf } from '../../../../../api/pipelines';
 import { isFeatureEnabled } from '../../../../../domain/features';
 import { pathTo } from '../../../../../domain/routes';
-import type { PipelinesCollection } from '../../../../../domain/resources';
-import { failureText } from '../../../../../machines/failureText';
+import { embeddedList } from '../../../../../domain/hal';
 import { EmptyState } from '../../../../components/EmptyState';
 import { PageHeader } from '../../../../components/PageHeader';
 import { useSaveToast } from '../../../../components/useSaveToast';
-import { useRuntime } from '../../../../runtime';
+import { usePipelinesPage } from '../../../../data/pipelines';
 import { useSession } from '../../../../shell/session';
 import { useCurrentWorkspace } from '../../../../shell/useWorkspace';
 import { PipelineRow } from './PipelineRow';
@@ -52,7 +50,6 @@ export default function PipelinesPage() {
   const styles = useStyles();
   const workspace = useCurrentWorkspace();
   const { features } = useSession();
-  const { client } = useRuntime();
   const navigate = useNavigate();
   const size = useScreenSize();
   const canModify = isFeatureEnabled(features, 'MODIFY_PIPELINE');
@@ -64,10 +61,6 @@ export default function PipelinesPage() {
   const [query, setQuery] = useState('');
   const [page, setPage] = useState(0);
   const [reload, setReload] = useState(0);
-  const [result, setResult] = useState<PipelinesCollection | null>(null);
-  /** the search the shown result answers (the picked pipeline scrolls only once its search is in) */
-  const [answered, setAnswered] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
   // A node picked in the trigger graph: the list is searched for it, then its row scrolled to.
   const [picked, setPicked] = useState<string | null>(null);
   const showPipeline = useCallback((name: string) => {
@@ -83,18 +76,11 @@ export default function PipelinesPage() {
     return () => clearTimeout(timer);
   }, [search]);
 
-  useEffect(() => {
-    if (workspace === undefined) return;
-    const controller = new AbortController();
-    setError(null);
-    listPipelines(client, workspace, { page, search: query }, { signal: controller.signal }).then((next) => {
-      setResult(next);
-      setAnswered(query);
-    }, (failure: unknown) => {
-      if (!controller.signal.aborted) setError(failureText(failure));
-    });
-    return () => controller.abort();
-  }, [client, workspace, page, query, reload]);
+  const listed = usePipelinesPage(workspace, page, query, reload);
+  const result = listed.data?.result ?? null;
+  /** the search the shown result answers (the picked pipeline scrolls only once its search is in) */
+  const answered = listed.data?.search ?? null;
+  const error = listed.state.status === 'failed' ? listed.state.message : null;
 
   useEffect(() => {
     if (picked === null || answered !== picked) return;
@@ -131,7 +117,7 @@ export default function PipelinesPage() {
     </Menu>
   );
 
-  const pipelines = result === null ? null : pipelinesOf(result);
+  const pipelines = result === null ? null : embeddedList(result, 'pipelines');
   const totalPages = result?.page?.totalPages ?? 1;
 
   return (

@@ -10,13 +10,10 @@ import {
 } from '@fluentui/react-components';
 import { ChevronDownRegular, ChevronRightRegular } from '@fluentui/react-icons';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import { listPipelinesForGraph, pipelinesOf, TRIGGER_GRAPH_SIZE } from '../../../../../api/pipelines';
-import type { HalLike } from '../../../../../domain/hal';
-import type { PipelinesCollection } from '../../../../../domain/resources';
-import { triggerGraph, type GraphNode } from '../../../../../domain/triggerGraph';
-import { failureText } from '../../../../../machines/failureText';
+import { embeddedList, type HalLike } from '../../../../../domain/hal';
+import { TRIGGER_GRAPH_SIZE, triggerGraph, type GraphNode } from '../../../../../domain/triggerGraph';
 import { latestJobOf } from '../../../../../machines/jobRun/jobRun.machine';
-import { useRuntime } from '../../../../runtime';
+import { useGraphPipelines } from '../../../../data/pipelines';
 import { loadMermaid } from './loadMermaid';
 
 const storageKey = (workspaceId: string) => `triggerGraph:${workspaceId}`;
@@ -90,25 +87,16 @@ type Drawing = { phase: 'loading' } | { phase: 'ready'; svg: string } | { phase:
 
 function TriggerGraphView({ workspace, reload, compact, onSelect }: Props) {
   const styles = useStyles();
-  const { client } = useRuntime();
   const renderId = `trigger-graph-${useId().replace(/[^A-Za-z0-9]/g, '')}`;
   const canvas = useRef<HTMLDivElement>(null);
-  const [retry, setRetry] = useState(0);
-  const [result, setResult] = useState<PipelinesCollection | null>(null);
-  const [drawing, setDrawing] = useState<Drawing>({ phase: 'loading' });
-
-  useEffect(() => {
-    const controller = new AbortController();
-    setDrawing({ phase: 'loading' });
-    listPipelinesForGraph(client, workspace, { signal: controller.signal }).then(setResult, (failure: unknown) => {
-      if (!controller.signal.aborted) setDrawing({ phase: 'error', message: failureText(failure) });
-    });
-    return () => controller.abort();
-  }, [client, workspace, reload, retry]);
+  const listed = useGraphPipelines(workspace, reload);
+  const result = listed.data ?? null;
+  const [drawn, setDrawing] = useState<Drawing>({ phase: 'loading' });
+  const drawing: Drawing = listed.state.status === 'failed' ? { phase: 'error', message: listed.state.message } : listed.state.status === 'loading' ? { phase: 'loading' } : drawn;
 
   const graph = useMemo(() => {
     if (result === null) return null;
-    const pipelines = pipelinesOf(result).map((pipeline) => ({ ...pipeline, status: latestJobOf(pipeline)?.status ?? null }));
+    const pipelines = embeddedList(result, 'pipelines').map((pipeline) => ({ ...pipeline, status: latestJobOf(pipeline)?.status ?? null }));
     return triggerGraph(pipelines, compact ? 'TB' : 'LR');
   }, [result, compact]);
 
@@ -170,7 +158,7 @@ function TriggerGraphView({ workspace, reload, compact, onSelect }: Props) {
         <MessageBar intent="error">
           <MessageBarBody>{drawing.message}</MessageBarBody>
           <MessageBarActions>
-            <Button onClick={() => setRetry(retry + 1)}>Retry</Button>
+            <Button onClick={() => listed.retry()}>Retry</Button>
           </MessageBarActions>
         </MessageBar>
       )}
