@@ -2,16 +2,14 @@ import { Button, makeStyles, MessageBar, MessageBarActions, MessageBarBody, Sear
 import { AddRegular, DatabaseRegular } from '@fluentui/react-icons';
 import { useCallback, useEffect, useState } from 'react';
 import { Navigate, useNavigate } from 'react-router-dom';
-import { listLabDatasets } from '../../../../api/labDatasets';
-import { embeddedList, hasLink } from '../../../../domain/hal';
+import { hasLink } from '../../../../domain/hal';
 import { DATASET_FORM_TEXTS } from '../../../../domain/datasetEditor';
 import { REL } from '../../../../domain/relations';
 import type { Dataset } from '../../../../domain/resources';
 import { pathTo } from '../../../../domain/routes';
-import { failureText } from '../../../../machines/failureText';
 import { EmptyState } from '../../../components/EmptyState';
 import { PageHeader } from '../../../components/PageHeader';
-import { useRuntime } from '../../../runtime';
+import { useLabDatasets } from '../../../data/lab';
 import { useRoute } from '../../../shell/useRoute';
 import { useCurrentWorkspace } from '../../../shell/useWorkspace';
 import { DatasetCard } from './DatasetCard';
@@ -28,8 +26,6 @@ const useStyles = makeStyles({
   emptyIcon: { fontSize: '40px', color: tokens.colorBrandForeground1 },
 });
 
-type Listing = { readonly datasets: readonly Dataset[]; readonly page: number; readonly totalPages: number; readonly total: number };
-
 /**
  * /lab/{workspaceId}/datasets: the datasets an admin publishes (issue 8). Only a workspace that
  * offers 'publish dataset' shows it; ?search filters, ?edit={id|new} opens the editor.
@@ -44,14 +40,14 @@ export default function LabDatasetsPage() {
 
 function DatasetsList({ workspace, search, edit }: { workspace: NonNullable<ReturnType<typeof useCurrentWorkspace>>; search: string; edit: string | null }) {
   const styles = useStyles();
-  const { client } = useRuntime();
   const navigate = useNavigate();
   const workspaceId = workspace.id;
   const [typed, setTyped] = useState(search);
-  const [listing, setListing] = useState<Listing | null>(null);
-  const [loadingMore, setLoadingMore] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const [reload, setReload] = useState(0);
+  const datasets = useLabDatasets(workspace, search, reload);
+  const listing = datasets.data ?? null;
+  const loadingMore = datasets.following;
+  const error = datasets.state.status === 'failed' ? datasets.state.message : null;
   const toasterId = useId('lab-datasets-toaster');
   const { dispatchToast } = useToastController(toasterId);
 
@@ -77,42 +73,7 @@ function DatasetsList({ workspace, search, edit }: { workspace: NonNullable<Retu
     return () => clearTimeout(timer);
   }, [typed, search, go]);
 
-  const fetchPage = useCallback(
-    (page: number, signal?: AbortSignal) =>
-      listLabDatasets(client, workspace, { page, search }, signal === undefined ? {} : { signal }).then((result) => ({
-        datasets: embeddedList(result, 'datasets'),
-        page,
-        totalPages: result.page?.totalPages ?? 1,
-        total: result.page?.totalElements ?? 0,
-      })),
-    [client, workspace, search],
-  );
-
-  useEffect(() => {
-    const controller = new AbortController();
-    setError(null);
-    fetchPage(0, controller.signal).then(setListing, (failure: unknown) => {
-      if (!controller.signal.aborted) setError(failureText(failure));
-    });
-    return () => controller.abort();
-  }, [fetchPage, reload]);
-
-  const loadMore = () => {
-    if (listing === null) return;
-    setLoadingMore(true);
-    fetchPage(listing.page + 1).then(
-      (next) => {
-        setLoadingMore(false);
-        // a dataset published meanwhile shifts the pages: keep each id once
-        const known = new Set(listing.datasets.map((d) => d.id));
-        setListing({ ...next, datasets: [...listing.datasets, ...next.datasets.filter((d) => !known.has(d.id))] });
-      },
-      (failure: unknown) => {
-        setLoadingMore(false);
-        setError(failureText(failure));
-      },
-    );
-  };
+  const loadMore = datasets.loadMore;
 
   const refresh = useCallback(() => setReload((n) => n + 1), []);
   const closeEditor = useCallback(() => go({ edit: null }), [go]);

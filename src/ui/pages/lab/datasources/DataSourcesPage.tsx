@@ -1,14 +1,9 @@
 import { Body1, Caption1, Card, CardHeader, makeStyles, MessageBar, MessageBarBody, Spinner, Text, tokens } from '@fluentui/react-components';
-import { useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
-import { listComponentsOfType } from '../../../../api/dataPlugins';
-import { listPipelineNames } from '../../../../api/pipelineForm';
-import type { DataComponent, Pipeline } from '../../../../domain/resources';
 import { pathTo } from '../../../../domain/routes';
-import { failureText } from '../../../../machines/failureText';
 import { EmptyState } from '../../../components/EmptyState';
 import { PageHeader } from '../../../components/PageHeader';
-import { useRuntime } from '../../../runtime';
+import { useDataSources } from '../../../data/lab';
 import { useCurrentWorkspace } from '../../../shell/useWorkspace';
 
 const useStyles = makeStyles({
@@ -21,22 +16,9 @@ const useStyles = makeStyles({
 export default function DataSourcesPage() {
   const styles = useStyles();
   const workspace = useCurrentWorkspace();
-  const { client } = useRuntime();
-  const [sources, setSources] = useState<{ components: DataComponent[]; pipelines: Pipeline[] } | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    if (workspace === undefined) return;
-    const controller = new AbortController();
-    const options = { signal: controller.signal };
-    Promise.all([listComponentsOfType(client, workspace, 'EXTRACTOR', options), listPipelineNames(client, workspace, options)]).then(
-      ([components, pipelines]) => setSources({ components, pipelines }),
-      (failure: unknown) => {
-        if (!controller.signal.aborted) setError(failureText(failure));
-      },
-    );
-    return () => controller.abort();
-  }, [client, workspace]);
+  const listed = useDataSources(workspace);
+  const sources = listed.state.status === 'ready' ? listed.state.data : null;
+  const error = listed.state.status === 'failed' ? listed.state.message : null;
 
   if (workspace === undefined) return null;
   return (

@@ -1,11 +1,8 @@
 import { Body1, Caption1, Card, CardHeader, Field, Input, makeStyles, MessageBar, MessageBarBody, Spinner, Tab, TabList, Text, tokens } from '@fluentui/react-components';
-import { useEffect, useState } from 'react';
-import { listComponentsOfType } from '../../../../api/dataPlugins';
-import type { DataComponent } from '../../../../domain/resources';
-import { failureText } from '../../../../machines/failureText';
+import { useState } from 'react';
 import { EmptyState } from '../../../components/EmptyState';
 import { PageHeader } from '../../../components/PageHeader';
-import { useRuntime } from '../../../runtime';
+import { useComponentsOfType } from '../../../data/lab';
 import { useCurrentWorkspace } from '../../../shell/useWorkspace';
 
 /** The tabs of spec 001 §2 'Project components', each the workspace's components of one type. */
@@ -31,22 +28,11 @@ const useStyles = makeStyles({
 export default function ProjectPage() {
   const styles = useStyles();
   const workspace = useCurrentWorkspace();
-  const { client } = useRuntime();
   const [tab, setTab] = useState(0);
-  const [components, setComponents] = useState<DataComponent[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const type = PROJECT_TABS[tab]?.type ?? 'EXTRACTOR';
-
-  useEffect(() => {
-    if (workspace === undefined) return;
-    const controller = new AbortController();
-    setComponents(null);
-    setError(null);
-    listComponentsOfType(client, workspace, type, { signal: controller.signal }).then(setComponents, (failure: unknown) => {
-      if (!controller.signal.aborted) setError(failureText(failure));
-    });
-    return () => controller.abort();
-  }, [client, workspace, type]);
+  const listed = useComponentsOfType(workspace, type);
+  const components = listed.state.status === 'ready' ? listed.state.data : null;
+  const error = listed.state.status === 'failed' ? listed.state.message : null;
 
   if (workspace === undefined) return null;
   return (
