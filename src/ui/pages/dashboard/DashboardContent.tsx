@@ -1,17 +1,11 @@
 import { Body1, Button, Link, makeStyles, MessageBar, MessageBarBody, Spinner, Subtitle2, tokens, Tooltip } from '@fluentui/react-components';
 import { ArrowDownloadRegular, ArrowLeftRegular } from '@fluentui/react-icons';
-import { createElement, lazy, Suspense, useCallback, useEffect, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
+import { createElement, lazy, Suspense, useCallback, useMemo, type CSSProperties, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { datasetRows, getDataset, type DataRow } from '../../../api/datasets';
 import { dashboardTree, type ComponentProps, type DashNode } from '../../../domain/dashboard/allow';
-import { hasLink } from '../../../domain/hal';
-import { REL } from '../../../domain/relations';
-import type { Dataset } from '../../../domain/resources';
 import { pathTo } from '../../../domain/routes';
-import { failureText } from '../../../machines/failureText';
-import { useRuntime } from '../../runtime';
 import { InAppLink } from '../../components/InAppLink';
-import { exportDataset } from '../../components/exportDataset';
+import { useDatasetByAlias, useDownloadDataset } from '../../data/datasets';
 import { Visualisation } from '../../components/visualisation/Visualisation';
 
 // Renders DASHBOARD_CONTENT from its allowed tree (src/domain/dashboard): HTML tags as React
@@ -35,68 +29,36 @@ function Problem({ message }: { message: string }) {
   );
 }
 
-type Loaded = { status: 'loading' } | { status: 'ready'; dataset: Dataset; rows: readonly DataRow[] } | { status: 'failed'; message: string };
-
-/** A dataset by alias and, when it has a data link, its rows. */
-function useDataset(workspaceId: string, alias: string): Loaded {
-  const { client } = useRuntime();
-  const [state, setState] = useState<Loaded>({ status: 'loading' });
-  useEffect(() => {
-    const controller = new AbortController();
-    const signal = controller.signal;
-    setState({ status: 'loading' });
-    (async () => {
-      const dataset = await getDataset(client, workspaceId, alias, { signal, skipErrorHandler: true });
-      const rows = hasLink(dataset, REL.data) ? await datasetRows(client, dataset, { signal, skipErrorHandler: true }) : [];
-      if (!signal.aborted) setState({ status: 'ready', dataset, rows });
-    })().catch((failure: unknown) => !signal.aborted && setState({ status: 'failed', message: `${alias}: ${failureText(failure)}` }));
-    return () => controller.abort();
-  }, [client, workspaceId, alias]);
-  return state;
-}
-
 function DatasetView({ workspaceId, props, mode }: { workspaceId: string; props: ComponentProps; mode: 'chart' | 'table' }) {
   const styles = useStyles();
-  const state = useDataset(workspaceId, props.alias ?? '');
+  const loaded = useDatasetByAlias(workspaceId, props.alias ?? '');
   const datasetHref = useCallback((alias: string) => pathTo('dataset', { workspaceId, idOrAlias: alias }), [workspaceId]);
-  if (state.status === 'loading') return <Spinner size="small" label="Loading data" />;
-  if (state.status === 'failed') return <Problem message={state.message} />;
+  if (loaded.state.status === 'failed') return <Problem message={loaded.state.message} />;
+  if (loaded.state.status !== 'ready') return <Spinner size="small" label="Loading data" />;
+  const { dataset, rows } = loaded.state.data;
   return (
-    <div className={styles.block} style={props.style} aria-label={state.dataset.title}>
+    <div className={styles.block} style={props.style} aria-label={dataset.title}>
       {/* the chart draws no title of its own: without this a dashboard of charts is unlabelled */}
-      <Subtitle2 as="h3">{state.dataset.title}</Subtitle2>
+      <Subtitle2 as="h3">{dataset.title}</Subtitle2>
       <div className={styles.visual}>
-        <Visualisation dataset={state.dataset} rows={state.rows} mode={mode} datasetHref={datasetHref} />
+        <Visualisation dataset={dataset} rows={rows} mode={mode} datasetHref={datasetHref} />
       </div>
-      {mode === 'chart' && props.showTable === true && <Visualisation dataset={state.dataset} rows={state.rows} mode="table" datasetHref={datasetHref} />}
+      {mode === 'chart' && props.showTable === true && <Visualisation dataset={dataset} rows={rows} mode="table" datasetHref={datasetHref} />}
     </div>
   );
 }
 
 function DownloadDatasetButton({ workspaceId, props }: { workspaceId: string; props: ComponentProps }) {
-  const { client } = useRuntime();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const download = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await exportDataset(client, await getDataset(client, workspaceId, props.alias ?? '', { skipErrorHandler: true }));
-    } catch (failure) {
-      setError(failureText(failure));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const download = useDownloadDataset(workspaceId);
   const label = props.tooltip ?? `Download ${props.alias ?? ''}`;
   return (
     <span style={props.style}>
       <Tooltip content={label} relationship="label">
-        <Button icon={<ArrowDownloadRegular />} disabled={busy} onClick={() => void download()}>
+        <Button icon={<ArrowDownloadRegular />} disabled={download.pending} onClick={() => void download.run(props.alias ?? '')}>
           Download
         </Button>
       </Tooltip>
-      {error !== null && <Body1 role="alert">{error}</Body1>}
+      {download.error !== null && <Body1 role="alert">{download.error}</Body1>}
     </span>
   );
 }

@@ -1,12 +1,10 @@
 import { Body1, makeStyles, MessageBar, MessageBarBody, Spinner, Subtitle2, tokens } from '@fluentui/react-components';
-import { lazy, Suspense, useEffect, useState } from 'react';
-import { getDataset } from '../../../api/datasets';
-import { toApiError } from '../../../api/errors';
+import { lazy, Suspense } from 'react';
 import { appProperty } from '../../../domain/appProperties';
 import type { Workspace } from '../../../domain/resources';
-import { failureText } from '../../../machines/failureText';
 import { PageHeader } from '../../components/PageHeader';
-import { useRuntime } from '../../runtime';
+import { useHelpDescription } from '../../data/datasets';
+import type { QueryState } from '../../data/useQuery';
 import { useCurrentWorkspace } from '../../shell/useWorkspace';
 
 const Markdown = lazy(() => import('../datasets/page/Markdown'));
@@ -17,6 +15,20 @@ const useStyles = makeStyles({
 
 type State = { status: 'loading' } | { status: 'dataset'; description: string } | { status: 'fixed'; error?: string };
 
+/** No alias or no such dataset: the fixed help; a failed read: the fixed help with why. */
+function helpState(read: QueryState<{ description: string } | { missing: true }>): State {
+  switch (read.status) {
+    case 'idle':
+      return { status: 'fixed' };
+    case 'loading':
+      return { status: 'loading' };
+    case 'failed':
+      return { status: 'fixed', error: read.message };
+    case 'ready':
+      return 'missing' in read.data ? { status: 'fixed' } : { status: 'dataset', description: read.data.description };
+  }
+}
+
 /** /l/{workspaceId}/help: the HELP_DATASET_ALIAS dataset's description as markdown, else the fixed help (also on a 404). */
 export default function HelpPage() {
   const workspace = useCurrentWorkspace();
@@ -25,24 +37,10 @@ export default function HelpPage() {
 
 function Help({ workspace }: { workspace: Workspace }) {
   const styles = useStyles();
-  const { client } = useRuntime();
   const alias = appProperty(workspace, 'HELP_DATASET_ALIAS')?.trim() ?? '';
   const title = appProperty(workspace, 'HELP_PAGE_TITLE')?.trim() || 'Help';
-  const [state, setState] = useState<State>(alias === '' ? { status: 'fixed' } : { status: 'loading' });
-
-  useEffect(() => {
-    if (alias === '') return undefined;
-    const controller = new AbortController();
-    getDataset(client, workspace.id, alias, { signal: controller.signal, skipErrorHandler: true }).then(
-      (dataset) => !controller.signal.aborted && setState({ status: 'dataset', description: dataset.description ?? '' }),
-      (failure: unknown) => {
-        if (controller.signal.aborted) return;
-        const error = toApiError(failure);
-        setState(error.kind === 'response' && error.status === 404 ? { status: 'fixed' } : { status: 'fixed', error: failureText(failure) });
-      },
-    );
-    return () => controller.abort();
-  }, [client, workspace.id, alias]);
+  const help = useHelpDescription(workspace.id, alias);
+  const state = helpState(help.state);
 
   return (
     <>

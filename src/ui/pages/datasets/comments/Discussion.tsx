@@ -1,8 +1,6 @@
-import { useEffect, useState } from 'react';
-import { listMembers } from '../../../../api/workspaces';
 import { commentsDisabledText } from '../../../../domain/datasetPage';
-import type { Dataset, Member, Workspace } from '../../../../domain/resources';
-import { useRuntime } from '../../../runtime';
+import type { Dataset, Workspace } from '../../../../domain/resources';
+import { useMentionableMembers } from '../../../data/datasets';
 import { useSession } from '../../../shell/session';
 import { Thread } from './Thread';
 
@@ -11,18 +9,8 @@ import { Thread } from './Thread';
  * '@' suggestions and to show @handles as names; without them mentions stay as typed.
  */
 export function Discussion({ dataset, workspace }: { dataset: Dataset; workspace: Workspace }) {
-  const { client } = useRuntime();
   const { profile } = useSession();
-  const [members, setMembers] = useState<readonly Member[]>([]);
-  useEffect(() => {
-    const controller = new AbortController();
-    listMembers(client, workspace.id, { signal: controller.signal, query: { size: 999 } }).then(
-      (list) => !controller.signal.aborted && setMembers(list),
-      // Suggestions are a help, not the thread: a failure leaves handles as text.
-      () => undefined,
-    );
-    return () => controller.abort();
-  }, [client, workspace.id]);
+  const members = useMentionableMembers(workspace.id);
   return (
     <Thread
       parent={dataset}

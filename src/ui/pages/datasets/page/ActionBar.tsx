@@ -30,22 +30,20 @@ import {
   TableRegular,
 } from '@fluentui/react-icons';
 import { useSelector } from '@xstate/react';
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { actionEnabled, canSaveToList, datasetActions, shareTargets, watchState, type DatasetAction } from '../../../../domain/datasetPage';
 import { hasLink } from '../../../../domain/hal';
 import { REL } from '../../../../domain/relations';
 import type { Dataset, Workspace } from '../../../../domain/resources';
 import { pathTo } from '../../../../domain/routes';
-import { failureText } from '../../../../machines/failureText';
 import { selectBusy, selectIsLiked } from '../../../../machines/datasetPage/datasetPage.machine';
-import { useRuntime } from '../../../runtime';
 import { useSession } from '../../../shell/session';
 import { WatchForDialog, type WatchChoice } from '../../../components/WatchForDialog';
 import { ActionLabel, named } from './ActionLabel';
 import { AddToListDialog } from './AddToListDialog';
 import type { DatasetPageActor } from './datasetPageActor';
-import { exportDataset } from '../../../components/exportDataset';
+import { useExportDataset } from '../../../data/datasets';
 import { ShareDialog } from './ShareDialog';
 
 const useStyles = makeStyles({
@@ -84,11 +82,11 @@ type Props = {
 export function ActionBar({ actor, dataset, workspace, shareUrl, mode, onModeChange, onError }: Props) {
   const styles = useStyles();
   const { features } = useSession();
-  const { client } = useRuntime();
   const navigate = useNavigate();
   const liked = useSelector(actor, selectIsLiked);
   const busy = useSelector(actor, selectBusy);
-  const [exporting, setExporting] = useState(false);
+  const exportRun = useExportDataset();
+  const exporting = exportRun.pending;
 
   const render: Record<DatasetAction, () => ReactNode> = {
     star: () => (
@@ -136,11 +134,8 @@ export function ActionBar({ actor, dataset, workspace, shareUrl, mode, onModeCha
         icon={exporting ? <Spinner size="tiny" /> : <ArrowDownloadRegular />}
         disabled={!actionEnabled('export', dataset) || exporting}
         onClick={() => {
-          setExporting(true);
           onError(null);
-          exportDataset(client, dataset)
-            .catch((failure: unknown) => onError(failureText(failure)))
-            .finally(() => setExporting(false));
+          void exportRun.run(dataset).then((outcome) => outcome.ok || onError(outcome.error));
         }}
         {...named('Export')}
       >

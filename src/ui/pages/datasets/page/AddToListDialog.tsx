@@ -18,13 +18,11 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { BookmarkRegular } from '@fluentui/react-icons';
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import { createList, listsForDataset, setInList } from '../../../../api/datasets';
+import { useMemo, useState } from 'react';
 import { hasLink, type HalLike } from '../../../../domain/hal';
 import { REL } from '../../../../domain/relations';
 import type { Channel } from '../../../../domain/resources';
-import { failureText } from '../../../../machines/failureText';
-import { useRuntime } from '../../../runtime';
+import { useListsForDataset } from '../../../data/datasets';
 import { ActionLabel, named } from './ActionLabel';
 
 const useStyles = makeStyles({
@@ -54,28 +52,13 @@ export function AddToListDialog({ workspace, datasetId, disabled }: { workspace:
 
 function ListsBody({ workspace, datasetId }: { workspace: HalLike; datasetId: string }) {
   const styles = useStyles();
-  const { client } = useRuntime();
-  const [lists, setLists] = useState<Lists>({ status: 'loading' });
+  const query = useListsForDataset(workspace, datasetId);
   const [search, setSearch] = useState('');
   const [name, setName] = useState('');
   const [busy, setBusy] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  const load = useCallback(
-    (signal?: AbortSignal) =>
-      listsForDataset(client, workspace, datasetId, signal === undefined ? {} : { signal }).then(
-        (found) => setLists({ status: 'ready', lists: found }),
-        (failure: unknown) => {
-          if (signal?.aborted !== true) setLists({ status: 'failed', message: failureText(failure) });
-        },
-      ),
-    [client, workspace, datasetId],
-  );
-  useEffect(() => {
-    const controller = new AbortController();
-    void load(controller.signal);
-    return () => controller.abort();
-  }, [load]);
+  // Lists that could not be read show why instead; a change that failed shows why below the lists.
+  const lists: Lists = query.data !== undefined ? { status: 'ready', lists: query.data } : query.state.status === 'failed' ? { status: 'failed', message: query.state.message } : { status: 'loading' };
+  const error = query.data !== undefined && query.state.status === 'failed' ? query.state.message : null;
 
   const shown = useMemo(() => {
     if (lists.status !== 'ready') return [];
@@ -86,24 +69,15 @@ function ListsBody({ workspace, datasetId }: { workspace: HalLike; datasetId: st
 
   const toggle = (list: Channel, inList: boolean) => {
     setBusy(list.id);
-    setError(null);
-    setInList(client, list, datasetId, inList)
-      .then(() => setLists((current) => (current.status === 'ready' ? { ...current, lists: current.lists.map((l) => (l.id === list.id ? { ...l, containsDataset: inList } : l)) } : current)))
-      .catch((failure: unknown) => setError(failureText(failure)))
-      .finally(() => setBusy(null));
+    void query.toggle(list, inList).finally(() => setBusy(null));
   };
 
   const create = () => {
     setBusy('new');
-    setError(null);
-    createList(client, workspace, name)
-      .then((created) => setInList(client, created, datasetId, true))
-      .then(() => {
-        setName('');
-        return load();
-      })
-      .catch((failure: unknown) => setError(failureText(failure)))
-      .finally(() => setBusy(null));
+    void query.create(name).then((created) => {
+      if (created) setName('');
+      setBusy(null);
+    });
   };
 
   return (

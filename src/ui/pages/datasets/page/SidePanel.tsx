@@ -1,12 +1,11 @@
 import { Body1, Caption1, makeStyles, MessageBar, MessageBarBody, Spinner, Tab, TabList, tokens } from '@fluentui/react-components';
-import { useEffect, useState } from 'react';
-import { datasetAlerts, relatedDatasets, type DatasetAlert } from '../../../../api/datasets';
+import { useState } from 'react';
 import { NO_ALERTS, type DatasetViewTab } from '../../../../domain/datasetPage';
 import { hasLink } from '../../../../domain/hal';
 import { REL } from '../../../../domain/relations';
 import type { Dataset, Workspace } from '../../../../domain/resources';
-import { failureText } from '../../../../machines/failureText';
-import { useRuntime } from '../../../runtime';
+import type { Query } from '../../../data/useQuery';
+import { useDatasetAlerts, useRelatedDatasets } from '../../../data/datasets';
 import { Discussion } from '../comments/Discussion';
 import { datasetRoute } from '../../../components/feed/DatasetCard';
 import { DateText } from '../../../components/DateText';
@@ -52,28 +51,11 @@ export function SidePanel({ tabs, dataset, workspace }: { tabs: readonly Dataset
   );
 }
 
-type Loaded<T> = { readonly status: 'loading' } | { readonly status: 'ready'; readonly items: readonly T[] } | { readonly status: 'failed'; readonly message: string };
-
-function useLinked<T>(dataset: Dataset, rel: string, load: (signal: AbortSignal) => Promise<T[]>): Loaded<T> | undefined {
-  const [state, setState] = useState<Loaded<T>>({ status: 'loading' });
-  const offered = hasLink(dataset, rel);
-  useEffect(() => {
-    if (!offered) return undefined;
-    const controller = new AbortController();
-    setState({ status: 'loading' });
-    load(controller.signal).then(
-      (items) => !controller.signal.aborted && setState({ status: 'ready', items }),
-      (failure: unknown) => !controller.signal.aborted && setState({ status: 'failed', message: failureText(failure) }),
-    );
-    return () => controller.abort();
-    // The load function is rebuilt each render; the dataset's identity is what matters.
-  }, [offered, dataset]);
-  return offered ? state : undefined;
-}
-
-function LoadedList<T>({ state, empty, children }: { state: Loaded<T> | undefined; empty: string; children: (items: readonly T[]) => JSX.Element }) {
+/** A list read through a link: nothing to show when the link is not offered (idle) or the list is empty. */
+function LoadedList<T>({ query, empty, children }: { query: Query<T[]>; empty: string; children: (items: readonly T[]) => JSX.Element }) {
   const styles = useStyles();
-  if (state === undefined) return <Body1 className={styles.muted}>{empty}</Body1>;
+  const state = query.state;
+  if (state.status === 'idle') return <Body1 className={styles.muted}>{empty}</Body1>;
   if (state.status === 'loading') return <Spinner size="tiny" />;
   if (state.status === 'failed') {
     return (
@@ -82,19 +64,18 @@ function LoadedList<T>({ state, empty, children }: { state: Loaded<T> | undefine
       </MessageBar>
     );
   }
-  return state.items.length === 0 ? <Body1 className={styles.muted}>{empty}</Body1> : children(state.items);
+  return state.data.length === 0 ? <Body1 className={styles.muted}>{empty}</Body1> : children(state.data);
 }
 
 function Alerts({ dataset }: { dataset: Dataset }) {
   const styles = useStyles();
-  const { client } = useRuntime();
-  const state = useLinked<DatasetAlert>(dataset, REL.alerts, (signal) => datasetAlerts(client, dataset, { signal }));
+  const alerts = useDatasetAlerts(dataset);
   return (
     <div className={styles.list}>
-      <LoadedList state={state} empty={NO_ALERTS}>
-      {(alerts) => (
+      <LoadedList query={alerts} empty={NO_ALERTS}>
+      {(items) => (
         <ul className={styles.list}>
-          {alerts.map((alert, index) => (
+          {items.map((alert, index) => (
             <li key={alert.id ?? index} className={styles.item}>
               <Body1>{alert.detail ?? ''}</Body1>
               <Caption1 className={styles.muted}>
@@ -112,10 +93,9 @@ function Alerts({ dataset }: { dataset: Dataset }) {
 
 function Related({ dataset, workspaceId }: { dataset: Dataset; workspaceId: string }) {
   const styles = useStyles();
-  const { client } = useRuntime();
-  const state = useLinked<Dataset>(dataset, REL.related, (signal) => relatedDatasets(client, dataset, { signal }));
+  const related = useRelatedDatasets(dataset);
   return (
-    <LoadedList state={state} empty="No related datasets.">
+    <LoadedList query={related} empty="No related datasets.">
       {(datasets) => (
         <ul className={styles.list} aria-label="Related datasets">
           {datasets

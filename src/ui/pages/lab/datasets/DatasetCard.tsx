@@ -17,17 +17,14 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { DeleteRegular, EditRegular } from '@fluentui/react-icons';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { datasetRows, deleteDataset } from '../../../../api/labDatasets';
 import { formatJobDate } from '../../../../domain/constants';
 import { hasLink } from '../../../../domain/hal';
 import { REL } from '../../../../domain/relations';
 import type { Dataset } from '../../../../domain/resources';
 import { pathTo } from '../../../../domain/routes';
-import { apiErrorOf } from '../../../../machines/apiError';
-import { failureText } from '../../../../machines/failureText';
-import { useRuntime } from '../../../runtime';
+import { useDeleteDataset, usePreviewRows } from '../../../data/datasets';
 import { Visualisation } from '../../../components/visualisation/Visualisation';
 import { useInView } from './useInView';
 
@@ -42,36 +39,17 @@ const useStyles = makeStyles({
   actions: { display: 'flex', gap: tokens.spacingHorizontalS, marginTop: 'auto' },
 });
 
-type Rows = Record<string, unknown>[] | undefined;
-
-/** The server's own words for a refused data read (its error body's message), else the shell's text. */
-function rowsFailureText(failure: unknown): string {
-  const apiError = apiErrorOf(failure);
-  return apiError.kind === 'response' && apiError.body?.message ? apiError.body.message : failureText(failure);
-}
-
 /** One dataset in the Lab's grid: what it is, where it lives, and a small preview of its data. */
 export function DatasetCard({ dataset, workspaceId, onEdit, onDeleted }: { dataset: Dataset; workspaceId: string; onEdit: () => void; onDeleted: () => void }) {
   const styles = useStyles();
-  const { client } = useRuntime();
   const previewRef = useRef<HTMLDivElement>(null);
   const visible = useInView(previewRef);
-  const [rows, setRows] = useState<Rows>(undefined);
-  const [rowsError, setRowsError] = useState<string | null>(null);
   const [reload, setReload] = useState(0);
   const hasData = hasLink(dataset, REL.data);
-
-  useEffect(() => {
-    if (!visible || !hasData) return undefined;
-    const controller = new AbortController();
-    datasetRows(client, dataset, { signal: controller.signal, skipErrorHandler: true }).then(setRows, (failure: unknown) => {
-      if (controller.signal.aborted) return;
-      // Raw data that is not rows (a mermaid diagram's text) is drawn from the dataset itself.
-      if ((dataset.rawData ?? '').trim() !== '') setRows([]);
-      else setRowsError(rowsFailureText(failure));
-    });
-    return () => controller.abort();
-  }, [client, dataset, visible, hasData, reload]);
+  const preview = usePreviewRows(dataset, visible, reload);
+  const previewData = preview.state.status === 'ready' ? preview.state.data : undefined;
+  const rows = previewData !== undefined && 'rows' in previewData ? previewData.rows : undefined;
+  const rowsError = previewData !== undefined && 'refused' in previewData ? previewData.refused : preview.state.status === 'failed' ? preview.state.message : null;
   const refresh = useCallback(() => setReload((n) => n + 1), []);
 
   const channel = (dataset._embedded as { source?: { name?: unknown } } | null | undefined)?.source?.name;
@@ -120,24 +98,16 @@ export function DatasetCard({ dataset, workspaceId, onEdit, onDeleted }: { datas
 }
 
 function DeleteButton({ dataset, onDeleted }: { dataset: Dataset; onDeleted: () => void }) {
-  const { client } = useRuntime();
   const [open, setOpen] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const deletion = useDeleteDataset();
+  const busy = deletion.pending;
+  const error = deletion.error;
   const confirm = () => {
-    setBusy(true);
-    setError(null);
-    deleteDataset(client, dataset, { skipErrorHandler: true }).then(
-      () => {
-        setBusy(false);
-        setOpen(false);
-        onDeleted();
-      },
-      (failure: unknown) => {
-        setBusy(false);
-        setError(failureText(failure));
-      },
-    );
+    void deletion.run(dataset).then((outcome) => {
+      if (!outcome.ok) return;
+      setOpen(false);
+      onDeleted();
+    });
   };
   return (
     <>
