@@ -3,9 +3,26 @@
 //   src/domain imports no framework; only src/api imports ofetch; only the auth bridge imports auth0.
 import tseslint from 'typescript-eslint';
 import importPlugin from 'eslint-plugin-import';
+import path from 'node:path';
 
 const frameworks = ['react', 'react-dom', 'react/*', 'xstate', 'xstate/*', '@xstate/*', 'ofetch', '@auth0/*', '@fluentui/*', 'react-router-dom', 'fastify', 'fastify/*', '@fastify/*', 'kysely', 'pg', '@electric-sql/*', 'oidc-provider', 'jose', 'pino'];
 const noImport = (patterns, message) => ({ group: patterns, message });
+// A page folder (src/ui/pages/<page>/) is one page: what two pages share lives in src/ui/components.
+const pageBoundaries = {
+  meta: { type: 'problem', schema: [], messages: { crossing: "src/ui/pages/{{from}} imports src/ui/pages/{{to}}: move what both pages use to src/ui/components." } },
+  create(context) {
+    const file = path.relative(import.meta.dirname, context.filename).split(path.sep).join('/');
+    const from = /^src\/ui\/pages\/([^/]+)\//.exec(file)?.[1];
+    if (from === undefined) return {};
+    const check = (source) => {
+      if (typeof source?.value !== 'string' || !source.value.startsWith('.')) return;
+      const target = path.relative(import.meta.dirname, path.resolve(path.dirname(context.filename), source.value)).split(path.sep).join('/');
+      const to = /^src\/ui\/pages\/([^/]+)/.exec(target)?.[1];
+      if (to !== undefined && to !== from) context.report({ node: source, messageId: 'crossing', data: { from, to } });
+    };
+    return { ImportDeclaration: (node) => check(node.source), ImportExpression: (node) => check(node.source), ExportNamedDeclaration: (node) => check(node.source), ExportAllDeclaration: (node) => check(node.source) };
+  },
+};
 const serverOnly = noImport(['**/src/ui/**', '**/src/machines/**', '**/src/api/**', 'react', 'react-dom', 'xstate', '@fluentui/*', '@auth0/*', 'ofetch'], 'server may import src/domain only.');
 
 export default tseslint.config(
@@ -40,6 +57,17 @@ export default tseslint.config(
   {
     files: ['src/ui/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: [noImport(['ofetch'], 'Only src/api imports ofetch.'), noImport(['**/server/**'], 'The SPA never imports the server.')] }] },
+  },
+  {
+    // Views only render: what they read or change goes through src/ui/data (queries and
+    // mutations over src/api) or a machine; the composition roots hand the client out.
+    files: ['src/ui/**'],
+    ignores: ['src/ui/data/**', 'src/ui/runtime.tsx', 'src/ui/machines.ts', '**/*.test.ts', '**/*.test.tsx'],
+    plugins: { local: { rules: { 'page-boundaries': pageBoundaries } } },
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [noImport(['ofetch'], 'Only src/api imports ofetch.'), noImport(['**/server/**'], 'The SPA never imports the server.'), { group: ['**/api/*', '**/api'], allowTypeImports: true, message: 'Views only render: read and change through src/ui/data (or a machine), not src/api.' }] }],
+      'local/page-boundaries': 'error',
+    },
   },
   {
     // Paths of the SPA are built and read only by the route table (src/domain/routes.ts).

@@ -18,13 +18,11 @@ import {
 import { ArrowDownloadRegular, ErrorCircleRegular, SearchRegular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useMemo, useRef, useState, type UIEvent } from 'react';
-import { downloadLogText, logFileName } from '../../../api/logs';
 import { firstErrorIndex, formatLogTime, isErrorLine, searchLog, visibleRows, WRAP_MAX_LINES } from '../../../domain/logView';
 import type { Job } from '../../../domain/resources';
-import { failureText } from '../../../machines/failureText';
 import { selectCanDownload, selectNoLogs } from '../../../machines/logStream/logStream.machine';
 import { useMachines } from '../../MachinesProvider';
-import { useRuntime } from '../../runtime';
+import { useDownloadLog } from '../../data/pipelines';
 import { JobStatusBadge } from './JobStatusBadge';
 import { useScreenSize } from '../useScreenSize';
 
@@ -88,7 +86,6 @@ const useStyles = makeStyles({
 export function LogModal({ job, onClose }: { job: Job; onClose: () => void }) {
   const styles = useStyles();
   const machines = useMachines();
-  const { client } = useRuntime();
   const actor = useActorRef(machines.logStream, { input: { job } });
   const lines = useSelector(actor, (s) => s.context.lines);
   const status = useSelector(actor, (s) => s.context.job.status);
@@ -104,8 +101,9 @@ export function LogModal({ job, onClose }: { job: Job; onClose: () => void }) {
   const [query, setQuery] = useState('');
   const [hitIndex, setHitIndex] = useState(0);
   const [current, setCurrent] = useState<number | null>(null);
-  const [downloadError, setDownloadError] = useState<string | null>(null);
-  const [downloading, setDownloading] = useState(false);
+  const downloadLog = useDownloadLog();
+  const downloadError = downloadLog.error;
+  const downloading = downloadLog.pending;
   // on a phone a line cut with '…' cannot be read: lines wrap there unless turned off
   const size = useScreenSize();
   const [wrap, setWrap] = useState(size === 'small');
@@ -158,25 +156,7 @@ export function LogModal({ job, onClose }: { job: Job; onClose: () => void }) {
     scrollToRow(index);
   };
 
-  const download = () => {
-    setDownloading(true);
-    setDownloadError(null);
-    downloadLogText(client, job).then(
-      (text) => {
-        const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
-        const link = document.createElement('a');
-        link.href = url;
-        link.download = logFileName(job.id);
-        link.click();
-        setTimeout(() => URL.revokeObjectURL(url), 1_000);
-        setDownloading(false);
-      },
-      (failure: unknown) => {
-        setDownloadError(failureText(failure));
-        setDownloading(false);
-      },
-    );
-  };
+  const download = () => void downloadLog.run(job);
 
   const { start, end } = visibleRows(scrollTop, VIEWPORT_HEIGHT, ROW_HEIGHT, lines.length);
   const hasError = useMemo(() => firstErrorIndex(lines) >= 0, [lines]);

@@ -12,7 +12,7 @@ import { Visualisation } from '../../components/visualisation/Visualisation';
 // elements with the allowed props only, components from the map below, text as sanitised
 // markdown. Nothing of the content is evaluated; a problem is shown where it occurred.
 
-const Markdown = lazy(() => import('../datasets/page/Markdown'));
+const Markdown = lazy(() => import('../../components/Markdown'));
 
 const useStyles = makeStyles({
   block: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, minWidth: 0 },

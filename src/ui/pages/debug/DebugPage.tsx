@@ -17,7 +17,6 @@ import {
 } from '@fluentui/react-components';
 import { ArrowClockwiseRegular, CopyRegular, PlugConnectedRegular } from '@fluentui/react-icons';
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import { listWorkspaces } from '../../../api/workspaces';
 import { COPIED_TOAST_MS } from '../../../domain/constants';
 import { MESSAGES } from '../../../domain/errors';
 import { linkHref } from '../../../domain/hal';
@@ -29,6 +28,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { useRuntime } from '../../runtime';
 import type { RuntimeConfig } from '../../runtimeConfig';
 import { useCurrentWorkspace } from '../../shell/useWorkspace';
+import { usePing } from '../../data/workspaces';
 
 const useStyles = makeStyles({
   // Headings keep the type ramp's spacing, not the browser's default margins.
@@ -219,21 +219,12 @@ type PingState =
 
 function PingCard() {
   const styles = useStyles();
-  const { client } = useRuntime();
-  const [state, setState] = useState<PingState>({ status: 'idle' });
-  const controller = useRef<AbortController | null>(null);
-
-  useEffect(() => () => controller.current?.abort(), []);
+  const pinging = usePing();
+  const [answer, setAnswer] = useState<PingState>({ status: 'idle' });
+  const state: PingState = pinging.pending ? { status: 'pinging' } : answer;
 
   const ping = () => {
-    controller.current?.abort();
-    const current = new AbortController();
-    controller.current = current;
-    setState({ status: 'pinging' });
-    listWorkspaces(client, { signal: current.signal, skipErrorHandler: true }).then(
-      (workspaces) => !current.signal.aborted && setState({ status: 'answered', workspaces }),
-      (error: unknown) => !current.signal.aborted && setState({ status: 'failed', message: failureText(error) }),
-    );
+    void pinging.run().then((outcome) => setAnswer(outcome.ok ? { status: 'answered', workspaces: outcome.value } : { status: 'failed', message: outcome.error }));
   };
 
   return (

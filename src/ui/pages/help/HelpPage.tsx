@@ -7,7 +7,7 @@ import { useHelpDescription } from '../../data/datasets';
 import type { QueryState } from '../../data/useQuery';
 import { useCurrentWorkspace } from '../../shell/useWorkspace';
 
-const Markdown = lazy(() => import('../datasets/page/Markdown'));
+const Markdown = lazy(() => import('../../components/Markdown'));
 
 const useStyles = makeStyles({
   body: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, maxWidth: '760px', overflowWrap: 'anywhere' },

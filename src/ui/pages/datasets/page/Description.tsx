@@ -7,7 +7,7 @@ import { REL } from '../../../../domain/relations';
 import type { Dataset } from '../../../../domain/resources';
 import type { DatasetPageActor } from './datasetPageActor';
 
-const Markdown = lazy(() => import('./Markdown'));
+const Markdown = lazy(() => import('../../../components/Markdown'));
 
 /** Spec 002 §9: the description editor is 400 high. */
 const EDITOR_HEIGHT = '400px';

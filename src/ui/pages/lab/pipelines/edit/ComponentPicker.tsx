@@ -17,13 +17,10 @@ import {
   Text,
   tokens,
 } from '@fluentui/react-components';
-import { useEffect, useState } from 'react';
-import { listAvailablePlugins, listDataComponents, type PickerPage } from '../../../../../api/dataComponents';
+import { useState } from 'react';
 import type { HalLike } from '../../../../../domain/hal';
-import { componentFromExisting, componentFromPlugin } from '../../../../../machines/pipelineForm/editorComponents';
 import type { EditorComponent } from '../../../../../machines/pipelineForm/pipelineForm.machine';
-import { failureText } from '../../../../../machines/failureText';
-import { useRuntime } from '../../../../runtime';
+import { usePickerPage, type PickerPage, type PickerRow } from '../../../../data/lab';
 
 const useStyles = makeStyles({
   surface: { maxWidth: '640px', width: '100%' },
@@ -33,40 +30,19 @@ const useStyles = makeStyles({
 });
 
 type Tab = 'existing' | 'new';
-type Row = { readonly key: string; readonly label: string; readonly detail: string; readonly component: EditorComponent };
+type Row = PickerRow;
 type Query = { status: 'loading' } | { status: 'ready'; page: PickerPage<Row> } | { status: 'failed'; message: string };
 
 /** 'Add component' (spec 001 §2): Existing and New tabs, paged, searched by name; Add adds the ticked ones. */
 export function ComponentPicker({ open, workspace, present, onAdd, onClose }: { open: boolean; workspace: HalLike; present: readonly string[]; onAdd: (components: EditorComponent[]) => void; onClose: () => void }) {
   const styles = useStyles();
-  const { client } = useRuntime();
   const [tab, setTab] = useState<Tab>('new');
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(0);
-  const [query, setQuery] = useState<Query>({ status: 'loading' });
   const [chosen, setChosen] = useState<ReadonlyMap<string, EditorComponent>>(new Map());
 
-  useEffect(() => {
-    if (!open) return;
-    const controller = new AbortController();
-    setQuery({ status: 'loading' });
-    const options = { signal: controller.signal };
-    const load: Promise<PickerPage<Row>> =
-      tab === 'existing'
-        ? listDataComponents(client, workspace, { page, search }, options).then((p) => ({
-            ...p,
-            items: p.items.map((c) => ({ key: `c:${c.name}`, label: c.name, detail: c._embedded?.dataplugin?.label ?? c.pluginType ?? '', component: componentFromExisting(c) })),
-          }))
-        : listAvailablePlugins(client, workspace, { page, search }, options).then((p) => ({
-            ...p,
-            items: p.items.map((d) => ({ key: `p:${d.id}`, label: d.label ?? d.name, detail: `${d.pluginType.toLowerCase()} · ${d.name}${d.variant ? ` (${d.variant})` : ''}`, component: componentFromPlugin(d) })),
-          }));
-    load.then(
-      (result) => !controller.signal.aborted && setQuery({ status: 'ready', page: result }),
-      (error: unknown) => !controller.signal.aborted && setQuery({ status: 'failed', message: failureText(error) }),
-    );
-    return () => controller.abort();
-  }, [open, client, workspace, tab, page, search]);
+  const read = usePickerPage(open, workspace, tab, page, search);
+  const query: Query = read.state.status === 'ready' ? { status: 'ready', page: read.state.data } : read.state.status === 'failed' ? { status: 'failed', message: read.state.message } : { status: 'loading' };
 
   const toggle = (row: Row, on: boolean) =>
     setChosen((previous) => {

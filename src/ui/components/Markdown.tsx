@@ -3,9 +3,9 @@ import { useMemo, type AnchorHTMLAttributes } from 'react';
 import ReactMarkdown from 'react-markdown';
 import rehypeSanitize from 'rehype-sanitize';
 import remarkGfm from 'remark-gfm';
-import { linkHashtags } from '../../../../domain/datasetText';
-import { tagSearchTarget } from '../../../../domain/searchQuery';
-import { InAppLink } from '../../../components/InAppLink';
+import { linkHashtags } from '../../domain/datasetText';
+import { tagSearchTarget } from '../../domain/searchQuery';
+import { InAppLink } from './InAppLink';
 
 // Loaded lazily (React.lazy) by the description: react-markdown and its plugins stay out of every
 // other page's bundle. Raw HTML is never rendered (react-markdown ignores it) and the HTML tree is
