@@ -95,6 +95,9 @@ describe('buildChartModel', () => {
     const single = parseMetadata(JSON.stringify({ related_table: { columns: [{ name: 'month' }], aggregates: [{ name: 'revenue', label: 'Revenue' }] } }));
     const plain = model({ chartType: 'bubble', metadata: single });
     expect(plain.sizeLabel).toBeNull();
+    // the legend says what the size means, even for one series; bubbles all one size need none
+    expect(plain.showLegend).toBe(false);
+    expect(model({ chartType: 'bubble', metadata: parseMetadata(JSON.stringify({ related_table: { columns: [{ name: 'month' }], aggregates: [{ name: 'revenue' }, { name: 'orders' }] } })) }).showLegend).toBe(true);
     expect(plain.series[0]?.radii).toEqual([BUBBLE_PLAIN_RADIUS, BUBBLE_PLAIN_RADIUS]);
     expect(bubbleRadii([100, 25, 0, -4, null, Number.MAX_VALUE])).toEqual([3, 3, 3, 3, 3, 30]);
     expect(bubbleRadii([100, 25])).toEqual([30, 16.5]);

@@ -229,7 +229,8 @@ export function buildChartModel({ chartType, stacked, metadata: result, rows, da
       axes: perCategory ? [] : axes,
       categoryColours: fullLabels.map((_, index) => colourAt(index, metadata.palette)),
       tileLabelVisible,
-      showLegend: !compact && chartType !== 'treemap' && legendEntries > 1 && legendEntries <= LEGEND_MAX_ENTRIES,
+      // a sized bubble chart's legend says what the size means, even for one series
+      showLegend: !compact && chartType !== 'treemap' && (legendEntries > 1 || sizeAggregate !== undefined) && legendEntries <= LEGEND_MAX_ENTRIES,
       sizeLabel: sizeAggregate ? sizeAggregate.label || sizeAggregate.name : null,
     },
   };

@@ -190,7 +190,7 @@ ORDER BY visit_date`,
   {
     // no Matatika example: x is the column as in the labeled-axis example, the last aggregate sizes
     key: 'bubble',
-    follows: "Matatika's chartType bubble (no published example; shaped as its scatter)",
+    follows: 'Bubble (chartType bubble has no published example: shaped as the scatter)',
     title: 'Example Bakery Loaves, Cakes and Orders',
     visualisation: chartjs('bubble', { scales: { x: { title: { display: true, text: 'Loaves' } } } }),
     metadata: meta('bakery', [['loaves', 'Loaves']], [['cakes', 'Cakes'], ['orders', 'Orders']]),

@@ -31,7 +31,9 @@ describe("chartConfig draws Matatika's examples with their chart.js v3 options a
       const { config } = configOf(e.visualisation, e.metadata, e.rows);
       expect(config.type, e.key).toBe(e.expected.chartJsType);
       expect(config.data.labels, e.key).toEqual(e.expected.labels);
-      expect(config.data.datasets.map((d) => d.label), e.key).toEqual(e.expected.series.map((s) => s.label));
+      // a sized bubble's legend says what the size is
+      const legend = (label: string) => (e.expected.chartType === 'bubble' ? `${label} · size: Orders` : label);
+      expect(config.data.datasets.map((d) => d.label), e.key).toEqual(e.expected.series.map((s) => legend(s.label)));
     }
   });
 
@@ -79,6 +81,8 @@ describe("chartConfig draws Matatika's examples with their chart.js v3 options a
     expect(data.map((p) => [p.x, p.y])).toEqual([[420, 180], [310, 260], [505, 140], [275, 215], [390, 120]]);
     expect(Math.max(...data.map((p) => p.r))).toBe(BUBBLE_MAX_RADIUS);
     expect(options.scales.x.type).toBe('linear');
+    expect([options.scales.x.grace, options.scales.y.grace]).toEqual(['12%', '12%']);
+    expect(options.plugins.legend.display).toBe(true);
     expect(options.scales.x.title).toEqual({ display: true, text: 'Loaves' });
     const label = options.plugins.tooltip.callbacks.label as (item: { datasetIndex: number; dataIndex: number }) => string;
     expect(label({ datasetIndex: 0, dataIndex: 1 })).toBe('Cakes: 260 (Orders: 130)');

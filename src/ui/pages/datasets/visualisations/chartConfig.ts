@@ -76,8 +76,9 @@ function datasetsOf(model: ChartModel) {
       }));
     case 'bubble':
       // radii are the model's, already bounded; the tooltip reads the size behind each one
+      // the legend says what the size means
       return model.series.map((series) => ({
-        label: series.label,
+        label: model.sizeLabel === null ? series.label : `${series.label} · size: ${model.sizeLabel}`,
         data: series.xs.map((x, i) => ({ x, y: series.values[i] ?? null, r: series.radii[i] ?? BUBBLE_MIN_RADIUS })),
         backgroundColor: cssColour(series.colour, 0.45),
         borderColor: cssColour(series.colour),
@@ -96,6 +97,8 @@ function datasetsOf(model: ChartModel) {
         borderWidth: 2,
         spanGaps: true,
         tension: 0.2,
+        // a curve never swings past its points (now that a line fits its data, it would leave the plot)
+        cubicInterpolationMode: 'monotone',
         yAxisID: series.yAxisId,
       }));
     default:
@@ -126,6 +129,8 @@ function fitCategoryLabel(this: { axis: string; chart: { width: number; height: 
   return truncateLabel(label, Math.min(Math.max(8, Math.floor(room)), 50));
 }
 
+const BUBBLE_GRACE = '12%';
+
 const STAND_ON_ZERO: ReadonlySet<ChartModel['chartType']> = new Set(['bar', 'horizontalBar', 'area']);
 
 function scalesOf(model: ChartModel) {
@@ -144,6 +149,8 @@ function scalesOf(model: ChartModel) {
       ...(pointed ? {} : { callback: fitCategoryLabel }),
     },
     grid: { display: false },
+    // room for a bubble's radius at either end, so no bubble lies on an axis
+    ...(model.chartType === 'bubble' ? { grace: BUBBLE_GRACE } : {}),
   };
   const values = Object.fromEntries(model.axes.map((axis) => [valueAxisId(axis.id, horizontal), {
     type: 'linear',
@@ -155,6 +162,7 @@ function scalesOf(model: ChartModel) {
     title: { display: axis.title !== '', text: axis.title },
     grid: { drawOnChartArea: axis.id === 'y' },
     ticks: { maxTicksLimit: 8 },
+    ...(model.chartType === 'bubble' ? { grace: BUBBLE_GRACE } : {}),
   }]));
   return horizontal ? { y: categories, ...values } : { x: categories, ...values };
 }
