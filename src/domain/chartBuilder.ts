@@ -19,6 +19,7 @@ export const BUILDER_KIND_LABELS: Readonly<Record<BuilderKind, string>> = {
   line: 'Line',
   area: 'Area',
   scatter: 'Scatter',
+  bubble: 'Bubble',
   pie: 'Pie',
   doughnut: 'Doughnut',
   treemap: 'Treemap',
@@ -222,7 +223,7 @@ export function editChartBuilder(state: ChartBuilderState, edit: ChartEdit, sour
       if (!(BUILDER_KINDS as readonly string[]).includes(edit.kind)) return state;
       const fresh = state.labels.length === 0 && state.values.length === 0;
       if (!fresh) return { ...state, kind: edit.kind };
-      const suggested = suggestColumns(source, edit.kind === 'scatter');
+      const suggested = suggestColumns(source, edit.kind === 'scatter' || edit.kind === 'bubble');
       return { ...state, kind: edit.kind, labels: withColumns([], suggested.labels, state.metadataName), values: withColumns([], suggested.values, state.metadataName) };
     }
     case 'labelColumns':

@@ -39,7 +39,7 @@ export type BuilderView =
 /** Colour slots shown at most: the default palette's length, after which colours repeat. */
 export const MAX_COLOUR_SLOTS = DEFAULT_PALETTE.length;
 
-const SERIES_KINDS: readonly BuilderKind[] = ['bar', 'horizontalBar', 'line', 'area', 'scatter'];
+const SERIES_KINDS: readonly BuilderKind[] = ['bar', 'horizontalBar', 'line', 'area', 'scatter', 'bubble'];
 const CATEGORY_KINDS = ['pie', 'doughnut', 'treemap'] as const;
 const isCategoryKind = (kind: BuilderKind | null): kind is (typeof CATEGORY_KINDS)[number] => (CATEGORY_KINDS as readonly (BuilderKind | null)[]).includes(kind);
 
@@ -56,7 +56,9 @@ const slot = (label: string, index: number, palette: readonly Rgb[] | null): Col
 function colourSlots(state: ChartBuilderState, texts: BuilderTexts, source: BuilderSource): ColourSlot[] {
   const { kind, palette } = state;
   if (kind === 'metric') return [slot('Background', 0, palette)];
-  if (kind !== null && SERIES_KINDS.includes(kind)) return state.values.slice(0, MAX_COLOUR_SLOTS).map((value, i) => slot(value.label ?? value.name, i, palette));
+  // a bubble chart's last value column sizes the bubbles: it has no colour of its own
+  const drawn = kind === 'bubble' && state.values.length > 1 ? state.values.slice(0, -1) : state.values;
+  if (kind !== null && SERIES_KINDS.includes(kind)) return drawn.slice(0, MAX_COLOUR_SLOTS).map((value, i) => slot(value.label ?? value.name, i, palette));
   if (!isCategoryKind(kind)) return [];
   // slices and tiles are coloured per category: the preview's categories, as the chart names them
   const chart = buildChartModel({ chartType: kind, stacked: false, metadata: parseMetadata(texts.metadata), rows: source.rows, datasetHref: (alias) => alias, compact: true });
@@ -74,7 +76,7 @@ function hintsOf(state: ChartBuilderState, options: readonly ColumnOption[], lab
     for (const key of [...labelKeys, ...valueKeys]) if (option(key)?.inPreview === false) hints.push(`${key} is not a column of the preview.`);
     if (charted) for (const key of valueKeys) if (option(key)?.inPreview === true && option(key)?.numeric === false) hints.push(`${key} has no numbers in the preview.`);
     const first = labelKeys[0];
-    if (state.kind === 'scatter' && first !== undefined && option(first)?.numeric === false) hints.push(`A scatter chart places its points by the first label column: ${first} has no numbers.`);
+    if ((state.kind === 'scatter' || state.kind === 'bubble') && first !== undefined && option(first)?.numeric === false) hints.push(`A ${state.kind} chart places its points by the first label column: ${first} has no numbers.`);
   }
   if (state.kind === 'treemap' && state.values.length > 1) hints.push('A treemap draws its first value column only.');
   return hints;

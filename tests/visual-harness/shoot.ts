@@ -9,7 +9,7 @@ import { chromium } from '@playwright/test';
 
 const root = process.env.HARNESS_OUT ?? '/tmp/visual-harness';
 const out = path.resolve(import.meta.dirname, '../e2e/screenshots');
-const CASES = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['bar', 'bar-compact', 'horizontalBar', 'bar-long-labels', 'line', 'line-many-series', 'area', 'scatter', 'pie', 'doughnut', 'treemap', 'google-chart', 'html-table', 'table', 'html-metric', 'mermaid', 'mermaid-error', 'carousel', 'image', 'handsontable', 'handsontable-key', 'error-no-metadata', 'error-carousel', 'error-malformed'];
+const CASES = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['bar', 'bar-compact', 'horizontalBar', 'bar-long-labels', 'line', 'line-many-series', 'area', 'scatter', 'bubble', 'pie', 'doughnut', 'treemap', 'google-chart', 'html-table', 'table', 'html-metric', 'mermaid', 'mermaid-error', 'carousel', 'image', 'handsontable', 'handsontable-key', 'error-no-metadata', 'error-carousel', 'error-malformed'];
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.map': 'application/json' };
 
 const server = http.createServer((request, response) => {

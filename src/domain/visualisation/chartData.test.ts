@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hostileString } from '../hostile.fixture';
-import { buildChartModel, LEGEND_MAX_ENTRIES, OTHER_LABEL, PIE_MAX_SLICES, toNumber, truncateLabel, type ChartRequest } from './chartData';
+import { bubbleRadii, BUBBLE_MAX_RADIUS, BUBBLE_MIN_RADIUS, BUBBLE_PLAIN_RADIUS, buildChartModel, LEGEND_MAX_ENTRIES, OTHER_LABEL, PIE_MAX_SLICES, toNumber, truncateLabel, type ChartRequest } from './chartData';
 import { CHART_HAS_NO_METADATA, LINK_EXPECTED_HREF, METADATA_NOT_WELL_FORMED, METADATA_UNPARSEABLE, NO_DATA_TO_DISPLAY, ROW_DATA_NONCONFORMING } from './messages';
 import { parseMetadata } from './metadata';
 import { DEFAULT_PALETTE } from './palette';
@@ -85,6 +85,26 @@ describe('buildChartModel', () => {
     expect(model({ chartType: 'bar', metadata, rows }).series).toHaveLength(3);
   });
 
+  it('bubble: the last aggregate sizes the bubbles, area by value, radius bounded; one aggregate draws one size', () => {
+    const m = model({ chartType: 'bubble' });
+    expect(m.series.map((s) => s.label)).toEqual(['Revenue', 'Orders']);
+    expect(m.sizeLabel).toBe('Refunds');
+    expect(m.series[0]?.sizes).toEqual([1, null]);
+    expect(m.series[0]?.radii).toEqual([BUBBLE_MAX_RADIUS, BUBBLE_MIN_RADIUS]);
+    expect(m.axes.map((a) => a.title)).toEqual(['GBP', 'count']);
+    const single = parseMetadata(JSON.stringify({ related_table: { columns: [{ name: 'month' }], aggregates: [{ name: 'revenue', label: 'Revenue' }] } }));
+    const plain = model({ chartType: 'bubble', metadata: single });
+    expect(plain.sizeLabel).toBeNull();
+    // the legend says what the size means, even for one series; bubbles all one size need none
+    expect(plain.showLegend).toBe(false);
+    expect(model({ chartType: 'bubble', metadata: parseMetadata(JSON.stringify({ related_table: { columns: [{ name: 'month' }], aggregates: [{ name: 'revenue' }, { name: 'orders' }] } })) }).showLegend).toBe(true);
+    expect(plain.series[0]?.radii).toEqual([BUBBLE_PLAIN_RADIUS, BUBBLE_PLAIN_RADIUS]);
+    expect(bubbleRadii([100, 25, 0, -4, null, Number.MAX_VALUE])).toEqual([3, 3, 3, 3, 3, 30]);
+    expect(bubbleRadii([100, 25])).toEqual([30, 16.5]);
+    expect(bubbleRadii([100, 25], 12)).toEqual([12, 7.5]);
+    expect(model({ chartType: 'bar' }).series[0]?.radii).toEqual([]);
+  });
+
   it('marks treemap tiles under 20 % of the total for a transparent label', () => {
     const m = model({ chartType: 'treemap', rows: [{ month: 'a', revenue: 70 }, { month: 'b', revenue: 20 }, { month: 'c', revenue: 10 }] });
     expect(m.tileLabelVisible).toEqual([true, true, false]);
@@ -115,12 +135,13 @@ describe('buildChartModel', () => {
   it('never throws on hostile rows and keeps series and labels aligned (property)', () => {
     const cell = fc.oneof(fc.jsonValue(), hostileString);
     const rows = fc.array(fc.dictionary(fc.constantFrom('month', 'revenue', 'orders', 'sales.revenue', '__proto__', 'constructor'), cell), { maxLength: 40 });
-    const chartType = fc.constantFrom('bar', 'line', 'area', 'scatter', 'pie', 'doughnut', 'treemap', 'horizontalBar' as const);
+    const chartType = fc.constantFrom('bar', 'line', 'area', 'scatter', 'bubble', 'pie', 'doughnut', 'treemap', 'horizontalBar' as const);
     fc.assert(fc.property(rows, chartType, (data, type) => {
       const result = buildChartModel(request({ rows: data, chartType: type }));
       if (!result.ok) return;
       for (const series of result.model.series) expect(series.values).toHaveLength(result.model.labels.length);
       for (const label of result.model.labels) expect(Array.from(label).length).toBeLessThanOrEqual(50);
+      for (const series of result.model.series) for (const r of series.radii) expect(r >= BUBBLE_MIN_RADIUS && r <= BUBBLE_MAX_RADIUS).toBe(true);
     }));
   });
 });

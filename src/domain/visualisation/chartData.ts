@@ -12,13 +12,38 @@ export const LEGEND_MAX_ENTRIES = 12;
 /** Pie and doughnut keep this many slices and sum the rest into 'Other' (thin slices are unreadable). */
 export const PIE_MAX_SLICES = 20;
 export const OTHER_LABEL = 'Other';
+/** A bubble's radius in px is bounded whatever the data says (a hostile size cannot cover the page). */
+export const BUBBLE_MIN_RADIUS = 3;
+export const BUBBLE_MAX_RADIUS = 30;
+/** In a compact preview the biggest bubble is smaller. */
+export const BUBBLE_MAX_RADIUS_COMPACT = 12;
+/** Bubbles drawn all one size, when no aggregate sizes them. */
+export const BUBBLE_PLAIN_RADIUS = 6;
+
+/**
+ * Bubble radii from the size aggregate's values: a bubble's area follows its value (radius by the
+ * square root of value over the largest value), from BUBBLE_MIN_RADIUS to the maximum. Zero,
+ * negative and missing sizes get the smallest bubble.
+ */
+export function bubbleRadii(sizes: readonly (number | null)[], maxRadius: number = BUBBLE_MAX_RADIUS): number[] {
+  const largest = sizes.reduce<number>((max, size) => (size !== null && size > max ? size : max), 0);
+  return sizes.map((size) => {
+    if (size === null || size <= 0 || largest <= 0) return BUBBLE_MIN_RADIUS;
+    const share = Math.sqrt(Math.min(1, size / largest));
+    return Math.round((BUBBLE_MIN_RADIUS + (maxRadius - BUBBLE_MIN_RADIUS) * share) * 10) / 10;
+  });
+}
 
 export interface ChartSeries {
   label: string;
   /** one value per label; null where a row has no number */
   values: (number | null)[];
-  /** scatter only: x of each point (the first column when numeric, else the row's position) */
+  /** scatter and bubble: x of each point (the first column when numeric, else the row's position) */
   xs: number[];
+  /** bubble only: each bubble's radius in px, BUBBLE_MIN_RADIUS to BUBBLE_MAX_RADIUS (empty otherwise) */
+  radii: number[];
+  /** bubble only: the size aggregate's value behind each radius, for the tooltip (empty otherwise) */
+  sizes: (number | null)[];
   yAxisId: string;
   colour: Rgb;
   /** where a click on this series goes, when the aggregate or the metadata has a link */
@@ -45,6 +70,8 @@ export interface ChartModel {
   /** treemap: whether each category's tile is big enough (20 % of the total) for its label */
   tileLabelVisible: boolean[];
   showLegend: boolean;
+  /** bubble: the label of the aggregate that sizes the bubbles (null when they are all one size) */
+  sizeLabel: string | null;
 }
 
 export type ChartModelResult = { ok: true; model: ChartModel } | { ok: false; message: string; detail: string | null };
@@ -149,7 +176,9 @@ export function buildChartModel({ chartType, stacked, metadata: result, rows, da
   const firstColumn = metadata.columns[0];
   const xs = rows.map((row, index) => (firstColumn ? toNumber(columnValue(row, metadata.name, firstColumn)) : null) ?? index + 1);
 
-  const { axes, axisOf } = groupAxes(metadata);
+  // a bubble's size aggregate has no axis of its own
+  const sized = chartType === 'bubble' && metadata.aggregates.length > 1;
+  const { axes, axisOf } = groupAxes(sized ? { ...metadata, aggregates: metadata.aggregates.slice(0, -1) } : metadata);
   const perCategory = chartType === 'pie' || chartType === 'doughnut' || chartType === 'treemap';
   if ((chartType === 'pie' || chartType === 'doughnut') && rows.length === 1 && metadata.aggregates.length > 1) {
     return { ok: true, model: aggregatesAsSlices(chartType, stacked, metadata, values, hrefs, fullLabels[0] ?? '', compact) };
@@ -164,6 +193,11 @@ export function buildChartModel({ chartType, stacked, metadata: result, rows, da
     }
   }
   if (chartType === 'treemap') seriesValues = values.slice(0, 1);
+  // bubble: with two or more aggregates the last one sizes the bubbles; the others are drawn
+  const sizeAggregate = sized ? metadata.aggregates.at(-1) : undefined;
+  const sizes = sizeAggregate ? (values.at(-1) ?? []) : [];
+  if (sizeAggregate) seriesValues = values.slice(0, -1);
+  const radii = chartType !== 'bubble' ? [] : sizeAggregate ? bubbleRadii(sizes, compact ? BUBBLE_MAX_RADIUS_COMPACT : BUBBLE_MAX_RADIUS) : rows.map(() => BUBBLE_PLAIN_RADIUS);
 
   const series: ChartSeries[] = seriesValues.map((data, index) => {
     const aggregate = metadata.aggregates[index];
@@ -171,6 +205,8 @@ export function buildChartModel({ chartType, stacked, metadata: result, rows, da
       label: aggregate?.label ?? '',
       values: data,
       xs,
+      radii,
+      sizes,
       yAxisId: axisOf[index] ?? 'y',
       colour: colourAt(index, metadata.palette),
       href: hrefs[index] ?? null,
@@ -193,7 +229,9 @@ export function buildChartModel({ chartType, stacked, metadata: result, rows, da
       axes: perCategory ? [] : axes,
       categoryColours: fullLabels.map((_, index) => colourAt(index, metadata.palette)),
       tileLabelVisible,
-      showLegend: !compact && chartType !== 'treemap' && legendEntries > 1 && legendEntries <= LEGEND_MAX_ENTRIES,
+      // a sized bubble chart's legend says what the size means, even for one series
+      showLegend: !compact && chartType !== 'treemap' && (legendEntries > 1 || sizeAggregate !== undefined) && legendEntries <= LEGEND_MAX_ENTRIES,
+      sizeLabel: sizeAggregate ? sizeAggregate.label || sizeAggregate.name : null,
     },
   };
 }
@@ -220,10 +258,11 @@ function aggregatesAsSlices(
     stacked,
     labels: fullLabels.map((label) => truncateLabel(label)),
     fullLabels,
-    series: [{ label: rowLabel, values: values.map((series) => series[0] ?? null), xs: fullLabels.map((_, i) => i + 1), yAxisId: 'y', colour: colourAt(0, metadata.palette), href }],
+    series: [{ label: rowLabel, values: values.map((series) => series[0] ?? null), xs: fullLabels.map((_, i) => i + 1), radii: [], sizes: [], yAxisId: 'y', colour: colourAt(0, metadata.palette), href }],
     axes: [],
     categoryColours: fullLabels.map((_, index) => colourAt(index, metadata.palette)),
     tileLabelVisible: fullLabels.map(() => true),
     showLegend: !compact && fullLabels.length > 1 && fullLabels.length <= LEGEND_MAX_ENTRIES,
+    sizeLabel: null,
   };
 }

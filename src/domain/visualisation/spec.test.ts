@@ -8,6 +8,18 @@ describe('parseVisualisation', () => {
     expect(parseVisualisation('{"chartjs-chart":{"chartType":"bar","options":{"stacked":true}}}')).toEqual({ kind: 'chart', source: 'chartjs-chart', chartType: 'bar', stacked: true, options: { stacked: true } });
     expect(parseVisualisation('{"chartjs-chart":{"chartType":"horizontalBar"}}')).toMatchObject({ chartType: 'horizontalBar' });
     expect(parseVisualisation('{"chartjs-chart":{"chartType":"AREA"}}')).toMatchObject({ chartType: 'area' });
+    expect(parseVisualisation('{"chartjs-chart":{"chartType":"bubble"}}')).toMatchObject({ chartType: 'bubble', stacked: false });
+  });
+
+  it('reads chart.js v3 options that change the drawing: a stacked axis, indexAxis of a bar chart', () => {
+    expect(parseVisualisation('{"chartjs-chart":{"chartType":"bar","options":{"scales":{"x":{"stacked":true}}}}}')).toMatchObject({ chartType: 'bar', stacked: true, options: { scales: { x: { stacked: true } } } });
+    expect(parseVisualisation('{"chartjs-chart":{"chartType":"line","options":{"scales":{"y":{"stacked":true}}}}}')).toMatchObject({ chartType: 'line', stacked: true });
+    expect(parseVisualisation('{"chartjs-chart":{"chartType":"bar","options":{"scales":{"x":{"stacked":"yes"}}}}}')).toMatchObject({ stacked: false });
+    expect(parseVisualisation('{"chartjs-chart":{"chartType":"bar","options":{"indexAxis":"y"}}}')).toMatchObject({ chartType: 'horizontalBar' });
+    expect(parseVisualisation('{"chartjs-chart":{"chartType":"horizontalBar","options":{"indexAxis":"x"}}}')).toMatchObject({ chartType: 'bar' });
+    expect(parseVisualisation('{"chartjs-chart":{"chartType":"line","options":{"indexAxis":"y"}}}')).toMatchObject({ chartType: 'line' });
+    // Google's options are not chart.js's: a scales key there stacks nothing
+    expect(parseVisualisation('{"google-chart":{"chartType":"ColumnChart","options":{"scales":{"x":{"stacked":true}}}}}')).toMatchObject({ stacked: false });
   });
 
   it("maps Google's chart names to ours", () => {
@@ -18,6 +30,7 @@ describe('parseVisualisation', () => {
     expect(googleChartTypeOf('PieChart', {})).toBe('pie');
     expect(googleChartTypeOf('TreeMap', {})).toBe('treemap');
     expect(googleChartTypeOf('AreaChart', {})).toBe('area');
+    expect(googleChartTypeOf('BubbleChart', {})).toBe('bubble');
     expect(googleChartTypeOf('GeoChart', {})).toBeNull();
   });
 

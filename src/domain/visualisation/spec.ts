@@ -1,7 +1,7 @@
 // What a dataset's visualisation JSON asks for: which kind, which chart type, which options.
 
-/** Chart types of spec 002 §3. */
-export const CHART_TYPES = ['bar', 'line', 'area', 'scatter', 'pie', 'doughnut', 'treemap', 'horizontalBar'] as const;
+/** Chart types of spec 002 §3, and bubble (Matatika's chartjs-chart chart types, issue 19). */
+export const CHART_TYPES = ['bar', 'line', 'area', 'scatter', 'bubble', 'pie', 'doughnut', 'treemap', 'horizontalBar'] as const;
 export type ChartType = (typeof CHART_TYPES)[number];
 
 /** Visualisation kinds of spec 002 §3. */
@@ -57,7 +57,7 @@ const GOOGLE_CHART_TYPES: Record<string, ChartType> = {
   steppedareachart: 'area',
   scatterchart: 'scatter',
   scatter: 'scatter',
-  bubblechart: 'scatter',
+  bubblechart: 'bubble',
   piechart: 'pie',
   donutchart: 'doughnut',
   treemap: 'treemap',
@@ -72,6 +72,27 @@ export function googleChartTypeOf(name: string | null, options: JsonObject): Cha
   const pieHole = Object.hasOwn(options, 'pieHole') ? options.pieHole : undefined;
   if (mapped === 'pie' && typeof pieHole === 'number' && pieHole > 0) return 'doughnut';
   return mapped;
+}
+
+/**
+ * chart.js v3 has no horizontalBar: a bar chart with `indexAxis: 'y'` is one, and a horizontalBar
+ * with `indexAxis: 'x'` is a plain bar. Other chart types keep their axis (our scales follow the type).
+ */
+function withIndexAxis(chartType: ChartType, options: JsonObject): ChartType {
+  const indexAxis = ownString(options, 'indexAxis');
+  if (chartType === 'bar' && indexAxis === 'y') return 'horizontalBar';
+  if (chartType === 'horizontalBar' && indexAxis === 'x') return 'bar';
+  return chartType;
+}
+
+/**
+ * Matatika's stacked bar example stacks only `scales.x` (chart.js 2's `xAxes[0].stacked`). On its
+ * own that lays the bars over each other; the example means them stacked, so a stacked axis in the
+ * options makes the whole chart stacked, and the options (merged over ours) still say the last word.
+ */
+function stacksAnAxis(options: JsonObject): boolean {
+  const scales = ownObject(options, 'scales');
+  return ['x', 'y'].some((axis) => ownObject(scales, axis).stacked === true);
 }
 
 /**
@@ -95,9 +116,10 @@ export function parseVisualisation(text: string | null | undefined): Visualisati
     case 'chartjs-chart':
     case 'google-chart': {
       const name = ownString(body, 'chartType');
-      const chartType = kind === 'chartjs-chart' ? chartTypeOf(name) : googleChartTypeOf(name, options);
-      if (!chartType) return { kind: 'table', reason: 'unknown' };
-      const stacked = options.isStacked === true || options.stacked === true;
+      const named = kind === 'chartjs-chart' ? chartTypeOf(name) : googleChartTypeOf(name, options);
+      if (!named) return { kind: 'table', reason: 'unknown' };
+      const chartType = kind === 'chartjs-chart' ? withIndexAxis(named, options) : named;
+      const stacked = options.isStacked === true || options.stacked === true || (kind === 'chartjs-chart' && stacksAnAxis(options));
       return { kind: 'chart', source: kind, chartType, stacked, options };
     }
     case 'image':

@@ -1,7 +1,7 @@
 // chart.js renderer for chartjs-chart and google-chart (lazily loaded: chart.js is fetched only
 // when a dataset draws a chart, and the treemap plugin only for a treemap).
 import {
-  ArcElement, BarController, BarElement, CategoryScale, Chart, DoughnutController, Filler, Legend, LinearScale,
+  ArcElement, BarController, BubbleController, BarElement, CategoryScale, Chart, DoughnutController, Filler, Legend, LinearScale,
   LineController, LineElement, PieController, PointElement, ScatterController, Tooltip, type ChartComponentLike,
 } from 'chart.js';
 import { makeStyles } from '@fluentui/react-components';
@@ -25,6 +25,7 @@ const PIECES: Record<Exclude<ChartModel['chartType'], 'treemap'>, ChartComponent
   line: [LineController, LineElement, PointElement, ...AXES],
   area: [LineController, LineElement, PointElement, Filler, ...AXES],
   scatter: [ScatterController, PointElement, LinearScale],
+  bubble: [BubbleController, PointElement, LinearScale],
   pie: [PieController, ArcElement],
   doughnut: [DoughnutController, ArcElement],
 };

@@ -1,8 +1,8 @@
 // The chart.js configuration of a chart model: which controller, datasets, scales and the
 // settings that keep many series and long labels legible (Metabase #21392, #18775).
 import type { ChartConfiguration, ChartType as ChartJsType } from 'chart.js';
-import { truncateLabel, type ChartModel } from '../../../domain/visualisation/chartData';
-import { mergeOptions } from '../../../domain/visualisation/options';
+import { BUBBLE_MIN_RADIUS, truncateLabel, type ChartModel } from '../../../domain/visualisation/chartData';
+import { chartJsOptions, mergeOptions } from '../../../domain/visualisation/options';
 import { cssColour, textOn } from '../../../domain/visualisation/palette';
 
 /** Past this many points a line draws no point markers and nothing animates. */
@@ -74,6 +74,17 @@ function datasetsOf(model: ChartModel) {
         borderColor: cssColour(series.colour),
         yAxisID: series.yAxisId,
       }));
+    case 'bubble':
+      // radii are the model's, already bounded; the tooltip reads the size behind each one
+      // the legend says what the size means
+      return model.series.map((series) => ({
+        label: model.sizeLabel === null ? series.label : `${series.label} · size: ${model.sizeLabel}`,
+        data: series.xs.map((x, i) => ({ x, y: series.values[i] ?? null, r: series.radii[i] ?? BUBBLE_MIN_RADIUS })),
+        backgroundColor: cssColour(series.colour, 0.45),
+        borderColor: cssColour(series.colour),
+        borderWidth: 1,
+        yAxisID: series.yAxisId,
+      }));
     case 'line':
     case 'area':
       return model.series.map((series, index) => ({
@@ -86,6 +97,8 @@ function datasetsOf(model: ChartModel) {
         borderWidth: 2,
         spanGaps: true,
         tension: 0.2,
+        // a curve never swings past its points (now that a line fits its data, it would leave the plot)
+        cubicInterpolationMode: 'monotone',
         yAxisID: series.yAxisId,
       }));
     default:
@@ -116,32 +129,53 @@ function fitCategoryLabel(this: { axis: string; chart: { width: number; height: 
   return truncateLabel(label, Math.min(Math.max(8, Math.floor(room)), 50));
 }
 
+const BUBBLE_GRACE = '12%';
+
+const STAND_ON_ZERO: ReadonlySet<ChartModel['chartType']> = new Set(['bar', 'horizontalBar', 'area']);
+
 function scalesOf(model: ChartModel) {
   if (model.chartType === 'pie' || model.chartType === 'doughnut' || model.chartType === 'treemap') return undefined;
   const horizontal = model.chartType === 'horizontalBar';
+  const pointed = model.chartType === 'scatter' || model.chartType === 'bubble';
   // category ticks: skip what does not fit and tilt at most 45 degrees, so long labels never overlap
   const categories = {
-    type: model.chartType === 'scatter' ? 'linear' : 'category',
+    type: pointed ? 'linear' : 'category',
     stacked: model.stacked,
     ticks: {
       autoSkip: true,
       autoSkipPadding: 8,
       maxRotation: horizontal ? 0 : 45,
       minRotation: 0,
-      ...(model.chartType === 'scatter' ? {} : { callback: fitCategoryLabel }),
+      ...(pointed ? {} : { callback: fitCategoryLabel }),
     },
     grid: { display: false },
+    // room for a bubble's radius at either end, so no bubble lies on an axis
+    ...(model.chartType === 'bubble' ? { grace: BUBBLE_GRACE } : {}),
   };
   const values = Object.fromEntries(model.axes.map((axis) => [valueAxisId(axis.id, horizontal), {
     type: 'linear',
     position: horizontal ? (axis.position === 'left' ? 'bottom' : 'top') : axis.position,
     stacked: model.stacked,
-    beginAtZero: model.chartType !== 'scatter',
+    // bars and filled areas stand on zero; lines and points fit their data (chart.js's defaults,
+    // as Matatika draws them: its 'Scale Start At 0' example asks for zero with beginAtZero)
+    beginAtZero: STAND_ON_ZERO.has(model.chartType),
     title: { display: axis.title !== '', text: axis.title },
     grid: { drawOnChartArea: axis.id === 'y' },
     ticks: { maxTicksLimit: 8 },
+    ...(model.chartType === 'bubble' ? { grace: BUBBLE_GRACE } : {}),
   }]));
   return horizontal ? { y: categories, ...values } : { x: categories, ...values };
+}
+
+/** A bubble's tooltip line: its series and y, and the size behind its radius when one sizes it. */
+function bubbleLabel(model: ChartModel) {
+  return (item: { datasetIndex: number; dataIndex: number; formattedValue?: string; parsed?: { y?: number | null } }): string => {
+    const series = model.series[item.datasetIndex];
+    const y = series?.values[item.dataIndex];
+    const size = series?.sizes[item.dataIndex];
+    const head = `${series?.label ?? ''}: ${y === null || y === undefined ? '–' : y.toLocaleString()}`;
+    return model.sizeLabel === null ? head : `${head} (${model.sizeLabel}: ${size === null || size === undefined ? '–' : size.toLocaleString()})`;
+  };
 }
 
 export interface ChartConfigInput {
@@ -167,6 +201,7 @@ export function chartConfig({ model, userOptions, compact, onSeriesClick }: Char
         callbacks: {
           // tooltips show the label in full; the axis shows it cut at 50 characters
           title: (items: { dataIndex: number }[]) => model.fullLabels[items[0]?.dataIndex ?? 0] ?? '',
+          ...(model.chartType === 'bubble' ? { label: bubbleLabel(model) } : {}),
         },
       },
     },
@@ -175,7 +210,7 @@ export function chartConfig({ model, userOptions, compact, onSeriesClick }: Char
   if (scales) base.scales = scales;
   // the dataset's own options may restyle the chart, never change its kind or its click handling
   const options = {
-    ...mergeOptions(base, userOptions),
+    ...mergeOptions(base, chartJsOptions(userOptions)),
     indexAxis: model.chartType === 'horizontalBar' ? 'y' : 'x',
     onClick: (_event: unknown, elements: { datasetIndex: number }[]) => {
       const element = elements[0];
