@@ -11,7 +11,8 @@ export interface Runtime {
   reporter: ErrorReporter;
 }
 
-const RuntimeContext = createContext<Runtime | null>(null);
+/** Exported for tests and previews that hand views a runtime of their own. */
+export const RuntimeContext = createContext<Runtime | null>(null);
 
 const randomHex = (bytes: number) => Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, '0')).join('');
 
