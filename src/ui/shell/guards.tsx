@@ -3,13 +3,13 @@ import { Navigate } from 'react-router-dom';
 import { canCreateWorkspace, isWorkspaceAdmin } from '../../domain/permissions';
 import { pathTo } from '../../domain/routes';
 import { useSession } from './session';
-import { useCurrentWorkspace } from './useWorkspace';
+import { GatedWorkspace, useCurrentWorkspace } from './useWorkspace';
 
 /** A workspace in the URL that is not one of the user's sends them back to '/'. */
 export function RequireWorkspace({ children }: { children: ReactNode }) {
   const workspace = useCurrentWorkspace();
   if (!workspace) return <Navigate to={pathTo('root')} replace />;
-  return <>{children}</>;
+  return <GatedWorkspace.Provider value={workspace}>{children}</GatedWorkspace.Provider>;
 }
 
 /** Lab pages need the workspace's 'update delete workspace' link (spec 001 §2); others go to '/'. */

@@ -1,3 +1,4 @@
+import { createContext, useContext } from 'react';
 import { useLocation } from 'react-router-dom';
 import { workspaceIdOf } from '../../domain/routes';
 import type { Workspace } from '../../domain/resources';
@@ -14,3 +15,15 @@ export function useCurrentWorkspace(): Workspace | undefined {
   const preferred = targetWorkspaceId ?? profile.defaultWorkspace?.id;
   return workspaces.find((w) => w.id === preferred) ?? workspaces[0];
 }
+
+/**
+ * The workspace of a page behind RequireWorkspace (every /l/… and /lab/… route): the one gate, so
+ * a page never checks for a missing workspace itself.
+ */
+export function useWorkspace(): Workspace {
+  const workspace = useContext(GatedWorkspace);
+  if (workspace === null) throw new Error('useWorkspace outside RequireWorkspace: gate the route in AppRoutes');
+  return workspace;
+}
+
+export const GatedWorkspace = createContext<Workspace | null>(null);

@@ -26,7 +26,7 @@ import { useMachines } from '../../MachinesProvider';
 import { useRuntime } from '../../runtime';
 import { useSession } from '../../shell/session';
 import { useRouteParams } from '../../shell/useRoute';
-import { useCurrentWorkspace } from '../../shell/useWorkspace';
+import { useWorkspace } from '../../shell/useWorkspace';
 import { DatasetStats, DatasetTags, datasetRoute } from '../../components/feed/DatasetCard';
 import { InAppLink } from '../../components/InAppLink';
 import { ActionBar, type ViewMode } from './page/ActionBar';
@@ -83,9 +83,8 @@ const useStyles = makeStyles({
 
 /** /l/{ws}/dataset/* (spec 002 Dataset page): the alias may contain slashes, hence the splat. */
 export default function DatasetPage() {
-  const workspace = useCurrentWorkspace();
+  const workspace = useWorkspace();
   const idOrAlias = useRouteParams('dataset')?.idOrAlias ?? '';
-  if (workspace === undefined) return <Loading />;
   return <DatasetView key={`${workspace.id}\n${idOrAlias}`} workspace={workspace} idOrAlias={idOrAlias} />;
 }
 

@@ -8,7 +8,7 @@ import { pathTo } from '../../../domain/routes';
 import { stripQuotes, toolbarSearchTarget } from '../../../domain/searchQuery';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
-import { useCurrentWorkspace } from '../../shell/useWorkspace';
+import { useWorkspace } from '../../shell/useWorkspace';
 import { DatasetFeed } from '../../components/feed/DatasetFeed';
 import { InAppLink } from '../../components/InAppLink';
 import { TagChips } from './TagChips';
@@ -36,12 +36,11 @@ const useStyles = makeStyles({
 /** /l/{ws}/explore?search=… (spec 002 Explore): tag chips, then the results in the chosen view. */
 export default function ExplorePage() {
   const styles = useStyles();
-  const workspace = useCurrentWorkspace();
+  const workspace = useWorkspace();
   const phrase = stripQuotes(useSearchValue());
   const navigate = useNavigate();
   const layout = useFeedView(workspace?.id ?? '', workspace);
 
-  if (workspace === undefined) return <Loading />;
   const admin = isWorkspaceAdmin(workspace);
   const explorePath = pathTo('explore', { workspaceId: workspace.id });
   const tag = selectedTag(phrase);

@@ -10,7 +10,7 @@ import { feedSearchTarget, stripQuotes } from '../../../domain/searchQuery';
 import type { FeedSource } from '../../../machines/feed/feed.machine';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
-import { useCurrentWorkspace } from '../../shell/useWorkspace';
+import { useWorkspace } from '../../shell/useWorkspace';
 import { DatasetFeed } from '../../components/feed/DatasetFeed';
 import { InAppLink } from '../../components/InAppLink';
 import { FIRST_DATASET_ADMIN, FIRST_DATASET_LINKS, FIRST_DATASET_MEMBER, NO_DATASETS_YET, NO_MATCHES } from '../../components/feed/texts';
@@ -28,12 +28,11 @@ const useStyles = makeStyles({
 /** /l/{ws}/feed (view Home): the workspace's feed, or with ?search="text" a search of it. */
 export default function FeedPage() {
   const styles = useStyles();
-  const workspace = useCurrentWorkspace();
+  const workspace = useWorkspace();
   const searchValue = useSearchValue();
   const navigate = useNavigate();
   const phrase = stripQuotes(searchValue);
 
-  if (workspace === undefined) return <Loading />;
   const source: FeedSource = phrase === '' ? { kind: 'feed', workspaceId: workspace.id } : { kind: 'search', workspaceId: workspace.id, q: phrase };
   const feedPath = pathTo('feed', { workspaceId: workspace.id });
 

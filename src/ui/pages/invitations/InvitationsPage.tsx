@@ -28,7 +28,7 @@ import { selectBusyId } from '../../../machines/invitations/invitations.machine'
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
 import { useMachines } from '../../MachinesProvider';
-import { useCurrentWorkspace } from '../../shell/useWorkspace';
+import { useWorkspace } from '../../shell/useWorkspace';
 
 const useStyles = makeStyles({
   form: { display: 'flex', gap: tokens.spacingHorizontalM, alignItems: 'flex-start', flexWrap: 'wrap', marginBottom: tokens.spacingVerticalL },
@@ -43,8 +43,7 @@ const useStyles = makeStyles({
 
 /** /l/{workspaceId}/invitations (spec 002 §2 'Invitations', §4, §5, §8). */
 export default function InvitationsPage() {
-  const workspace = useCurrentWorkspace();
-  if (workspace === undefined) return null;
+  const workspace = useWorkspace();
   return <Invitations key={workspace.id} workspace={workspace} />;
 }
 

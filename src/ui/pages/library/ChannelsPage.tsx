@@ -9,7 +9,7 @@ import { selectSelected } from '../../../machines/channelSelection/channelSelect
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { useMachines } from '../../MachinesProvider';
-import { useCurrentWorkspace } from '../../shell/useWorkspace';
+import { useWorkspace } from '../../shell/useWorkspace';
 import { DatasetFeed } from '../../components/feed/DatasetFeed';
 import { NO_MATCHES } from '../../components/feed/texts';
 import { useSearchValue } from '../../shell/useSearchValue';
@@ -23,8 +23,7 @@ const useStyles = makeStyles({
 
 /** /l/{ws}/channels (spec 002 Channels): the channel slider; below it the datasets of the selected channel, or all. */
 export default function ChannelsPage() {
-  const workspace = useCurrentWorkspace();
-  if (workspace === undefined) return <Loading />;
+  const workspace = useWorkspace();
   return <Channels key={workspace.id} workspace={workspace} />;
 }
 

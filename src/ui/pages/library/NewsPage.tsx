@@ -12,7 +12,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { useMachines } from '../../MachinesProvider';
-import { useCurrentWorkspace } from '../../shell/useWorkspace';
+import { useWorkspace } from '../../shell/useWorkspace';
 import { datasetRoute } from '../../components/feed/DatasetCard';
 import { DateText } from '../../components/DateText';
 import { InAppLink } from '../../components/InAppLink';
@@ -48,9 +48,8 @@ function useNewsQuery(): string {
 
 /** /l/{ws}/news?q=in:{channel} (spec 002 News, view Home): the caller's news, always the large single view. */
 export default function NewsPage() {
-  const workspace = useCurrentWorkspace();
+  const workspace = useWorkspace();
   const q = useNewsQuery();
-  if (workspace === undefined) return <Loading />;
   return <News key={`${workspace.id}\n${q}`} workspace={workspace} q={q} />;
 }
 

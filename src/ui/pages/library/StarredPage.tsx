@@ -2,7 +2,7 @@ import { Body1, makeStyles } from '@fluentui/react-components';
 import { LIBRARY_TEXT, pageTitle } from '../../../domain/library';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
-import { useCurrentWorkspace } from '../../shell/useWorkspace';
+import { useWorkspace } from '../../shell/useWorkspace';
 import { DatasetFeed } from '../../components/feed/DatasetFeed';
 
 const useStyles = makeStyles({ page: { maxWidth: '880px' } });
@@ -10,8 +10,7 @@ const useStyles = makeStyles({ page: { maxWidth: '880px' } });
 /** /l/{ws}/starred (spec 002 Starred): the datasets the caller starred, the latest first. */
 export default function StarredPage() {
   const styles = useStyles();
-  const workspace = useCurrentWorkspace();
-  if (workspace === undefined) return <Loading />;
+  const workspace = useWorkspace();
   const title = pageTitle(workspace, 'starred');
   return (
     <section data-view="Starred" aria-label={title} className={styles.page}>

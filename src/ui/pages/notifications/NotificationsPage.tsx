@@ -30,7 +30,7 @@ import { selectBusyId, selectCanLoadMore, selectCanMarkAllRead } from '../../../
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
 import { useMachines } from '../../MachinesProvider';
-import { useCurrentWorkspace } from '../../shell/useWorkspace';
+import { useWorkspace } from '../../shell/useWorkspace';
 import { useWindowWidth } from '../../components/useScreenSize';
 
 const useStyles = makeStyles({
@@ -54,8 +54,7 @@ const useMobile = () => useWindowWidth() <= INBOX_MOBILE_MAX_WIDTH;
 
 /** /l/{workspaceId}/notifications (spec 002 §2 'Notifications inbox'; issue 12 noise control). */
 export default function NotificationsPage() {
-  const workspace = useCurrentWorkspace();
-  if (workspace === undefined) return null;
+  const workspace = useWorkspace();
   return <Inbox key={workspace.id} workspace={workspace} />;
 }
 

@@ -21,15 +21,14 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { EditRegular } from '@fluentui/react-icons';
-import { useEffect, useState } from 'react';
-import { embeddedList, hasLink } from '../../../../domain/hal';
+import { useState } from 'react';
+import { hasLink } from '../../../../domain/hal';
 import { REL } from '../../../../domain/relations';
-import { channelSchema, channelsCollectionSchema, type Channel } from '../../../../domain/resources';
-import { failureText } from '../../../../machines/failureText';
+import type { Channel } from '../../../../domain/resources';
 import { EmptyState } from '../../../components/EmptyState';
 import { PageHeader } from '../../../components/PageHeader';
-import { useRuntime } from '../../../runtime';
-import { useCurrentWorkspace } from '../../../shell/useWorkspace';
+import { useLabChannels, useUpdateChannel } from '../../../data/lab';
+import { useWorkspace } from '../../../shell/useWorkspace';
 
 const useStyles = makeStyles({
   list: { display: 'grid', gap: tokens.spacingVerticalM, gridTemplateColumns: 'repeat(auto-fill, minmax(280px, 1fr))' },
@@ -42,27 +41,16 @@ const useStyles = makeStyles({
  */
 export default function LabChannelsPage() {
   const styles = useStyles();
-  const workspace = useCurrentWorkspace();
-  const { client } = useRuntime();
-  const [channels, setChannels] = useState<Channel[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const workspace = useWorkspace();
   const [editing, setEditing] = useState<Channel | null>(null);
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
-  const [saving, setSaving] = useState(false);
   const [reload, setReload] = useState(0);
-
-  useEffect(() => {
-    if (workspace === undefined) return;
-    const controller = new AbortController();
-    client.follow(workspace, REL.channels, { schema: channelsCollectionSchema, query: { size: 99, sort: 'name' }, signal: controller.signal }).then(
-      (page) => setChannels(embeddedList(page, 'channels')),
-      (failure: unknown) => {
-        if (!controller.signal.aborted) setError(failureText(failure));
-      },
-    );
-    return () => controller.abort();
-  }, [client, workspace, reload]);
+  const listed = useLabChannels(workspace, reload);
+  const update = useUpdateChannel();
+  const channels = listed.data ?? null;
+  const error = listed.state.status === 'failed' ? listed.state.message : update.error;
+  const saving = update.pending;
 
   const edit = (channel: Channel) => {
     setEditing(channel);
@@ -71,21 +59,13 @@ export default function LabChannelsPage() {
   };
   const save = () => {
     if (editing === null) return;
-    setSaving(true);
-    client.follow(editing, REL.updateChannel, { method: 'PUT', body: { name: name.trim(), description }, schema: channelSchema }).then(
-      () => {
-        setSaving(false);
-        setEditing(null);
-        setReload(reload + 1);
-      },
-      (failure: unknown) => {
-        setSaving(false);
-        setError(failureText(failure));
-      },
-    );
+    void update.run({ channel: editing, name: name.trim(), description }).then((outcome) => {
+      if (!outcome.ok) return;
+      setEditing(null);
+      setReload(reload + 1);
+    });
   };
 
-  if (workspace === undefined) return null;
   return (
     <>
       <PageHeader title="Channels" />

@@ -5,7 +5,7 @@ import { PLUGIN_TYPES } from '../../../../domain/resources';
 import { pathTo } from '../../../../domain/routes';
 import { PageHeader } from '../../../components/PageHeader';
 import { useRoute } from '../../../shell/useRoute';
-import { useCurrentWorkspace } from '../../../shell/useWorkspace';
+import { useWorkspace } from '../../../shell/useWorkspace';
 import { DiscoveryUpload } from './DiscoveryUpload';
 import { PluginList } from './PluginList';
 
@@ -19,10 +19,9 @@ const useStyles = makeStyles({
 /** /lab/{workspaceId}/dataplugins, the plugin catalogue (spec 001 §2): tabs by `?tab`, filtered by `?type`. */
 export default function DataPluginsPage() {
   const styles = useStyles();
-  const workspace = useCurrentWorkspace();
+  const workspace = useWorkspace();
   const route = useRoute();
   const navigate = useNavigate();
-  if (workspace === undefined) return null;
   const query = (route?.query ?? {}) as { tab?: string; type?: string };
   const tab = catalogueTabIndex(query.tab);
   const type = query.type !== undefined && (PLUGIN_TYPES as readonly string[]).includes(query.type) ? query.type : null;

@@ -4,7 +4,7 @@ import { pathTo } from '../../../../domain/routes';
 import { EmptyState } from '../../../components/EmptyState';
 import { PageHeader } from '../../../components/PageHeader';
 import { useDataSources } from '../../../data/lab';
-import { useCurrentWorkspace } from '../../../shell/useWorkspace';
+import { useWorkspace } from '../../../shell/useWorkspace';
 
 const useStyles = makeStyles({
   list: { display: 'grid', gap: tokens.spacingVerticalM, gridTemplateColumns: 'repeat(auto-fill, minmax(280px, 1fr))' },
@@ -15,12 +15,11 @@ const useStyles = makeStyles({
 /** /lab/{workspaceId}/datasources: the workspace's extractor components and the pipelines that use them. */
 export default function DataSourcesPage() {
   const styles = useStyles();
-  const workspace = useCurrentWorkspace();
+  const workspace = useWorkspace();
   const listed = useDataSources(workspace);
   const sources = listed.state.status === 'ready' ? listed.state.data : null;
   const error = listed.state.status === 'failed' ? listed.state.message : null;
 
-  if (workspace === undefined) return null;
   return (
     <>
       <PageHeader title="Data Sources" />

@@ -2,7 +2,7 @@ import { Body1, Card, CardHeader, makeStyles, Text, tokens } from '@fluentui/rea
 import { Link as RouterLink } from 'react-router-dom';
 import { pathTo, type RouteName } from '../../../../domain/routes';
 import { PageHeader } from '../../../components/PageHeader';
-import { useCurrentWorkspace } from '../../../shell/useWorkspace';
+import { useWorkspace } from '../../../shell/useWorkspace';
 
 /** What each Lab page is for, in the order of the Lab's menu. */
 const PAGES: readonly { route: RouteName; title: string; text: string }[] = [
@@ -25,8 +25,7 @@ const useStyles = makeStyles({
 /** /lab/{workspaceId}/help: what the Lab does, and a way into each of its pages. */
 export default function LabHelpPage() {
   const styles = useStyles();
-  const workspace = useCurrentWorkspace();
-  if (workspace === undefined) return null;
+  const workspace = useWorkspace();
   return (
     <>
       <PageHeader title="Help" />

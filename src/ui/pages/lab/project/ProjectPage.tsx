@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { EmptyState } from '../../../components/EmptyState';
 import { PageHeader } from '../../../components/PageHeader';
 import { useComponentsOfType } from '../../../data/lab';
-import { useCurrentWorkspace } from '../../../shell/useWorkspace';
+import { useWorkspace } from '../../../shell/useWorkspace';
 
 /** The tabs of spec 001 §2 'Project components', each the workspace's components of one type. */
 export const PROJECT_TABS = [
@@ -27,14 +27,13 @@ const useStyles = makeStyles({
 /** /lab/{workspaceId}/project: the workspace's Meltano project, read-only (hidden when LAB_PROJECT is off). */
 export default function ProjectPage() {
   const styles = useStyles();
-  const workspace = useCurrentWorkspace();
+  const workspace = useWorkspace();
   const [tab, setTab] = useState(0);
   const type = PROJECT_TABS[tab]?.type ?? 'EXTRACTOR';
   const listed = useComponentsOfType(workspace, type);
   const components = listed.state.status === 'ready' ? listed.state.data : null;
   const error = listed.state.status === 'failed' ? listed.state.message : null;
 
-  if (workspace === undefined) return null;
   return (
     <>
       <PageHeader title="Project" />

@@ -29,7 +29,7 @@ import { selectConfirmOpen } from '../../../../../machines/dataStoreList/dataSto
 import { EmptyState } from '../../../../components/EmptyState';
 import { PageHeader } from '../../../../components/PageHeader';
 import { useMachines } from '../../../../MachinesProvider';
-import { useCurrentWorkspace } from '../../../../shell/useWorkspace';
+import { useWorkspace } from '../../../../shell/useWorkspace';
 import { StoreStatus } from '../StoreStatus';
 import { useSaveToast } from '../../../../components/useSaveToast';
 import { DeleteStoreDialog } from '../DeleteStoreDialog';
@@ -46,8 +46,7 @@ const useStyles = makeStyles({
 
 /** /lab/{workspaceId}/datastores, view 'Data Stores' (spec 001 §2). Admins only (RequireAdmin). */
 export default function DataStoresPage() {
-  const workspace = useCurrentWorkspace();
-  if (workspace === undefined) return null;
+  const workspace = useWorkspace();
   return <DataStoresList key={workspace.id} workspace={workspace} />;
 }
 

@@ -28,7 +28,7 @@ import { PageHeader } from '../../../../components/PageHeader';
 import { useSaveToast } from '../../../../components/useSaveToast';
 import { usePipelinesPage } from '../../../../data/pipelines';
 import { useSession } from '../../../../shell/session';
-import { useCurrentWorkspace } from '../../../../shell/useWorkspace';
+import { useWorkspace } from '../../../../shell/useWorkspace';
 import { PipelineRow } from './PipelineRow';
 import { RunLogFromLink } from './RunLogFromLink';
 import { TriggerGraphPanel } from './TriggerGraphPanel';
@@ -48,7 +48,7 @@ const useStyles = makeStyles({
 /** /lab/{workspaceId}/pipelines, view 'Data Imports' (spec 001 §2). Admins only (RequireAdmin). */
 export default function PipelinesPage() {
   const styles = useStyles();
-  const workspace = useCurrentWorkspace();
+  const workspace = useWorkspace();
   const { features } = useSession();
   const navigate = useNavigate();
   const size = useScreenSize();
@@ -89,7 +89,6 @@ export default function PipelinesPage() {
     row?.scrollIntoView({ behavior: 'smooth', block: 'center' });
   }, [picked, answered, result]);
 
-  if (workspace === undefined) return null;
   const workspaceId = workspace.id;
   const newPipeline = () => void navigate(pathTo('newPipeline', { workspaceId }));
   // Spec 001 §2: adding from the list opens the plugin catalogue filtered to extractors.
