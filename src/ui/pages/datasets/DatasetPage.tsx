@@ -21,7 +21,6 @@ import { hasLink } from '../../../domain/hal';
 import { REL } from '../../../domain/relations';
 import type { Dataset, Workspace } from '../../../domain/resources';
 import { pathTo } from '../../../domain/routes';
-import { Loading } from '../../components/Loading';
 import { useMachines } from '../../MachinesProvider';
 import { useRuntime } from '../../runtime';
 import { useSession } from '../../shell/session';

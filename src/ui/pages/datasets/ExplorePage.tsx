@@ -6,7 +6,6 @@ import { labHomePath } from '../../../domain/landing';
 import { isWorkspaceAdmin } from '../../../domain/permissions';
 import { pathTo } from '../../../domain/routes';
 import { stripQuotes, toolbarSearchTarget } from '../../../domain/searchQuery';
-import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { useWorkspace } from '../../shell/useWorkspace';
 import { DatasetFeed } from '../../components/feed/DatasetFeed';

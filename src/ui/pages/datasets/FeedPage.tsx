@@ -8,7 +8,6 @@ import type { Workspace } from '../../../domain/resources';
 import { pathTo } from '../../../domain/routes';
 import { feedSearchTarget, stripQuotes } from '../../../domain/searchQuery';
 import type { FeedSource } from '../../../machines/feed/feed.machine';
-import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { useWorkspace } from '../../shell/useWorkspace';
 import { DatasetFeed } from '../../components/feed/DatasetFeed';

@@ -6,7 +6,6 @@ import { pageTitle } from '../../../domain/library';
 import type { Workspace } from '../../../domain/resources';
 import { stripQuotes } from '../../../domain/searchQuery';
 import { selectSelected } from '../../../machines/channelSelection/channelSelection.machine';
-import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { useMachines } from '../../MachinesProvider';
 import { useWorkspace } from '../../shell/useWorkspace';

@@ -9,7 +9,6 @@ import type { Workspace } from '../../../domain/resources';
 import { readSearchParam } from '../../../domain/searchQuery';
 import { selectEmpty, selectFirstLoad, selectHasMore } from '../../../machines/news/news.machine';
 import { EmptyState } from '../../components/EmptyState';
-import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { useMachines } from '../../MachinesProvider';
 import { useWorkspace } from '../../shell/useWorkspace';

@@ -1,6 +1,5 @@
 import { Body1, makeStyles } from '@fluentui/react-components';
 import { LIBRARY_TEXT, pageTitle } from '../../../domain/library';
-import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { useWorkspace } from '../../shell/useWorkspace';
 import { DatasetFeed } from '../../components/feed/DatasetFeed';
