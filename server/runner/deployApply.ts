@@ -71,6 +71,8 @@ export interface ApplyRequest {
   /** meltano.yml's plugins: each one a data component */
   plugins?: readonly RepositoryPlugin[];
   channels?: readonly ChannelDefinition[];
+  /** a real meltano the jobs would find on their PATH (realMeltanoOnPath): Python plugins then run through it */
+  realMeltano?: string | null;
 }
 
 /** The name of Matatika's managed store: a repository naming it (default_data_store, data_components) means the workspace's own managed store. */
@@ -326,7 +328,11 @@ async function applyPlugins(trx: Db, request: ApplyRequest, problems: FieldProbl
       continue;
     }
     const reference = pluginReference(plugin.pluginType, pluginName, pluginVariant);
-    const how = runs ? 'runs here' : 'configure only: a Python plugin, it runs only where a real meltano is installed';
+    const how = runs
+      ? 'runs here'
+      : request.realMeltano
+        ? `a Python plugin: the meltano at ${request.realMeltano} installs and runs it`
+        : 'configure only: a Python plugin, and no real meltano is on the runner\'s PATH to install and run it';
     const same = components.find((c) => c.name === plugin.name);
     if (same && (same.plugin_type !== plugin.pluginType || same.plugin_name !== pluginName)) {
       problems.push({ file: MELTANO_FILE, field: `${plugin.field}.name`, message: `a data component named ${plugin.name} exists already, made from ${pluginReference(same.plugin_type, same.plugin_name, same.variant)}` });

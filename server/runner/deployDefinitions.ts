@@ -266,6 +266,8 @@ export interface DefinitionFile {
 const MAX_DEFINITION_BYTES = 1_000_000;
 const MAX_DEFINITION_FILES = 1_000;
 const MAX_DEPTH = 8;
+/** folders and files looked at in all, definitions or not: a repository of countless empty folders is not walked for ever */
+const MAX_ENTRIES = 50_000;
 const YAML_FILE = /\.ya?ml$/i;
 
 export interface RepositoryRead {
@@ -324,6 +326,7 @@ export function readDefinitionFiles(repository: string, options: { environment?:
   const meltano = meltanoRead !== 'absent' && 'document' in meltanoRead ? meltanoRead.document : undefined;
 
   let count = 0;
+  let visited = 0;
   let full = false;
   const seen = new Set<string>();
   const walk = (kind: Kind, root: string, relative: string, depth: number) => {
@@ -342,6 +345,11 @@ export function readDefinitionFiles(repository: string, options: { environment?:
     }
     for (const entry of entries) {
       if (full) return;
+      if (++visited > MAX_ENTRIES) {
+        problems.push({ file: shownFolder, field: WHOLE_FILE, message: `the definition paths hold more than ${MAX_ENTRIES} files and folders; nothing past them is read` });
+        full = true;
+        return;
+      }
       const inner = relative === '' ? entry.name : `${relative}/${entry.name}`;
       const file = path.posix.normalize(`${root}/${inner}`);
       if (entry.name === '.git') continue;
