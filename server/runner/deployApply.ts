@@ -392,10 +392,11 @@ async function pipelinesWithStores(trx: Db, request: ApplyRequest, stores: reado
   const components = await listDataComponents(trx, request.workspaceId);
   const loader = components.find((c) => c.plugin_type === 'LOADER' && c.plugin_name === DEFAULT_STORE_LOADER)?.name ?? `loaders/${DEFAULT_STORE_LOADER}`;
   const loaderName = loader.startsWith('loaders/') ? DEFAULT_STORE_LOADER : loader;
-  return request.pipelines.map((definition) => {
+  return request.pipelines.flatMap((definition) => {
     const entries = definition.body.dataComponents;
-    if (!entries) return definition;
+    if (!entries) return [definition];
     let properties = definition.body.properties;
+    let refused = false;
     const mapped = entries.map((raw, index) => {
       const entry = raw.trim();
       if (components.some((c) => c.name === entry)) return raw;
@@ -403,12 +404,15 @@ async function pipelinesWithStores(trx: Db, request: ApplyRequest, stores: reado
       if (!store) return raw;
       if (store.id !== defaultStore?.id) {
         problems.push({ file: definition.file, field: `data_components.${index}`, message: `names the data store ${entry}, which is not the workspace's default store: pipelines load only into the default store here (name it default_data_store in workspace.yml)` });
+        refused = true;
         return raw;
       }
       if (properties) properties = Object.fromEntries(Object.entries(properties).map(([key, value]) => [key.startsWith(`${entry}.`) ? `${loaderName}.${key.slice(entry.length + 1)}` : key, value]));
       return loader;
     });
-    return { ...definition, body: { ...definition.body, dataComponents: mapped, ...(properties ? { properties } : {}) } };
+    // refused already: saving it too would only repeat the problem as an unknown component
+    if (refused) return [];
+    return [{ ...definition, body: { ...definition.body, dataComponents: mapped, ...(properties ? { properties } : {}) } }];
   });
 }
 

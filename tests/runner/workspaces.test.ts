@@ -541,7 +541,7 @@ describe('WORKSPACE_DEPLOY of a Matatika workspace repository', () => {
   it('refuses, applying nothing, a data store it cannot use and data_components naming a store that is not the default', async () => {
     write('datastores/Snowflake.yml', ['version: datastores/v0.1', 'data_plugin: loaders/target-snowflake--matatika', 'properties:', '  max-threads: -1']);
     write('datastores/Analytics.yml', ['version: datastores/v0.1', 'data_plugin: loaders/target-postgres', 'properties:', '  host: db.example.com', '  user: analyst', '  dbname: analytics']);
-    write('pipelines/analytics.yml', ['version: pipelines/v0.1', 'data_components: [tap-demo, Analytics]', 'inline_script: meltano run tap-demo target-store']);
+    write('pipelines/analytics.yml', ['version: pipelines/v0.1', 'data_components: [tap-github, Analytics]', 'inline_script: meltano run tap-github target-store']);
     commit('stores');
     const result = await deploy(workspaceId);
     expect(result.status, result.log).toBe('ERROR');
@@ -551,5 +551,31 @@ describe('WORKSPACE_DEPLOY of a Matatika workspace repository', () => {
     expect(stores.map((s) => s.name)).toEqual(['Default store']);
     const names = await bench.db.selectFrom('pipelines').select('name').where('workspace_id', '=', workspaceId).orderBy('name').execute();
     expect(names.map((p) => p.name)).toEqual(['demo', 'github']);
+  });
+
+  it("creates a PostgreSQL store, checks it, and makes it the default when the environment's overlay names it; data_components naming it load through target-store", async () => {
+    fs.rmSync(path.join(matatika, 'datastores', 'Snowflake.yml'));
+    write('workspace-dev.yml', ['version: workspaces/v0.2', 'name: GitHub analytics (dev)', 'default_data_store: Analytics']);
+    commit('a PostgreSQL store as the dev default');
+    const refused = await deploy(workspaceId);
+    // Warehouse is no longer the default: the pipeline naming it would load somewhere else
+    expect(refused.log).toContain("pipelines/demo.yml: data_components.1: names the data store Warehouse, which is not the workspace's default store");
+    expect(refused.log).toContain('Nothing deployed: 1 problem in the definitions');
+    write('pipelines/demo.yml', ['version: pipelines/v0.1', 'data_components: [tap-demo, Analytics]', 'inline_script: meltano run tap-demo target-store', 'schedule: 0 0 5 * * *']);
+    commit('the demo pipeline loads into the new default');
+    const result = await deploy(workspaceId);
+    expect(result.status, result.log).toBe('COMPLETE');
+    expect(result.log).toContain('Created data store Analytics from datastores/Analytics.yml; its connection is checked next.');
+    expect(result.log).toContain('The default data store is now Analytics (default_data_store)');
+    const stores = await bench.db.selectFrom('data_stores').select(['id', 'name', 'data_plugin', 'properties', 'is_default']).where('workspace_id', '=', workspaceId).orderBy('name').execute();
+    expect(stores.map((s) => [s.name, s.data_plugin, s.is_default])).toEqual([
+      ['Analytics', 'loaders/target-postgres--builtin', true],
+      ['Default store', 'loaders/target-store--builtin', false],
+    ]);
+    expect(stores[0]!.properties).toEqual({ host: 'db.example.com', user: 'analyst', database: 'analytics' });
+    const check = await bench.db.selectFrom('jobs').select('type').where('datastore_id', '=', stores[0]!.id).execute();
+    expect(check.map((j) => j.type)).toEqual(['DATASTORE_VERIFY']);
+    const analytics = await bench.db.selectFrom('pipelines').select('data_components').where('workspace_id', '=', workspaceId).where('name', '=', 'analytics').executeTakeFirstOrThrow();
+    expect(analytics.data_components).toEqual(['tap-github', 'target-store']);
   });
 });
