@@ -153,14 +153,16 @@ export async function applyDefinitions(db: Db, request: ApplyRequest): Promise<D
       for (const definition of request.datasets) {
         let channelId: string | null = null;
         if (definition.source !== null) {
-          const channel = await trx
+          // a source channel (ChannelML's, created above) before a list of the same name
+          const named = await trx
             .selectFrom('channels')
-            .select('id')
+            .select(['id', 'type'])
             .where('workspace_id', '=', workspaceId)
             .where('name', '=', definition.source)
             .orderBy('created')
             .orderBy('id')
-            .executeTakeFirst();
+            .execute();
+          const channel = named.find((c) => c.type === 'SOURCE') ?? named[0];
           if (!channel) {
             problems.push({ file: definition.file, field: 'source', message: `names no channel of this workspace ('${definition.source.slice(0, 80)}')` });
             continue;

@@ -579,3 +579,37 @@ describe('WORKSPACE_DEPLOY of a Matatika workspace repository', () => {
     expect(analytics.data_components).toEqual(['tap-github', 'target-store']);
   });
 });
+
+describe('WORKSPACE_DEPLOY of a repository that tries to read outside itself', () => {
+  let hostile: string;
+  afterAll(() => {
+    fs.rmSync(hostile, { recursive: true, force: true });
+  });
+
+  it('refuses dataset paths of ../.. or absolute, and links out, applying nothing', async () => {
+    hostile = fs.mkdtempSync(path.join(os.tmpdir(), 'deploy-hostile-'));
+    fs.chmodSync(hostile, 0o755);
+    git(hostile, 'init', '--quiet', '--initial-branch=main');
+    fs.writeFileSync(path.join(hostile, 'workspace.yml'), ['version: workspaces/v0.2', 'dataset_paths:', '  - ../..', '  - /etc', '  - analyze/datasets', 'channel_paths: [linked]', ''].join('\n'));
+    fs.mkdirSync(path.join(hostile, 'analyze', 'datasets'), { recursive: true });
+    fs.writeFileSync(path.join(hostile, 'analyze', 'datasets', 'fine.yml'), 'title: Fine\nrawData: "[]"\n');
+    // committed links: a dataset file to /etc/passwd, a channel path to /etc, meltano.yml to the data directory's neighbour
+    fs.symlinkSync('/etc/passwd', path.join(hostile, 'analyze', 'datasets', 'passwd.yml'));
+    fs.symlinkSync('/etc', path.join(hostile, 'linked'));
+    fs.symlinkSync('../../../../../../etc/hostname', path.join(hostile, 'meltano.yml'));
+    git(hostile, 'add', '-A');
+    git(hostile, 'commit', '--quiet', '-m', 'hostile');
+    const workspaceId = await newWorkspace('Hostile');
+    await bench.db.updateTable('workspaces').set({ repository_url: hostile }).where('id', '=', workspaceId).execute();
+    const result = await deploy(workspaceId);
+    expect(result.status, result.log).toBe('ERROR');
+    expect(result.log).toContain('workspace.yml: dataset_paths.0: leads outside the repository');
+    expect(result.log).toContain('workspace.yml: dataset_paths.1: must be relative to the repository, not absolute');
+    expect(result.log).toContain('linked/: (file): leads outside the project directory: not deployed');
+    expect(result.log).toContain('analyze/datasets/passwd.yml: (file): could not be read: is a symbolic link; only regular files are read');
+    expect(result.log).toContain('meltano.yml: (file): could not be read: is a symbolic link; only regular files are read');
+    expect(result.log).not.toContain('root:');
+    const datasets = await bench.db.selectFrom('datasets').select('alias').where('workspace_id', '=', workspaceId).execute();
+    expect(datasets).toEqual([]);
+  });
+});
