@@ -133,6 +133,7 @@ export function parseWorkspaceConfig(base: unknown, overlay?: { file: string; do
       for (const [name, v] of Object.entries(value)) {
         const field = `app_properties.${shown(name)}`;
         if (!PROPERTY_KEY.test(name)) problems.push({ file, field, message: 'must be letters, digits, _ . or -' });
+        else if (['__proto__', 'constructor', 'prototype'].includes(name)) problems.push({ file, field, message: `must not use the key ${name}` });
         else if (v === null) continue;
         else if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') problems.push({ file, field, message: 'must be text, a number or true/false' });
         else if (String(v).length > 10_000) problems.push({ file, field, message: 'must be at most 10000 characters' });

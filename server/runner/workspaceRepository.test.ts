@@ -76,6 +76,13 @@ describe('parseWorkspaceConfig', () => {
     ]);
   });
 
+  it('refuses __proto__ in app_properties read from real YAML, polluting nothing', () => {
+    const { problems, config } = parseWorkspaceConfig(parseYaml('app_properties:\n  __proto__: {polluted: true}\n  constructor: x\n  OK: y\n'));
+    expect(problems.map(problemLine)).toEqual(['workspace.yml: app_properties.__proto__: must not use the key __proto__', 'workspace.yml: app_properties.constructor: must not use the key constructor']);
+    expect(config.appProperties).toEqual({ OK: 'y' });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it('names the overlay file for a problem of its own key, and an environment that cannot name a file gets none', () => {
     const { problems } = parseWorkspaceConfig({ name: 'Fine' }, { file: 'workspace-prod.yml', document: { version: 'workspaces/v0.2', name: ['not', 'text'] } });
     expect(problems.map(problemLine)).toEqual(['workspace-prod.yml: name: must be text']);
