@@ -75,6 +75,9 @@ export interface ApplyRequest {
   realMeltano?: string | null;
 }
 
+/** The variant a meltano.yml plugin gets when it has none and its name is a built-in's. */
+export const CUSTOM_VARIANT = 'custom';
+
 /** The name of Matatika's managed store: a repository naming it (default_data_store, data_components) means the workspace's own managed store. */
 export const MATATIKA_WAREHOUSE = 'Warehouse';
 
@@ -322,9 +325,12 @@ async function applyPlugins(trx: Db, request: ApplyRequest, problems: FieldProbl
       pluginName = catalogue.name;
       pluginVariant = catalogue.variant;
     } else if (root.definition) {
-      await publishPlugin(trx, request.workspaceId, root.definition);
-      pluginName = root.definition.name;
-      pluginVariant = root.definition.variant;
+      // A Python plugin named like a built-in, without a variant (tap-postgres with a pip_url),
+      // would otherwise be taken for ours and run as ours: it is the 'custom' variant.
+      const definition = root.definition.variant === null && builtinPlugin(root.definition.name) ? { ...root.definition, variant: CUSTOM_VARIANT } : root.definition;
+      await publishPlugin(trx, request.workspaceId, definition);
+      pluginName = definition.name;
+      pluginVariant = definition.variant;
     } else {
       problems.push({ file: MELTANO_FILE, field: `${plugin.field}.inherit_from`, message: `names no plugin of this meltano.yml or of the catalogue ('${plugin.base}')` });
       continue;

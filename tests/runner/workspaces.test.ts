@@ -424,6 +424,9 @@ describe('WORKSPACE_DEPLOY of a Matatika workspace repository', () => {
       '      repositories: [example/repo]',
       '      start_date: "2024-01-01"',
       '  - name: tap-demo',
+      // a Python plugin named like one of ours: never run as ours
+      '  - name: tap-postgres',
+      '    pip_url: pipelinewise-tap-postgres',
       '  loaders:',
       '  - name: target-postgres',
       '    variant: transferwise',
@@ -476,6 +479,7 @@ describe('WORKSPACE_DEPLOY of a Matatika workspace repository', () => {
     expect(result.log).toContain('meltano.yml: plugins.transforms is ignored');
     expect(result.log).toContain('Created data component tap-github (extractors/tap-github--meltanolabs, configure only: a Python plugin');
     expect(result.log).toContain('Created data component tap-demo (extractors/tap-demo--builtin, runs here) from meltano.yml.');
+    expect(result.log).toContain("Created data component tap-postgres (extractors/tap-postgres--custom, configure only: a Python plugin, and no real meltano is on the runner's PATH to install and run it) from meltano.yml.");
     expect(result.log).toContain('Created channel tap-github from analyze/channels/tap-github.yml.');
     expect(result.log).toContain('Created dataset tap-github/issues/open-issues-by-week from analyze/datasets/tap-github/issues/open-issues-by-week.yml.');
     expect(result.log).toContain('Deployed 2 pipelines (2 new) and 3 datasets (3 new).');
@@ -489,6 +493,7 @@ describe('WORKSPACE_DEPLOY of a Matatika workspace repository', () => {
       ['dbt', 'TRANSFORMER', 'dbt', null],
       ['tap-demo', 'EXTRACTOR', 'tap-demo', 'builtin'],
       ['tap-github', 'EXTRACTOR', 'tap-github', 'meltanolabs'],
+      ['tap-postgres', 'EXTRACTOR', 'tap-postgres', 'custom'],
       ['target-postgres', 'LOADER', 'target-postgres', 'transferwise'],
       ['target-store', 'LOADER', 'target-store', 'builtin'],
     ]);
