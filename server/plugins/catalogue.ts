@@ -37,6 +37,24 @@ export interface BuiltinPlugin {
 export const PLUGINS_DIR = path.join(repositoryRoot(), 'server', 'plugins');
 export const PLUGIN_BIN_DIR = path.join(PLUGINS_DIR, 'bin');
 
+/**
+ * A real `meltano` on the server's PATH (jobs see that PATH before bin/, so it would run a Python
+ * plugin's default script), or null when only ours is there: then a Python plugin is configure only.
+ */
+export function realMeltanoOnPath(searchPath: string = process.env.PATH ?? ''): string | null {
+  for (const dir of searchPath.split(path.delimiter)) {
+    if (dir === '' || !path.isAbsolute(dir) || path.resolve(dir) === PLUGIN_BIN_DIR) continue;
+    const candidate = path.join(dir, 'meltano');
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      if (fs.statSync(candidate).isFile()) return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
 /** The loaders' table prefix (src/domain/tableNamespace.ts): set per pipeline, named from it. */
 const TABLE_PREFIX: SettingDef = {
   name: TABLE_PREFIX_SETTING,

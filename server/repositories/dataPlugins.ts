@@ -97,13 +97,16 @@ export async function removePlugin(db: Db, workspaceId: string, key: PluginKey):
 /** Publishes custom plugins: each replaces the workspace's plugin of the same key (installed or custom). */
 export async function publishPlugins(db: Db, workspaceId: string, plugins: readonly DiscoveredPlugin[]): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    for (const plugin of plugins) {
-      const definition = JSON.stringify(plugin);
-      await trx
-        .insertInto('workspace_dataplugins')
-        .values({ id: newId(), workspace_id: workspaceId, plugin_type: plugin.pluginType, name: plugin.name, variant: plugin.variant ?? '', definition })
-        .onConflict((oc) => oc.columns(['workspace_id', 'plugin_type', 'name', 'variant']).doUpdateSet({ definition }))
-        .execute();
-    }
+    for (const plugin of plugins) await publishPlugin(trx, workspaceId, plugin);
   });
+}
+
+/** Publishes one custom plugin in the caller's transaction (a deployment's meltano.yml plugins). */
+export async function publishPlugin(trx: Db, workspaceId: string, plugin: DiscoveredPlugin): Promise<void> {
+  const definition = JSON.stringify(plugin);
+  await trx
+    .insertInto('workspace_dataplugins')
+    .values({ id: newId(), workspace_id: workspaceId, plugin_type: plugin.pluginType, name: plugin.name, variant: plugin.variant ?? '', definition })
+    .onConflict((oc) => oc.columns(['workspace_id', 'plugin_type', 'name', 'variant']).doUpdateSet({ definition }))
+    .execute();
 }

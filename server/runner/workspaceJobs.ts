@@ -2,12 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_BRANCH, isRemoteGitUrl, parseRepositoryUrl } from '../../src/domain/workspaceRepository';
 import type { Db } from '../db/database';
+import { realMeltanoOnPath } from '../plugins/catalogue';
 import { listDataComponents } from '../repositories/dataComponents';
 import { findWorkspace } from '../repositories/workspaces';
 import { checkLocalRepository } from '../security/localRepositories';
 import { ensureDefaultStore } from '../stores/defaultStore';
 import { applyDefinitions } from './deployApply';
 import { parseDefinitions, problemLine, readDefinitionFiles, type FieldProblem } from './deployDefinitions';
+import { parseMeltanoPlugins } from './meltanoPlugins';
+import { DEFAULT_ENVIRONMENT, WORKSPACE_FILE } from './workspaceConfig';
 import type { Executor, JobProcess, JobProcessResult } from './executor';
 import { projectDir, writeProjectFile } from './project';
 import type { JobRow } from './jobRow';
@@ -15,8 +18,9 @@ import type { JobRow } from './jobRow';
 // A workspace's own jobs (issue 10). WORKSPACE_INIT makes the project directory and the default
 // data store, and its end moves the workspace from PROVISIONING to READY or FAILED.
 // WORKSPACE_DEPLOY clones the workspace's repository with git into the project directory and
-// applies the pipeline and dataset definitions it holds (deployDefinitions.ts reads and checks
-// them, deployApply.ts writes them all in one transaction, or nothing).
+// applies the workspace it describes as Matatika lays one out (workspaceConfig.ts reads
+// workspace.yml, meltanoPlugins.ts meltano.yml, deployDefinitions.ts the definitions; deployApply.ts
+// writes them all in one transaction, or nothing).
 
 export const WORKSPACE_INIT = 'WORKSPACE_INIT';
 export const WORKSPACE_DEPLOY = 'WORKSPACE_DEPLOY';
@@ -178,19 +182,29 @@ function describeUrl(url: string): string {
 }
 
 /**
- * Reads and checks every definition of the fetched repository, then applies them all in one
- * transaction, or — when any is invalid — nothing, logging every problem by file and field.
+ * Reads and checks every definition of the fetched repository (workspace.yml and the overlay of
+ * the workspace's default environment, meltano.yml's plugins, data stores, channels, pipelines and
+ * datasets), then applies them all in one transaction, or — when any is invalid — nothing,
+ * logging every problem by file and field.
  */
 async function deployDefinitions(db: Db, job: JobRow, repository: string, write: (line: string) => void): Promise<JobProcessResult> {
-  const read = readDefinitionFiles(repository);
+  const workspace = await findWorkspace(db, job.workspace_id);
+  const environment = workspace?.default_environment?.trim() || DEFAULT_ENVIRONMENT;
+  const read = readDefinitionFiles(repository, { environment });
   const parsed = parseDefinitions(read.files);
-  for (const note of parsed.notes) write(note);
-  const invalid = [...read.problems, ...parsed.problems];
-  if (read.files.length === 0 && invalid.length === 0) {
-    write('Nothing to deploy: the repository holds no pipeline or dataset definitions (pipelines/*.yml, datasets/*.yml).');
+  const meltano = parseMeltanoPlugins(read.meltano);
+  if (read.workspace.declared) write(`Read ${WORKSPACE_FILE}${read.workspace.overlay ? ` and ${read.workspace.overlay} (environment ${environment})` : ` (no workspace-${environment}.yml for environment ${environment})`}.`);
+  for (const note of [...read.notes, ...meltano.notes, ...parsed.notes]) write(note);
+  const invalid = [...read.problems, ...meltano.problems, ...parsed.problems];
+  const settings = read.workspace.name !== undefined || read.workspace.domains !== undefined || read.workspace.appProperties !== undefined || read.workspace.defaultDataStore !== undefined;
+  if (read.files.length === 0 && meltano.plugins.length === 0 && !settings && invalid.length === 0) {
+    write('Nothing to deploy: the repository holds no workspace.yml settings, meltano.yml plugins or definitions (pipelines/*.yml, analyze/datasets/**/*.yml, datasets/*.yml, analyze/channels/*.yml, datastores/*.yml, or the paths workspace.yml names).');
     return EXITED_OK;
   }
-  write(`Read ${read.files.length} definition${read.files.length === 1 ? '' : 's'} (${parsed.pipelines.length} pipeline${parsed.pipelines.length === 1 ? '' : 's'} and ${parsed.datasets.length} dataset${parsed.datasets.length === 1 ? '' : 's'} valid).`);
+  const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  write(
+    `Read ${count(read.files.length, 'definition')} (${count(parsed.pipelines.length, 'pipeline')}, ${count(parsed.datasets.length, 'dataset')}, ${count(parsed.channels.length, 'channel')} and ${count(parsed.dataStores.length, 'data store')} valid) and ${count(meltano.plugins.length, 'plugin')} of meltano.yml.`,
+  );
   const refuse = (problems: readonly FieldProblem[]): JobProcessResult => {
     for (const problem of problems) write(problemLine(problem));
     write(`Nothing deployed: ${problems.length} problem${problems.length === 1 ? '' : 's'} in the definitions; the workspace keeps what the previous deployment applied.`);
@@ -198,7 +212,19 @@ async function deployDefinitions(db: Db, job: JobRow, repository: string, write:
   };
   // With invalid files, the valid ones are still checked against the database (and rolled back),
   // so one deployment reports every problem.
-  const deployed = await applyDefinitions(db, { workspaceId: job.workspace_id, profileId: job.profile_id, pipelines: parsed.pipelines, datasets: parsed.datasets, dryRun: invalid.length > 0, lease: { jobId: job.id, owner: job.lease_owner } });
+  const deployed = await applyDefinitions(db, {
+    workspaceId: job.workspace_id,
+    profileId: job.profile_id,
+    workspace: read.workspace,
+    dataStores: parsed.dataStores,
+    plugins: meltano.plugins,
+    channels: parsed.channels,
+    pipelines: parsed.pipelines,
+    datasets: parsed.datasets,
+    dryRun: invalid.length > 0,
+    lease: { jobId: job.id, owner: job.lease_owner },
+    realMeltano: realMeltanoOnPath(),
+  });
   if (invalid.length > 0 || deployed.problems.length > 0) return refuse([...invalid, ...deployed.problems]);
   for (const line of deployed.lines) write(line);
   return EXITED_OK;

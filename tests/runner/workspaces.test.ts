@@ -367,3 +367,254 @@ describe('WORKSPACE_DEPLOY applies definitions', () => {
     expect(await bench.db.selectFrom('jobs').select('id').where('workspace_id', '=', workspaceId).where('triggered_by', 'like', `deployment of commit ${result.commit!.slice(0, 7)}`).execute()).toEqual([]);
   });
 });
+
+// A repository laid out exactly as Matatika's example workspaces are (our own fixture files):
+// workspace.yml and its dev overlay, meltano.yml's plugins, analyze/channels, analyze/datasets in
+// nested folders, pipelines with `script:` (older files) and `inline_script:`.
+describe('WORKSPACE_DEPLOY of a Matatika workspace repository', () => {
+  let matatika: string;
+  let workspaceId: string;
+
+  const write = (file: string, lines: readonly string[]) => {
+    fs.mkdirSync(path.dirname(path.join(matatika, file)), { recursive: true });
+    fs.writeFileSync(path.join(matatika, file), `${lines.join('\n')}\n`);
+  };
+  const commit = (message: string) => {
+    git(matatika, 'add', '-A');
+    git(matatika, 'commit', '--quiet', '-m', message);
+  };
+
+  beforeAll(async () => {
+    matatika = fs.mkdtempSync(path.join(os.tmpdir(), 'deploy-matatika-'));
+    fs.chmodSync(matatika, 0o755);
+    git(matatika, 'init', '--quiet', '--initial-branch=main');
+    write('workspace.yml', [
+      'version: workspaces/v0.2',
+      'name: GitHub analytics',
+      'domains:',
+      '  - example.com',
+      'default_data_store: Warehouse',
+      'state_data_store: Warehouse',
+      'dataset_paths:',
+      '  - analyze/datasets',
+      '  - .meltano/analyze/datasets',
+      'channel_paths:',
+      '  - analyze/channels',
+      'pipeline_paths:',
+      '  - pipelines',
+      'plugin_paths:',
+      '  - plugins',
+      'data_store_paths:',
+      '  - datastores',
+      'app_properties:',
+      '  WELCOME_MESSAGE: Welcome to the GitHub workspace',
+      '  MEMBER_COMMENTS_READ_ONLY: true',
+    ]);
+    write('workspace-dev.yml', ['version: workspaces/v0.2', 'name: GitHub analytics (dev)']);
+    write('meltano.yml', [
+      'version: 1',
+      'default_environment: dev',
+      'project_id: 1234-abcd',
+      'plugins:',
+      '  extractors:',
+      '  - name: tap-github',
+      '    variant: meltanolabs',
+      '    pip_url: git+https://github.com/MeltanoLabs/tap-github.git',
+      '    config:',
+      '      repositories: [example/repo]',
+      '      start_date: "2024-01-01"',
+      '  - name: tap-demo',
+      // a Python plugin named like one of ours: never run as ours
+      '  - name: tap-postgres',
+      '    pip_url: pipelinewise-tap-postgres',
+      '  loaders:',
+      '  - name: target-postgres',
+      '    variant: transferwise',
+      '    pip_url: pipelinewise-target-postgres',
+      '  transformers:',
+      '  - name: dbt',
+      '    pip_url: dbt-core~=1.7 dbt-postgres~=1.7',
+      '  transforms:',
+      '  - name: dbt-github',
+      '    namespace: tap_github',
+      'environments:',
+      '- name: dev',
+    ]);
+    write('analyze/channels/tap-github.yml', ['version: channels/v0.1', 'description: GitHub issues and pull requests', 'picture: https://example.com/github.svg']);
+    write('analyze/channels/demo.yml', ['version: channels/v0.1', 'name: Demo data', 'description: Generated sample data']);
+    write('analyze/datasets/tap-github/github-export-all-issues.yml', [
+      'version: datasets/v0.2',
+      'source: tap-github',
+      'title: All issues',
+      'questions: Which issues are open?',
+      'rawData: |-',
+      '  [{"issues.state": "open", "issues.count": 3}]',
+    ]);
+    write('analyze/datasets/tap-github/issues/open-issues-by-week.yml', ['version: datasets/v0.2', 'source: tap-github', 'title: Open issues by week', 'rawData: "[]"']);
+    write('analyze/datasets/demo/customers.yml', ['version: datasets/v0.2', 'source: Demo data', 'alias: demo-customers', 'title: Customers', 'rawData: "[]"']);
+    write('pipelines/github.yml', [
+      'version: pipelines/v0.1',
+      'data_components:',
+      '- tap-github',
+      '- target-postgres',
+      '- dbt',
+      'script: meltano run tap-github target-postgres dbt:run',
+      'timeout: 3600',
+    ]);
+    write('pipelines/demo.yml', ['version: pipelines/v0.1', 'data_components: [tap-demo, Warehouse]', 'inline_script: meltano run tap-demo target-store', 'schedule: 0 0 5 * * *']);
+    commit('Matatika workspace');
+
+    workspaceId = await newWorkspace('Matatika layout');
+    await bench.db.updateTable('workspaces').set({ repository_url: matatika }).where('id', '=', workspaceId).execute();
+  });
+  afterAll(() => {
+    fs.rmSync(matatika, { recursive: true, force: true });
+  });
+
+  it('deploys it unchanged: settings, components from meltano.yml, channels, datasets by path alias, both kinds of pipeline', async () => {
+    const result = await deploy(workspaceId);
+    expect(result.status, result.log).toBe('COMPLETE');
+    expect(result.log).toContain('Read workspace.yml and workspace-dev.yml (environment dev).');
+    expect(result.log).toContain('workspace.yml: state_data_store is ignored');
+    expect(result.log).toContain('meltano.yml: plugins.transforms is ignored');
+    expect(result.log).toContain('Created data component tap-github (extractors/tap-github--meltanolabs, configure only: a Python plugin');
+    expect(result.log).toContain('Created data component tap-demo (extractors/tap-demo--builtin, runs here) from meltano.yml.');
+    expect(result.log).toContain("Created data component tap-postgres (extractors/tap-postgres--custom, configure only: a Python plugin, and no real meltano is on the runner's PATH to install and run it) from meltano.yml.");
+    expect(result.log).toContain('Created channel tap-github from analyze/channels/tap-github.yml.');
+    expect(result.log).toContain('Created dataset tap-github/issues/open-issues-by-week from analyze/datasets/tap-github/issues/open-issues-by-week.yml.');
+    expect(result.log).toContain('Deployed 2 pipelines (2 new) and 3 datasets (3 new).');
+
+    const workspace = await findWorkspace(bench.db, workspaceId);
+    expect(workspace).toMatchObject({ name: 'GitHub analytics (dev)', domains: ['example.com'] });
+    expect(workspace!.app_properties).toMatchObject({ WELCOME_MESSAGE: 'Welcome to the GitHub workspace', MEMBER_COMMENTS_READ_ONLY: 'true' });
+
+    const components = await bench.db.selectFrom('data_components').select(['name', 'plugin_type', 'plugin_name', 'variant', 'properties']).where('workspace_id', '=', workspaceId).orderBy('name').execute();
+    expect(components.map((c) => [c.name, c.plugin_type, c.plugin_name, c.variant])).toEqual([
+      ['dbt', 'TRANSFORMER', 'dbt', null],
+      ['tap-demo', 'EXTRACTOR', 'tap-demo', 'builtin'],
+      ['tap-github', 'EXTRACTOR', 'tap-github', 'meltanolabs'],
+      ['tap-postgres', 'EXTRACTOR', 'tap-postgres', 'custom'],
+      ['target-postgres', 'LOADER', 'target-postgres', 'transferwise'],
+      ['target-store', 'LOADER', 'target-store', 'builtin'],
+    ]);
+    expect(components.find((c) => c.name === 'tap-github')!.properties).toEqual({ repositories: ['example/repo'], start_date: '2024-01-01' });
+
+    const channels = await bench.db.selectFrom('channels').select(['name', 'type', 'description', 'picture']).where('workspace_id', '=', workspaceId).orderBy('name').execute();
+    expect(channels).toEqual([
+      { name: 'Demo data', type: 'SOURCE', description: 'Generated sample data', picture: null },
+      { name: 'tap-github', type: 'SOURCE', description: 'GitHub issues and pull requests', picture: 'https://example.com/github.svg' },
+    ]);
+
+    const datasets = await bench.db
+      .selectFrom('datasets')
+      .innerJoin('channels', 'channels.id', 'datasets.channel_id')
+      .select(['datasets.alias', 'datasets.title', 'channels.name as channel'])
+      .where('datasets.workspace_id', '=', workspaceId)
+      .orderBy('datasets.alias')
+      .execute();
+    expect(datasets).toEqual([
+      { alias: 'demo-customers', title: 'Customers', channel: 'Demo data' },
+      { alias: 'tap-github/github-export-all-issues', title: 'All issues', channel: 'tap-github' },
+      { alias: 'tap-github/issues/open-issues-by-week', title: 'Open issues by week', channel: 'tap-github' },
+    ]);
+
+    const pipelines = await bench.db.selectFrom('pipelines').select(['name', 'data_components', 'script', 'schedule']).where('workspace_id', '=', workspaceId).orderBy('name').execute();
+    expect(pipelines).toEqual([
+      // Matatika's Warehouse is the workspace's default store: its loader is target-store
+      { name: 'demo', data_components: ['tap-demo', 'target-store'], script: 'meltano run tap-demo target-store', schedule: '0 0 5 * * *' },
+      { name: 'github', data_components: ['tap-github', 'target-postgres', 'dbt'], script: 'meltano run tap-github target-postgres dbt:run', schedule: null },
+    ]);
+  });
+
+  it('keeps what a later commit no longer defines, and says so; a second deployment of the same files changes nothing else', async () => {
+    fs.rmSync(path.join(matatika, 'pipelines', 'github.yml'));
+    fs.rmSync(path.join(matatika, 'analyze', 'datasets', 'tap-github', 'issues'), { recursive: true });
+    commit('remove the GitHub pipeline and a dataset');
+    const result = await deploy(workspaceId);
+    expect(result.status, result.log).toBe('COMPLETE');
+    expect(result.log).toContain('Kept 1 pipeline the repository does not define (a deployment never deletes; delete it in the app if it should go): github.');
+    expect(result.log).toContain('Kept 1 dataset the repository does not define (a deployment never deletes; delete it in the app if it should go): tap-github/issues/open-issues-by-week.');
+    expect(result.log).toContain('Deployed 1 pipeline (1 updated) and 2 datasets (2 updated).');
+    // unchanged components and channels are not written again
+    expect(result.log).not.toMatch(/^(Created|Updated) (data component|channel) /m);
+    const names = await bench.db.selectFrom('pipelines').select('name').where('workspace_id', '=', workspaceId).orderBy('name').execute();
+    expect(names.map((p) => p.name)).toEqual(['demo', 'github']);
+    const aliases = await bench.db.selectFrom('datasets').select('alias').where('workspace_id', '=', workspaceId).orderBy('alias').execute();
+    expect(aliases.map((d) => d.alias)).toEqual(['demo-customers', 'tap-github/github-export-all-issues', 'tap-github/issues/open-issues-by-week']);
+  });
+
+  it('refuses, applying nothing, a data store it cannot use and data_components naming a store that is not the default', async () => {
+    write('datastores/Snowflake.yml', ['version: datastores/v0.1', 'data_plugin: loaders/target-snowflake--matatika', 'properties:', '  max-threads: -1']);
+    write('datastores/Analytics.yml', ['version: datastores/v0.1', 'data_plugin: loaders/target-postgres', 'properties:', '  host: db.example.com', '  user: analyst', '  dbname: analytics']);
+    write('pipelines/analytics.yml', ['version: pipelines/v0.1', 'data_components: [tap-github, Analytics]', 'inline_script: meltano run tap-github target-store']);
+    commit('stores');
+    const result = await deploy(workspaceId);
+    expect(result.status, result.log).toBe('ERROR');
+    expect(result.log).toContain("datastores/Snowflake.yml: data_plugin: 'loaders/target-snowflake--matatika' is not a data store this server can use: only PostgreSQL stores (loaders/target-postgres)");
+    expect(result.log).toContain("pipelines/analytics.yml: data_components.1: names the data store Analytics, which is not the workspace's default store");
+    const stores = await bench.db.selectFrom('data_stores').select('name').where('workspace_id', '=', workspaceId).execute();
+    expect(stores.map((s) => s.name)).toEqual(['Default store']);
+    const names = await bench.db.selectFrom('pipelines').select('name').where('workspace_id', '=', workspaceId).orderBy('name').execute();
+    expect(names.map((p) => p.name)).toEqual(['demo', 'github']);
+  });
+
+  it("creates a PostgreSQL store, checks it, and makes it the default when the environment's overlay names it; data_components naming it load through target-store", async () => {
+    fs.rmSync(path.join(matatika, 'datastores', 'Snowflake.yml'));
+    write('workspace-dev.yml', ['version: workspaces/v0.2', 'name: GitHub analytics (dev)', 'default_data_store: Analytics']);
+    commit('a PostgreSQL store as the dev default');
+    const refused = await deploy(workspaceId);
+    // Warehouse is no longer the default: the pipeline naming it would load somewhere else
+    expect(refused.log).toContain("pipelines/demo.yml: data_components.1: names the data store Warehouse, which is not the workspace's default store");
+    expect(refused.log).toContain('Nothing deployed: 1 problem in the definitions');
+    write('pipelines/demo.yml', ['version: pipelines/v0.1', 'data_components: [tap-demo, Analytics]', 'inline_script: meltano run tap-demo target-store', 'schedule: 0 0 5 * * *']);
+    commit('the demo pipeline loads into the new default');
+    const result = await deploy(workspaceId);
+    expect(result.status, result.log).toBe('COMPLETE');
+    expect(result.log).toContain('Created data store Analytics from datastores/Analytics.yml; its connection is checked next.');
+    expect(result.log).toContain('The default data store is now Analytics (default_data_store)');
+    const stores = await bench.db.selectFrom('data_stores').select(['id', 'name', 'data_plugin', 'properties', 'is_default']).where('workspace_id', '=', workspaceId).orderBy('name').execute();
+    expect(stores.map((s) => [s.name, s.data_plugin, s.is_default])).toEqual([
+      ['Analytics', 'loaders/target-postgres--builtin', true],
+      ['Default store', 'loaders/target-store--builtin', false],
+    ]);
+    expect(stores[0]!.properties).toEqual({ host: 'db.example.com', user: 'analyst', database: 'analytics' });
+    const check = await bench.db.selectFrom('jobs').select('type').where('datastore_id', '=', stores[0]!.id).execute();
+    expect(check.map((j) => j.type)).toEqual(['DATASTORE_VERIFY']);
+    const analytics = await bench.db.selectFrom('pipelines').select('data_components').where('workspace_id', '=', workspaceId).where('name', '=', 'analytics').executeTakeFirstOrThrow();
+    expect(analytics.data_components).toEqual(['tap-github', 'target-store']);
+  });
+});
+
+describe('WORKSPACE_DEPLOY of a repository that tries to read outside itself', () => {
+  let hostile: string;
+  afterAll(() => {
+    fs.rmSync(hostile, { recursive: true, force: true });
+  });
+
+  it('refuses dataset paths of ../.. or absolute, and links out, applying nothing', async () => {
+    hostile = fs.mkdtempSync(path.join(os.tmpdir(), 'deploy-hostile-'));
+    fs.chmodSync(hostile, 0o755);
+    git(hostile, 'init', '--quiet', '--initial-branch=main');
+    fs.writeFileSync(path.join(hostile, 'workspace.yml'), ['version: workspaces/v0.2', 'dataset_paths:', '  - ../..', '  - /etc', '  - analyze/datasets', 'channel_paths: [linked]', ''].join('\n'));
+    fs.mkdirSync(path.join(hostile, 'analyze', 'datasets'), { recursive: true });
+    fs.writeFileSync(path.join(hostile, 'analyze', 'datasets', 'fine.yml'), 'title: Fine\nrawData: "[]"\n');
+    // committed links: a dataset file to /etc/passwd, a channel path to /etc, meltano.yml to the data directory's neighbour
+    fs.symlinkSync('/etc/passwd', path.join(hostile, 'analyze', 'datasets', 'passwd.yml'));
+    fs.symlinkSync('/etc', path.join(hostile, 'linked'));
+    fs.symlinkSync('../../../../../../etc/hostname', path.join(hostile, 'meltano.yml'));
+    git(hostile, 'add', '-A');
+    git(hostile, 'commit', '--quiet', '-m', 'hostile');
+    const workspaceId = await newWorkspace('Hostile');
+    await bench.db.updateTable('workspaces').set({ repository_url: hostile }).where('id', '=', workspaceId).execute();
+    const result = await deploy(workspaceId);
+    expect(result.status, result.log).toBe('ERROR');
+    expect(result.log).toContain('workspace.yml: dataset_paths.0: leads outside the repository');
+    expect(result.log).toContain('workspace.yml: dataset_paths.1: must be relative to the repository, not absolute');
+    expect(result.log).toContain('linked/: (file): leads outside the project directory: not deployed');
+    expect(result.log).toContain('analyze/datasets/passwd.yml: (file): could not be read: is a symbolic link; only regular files are read');
+    expect(result.log).toContain('meltano.yml: (file): could not be read: is a symbolic link; only regular files are read');
+    expect(result.log).not.toContain('root:');
+    const datasets = await bench.db.selectFrom('datasets').select('alias').where('workspace_id', '=', workspaceId).execute();
+    expect(datasets).toEqual([]);
+  });
+});
