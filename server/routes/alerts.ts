@@ -63,7 +63,7 @@ export function alertRoutes(app: FastifyInstance, ctx: RouteContext): void {
     objectName: 'alert',
     handler: async ({ request, reply, access, body, param }) => {
       const id = param('alertId');
-      if (!isUuid(id)) throw notFound(`Alert ${id} not found`);
+      if (!isUuid(id)) throw notFound('Alert not found: not an alert id');
       const dataset = { id: access.dataset.id, workspaceId: access.workspace.id };
       const alert = await ctx.db.transaction().execute((trx) => raiseAlertByHand(trx, dataset, { id, detail: body.detail, actorName: callerName(request.caller) }));
       if (!alert) throw conflict(`Alert ${id} has been raised already`);

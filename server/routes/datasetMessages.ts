@@ -52,7 +52,7 @@ export function datasetMessageRoutes(app: FastifyInstance, ctx: RouteContext): v
     objectName: OBJECT,
     handler: async ({ request, reply, access, body, param }) => {
       const id = param('messageId');
-      if (!isUuid(id)) throw notFound(`Dataset message ${id} not found`);
+      if (!isUuid(id)) throw notFound('Dataset message not found: not a message id');
       const { caller } = request;
       const workspace = access.workspace;
       if ((await memberRole(ctx.db, workspace.id, body.recipientId)) === undefined) {

@@ -1,35 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { REL } from '../../src/domain/relations';
-import { subscriptionUpdateSchema, type subscriptionSchema, type Wire } from '../../src/domain/resources';
+import { subscriptionUpdateSchema } from '../../src/domain/resources';
 import { notFound } from '../http/errors';
 import { pagedCollection } from '../http/hal';
-import type { Caller } from '../policy/caller';
-import { subscriptionLinks } from '../policy/links';
-import { deleteSubscription, findSubscription, memberSubscriptionsOf, setSubscriptionType, subscriptionsOfProfile, type SubscriptionView } from '../repositories/subscriptions';
-import { iso, requestUrl, type RouteContext } from './context';
+import { deleteSubscription, findSubscription, memberSubscriptionsOf, setSubscriptionType, subscriptionsOfProfile } from '../repositories/subscriptions';
+import { requestUrl, type RouteContext } from './context';
 import { defineRoute } from './define';
-import { watchRoutes } from './watch';
+import { subscriptionBody, watchRoutes } from './watch';
 
 // Subscriptions (the Matatika reference): the caller's own (root 'subscriptions'), one subscription
 // (read, change its type, remove), watching a channel or a whole workspace, and the workspace's
 // member subscriptions for its admins. Pipelines and datasets are watched in lab/pipelineRuns.ts
 // and datasets.ts through the same watchRoutes.
-
-/**
- * The subscription's body. Its subject's name is shown while its owner is a member of the
- * subject's workspace: a subscription left behind names nothing the owner may no longer read.
- */
-export function subscriptionBody(ctx: RouteContext, caller: Caller, s: SubscriptionView, withMember = false): Wire<typeof subscriptionSchema> {
-  return {
-    id: s.id,
-    type: s.type,
-    created: iso(s.created),
-    lastModified: iso(s.last_modified),
-    subject: { type: s.subject_type, id: s.subject_id, name: s.member ? s.subject_name : null },
-    ...(withMember ? { member: { id: s.profile_id, name: s.member_name, handle: s.member_handle } } : {}),
-    _links: subscriptionLinks(ctx.h, caller, s),
-  };
-}
 
 export function subscriptionRoutes(app: FastifyInstance, ctx: RouteContext): void {
   /** The caller's subscriptions, in the workspaces they are a member of, newest first. */

@@ -25,7 +25,7 @@ const sourceChannel = async () => {
   const row = await world.server.db.selectFrom('channels').select('id').where('workspace_id', '=', W).where('type', '=', 'SOURCE').orderBy('name').executeTakeFirstOrThrow();
   return row.id;
 };
-const datasetOf = async (alias: string) => read(world.owner, `/api/workspaces/${W}/datasets/${alias}`);
+const datasetOf = (alias: string) => read(world.owner, `/api/workspaces/${W}/datasets/${alias}`);
 const alertsTold = (who: Person, datasetId: string) =>
   world.server.db.selectFrom('notifications').select('message').where('profile_id', '=', who.subject).where('type', '=', 'DATASET_ALERT').where('dataset_id', '=', datasetId).execute();
 
