@@ -161,6 +161,28 @@ describe('who hears of a dataset', () => {
   });
 });
 
+describe('who hears of a pipeline', () => {
+  it("tells an admin who watches the workspace of the Lab's activity, and not a plain member", async () => {
+    const setRole = (role: 'editor' | 'member') => world.server.db.updateTable('workspace_members').set({ role }).where('workspace_id', '=', W).where('profile_id', '=', world.member.subject).execute();
+    const draft = await world.owner.api.call('POST', `/api/workspaces/${W}/pipelines`);
+    const created = await world.owner.api.call('PUT', linkOf(draft.body, REL.createPipeline), { name: 'Watched through the workspace', dataComponents: ['extractors/tap-demo', 'loaders/target-store'] });
+    expect(created.status).toBe(201);
+    const activity = () => world.server.db.selectFrom('notifications').select('message').where('profile_id', '=', world.member.subject).where('type', '=', 'PIPELINE_ACTIVITY').where('pipeline_id', '=', String(created.body.id)).execute();
+    const rename = async (name: string) => expect((await world.owner.api.call('PUT', linkOf(created.body, REL.updatePipeline), { ...created.body, name })).status).toBe(200);
+    const ws = await world.member.api.call('POST', `/api/workspaces/${W}/subscriptions`);
+    await setRole('editor');
+    try {
+      await rename('Renamed for an admin');
+      expect((await activity()).map((n) => n.message)).toEqual([`${DEMO.owner.name} saved pipeline Renamed for an admin.`]);
+    } finally {
+      await setRole('member');
+    }
+    await rename('Renamed for a member');
+    expect(await activity()).toHaveLength(1);
+    await world.member.api.call('DELETE', linkOf(ws.body, REL.deleteSubscription));
+  });
+});
+
 describe("the members' subscriptions", () => {
   it('lists to an admin whose subscription each is and what to, and refuses everyone else', async () => {
     const added = await world.member.api.call('POST', `/api/workspaces/${W}/subscriptions`);
