@@ -42,7 +42,8 @@ export async function setMemberRole(db: Db, workspaceId: string, profileId: stri
 /**
  * Removes the member if their role is still `role` (the one the caller was allowed to remove), and
  * withdraws the accepted invitation that let them in, so the invitations list does not show them
- * as a member. False when someone changed them meanwhile.
+ * as a member; a profile that defaulted to the workspace defaults to nothing. False when someone
+ * changed them meanwhile.
  */
 export async function removeMember(db: Db, workspaceId: string, member: { id: string; email: string; role: MemberRole }): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
@@ -54,6 +55,8 @@ export async function removeMember(db: Db, workspaceId: string, member: { id: st
       .where('role', '!=', 'owner')
       .executeTakeFirst();
     if (Number(result.numDeletedRows) === 0) return false;
+    // their landing no longer points at a workspace they cannot open
+    await trx.updateTable('profiles').set({ default_workspace_id: null }).where('id', '=', member.id).where('default_workspace_id', '=', workspaceId).execute();
     await trx
       .updateTable('invitations')
       .set({ status: INVITATION_STATUS.revoked })

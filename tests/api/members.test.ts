@@ -122,8 +122,12 @@ describe('removal', () => {
     const joined = await read(world.owner, memberPath(world.outsider.subject));
     const promoted = await world.owner.api.call('PUT', linkOf(joined, REL.addAdministrator));
     expect(hasLink(promoted.body, REL.deleteMember)).toBe(true);
+    const profiles = world.server.db.updateTable('profiles');
+    await profiles.set({ default_workspace_id: W }).where('id', '=', world.outsider.subject).execute();
 
     expect((await world.owner.api.call('DELETE', linkOf(promoted.body, REL.deleteMember))).status).toBe(204);
+    const after = await world.server.db.selectFrom('profiles').select('default_workspace_id').where('id', '=', world.outsider.subject).executeTakeFirstOrThrow();
+    expect(after.default_workspace_id).toBeNull();
     expectError(await world.outsider.api.get(`/api/workspaces/${W}`), 403);
     expect((await read(world.owner, `/api/invitations/${invited.body.id}`)).status).toBe('REVOKED');
     expectError(await world.owner.api.call('DELETE', memberPath(world.outsider.subject)), 404);
