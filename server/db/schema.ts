@@ -207,8 +207,24 @@ export interface SubscriptionsTable {
   /** 007: exactly one of pipeline_id and dataset_id is set */
   pipeline_id: string | null;
   dataset_id: ColumnType<string | null, string | null | undefined, string | null>;
-  type: 'ALERTS' | 'ALL';
+  /** 021: a channel or a whole workspace may be watched too (exactly one target is set) */
+  channel_id: ColumnType<string | null, string | null | undefined, string | null>;
+  workspace_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 021: NONE keeps the subscription but tells nothing */
+  type: 'ALERTS' | 'ALL' | 'NONE';
   created: Timestamp;
+  last_modified: Timestamp;
+}
+
+/** 021: a member's note about a dataset to another member (the reference's Dataset Message). */
+export interface DatasetMessagesTable {
+  id: string;
+  dataset_id: string;
+  sender_id: string;
+  recipient_id: string;
+  message: string;
+  created: Timestamp;
+  last_modified: Timestamp;
 }
 
 export interface InvitationsTable {
@@ -445,6 +461,7 @@ export interface Database {
   store_loads: StoreLoadsTable;
   dataset_alert_rules: DatasetAlertRulesTable;
   dataset_alerts: DatasetAlertsTable;
+  dataset_messages: DatasetMessagesTable;
   idp_users: IdpUsersTable;
   idp_payloads: IdpPayloadsTable;
   idp_keys: IdpKeysTable;

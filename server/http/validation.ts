@@ -4,7 +4,8 @@ import { wellFormed } from '../../src/domain/plainText';
 
 /** The body as `schema` reads it, or a 400 naming every bad field. */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown, objectName: string): z.infer<S> {
-  const parsed = schema.safeParse(body ?? {});
+  // No body reads as an empty object (a POST the reference sends bare); a JSON null is no object.
+  const parsed = schema.safeParse(body === undefined ? {} : body);
   if (!parsed.success) throw badRequest(`Validation failed for object='${objectName}'`, zodFieldErrors(parsed.error, objectName));
   return parsed.data;
 }

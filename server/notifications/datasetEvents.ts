@@ -1,6 +1,6 @@
 import { breachDetail, breachingValue } from '../../src/domain/alertRules';
 import type { Db } from '../db/database';
-import { insertAlert, rulesOf, setBreached } from '../repositories/alerts';
+import { insertAlert, insertAlertOnce, rulesOf, setBreached, type AlertRow } from '../repositories/alerts';
 import { datasetSubscribersOf } from '../repositories/subscriptions';
 import { checkQuery, type CheckedQuery } from '../stores/queryGuard';
 import { missingTables, runQuery } from '../stores/queryRunner';
@@ -59,6 +59,18 @@ export async function raiseAlert(db: Db, dataset: { id: string; workspaceId: str
   await insertAlert(db, { datasetId: dataset.id, detail: alert.detail, jobId: alert.jobId ?? null, ruleId: alert.ruleId ?? null });
   const profileIds = await datasetSubscribersOf(db, dataset.id, true);
   await notify(db, { profileIds, workspaceId: dataset.workspaceId, type: 'DATASET_ALERT', message: alert.detail, actorName: null, datasetId: dataset.id, jobId: alert.jobId ?? null, isError: true });
+}
+
+/**
+ * An alert raised by hand ('create alert'), told like any other to the dataset's watchers, with
+ * the person who raised it as the actor. Undefined when the id is taken already.
+ */
+export async function raiseAlertByHand(db: Db, dataset: { id: string; workspaceId: string }, alert: { id: string; detail: string; actorName: string | null }): Promise<AlertRow | undefined> {
+  const row = await insertAlertOnce(db, { id: alert.id, datasetId: dataset.id, detail: alert.detail });
+  if (!row) return undefined;
+  const profileIds = await datasetSubscribersOf(db, dataset.id, true);
+  await notify(db, { profileIds, workspaceId: dataset.workspaceId, type: 'DATASET_ALERT', message: alert.detail, actorName: alert.actorName, datasetId: dataset.id, isError: true });
+  return row;
 }
 
 /**

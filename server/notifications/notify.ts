@@ -34,6 +34,8 @@ export interface NotificationEvent {
   directProfileIds?: readonly string[];
   /** when it happened; now by default (seeding history sets it) */
   at?: Date;
+  /** the notification's own id, for an event told to one person (a dataset message shares its id) */
+  id?: string;
 }
 
 /**
@@ -59,7 +61,7 @@ export async function notify(db: Db, event: NotificationEvent): Promise<number> 
       .insertInto('notifications')
       .values(
         byDelivery.INBOX.map((profileId) => ({
-          id: newId(),
+          id: event.id !== undefined && recipients.length === 1 ? event.id : newId(),
           profile_id: profileId,
           workspace_id: event.workspaceId,
           type: event.type,

@@ -17,11 +17,17 @@ import { findNotification, type NotificationRow } from '../repositories/notifica
 import { pipelineFacts, type PipelineFacts } from '../repositories/pipelineFacts';
 import { getPipeline, type PipelineRow } from '../repositories/pipelines';
 import { findProfile, type ProfileRow } from '../repositories/profiles';
-import { findWorkspace, memberRole, type WorkspaceRow } from '../repositories/workspaces';
+import { findWorkspace, memberRole, type MemberRow, type WorkspaceRow } from '../repositories/workspaces';
+import { findMember } from '../repositories/members';
+import { findSubscription, isSubscribed, type SubscriptionView } from '../repositories/subscriptions';
+import { findAlert, type AlertWithWorkspace } from '../repositories/alerts';
 import type { Caller } from './caller';
 import { workspaceAccess } from './guard';
 import type { Hrefs } from './hrefs';
 import {
+  alertLinks,
+  memberLinks,
+  subscriptionLinks,
   apiKeyDraftLinks,
   apiKeyLinks,
   channelLinks,
@@ -60,7 +66,7 @@ export interface AccessByResource {
   job: Resolved & { job: JobRow; workspace: WorkspaceRow; role: MemberRole };
   dataset: Resolved & { dataset: DatasetRow; workspace: WorkspaceRow; role: MemberRole };
   /** a private list of someone else is offered nothing (403), like a channel of another workspace */
-  channel: Resolved & { channel: ChannelRow; workspace: WorkspaceRow; role: MemberRole };
+  channel: Resolved & { channel: ChannelRow; workspace: WorkspaceRow; role: MemberRole; subscribed: boolean };
   invitation: Resolved & { invitation: InvitationRow; role: MemberRole | undefined };
   /** an initialised comment (no message yet) exists for its author only: 404 to anyone else */
   comment: Resolved & { comment: CommentRow; workspace: WorkspaceRow; role: MemberRole };
@@ -74,6 +80,11 @@ export interface AccessByResource {
   dataStore: Resolved & { store: DataStoreRow; workspace: WorkspaceRow; role: MemberRole };
   /** a workspace's plugin, by the workspace id and the path's `:plural/:plugin` ('extractors', 'tap-github--meltanolabs') */
   dataPlugin: Resolved & { plugin: WorkspacePlugin; workspace: WorkspaceRow; role: MemberRole };
+  /** the caller's own subscription; anyone else's is offered nothing (403) */
+  subscription: Resolved & { subscription: SubscriptionView };
+  /** a member, by the workspace id and the path's `:memberId` (their profile id) */
+  member: Resolved & { member: MemberRow; workspace: WorkspaceRow; role: MemberRole };
+  alert: Resolved & { alert: AlertWithWorkspace; workspace: WorkspaceRow; role: MemberRole };
 }
 
 export type ResourceKind = keyof AccessByResource;
@@ -141,7 +152,8 @@ const resolvers: { [K in ResourceKind]: Resolver<K> } = {
   async channel({ db, h, caller }, id) {
     const channel = await found(id, 'Channel', (channelId) => findChannel(db, channelId));
     const { workspace, role } = await workspaceAccess(db, h, caller, channel.workspace_id);
-    return { channel, workspace, role, links: channelLinks(h, channel, { role, profileId: caller.profileId }) };
+    const subscribed = await isSubscribed(db, { column: 'channel_id', id: channel.id }, caller.profileId);
+    return { channel, workspace, role, subscribed, links: channelLinks(h, channel, { role, profileId: caller.profileId, subscribed }) };
   },
 
   async comment({ db, h, caller }, id) {
@@ -194,6 +206,26 @@ const resolvers: { [K in ResourceKind]: Resolver<K> } = {
     const plugin = pluginType ? await workspacePlugin(db, workspace.id, { pluginType, name, variant }) : undefined;
     if (plugin === undefined) throw notFound(`Plugin ${params?.plural ?? ''}/${params?.plugin ?? ''} not found`);
     return { plugin, workspace, role, links: dataPluginLinks(h, workspace.id, plugin, role) };
+  },
+
+  async subscription({ db, h, caller }, id) {
+    const subscription = await found(id, 'Subscription', (subscriptionId) => findSubscription(db, subscriptionId));
+    return { subscription, links: subscriptionLinks(h, caller, subscription) };
+  },
+
+  async member({ db, h, caller, params }, id) {
+    // The workspace first: outside it, nobody's membership is confirmed or denied.
+    const { workspace, role } = await workspaceAccess(db, h, caller, id);
+    const memberId = params?.memberId ?? '';
+    const member = memberId === '' ? undefined : await findMember(db, workspace.id, memberId);
+    if (member === undefined) throw notFound(`Member ${memberId} not found`);
+    return { member, workspace, role, links: memberLinks(h, workspace.id, member, role) };
+  },
+
+  async alert({ db, h, caller }, id) {
+    const alert = await found(id, 'Alert', (alertId) => findAlert(db, alertId));
+    const { workspace, role } = await workspaceAccess(db, h, caller, alert.workspace_id);
+    return { alert, workspace, role, links: alertLinks(h, alert) };
   },
 };
 

@@ -38,6 +38,14 @@ export interface Hrefs {
   /** the token exchange of OAuth connect; `{provider}` is chosen by the client from the authorization url */
   oauthToken(provider: string): string;
   dataComponentCredentials(id: string): string;
+  subscriptions(): string;
+  subscription(id: string): string;
+  /** a member of a workspace, by their profile id */
+  member(workspaceId: string, profileId: string): string;
+  /** the same member as an administrator (PUT adds, DELETE withdraws) */
+  administrator(workspaceId: string, profileId: string): string;
+  alert(id: string): string;
+  tag(workspaceId: string, tagId: string): string;
 }
 
 export function hrefs(config: Pick<Config, 'publicUrl'>): Hrefs {
@@ -77,5 +85,11 @@ export function hrefs(config: Pick<Config, 'publicUrl'>): Hrefs {
     dataPlugin: (workspaceId, pluginId) => `${api}/workspaces/${seg(workspaceId)}/dataplugins/${pluginId.split('/').map(seg).join('/')}`,
     oauthToken: (provider) => `${api}/tokens/${provider === '{provider}' ? provider : seg(provider)}/token`,
     dataComponentCredentials: (id) => `${api}/datacomponents/${seg(id)}/credentials`,
+    subscriptions: () => `${api}/subscriptions`,
+    subscription: (id) => `${api}/subscriptions/${seg(id)}`,
+    member: (workspaceId, profileId) => `${api}/workspaces/${seg(workspaceId)}/members/${seg(profileId)}`,
+    administrator: (workspaceId, profileId) => `${api}/workspaces/${seg(workspaceId)}/administrators/${seg(profileId)}`,
+    alert: (id) => `${api}/alerts/${seg(id)}`,
+    tag: (workspaceId, tagId) => `${api}/workspaces/${seg(workspaceId)}/tags/${seg(tagId)}`,
   };
 }

@@ -41,6 +41,8 @@ export function rootLinks(h: Hrefs, caller: Caller): Links {
     [REL.workspaces]: h.workspaces(),
     [REL.apikeys]: h.apiKeys(),
     [REL.notifications]: h.notifications(),
+    // The caller's own subscriptions, of every workspace (a caller without a profile has none)
+    [REL.subscriptions]: caller.profile ? h.subscriptions() : null,
     // Noise control is kept per profile: a caller without one (an API key) has none to change.
     [REL.notificationSettings]: caller.profile ? h.notificationSettings() : null,
     [REL.updateNotificationSettings]: caller.profile ? h.notificationSettings() : null,
@@ -83,7 +85,16 @@ export function workspaceLinks(h: Hrefs, workspace: { id: string }, role: Member
     [REL.liked]: part('liked'),
     [REL.news]: part('news'),
     [REL.newsChannels]: part('news/channels'),
+    [REL.newsTags]: part('news/tags'),
     [REL.members]: part('members'),
+    [REL.administrators]: part('administrators'),
+    // the caller's own notifications about this workspace (the reference's workspace notifications)
+    [REL.notifications]: part('notifications'),
+    // Watching the whole workspace: POST subscribes or changes the type (one per member), removal
+    // is the subscription's own 'delete subscription'
+    [REL.addSubscription]: part('subscriptions'),
+    // Who watches what here is the admins' business: members see their own under the root's 'subscriptions'
+    [REL.memberSubscriptions]: admin && part('members/subscriptions'),
     [REL.invitations]: part('invitations'),
     [REL.createInvitation]: admin && part('invitations'),
     [REL.jobs]: admin && part('jobs'),
@@ -277,6 +288,10 @@ export function datasetLinks(h: Hrefs, dataset: { id: string; raw_data: string |
     [REL.comments]: part('comments'),
     [REL.newComment]: viewer.mayComment && part('comments'),
     [REL.alerts]: part('alerts'),
+    // An alert raised by hand goes to every watcher: admins raise them, as they set the rules
+    [REL.newAlert]: admin && part('alerts'),
+    // A note about the dataset to another member (the reference's Dataset Message)
+    [REL.newMessage]: part('messages'),
     // Rules are checked after a refresh, which only a dataset with a query has.
     [REL.alertRules]: dataset.query !== null && part('alert-rules'),
     [REL.updateAlertRules]: admin && dataset.query !== null && part('alert-rules'),
@@ -317,6 +332,8 @@ export function commentLinks(h: Hrefs, comment: { id: string; dataset_id: string
 export interface ChannelViewer {
   role: MemberRole;
   profileId: string;
+  /** whether they watch it; unknown in lists, where subscribing (an upsert) stays offered */
+  subscribed?: boolean;
 }
 
 /** A private (PROFILE) list is its creator's alone; a list changes by its creator or an admin, a source channel by an admin. */
@@ -349,6 +366,9 @@ export function channelLinks(h: Hrefs, channel: { id: string; type: string; scop
     [REL.deleteChannel]: canDeleteChannel(channel, viewer) && h.channel(channel.id),
     [REL.addWorkspaceScope]: creatorsList && channel.scope === 'PROFILE' && h.channelPart(channel.id, 'scope/workspace'),
     [REL.withdrawWorkspaceScope]: creatorsList && channel.scope === 'WORKSPACE' && h.channelPart(channel.id, 'scope/profile'),
+    // Watching a channel: news of its datasets (subscribing again only changes the type)
+    [REL.addSubscription]: viewer.subscribed !== true && h.channelPart(channel.id, 'subscriptions'),
+    [REL.deleteSubscription]: viewer.subscribed === true && h.channelPart(channel.id, 'subscriptions'),
   });
 }
 
@@ -408,4 +428,58 @@ export function invitationLinks(
     [REL.addAdministrator]: admin && accepted && invitation.invitee_role === 'member' && h.invitationPart(invitation.id, 'administrator'),
     [REL.withdrawAdministrator]: admin && accepted && invitation.invitee_role === 'editor' && h.invitationPart(invitation.id, 'administrator'),
   });
+}
+
+/** A subscription is its owner's alone: only they read it, change its type and remove it. */
+export function subscriptionLinks(h: Hrefs, caller: Caller, subscription: { id: string; profile_id: string }): Links {
+  if (subscription.profile_id !== caller.profileId) return {};
+  return links({
+    [REL.self]: h.subscription(subscription.id),
+    [REL.updateSubscription]: h.subscription(subscription.id),
+    [REL.deleteSubscription]: h.subscription(subscription.id),
+  });
+}
+
+/**
+ * Whether `viewer` may remove `member` from the workspace: an owner removes editors and members,
+ * an editor plain members only; nobody removes an owner (a workspace keeps its owners) or an equal.
+ */
+export function canRemoveMember(viewer: MemberRole, member: MemberRole): boolean {
+  if (viewer === 'owner') return member !== 'owner';
+  return viewer === 'editor' && member === 'member';
+}
+
+/**
+ * A member as the workspace's members see one another. Admins make a plain member an
+ * administrator (editor) and withdraw it again, as the invitation's admin toggle does; an owner is
+ * an administrator for good. Removal follows canRemoveMember.
+ */
+export function memberLinks(h: Hrefs, workspaceId: string, member: { id: string; role: MemberRole }, viewer: MemberRole): Links {
+  const admin = isAdminRole(viewer);
+  return links({
+    [REL.self]: h.member(workspaceId, member.id),
+    [REL.addAdministrator]: admin && member.role === 'member' && h.administrator(workspaceId, member.id),
+    [REL.withdrawAdministrator]: admin && member.role === 'editor' && h.administrator(workspaceId, member.id),
+    [REL.deleteMember]: canRemoveMember(viewer, member.role) && h.member(workspaceId, member.id),
+  });
+}
+
+/** An alert is read by every member of its dataset's workspace (as the dataset's 'alerts'). */
+export function alertLinks(h: Hrefs, alert: { id: string }): Links {
+  return links({ [REL.self]: h.alert(alert.id) });
+}
+
+/** An initialised alert: its PUT raises it, for the admins who were offered 'new alert'. */
+export function alertDraftLinks(h: Hrefs, datasetId: string, id: string, role: MemberRole): Links {
+  return links({ [REL.createAlert]: isAdminRole(role) && h.datasetPart(datasetId, `alerts/${encodeURIComponent(id)}`) });
+}
+
+/** A dataset message is changed (PUT again) by its sender only; an initialised one is the caller's. */
+export function datasetMessageLinks(h: Hrefs, caller: Caller, message: { id: string; dataset_id: string; sender_id: string }): Links {
+  return links({ [REL.createMessage]: message.sender_id === caller.profileId && h.datasetPart(message.dataset_id, `messages/${encodeURIComponent(message.id)}`) });
+}
+
+/** A tag is read by every member of its workspace (as the workspace's 'tags'). */
+export function tagLinks(h: Hrefs, workspaceId: string, tagId: string): Links {
+  return links({ [REL.self]: h.tag(workspaceId, tagId) });
 }

@@ -74,3 +74,20 @@ export async function setBreached(db: Db, ruleId: string, breached: boolean): Pr
   const result = await db.updateTable('dataset_alert_rules').set({ breached }).where('id', '=', ruleId).where('breached', '=', !breached).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
+
+export type AlertWithWorkspace = AlertRow & { workspace_id: string };
+
+/** An alert with its dataset's workspace (every member of which reads it). */
+export async function findAlert(db: Db, id: string): Promise<AlertWithWorkspace | undefined> {
+  return db.selectFrom('dataset_alerts as a').innerJoin('datasets as d', 'd.id', 'a.dataset_id').selectAll('a').select('d.workspace_id').where('a.id', '=', id).executeTakeFirst();
+}
+
+/** An alert raised by hand under the id its initialisation gave; undefined when that id is taken (alerts never change). */
+export async function insertAlertOnce(db: Db, alert: { id: string; datasetId: string; detail: string }): Promise<AlertRow | undefined> {
+  return db
+    .insertInto('dataset_alerts')
+    .values({ id: alert.id, dataset_id: alert.datasetId, detail: alert.detail, job_id: null, rule_id: null })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}

@@ -18,7 +18,7 @@ export type DatasetRow = Selectable<DatasetsTable> & {
   /** who starred it, first first */
   likers: Liker[];
   /** the viewer's subscription to it, if any */
-  subscription_type: 'ALERTS' | 'ALL' | null;
+  subscription_type: 'ALERTS' | 'ALL' | 'NONE' | null;
   /** its comments and replies (initialised ones not counted) */
   comment_count: number;
   /** its workspace's MEMBER_COMMENTS_READ_ONLY text */
@@ -33,7 +33,7 @@ function viewerColumns(viewerId: string | undefined) {
   return [
     sql<Liker[]>`coalesce((SELECT json_agg(json_build_object('id', p.id, 'name', p.name, 'email', p.email) ORDER BY l.created, p.id)
       FROM dataset_likes l JOIN profiles p ON p.id = l.profile_id WHERE l.dataset_id = d.id), '[]'::json)`.as('likers'),
-    sql<'ALERTS' | 'ALL' | null>`(SELECT s.type FROM subscriptions s WHERE s.dataset_id = d.id AND s.profile_id = ${viewerId ?? ''})`.as('subscription_type'),
+    sql<'ALERTS' | 'ALL' | 'NONE' | null>`(SELECT s.type FROM subscriptions s WHERE s.dataset_id = d.id AND s.profile_id = ${viewerId ?? ''})`.as('subscription_type'),
     sql<number>`(SELECT count(*)::int FROM comments cm WHERE cm.dataset_id = d.id AND cm.message IS NOT NULL)`.as('comment_count'),
     sql<string | null>`(SELECT w.app_properties->>'MEMBER_COMMENTS_READ_ONLY' FROM workspaces w WHERE w.id = d.workspace_id)`.as('comments_read_only'),
   ];
@@ -146,6 +146,19 @@ export async function workspaceTags(db: Db, workspaceId: string, paging: Paging)
     base.select((eb) => eb.fn.count<number>('t.tag').distinct().as('total')).executeTakeFirstOrThrow(),
   ]);
   return { items: items.map((i) => ({ name: i.name, usage: Number(i.usage) })), total: Number(count.total) };
+}
+
+/** One tag of the workspace by its derived id, with its usage; undefined when no dataset carries it. */
+export async function findTag(db: Db, workspaceId: string, id: string): Promise<{ name: string; usage: number } | undefined> {
+  const rows = await db
+    .selectFrom('dataset_tags as t')
+    .innerJoin('datasets as d', 'd.id', 't.dataset_id')
+    .where('d.workspace_id', '=', workspaceId)
+    .select(['t.tag as name', (eb) => eb.fn.countAll<number>().as('usage')])
+    .groupBy('t.tag')
+    .execute();
+  const found = rows.find((row) => tagId(workspaceId, row.name) === id);
+  return found ? { name: found.name, usage: Number(found.usage) } : undefined;
 }
 
 /**

@@ -73,7 +73,7 @@ export function channelRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'GET',
     url: '/channels/:id',
     guard: { resource: 'channel', rel: REL.self },
-    handler: ({ request, access }) => channelBody(ctx, access.channel, { role: access.role, profileId: request.caller.profileId }),
+    handler: ({ request, access }) => channelBody(ctx, access.channel, { role: access.role, profileId: request.caller.profileId, subscribed: access.subscribed }),
   });
 
   /** 'update channel': rename, describe, or change the scope of a list. */

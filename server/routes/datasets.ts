@@ -12,7 +12,6 @@ import {
   type datasetSchema,
   type Freshness,
   type questionAnswerSchema,
-  type tagSchema,
   type Wire,
 } from '../../src/domain/resources';
 import type { Db } from '../db/database';
@@ -25,7 +24,7 @@ import { answerQuestion } from '../repositories/datasetSearch';
 import { readSearchText } from '../repositories/searchText';
 import type { SearchEngine } from '../search/engine';
 import { postgresSearchEngine } from '../search/postgres';
-import { datasetsByIds, datasetsOf, feedOf, findDataset, findDatasetInWorkspace, relatedTo, tagId, tagsOf, workspaceTags, type DatasetRow } from '../repositories/datasets';
+import { datasetsByIds, datasetsOf, feedOf, findDataset, findDatasetInWorkspace, relatedTo, tagId, tagsOf, type DatasetRow } from '../repositories/datasets';
 import { notifyDatasetStarred } from '../notifications/datasetLikes';
 import { countView, deleteDataset, setLiked } from '../repositories/datasetWrites';
 import { loadsOf } from '../repositories/freshness';
@@ -252,19 +251,6 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
     },
   });
 
-  defineRoute(app, ctx, {
-    method: 'GET',
-    url: '/workspaces/:id/tags',
-    guard: { resource: 'workspace', rel: REL.tags },
-    paging: { defaultSize: 99 },
-    handler: async ({ request, access, paging }) => {
-      const workspaceId = access.workspace.id;
-      const { items, total } = await workspaceTags(ctx.db, workspaceId, paging);
-      const tags = items.map((t): Wire<typeof tagSchema> => ({ id: tagId(workspaceId, t.name), name: t.name, usage: t.usage }));
-      return pagedCollection('tags', tags, paging, total, requestUrl(ctx, request));
-    },
-  });
-
   // The alias may contain slashes (spec 000 section 2.2), hence the wildcard.
   defineRoute(app, ctx, {
     method: 'GET',
@@ -347,7 +333,7 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
     resource: 'dataset',
     url: '/datasets/:id/subscriptions',
     target: (access) => ({ column: 'dataset_id', id: access.dataset.id }),
-    href: (id) => ctx.h.datasetPart(id, 'subscriptions'),
+    unwatch: true,
   });
 
   /** Datasets sharing a tag or the source channel, the most shared first. */

@@ -13,13 +13,17 @@ import { routeMeta, type RouteMeta } from './define';
 import { channelRoutes } from './channels';
 import { commentRoutes } from './comments';
 import { datasetRoutes } from './datasets';
+import { datasetMessageRoutes } from './datasetMessages';
 import { invitationRoutes } from './invitations';
 import { jobRoutes } from './jobs';
+import { memberRoutes } from './members';
 import { labRoutes } from './lab';
 import { notificationRoutes } from './notifications';
 import { profileRoutes } from './profiles';
 import { readingRoutes } from './reading';
 import { rootRoutes } from './root';
+import { subscriptionRoutes } from './subscriptions';
+import { tagRoutes } from './tags';
 import { tokenRoutes } from './tokens';
 import { workspaceRoutes } from './workspaces';
 
@@ -98,6 +102,10 @@ export const apiRoutes: FastifyPluginAsync<ApiOptions> = (app, options) => {
   channelRoutes(app, ctx);
   commentRoutes(app, ctx);
   readingRoutes(app, ctx);
+  memberRoutes(app, ctx);
+  subscriptionRoutes(app, ctx);
+  tagRoutes(app, ctx);
+  datasetMessageRoutes(app, ctx);
   labRoutes(app, ctx);
   tokenRoutes(app, ctx);
   return Promise.resolve();

@@ -102,6 +102,23 @@ export function notificationRoutes(app: FastifyInstance, ctx: RouteContext): voi
     },
   });
 
+  /** The caller's own notifications about this workspace (the reference's workspace notifications): the same query as above. */
+  defineRoute(app, ctx, {
+    method: 'GET',
+    url: '/workspaces/:id/notifications',
+    guard: { resource: 'workspace', rel: REL.notifications },
+    query: querySchema,
+    paging: {},
+    objectName: 'notifications',
+    handler: async ({ request, access, query, paging }) => {
+      const { caller } = request;
+      const filter = { profileId: caller.profileId, all: query.all === 'true', before: query.before, since: query.since };
+      const { items, total } = await notificationsOf(ctx.db, filter, paging, (q) => q.where('n.workspace_id', '=', access.workspace.id));
+      if (query.markAsResolved === 'true') await markResolved(ctx.db, caller.profileId, items.map((n) => n.id));
+      return pagedCollection('notifications', items.map((n) => notificationBody(ctx, caller, n)), paging, total, requestUrl(ctx, request));
+    },
+  });
+
   defineRoute(app, ctx, {
     method: 'GET',
     url: '/notifications/:id',

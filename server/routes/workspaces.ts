@@ -1,11 +1,10 @@
 import fs from 'node:fs';
-import { memberHandle } from '../../src/domain/comments';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { isSafeLogo, LOGO_ERROR } from '../../src/domain/workspaceLogo';
 import { allowsGithubInstallation, allowsSshKey, isBranchName, isRemoteGitUrl, parseRepositoryUrl } from '../../src/domain/workspaceRepository';
 import { REL } from '../../src/domain/relations';
-import type { memberSchema, Wire, workspaceSchema } from '../../src/domain/resources';
+import type { Wire, workspaceSchema } from '../../src/domain/resources';
 import { normaliseDomain } from '../../src/domain/workspaceDomains';
 import type { MemberRole } from '../db/schema';
 import { conflict } from '../http/errors';
@@ -20,7 +19,8 @@ import { requestDeployment } from '../services/deployments';
 import { jobBody } from './jobs';
 import { CHANNEL_SORT_FIELDS, channelsOf } from '../repositories/channels';
 import { channelBody } from './channels';
-import { createWorkspace, deleteWorkspace, membersOf, updateWorkspace, workspacesOf, type MemberRow, type WorkspaceChanges, type WorkspaceRow } from '../repositories/workspaces';
+import { createWorkspace, deleteWorkspace, membersOf, updateWorkspace, workspacesOf, type WorkspaceChanges, type WorkspaceRow } from '../repositories/workspaces';
+import { memberBody } from './members';
 import { callerName, requestUrl, type RouteContext } from './context';
 import { defineRoute } from './define';
 import { rejectFieldErrors } from '../http/validation';
@@ -55,13 +55,6 @@ export function workspaceBody(ctx: RouteContext, workspace: WorkspaceRow, role: 
 /** An initialised workspace (POST): a fresh id and the link whose PUT creates it (the Matatika reference). */
 function draftBody(ctx: RouteContext, caller: Caller, id: string): Wire<typeof workspaceSchema> {
   return { id, name: '', domains: [], appProperties: {}, status: null, default: false, _links: workspaceDraftLinks(ctx.h, caller, id) };
-}
-
-/** A handle for @mentions: the stored one, else one made from the name (one rule with comments). */
-const handleOf = (member: MemberRow): string => memberHandle(member);
-
-function memberBody(member: MemberRow): Wire<typeof memberSchema> {
-  return { id: member.id, name: member.name, email: member.email, handle: handleOf(member), role: member.role, administrator: isAdminRole(member.role) };
 }
 
 const MAX_KEY = 20_000;
@@ -185,7 +178,7 @@ export function workspaceRoutes(app: FastifyInstance, ctx: RouteContext): void {
     paging: { defaultSize: 99 },
     handler: async ({ request, access, paging }) => {
       const { items, total } = await membersOf(ctx.db, access.workspace.id, paging);
-      return pagedCollection('members', items.map(memberBody), paging, total, requestUrl(ctx, request));
+      return pagedCollection('members', items.map((m) => memberBody(ctx, access.workspace.id, m, access.role)), paging, total, requestUrl(ctx, request));
     },
   });
 

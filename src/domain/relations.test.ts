@@ -95,6 +95,16 @@ describe('REL', () => {
       deleteNotification: 'delete notification',
       notificationSettings: 'notification settings',
       updateNotificationSettings: 'update notification settings',
+      subscriptions: 'subscriptions',
+      updateSubscription: 'update subscription',
+      memberSubscriptions: 'member subscriptions',
+      administrators: 'administrators',
+      deleteMember: 'delete member',
+      newAlert: 'new alert',
+      createAlert: 'create alert',
+      newMessage: 'new message',
+      createMessage: 'create message',
+      newsTags: 'news tags',
     });
   });
 

@@ -103,6 +103,18 @@ export const REL = {
   deleteNotification: 'delete notification',
   notificationSettings: 'notification settings',
   updateNotificationSettings: 'update notification settings',
+  // The rest of the Matatika reference (issue 19): subscriptions of every kind, members and
+  // administrators, alerts raised by hand, dataset messages, a tag, the news' tags
+  subscriptions: 'subscriptions',
+  updateSubscription: 'update subscription',
+  memberSubscriptions: 'member subscriptions',
+  administrators: 'administrators',
+  deleteMember: 'delete member',
+  newAlert: 'new alert',
+  createAlert: 'create alert',
+  newMessage: 'new message',
+  createMessage: 'create message',
+  newsTags: 'news tags',
 } as const;
 
 export type Rel = (typeof REL)[keyof typeof REL];

@@ -146,7 +146,7 @@ export const questionAnswerSchema = halResource({
 });
 export type QuestionAnswer = z.infer<typeof questionAnswerSchema>;
 
-export const tagSchema = z.looseObject({ id: z.string().nullish(), name: z.string(), usage: z.int().nullish() });
+export const tagSchema = halResource({ id: z.string().nullish(), name: z.string(), usage: z.int().nullish() });
 export type Tag = z.infer<typeof tagSchema>;
 
 /** A member who starred a dataset. */
@@ -352,6 +352,11 @@ export type SettingKind = (typeof SETTING_KINDS)[number];
 export const SUBSCRIPTION_TYPES = ['ALERTS', 'ALL'] as const;
 export const subscriptionTypeSchema = z.enum(SUBSCRIPTION_TYPES);
 export type SubscriptionType = z.infer<typeof subscriptionTypeSchema>;
+/** What an existing subscription may be set to: the reference's NONE keeps it but tells nothing. */
+export const SUBSCRIPTION_LEVELS = ['ALERTS', 'ALL', 'NONE'] as const;
+export const subscriptionLevelSchema = z.enum(SUBSCRIPTION_LEVELS, { error: `must be one of ${SUBSCRIPTION_LEVELS.join(', ')}` });
+/** What a subscription is to (the Matatika reference: a workspace, a channel, a dataset or a pipeline). */
+export const SUBSCRIPTION_SUBJECTS = ['WORKSPACE', 'CHANNEL', 'DATASET', 'PIPELINE'] as const;
 /** Pipeline status: the Matatika lifecycle, plus DRAFT for a pipeline saved as draft. */
 export const PIPELINE_STATUSES = ['READY', 'PROVISIONING', 'FAILED', 'DRAFT'] as const;
 
@@ -532,11 +537,35 @@ export type Metrics = z.infer<typeof metricsSchema>;
 
 export const subscriptionSchema = halResource({
   id: z.string(),
-  type: subscriptionTypeSchema,
+  type: subscriptionLevelSchema,
   created: z.string().nullish(),
+  lastModified: z.string().nullish(),
+  /** what it is to: a workspace, channel, dataset or pipeline, by id */
+  subject: z.looseObject({ type: z.enum(SUBSCRIPTION_SUBJECTS), id: z.string(), name: z.string().nullish() }).nullish(),
+  /** whose it is (in the list of a workspace's member subscriptions) */
+  member: z.looseObject({ id: z.string(), name: z.string().nullish(), handle: z.string().nullish() }).nullish(),
 });
 export type Subscription = z.infer<typeof subscriptionSchema>;
-export const subscriptionWriteSchema = z.object({ type: subscriptionTypeSchema });
+/** Watch (POST): ALL unless the body says ALERTS, as the reference subscribes with no body. */
+export const subscriptionWriteSchema = z.object({ type: subscriptionTypeSchema.default('ALL') });
+/** 'update subscription' (PUT): the new type. */
+export const subscriptionUpdateSchema = z.object({ type: subscriptionLevelSchema });
+export const subscriptionsCollectionSchema = pagedCollection('subscriptions', subscriptionSchema);
+
+/** The reference's Dataset Message: a note about a dataset to one member, told as DATASET_MESSAGE. */
+export const datasetMessageSchema = halResource({
+  id: z.string(),
+  datasetId: z.string(),
+  recipientId: z.string().nullish(),
+  message: z.string().nullish(),
+  created: z.string().nullish(),
+  lastModified: z.string().nullish(),
+});
+export const MAX_DATASET_MESSAGE = 2_000;
+export const datasetMessageWriteSchema = z.object({
+  recipientId: z.string({ error: 'Recipient is mandatory' }).trim().min(1, 'Recipient is mandatory').max(200, 'is not a member'),
+  message: z.string({ error: 'Message is mandatory' }).trim().min(1, 'Message is mandatory').max(MAX_DATASET_MESSAGE, `must be at most ${MAX_DATASET_MESSAGE} characters`),
+});
 
 export const pipelinesCollectionSchema = pagedCollection('pipelines', pipelineSchema);
 export type PipelinesCollection = z.infer<typeof pipelinesCollectionSchema>;

@@ -105,7 +105,7 @@ export function pipelineRunRoutes(app: FastifyInstance, ctx: RouteContext): void
     resource: 'pipeline',
     url: '/pipelines/:id/subscriptions',
     target: (access) => ({ column: 'pipeline_id', id: access.pipeline.id }),
-    href: (id) => ctx.h.pipelinePart(id, 'subscriptions'),
+    unwatch: true,
   });
 }
 

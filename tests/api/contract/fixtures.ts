@@ -52,6 +52,9 @@ export async function prepare(world: World): Promise<{ fixtures: Fixtures; calle
   const pipeline = await createPipeline(owner.api, 'Contract fixture');
   const store = await createDataStore(owner.api, 'Contract fixture store');
   const comment = await createComment(owner.api, dataset.id);
+  const subscription = await owner.api.call('POST', `/api/workspaces/${DEMO.workspaceId}/subscriptions`, { type: 'ALERTS' });
+  if (subscription.status !== 201) throw new Error(`subscription not created: ${subscription.status} ${JSON.stringify(subscription.body)}`);
+  const alert = await createAlert(owner.api, dataset.id);
 
   const fixtures: Fixtures = {
     root: '',
@@ -73,6 +76,11 @@ export async function prepare(world: World): Promise<{ fixtures: Fixtures; calle
     // A plugin is named by its workspace and the path's type and name (see urlOf).
     dataPlugin: DEMO.workspaceId,
     comment: comment.id,
+    // The owner's subscription to the workspace.
+    subscription: String(subscription.body.id),
+    alert: alert.id,
+    // A member is named by its workspace and the path's `:memberId` (urlOf puts the owner's profile id there).
+    member: DEMO.workspaceId,
   };
   return {
     fixtures,
@@ -103,6 +111,14 @@ async function createComment(api: ApiClient, datasetId: string): Promise<{ id: s
   const draft = await api.call('POST', `/api/datasets/${datasetId}/comments`);
   const created = await api.call('PUT', String(draft.body._links['update comment'].href), { message: 'Contract fixture comment', datasetId });
   if (created.status !== 201) throw new Error(`comment not created: ${created.status} ${JSON.stringify(created.body)}`);
+  return { id: String(created.body.id) };
+}
+
+/** An alert raised by hand on the dataset, through initialise and 'create alert'. */
+async function createAlert(api: ApiClient, datasetId: string): Promise<{ id: string }> {
+  const draft = await api.call('POST', `/api/datasets/${datasetId}/alerts`);
+  const created = await api.call('PUT', String(draft.body._links['create alert'].href), { detail: 'Contract fixture alert' });
+  if (created.status !== 201) throw new Error(`alert not created: ${created.status} ${JSON.stringify(created.body)}`);
   return { id: String(created.body.id) };
 }
 

@@ -39,6 +39,9 @@ const SELF_URL: Record<ResourceKind, (f: Fixtures) => string> = {
   dataStore: (f) => `/api/datastores/${f.dataStore}`,
   dataPlugin: (f) => `/api/workspaces/${f.workspace}/dataplugins/extractors/tap-demo--builtin`,
   comment: (f) => `/api/comments/${f.comment}`,
+  subscription: (f) => `/api/subscriptions/${f.subscription}`,
+  alert: (f) => `/api/alerts/${f.alert}`,
+  member: (f) => `/api/workspaces/${f.workspace}/members/${encodeURIComponent(f.profile)}`,
 };
 
 /** A body that passes no validation: refusals must come before input is read. */
@@ -53,7 +56,7 @@ function label(route: RegisteredRoute): string {
 function expectNoneOfTheirs(answer: Answer, route: RegisteredRoute): void {
   const text = JSON.stringify(answer.body ?? '');
   const asked = urlOf(route, fixtures);
-  for (const kind of ['workspace', 'job', 'dataset', 'channel', 'invitation', 'apikey', 'notification', 'pipeline', 'dataComponent', 'dataStore', 'comment'] as const) {
+  for (const kind of ['workspace', 'job', 'dataset', 'channel', 'invitation', 'apikey', 'notification', 'pipeline', 'dataComponent', 'dataStore', 'comment', 'subscription', 'alert'] as const) {
     if (asked.includes(fixtures[kind])) continue;
     expect(text.includes(fixtures[kind]), `${label(route)} leaked the ${kind} ${fixtures[kind]}`).toBe(false);
   }

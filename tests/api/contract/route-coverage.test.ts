@@ -60,8 +60,8 @@ function renderEveryLinkSet(baseUrl: string): Record<string, Record<string, { hr
     },
     // Private or public: both scope links.
     channelLinks: {
-      ...linkSets.channelLinks(h, { id: ID, type: 'LIST', scope: 'PROFILE', creator_id: ID }, { role: 'member', profileId: ID }),
-      ...linkSets.channelLinks(h, { id: ID, type: 'LIST', scope: 'WORKSPACE', creator_id: ID }, { role: 'member', profileId: ID }),
+      ...linkSets.channelLinks(h, { id: ID, type: 'LIST', scope: 'PROFILE', creator_id: ID }, { role: 'member', profileId: ID, subscribed: false }),
+      ...linkSets.channelLinks(h, { id: ID, type: 'LIST', scope: 'WORKSPACE', creator_id: ID }, { role: 'member', profileId: ID, subscribed: true }),
     },
     apiKeyLinks: linkSets.apiKeyLinks(h, caller, { id: ID, profile_id: ID }),
     apiKeyDraftLinks: linkSets.apiKeyDraftLinks(h, caller, ID),
@@ -95,6 +95,16 @@ function renderEveryLinkSet(baseUrl: string): Record<string, Record<string, { hr
       ...linkSets.dataStoreLinks(h, { id: ID, workspace_id: ID, data_plugin: 'loaders/target-postgres--transferwise', is_default: false, managed: false, draft: false, status: 'READY' }, 'owner'),
       ...linkSets.dataStoreLinks(h, { id: ID, workspace_id: ID, data_plugin: 'loaders/target-store--builtin', is_default: true, managed: true, draft: false, status: 'READY' }, 'owner'),
     },
+    subscriptionLinks: linkSets.subscriptionLinks(h, caller, { id: ID, profile_id: ID }),
+    // A plain member (promotable, removable by the owner) and an editor (demotable).
+    memberLinks: {
+      ...linkSets.memberLinks(h, ID, { id: ID, role: 'member' }, 'owner'),
+      ...linkSets.memberLinks(h, ID, { id: ID, role: 'editor' }, 'owner'),
+    },
+    alertLinks: linkSets.alertLinks(h, { id: ID }),
+    alertDraftLinks: linkSets.alertDraftLinks(h, ID, ID, 'owner'),
+    datasetMessageLinks: linkSets.datasetMessageLinks(h, caller, { id: ID, dataset_id: ID, sender_id: ID }),
+    tagLinks: linkSets.tagLinks(h, ID, ID),
   };
 }
 
