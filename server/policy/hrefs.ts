@@ -1,3 +1,4 @@
+import { encodeResourcePath } from '../../src/domain/workspaceResources';
 import type { Config } from '../config';
 
 /** Absolute URLs of the API's resources: every `_links` href is built here, so paths live in one place. */
@@ -38,6 +39,10 @@ export interface Hrefs {
   /** the token exchange of OAuth connect; `{provider}` is chosen by the client from the authorization url */
   oauthToken(provider: string): string;
   dataComponentCredentials(id: string): string;
+  /** the global plugin catalogue as a Meltano discovery.yml */
+  discovery(): string;
+  /** a workspace resource by its path (each segment encoded, the slashes kept) */
+  resource(workspaceId: string, path: string): string;
 }
 
 export function hrefs(config: Pick<Config, 'publicUrl'>): Hrefs {
@@ -77,5 +82,7 @@ export function hrefs(config: Pick<Config, 'publicUrl'>): Hrefs {
     dataPlugin: (workspaceId, pluginId) => `${api}/workspaces/${seg(workspaceId)}/dataplugins/${pluginId.split('/').map(seg).join('/')}`,
     oauthToken: (provider) => `${api}/tokens/${provider === '{provider}' ? provider : seg(provider)}/token`,
     dataComponentCredentials: (id) => `${api}/datacomponents/${seg(id)}/credentials`,
+    discovery: () => `${api}/discovery.yml`,
+    resource: (workspaceId, path) => `${api}/workspaces/${seg(workspaceId)}/resources/${path === '{path}' ? path : encodeResourcePath(path)}`,
   };
 }

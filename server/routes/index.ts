@@ -19,6 +19,7 @@ import { labRoutes } from './lab';
 import { notificationRoutes } from './notifications';
 import { profileRoutes } from './profiles';
 import { readingRoutes } from './reading';
+import { resourceRoutes } from './resources';
 import { rootRoutes } from './root';
 import { tokenRoutes } from './tokens';
 import { workspaceRoutes } from './workspaces';
@@ -98,6 +99,7 @@ export const apiRoutes: FastifyPluginAsync<ApiOptions> = (app, options) => {
   channelRoutes(app, ctx);
   commentRoutes(app, ctx);
   readingRoutes(app, ctx);
+  resourceRoutes(app, ctx);
   labRoutes(app, ctx);
   tokenRoutes(app, ctx);
   return Promise.resolve();

@@ -55,6 +55,8 @@ describe('REL', () => {
       addDataplugin: 'add dataplugin',
       deleteDataplugin: 'delete dataplugin',
       publishDiscovery: 'publish discovery.yml',
+      discovery: 'discovery.yml',
+      validatePipeline: 'validate pipeline',
       createDatacomponent: 'create datacomponent',
       updateDatacomponent: 'update datacomponent',
       authorizeDatacomponent: 'authorize datacomponent',
@@ -95,6 +97,10 @@ describe('REL', () => {
       deleteNotification: 'delete notification',
       notificationSettings: 'notification settings',
       updateNotificationSettings: 'update notification settings',
+      resources: 'resources',
+      createResource: 'create resource',
+      updateResource: 'update resource',
+      deleteResource: 'delete resource',
     });
   });
 

@@ -19,6 +19,7 @@ import * as searchDocuments from './017_search_documents';
 import * as identityEmailChange from './018_identity_email_change';
 import * as queryRoles from './019_query_roles';
 import * as tablePrefixes from './020_table_prefixes';
+import * as workspaceResources from './021_workspace_resources';
 
 /** Ordered by name; a new migration is a new file added here, never an edit of an old one. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '018_identity_email_change': identityEmailChange,
   '019_query_roles': queryRoles,
   '020_table_prefixes': tablePrefixes,
+  '021_workspace_resources': workspaceResources,
 };

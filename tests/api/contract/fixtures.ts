@@ -12,7 +12,7 @@ import type { Person, World } from '../helpers/world';
 // What the generated suites need: one resource of each kind in the demo workspace (A), a caller
 // who is admin of another workspace (B), and every kind of bad credential.
 
-export type Fixtures = Record<ResourceKind, string> & { datasetAlias: string };
+export type Fixtures = Record<ResourceKind, string> & { datasetAlias: string; resourcePath: string };
 
 export interface Callers {
   /** verified, owner of workspace B, no role in A */
@@ -52,6 +52,7 @@ export async function prepare(world: World): Promise<{ fixtures: Fixtures; calle
   const pipeline = await createPipeline(owner.api, 'Contract fixture');
   const store = await createDataStore(owner.api, 'Contract fixture store');
   const comment = await createComment(owner.api, dataset.id);
+  const resourcePath = await createResource(owner.api, 'contract/fixture.csv');
 
   const fixtures: Fixtures = {
     root: '',
@@ -73,6 +74,10 @@ export async function prepare(world: World): Promise<{ fixtures: Fixtures; calle
     // A plugin is named by its workspace and the path's type and name (see urlOf).
     dataPlugin: DEMO.workspaceId,
     comment: comment.id,
+    // A resource is named by its workspace and the path's wildcard (see urlOf).
+    workspaceResource: DEMO.workspaceId,
+    workspaceResourceOrDraft: DEMO.workspaceId,
+    resourcePath,
   };
   return {
     fixtures,
@@ -104,6 +109,13 @@ async function createComment(api: ApiClient, datasetId: string): Promise<{ id: s
   const created = await api.call('PUT', String(draft.body._links['update comment'].href), { message: 'Contract fixture comment', datasetId });
   if (created.status !== 201) throw new Error(`comment not created: ${created.status} ${JSON.stringify(created.body)}`);
   return { id: String(created.body.id) };
+}
+
+/** A workspace resource of the demo workspace, uploaded by its admin as the reference's JSON Resource. */
+async function createResource(api: ApiClient, path: string): Promise<string> {
+  const created = await api.call('PUT', `/api/workspaces/${DEMO.workspaceId}/resources/${path}`, { content: 'a,b\n1,2\n', contentType: 'text/csv' });
+  if (created.status !== 201) throw new Error(`resource not created: ${created.status} ${JSON.stringify(created.body)}`);
+  return path;
 }
 
 /** A runnable pipeline of the demo extractor into the default store, through initialise and 'create pipeline'. */
@@ -149,7 +161,7 @@ export function urlOf(route: RegisteredRoute, fixtures: Fixtures, override?: str
   const paramName = route.meta?.guard.param ?? 'id';
   return route.url
     .replace(/:([A-Za-z]+)/g, (_, name: string) => encodeURIComponent(override ?? (name === paramName ? fixtures[kind] : fixtures.profile)))
-    .replace(/\*$/, override ?? fixtures.datasetAlias);
+    .replace(/\*$/, override ?? (kind === 'workspaceResource' || kind === 'workspaceResourceOrDraft' ? fixtures.resourcePath : fixtures.datasetAlias));
 }
 
 /** Every route of the API (HEAD answers as GET does and is left out). */
