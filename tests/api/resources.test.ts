@@ -28,7 +28,7 @@ beforeAll(async () => {
 afterAll(() => world?.close());
 
 /** PUT raw bytes with a content type, as `curl -T` would. */
-async function upload(person: Person | undefined, url: string, body: string | Uint8Array, type = 'application/octet-stream'): Promise<Answer> {
+async function upload(person: Person | undefined, url: string, body: string | Uint8Array<ArrayBuffer>, type = 'application/octet-stream'): Promise<Answer> {
   const headers: Record<string, string> = { 'content-type': type };
   if (person) headers.authorization = `Bearer ${person.token}`;
   const response = await fetch(url, { method: 'PUT', headers, body });
