@@ -4,6 +4,7 @@ import { hostileString } from './hostile.fixture';
 import {
   attachmentDisposition,
   checkResourcePath,
+  downloadFailureText,
   encodeResourcePath,
   mediaTypeOf,
   recordedContentType,
@@ -84,5 +85,13 @@ describe('content types', () => {
     for (const active of ['text/html', 'image/svg+xml', 'application/xhtml+xml', 'text/xml', 'application/javascript', 'text/javascript', 'application/x-shockwave-flash', 'multipart/x-mixed-replace', 'nonsense']) {
       expect(servedContentType(active), active).toBe('application/octet-stream');
     }
+  });
+});
+
+describe('downloadFailureText', () => {
+  it('says a missing file in words, else the server message, else the fallback', () => {
+    expect(downloadFailureText('a/b.csv', 404, 'Resource not found', 'x')).toBe("a/b.csv is not among this workspace's files.");
+    expect(downloadFailureText('b.csv', 403, 'Access is denied', 'x')).toBe('b.csv could not be downloaded: Access is denied');
+    expect(downloadFailureText('b.csv', undefined, '  ', 'Network error')).toBe('b.csv could not be downloaded: Network error');
   });
 });

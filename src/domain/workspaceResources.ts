@@ -133,3 +133,13 @@ export function attachmentDisposition(path: string): string {
   const exact = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `attachment; filename="${fallback}"; filename*=UTF-8''${exact}`;
 }
+
+/**
+ * What DownloadResource says when a download failed: a missing file in words, else the server's
+ * message for that path, else `fallback` (the shell's text for the failure).
+ */
+export function downloadFailureText(path: string, status: number | undefined, serverMessage: string | undefined, fallback: string): string {
+  if (status === 404) return `${path} is not among this workspace's files.`;
+  const message = serverMessage?.trim();
+  return `${path} could not be downloaded: ${message !== undefined && message !== '' ? message : fallback}`;
+}

@@ -1,16 +1,21 @@
 import { Body1, Button, Link, makeStyles, MessageBar, MessageBarBody, Spinner, Subtitle2, tokens, Tooltip } from '@fluentui/react-components';
 import { ArrowDownloadRegular, ArrowLeftRegular } from '@fluentui/react-icons';
-import { createElement, lazy, Suspense, useCallback, useEffect, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
+import { createElement, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { datasetRows, getDataset, type DataRow } from '../../../api/datasets';
+import { toApiError } from '../../../api/errors';
+import { downloadResource } from '../../../api/resources';
 import { dashboardTree, type ComponentProps, type DashNode } from '../../../domain/dashboard/allow';
 import { hasLink } from '../../../domain/hal';
 import { REL } from '../../../domain/relations';
 import type { Dataset } from '../../../domain/resources';
 import { pathTo } from '../../../domain/routes';
+import { checkResourcePath, downloadFailureText, resourceFileName } from '../../../domain/workspaceResources';
 import { failureText } from '../../../machines/failureText';
 import { useRuntime } from '../../runtime';
 import { InAppLink } from '../../components/InAppLink';
+import { saveFile } from '../../components/saveFile';
+import { SessionContext } from '../../shell/session';
 import { exportDataset } from '../datasets/page/exportDataset';
 import { Visualisation } from '../datasets/visualisations/Visualisation';
 
@@ -101,6 +106,51 @@ function DownloadDatasetButton({ workspaceId, props }: { workspaceId: string; pr
   );
 }
 
+/**
+ * DownloadResource: the workspace's file at `path`, fetched through its 'resources' link with the
+ * bearer token and saved under its own name. Without the link (the server offers none) the button
+ * is disabled and says so; a path that could never name a resource is shown as a problem.
+ */
+function DownloadResourceButton({ workspaceId, props }: { workspaceId: string; props: ComponentProps }) {
+  const styles = useStyles();
+  const { client } = useRuntime();
+  const workspace = useContext(SessionContext)?.workspaces.find((w) => w.id === workspaceId);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const checked = checkResourcePath(props.path ?? '');
+  if (!checked.ok) return <Problem message={`DownloadResource: the path ${checked.message}.`} />;
+  const offered = hasLink(workspace, REL.resources);
+  const download = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const { blob, fileName } = await downloadResource(client, workspace, checked.path, { skipErrorHandler: true });
+      saveFile(blob, fileName);
+    } catch (failure) {
+      const apiError = toApiError(failure);
+      const response = apiError.kind === 'response' ? apiError : undefined;
+      setError(downloadFailureText(checked.path, response?.status, response?.body?.message, failureText(failure)));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const label = offered ? (props.tooltip ?? `Download ${resourceFileName(checked.path)}`) : `${checked.path}: this workspace offers no resource files to download.`;
+  return (
+    <span style={props.style}>
+      <Tooltip content={label} relationship="description">
+        <Button icon={<ArrowDownloadRegular />} disabled={!offered || busy} onClick={() => void download()}>
+          {resourceFileName(checked.path)}
+        </Button>
+      </Tooltip>
+      {error !== null && (
+        <MessageBar intent="error" role="alert" className={styles.problem}>
+          <MessageBarBody>{error}</MessageBarBody>
+        </MessageBar>
+      )}
+    </span>
+  );
+}
+
 function Component({ node, workspaceId, children }: { node: Extract<DashNode, { kind: 'component' }>; workspaceId: string; children: ReactNode }) {
   const navigate = useNavigate();
   const { props } = node;
@@ -124,14 +174,7 @@ function Component({ node, workspaceId, children }: { node: Extract<DashNode, { 
     case 'DownloadDataset':
       return <DownloadDatasetButton workspaceId={workspaceId} props={props} />;
     case 'DownloadResource':
-      // This server keeps no workspace resource files (no 'resources' link is offered), so there is nothing to fetch.
-      return (
-        <Tooltip content={`${props.tooltip ?? props.path ?? ''}: this workspace offers no resource files to download.`} relationship="description">
-          <Button icon={<ArrowDownloadRegular />} disabled style={props.style}>
-            {props.path}
-          </Button>
-        </Tooltip>
-      );
+      return <DownloadResourceButton workspaceId={workspaceId} props={props} />;
   }
 }
 
