@@ -46,6 +46,10 @@ function wantsJson(accept: string | undefined): boolean {
 /** What an upload sent: raw bytes (any content type but JSON), or the reference's JSON Resource. */
 function uploaded(request: FastifyRequest): { content: Buffer; declaredType: string | undefined } {
   const body: unknown = request.body;
+  // A browser form's envelope is not the file: stored as is, it would be a corrupt copy.
+  if (/^\s*multipart\//i.test(request.headers['content-type'] ?? '')) {
+    throw badRequest(`Validation failed for object='${OBJECT_NAME}'`, [{ field: 'content', objectName: OBJECT_NAME, defaultMessage: "must be the file's own bytes (a multipart form is not read)" }]);
+  }
   if (Buffer.isBuffer(body)) return { content: body, declaredType: request.headers['content-type'] };
   if (typeof body === 'string') return { content: Buffer.from(body, 'utf8'), declaredType: request.headers['content-type'] };
   const parsed = parseBody(resourceWriteBody, body, OBJECT_NAME);

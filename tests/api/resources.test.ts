@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REL } from '../../src/domain/relations';
 import { workspaceResourceSchema, workspaceResourcesCollectionSchema } from '../../src/domain/resources';
 import { RESOURCE_LIMITS } from '../../src/domain/workspaceResources';
+import { deleteResource, findResource, writeResource } from '../../server/repositories/workspaceResources';
 import { DEMO } from '../../server/seed';
 import { embedded, expectError, hasLink, linkOf, type Answer } from './helpers/http';
 import { login, startWorld, type Person, type World } from './helpers/world';
@@ -190,6 +191,22 @@ describe('attacks', () => {
     expectError(await world.owner.api.call('PUT', `${base()}/bad.txt`, '{"content": '), 400);
     expectError(await world.owner.api.get(`${base()}?sort=content,asc`), 400, { sort: /cannot sort/ });
     expectError(await world.owner.api.get(`${base()}/never-uploaded.csv`), 404);
+    const form = new FormData();
+    form.set('file', new Blob(['a,b\n']), 'a.csv');
+    const multipart = await fetch(`${base()}/form.csv`, { method: 'PUT', headers: { authorization: `Bearer ${world.owner.token}` }, body: form });
+    expectError({ status: multipart.status, body: await multipart.json(), headers: multipart.headers }, 400, { content: /multipart/ });
+  });
+
+  it("keeps a workspace's resources under their quota: a write that would pass it changes nothing", async () => {
+    const db = world.server.db;
+    const write = (path: string, bytes: number) => writeResource(db, { workspaceId: outsiderWorkspaceId, path, content: Buffer.alloc(bytes, 1), contentType: 'application/octet-stream', profileId: null }, 10);
+    expect(await write('quota/a.bin', 6)).toMatchObject({ ok: true, created: true });
+    expect(await write('quota/b.bin', 5)).toEqual({ ok: false, reason: 'QUOTA' });
+    // Replacing a file counts its new size, not both.
+    expect(await write('quota/a.bin', 10)).toMatchObject({ ok: true, created: false });
+    expect((await findResource(db, outsiderWorkspaceId, 'quota/a.bin'))?.size).toBe(10);
+    expect(await findResource(db, outsiderWorkspaceId, 'quota/b.bin')).toBeUndefined();
+    await deleteResource(db, outsiderWorkspaceId, 'quota/a.bin');
   });
 
   it("refuses another workspace's admin and no token on every route, and keeps workspaces apart", async () => {
