@@ -432,6 +432,18 @@ export interface OutboxTable {
   created_at: Timestamp;
 }
 
+/** 022_workspace_resources: a workspace's files by path */
+export interface WorkspaceResourcesTable {
+  workspace_id: string;
+  path: string;
+  content: Uint8Array;
+  content_type: string;
+  size: number;
+  created_by: string | null;
+  created: Timestamp;
+  last_modified: Timestamp;
+}
+
 export interface Database {
   profiles: ProfilesTable;
   workspaces: WorkspacesTable;
@@ -471,4 +483,5 @@ export interface Database {
   comments: CommentsTable;
   comment_likes: CommentLikesTable;
   comment_edits: CommentEditsTable;
+  workspace_resources: WorkspaceResourcesTable;
 }

@@ -32,6 +32,13 @@ describe('rejectNulCharacters', () => {
     );
   });
 
+  it('reads a query object without a prototype, and leaves an uploaded Buffer alone (its NULs are content)', () => {
+    const query = Object.create(Object.create(null) as object) as Record<string, string>;
+    query.type = '\u0000';
+    expect(refusal(query)?.errors[0]?.field).toBe('type');
+    expect(refusal(Buffer.from([0, 1, 0]))).toBeUndefined();
+  });
+
   it('stops at a depth bound on hostile nesting', () => {
     let deep: unknown = 'x\u0000';
     for (let i = 0; i < 10_000; i += 1) deep = [deep];

@@ -53,6 +53,8 @@ export function rejectNulCharacters(input: unknown, objectName: string): void {
     } else if (Array.isArray(value)) {
       value.forEach((item, index) => visit(item, path === '' ? String(index) : `${path}[${index}]`, depth + 1));
     } else if (typeof value === 'object' && value !== null) {
+      // A Buffer body (an uploaded file) is bytes, not fields: NUL is content there.
+      if (ArrayBuffer.isView(value)) return;
       for (const [key, item] of Object.entries(value)) {
         const field = path === '' ? key : `${path}.${key}`;
         if (key.includes('\u0000')) found.push({ field, objectName, defaultMessage: 'must not contain NUL characters' });

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cataloguePlugins } from './catalogue';
-import { DISCOVERY_TEXT_LIMITS, nestingDepth, parseDiscoveryYaml } from './discovery';
+import { parse } from 'yaml';
+import { DISCOVERY_SECTIONS, readDiscovery } from '../../src/domain/discovery';
+import { DISCOVERY_TEXT_LIMITS, discoveryYaml, nestingDepth, parseDiscoveryYaml } from './discovery';
 
 describe('parseDiscoveryYaml', () => {
   it('reads a discovery.yml into plugins', () => {
@@ -70,5 +72,26 @@ describe('the catalogue', () => {
       expect(plugin!.settings.length, id).toBeGreaterThan(2);
       expect(plugin!.fullDescription, id).toMatch(/\n\nDocumentation: https:\/\/(hub|docs)\.meltano\.com\//);
     }
+  });
+});
+
+describe('discoveryYaml', () => {
+  it('writes the catalogue as a discovery.yml that reads back as the same plugins', () => {
+    const catalogue = cataloguePlugins();
+    const text = discoveryYaml(catalogue);
+    expect(text).toMatch(/^version: 22\nextractors:\n/);
+    const read = readDiscovery(parse(text));
+    expect(read.errors).toEqual([]);
+    // Grouped by type, each list in the catalogue's order.
+    const byType = (p: { pluginType: string }) => Object.keys(DISCOVERY_SECTIONS).indexOf(Object.keys(DISCOVERY_SECTIONS).find((s) => DISCOVERY_SECTIONS[s] === p.pluginType) ?? '');
+    const plain = catalogue.map(({ id: _id, fullDescription: _full, runnable: _runnable, builtin: _builtin, ...plugin }) => plugin);
+    expect(read.plugins).toEqual([...plain].sort((a, b) => byType(a) - byType(b)));
+  });
+
+  it('writes hostile text as YAML text, not as structure', () => {
+    const plugin = { ...cataloguePlugins()[0]!, description: 'x\n- name: injected\n  *alias: &a [' };
+    const read = readDiscovery(parse(discoveryYaml([plugin])));
+    expect(read.plugins).toHaveLength(1);
+    expect(read.plugins[0]?.description).toBe(plugin.description);
   });
 });

@@ -1,5 +1,5 @@
-import { parseDocument } from 'yaml';
-import { readDiscovery, type DiscoveryError, type DiscoveryResult } from '../../src/domain/discovery';
+import { parseDocument, stringify } from 'yaml';
+import { readDiscovery, type DiscoveredPlugin, type DiscoveredSetting, type DiscoveryError, type DiscoveryResult } from '../../src/domain/discovery';
 
 // A discovery.yml sent by a client is hostile until read: its size, its aliases (a "billion laughs"
 // expands a few lines into gigabytes), its nesting (a deep document exhausts the parser's stack)
@@ -85,4 +85,63 @@ export function parseDiscoveryYaml(text: string): DiscoveryResult {
 /** Field errors as the API sends them: `objectName` and `field` kept apart, the SPA joins them. */
 export function discoveryFieldErrors(errors: readonly DiscoveryError[]): { field: string; objectName: string; defaultMessage: string }[] {
   return errors.map((e) => ({ field: e.field, objectName: e.objectName, defaultMessage: e.defaultMessage }));
+}
+
+/** The first discovery.yml list of each plugin type ('orchestrators' are read as utilities, written as them). */
+const SECTION_OF: Readonly<Record<string, string>> = { EXTRACTOR: 'extractors', LOADER: 'loaders', TRANSFORMER: 'transformers', MAPPER: 'mappers', UTILITY: 'utilities', FILE: 'files' };
+
+/** Only the fields that have a value: a discovery.yml leaves the rest out. */
+function present(entries: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(entries).filter(([, value]) => value !== null && value !== undefined && !(Array.isArray(value) && value.length === 0)));
+}
+
+function settingEntry(setting: DiscoveredSetting): Record<string, unknown> {
+  return present({
+    name: setting.name,
+    label: setting.label,
+    kind: setting.kind.toLowerCase(),
+    description: setting.description,
+    value: setting.value,
+    placeholder: setting.placeholder,
+    env: setting.env,
+    documentation: setting.documentation,
+    options: setting.options?.map((option) => present({ label: option.label, value: option.value })),
+    required: setting.required,
+    sensitive: setting.sensitive || null,
+    hidden: setting.hidden || null,
+  });
+}
+
+function pluginEntry(plugin: DiscoveredPlugin): Record<string, unknown> {
+  return present({
+    name: plugin.name,
+    variant: plugin.variant,
+    label: plugin.label,
+    namespace: plugin.namespace,
+    description: plugin.description,
+    docs: plugin.docs,
+    repo: plugin.repo,
+    logo_url: plugin.logoUrl,
+    pip_url: plugin.pipUrl,
+    executable: plugin.executable,
+    capabilities: plugin.capabilities,
+    commands: Object.keys(plugin.commands).length > 0 ? plugin.commands : null,
+    settings: plugin.settings.map(settingEntry),
+    hidden: plugin.hidden || null,
+  });
+}
+
+/**
+ * Plugins as a Meltano discovery.yml (the flat MeltanoHub form, one entry per variant), the format
+ * `readDiscovery` reads back: the global catalogue and a workspace's plugins are written by this one
+ * function, from the same definitions the catalogue pages show.
+ */
+export function discoveryYaml(plugins: readonly DiscoveredPlugin[]): string {
+  const document: Record<string, unknown> = { version: 22 };
+  for (const plugin of plugins) {
+    const section = SECTION_OF[plugin.pluginType] ?? 'utilities';
+    const list = (document[section] ??= []) as unknown[];
+    list.push(pluginEntry(plugin));
+  }
+  return stringify(document, { lineWidth: 0, aliasDuplicateObjects: false });
 }

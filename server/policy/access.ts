@@ -21,6 +21,8 @@ import { findWorkspace, memberRole, type MemberRow, type WorkspaceRow } from '..
 import { findMember } from '../repositories/members';
 import { findSubscription, isSubscribed, type SubscriptionView } from '../repositories/subscriptions';
 import { findAlert, type AlertWithWorkspace } from '../repositories/alerts';
+import { findResource, type ResourceMeta } from '../repositories/workspaceResources';
+import { checkResourcePath, type ResourcePathCheck } from '../../src/domain/workspaceResources';
 import type { Caller } from './caller';
 import { workspaceAccess } from './guard';
 import type { Hrefs } from './hrefs';
@@ -44,6 +46,8 @@ import {
   notificationLinks,
   pipelineLinks,
   profileLinks,
+  resourceDraftLinks,
+  resourceLinks,
   rootLinks,
   workspaceDraftLinks,
 } from './links';
@@ -85,6 +89,10 @@ export interface AccessByResource {
   /** a member, by the workspace id and the path's `:memberId` (their profile id) */
   member: Resolved & { member: MemberRow; workspace: WorkspaceRow; role: MemberRole };
   alert: Resolved & { alert: AlertWithWorkspace; workspace: WorkspaceRow; role: MemberRole };
+  /** a workspace's file, by the workspace id and the path's wildcard (`/workspaces/:id/resources/*`) */
+  workspaceResource: Resolved & { resource: ResourceMeta; workspace: WorkspaceRow; role: MemberRole };
+  /** an existing file, or a path (checked, maybe refused) that only 'create resource' may write */
+  workspaceResourceOrDraft: Resolved & { resource: ResourceMeta | undefined; path: ResourcePathCheck; workspace: WorkspaceRow; role: MemberRole };
 }
 
 export type ResourceKind = keyof AccessByResource;
@@ -113,7 +121,30 @@ const pipelineResolver: Resolver<'pipeline'> = async ({ db, h, caller }, id) => 
   return { pipeline, workspace, role, facts, links: pipelineLinks(h, pipeline, role, state) };
 };
 
+/** The workspace first (403 outside it), then the resource its path names, if the path could name one. */
+async function lookUpResource({ db, h, caller, params }: AccessContext, id: string) {
+  const { workspace, role } = await workspaceAccess(db, h, caller, id);
+  const path = checkResourcePath(params?.['*'] ?? '');
+  const resource = path.ok ? await findResource(db, workspace.id, path.path) : undefined;
+  return { workspace, role, path, resource };
+}
+
+const workspaceResourceResolver: Resolver<'workspaceResource'> = async (ctx, id) => {
+  const { workspace, role, resource } = await lookUpResource(ctx, id);
+  if (resource === undefined) throw notFound('Resource not found');
+  return { resource, workspace, role, links: resourceLinks(ctx.h, resource, role) };
+};
+
+const workspaceResourceOrDraftResolver: Resolver<'workspaceResourceOrDraft'> = async (ctx, id) => {
+  const { workspace, role, path, resource } = await lookUpResource(ctx, id);
+  const links = resource ? resourceLinks(ctx.h, resource, role) : resourceDraftLinks(ctx.h, workspace.id, path.ok ? path.path : undefined, role);
+  return { resource, path, workspace, role, links };
+};
+
 const resolvers: { [K in ResourceKind]: Resolver<K> } = {
+  workspaceResource: workspaceResourceResolver,
+  workspaceResourceOrDraft: workspaceResourceOrDraftResolver,
+
   root: ({ h, caller }) => Promise.resolve({ links: rootLinks(h, caller) }),
 
   async profile({ db, h, caller }, id) {

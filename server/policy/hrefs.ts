@@ -1,3 +1,4 @@
+import { encodeResourcePath } from '../../src/domain/workspaceResources';
 import type { Config } from '../config';
 
 /** Absolute URLs of the API's resources: every `_links` href is built here, so paths live in one place. */
@@ -46,6 +47,10 @@ export interface Hrefs {
   administrator(workspaceId: string, profileId: string): string;
   alert(id: string): string;
   tag(workspaceId: string, tagId: string): string;
+  /** the global plugin catalogue as a Meltano discovery.yml */
+  discovery(): string;
+  /** a workspace resource by its path (each segment encoded, the slashes kept) */
+  resource(workspaceId: string, path: string): string;
 }
 
 export function hrefs(config: Pick<Config, 'publicUrl'>): Hrefs {
@@ -91,5 +96,7 @@ export function hrefs(config: Pick<Config, 'publicUrl'>): Hrefs {
     administrator: (workspaceId, profileId) => `${api}/workspaces/${seg(workspaceId)}/administrators/${seg(profileId)}`,
     alert: (id) => `${api}/alerts/${seg(id)}`,
     tag: (workspaceId, tagId) => `${api}/workspaces/${seg(workspaceId)}/tags/${seg(tagId)}`,
+    discovery: () => `${api}/discovery.yml`,
+    resource: (workspaceId, path) => `${api}/workspaces/${seg(workspaceId)}/resources/${path === '{path}' ? path : encodeResourcePath(path)}`,
   };
 }

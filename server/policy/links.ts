@@ -48,6 +48,8 @@ export function rootLinks(h: Hrefs, caller: Caller): Links {
     [REL.updateNotificationSettings]: caller.profile ? h.notificationSettings() : null,
     [REL.invitations]: email ? h.invitations(email) : null,
     [REL.newApiKey]: canMintApiKeys(caller) ? h.apiKeys() : null,
+    // The global plugin catalogue (the Matatika reference's GET /api/discovery.yml): every caller reads it.
+    [REL.discovery]: h.discovery(),
     // Initialising a workspace (POST) is for owners: the same mark as the profile's 'new workspace'.
     [REL.newWorkspace]: canCreateWorkspaces(caller) ? h.workspaces() : null,
     // The first sign-in creates the profile of the token's own subject; an API key signs in as nobody.
@@ -107,6 +109,8 @@ export function workspaceLinks(h: Hrefs, workspace: { id: string }, role: Member
     [REL.dataplugins]: admin && part('dataplugins'),
     [REL.availableDataplugins]: admin && part('availabledataplugins'),
     [REL.publishDiscovery]: admin && part('discovery.yml'),
+    [REL.discovery]: admin && part('discovery.yml'),
+    [REL.validatePipeline]: admin && part('pipelines/validation'),
     [REL.datastores]: admin && part('datastores'),
     [REL.datastore]: admin && part('datastore'),
     [REL.datasets]: part('datasets'),
@@ -116,7 +120,28 @@ export function workspaceLinks(h: Hrefs, workspace: { id: string }, role: Member
     // Every member keeps lists of their own; the href carries the new list's id (PUT creates it).
     [REL.createChannel]: part(`channels/${newId()}`),
     [REL.newDatastore]: admin && part('datastores'),
+    // Files the workspace keeps (spec 002 'resources', DownloadResource): every member downloads them.
+    [REL.resources]: part('resources'),
   });
+}
+
+/** A workspace resource: every member reads (downloads) it; admins replace and delete it. */
+export function resourceLinks(h: Hrefs, resource: { workspace_id: string; path: string }, role: MemberRole): Links {
+  const admin = isAdminRole(role);
+  const href = h.resource(resource.workspace_id, resource.path);
+  return links({
+    [REL.self]: href,
+    [REL.updateResource]: admin && href,
+    [REL.deleteResource]: admin && href,
+  });
+}
+
+/**
+ * A path no resource has yet: only an admin may create one there (PUT). A path that could never be
+ * a resource's is offered as the template, and its PUT answers why (400).
+ */
+export function resourceDraftLinks(h: Hrefs, workspaceId: string, path: string | undefined, role: MemberRole): Links {
+  return links({ [REL.createResource]: isAdminRole(role) && h.resource(workspaceId, path ?? '{path}') });
 }
 
 /** What decides a saved pipeline's links beyond the caller's role. */

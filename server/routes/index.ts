@@ -21,6 +21,7 @@ import { labRoutes } from './lab';
 import { notificationRoutes } from './notifications';
 import { profileRoutes } from './profiles';
 import { readingRoutes } from './reading';
+import { resourceRoutes } from './resources';
 import { rootRoutes } from './root';
 import { subscriptionRoutes } from './subscriptions';
 import { tagRoutes } from './tags';
@@ -106,6 +107,7 @@ export const apiRoutes: FastifyPluginAsync<ApiOptions> = (app, options) => {
   subscriptionRoutes(app, ctx);
   tagRoutes(app, ctx);
   datasetMessageRoutes(app, ctx);
+  resourceRoutes(app, ctx);
   labRoutes(app, ctx);
   tokenRoutes(app, ctx);
   return Promise.resolve();

@@ -96,8 +96,8 @@ export interface SaveRequest {
   unprefixed?: boolean;
 }
 
-/** Validates and writes; a 400 with every field error otherwise. Runs in the caller's transaction. */
-export async function savePipeline(trx: Db, request: SaveRequest): Promise<PipelineRow> {
+/** What a save writes, once the body passed every rule; a 400 with every field error otherwise. */
+async function checkedInput(trx: Db, request: SaveRequest) {
   const { workspaceId, id, existing, body, draft } = request;
   const errors: Record<string, string> = {};
   const existingComponents = await listDataComponents(trx, workspaceId);
@@ -133,8 +133,34 @@ export async function savePipeline(trx: Db, request: SaveRequest): Promise<Pipel
     maxRetries: body.maxRetries ?? 0,
     triggeredBy: (body.triggeredBy ?? []).map((t) => t.trim()),
   };
+  return input;
+}
+
+/** Validates and writes; a 400 with every field error otherwise. Runs in the caller's transaction. */
+export async function savePipeline(trx: Db, request: SaveRequest): Promise<PipelineRow> {
+  const { workspaceId, id, existing } = request;
+  const input = await checkedInput(trx, request);
   const written = existing ? await updatePipeline(trx, id, input) : await createPipeline(trx, workspaceId, input, request.createdBy, id);
   if (written === undefined) throw badRequest(`Validation failed for object='${OBJECT_NAME}'`, fieldErrors({ id: 'names no pipeline' }));
   if (!written.ok) throw badRequest(`Validation failed for object='${OBJECT_NAME}'`, fieldErrors({ name: PIPELINE_MESSAGES.nameTaken }));
   return written.pipeline;
+}
+
+/** Thrown to end the validation's transaction: the check passed, and nothing it did may stay. */
+class Rollback extends Error {}
+
+/**
+ * Validates as a save would, and saves nothing (the Matatika reference's validate pipeline): the
+ * same rules on the same path. Resolving a plugin reference makes its data component, so the check
+ * runs in a transaction that is always rolled back. A 400 with every field error, else it returns.
+ */
+export async function validatePipeline(db: Db, request: SaveRequest): Promise<void> {
+  try {
+    await db.transaction().execute(async (trx) => {
+      await checkedInput(trx, request);
+      throw new Rollback('validation only');
+    });
+  } catch (error) {
+    if (!(error instanceof Rollback)) throw error;
+  }
 }

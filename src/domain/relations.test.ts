@@ -55,6 +55,8 @@ describe('REL', () => {
       addDataplugin: 'add dataplugin',
       deleteDataplugin: 'delete dataplugin',
       publishDiscovery: 'publish discovery.yml',
+      discovery: 'discovery.yml',
+      validatePipeline: 'validate pipeline',
       createDatacomponent: 'create datacomponent',
       updateDatacomponent: 'update datacomponent',
       authorizeDatacomponent: 'authorize datacomponent',
@@ -105,6 +107,10 @@ describe('REL', () => {
       newMessage: 'new message',
       createMessage: 'create message',
       newsTags: 'news tags',
+      resources: 'resources',
+      createResource: 'create resource',
+      updateResource: 'update resource',
+      deleteResource: 'delete resource',
     });
   });
 

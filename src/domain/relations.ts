@@ -54,6 +54,10 @@ export const REL = {
   /** a plugin's removal from the workspace, offered while its canDelete holds (spec §6) */
   deleteDataplugin: 'delete dataplugin',
   publishDiscovery: 'publish discovery.yml',
+  /** a Meltano discovery.yml: the global catalogue on the root, a workspace's plugins on the workspace */
+  discovery: 'discovery.yml',
+  /** validates a pipeline body without saving it (the Matatika reference's POST pipelines/validation) */
+  validatePipeline: 'validate pipeline',
   createDatacomponent: 'create datacomponent',
   updateDatacomponent: 'update datacomponent',
   // OAuth connect (spec 001 §7): the token exchange that stores a component's credentials, and Disconnect
@@ -115,6 +119,11 @@ export const REL = {
   newMessage: 'new message',
   createMessage: 'create message',
   newsTags: 'news tags',
+  // Workspace resources (spec 002 §3 Workspace 'resources', §7; the Matatika reference's resources)
+  resources: 'resources',
+  createResource: 'create resource',
+  updateResource: 'update resource',
+  deleteResource: 'delete resource',
 } as const;
 
 export type Rel = (typeof REL)[keyof typeof REL];

@@ -597,3 +597,16 @@ export type DatasetsCollection = z.infer<typeof datasetsCollectionSchema>;
 
 export const commentsCollectionSchema = pagedCollection('datasetComments', commentSchema);
 export type CommentsCollection = z.infer<typeof commentsCollectionSchema>;
+
+/** A workspace resource (the Matatika reference's Resource, without `content`: its bytes are the download). */
+export const workspaceResourceSchema = halResource({
+  path: z.string(),
+  created: z.string(),
+  lastModified: z.string(),
+  contentType: z.string(),
+  /** in bytes */
+  size: z.int().min(0),
+});
+export type WorkspaceResource = z.infer<typeof workspaceResourceSchema>;
+export const workspaceResourcesCollectionSchema = pagedCollection('resources', workspaceResourceSchema);
+export type WorkspaceResourcesCollection = z.infer<typeof workspaceResourcesCollectionSchema>;

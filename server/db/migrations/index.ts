@@ -20,6 +20,7 @@ import * as identityEmailChange from './018_identity_email_change';
 import * as queryRoles from './019_query_roles';
 import * as tablePrefixes from './020_table_prefixes';
 import * as subscriptionsMessages from './021_subscriptions_messages';
+import * as workspaceResources from './022_workspace_resources';
 
 /** Ordered by name; a new migration is a new file added here, never an edit of an old one. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '019_query_roles': queryRoles,
   '020_table_prefixes': tablePrefixes,
   '021_subscriptions_messages': subscriptionsMessages,
+  '022_workspace_resources': workspaceResources,
 };

@@ -4,7 +4,8 @@ import { REL } from '../../../src/domain/relations';
 import { PLUGIN_TYPES } from '../../../src/domain/resources';
 import { badRequest } from '../../http/errors';
 import { pagedCollection, type Paging } from '../../http/hal';
-import { DISCOVERY_TEXT_LIMITS, discoveryFieldErrors, parseDiscoveryYaml } from '../../plugins/discovery';
+import { cataloguePlugins } from '../../plugins/catalogue';
+import { DISCOVERY_TEXT_LIMITS, discoveryFieldErrors, discoveryYaml, parseDiscoveryYaml } from '../../plugins/discovery';
 import { dataPluginLinks } from '../../policy/links';
 import { installPlugin, publishPlugins, removePlugin, workspacePlugins, type WorkspacePlugin } from '../../repositories/dataPlugins';
 import { requestUrl, type RouteContext } from '../context';
@@ -98,6 +99,29 @@ export function dataPluginRoutes(app: FastifyInstance, ctx: RouteContext): void 
     handler: async ({ reply, access }) => {
       await removePlugin(ctx.db, access.workspace.id, access.plugin);
       return reply.status(204).send();
+    },
+  });
+
+  // A discovery.yml (the Matatika reference's 'View the Matatika discovery.yml' and 'View a
+  // workspace discovery.yml'), written by one function from the definitions the catalogue pages show.
+  const YAML_ANSWER = 'text/x-yaml; charset=utf-8';
+
+  /** The global catalogue: every plugin a workspace may install. Every caller reads it. */
+  defineRoute(app, ctx, {
+    method: 'GET',
+    url: '/discovery.yml',
+    guard: { resource: 'root', rel: REL.discovery },
+    handler: ({ reply }) => reply.type(YAML_ANSWER).send(discoveryYaml(cataloguePlugins())),
+  });
+
+  /** The plugins available to a workspace: the catalogue's (installed or not) and its own custom ones. */
+  defineRoute(app, ctx, {
+    method: 'GET',
+    url: '/workspaces/:id/discovery.yml',
+    guard: { resource: 'workspace', rel: REL.discovery },
+    handler: async ({ reply, access }) => {
+      const { installed, available } = await workspacePlugins(ctx.db, access.workspace.id);
+      return reply.type(YAML_ANSWER).send(discoveryYaml([...installed, ...available]));
     },
   });
 

@@ -18,7 +18,10 @@ import { defaultStoreOf, ensureDefaultStore } from '../../stores/defaultStore';
 import { callerName, requestUrl, type RouteContext } from '../context';
 import { defineRoute } from '../define';
 import { dataStoreBody, pipelineBody } from './bodies';
-import { OBJECT_NAME, pipelineWriteBody, savePipeline, type PipelineWriteBody } from '../../services/savePipeline';
+import { OBJECT_NAME, pipelineWriteBody, savePipeline, validatePipeline, type PipelineWriteBody } from '../../services/savePipeline';
+
+/** A pipeline to validate: the body a save takes, and the id of the pipeline it would update, if any. */
+const validationBody = pipelineWriteBody.extend({ id: z.string().max(100, 'is too long').nullish() });
 
 const listQuery = z.looseObject({
   search: z.string().max(200, 'must be at most 200 characters').optional(),
@@ -105,6 +108,25 @@ export function pipelineRoutes(app: FastifyInstance, ctx: RouteContext): void {
         _embedded: { 'latest job': null, dataComponents: [], datastore: store ? dataStoreBody(ctx, store, access.role) : null },
         _links: pipelineDraftLinks(ctx.h, access.workspace.id, id, access.role),
       };
+    },
+  });
+
+  /**
+   * Validates a pipeline body as 'create pipeline' or 'update pipeline' would, saving nothing: 200
+   * with no body, or the save's 400 with every field error. With the `id` of one of the workspace's
+   * pipelines it is checked as that pipeline's update (its own name is not taken, its secrets kept).
+   */
+  defineRoute(app, ctx, {
+    method: 'POST',
+    url: '/workspaces/:id/pipelines/validation',
+    guard: { resource: 'workspace', rel: REL.validatePipeline },
+    body: validationBody,
+    objectName: OBJECT_NAME,
+    handler: async ({ reply, access, body }) => {
+      const named = typeof body.id === 'string' && isUuid(body.id) ? await getPipeline(ctx.db, body.id) : undefined;
+      const existing = named?.workspace_id === access.workspace.id ? named : undefined;
+      await validatePipeline(ctx.db, { workspaceId: access.workspace.id, id: existing?.id ?? newId(), existing, body, draft: false, createdBy: null });
+      return reply.status(200).send();
     },
   });
 

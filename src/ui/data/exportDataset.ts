@@ -2,6 +2,7 @@ import type { ApiClient } from '../../api/client';
 import { exportChoice } from '../../domain/datasetPage';
 import { REL } from '../../domain/relations';
 import type { Dataset } from '../../domain/resources';
+import { saveFile } from './saveFile';
 
 /**
  * Export (spec 002 §7): raw data as .txt, the description as .md without a data link, else the
@@ -13,17 +14,5 @@ export async function exportDataset(client: ApiClient, dataset: Dataset): Promis
     choice.kind === 'csv'
       ? await client.download(dataset, REL.data, 'text/csv')
       : new Blob([choice.text], { type: `${choice.mimeType};charset=utf-8` });
-  const url = URL.createObjectURL(blob);
-  try {
-    const anchor = document.createElement('a');
-    anchor.href = url;
-    anchor.download = choice.fileName;
-    anchor.rel = 'noopener';
-    document.body.append(anchor);
-    anchor.click();
-    anchor.remove();
-  } finally {
-    // The download has started from the click; the object URL can go once the event has run.
-    window.setTimeout(() => URL.revokeObjectURL(url), 0);
-  }
+  saveFile(blob, choice.fileName);
 }

@@ -12,7 +12,7 @@ import type { Person, World } from '../helpers/world';
 // What the generated suites need: one resource of each kind in the demo workspace (A), a caller
 // who is admin of another workspace (B), and every kind of bad credential.
 
-export type Fixtures = Record<ResourceKind, string> & { datasetAlias: string };
+export type Fixtures = Record<ResourceKind, string> & { datasetAlias: string; resourcePath: string };
 
 export interface Callers {
   /** verified, owner of workspace B, no role in A */
@@ -55,6 +55,7 @@ export async function prepare(world: World): Promise<{ fixtures: Fixtures; calle
   const subscription = await owner.api.call('POST', `/api/workspaces/${DEMO.workspaceId}/subscriptions`, { type: 'ALERTS' });
   if (subscription.status !== 201) throw new Error(`subscription not created: ${subscription.status} ${JSON.stringify(subscription.body)}`);
   const alert = await createAlert(owner.api, dataset.id);
+  const resourcePath = await createResource(owner.api, 'contract/fixture.csv');
 
   const fixtures: Fixtures = {
     root: '',
@@ -81,6 +82,10 @@ export async function prepare(world: World): Promise<{ fixtures: Fixtures; calle
     alert: alert.id,
     // A member is named by its workspace and the path's `:memberId` (urlOf puts the owner's profile id there).
     member: DEMO.workspaceId,
+    // A resource is named by its workspace and the path's wildcard (see urlOf).
+    workspaceResource: DEMO.workspaceId,
+    workspaceResourceOrDraft: DEMO.workspaceId,
+    resourcePath,
   };
   return {
     fixtures,
@@ -120,6 +125,13 @@ async function createAlert(api: ApiClient, datasetId: string): Promise<{ id: str
   const created = await api.call('PUT', String(draft.body._links['create alert'].href), { detail: 'Contract fixture alert' });
   if (created.status !== 201) throw new Error(`alert not created: ${created.status} ${JSON.stringify(created.body)}`);
   return { id: String(created.body.id) };
+}
+
+/** A workspace resource of the demo workspace, uploaded by its admin as the reference's JSON Resource. */
+async function createResource(api: ApiClient, path: string): Promise<string> {
+  const created = await api.call('PUT', `/api/workspaces/${DEMO.workspaceId}/resources/${path}`, { content: 'a,b\n1,2\n', contentType: 'text/csv' });
+  if (created.status !== 201) throw new Error(`resource not created: ${created.status} ${JSON.stringify(created.body)}`);
+  return path;
 }
 
 /** A runnable pipeline of the demo extractor into the default store, through initialise and 'create pipeline'. */
@@ -165,7 +177,7 @@ export function urlOf(route: RegisteredRoute, fixtures: Fixtures, override?: str
   const paramName = route.meta?.guard.param ?? 'id';
   return route.url
     .replace(/:([A-Za-z]+)/g, (_, name: string) => encodeURIComponent(override ?? (name === paramName ? fixtures[kind] : fixtures.profile)))
-    .replace(/\*$/, override ?? fixtures.datasetAlias);
+    .replace(/\*$/, override ?? (kind === 'workspaceResource' || kind === 'workspaceResourceOrDraft' ? fixtures.resourcePath : fixtures.datasetAlias));
 }
 
 /** Every route of the API (HEAD answers as GET does and is left out). */

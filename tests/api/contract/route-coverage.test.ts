@@ -90,6 +90,9 @@ function renderEveryLinkSet(baseUrl: string): Record<string, Record<string, { hr
       ...linkSets.commentLinks(h, { id: ID, dataset_id: ID, parent_id: null, author_id: ID, message: 'hi' }, { role: 'owner', profileId: ID, mayComment: true }),
       ...linkSets.commentLinks(h, { id: ID, dataset_id: ID, parent_id: null, author_id: ID, message: null }, { role: 'owner', profileId: ID, mayComment: true }),
     },
+    // A stored resource (read, replace, delete) and a path with none yet (create), named and templated.
+    resourceLinks: linkSets.resourceLinks(h, { workspace_id: ID, path: 'reports/2026 Q1.csv' }, 'owner'),
+    resourceDraftLinks: { ...linkSets.resourceDraftLinks(h, ID, 'new/file.txt', 'owner'), ...linkSets.resourceDraftLinks(h, ID, undefined, 'owner') },
     // A store of its own and the embedded one (whose page browses the workspace's tables).
     dataStoreLinks: {
       ...linkSets.dataStoreLinks(h, { id: ID, workspace_id: ID, data_plugin: 'loaders/target-postgres--transferwise', is_default: false, managed: false, draft: false, status: 'READY' }, 'owner'),

@@ -30,9 +30,18 @@ export function apiClient(baseUrl: string, token: string | undefined): ApiClient
   const call = async (method: string, pathOrHref: string, body?: unknown): Promise<Answer> => {
     const response = await raw(method, pathOrHref, body);
     const text = await response.text();
-    return { status: response.status, body: text === '' ? undefined : JSON.parse(text), headers: response.headers };
+    return { status: response.status, body: text === '' ? undefined : jsonOrText(text), headers: response.headers };
   };
   return { raw, call, get: (pathOrHref) => call('GET', pathOrHref) };
+}
+
+/** A body as JSON, or as the text it is (a YAML document, a downloaded file). */
+function jsonOrText(text: string): any {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 /** The spec's error body with this status (and, when given, these fields among its errors). */

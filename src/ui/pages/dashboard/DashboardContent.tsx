@@ -1,11 +1,16 @@
 import { Body1, Button, Link, makeStyles, MessageBar, MessageBarBody, Spinner, Subtitle2, tokens, Tooltip } from '@fluentui/react-components';
 import { ArrowDownloadRegular, ArrowLeftRegular } from '@fluentui/react-icons';
-import { createElement, lazy, Suspense, useCallback, useMemo, type CSSProperties, type ReactNode } from 'react';
+import { createElement, lazy, Suspense, useCallback, useContext, useMemo, type CSSProperties, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { dashboardTree, type ComponentProps, type DashNode } from '../../../domain/dashboard/allow';
+import { hasLink } from '../../../domain/hal';
+import { REL } from '../../../domain/relations';
 import { pathTo } from '../../../domain/routes';
+import { checkResourcePath, resourceFileName } from '../../../domain/workspaceResources';
 import { InAppLink } from '../../components/InAppLink';
 import { useDatasetByAlias, useDownloadDataset } from '../../data/datasets';
+import { useDownloadResource } from '../../data/resources';
+import { SessionContext } from '../../shell/session';
 import { Visualisation } from '../../components/visualisation/Visualisation';
 
 // Renders DASHBOARD_CONTENT from its allowed tree (src/domain/dashboard): HTML tags as React
@@ -63,6 +68,35 @@ function DownloadDatasetButton({ workspaceId, props }: { workspaceId: string; pr
   );
 }
 
+/**
+ * DownloadResource: the workspace's file at `path`, fetched through its 'resources' link with the
+ * bearer token and saved under its own name. Without the link (the server offers none) the button
+ * is disabled and says so; a path that could never name a resource is shown as a problem.
+ */
+function DownloadResourceButton({ workspaceId, props }: { workspaceId: string; props: ComponentProps }) {
+  const styles = useStyles();
+  const workspace = useContext(SessionContext)?.workspaces.find((w) => w.id === workspaceId);
+  const download = useDownloadResource();
+  const checked = checkResourcePath(props.path ?? '');
+  if (!checked.ok) return <Problem message={`DownloadResource: the path ${checked.message}.`} />;
+  const offered = workspace !== undefined && hasLink(workspace, REL.resources);
+  const label = offered ? (props.tooltip ?? `Download ${resourceFileName(checked.path)}`) : `${checked.path}: this workspace offers no resource files to download.`;
+  return (
+    <span style={props.style}>
+      <Tooltip content={label} relationship="description">
+        <Button icon={<ArrowDownloadRegular />} disabled={!offered || download.pending} onClick={() => workspace !== undefined && void download.run({ workspace, path: checked.path })}>
+          {resourceFileName(checked.path)}
+        </Button>
+      </Tooltip>
+      {download.error !== null && (
+        <MessageBar intent="error" role="alert" className={styles.problem}>
+          <MessageBarBody>{download.error}</MessageBarBody>
+        </MessageBar>
+      )}
+    </span>
+  );
+}
+
 function Component({ node, workspaceId, children }: { node: Extract<DashNode, { kind: 'component' }>; workspaceId: string; children: ReactNode }) {
   const navigate = useNavigate();
   const { props } = node;
@@ -86,14 +120,7 @@ function Component({ node, workspaceId, children }: { node: Extract<DashNode, { 
     case 'DownloadDataset':
       return <DownloadDatasetButton workspaceId={workspaceId} props={props} />;
     case 'DownloadResource':
-      // This server keeps no workspace resource files (no 'resources' link is offered), so there is nothing to fetch.
-      return (
-        <Tooltip content={`${props.tooltip ?? props.path ?? ''}: this workspace offers no resource files to download.`} relationship="description">
-          <Button icon={<ArrowDownloadRegular />} disabled style={props.style}>
-            {props.path}
-          </Button>
-        </Tooltip>
-      );
+      return <DownloadResourceButton workspaceId={workspaceId} props={props} />;
   }
 }
 

@@ -1,0 +1,143 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { REL } from '../../src/domain/relations';
+import type { Wire, workspaceResourceSchema } from '../../src/domain/resources';
+import { attachmentDisposition, recordedContentType, RESOURCE_LIMITS, servedContentType } from '../../src/domain/workspaceResources';
+import { badRequest, HttpError, notFound } from '../http/errors';
+import { pagedCollection, type Links } from '../http/hal';
+import { parseBody } from '../http/validation';
+import { resourceLinks } from '../policy/links';
+import { deleteResource, listResources, RESOURCE_SORT_FIELDS, resourceContent, writeResource, type ResourceMeta } from '../repositories/workspaceResources';
+import { isoRequired, requestUrl, type RouteContext } from './context';
+import { defineRoute } from './define';
+
+// Workspace resources (spec 002 'resources' and DownloadResource; the Matatika reference's
+// resources): files a workspace keeps, by path. Every member lists and downloads them; admins
+// upload (PUT, create or replace) and delete. The bytes live in the database. A download is always
+// an attachment with nosniff and an inert content type, so an uploaded page or SVG never runs here.
+
+const OBJECT_NAME = 'resource';
+
+/** The reference's Resource body: text content and its type. Binary files are sent as raw bytes instead. */
+const resourceWriteBody = z.object({
+  content: z.string({ message: 'is required' }).max(RESOURCE_LIMITS.bytes, `must be at most ${RESOURCE_LIMITS.bytes} bytes`),
+  contentType: z.string().max(200, 'is too long').nullish(),
+});
+
+function resourceBody(resource: ResourceMeta, links: Links): Wire<typeof workspaceResourceSchema> {
+  return {
+    path: resource.path,
+    created: isoRequired(resource.created),
+    lastModified: isoRequired(resource.last_modified),
+    contentType: resource.content_type,
+    size: resource.size,
+    _links: links,
+  };
+}
+
+/** The resource's JSON view is asked for by name; anything else (`*\/*`, a browser, none) downloads its content. */
+function wantsJson(accept: string | undefined): boolean {
+  return (accept ?? '')
+    .split(',')
+    .map((part) => part.split(';'))
+    .some(([type = '', ...params]) => ['application/json', 'application/hal+json'].includes(type.trim().toLowerCase()) && !params.some((p) => /^\s*q=0(\.0*)?\s*$/.test(p)));
+}
+
+/** What an upload sent: raw bytes (any content type but JSON), or the reference's JSON Resource. */
+function uploaded(request: FastifyRequest): { content: Buffer; declaredType: string | undefined } {
+  const body: unknown = request.body;
+  // A browser form's envelope is not the file: stored as is, it would be a corrupt copy.
+  if (/^\s*multipart\//i.test(request.headers['content-type'] ?? '')) {
+    throw badRequest(`Validation failed for object='${OBJECT_NAME}'`, [{ field: 'content', objectName: OBJECT_NAME, defaultMessage: "must be the file's own bytes (a multipart form is not read)" }]);
+  }
+  if (Buffer.isBuffer(body)) return { content: body, declaredType: request.headers['content-type'] };
+  if (typeof body === 'string') return { content: Buffer.from(body, 'utf8'), declaredType: request.headers['content-type'] };
+  const parsed = parseBody(resourceWriteBody, body, OBJECT_NAME);
+  return { content: Buffer.from(parsed.content, 'utf8'), declaredType: parsed.contentType ?? undefined };
+}
+
+function sendContent(reply: FastifyReply, resource: ResourceMeta, content: Buffer) {
+  return reply
+    .header('Content-Type', servedContentType(resource.content_type))
+    .header('Content-Disposition', attachmentDisposition(resource.path))
+    .header('X-Content-Type-Options', 'nosniff')
+    .header('Content-Security-Policy', "default-src 'none'; sandbox")
+    .header('Cache-Control', 'private, no-store')
+    .send(content);
+}
+
+export function resourceRoutes(app: FastifyInstance, ctx: RouteContext): void {
+  /** A page of the workspace's resources by path (`sort=path|lastModified|created|size`). */
+  defineRoute(app, ctx, {
+    method: 'GET',
+    url: '/workspaces/:id/resources',
+    guard: { resource: 'workspace', rel: REL.resources },
+    paging: { sortable: RESOURCE_SORT_FIELDS },
+    objectName: 'resources',
+    handler: async ({ request, access, paging }) => {
+      const { items, total } = await listResources(ctx.db, access.workspace.id, paging);
+      const bodies = items.map((r) => resourceBody(r, resourceLinks(ctx.h, r, access.role)));
+      return pagedCollection('resources', bodies, paging, total, requestUrl(ctx, request));
+    },
+  });
+
+  /** The resource: its content as an attachment, or with `Accept: application/json` the Resource itself. */
+  defineRoute(app, ctx, {
+    method: 'GET',
+    url: '/workspaces/:id/resources/*',
+    guard: { resource: 'workspaceResource', rel: REL.self },
+    handler: async ({ request, reply, access }) => {
+      if (wantsJson(request.headers.accept)) return resourceBody(access.resource, access.links);
+      const content = await resourceContent(ctx.db, access.workspace.id, access.resource.path);
+      if (content === undefined) throw notFound('Resource not found');
+      return sendContent(reply, access.resource, content);
+    },
+  });
+
+  defineRoute(app, ctx, {
+    method: 'DELETE',
+    url: '/workspaces/:id/resources/*',
+    guard: { resource: 'workspaceResource', rel: REL.deleteResource },
+    handler: async ({ reply, access }) => {
+      if (!(await deleteResource(ctx.db, access.workspace.id, access.resource.path))) throw notFound('Resource not found');
+      return reply.status(204).send();
+    },
+  });
+
+  // Uploads read any content type as raw bytes (up to the resource limit: a 413 beyond it); JSON is
+  // the reference's Resource body, under the API's usual 1 MB. The parsers are this context's own.
+  void app.register((uploads, _options, done) => {
+    const json = uploads.getDefaultJsonParser('error', 'error');
+    uploads.removeAllContentTypeParsers();
+    uploads.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, next) => {
+      const text = body.toString();
+      if (text === '') next(null, undefined);
+      else void json(request, text, next);
+    });
+    uploads.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: RESOURCE_LIMITS.bytes }, (_request, body, next) => next(null, body));
+
+    /** Creates (201) or replaces (200) the resource at the path: admins only ('create resource', 'update resource'). */
+    defineRoute(uploads, ctx, {
+      method: 'PUT',
+      url: '/workspaces/:id/resources/*',
+      guard: { resource: 'workspaceResourceOrDraft', rel: [REL.createResource, REL.updateResource] },
+      objectName: OBJECT_NAME,
+      handler: async ({ request, reply, access }) => {
+        if (!access.path.ok) throw badRequest(`Validation failed for object='${OBJECT_NAME}'`, [{ field: 'path', objectName: OBJECT_NAME, defaultMessage: access.path.message }]);
+        const path = access.path.path;
+        const { content, declaredType } = uploaded(request);
+        if (content.length > RESOURCE_LIMITS.bytes) {
+          throw badRequest(`Validation failed for object='${OBJECT_NAME}'`, [{ field: 'content', objectName: OBJECT_NAME, defaultMessage: `must be at most ${RESOURCE_LIMITS.bytes} bytes` }]);
+        }
+        const written = await writeResource(
+          ctx.db,
+          { workspaceId: access.workspace.id, path, content, contentType: recordedContentType(declaredType, path), profileId: request.caller.profile ? request.caller.profileId : null },
+          RESOURCE_LIMITS.workspaceBytes,
+        );
+        if (!written.ok) throw new HttpError(413, `This workspace's resources may hold at most ${RESOURCE_LIMITS.workspaceBytes} bytes together: delete some first`);
+        return reply.status(written.created ? 201 : 200).send(resourceBody(written.resource, resourceLinks(ctx.h, written.resource, access.role)));
+      },
+    });
+    done();
+  });
+}
