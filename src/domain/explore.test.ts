@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { chipsPerSlide, explorePageTitle, FEED_VIEWS, feedViewOf, selectedTag, tagSearchName, visibleFeedView } from './explore';
+import { cardDrawsVisualisation, chipsPerSlide, explorePageTitle, FEED_VIEWS, feedViewOf, selectedTag, tagSearchName, visibleFeedView } from './explore';
 import { hostileString } from './hostile.fixture';
 
 describe('feedViewOf', () => {
@@ -62,5 +62,22 @@ describe('explore texts and chips', () => {
         expect(selectedTag(`tag:${name}`)).toBe(name === '' ? undefined : name);
       }),
     );
+  });
+});
+
+describe('cardDrawsVisualisation', () => {
+  const data = { data: { href: '/api/datasets/d1/data' } };
+  const bar = JSON.stringify({ 'chartjs-chart': { chartType: 'bar' } });
+  it('draws only in a Large card, with a visualisation and a data link', () => {
+    expect(cardDrawsVisualisation({ _links: data, visualisation: bar }, 'largCardView')).toBe(true);
+    expect(cardDrawsVisualisation({ _links: data, visualisation: bar }, 'listView')).toBe(false);
+    expect(cardDrawsVisualisation({ _links: data, visualisation: bar }, 'gridview')).toBe(false);
+    expect(cardDrawsVisualisation({ _links: {}, visualisation: bar }, 'largCardView')).toBe(false);
+    expect(cardDrawsVisualisation({ _links: data, visualisation: null }, 'largCardView')).toBe(false);
+    expect(cardDrawsVisualisation({ _links: data, visualisation: ' ' }, 'largCardView')).toBe(false);
+  });
+  it('draws a visualisation it cannot read as the dataset page does (a table of the rows)', () => {
+    expect(cardDrawsVisualisation({ _links: data, visualisation: '{"nope": {}}' }, 'largCardView')).toBe(true);
+    expect(cardDrawsVisualisation({ _links: data, visualisation: '{not json' }, 'largCardView')).toBe(true);
   });
 });

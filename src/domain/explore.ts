@@ -1,4 +1,8 @@
 import { appProperty, type WithAppProperties } from './appProperties';
+import { hasLink } from './hal';
+import { REL } from './relations';
+import type { Dataset } from './resources';
+import { parseVisualisation } from './visualisation/spec';
 
 // Explore's presentation rules (spec 002 Explore, §4 'Feed view mode').
 
@@ -22,6 +26,18 @@ export function feedViewOf(remembered: string | null | undefined, workspace: Wit
 /** Grid is hidden on small screens: there the grid shows as the large single view. */
 export function visibleFeedView(view: FeedView, smallScreen: boolean): FeedView {
   return smallScreen && view === 'gridview' ? 'largCardView' : view;
+}
+
+/**
+ * Whether a feed card draws the dataset's visualisation (issue 20): only a Large card, and only
+ * for a dataset with a visualisation and a 'data' link to read its rows from. List and Grid, and
+ * a dataset without either, show the text alone. A visualisation this build cannot read is drawn
+ * as the dataset page draws it, as a table of the rows.
+ */
+export function cardDrawsVisualisation(dataset: Pick<Dataset, '_links' | 'visualisation'>, view: FeedView): boolean {
+  if (view !== 'largCardView' || !hasLink(dataset, REL.data)) return false;
+  const spec = parseVisualisation(dataset.visualisation);
+  return !(spec.kind === 'table' && spec.reason === 'none');
 }
 
 /** Where the view is remembered (localStorage), one key per workspace. */

@@ -78,3 +78,41 @@ test('feed: its own search form searches the feed; load more; screenshots at 128
   await page.setViewportSize({ width: 375, height: 812 });
   await screenshot(page, 'feed-search-375');
 });
+
+test('explore: Large cards draw their visualisation once in view, one data read each; List stays text; screenshots at 1280 and 375', async ({ page }) => {
+  // every read of a dataset's rows, and the dataset it was for
+  const reads: string[] = [];
+  page.on('request', (request) => {
+    const match = /\/api\/datasets\/([^/]+)\/data(?:\?|$)/.exec(new URL(request.url()).pathname);
+    if (match) reads.push(match[1]!);
+  });
+  await signIn(page, DEMO.member, explore());
+  await page.getByRole('tab', { name: 'Large' }).click();
+  const list = page.getByRole('list', { name: 'Datasets' });
+  await expect(list).toHaveAttribute('data-view-mode', 'largCardView');
+  // the first dataset with a visualisation (datasets other tests publish may have none)
+  const drawing = list.getByRole('figure', { name: /^Visualisation of / }).first();
+  await expect(drawing.locator('canvas, table').first()).toBeVisible();
+  // the cards further down have not been read (only those near the viewport)
+  const cards = await list.getByRole('article').count();
+  const waiting = await list.locator('[data-card-visual="waiting"]').count();
+  expect(waiting).toBeGreaterThan(0);
+  const shown = await list.locator('[data-card-visual="shown"]').count();
+  expect(new Set(reads).size).toBe(reads.length);
+  expect(reads.length).toBeLessThanOrEqual(shown);
+  expect(shown).toBeLessThan(cards);
+  await screenshot(page, 'explore-large-1280');
+
+  // List is text only
+  await page.getByRole('tab', { name: 'List' }).click();
+  await expect(list).toHaveAttribute('data-view-mode', 'listView');
+  await expect(list.getByRole('figure')).toHaveCount(0);
+
+  // a phone: large cards (the remembered List is switched back), drawn at the phone's width
+  await page.getByRole('tab', { name: 'Large' }).click();
+  await page.setViewportSize({ width: 375, height: 812 });
+  await page.reload();
+  await expect(list).toHaveAttribute('data-view-mode', 'largCardView');
+  await expect(list.getByRole('figure', { name: /^Visualisation of / }).first().locator('canvas, table').first()).toBeVisible();
+  await screenshot(page, 'explore-large-375');
+});

@@ -61,10 +61,11 @@ export function useExportDataset() {
 export type PreviewRows = { readonly rows: readonly DataRow[] | undefined } | { readonly refused: string };
 
 /**
- * The rows a Lab card previews, read once the card is in view. A refused read shows the server's
- * words; raw data that is not rows (a mermaid diagram's text) is drawn from the dataset itself.
+ * The rows a Lab card or a feed's Large card previews, read once the card is in view (one read;
+ * the Lab card passes `reload` to read again). A refused read shows the server's words; raw data
+ * that is not rows (a mermaid diagram's text) is drawn from the dataset itself.
  */
-export function usePreviewRows(dataset: Dataset, visible: boolean, reload: number): Query<PreviewRows> {
+export function usePreviewRows(dataset: Dataset, visible: boolean, reload = 0): Query<PreviewRows> {
   const wanted = visible && hasLink(dataset, REL.data);
   return useQuery<PreviewRows>(
     wanted

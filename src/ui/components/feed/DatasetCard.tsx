@@ -1,13 +1,14 @@
 import { plainTextFromMarkdown } from '../../../domain/plainText';
 import { Body1, Caption1, makeStyles, mergeClasses, Subtitle1, tokens } from '@fluentui/react-components';
 import { CalendarLtrRegular, EyeRegular, StarRegular } from '@fluentui/react-icons';
-import type { FeedView } from '../../../domain/explore';
+import { cardDrawsVisualisation, type FeedView } from '../../../domain/explore';
 import type { Dataset, SearchMatch, Tag } from '../../../domain/resources';
 import { highlightParts } from '../../../domain/searchMatch';
 import { pathTo, splatPath } from '../../../domain/routes';
 import { tagSearchTarget } from '../../../domain/searchQuery';
 import { DateText } from '../DateText';
 import { InAppLink } from '../InAppLink';
+import { CardVisualisation } from './CardVisualisation';
 
 const useStyles = makeStyles({
   // Headings keep the type ramp's spacing, not the browser's default margins.
@@ -68,7 +69,10 @@ export function datasetRoute(workspaceId: string, dataset: Pick<Dataset, 'id' | 
   return pathTo('dataset', { workspaceId, idOrAlias: alias });
 }
 
-/** One dataset in a feed or search result: a large card, a grid cell, or a compact list row. */
+/**
+ * One dataset in a feed or search result: a large card (with its visualisation, drawn once in
+ * view), a grid cell, or a compact list row.
+ */
 export function DatasetCard({ workspaceId, dataset, view = 'largCardView' }: { workspaceId: string; dataset: Dataset; view?: FeedView }) {
   const styles = useStyles();
   const description = plainTextFromMarkdown(dataset.description);
@@ -86,6 +90,7 @@ export function DatasetCard({ workspaceId, dataset, view = 'largCardView' }: { w
         </Body1>
       )}
       <SearchMatches matches={dataset.matches} />
+      {cardDrawsVisualisation(dataset, view) && <CardVisualisation workspaceId={workspaceId} dataset={dataset} />}
       {!compact && <DatasetTags workspaceId={workspaceId} tags={dataset.tags} />}
       <DatasetStats dataset={dataset} />
     </article>

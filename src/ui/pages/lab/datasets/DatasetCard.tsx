@@ -26,7 +26,7 @@ import type { Dataset } from '../../../../domain/resources';
 import { pathTo } from '../../../../domain/routes';
 import { useDeleteDataset, usePreviewRows } from '../../../data/datasets';
 import { Visualisation } from '../../../components/visualisation/Visualisation';
-import { useInView } from './useInView';
+import { useInView } from '../../../components/useInView';
 
 export const DELETE_TITLE = 'Delete dataset';
 export const DELETE_MESSAGE = 'Remove this dataset from the workspace. This action cannot be undone.';

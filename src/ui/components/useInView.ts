@@ -1,8 +1,9 @@
 import { useEffect, useState, type RefObject } from 'react';
 
 /**
- * True once the element has come near the viewport (and stays true): the Lab's cards fetch their
- * preview rows only then, so a long list does not ask for every dataset's data at once.
+ * True once the element has come near the viewport (and stays true): the Lab's cards and the
+ * feed's Large cards fetch their rows only then, so a long list does not ask for every dataset's
+ * data at once.
  */
 export function useInView(ref: RefObject<Element | null>, rootMargin = '200px'): boolean {
   const [seen, setSeen] = useState(false);
