@@ -1,6 +1,5 @@
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { appendMembers, memberBadge, memberRow } from './members';
+import { memberBadge, memberRow } from './members';
 import type { Member } from './resources';
 
 const member = (id: string, extra: Partial<Member> = {}): Member => ({ id, name: `Person ${id}`, ...extra });
@@ -27,19 +26,5 @@ describe('memberRow', () => {
 
   it('names a blank-named member by handle', () => {
     expect(memberRow(member('d', { name: '  ', handle: '@d' })).name).toBe('@d');
-  });
-});
-
-describe('appendMembers', () => {
-  it('keeps every member once, in the order first seen', () => {
-    fc.assert(
-      fc.property(fc.array(fc.constantFrom('a', 'b', 'c', 'd')), fc.array(fc.constantFrom('a', 'b', 'c', 'd')), (first, second) => {
-        const listed = appendMembers([], first.map((id) => member(id)));
-        const all = appendMembers(listed, second.map((id) => member(id)));
-        const ids = all.map((m) => m.id);
-        expect(new Set(ids).size).toBe(ids.length);
-        expect(ids).toEqual([...new Set([...first, ...second])]);
-      }),
-    );
   });
 });

@@ -26,9 +26,3 @@ export function memberRow(member: Member): { readonly id: string; readonly name:
   const handle = memberHandle(member);
   return { id: member.id, name: member.name.trim() || handle, handle, badge: memberBadge(member) };
 }
-
-/** Pages may shift while people join: a member already listed is kept once, where first seen. */
-export function appendMembers(listed: readonly Member[], more: readonly Member[]): Member[] {
-  const seen = new Set(listed.map((m) => m.id));
-  return [...listed, ...more.filter((m) => !seen.has(m.id) && Boolean(seen.add(m.id)))];
-}

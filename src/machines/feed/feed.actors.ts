@@ -3,7 +3,8 @@ import type { ApiClient } from '../../api/client';
 import { feed, search } from '../../api/datasets';
 import { channelDatasets, liked } from '../../api/library';
 import { datasetsCollectionSchema, type DatasetsCollection } from '../../domain/resources';
-import { NEXT, type FirstPage, type LoadFirstInput, type LoadNextInput } from './feed.machine';
+import { NEXT } from '../pagedList/pagedList.machine';
+import type { FirstPage, LoadFirstInput, LoadNextInput } from './feed.machine';
 
 export type { FeedSource } from './feed.machine';
 

@@ -1,17 +1,17 @@
 import { assign, setup } from 'xstate';
 import type { SnapshotFrom } from 'xstate';
-import { hasLink, type HalLike } from '../../domain/hal';
+import type { HalLike } from '../../domain/hal';
 import type { Dataset, DatasetsCollection } from '../../domain/resources';
-import { failureText } from '../failureText';
 import { notProvidedActor } from '../notProvided';
+import { failedFirstContext, firstPageContext, loadMoreRule, type PagedContext, type PageInput } from '../pagedList/pagedList.machine';
 
 // A paged list of datasets (feed, search; spec 002 Feed and Explore): the first page, then
-// 'Load More' following the page's `next` link until there is none. Which list it is (feed or
-// search, which workspace, which text) is the input's source, handed to the loadFirst actor; the
-// machine only pages.
+// 'Load More' following the page's `next` link until there is none (the paged list's Load More
+// rule, composed in: this list also holds its placeholder for a minimum time, says when loading is
+// slow, and checks for new datasets). Which list it is (feed or search, which workspace, which
+// text) is the input's source, handed to the loadFirst actor; the machine only pages.
 
-/** Spring HAL paging relation; not one of the spec's named relations. */
-export const NEXT = 'next';
+export { NEXT, selectEmpty, selectError, selectHasMore, selectLoadingMore, selectMoreError } from '../pagedList/pagedList.machine';
 
 /** Which list: the workspace's feed, or a search of it (`q` as read from the URL; quotes are stripped by the API call). */
 export type FeedSource =
@@ -36,7 +36,7 @@ export type FeedInput = {
   readonly newInsightsPollMs?: number;
 };
 
-export type FeedContext = {
+export type FeedContext = PagedContext<DatasetsCollection, Dataset> & {
   readonly source: FeedSource;
   readonly loadTimeoutMs: number;
   readonly minimumLoadMs: number;
@@ -47,13 +47,6 @@ export type FeedContext = {
   readonly pending: FirstPage | null;
   /** A dataset newer than the list shown has been published: the 'New Insights' banner. */
   readonly newInsights: boolean;
-  readonly items: readonly Dataset[];
-  /** The last page received: its `next` link is the way to more. */
-  readonly lastPage: DatasetsCollection | null;
-  /** Why the first page failed; the list is replaced by the message. */
-  readonly error: string | null;
-  /** Why a further page failed; the list already shown stays. */
-  readonly moreError: string | null;
 };
 
 export type FeedEvent = { readonly type: 'user.loadMore' } | { readonly type: 'user.reload' } | { readonly type: 'user.retry' };
@@ -64,24 +57,12 @@ export function hasNewInsights(items: readonly Dataset[], fresh: DatasetsCollect
   return first !== undefined && !items.some((item) => item.id === first.id);
 }
 
-export type LoadNextInput = { readonly page: DatasetsCollection };
+export type LoadNextInput = PageInput<DatasetsCollection>;
 
 const itemsOf = (page: DatasetsCollection): Dataset[] => page._embedded?.datasets ?? [];
 
-/**
- * A dataset published while the user reads shifts every later page by one, so the next page can
- * repeat the last item already shown: it is listed once.
- */
-export function appendNew(items: readonly Dataset[], more: readonly Dataset[]): Dataset[] {
-  const seen = new Set(items.map((item) => item.id));
-  const added: Dataset[] = [];
-  for (const item of more) {
-    if (seen.has(item.id)) continue;
-    seen.add(item.id);
-    added.push(item);
-  }
-  return [...items, ...added];
-}
+// A dataset published while the user reads shifts every later page by one: the rule lists it once.
+const loadMore = loadMoreRule<FeedContext, FeedEvent, DatasetsCollection, Dataset>(itemsOf);
 
 export const feedMachine = setup({
   types: {
@@ -100,7 +81,6 @@ export const feedMachine = setup({
     newInsightsPoll: ({ context }) => context.newInsightsPollMs,
   },
   guards: {
-    hasNext: ({ context }) => hasLink(context.lastPage, NEXT),
     polls: ({ context }) => context.newInsightsPollMs > 0,
     belowMinimum: ({ context, event }) => (event as unknown as { output: FirstPage }).output.fetchMs < context.minimumLoadMs,
   },
@@ -108,7 +88,7 @@ export const feedMachine = setup({
     show: assign(({ context }) => {
       const first = context.pending;
       if (first === null) return {};
-      return { items: appendNew([], itemsOf(first.page)), lastPage: first.page, fetchMs: first.fetchMs, pending: null, newInsights: false };
+      return { ...firstPageContext(first.page, itemsOf), fetchMs: first.fetchMs, pending: null, newInsights: false };
     }),
   },
 }).createMachine({
@@ -145,7 +125,7 @@ export const feedMachine = setup({
         ],
         onError: {
           target: 'failed',
-          actions: assign({ items: [], lastPage: null, error: ({ event }) => failureText(event.error) }),
+          actions: assign(({ event }) => failedFirstContext(event.error)),
         },
       },
     },
@@ -157,7 +137,7 @@ export const feedMachine = setup({
     },
     ready: {
       on: {
-        'user.loadMore': { guard: 'hasNext', target: 'loadingMore', actions: assign({ moreError: null }) },
+        'user.loadMore': loadMore.transition,
         // The list shown stays until the fresh first page replaces it.
         'user.reload': { target: 'loading', actions: assign({ moreError: null }) },
       },
@@ -185,32 +165,11 @@ export const feedMachine = setup({
         noticed: {},
       },
     },
-    loadingMore: {
-      invoke: {
-        id: 'loadNext',
-        src: 'loadNext',
-        input: ({ context }) => {
-          // Entered only through hasNext, so a page is there; the check keeps the type honest.
-          if (context.lastPage === null) throw new Error('loadNext without a page');
-          return { page: context.lastPage };
-        },
-        onDone: {
-          target: 'ready',
-          actions: assign({ items: ({ context, event }) => appendNew(context.items, itemsOf(event.output)), lastPage: ({ event }) => event.output }),
-        },
-        // lastPage is kept, so Load More tries the same page again.
-        onError: { target: 'ready', actions: assign({ moreError: ({ event }) => failureText(event.error) }) },
-      },
-    },
+    loadingMore: loadMore.state,
   },
 });
 
 export type FeedSnapshot = SnapshotFrom<typeof feedMachine>;
-
-/** Load More shows while there is a next page (and the first page has arrived). */
-export function selectHasMore(snapshot: FeedSnapshot): boolean {
-  return (snapshot.matches('ready') || snapshot.matches('loadingMore')) && hasLink(snapshot.context.lastPage, NEXT);
-}
 
 /** The server's count of all matches (page.totalElements); the items shown when it sent no page. */
 export function selectTotal(snapshot: FeedSnapshot): number {
@@ -224,11 +183,6 @@ export function selectFirstLoad(snapshot: FeedSnapshot): boolean {
 
 export function selectSlow(snapshot: FeedSnapshot): boolean {
   return snapshot.matches({ loading: 'slow' });
-}
-
-/** An answered query with nothing in it: the view's empty state. */
-export function selectEmpty(snapshot: FeedSnapshot): boolean {
-  return snapshot.matches('ready') && snapshot.context.items.length === 0;
 }
 
 /** The 'New Insights' banner shows while the list on screen is older than the feed. */

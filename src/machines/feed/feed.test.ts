@@ -8,7 +8,6 @@ import { modelPaths, replayPath, unvisitedStates, unwalkedTransitions } from '..
 import type { ModelStep } from '../testing';
 import { feedActors } from './feed.actors';
 import {
-  appendNew,
   feedMachine,
   fetchTimeText,
   hasNewInsights,
@@ -164,22 +163,6 @@ describe('feed machine, generated paths', () => {
         },
       },
     });
-  });
-});
-
-describe('appendNew', () => {
-  const idList = fc.array(fc.oneof(fc.constantFrom('a', 'b', '__proto__', 'constructor', ''), fc.string()), { maxLength: 20 });
-
-  it('keeps the shown items in order, adds each new id once, and never drops a new one', () => {
-    fc.assert(
-      fc.property(idList, idList, (shown, more) => {
-        const uniqueShown = [...new Set(shown)].map(dataset);
-        const result = appendNew(uniqueShown, more.map(dataset)).map((d) => d.id);
-        expect(result.slice(0, uniqueShown.length)).toEqual(uniqueShown.map((d) => d.id));
-        expect(new Set(result).size).toBe(result.length);
-        expect(new Set(result)).toEqual(new Set([...uniqueShown.map((d) => d.id), ...more]));
-      }),
-    );
   });
 });
 

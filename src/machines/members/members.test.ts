@@ -52,18 +52,18 @@ describe('members (model-based)', () => {
           const snapshot = s as MembersSnapshot;
           const context = s.context as MembersContext;
           // every member once; the first load is the only spinner; an error only when failed
-          expect(new Set(context.members.map((m) => m.id)).size).toBe(context.members.length);
+          expect(new Set(context.items.map((m) => m.id)).size).toBe(context.items.length);
           expect(selectFirstLoad(snapshot)).toBe(s.matches('loading'));
           expect(selectError(snapshot) !== null).toBe(s.matches('failed'));
         },
         loading: (s, log: ReplayLog) => {
           expect(log.invocations.at(-1)).toMatchObject({ src: 'loadFirst', input: { workspace } });
-          expect((s.context as MembersContext).members).toEqual([]);
+          expect((s.context as MembersContext).items).toEqual([]);
         },
         failed: (s) => expect((s as MembersSnapshot).context.error).toBe('We were unable to connect.'),
         ready: (s) => {
           const snapshot = s as MembersSnapshot;
-          expect(selectEmpty(snapshot)).toBe(snapshot.context.members.length === 0);
+          expect(selectEmpty(snapshot)).toBe(snapshot.context.items.length === 0);
           // Load More is offered exactly while the last page read has a next link
           expect(selectHasMore(snapshot)).toBe(snapshot.context.lastPage?._links?.next !== undefined);
         },
@@ -75,7 +75,7 @@ describe('members (model-based)', () => {
         },
       },
     });
-    if (!path.state.matches('failed')) expect((path.state.context as MembersContext).members.map((m) => m.id)).toEqual(expected);
+    if (!path.state.matches('failed')) expect((path.state.context as MembersContext).items.map((m) => m.id)).toEqual(expected);
   });
 });
 
@@ -86,11 +86,11 @@ describe('members with the real actors', () => {
     const actor = createActor(membersMachine.provide({ actors: membersActors(client) }), { input }).start();
     await waitFor(actor, (s) => s.matches('ready'));
     actor.send({ type: 'user.loadMore' });
-    await waitFor(actor, (s) => s.matches('ready') && s.context.members.length === 3);
+    await waitFor(actor, (s) => s.matches('ready') && s.context.items.length === 3);
     actor.send({ type: 'user.loadMore' });
-    await waitFor(actor, (s) => s.matches('ready') && s.context.members.length === 4);
+    await waitFor(actor, (s) => s.matches('ready') && s.context.items.length === 4);
     expect(selectHasMore(actor.getSnapshot())).toBe(false);
-    expect(actor.getSnapshot().context.members.map((m) => m.administrator)).toEqual([true, false, false, false]);
+    expect(actor.getSnapshot().context.items.map((m) => m.administrator)).toEqual([true, false, false, false]);
     expect(fake.calls.map((c) => c.url)).toEqual([`${API}/workspaces/w/members?size=50`, `${API}/workspaces/w/members?page=1&size=2`, `${API}/workspaces/w/members?page=2&size=2`]);
     actor.stop();
   });

@@ -2,7 +2,8 @@ import { fromPromise } from 'xstate';
 import type { ApiClient } from '../../api/client';
 import { news, newsChannels } from '../../api/library';
 import { newsCollectionSchema, type NewsCollection } from '../../domain/library';
-import { NEXT, type NewsFirst, type NewsInput } from './news.machine';
+import { NEXT, type PageInput } from '../pagedList/pagedList.machine';
+import type { NewsFirst, NewsInput } from './news.machine';
 
 export function newsActors(client: ApiClient) {
   return {
@@ -10,6 +11,6 @@ export function newsActors(client: ApiClient) {
       const [page, channels] = await Promise.all([news(client, input.workspaceId, input.q, { signal }), newsChannels(client, input.workspaceId, { signal })]);
       return { page, channels };
     }),
-    loadNext: fromPromise<NewsCollection, { readonly page: NewsCollection }>(({ input, signal }) => client.follow(input.page, NEXT, { schema: newsCollectionSchema, signal })),
+    loadNext: fromPromise<NewsCollection, PageInput<NewsCollection>>(({ input, signal }) => client.follow(input.page, NEXT, { schema: newsCollectionSchema, signal })),
   };
 }

@@ -21,7 +21,10 @@ import {
   fetchTimeText,
   selectEmpty,
   selectFirstLoad,
+  selectError,
   selectHasMore,
+  selectLoadingMore,
+  selectMoreError,
   selectNewInsights,
   selectSlow,
   selectTotal,
@@ -90,10 +93,10 @@ export function DatasetFeed({ workspaceId, source, empty, showCount = false, vie
   const reloading = useSelector(feed, (s) => (s.matches('loading') || s.matches('settling')) && s.context.items.length > 0);
   const isEmpty = useSelector(feed, selectEmpty);
   const hasMore = useSelector(feed, selectHasMore);
-  const loadingMore = useSelector(feed, (s) => s.matches('loadingMore'));
+  const loadingMore = useSelector(feed, selectLoadingMore);
   const total = useSelector(feed, selectTotal);
-  const error = useSelector(feed, (s) => (s.matches('failed') ? s.context.error : null));
-  const moreError = useSelector(feed, (s) => s.context.moreError);
+  const error = useSelector(feed, selectError);
+  const moreError = useSelector(feed, selectMoreError);
   const answered = useSelector(feed, (s) => s.matches('ready') || s.matches('loadingMore'));
 
   return (

@@ -7,7 +7,7 @@ import { LIBRARY_TEXT, needsReadMore, pageTitle, selectedChannel, toggledSearch,
 import { pathTo } from '../../../domain/routes';
 import type { Workspace } from '../../../domain/resources';
 import { readSearchParam } from '../../../domain/searchQuery';
-import { selectEmpty, selectFirstLoad, selectHasMore } from '../../../machines/news/news.machine';
+import { selectEmpty, selectError, selectFirstLoad, selectHasMore, selectLoadingMore, selectMoreError } from '../../../machines/news/news.machine';
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
 import { useMachines } from '../../MachinesProvider';
@@ -62,9 +62,9 @@ function News({ workspace, q }: { workspace: Workspace; q: string }) {
   const firstLoad = useSelector(news, selectFirstLoad);
   const empty = useSelector(news, selectEmpty);
   const hasMore = useSelector(news, selectHasMore);
-  const loadingMore = useSelector(news, (s) => s.matches('loadingMore'));
-  const error = useSelector(news, (s) => (s.matches('failed') ? s.context.error : null));
-  const moreError = useSelector(news, (s) => s.context.moreError);
+  const loadingMore = useSelector(news, selectLoadingMore);
+  const error = useSelector(news, selectError);
+  const moreError = useSelector(news, selectMoreError);
   const selected = selectedChannel(q, channels);
   const title = pageTitle(workspace, 'news');
   const choose = (name: string) => {

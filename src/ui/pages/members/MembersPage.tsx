@@ -26,7 +26,7 @@ import { MEMBER_TEXT, memberRow } from '../../../domain/members';
 import { canInvite, showMembers } from '../../../domain/permissions';
 import type { Member, Workspace } from '../../../domain/resources';
 import { pathTo } from '../../../domain/routes';
-import { selectEmpty, selectError, selectFirstLoad, selectHasMore } from '../../../machines/members/members.machine';
+import { selectEmpty, selectError, selectFirstLoad, selectHasMore, selectLoadingMore, selectMoreError } from '../../../machines/members/members.machine';
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
 import { useMachines } from '../../MachinesProvider';
@@ -87,13 +87,13 @@ function Members({ workspace }: { workspace: Workspace }) {
   const navigate = useNavigate();
   const { features } = useSession();
   const actor = useActorRef(machines.members, { input: { workspace } });
-  const members = useSelector(actor, (s) => s.context.members);
+  const members = useSelector(actor, (s) => s.context.items);
   const firstLoad = useSelector(actor, selectFirstLoad);
   const empty = useSelector(actor, selectEmpty);
   const error = useSelector(actor, selectError);
   const hasMore = useSelector(actor, selectHasMore);
-  const loadingMore = useSelector(actor, (s) => s.matches('loadingMore'));
-  const moreError = useSelector(actor, (s) => s.context.moreError);
+  const loadingMore = useSelector(actor, selectLoadingMore);
+  const moreError = useSelector(actor, selectMoreError);
 
   const invite = canInvite(workspace, features) ? (
     <Button appearance="primary" icon={<PersonAddRegular />} onClick={() => void navigate(pathTo('invitations', { workspaceId: workspace.id }))}>
