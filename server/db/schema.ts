@@ -74,6 +74,8 @@ export interface JobsTable {
   stop_requested: ColumnType<boolean, boolean | undefined, boolean>;
   end_reason: ColumnType<string | null, string | null | undefined, string | null>;
   rows_loaded: ColumnType<number, number | undefined, number>;
+  // 023_rows_by_stream: rows loaded per stream, summing to rows_loaded
+  rows_by_stream: ColumnType<Record<string, number>, string | undefined, string>;
   // 009_data_stores: a store's connection check
   datastore_id: ColumnType<string | null, string | null | undefined, string | null>;
   // 011_setup_tasks: the pipeline or data store a PROFILE_CONFIGURE_* task asks to finish

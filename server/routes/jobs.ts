@@ -11,6 +11,11 @@ import { deleteJob, readLogs, withdrawJob, type LogLine } from '../runner';
 import { callerName, iso, isoRequired, requestUrl, type RouteContext } from './context';
 import { defineRoute } from './define';
 
+/** A job's rows per stream as numbers (a stream named `__proto__` stays an own key). */
+function rowsByStream(stored: Readonly<Record<string, unknown>> | null | undefined): Record<string, number> {
+  return Object.fromEntries(Object.entries(stored ?? {}).map(([stream, rows]) => [stream, Number(rows)]));
+}
+
 export function jobBody(ctx: RouteContext, job: JobRow, role: MemberRole): Wire<typeof jobSchema> {
   return {
     id: job.id,
@@ -25,6 +30,7 @@ export function jobBody(ctx: RouteContext, job: JobRow, role: MemberRole): Wire<
     exitCode: job.exit_code,
     commitId: job.commit_id,
     rowsLoaded: Number(job.rows_loaded),
+    rowsByStream: rowsByStream(job.rows_by_stream),
     _embedded: {
       profile: job.profile_email === null ? null : { email: job.profile_email },
       pipeline: job.embedded_pipeline_id === null ? null : { id: job.embedded_pipeline_id, name: job.pipeline_name },

@@ -145,7 +145,15 @@ export class RunnerBridge {
         const records = request.records.filter((r): r is Record<string, unknown> => typeof r === 'object' && r !== null && !Array.isArray(r));
         const rows = await this.db.transaction().execute(async (trx) => {
           const loaded = await loadRecords(trx, storeSchemaName(job.workspaceId), shape, records);
-          await trx.updateTable('jobs').set({ rows_loaded: sql<number>`rows_loaded + ${loaded}` }).where('id', '=', job.jobId).execute();
+          // the total and the stream's count in one statement: they always agree
+          await trx
+            .updateTable('jobs')
+            .set({
+              rows_loaded: sql<number>`rows_loaded + ${loaded}`,
+              rows_by_stream: sql<string>`rows_by_stream || jsonb_build_object(${stream}::text, coalesce((rows_by_stream ->> ${stream}::text)::bigint, 0) + ${loaded})`,
+            })
+            .where('id', '=', job.jobId)
+            .execute();
           // which job last loaded this table: a dataset reading it reports its freshness from this
           await recordLoad(trx, { workspaceId: job.workspaceId, table: shape.table, jobId: job.jobId, pipelineId: job.pipelineId, rows: loaded });
           return loaded;

@@ -111,13 +111,14 @@ async function checkedInput(trx: Db, request: SaveRequest) {
   });
   const { components: resolved } = await resolveDataComponents(trx, workspaceId, known);
   const components: DataComponentRow[] = resolved.filter((c, i) => resolved.findIndex((d) => d.id === c.id) === i);
+  const workspaceComponents = [...components, ...existingComponents.filter((c) => !components.some((d) => d.id === c.id))];
   const rules = components.map(componentRule);
 
   const others = await trx.selectFrom('pipelines').select(['name', 'properties', 'data_components']).where('workspace_id', '=', workspaceId).where('id', '!=', id).execute();
   const properties = withTablePrefixes(keepMaskedValues(body.properties ?? {}, existing?.properties ?? {}, pipelineKeySensitivity(rules)), { name: body.name, draft, unprefixed: request.unprefixed === true, components, existing, others });
   const otherNames = others.map((o) => o.name);
   Object.assign(errors, pipelineErrors({ name: body.name, properties, schedule: body.schedule, triggeredBy: body.triggeredBy ?? [] }, { components: rules, otherPipelineNames: otherNames, draft }));
-  Object.assign(errors, tablePrefixErrors(body.name, draft, properties, components, others, body.shareTables === true));
+  Object.assign(errors, tablePrefixErrors(body.name, draft, properties, components, others, body.shareTables === true, workspaceComponents));
   if (errors.name === undefined && otherNames.some((n) => n.trim().toLowerCase() === body.name.trim().toLowerCase())) errors.name = PIPELINE_MESSAGES.nameTaken;
   if (Object.keys(errors).length > 0) throw badRequest(`Validation failed for object='${OBJECT_NAME}'`, fieldErrors(errors));
 

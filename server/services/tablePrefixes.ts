@@ -2,6 +2,7 @@ import { defaultTablePrefix, pipelinesSharingTables, TABLE_PREFIX_MESSAGES, TABL
 import type { DataComponentRow } from '../repositories/dataComponents';
 import { componentRule } from '../repositories/pipelineFacts';
 import type { PipelineRow } from '../repositories/pipelines';
+import { knownStreams, tablesInCommon } from './extractorStreams';
 
 // The save rule of a pipeline's table prefixes (src/domain/tableNamespace.ts, docs/decisions.md
 // "Table prefixes"): which loaders take one, the one a pipeline gets, and the errors of a save.
@@ -37,10 +38,33 @@ export function withTablePrefixes(
 }
 
 /**
- * A field error on each table prefix that is no identifier, or (unless the person confirmed it, or
- * the pipeline stays a draft) that this pipeline would share with another pipeline of the same extractor.
+ * The streams a pipeline's extractors are known to emit (extractorStreams.ts), each read with the
+ * settings a run would get: the pipeline's property, else the component's own.
  */
-export function tablePrefixErrors(name: string, draft: boolean, properties: Record<string, unknown>, components: readonly DataComponentRow[], others: readonly OtherPipeline[], shareTables: boolean): Record<string, string> {
+function pipelineStreams(extractors: readonly DataComponentRow[], properties: Record<string, unknown>): string[] {
+  return extractors.flatMap((c) =>
+    knownStreams({ name: c.plugin_name, variant: c.variant }, (setting) => {
+      const key = `${c.name}.${setting}`;
+      return Object.hasOwn(properties, key) ? properties[key] : Object.hasOwn(c.properties, setting) ? c.properties[setting] : undefined;
+    }),
+  );
+}
+
+/**
+ * A field error on each table prefix that is no identifier, or (unless the person confirmed it, or
+ * the pipeline stays a draft) that this pipeline would share with another pipeline: one of the same
+ * extractor and prefix, or one whose extractor's known streams land in the same tables as ours.
+ * `workspaceComponents` are the workspace's components, to read the other pipelines' extractors.
+ */
+export function tablePrefixErrors(
+  name: string,
+  draft: boolean,
+  properties: Record<string, unknown>,
+  components: readonly DataComponentRow[],
+  others: readonly OtherPipeline[],
+  shareTables: boolean,
+  workspaceComponents: readonly DataComponentRow[] = components,
+): Record<string, string> {
   const errors: Record<string, string> = {};
   const extractors = components.filter((c) => c.plugin_type === 'EXTRACTOR').map((c) => c.name);
   for (const { loader, key } of prefixedLoaders(components)) {
@@ -56,7 +80,24 @@ export function tablePrefixErrors(name: string, draft: boolean, properties: Reco
     // another pipeline's component names stand in for its extractors: only an extractor can match one of ours
     const destinations = others.filter((o) => o.data_components.includes(loader)).map((o) => ({ name: o.name, loader, prefix: typeof o.properties[key] === 'string' ? o.properties[key] : '', extractors: o.data_components }));
     const [shared] = pipelinesSharingTables({ name, loader, prefix, extractors }, destinations);
-    if (shared) errors[`properties.${key}`] = TABLE_PREFIX_MESSAGES.shared(shared.name, prefix);
+    if (shared) {
+      errors[`properties.${key}`] = TABLE_PREFIX_MESSAGES.shared(shared.name, prefix);
+      continue;
+    }
+    // different extractors: the same table only where both streams are known (a Python plugin's are not)
+    const ours = { prefix, streams: pipelineStreams(components.filter((c) => c.plugin_type === 'EXTRACTOR'), properties) };
+    if (ours.streams.length === 0) continue;
+    for (const other of others) {
+      const theirPrefix = other.properties[key];
+      // a pipeline whose prefix is not decided yet (a draft) gets one of its own when it is saved to run
+      if (!other.data_components.includes(loader) || typeof theirPrefix !== 'string') continue;
+      const theirExtractors = other.data_components.flatMap((n) => workspaceComponents.filter((c) => c.name === n && c.plugin_type === 'EXTRACTOR').slice(0, 1));
+      const tables = tablesInCommon(ours, { prefix: theirPrefix, streams: pipelineStreams(theirExtractors, other.properties) });
+      if (tables.length > 0) {
+        errors[`properties.${key}`] = TABLE_PREFIX_MESSAGES.sharedTables(other.name, tables);
+        break;
+      }
+    }
   }
   return errors;
 }

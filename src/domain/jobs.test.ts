@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { JOB_STATUSES } from './resources';
-import { ACTIVE_JOB_STATUSES, formatDuration, jobSeconds, jobStatusFilter } from './jobs';
+import { ACTIVE_JOB_STATUSES, formatDuration, jobSeconds, jobStatusFilter, streamRowsOf } from './jobs';
 
 describe('active jobs', () => {
   it('are the queued and running ones', () => {
@@ -38,6 +38,36 @@ describe('job durations', () => {
     fc.assert(
       fc.property(fc.oneof(fc.integer(), fc.double(), fc.constant(Number.NaN)), (n) => {
         expect(formatDuration(n)).toMatch(/^(|\d+ s|\d+ min \d\d s|\d+ h \d\d min)$/);
+      }),
+    );
+  });
+});
+
+describe("a job's rows per stream", () => {
+  it('lists the streams with most rows first, then by name, and what no stream accounts for', () => {
+    expect(streamRowsOf({ rowsLoaded: 10, rowsByStream: { orders: 4, customers: 4, web_sessions: 2 } })).toEqual({
+      streams: [
+        { stream: 'customers', rows: 4 },
+        { stream: 'orders', rows: 4 },
+        { stream: 'web_sessions', rows: 2 },
+      ],
+      unattributed: 0,
+    });
+    expect(streamRowsOf({ rowsLoaded: 12, rowsByStream: { orders: 10 } }).unattributed).toBe(2);
+    // a job from before streams were counted, or one with no rows: the total alone
+    expect(streamRowsOf({ rowsLoaded: 12, rowsByStream: {} })).toEqual({ streams: [], unattributed: 0 });
+    expect(streamRowsOf({ rowsLoaded: 0 })).toEqual({ streams: [], unattributed: 0 });
+    expect(streamRowsOf({ rowsLoaded: null, rowsByStream: null })).toEqual({ streams: [], unattributed: 0 });
+  });
+
+  it('accounts for the whole total, whatever the stream names', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.nat({ max: 1e9 })), fc.nat({ max: 1e6 }), (byStream, extra) => {
+        const counted = Object.values(byStream).reduce((a, b) => a + b, 0);
+        const { streams, unattributed } = streamRowsOf({ rowsLoaded: counted + extra, rowsByStream: byStream });
+        expect(streams).toHaveLength(Object.keys(byStream).length);
+        if (streams.length > 0) expect(streams.reduce((a, s) => a + s.rows, 0) + unattributed).toBe(counted + extra);
+        for (let i = 1; i < streams.length; i++) expect(streams[i - 1]!.rows).toBeGreaterThanOrEqual(streams[i]!.rows);
       }),
     );
   });

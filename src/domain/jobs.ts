@@ -37,3 +37,24 @@ export function formatDuration(seconds: number | null): string {
   if (s < 3600) return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
   return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')} min`;
 }
+
+export interface StreamRows {
+  stream: string;
+  rows: number;
+}
+
+/**
+ * A job's rows per stream for the History table: the streams with most rows first (then by name),
+ * and the rows of its total that no listed stream accounts for (a run from before streams were
+ * counted, or a stream name a client cannot keep as a key, such as `__proto__`). No streams: the
+ * total is all there is to show.
+ */
+export function streamRowsOf(job: { readonly rowsLoaded?: number | null | undefined; readonly rowsByStream?: Readonly<Record<string, number>> | null | undefined }): { streams: StreamRows[]; unattributed: number } {
+  const streams = Object.entries(job.rowsByStream ?? {})
+    .filter(([, rows]) => typeof rows === 'number' && Number.isFinite(rows))
+    .map(([stream, rows]) => ({ stream, rows }))
+    .sort((a, b) => b.rows - a.rows || (a.stream < b.stream ? -1 : a.stream > b.stream ? 1 : 0));
+  const counted = streams.reduce((sum, s) => sum + s.rows, 0);
+  const total = typeof job.rowsLoaded === 'number' && Number.isFinite(job.rowsLoaded) ? job.rowsLoaded : counted;
+  return { streams, unattributed: streams.length === 0 ? 0 : Math.max(0, total - counted) };
+}

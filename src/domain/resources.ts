@@ -108,6 +108,8 @@ export const jobSchema = halResource({
   commitId: z.string().nullish(),
   /** rows its loader wrote into the store so far (ours; Matatika's job has no such field) */
   rowsLoaded: z.number().nullish(),
+  /** the same rows per stream, summing to rowsLoaded (ours; jobs that ran before have none) */
+  rowsByStream: z.record(z.string(), z.number()).nullish(),
   _embedded: z
     .looseObject({
       profile: z.looseObject({ email: z.string() }).nullish(),

@@ -14,7 +14,20 @@ export const TABLE_PREFIX_MESSAGES = {
   invalid: `must be lower-case letters, digits and '_', starting with a letter or '_', at most ${MAX_TABLE_PREFIX} characters`,
   shared: (pipeline: string, prefix: string) =>
     `Pipeline '${pipeline}' already loads the same data into ${prefix === '' ? 'unprefixed tables' : `tables starting with '${prefix}'`}: a run of either would overwrite the other's rows. ${SHARE_QUESTION}`,
+  /** another extractor whose streams land in the same tables (the tables named, a few at most) */
+  sharedTables: (pipeline: string, tables: readonly string[]) =>
+    `Pipeline '${pipeline}' already loads into ${tableList(tables)}, from another extractor: a run of either would overwrite the other's rows. ${SHARE_QUESTION}`,
 } as const;
+
+const SHOWN_TABLES = 5;
+
+function tableList(tables: readonly string[]): string {
+  const shown = tables.slice(0, SHOWN_TABLES).map((t) => `'${t}'`);
+  const more = tables.length - shown.length;
+  if (more > 0) return `the tables ${shown.join(', ')} and ${more} more`;
+  if (shown.length === 1) return `the table ${shown[0]}`;
+  return `the tables ${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`;
+}
 
 const SHARE_QUESTION = 'Choose another prefix, or confirm that they share these tables.';
 

@@ -4,6 +4,7 @@ import { REL } from '../../src/domain/relations';
 import { jobSchema, logEntrySchema } from '../../src/domain/resources';
 import { DEMO } from '../../server/seed';
 import { embedded, expectError, hasLink, linkOf } from './helpers/http';
+import { makePipeline, runLoad } from './helpers/storeLoads';
 import { login, startWorld, type World } from './helpers/world';
 
 let world: World;
@@ -45,6 +46,37 @@ describe('GET /api/workspaces/{id}/jobs?status=', () => {
 
   it('refuses an unknown status with a field error', async () => {
     expectError(await world.owner.api.get(jobsOf('?status=RUNNING,NAPPING')), 400, { status: /QUEUED/ });
+  });
+});
+
+describe('rows per stream', () => {
+  const schema = { type: 'object', properties: { id: { type: 'integer' }, name: { type: ['string', 'null'] } } };
+  const records = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ id: from + i, name: `row ${from + i}` }));
+
+  it('carries the rows a run loaded per stream, summing to rowsLoaded, in the job body and every list of jobs', async () => {
+    const pipelineId = await makePipeline(world, 'Rows per stream');
+    // a stream loaded in two batches, and names a JavaScript object or a SQL string would trip on
+    const jobId = await runLoad(world, pipelineId, [
+      { stream: 'rbs_orders', schema, key: ['id'], records: records(1, 3) },
+      { stream: '__proto__', schema, key: ['id'], records: records(1, 1) },
+      { stream: 'rbs_orders', schema, key: ['id'], records: records(4, 2) },
+      { stream: "Ventes d'été \"q\"", schema, key: ['id'], records: records(1, 2) },
+    ]);
+    const expected = Object.fromEntries([['rbs_orders', 5], ['__proto__', 1], ["Ventes d'été \"q\"", 2]]);
+    const answer = await world.owner.api.get(`/api/jobs/${jobId}`);
+    expect(answer.status).toBe(200);
+    expect(answer.body.rowsLoaded).toBe(8);
+    expect(answer.body.rowsByStream).toEqual(expected);
+    expect(Object.values(answer.body.rowsByStream as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(answer.body.rowsLoaded);
+    expect(jobSchema.safeParse(answer.body).success).toBe(true);
+    const listed = embedded((await world.owner.api.get(`/api/pipelines/${pipelineId}/jobs`)).body, 'jobs').find((j: { id: string }) => j.id === jobId);
+    expect(listed.rowsByStream).toEqual(expected);
+    const inWorkspace = embedded((await world.owner.api.get(jobsOf('?size=100'))).body, 'jobs').find((j: { id: string }) => j.id === jobId);
+    expect(inWorkspace.rowsByStream).toEqual(expected);
+  });
+
+  it('is empty for a job that loaded nothing', async () => {
+    expect((await world.owner.api.get(`/api/jobs/${finishedJob}`)).body).toMatchObject({ rowsLoaded: 0, rowsByStream: {} });
   });
 });
 

@@ -39,6 +39,12 @@ describe('built-in plugins through the default script', () => {
     const orders = await count('orders');
     expect(orders).toBeGreaterThan(50);
     expect(Number(first.rows_loaded)).toBeGreaterThanOrEqual(orders + (await count('web_sessions')));
+    // rows per stream: every stream the tap sent, summing to the job's total
+    const byStream = first.rows_by_stream;
+    expect(Object.keys(byStream).sort()).toEqual(['customers', 'orders', 'web_sessions']);
+    expect(Object.values(byStream).reduce((sum, n) => sum + Number(n), 0)).toBe(Number(first.rows_loaded));
+    expect(Number(byStream.orders)).toBeGreaterThanOrEqual(orders);
+    expect(Number(byStream.customers)).toBeGreaterThan(0);
     const state = await bench.db.selectFrom('pipeline_states').selectAll().where('pipeline_id', '=', pipeline.id).executeTakeFirstOrThrow();
     expect(state.state_id).toBe(`tap-demo-to-target-store:${pipeline.id}`);
     expect(Object.keys((state.value as { bookmarks: object }).bookmarks).sort()).toEqual(['customers', 'orders', 'web_sessions']);
@@ -47,6 +53,7 @@ describe('built-in plugins through the default script', () => {
     expect(second.status).toBe('COMPLETE');
     expect((await logOf(bench.db, second.id)).join('\n')).toContain('incremental run from the state');
     expect(Number(second.rows_loaded)).toBe(0);
+    expect(second.rows_by_stream).toEqual({});
     expect(await count('orders')).toBe(orders);
     const metrics = await jobMetrics(bench.db, pipeline.id);
     expect(metrics.map((m) => m.rowsLoaded)).toEqual([0, Number(first.rows_loaded)]);

@@ -21,6 +21,7 @@ import * as queryRoles from './019_query_roles';
 import * as tablePrefixes from './020_table_prefixes';
 import * as subscriptionsMessages from './021_subscriptions_messages';
 import * as workspaceResources from './022_workspace_resources';
+import * as rowsByStream from './023_rows_by_stream';
 
 /** Ordered by name; a new migration is a new file added here, never an edit of an old one. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '020_table_prefixes': tablePrefixes,
   '021_subscriptions_messages': subscriptionsMessages,
   '022_workspace_resources': workspaceResources,
+  '023_rows_by_stream': rowsByStream,
 };

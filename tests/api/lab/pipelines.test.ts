@@ -254,6 +254,31 @@ describe('table prefixes: pipelines never write each other’s tables unless tol
     expect(files.status, JSON.stringify(files.body)).toBe(201);
   });
 
+  it("refuses another extractor whose streams land in the same tables, naming the tables and the pipeline, until the save confirms sharing", async () => {
+    const demo = await createPipeline('Shop demo');
+    expect(demo.properties[PREFIX]).toBe('shop_demo_');
+    const files = (paths: string[], prefix: string, name: string) => ({ name, dataComponents: ['extractors/tap-files', 'target-store'], properties: { [PREFIX]: prefix, 'tap-files.paths': paths } });
+    // tap-files names a stream after its file: Orders.csv is the stream 'orders', as tap-demo's is
+    const clash = files(['exports/Orders.csv', 'exports/customers.json', 'exports/refunds.csv'], 'shop_demo_', 'Shop files');
+    const draft = await initialise();
+    const refused = await owner.call('PUT', linkOf(draft, REL.createPipeline), clash);
+    expectError(refused, 400, { [`properties.${PREFIX}`]: /^Pipeline 'Shop demo' already loads into the tables 'shop_demo_customers' and 'shop_demo_orders', from another extractor: .*confirm that they share these tables\.$/ });
+    expect(await world.server.db.selectFrom('pipelines').select('id').where('id', '=', draft.id as string).executeTakeFirst()).toBeUndefined();
+    // validation says the same
+    expectError(await owner.call('POST', `/api/workspaces/${DEMO.workspaceId}/pipelines/validation`, clash), 400, { [`properties.${PREFIX}`]: /'shop_demo_orders'/ });
+    // other tables under the same prefix are no clash (a directory's files are not known before a run)
+    const refunds = await owner.call('PUT', linkOf(await initialise(), REL.createPipeline), files(['exports/refunds.csv', 'exports/'], 'shop_demo_', 'Shop refunds'));
+    expect(refunds.status, JSON.stringify(refunds.body)).toBe(201);
+    const shared = await owner.call('PUT', linkOf(draft, REL.createPipeline), { ...clash, shareTables: true });
+    expect(shared.status, JSON.stringify(shared.body)).toBe(201);
+    expect(shared.body.properties[PREFIX]).toBe('shop_demo_');
+    // the other side is asked too, naming the files pipeline
+    expectError(await owner.call('PUT', linkOf(demo, REL.updatePipeline), { name: 'Shop demo', dataComponents: DEMO_COMPONENTS, properties: { [PREFIX]: 'shop_demo_' } }), 400, { [`properties.${PREFIX}`]: /^Pipeline 'Shop files' already loads into the tables 'shop_demo_customers' and 'shop_demo_orders'/ });
+    expect((await owner.call('PUT', linkOf(demo, REL.updatePipeline), { name: 'Shop demo', dataComponents: DEMO_COMPONENTS, properties: { [PREFIX]: 'shop_demo_' }, shareTables: true })).status).toBe(200);
+    // a prefix is only the start of a table's name: '' + 'shop_demo_orders' is 'shop_demo_' + 'orders'
+    expectError(await owner.call('PUT', linkOf(await initialise(), REL.createPipeline), files(['shop_demo_orders.csv'], '', 'Bare shop orders')), 400, { [`properties.${PREFIX}`]: /'shop_demo_orders'/ });
+  });
+
   it('refuses a prefix that is no identifier, and a confirmation that is no boolean', async () => {
     for (const bad of ['Sales', 'a-b', 'x; drop table orders', '1_', 'a'.repeat(31), 7]) {
       expectError(await owner.call('PUT', linkOf(await initialise(), REL.createPipeline), { name: `Bad prefix ${String(bad).slice(0, 20)}`, dataComponents: DEMO_COMPONENTS, properties: { [PREFIX]: bad } }), 400, { [`properties.${PREFIX}`]: /lower-case letters|must be text/ });

@@ -24,6 +24,7 @@ import { useNow } from '../../../../components/useNow';
 import { usePipelineJobs, usePipelineMetrics } from '../../../../data/pipelines';
 import { JobStatusBadge } from '../../../../components/jobs/JobStatusBadge';
 import { MetricsChart } from './MetricsChart';
+import { RowsCell } from './RowsCell';
 
 const useStyles = makeStyles({
   stack: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
@@ -81,7 +82,9 @@ function JobsTable({ jobs, metrics, page, turning, turn, onOpenLog }: { jobs: re
                 </TableCell>
                 <TableCell>{formatJobDate(job.created)}</TableCell>
                 <TableCell>{formatDuration(jobSeconds(job, now))}</TableCell>
-                <TableCell>{job.rowsLoaded === null || job.rowsLoaded === undefined ? '' : job.rowsLoaded.toLocaleString()}</TableCell>
+                <TableCell>
+                  <RowsCell job={job} label={`job ${formatJobDate(job.created)}`} />
+                </TableCell>
                 <TableCell className={styles.reason}>{jobReason(job)}</TableCell>
                 <TableCell>
                   <Button size="small" appearance="subtle" icon={<DocumentTextRegular />} disabled={!hasLink(job, REL.logs)} onClick={() => onOpenLog(job)} aria-label={`Log of job ${formatJobDate(job.created)}`}>
