@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { JOB_STATUSES } from './resources';
-import { ACTIVE_JOB_STATUSES, formatDuration, jobSeconds, jobStatusFilter, streamRowsOf } from './jobs';
+import { ACTIVE_JOB_STATUSES, formatDuration, jobSeconds, jobStatusFilter, runTimeText, streamRowsOf } from './jobs';
 
 describe('active jobs', () => {
   it('are the queued and running ones', () => {
@@ -38,6 +38,24 @@ describe('job durations', () => {
     fc.assert(
       fc.property(fc.oneof(fc.integer(), fc.double(), fc.constant(Number.NaN)), (n) => {
         expect(formatDuration(n)).toMatch(/^(|\d+ s|\d+ min \d\d s|\d+ h \d\d min)$/);
+      }),
+    );
+  });
+});
+
+describe("the log's run line", () => {
+  const start = '2026-01-01T10:00:00Z';
+  it('says how long a run has run, how long an ended one took, and that a queued one has not started', () => {
+    expect(runTimeText({ status: 'RUNNING', startTime: start, endTime: null }, Date.parse('2026-01-01T10:00:12Z'))).toBe('Running for 12 s');
+    expect(runTimeText({ status: 'COMPLETE', startTime: start, endTime: '2026-01-01T10:03:05Z' }, Date.parse('2027-01-01T00:00:00Z'))).toBe('Took 3 min 05 s');
+    expect(runTimeText({ status: 'QUEUED', startTime: null, endTime: null }, 0)).toBe('Not started');
+    expect(runTimeText({ status: 'ERROR', startTime: 'garbage', endTime: null }, 0)).toBe('Not started');
+  });
+
+  it('is one of those three shapes for any status and clock', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...JOB_STATUSES), fc.option(fc.date({ noInvalidDate: true }).map((d) => d.toISOString())), fc.option(fc.string()), fc.integer(), (status, startTime, endTime, now) => {
+        expect(runTimeText({ status, startTime, endTime }, now)).toMatch(/^(Not started|Running for .+|Took .+)$/);
       }),
     );
   });

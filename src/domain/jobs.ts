@@ -38,6 +38,13 @@ export function formatDuration(seconds: number | null): string {
   return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')} min`;
 }
 
+/** The log modal's line about the run: how long it has run or took; 'Not started' while queued. */
+export function runTimeText(job: { readonly status: string; readonly startTime?: string | null | undefined; readonly endTime?: string | null | undefined }, now: number): string {
+  const duration = formatDuration(jobSeconds(job, now));
+  if (duration === '') return 'Not started';
+  return isActiveJob(job) ? `Running for ${duration}` : `Took ${duration}`;
+}
+
 export interface StreamRows {
   stream: string;
   rows: number;

@@ -18,12 +18,15 @@ import {
 import { ArrowDownloadRegular, ErrorCircleRegular, SearchRegular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useMemo, useRef, useState, type UIEvent } from 'react';
+import { isActiveJob, runTimeText } from '../../../domain/jobs';
 import { firstErrorIndex, formatLogTime, isErrorLine, searchLog, visibleRows, WRAP_MAX_LINES } from '../../../domain/logView';
 import type { Job } from '../../../domain/resources';
 import { selectCanDownload, selectNoLogs } from '../../../machines/logStream/logStream.machine';
 import { useMachines } from '../../MachinesProvider';
 import { useDownloadLog } from '../../data/pipelines';
 import { JobStatusBadge } from './JobStatusBadge';
+import { RowsCell } from './RowsCell';
+import { useNow } from '../useNow';
 import { useScreenSize } from '../useScreenSize';
 
 const ROW_HEIGHT = 22;
@@ -31,6 +34,7 @@ const VIEWPORT_HEIGHT = 420;
 
 const useStyles = makeStyles({
   surface: { maxWidth: 'min(1100px, 96vw)', width: '100%' },
+  summary: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: tokens.spacingHorizontalXS, color: tokens.colorNeutralForeground3, marginBottom: tokens.spacingVerticalS },
   tools: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: tokens.spacingHorizontalS, marginBottom: tokens.spacingVerticalS },
   search: { flexGrow: 1, minWidth: '160px' },
   viewport: {
@@ -89,6 +93,9 @@ export function LogModal({ job, onClose }: { job: Job; onClose: () => void }) {
   const actor = useActorRef(machines.logStream, { input: { job } });
   const lines = useSelector(actor, (s) => s.context.lines);
   const status = useSelector(actor, (s) => s.context.job.status);
+  // the job as last re-read while it runs: its start, end and rows for the summary line
+  const latest = useSelector(actor, (s) => s.context.job);
+  const now = useNow(isActiveJob(latest));
   const spinning = useSelector(actor, (s) => s.context.spinning && s.context.lines.length === 0);
   const noLogs = useSelector(actor, selectNoLogs);
   const canDownload = useSelector(actor, selectCanDownload);
@@ -169,6 +176,15 @@ export function LogModal({ job, onClose }: { job: Job; onClose: () => void }) {
             Log <JobStatusBadge status={status} />
           </DialogTitle>
           <DialogContent>
+            <Caption1 className={styles.summary} aria-label="Run">
+              {runTimeText(latest, now)}
+              {latest.rowsLoaded !== null && latest.rowsLoaded !== undefined && (
+                <>
+                  {' · Rows '}
+                  <RowsCell job={latest} label="this run" />
+                </>
+              )}
+            </Caption1>
             <div className={styles.tools}>
               <Input
                 className={styles.search}

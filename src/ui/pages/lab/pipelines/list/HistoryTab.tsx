@@ -24,7 +24,7 @@ import { useNow } from '../../../../components/useNow';
 import { usePipelineJobs, usePipelineMetrics } from '../../../../data/pipelines';
 import { JobStatusBadge } from '../../../../components/jobs/JobStatusBadge';
 import { MetricsChart } from './MetricsChart';
-import { RowsCell } from './RowsCell';
+import { RowsCell } from '../../../../components/jobs/RowsCell';
 
 const useStyles = makeStyles({
   stack: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },

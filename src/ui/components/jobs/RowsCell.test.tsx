@@ -2,7 +2,7 @@
 import { FluentProvider, webLightTheme } from '@fluentui/react-components';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { jobSchema, type Job } from '../../../../../domain/resources';
+import { jobSchema, type Job } from '../../../domain/resources';
 import { RowsCell } from './RowsCell';
 
 const show = (job: Pick<Job, 'rowsLoaded' | 'rowsByStream'>) =>

@@ -1,7 +1,7 @@
 import { Button, makeStyles, Popover, PopoverSurface, PopoverTrigger, tokens } from '@fluentui/react-components';
 import { ChevronDownRegular } from '@fluentui/react-icons';
-import { streamRowsOf } from '../../../../../domain/jobs';
-import type { Job } from '../../../../../domain/resources';
+import { streamRowsOf } from '../../../domain/jobs';
+import type { Job } from '../../../domain/resources';
 
 const useStyles = makeStyles({
   group: { display: 'contents' },
