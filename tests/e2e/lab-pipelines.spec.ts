@@ -59,12 +59,15 @@ test('start a job: RUNNING then COMPLETE, the log grows and downloads, rows load
   await row.getByRole('button', { name: /^Log of job/ }).first().click();
   const log = page.getByRole('dialog', { name: 'Job log' });
   await expect(log.getByText(/tick 1/)).toBeVisible();
+  // the run line ticks while it runs, and says what the run took once it has ended
+  await expect(log.getByLabel('Run', { exact: true })).toHaveText(/^Running for \d+ s/);
   await expect(log.getByRole('button', { name: 'Download' })).toHaveCount(0);
   const firstCount = await log.locator('[data-sequence]').count();
   await expect.poll(() => log.locator('[data-sequence]').count()).toBeGreaterThan(firstCount);
   await screenshot(page, 'lab-pipelines-log-1280');
   await expect(log.getByText('errors=0 done')).toBeVisible();
   await expect(log.locator('[data-status="COMPLETE"]')).toBeVisible();
+  await expect(log.getByLabel('Run', { exact: true })).toHaveText(/^Took \d+ s/);
   const downloading = page.waitForEvent('download');
   await log.getByRole('button', { name: 'Download' }).click();
   const download = await downloading;
@@ -103,6 +106,22 @@ test('the demo import loads rows: the History chart counts them', async ({ page 
   await expect(cells.nth(2)).toHaveText(/^\d+ s$|^\d+ min \d\d s$/);
   await expect(cells.nth(3)).toHaveText(/^[1-9][\d,]*$/);
   await screenshot(page, 'lab-pipelines-history-1280');
+  // the total opens the rows of each stream the demo tap loaded
+  await cells.nth(3).getByRole('button', { name: /rows: by stream/ }).click();
+  const byStream = page.getByRole('dialog', { name: /^Rows by stream/ }).or(page.getByLabel(/^Rows by stream/));
+  for (const stream of ['customers', 'orders', 'web_sessions']) await expect(byStream.getByText(stream, { exact: true })).toBeVisible();
+  await page.keyboard.press('Escape');
+  // the same run's log says what it took and what it loaded; the table and the log at 375 px
+  await page.setViewportSize({ width: 375, height: 760 });
+  await expect(cells.nth(3)).toBeVisible();
+  await screenshot(page, 'lab-pipelines-history-375');
+  await jobs.getByRole('button', { name: /^Log of job/ }).first().click();
+  const log = page.getByRole('dialog', { name: 'Job log' });
+  await expect(log.getByLabel('Run', { exact: true })).toHaveText(/^Took .+ · Rows [1-9][\d,]*$/);
+  await expect(log).toHaveCSS('opacity', '1');
+  await screenshot(page, 'lab-log-run-375');
+  await page.keyboard.press('Escape');
+  await page.setViewportSize({ width: 1280, height: 800 });
   await row.getByRole('tab', { name: 'Settings' }).click();
   await expect(row.getByRole('heading', { name: /tap-demo/ })).toBeVisible();
   await row.getByRole('tab', { name: 'Environment' }).click();

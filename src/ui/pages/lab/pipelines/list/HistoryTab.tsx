@@ -31,6 +31,8 @@ const useStyles = makeStyles({
   paging: { display: 'flex', gap: tokens.spacingHorizontalS, justifyContent: 'flex-end' },
   reason: { color: tokens.colorNeutralForeground3 },
   table: { tableLayout: 'auto' },
+  // on a phone the six columns are wider than the card: the table scrolls sideways, not the page
+  scroller: { overflowX: 'auto', maxWidth: '100%' },
 });
 
 /** History: the metrics chart, the job list and Newer/Older. `reloadKey` changes when a run ends. */
@@ -63,38 +65,40 @@ function JobsTable({ jobs, metrics, page, turning, turn, onOpenLog }: { jobs: re
       ) : jobs.length === 0 ? (
         <Caption1>No jobs yet.</Caption1>
       ) : (
-        <Table size="small" aria-label="Jobs" className={styles.table}>
-          <TableHeader>
-            <TableRow>
-              <TableHeaderCell>Status</TableHeaderCell>
-              <TableHeaderCell>Created</TableHeaderCell>
-              <TableHeaderCell>Duration</TableHeaderCell>
-              <TableHeaderCell>Rows</TableHeaderCell>
-              <TableHeaderCell>Why</TableHeaderCell>
-              <TableHeaderCell>Log</TableHeaderCell>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {jobs.map((job) => (
-              <TableRow key={job.id} data-job-id={job.id}>
-                <TableCell>
-                  <JobStatusBadge status={job.status} />
-                </TableCell>
-                <TableCell>{formatJobDate(job.created)}</TableCell>
-                <TableCell>{formatDuration(jobSeconds(job, now))}</TableCell>
-                <TableCell>
-                  <RowsCell job={job} label={`job ${formatJobDate(job.created)}`} />
-                </TableCell>
-                <TableCell className={styles.reason}>{jobReason(job)}</TableCell>
-                <TableCell>
-                  <Button size="small" appearance="subtle" icon={<DocumentTextRegular />} disabled={!hasLink(job, REL.logs)} onClick={() => onOpenLog(job)} aria-label={`Log of job ${formatJobDate(job.created)}`}>
-                    Log
-                  </Button>
-                </TableCell>
+        <div className={styles.scroller}>
+          <Table size="small" aria-label="Jobs" className={styles.table}>
+            <TableHeader>
+              <TableRow>
+                <TableHeaderCell>Status</TableHeaderCell>
+                <TableHeaderCell>Created</TableHeaderCell>
+                <TableHeaderCell>Duration</TableHeaderCell>
+                <TableHeaderCell>Rows</TableHeaderCell>
+                <TableHeaderCell>Why</TableHeaderCell>
+                <TableHeaderCell>Log</TableHeaderCell>
               </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+            </TableHeader>
+            <TableBody>
+              {jobs.map((job) => (
+                <TableRow key={job.id} data-job-id={job.id}>
+                  <TableCell>
+                    <JobStatusBadge status={job.status} />
+                  </TableCell>
+                  <TableCell>{formatJobDate(job.created)}</TableCell>
+                  <TableCell>{formatDuration(jobSeconds(job, now))}</TableCell>
+                  <TableCell>
+                    <RowsCell job={job} label={`job ${formatJobDate(job.created)}`} />
+                  </TableCell>
+                  <TableCell className={styles.reason}>{jobReason(job)}</TableCell>
+                  <TableCell>
+                    <Button size="small" appearance="subtle" icon={<DocumentTextRegular />} disabled={!hasLink(job, REL.logs)} onClick={() => onOpenLog(job)} aria-label={`Log of job ${formatJobDate(job.created)}`}>
+                      Log
+                    </Button>
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </div>
       )}
       <div className={styles.paging}>
         <Button size="small" disabled={turning || page === null || !hasLink(page, 'prev')} onClick={() => turn('prev')}>
