@@ -98,17 +98,21 @@ export async function benchLogStream(kind: string, databaseUrl: string | undefin
   }
 }
 
-/** DRAIN_JOBS trivial jobs queued, then two server processes run them; each job appends its id to one file. */
+/**
+ * DRAIN_JOBS trivial jobs queued, then two server processes run them; each job prints a marker
+ * line to its own log (a job runs in its sandbox and cannot write the bench's files), so a job run
+ * twice shows as two marker lines of one job.
+ */
 export async function benchDrain(databaseUrl: string): Promise<string> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-drain-'));
-  const runs = path.join(dir, 'runs.txt');
+  const marker = 'drain-run';
   const handle = await openDatabase({ url: databaseUrl, dataDir: 'memory://' });
   const children: Child[] = [];
   try {
     const workspaceId = newId();
     await handle.db.insertInto('workspaces').values({ id: workspaceId, name: 'Drain', domains: '[]', app_properties: '{}', status: 'READY' }).execute();
     for (let i = 0; i < DRAIN_JOBS; i += 1) {
-      const created = await createPipeline(handle.db, workspaceId, { name: `trivial ${i}`, script: `echo "$JOB_ID" >> ${runs}`, draft: false });
+      const created = await createPipeline(handle.db, workspaceId, { name: `trivial ${i}`, script: `echo "${marker} $JOB_ID"`, draft: false });
       if (!created.ok) throw new Error('pipeline not created');
       const queued = await enqueueJob(handle.db, created.pipeline.id, { kind: 'MANUAL' });
       if (queued.status !== 'QUEUED') throw new Error(`job not queued: ${queued.status}`);
@@ -124,7 +128,15 @@ export async function benchDrain(databaseUrl: string): Promise<string> {
       await delay(250);
     }
     const seconds = (performance.now() - started) / 1000;
-    const ran = fs.readFileSync(runs, 'utf8').trim().split('\n');
+    const ran = await handle.db
+      .selectFrom('job_logs')
+      .innerJoin('jobs', 'jobs.id', 'job_logs.job_id')
+      .select(['job_logs.job_id', 'job_logs.message'])
+      .where('jobs.workspace_id', '=', workspaceId)
+      .where('job_logs.message', 'like', `%${marker} %`)
+      .execute()
+      // the line the script printed names the job's real id (a logged copy of the script would not)
+      .then((rows) => rows.filter((row) => row.message.includes(`${marker} ${row.job_id}`)).map((row) => row.job_id));
     const duplicates = ran.length - new Set(ran).size;
     const complete = await handle.db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n')).where('workspace_id', '=', workspaceId).where('status', '=', 'COMPLETE').executeTakeFirstOrThrow();
     return `  postgres ${DRAIN_JOBS} jobs by 2 processes (4 at a time each) in ${seconds.toFixed(1)} s from their start: ${(DRAIN_JOBS / seconds).toFixed(1)} jobs/s; ${Number(complete.n)} COMPLETE; ran ${ran.length} times; duplicates ${duplicates}${duplicates === 0 ? '' : ' — MUST BE 0'}`;
