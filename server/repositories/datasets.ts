@@ -129,11 +129,18 @@ export function tagId(workspaceId: string, name: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex.slice(16, 17), 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-export async function workspaceTags(db: Db, workspaceId: string, paging: Paging): Promise<{ items: { name: string; usage: number }[]; total: number }> {
+/**
+ * The workspace's tags, most used first; usage counts datasets. With `newsOf`, only the tags of
+ * the datasets that profile has news about (a notification of theirs names the dataset).
+ */
+export async function workspaceTags(db: Db, workspaceId: string, paging: Paging, newsOf?: string): Promise<{ items: { name: string; usage: number }[]; total: number }> {
   const base = db
     .selectFrom('dataset_tags as t')
     .innerJoin('datasets as d', 'd.id', 't.dataset_id')
-    .where('d.workspace_id', '=', workspaceId);
+    .where('d.workspace_id', '=', workspaceId)
+    .$if(newsOf !== undefined, (q) =>
+      q.where(sql<boolean>`EXISTS (SELECT 1 FROM notifications n WHERE n.profile_id = ${newsOf} AND n.workspace_id = ${workspaceId} AND n.dataset_id = d.id)`),
+    );
   const [items, count] = await Promise.all([
     base
       .select(['t.tag as name', (eb) => eb.fn.countAll<number>().as('usage')])

@@ -85,26 +85,3 @@ export async function newsChannels(db: Db, profileId: string, workspaceId: strin
   return { items, total: Number(count.total) };
 }
 
-/**
- * The tags of the caller's news: the tags of the workspace's datasets they have news about, the
- * most used first; usage counts those datasets.
- */
-export async function newsTags(db: Db, profileId: string, workspaceId: string, paging: Paging): Promise<{ items: { name: string; usage: number }[]; total: number }> {
-  const base = db
-    .selectFrom('dataset_tags as t')
-    .innerJoin('datasets as d', 'd.id', 't.dataset_id')
-    .where('d.workspace_id', '=', workspaceId)
-    .where(sql<boolean>`EXISTS (SELECT 1 FROM notifications n WHERE n.profile_id = ${profileId} AND n.workspace_id = ${workspaceId} AND n.dataset_id = d.id)`);
-  const [items, count] = await Promise.all([
-    base
-      .select(['t.tag as name', (eb) => eb.fn.countAll<number>().as('usage')])
-      .groupBy('t.tag')
-      .orderBy('usage', 'desc')
-      .orderBy('t.tag')
-      .limit(paging.size)
-      .offset(paging.page * paging.size)
-      .execute(),
-    base.select((eb) => eb.fn.count<number>('t.tag').distinct().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { items: items.map((i) => ({ name: i.name, usage: Number(i.usage) })), total: Number(count.total) };
-}

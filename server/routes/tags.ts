@@ -5,7 +5,6 @@ import { notFound } from '../http/errors';
 import { pagedCollection } from '../http/hal';
 import { tagLinks } from '../policy/links';
 import { findTag, tagId, workspaceTags } from '../repositories/datasets';
-import { newsTags } from '../repositories/reading';
 import { requestUrl, type RouteContext } from './context';
 import { defineRoute } from './define';
 
@@ -52,7 +51,7 @@ export function tagRoutes(app: FastifyInstance, ctx: RouteContext): void {
     objectName: 'tags',
     handler: async ({ request, access, paging }) => {
       const workspaceId = access.workspace.id;
-      const { items, total } = await newsTags(ctx.db, request.caller.profileId, workspaceId, paging);
+      const { items, total } = await workspaceTags(ctx.db, workspaceId, paging, request.caller.profileId);
       return pagedCollection('tags', items.map((t) => tagBody(ctx, workspaceId, t)), paging, total, requestUrl(ctx, request));
     },
   });
