@@ -113,7 +113,7 @@ describe('no account enumeration', () => {
     expect(hashesUnknown).toBeGreaterThanOrEqual(1);
   });
 
-  it('takes as long for an unknown address as for a wrong password: both at least the cost of a hash', async () => {
+  it('spends at least the cost of a hash on an unknown address, as on a wrong password', async () => {
     const stored = await hashPassword('some-password-here');
     const hashCost: number[] = [];
     const wrong: number[] = [];
@@ -125,11 +125,10 @@ describe('no account enumeration', () => {
       unknown.push(await timed(() => failedSignIn(`ghost-${i}-${randomUUID()}@example.com`, `wrong-${i}-password`)));
     }
     // Without the decoy hash, an unknown address answers in a small fraction of a hash's time.
+    // Only this floor is timed: that both paths do the same hash work is counted, not timed, in the
+    // test above, because a ratio between two timings flakes on a loaded machine (CI saw 0.46).
     expect(fastest(unknown)).toBeGreaterThanOrEqual(0.5 * fastest(hashCost));
     expect(fastest(wrong)).toBeGreaterThanOrEqual(0.5 * fastest(hashCost));
-    // A generous factor: two equal paths, not a tight bound.
-    expect(fastest(unknown) / fastest(wrong)).toBeGreaterThan(0.5);
-    expect(fastest(unknown) / fastest(wrong)).toBeLessThan(2);
   }, 120_000);
 
   it('answers a password-reset request for an unknown address as for a known one (the form and the SPA endpoint)', async () => {
