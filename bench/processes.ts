@@ -40,8 +40,8 @@ export function rssBytes(pid: number | undefined): number | undefined {
  * Starts a server with `env` and waits until `readyUrl` answers 2xx: a compiled `.js` entry as
  * `npm start` runs it, a TypeScript one with `node --import tsx`.
  */
-export async function startChild(script: string, env: Record<string, string>, readyUrl: string, timeoutMs = 60_000): Promise<Child> {
-  const args = script.endsWith('.js') ? [...startNodeOptions(), script] : ['--import', 'tsx', script];
+export async function startChild(script: string, env: Record<string, string>, readyUrl: string, timeoutMs = 60_000, nodeArgs: string[] = []): Promise<Child> {
+  const args = script.endsWith('.js') ? [...startNodeOptions(), ...nodeArgs, script] : ['--import', 'tsx', ...nodeArgs, script];
   return waitReady(spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }), script, readyUrl, timeoutMs);
 }
 
