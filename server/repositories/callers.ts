@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
+import { precompiled } from '../db/precompiled';
 import type { MemberRole } from '../db/schema';
 import type { ProfileRow } from './profiles';
 import type { WorkspaceRow } from './workspaces';
@@ -17,6 +18,35 @@ export type CallerKey = { profileId: string } | { clientId: string };
 type Nullable<T> = { [K in keyof T]: T[K] | null };
 type Row = ProfileRow & { api_key_id: string | null } & Nullable<{ [K in keyof WorkspaceRow as `w_${K}`]: WorkspaceRow[K] }> & { role: MemberRole | null };
 
+/** The four shapes of the caller's query (by profile or by API key, with or without a workspace), each compiled once. */
+function callerQuery(byKey: boolean, withWorkspace: boolean) {
+  return precompiled((_db, p: { subject: string; workspaceId: string }) => {
+    const workspaceColumns = withWorkspace
+      ? sql`, w.id AS w_id, w.name AS w_name, w.image_url AS w_image_url, w.default_environment AS w_default_environment,
+          w.domains AS w_domains, w.app_properties AS w_app_properties, w.status AS w_status,
+          w.created_at AS w_created_at, w.updated_at AS w_updated_at,
+          w.repository_url AS w_repository_url, w.repository_branch AS w_repository_branch, w.ssh_private_key AS w_ssh_private_key,
+          w.github_installation_id AS w_github_installation_id, w.deployment_secret AS w_deployment_secret, w.managed AS w_managed, m.role`
+      : sql``;
+    const workspaceJoin = withWorkspace
+      ? sql`LEFT JOIN workspaces w ON w.id = ${p.workspaceId}
+          LEFT JOIN workspace_members m ON m.workspace_id = w.id AND m.profile_id = p.id`
+      : sql``;
+    const source = byKey
+      ? sql`FROM api_keys k JOIN profiles p ON p.id = k.profile_id ${workspaceJoin} WHERE k.client_id = ${p.subject}`
+      : sql`FROM profiles p ${workspaceJoin} WHERE p.id = ${p.subject}`;
+    const apiKeyColumn = byKey ? sql`k.id AS api_key_id` : sql`NULL::uuid AS api_key_id`;
+    return sql<Row>`SELECT p.*, ${apiKeyColumn} ${workspaceColumns} ${source}`;
+  });
+}
+
+const CALLER_QUERIES = {
+  profile: callerQuery(false, false),
+  'profile+workspace': callerQuery(false, true),
+  key: callerQuery(true, false),
+  'key+workspace': callerQuery(true, true),
+};
+
 /**
  * One round trip: the profile a token acts for (a user token's subject, or the owner of the API key
  * a client token was issued for) and, when `workspaceId` is given, that workspace and the profile's
@@ -28,23 +58,11 @@ type Row = ProfileRow & { api_key_id: string | null } & Nullable<{ [K in keyof W
  */
 export async function findCaller(db: Db, key: CallerKey, workspaceId: string | undefined): Promise<CallerRow | undefined> {
   const withWorkspace = workspaceId !== undefined;
-  const workspaceColumns = withWorkspace
-    ? sql`, w.id AS w_id, w.name AS w_name, w.image_url AS w_image_url, w.default_environment AS w_default_environment,
-          w.domains AS w_domains, w.app_properties AS w_app_properties, w.status AS w_status,
-          w.created_at AS w_created_at, w.updated_at AS w_updated_at,
-          w.repository_url AS w_repository_url, w.repository_branch AS w_repository_branch, w.ssh_private_key AS w_ssh_private_key,
-          w.github_installation_id AS w_github_installation_id, w.deployment_secret AS w_deployment_secret, w.managed AS w_managed, m.role`
-    : sql``;
-  const workspaceJoin = withWorkspace
-    ? sql`LEFT JOIN workspaces w ON w.id = ${workspaceId}
-          LEFT JOIN workspace_members m ON m.workspace_id = w.id AND m.profile_id = p.id`
-    : sql``;
-  const source =
-    'clientId' in key
-      ? sql`FROM api_keys k JOIN profiles p ON p.id = k.profile_id ${workspaceJoin} WHERE k.client_id = ${key.clientId}`
-      : sql`FROM profiles p ${workspaceJoin} WHERE p.id = ${key.profileId}`;
-  const apiKeyColumn = 'clientId' in key ? sql`k.id AS api_key_id` : sql`NULL::uuid AS api_key_id`;
-  const { rows } = await sql<Row>`SELECT p.*, ${apiKeyColumn} ${workspaceColumns} ${source}`.execute(db);
+  const byKey = 'clientId' in key;
+  const rows = await CALLER_QUERIES[`${byKey ? 'key' : 'profile'}${withWorkspace ? '+workspace' : ''}`](db, {
+    subject: byKey ? key.clientId : key.profileId,
+    workspaceId: workspaceId ?? '',
+  });
   const row = rows[0];
   if (!row) return undefined;
   const profile: ProfileRow = {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/database';
+import { precompiled } from '../db/precompiled';
 import type { DatasetsTable } from '../db/schema';
 import { totalOf, type Paging } from '../http/hal';
 import { isUuid } from './ids';
@@ -49,33 +50,36 @@ const withChannel = (db: Db, viewerId?: string) =>
 
 export type FeedRow = DatasetRow & { tags: string[] };
 
-/**
- * A page of the workspace's datasets, most recently published first, with each one's tags (sorted)
- * and the workspace's total: one query. The page is cut on the (workspace_id, published, id) index
- * before anything is joined, so only the page's rows are read in full.
- */
-export async function feedOf(db: Db, workspaceId: string, paging: Paging, viewerId?: string): Promise<{ items: FeedRow[]; total: number }> {
-  const rows = await db
+const feedPage = precompiled((db, p: { workspaceId: string; limit: number; offset: number; viewerId: string }) =>
+  db
     .with('page', (qb) =>
       qb
         .selectFrom('datasets')
         .select(['id', 'published', (eb) => eb.fn.countAll<number>().over().as('total')])
-        .where('workspace_id', '=', workspaceId)
+        .where('workspace_id', '=', p.workspaceId)
         .orderBy('published', 'desc')
         .orderBy('id')
-        .limit(paging.size)
-        .offset(paging.page * paging.size),
+        .limit(p.limit)
+        .offset(p.offset),
     )
     .selectFrom('page')
     .innerJoin('datasets as d', 'd.id', 'page.id')
     .leftJoin('channels as c', 'c.id', 'd.channel_id')
     .selectAll('d')
     .select(['c.name as channel_name', 'c.description as channel_description', 'c.picture as channel_picture', 'page.total'])
-    .select(viewerColumns(viewerId))
+    .select(viewerColumns(p.viewerId))
     .select((eb) => sql<string[]>`ARRAY(${eb.selectFrom('dataset_tags as t').select('t.tag').whereRef('t.dataset_id', '=', 'd.id').orderBy('t.tag')})`.as('tags'))
     .orderBy('page.published', 'desc')
-    .orderBy('page.id')
-    .execute();
+    .orderBy('page.id'),
+);
+
+/**
+ * A page of the workspace's datasets, most recently published first, with each one's tags (sorted)
+ * and the workspace's total: one query. The page is cut on the (workspace_id, published, id) index
+ * before anything is joined, so only the page's rows are read in full.
+ */
+export async function feedOf(db: Db, workspaceId: string, paging: Paging, viewerId?: string): Promise<{ items: FeedRow[]; total: number }> {
+  const rows = await feedPage(db, { workspaceId, limit: paging.size, offset: paging.page * paging.size, viewerId: viewerId ?? '' });
   const items = rows.map(({ total: _total, ...item }) => item);
   const first = rows[0];
   // A page past the end has no row to carry the total: only then is it counted on its own.

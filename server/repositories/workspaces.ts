@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { sql, type Selectable } from 'kysely';
 import { ACTIVE_JOB_STATUSES } from '../../src/domain/jobs';
 import type { Db } from '../db/database';
+import { precompiled } from '../db/precompiled';
 import type { JobsTable, MemberRole, WorkspacesTable } from '../db/schema';
 import { storeSchemaName } from '../stores/defaultStore';
 import { newId } from './ids';
@@ -44,28 +45,33 @@ export async function findWorkspaceWithRole(
   return { workspace, role: role ?? undefined };
 }
 
+const pageOfWorkspaces = (direction: 'asc' | 'desc') =>
+  precompiled((db, p: { profileId: string; limit: number; offset: number }) =>
+    db
+      .selectFrom('workspace_members as m')
+      .innerJoin('workspaces', 'workspaces.id', 'm.workspace_id')
+      .where('m.profile_id', '=', p.profileId)
+      .selectAll('workspaces')
+      .select('m.role')
+      .select((eb) => eb.fn.countAll<number>().over().as('total'))
+      .orderBy('workspaces.name', direction)
+      .orderBy('workspaces.id')
+      .limit(p.limit)
+      .offset(p.offset),
+  );
+const workspacePages = { asc: pageOfWorkspaces('asc'), desc: pageOfWorkspaces('desc') };
+
 /** A page of the profile's workspaces with the total, in one query (the total rides on each row). */
 export async function workspacesOf(db: Db, profileId: string, paging: Paging): Promise<{ items: WorkspaceWithRole[]; total: number }> {
-  const direction = paging.sort?.direction ?? 'asc';
-  const base = db
-    .selectFrom('workspace_members as m')
-    .innerJoin('workspaces', 'workspaces.id', 'm.workspace_id')
-    .where('m.profile_id', '=', profileId);
-  const rows = await base
-    .selectAll('workspaces')
-    .select('m.role')
-    .select((eb) => eb.fn.countAll<number>().over().as('total'))
-    .orderBy('workspaces.name', direction)
-    .orderBy('workspaces.id')
-    .limit(paging.size)
-    .offset(paging.page * paging.size)
-    .execute();
+  const rows = await workspacePages[paging.sort?.direction ?? 'asc'](db, { profileId, limit: paging.size, offset: paging.page * paging.size });
   const items = rows.map(({ total: _total, ...item }) => item);
   const first = rows[0];
   // A page past the end has no row to carry the total: only then is it counted on its own.
   const total = first
     ? Number(first.total)
-    : await totalOf(paging, 0, async () => Number((await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()).total));
+    : await totalOf(paging, 0, async () =>
+        Number((await db.selectFrom('workspace_members').select((eb) => eb.fn.countAll<number>().as('total')).where('profile_id', '=', profileId).executeTakeFirstOrThrow()).total),
+      );
   return { items, total };
 }
 
