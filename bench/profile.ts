@@ -10,7 +10,8 @@ import { DEMO } from '../server/seed';
 import { signIn } from '../tests/support/auth';
 import { freePort } from '../tests/support/server';
 import { measure } from './measure';
-import { SERVER_ENTRY, startChild } from './processes';
+import { idleRss } from './footprint';
+import { rssBytes, SERVER_ENTRY, startChild } from './processes';
 import { createScratchDatabase } from './scratch-postgres';
 
 interface ProfileNode {
@@ -49,6 +50,8 @@ function summarise(profile: CpuProfile): { functions: [string, number][]; files:
   return { functions: top(functions), files: top(files) };
 }
 
+const mb = (bytes: number | undefined) => (bytes === undefined ? '—' : `${(bytes / 1024 / 1024).toFixed(0)} MB`);
+
 const scratch = adminUrl ? await createScratchDatabase(adminUrl) : undefined;
 const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-profile-'));
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-'));
@@ -67,9 +70,10 @@ const env: Record<string, string> = {
 };
 const server = await startChild(SERVER_ENTRY, env, `${baseUrl}/config.json`, 60_000, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)]);
 try {
+  const idle = await idleRss(server);
   const { accessToken } = await signIn(baseUrl, DEMO.member);
   const result = await measure(`${baseUrl}${endpointPath}`, { authorization: `Bearer ${accessToken}` }, server.process.pid);
-  console.log(`${endpointPath} on ${scratch ? 'PostgreSQL' : 'PGlite'}: ${result.requestsPerSecond.toFixed(0)} req/s, p99 ${result.p99} ms, ${result.serverCpuUs?.toFixed(0) ?? '—'} µs CPU/req`);
+  console.log(`${endpointPath} on ${scratch ? 'PostgreSQL' : 'PGlite'}: ${result.requestsPerSecond.toFixed(0)} req/s, p99 ${result.p99} ms, ${result.serverCpuUs?.toFixed(0) ?? '—'} µs CPU/req; RSS idle ${mb(idle)}, after the load ${mb(rssBytes(server.process.pid))}`);
 } finally {
   await server.stop();
   await scratch?.drop();
