@@ -1,7 +1,8 @@
 import { assign, setup } from 'xstate';
 import type { SnapshotFrom } from 'xstate';
 import type { DataRow } from '../../api/datasets';
-import { CONTINUOUS_POLL_MS, DELETED_REDIRECT_MS, isLikedBy, needsRows, watchState, type Viewer } from '../../domain/datasetPage';
+import { DELETED_REDIRECT_MS, isLikedBy, needsRows, watchState, type Viewer } from '../../domain/datasetPage';
+import { CONTINUOUS_POLL_MS } from '../../domain/visualisation/messages';
 import { hasLink } from '../../domain/hal';
 import { REL } from '../../domain/relations';
 import type { Dataset, SubscriptionType } from '../../domain/resources';
