@@ -7,7 +7,7 @@ import { listDataComponents } from '../repositories/dataComponents';
 import { findWorkspace } from '../repositories/workspaces';
 import { checkLocalRepository } from '../security/localRepositories';
 import { ensureDefaultStore } from '../stores/defaultStore';
-import { applyDefinitions } from './deployApply';
+import { applyDefinitions } from './deploy/apply';
 import { parseDefinitions, problemLine, readDefinitionFiles, type FieldProblem } from './deployDefinitions';
 import { parseMeltanoPlugins } from './meltanoPlugins';
 import { DEFAULT_ENVIRONMENT, WORKSPACE_FILE } from './workspaceConfig';
