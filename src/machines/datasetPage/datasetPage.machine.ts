@@ -265,8 +265,6 @@ export const datasetPageMachine = setup({
 
 export type DatasetPageSnapshot = SnapshotFrom<typeof datasetPageMachine>;
 
-export const selectDataset = (s: DatasetPageSnapshot): Dataset | null => s.context.dataset;
-export const selectRows = (s: DatasetPageSnapshot): readonly DataRow[] | undefined => s.context.rows;
 export const selectIsLiked = (s: DatasetPageSnapshot): boolean => s.context.dataset !== null && isLikedBy(s.context.dataset, s.context.viewer);
 export const selectBusy = (s: DatasetPageSnapshot): boolean =>
   ['liking', 'subscribing', 'unsubscribing', 'reloading', 'deleting'].some((state) => s.matches({ ready: { actions: state } } as never));
