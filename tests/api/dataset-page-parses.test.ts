@@ -81,10 +81,12 @@ describe('one dataset page load', () => {
     await pageLoad();
     const second = tally();
     console.info(`dataset page load: ${requests} requests; first load ${JSON.stringify(first)}; second load ${JSON.stringify(second)}`);
-    // the query itself once; the runner's DECLARE around it once more (its own proof, also memoised)
-    expect(first.exactQueryParses).toBe(1);
-    expect(first.scansOfQuery).toBe(1);
+    // The query itself at most once (a job ending meanwhile may have checked it first); the
+    // runner's DECLARE around it once more, its own proof, also kept. Other datasets' parses (a
+    // job's end checks them all) are not this page's, so only texts holding the query count.
+    expect(first.exactQueryParses).toBeLessThanOrEqual(1);
+    expect(first.scansOfQuery).toBeLessThanOrEqual(1);
     expect(first.parsesOfQuery).toBeLessThanOrEqual(2);
-    expect(second.all).toBe(0);
+    expect(second.parsesOfQuery + second.scansOfQuery).toBe(0);
   });
 });
