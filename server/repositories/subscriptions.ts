@@ -7,10 +7,6 @@ import { newId } from './ids';
 export type SubscriptionRow = Selectable<SubscriptionsTable>;
 export type SubscriptionType = SubscriptionsTable['type'];
 
-export async function subscriptionOf(db: Db, pipelineId: string, profileId: string): Promise<SubscriptionRow | undefined> {
-  return db.selectFrom('subscriptions').selectAll().where('pipeline_id', '=', pipelineId).where('profile_id', '=', profileId).executeTakeFirst();
-}
-
 /** The caller's subscriptions among these pipelines, by pipeline id (a list page renders its Watch buttons at once). */
 export async function subscriptionsAmong(db: Db, pipelineIds: readonly string[], profileId: string): Promise<Map<string, SubscriptionRow>> {
   if (pipelineIds.length === 0) return new Map();

@@ -7,7 +7,7 @@ import { listDataComponents } from '../repositories/dataComponents';
 import { findWorkspace } from '../repositories/workspaces';
 import { checkLocalRepository } from '../security/localRepositories';
 import { ensureDefaultStore } from '../stores/defaultStore';
-import { applyDefinitions } from './deployApply';
+import { applyDefinitions } from './deploy/apply';
 import { parseDefinitions, problemLine, readDefinitionFiles, type FieldProblem } from './deployDefinitions';
 import { parseMeltanoPlugins } from './meltanoPlugins';
 import { DEFAULT_ENVIRONMENT, WORKSPACE_FILE } from './workspaceConfig';
@@ -19,12 +19,11 @@ import type { JobRow } from './jobRow';
 // data store, and its end moves the workspace from PROVISIONING to READY or FAILED.
 // WORKSPACE_DEPLOY clones the workspace's repository with git into the project directory and
 // applies the workspace it describes as Matatika lays one out (workspaceConfig.ts reads
-// workspace.yml, meltanoPlugins.ts meltano.yml, deployDefinitions.ts the definitions; deployApply.ts
+// workspace.yml, meltanoPlugins.ts meltano.yml, deployDefinitions.ts the definitions; deploy/apply.ts
 // writes them all in one transaction, or nothing).
 
 export const WORKSPACE_INIT = 'WORKSPACE_INIT';
 export const WORKSPACE_DEPLOY = 'WORKSPACE_DEPLOY';
-export const WORKSPACE_JOB_TYPES = [WORKSPACE_INIT, WORKSPACE_DEPLOY] as const;
 
 const EXITED_OK: JobProcessResult = { reason: 'EXITED', exitCode: 0, signal: null };
 const EXITED_FAILED: JobProcessResult = { reason: 'EXITED', exitCode: 1, signal: null };

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 /**
  * API-key secrets are 256 random bits, so a plain SHA-256 is enough to store them safely
@@ -6,12 +6,6 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
  */
 export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex');
-}
-
-export function secretMatches(secret: string, hash: string): boolean {
-  const a = Buffer.from(hashSecret(secret), 'hex');
-  const b = Buffer.from(hash, 'hex');
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 export function generateSecret(): string {

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { parseMemo } from './parseMemo';
 import { parse } from './sqlParser';
 import { QueryFailed, type StoreSession } from './querySession';
 
@@ -13,9 +14,15 @@ type Row = Record<string, unknown>;
 
 /** Throws unless `text` parses to exactly one statement whose node is `kind` (e.g. 'SelectStmt'). */
 export async function requireOneStatement(text: string, kind: string): Promise<void> {
-  const parsed = (await parse(text)) as { stmts?: { stmt: Record<string, unknown> }[] };
-  if (parsed.stmts?.length !== 1 || !(kind in (parsed.stmts[0]?.stmt ?? {}))) throw new QueryFailed('The query cannot be run as one statement', false);
+  if ((await onlyStatementOf(text)) !== kind) throw new QueryFailed('The query cannot be run as one statement', false);
 }
+
+/** The node type of the one statement `text` parses to (undefined: none or several); kept per text, as parsing is pure. */
+const onlyStatementOf = parseMemo(async (text: string): Promise<string | undefined> => {
+  const parsed = (await parse(text)) as { stmts?: { stmt: Record<string, unknown> }[] };
+  const [only] = parsed.stmts ?? [];
+  return parsed.stmts?.length === 1 && only ? Object.keys(only.stmt)[0] : undefined;
+});
 
 /** Declares the cursor over `select` (a SELECT built around a checked text). */
 export async function declareCursor(session: StoreSession, select: string): Promise<void> {

@@ -42,11 +42,6 @@ export async function channelsOfType(client: ApiClient, workspace: HalLike, type
   return embeddedList(page, 'channels');
 }
 
-/** GET /channels/{id}. */
-export function getChannel(client: ApiClient, channelId: string, options: RequestOptions = {}): Promise<Channel> {
-  return client.get(`/channels/${encodeSegment(channelId)}`, channelSchema, options);
-}
-
 /** GET the channel's 'datasets' link: its first page. */
 export function channelDatasets(client: ApiClient, channel: HalLike, options: RequestOptions = {}): Promise<DatasetsCollection> {
   return client.follow(channel, REL.datasets, { ...options, schema: datasetsCollectionSchema, query: { page: 0, size: PAGE_SIZES.feed, ...options.query } });

@@ -1,4 +1,4 @@
-import { hasLink, linkHref } from '../domain/hal';
+import { linkHref } from '../domain/hal';
 import type { OAuthProvider } from '../domain/oauth';
 import { REL } from '../domain/relations';
 import { oauthTokenSchema, type DataComponent, type OAuthToken } from '../domain/resources';
@@ -20,8 +20,6 @@ export interface CodeExchange {
 const tokenHref = (component: DataComponent, provider: OAuthProvider, base: string): string | undefined =>
   // the href names the provider as '{provider}' (percent-encoded once resolved)
   linkHref(component, REL.authorizeDatacomponent, base)?.replace(/\{provider\}|%7Bprovider%7D/i, encodeURIComponent(provider));
-
-export const canAuthorize = (component: DataComponent): boolean => hasLink(component, REL.authorizeDatacomponent);
 
 async function postToken(client: ApiClient, component: DataComponent, provider: OAuthProvider, body: Record<string, unknown>, options: RequestOptions): Promise<OAuthToken> {
   const href = tokenHref(component, provider, client.baseURL);

@@ -1,4 +1,4 @@
-import { APP_PROPERTY, appProperty, type WithAppProperties } from './appProperties';
+import { APP_PROPERTY } from './appProperties';
 
 // Comments of spec 002 §4-§7: who may write them, and what a message's text means. A message is
 // plain text: #tags and @handles are found here as spans so the view can render links and names
@@ -18,10 +18,6 @@ export const MEMBER_COMMENTS_READ_ONLY = 'MEMBER_COMMENTS_READ_ONLY';
 
 export function memberCommentsReadOnly(value: string | null | undefined): boolean {
   return typeof value === 'string' && value.trim().toLowerCase() === 'true';
-}
-
-export function workspaceCommentsReadOnly(workspace: WithAppProperties): boolean {
-  return memberCommentsReadOnly(appProperty(workspace, MEMBER_COMMENTS_READ_ONLY));
 }
 
 /** Kept beside the read-only switch so both names live in one place. */

@@ -16,9 +16,9 @@ export const DATASET_VIEW_TABS = ['Discussion', 'Alerts', 'Related'] as const;
 export type DatasetViewTab = (typeof DATASET_VIEW_TABS)[number];
 export const MAX_DATASET_VIEW_TABS = 3;
 
-/** The spec's 2 s before a deleted dataset's page goes back; the 5 s continuous poll is the visualisation's (§9). */
+/** The spec's 2 s before a deleted dataset's page goes back; the 5 s continuous poll is the visualisation's
+ * (§9): `CONTINUOUS_POLL_MS` in ./visualisation/messages, its one definition. */
 export const DELETED_REDIRECT_MS = 2_000;
-export { CONTINUOUS_POLL_MS } from './visualisation/messages';
 
 export const DATASET_DELETED = 'Dataset deleted successfully.';
 export const COMMENTS_DISABLED = 'Comments are disabled for this workspace';

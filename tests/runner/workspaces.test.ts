@@ -11,7 +11,7 @@ import { githubSignature } from '../../server/security/githubWebhook';
 import { createDataComponent } from '../../server/repositories/dataComponents';
 import { newId } from '../../server/repositories/ids';
 import { createWorkspace, deleteWorkspace, findWorkspace, insertWorkspaceJob } from '../../server/repositories/workspaces';
-import { applyDefinitions } from '../../server/runner/deployApply';
+import { applyDefinitions } from '../../server/runner/deploy/apply';
 import { parseDefinitions } from '../../server/runner/deployDefinitions';
 import { projectDir } from '../../server/runner/project';
 import { queueSignals } from '../../server/runner/signals';

@@ -6,13 +6,16 @@ import { REL } from '../../domain/relations';
 import type { Comment, CommentsCollection } from '../../domain/resources';
 import { failureText } from '../failureText';
 import { notProvidedActor } from '../notProvided';
+import { loadMoreRule, NEXT, type PageInput, type PagedContext } from '../pagedList/pagedList.machine';
 
 // A thread of comments (spec 002 §4-§7): a dataset's comments, or one comment's replies. It reads
 // the first page by the parent's 'comments' link and the next by the page's 'next' (Load More or
 // scrolling to the bottom), posts in two steps by 'new comment', and edits, deletes (after
-// 'Delete comment?') and likes each comment only by the links the comment carries.
+// 'Delete comment?') and likes each comment only by the links the comment carries. Load More is
+// the paged lists' one rule (pagedList's loadMoreRule): a page repeating a comment lists it once,
+// and a failed further page keeps the thread and asks for the same page again.
 
-export const NEXT = 'next';
+export { NEXT };
 
 export type CommentThreadInput = {
   /** the dataset, or the top-level comment whose replies these are */
@@ -24,13 +27,12 @@ export type CommentThreadInput = {
   readonly viewerId: string;
 };
 
-export type CommentThreadContext = CommentThreadInput & {
-  readonly comments: readonly Comment[];
-  readonly page: CommentsCollection | null;
-  /** the comment being edited, deleted or liked */
-  readonly target: Comment | null;
-  readonly error: string | null;
-};
+/** `items` are the comments shown, `lastPage` the last page read (its `next` link is Load More). */
+export type CommentThreadContext = CommentThreadInput &
+  PagedContext<CommentsCollection, Comment> & {
+    /** the comment being edited, deleted or liked */
+    readonly target: Comment | null;
+  };
 
 export type CommentThreadEvent =
   | { readonly type: 'user.loadMore' }
@@ -53,13 +55,10 @@ export function likedBy(comment: Comment, viewerId: string): boolean {
   return (comment.likedByProfiles ?? []).some((liker) => liker.id === viewerId);
 }
 
-/** Adds a page's comments after those shown, skipping any already there (a comment posted meanwhile shifts pages). */
-function appendNew(shown: readonly Comment[], more: readonly Comment[]): Comment[] {
-  const ids = new Set(shown.map((c) => c.id));
-  return [...shown, ...more.filter((c) => !ids.has(c.id))];
-}
-
 const pageItems = (page: CommentsCollection): readonly Comment[] => page._embedded?.datasetComments ?? [];
+const loadMore = loadMoreRule<CommentThreadContext, CommentThreadEvent, CommentsCollection, Comment>(pageItems);
+/** A new action clears the last failure, whichever step it came from. */
+const clearErrors = { error: null, moreError: null } as const;
 
 export const commentThreadMachine = setup({
   types: {
@@ -70,14 +69,13 @@ export const commentThreadMachine = setup({
   },
   actors: {
     loadFirst: notProvidedActor<CommentsCollection, { readonly parent: HalLike }>('loadFirst'),
-    loadNext: notProvidedActor<CommentsCollection, { readonly page: CommentsCollection }>('loadNext'),
+    loadNext: notProvidedActor<CommentsCollection, PageInput<CommentsCollection>>('loadNext'),
     post: notProvidedActor<Comment, PostInput>('post'),
     edit: notProvidedActor<Comment, EditInput>('edit'),
     like: notProvidedActor<Comment, LikeInput>('like'),
     remove: notProvidedActor<unknown, CommentInput>('remove'),
   },
   guards: {
-    hasNext: ({ context }) => context.page !== null && hasLink(context.page, NEXT),
     canPost: ({ context, event }) => event.type === 'user.post' && hasText(event.message) && hasLink(context.parent, REL.newComment),
     canLike: ({ event }) => event.type === 'user.like' && hasLink(event.comment, REL.likeComment),
     canEdit: ({ event }) => event.type === 'user.edit' && hasText(event.message) && hasLink(event.comment, REL.updateComment),
@@ -85,7 +83,7 @@ export const commentThreadMachine = setup({
   },
 }).createMachine({
   id: 'commentThread',
-  context: ({ input }) => ({ ...input, comments: [], page: null, target: null, error: null }),
+  context: ({ input }) => ({ ...input, items: [], lastPage: null, target: null, error: null, moreError: null }),
   initial: 'loading',
   states: {
     loading: {
@@ -93,29 +91,21 @@ export const commentThreadMachine = setup({
         id: 'loadFirst',
         src: 'loadFirst',
         input: ({ context }) => ({ parent: context.parent }),
-        onDone: { target: 'ready', actions: assign({ page: ({ event }) => event.output, comments: ({ event }) => [...pageItems(event.output)] }) },
+        onDone: { target: 'ready', actions: assign({ lastPage: ({ event }) => event.output, items: ({ event }) => [...pageItems(event.output)] }) },
         onError: { target: 'failed', actions: assign({ error: ({ event }) => failureText(event.error) }) },
       },
     },
     failed: { on: { 'user.retry': { target: 'loading', actions: assign({ error: null }) } } },
     ready: {
       on: {
-        'user.loadMore': { guard: 'hasNext', target: 'loadingMore', actions: assign({ error: null }) },
-        'user.post': { guard: 'canPost', target: 'posting', actions: assign({ error: null }) },
-        'user.like': { guard: 'canLike', target: 'liking', actions: assign({ target: ({ event }) => event.comment, error: null }) },
-        'user.edit': { guard: 'canEdit', target: 'saving', actions: assign({ target: ({ event }) => event.comment, error: null }) },
-        'user.delete': { guard: 'canDelete', target: 'confirming', actions: assign({ target: ({ event }) => event.comment, error: null }) },
+        'user.loadMore': [{ ...loadMore.transition, actions: assign(clearErrors) }],
+        'user.post': { guard: 'canPost', target: 'posting', actions: assign(clearErrors) },
+        'user.like': { guard: 'canLike', target: 'liking', actions: assign({ target: ({ event }) => event.comment, ...clearErrors }) },
+        'user.edit': { guard: 'canEdit', target: 'saving', actions: assign({ target: ({ event }) => event.comment, ...clearErrors }) },
+        'user.delete': { guard: 'canDelete', target: 'confirming', actions: assign({ target: ({ event }) => event.comment, ...clearErrors }) },
       },
     },
-    loadingMore: {
-      invoke: {
-        id: 'loadNext',
-        src: 'loadNext',
-        input: ({ context }) => ({ page: context.page! }),
-        onDone: { target: 'ready', actions: assign({ page: ({ event }) => event.output, comments: ({ context, event }) => appendNew(context.comments, pageItems(event.output)) }) },
-        onError: { target: 'ready', actions: assign({ error: ({ event }) => failureText(event.error) }) },
-      },
-    },
+    loadingMore: loadMore.state,
     posting: {
       invoke: {
         id: 'post',
@@ -125,7 +115,7 @@ export const commentThreadMachine = setup({
           target: 'ready',
           actions: [
             // Newest first on a dataset; replies read downwards, the new one last.
-            assign({ comments: ({ context, event }) => (context.parentId === null ? [event.output, ...context.comments] : [...context.comments, event.output]) }),
+            assign({ items: ({ context, event }) => (context.parentId === null ? [event.output, ...context.items] : [...context.items, event.output]) }),
             emit({ type: 'comment.posted' } as const),
           ],
         },
@@ -137,7 +127,7 @@ export const commentThreadMachine = setup({
         id: 'like',
         src: 'like',
         input: ({ context }) => ({ comment: context.target!, like: !likedBy(context.target!, context.viewerId) }),
-        onDone: { target: 'ready', actions: assign({ comments: ({ context, event }) => context.comments.map((c) => (c.id === event.output.id ? event.output : c)), target: null }) },
+        onDone: { target: 'ready', actions: assign({ items: ({ context, event }) => context.items.map((c) => (c.id === event.output.id ? event.output : c)), target: null }) },
         onError: { target: 'ready', actions: assign({ error: ({ event }) => failureText(event.error), target: null }) },
       },
     },
@@ -150,7 +140,7 @@ export const commentThreadMachine = setup({
           target: 'ready',
           actions: [
             emit(({ event }): CommentThreadEmitted => ({ type: 'comment.saved', id: event.output.id })),
-            assign({ comments: ({ context, event }) => context.comments.map((c) => (c.id === event.output.id ? event.output : c)), target: null }),
+            assign({ items: ({ context, event }) => context.items.map((c) => (c.id === event.output.id ? event.output : c)), target: null }),
           ],
         },
         onError: { target: 'ready', actions: assign({ error: ({ event }) => failureText(event.error), target: null }) },
@@ -167,7 +157,7 @@ export const commentThreadMachine = setup({
         id: 'remove',
         src: 'remove',
         input: ({ context }) => ({ comment: context.target! }),
-        onDone: { target: 'ready', actions: assign({ comments: ({ context }) => context.comments.filter((c) => c.id !== context.target?.id), target: null }) },
+        onDone: { target: 'ready', actions: assign({ items: ({ context }) => context.items.filter((c) => c.id !== context.target?.id), target: null }) },
         onError: { target: 'ready', actions: assign({ error: ({ event }) => failureText(event.error), target: null }) },
       },
     },
@@ -176,12 +166,13 @@ export const commentThreadMachine = setup({
 
 export type CommentThreadSnapshot = SnapshotFrom<typeof commentThreadMachine>;
 
-export const selectComments = (s: CommentThreadSnapshot): readonly Comment[] => s.context.comments;
-export const selectHasMore = (s: CommentThreadSnapshot): boolean => s.context.page !== null && hasLink(s.context.page, NEXT);
+export const selectComments = (s: CommentThreadSnapshot): readonly Comment[] => s.context.items;
+export const selectHasMore = (s: CommentThreadSnapshot): boolean => hasLink(s.context.lastPage, NEXT);
 export const selectLoading = (s: CommentThreadSnapshot): boolean => s.matches('loading');
 export const selectLoadingMore = (s: CommentThreadSnapshot): boolean => s.matches('loadingMore');
 export const selectPosting = (s: CommentThreadSnapshot): boolean => s.matches('posting');
 export const selectConfirmOpen = (s: CommentThreadSnapshot): boolean => s.matches('confirming') || s.matches('deleting');
 /** The comment whose edit, like or delete is under way (its spinner). */
 export const selectBusyId = (s: CommentThreadSnapshot): string | null => (s.matches('ready') || s.matches('confirming') ? null : (s.context.target?.id ?? null));
-export const selectError = (s: CommentThreadSnapshot): string | null => s.context.error;
+/** The last failure: of the first page, an action, or Load More (the thread stays). */
+export const selectError = (s: CommentThreadSnapshot): string | null => s.context.error ?? s.context.moreError;

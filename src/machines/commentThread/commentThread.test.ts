@@ -6,7 +6,7 @@ import { fakeFetch } from '../../api/testing/fakeFetch';
 import type { Comment, CommentsCollection, Dataset } from '../../domain/resources';
 import { modelPaths, replayPath, unvisitedStates, unwalkedTransitions, type ReplayLog } from '../testing';
 import { commentThreadActors } from './commentThread.actors';
-import { commentThreadMachine, likedBy, selectBusyId, selectConfirmOpen, selectHasMore, type CommentThreadSnapshot } from './commentThread.machine';
+import { commentThreadMachine, likedBy, selectBusyId, selectConfirmOpen, selectError, selectHasMore, type CommentThreadSnapshot } from './commentThread.machine';
 
 const BASE = 'http://api.test/api';
 const link = (href: string) => ({ href: `${BASE}${href}` });
@@ -54,7 +54,7 @@ const events = {
 
 describe('the comment thread (model-based)', () => {
   const input = { parent: dataset, datasetId: 'd1', parentId: null, viewerId: 'me' };
-  const stop = (s: CommentThreadSnapshot) => s.context.error !== null || s.context.comments.length > 3 || s.context.comments.some((c) => c.message === 'Edited');
+  const stop = (s: CommentThreadSnapshot) => selectError(s) !== null || s.context.items.length > 3 || s.context.items.some((c) => c.message === 'Edited');
   const options = { input, events, stopWhen: stop };
   const paths = modelPaths(commentThreadMachine, options);
 
@@ -116,17 +116,17 @@ describe('comment thread scenarios', () => {
     expect(selectHasMore(actor.getSnapshot())).toBe(true);
     actor.send({ type: 'user.loadMore' });
     await waitFor(actor, (s) => s.matches('ready') && !selectHasMore(s));
-    expect(actor.getSnapshot().context.comments.map((c) => c.id)).toEqual(['c1', 'c2']);
+    expect(actor.getSnapshot().context.items.map((c) => c.id)).toEqual(['c1', 'c2']);
     actor.send({ type: 'user.post', message: 'Hi' });
-    await waitFor(actor, (s) => s.matches('ready') && s.context.comments.length === 3);
-    expect(actor.getSnapshot().context.comments[0]?.id).toBe('c9');
+    await waitFor(actor, (s) => s.matches('ready') && s.context.items.length === 3);
+    expect(actor.getSnapshot().context.items[0]?.id).toBe('c9');
     actor.send({ type: 'user.like', comment: theirs });
-    await waitFor(actor, (s) => s.matches('ready') && s.context.comments.find((c) => c.id === 'c2')?.likedByProfiles?.length === 0);
+    await waitFor(actor, (s) => s.matches('ready') && s.context.items.find((c) => c.id === 'c2')?.likedByProfiles?.length === 0);
     actor.send({ type: 'user.edit', comment: mine, message: 'Edited' });
-    await waitFor(actor, (s) => s.matches('ready') && s.context.comments.some((c) => c.message === 'Edited'));
+    await waitFor(actor, (s) => s.matches('ready') && s.context.items.some((c) => c.message === 'Edited'));
     actor.send({ type: 'user.delete', comment: mine });
     actor.send({ type: 'user.confirm' });
-    await waitFor(actor, (s) => s.matches('ready') && !s.context.comments.some((c) => c.id === 'c1'));
+    await waitFor(actor, (s) => s.matches('ready') && !s.context.items.some((c) => c.id === 'c1'));
     expect(fake.calls.map((c) => `${c.method} ${c.url}`)).toEqual([
       `GET ${BASE}/datasets/d1/comments`,
       `GET ${BASE}/datasets/d1/comments?page=1&size=6`,

@@ -1,7 +1,8 @@
 import { assign, setup } from 'xstate';
 import type { SnapshotFrom } from 'xstate';
 import type { DataRow } from '../../api/datasets';
-import { CONTINUOUS_POLL_MS, DELETED_REDIRECT_MS, isLikedBy, needsRows, watchState, type Viewer } from '../../domain/datasetPage';
+import { DELETED_REDIRECT_MS, isLikedBy, needsRows, watchState, type Viewer } from '../../domain/datasetPage';
+import { CONTINUOUS_POLL_MS } from '../../domain/visualisation/messages';
 import { hasLink } from '../../domain/hal';
 import { REL } from '../../domain/relations';
 import type { Dataset, SubscriptionType } from '../../domain/resources';
@@ -264,8 +265,6 @@ export const datasetPageMachine = setup({
 
 export type DatasetPageSnapshot = SnapshotFrom<typeof datasetPageMachine>;
 
-export const selectDataset = (s: DatasetPageSnapshot): Dataset | null => s.context.dataset;
-export const selectRows = (s: DatasetPageSnapshot): readonly DataRow[] | undefined => s.context.rows;
 export const selectIsLiked = (s: DatasetPageSnapshot): boolean => s.context.dataset !== null && isLikedBy(s.context.dataset, s.context.viewer);
 export const selectBusy = (s: DatasetPageSnapshot): boolean =>
   ['liking', 'subscribing', 'unsubscribing', 'reloading', 'deleting'].some((state) => s.matches({ ready: { actions: state } } as never));

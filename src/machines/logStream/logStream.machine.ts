@@ -110,10 +110,6 @@ export const logStreamMachine = setup({
 
 export type LogStreamSnapshot = SnapshotFrom<typeof logStreamMachine>;
 
-export function selectStatus(snapshot: LogStreamSnapshot) {
-  return snapshot.context.job.status;
-}
-
 /** Download is offered only when the job is neither queued nor running (spec 001 §2). */
 export function selectCanDownload(snapshot: LogStreamSnapshot): boolean {
   return !isActiveJob(snapshot.context.job);

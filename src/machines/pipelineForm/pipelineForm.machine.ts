@@ -1,7 +1,7 @@
 import { assign, setup } from 'xstate';
 import type { SnapshotFrom } from 'xstate';
 import type { ApiError } from '../../api/errors';
-import { scheduleChoiceOf, scheduleFor, toStoredCron, type ScheduleChoice } from '../../domain/cronText';
+import { scheduleChoiceOf, scheduleFor, type ScheduleChoice } from '../../domain/cronText';
 import type { HalLike } from '../../domain/hal';
 import {
   actionsModeOf,
@@ -465,7 +465,6 @@ export type PipelineFormSnapshot = SnapshotFrom<typeof pipelineFormMachine>;
 
 export const selectBusy = (s: PipelineFormSnapshot): boolean => s.matches('saving') || s.matches('validating') || s.matches('startingRun');
 export const selectAutoSaving = (s: PipelineFormSnapshot): boolean => s.matches('autoSaving');
-export const selectCustomCronCheck = (s: PipelineFormSnapshot) => toStoredCron(s.context.customCron);
 
 /** What the form asks before a save shares another pipeline's tables, or null when it asks nothing. */
 export const selectShareQuestion = (s: PipelineFormSnapshot): string | null => {
