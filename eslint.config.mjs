@@ -23,6 +23,27 @@ const pageBoundaries = {
     return { ImportDeclaration: (node) => check(node.source), ImportExpression: (node) => check(node.source), ExportNamedDeclaration: (node) => check(node.source), ExportAllDeclaration: (node) => check(node.source) };
   },
 };
+// A route file is one resource's HTTP edge: what two route files share is a body (server/representations),
+// a use case (server/services) or the routes' own plumbing (context.ts, define.ts, and watch.ts, which
+// declares the watch routes of every watchable resource). Only the registries (index.ts) import route files.
+const ROUTE_PLUMBING = new Set(['server/routes/context.ts', 'server/routes/define.ts', 'server/routes/watch.ts']);
+const routeBoundaries = {
+  meta: { type: 'problem', schema: [], messages: { crossing: '{{from}} imports the route file {{to}}: move what both use to server/representations or server/services.' } },
+  create(context) {
+    const from = path.relative(import.meta.dirname, context.filename).split(path.sep).join('/');
+    if (!from.startsWith('server/routes/') || /(^|\/)index\.ts$/.test(from)) return {};
+    const check = (node) => {
+      const source = node.source;
+      if (typeof source?.value !== 'string' || !source.value.startsWith('.') || node.importKind === 'type' || node.exportKind === 'type') return;
+      const resolved = path.relative(import.meta.dirname, path.resolve(path.dirname(context.filename), source.value)).split(path.sep).join('/');
+      const to = resolved.endsWith('.ts') ? resolved : `${resolved}.ts`;
+      if (to.startsWith('server/routes/') && !ROUTE_PLUMBING.has(to)) context.report({ node: source, messageId: 'crossing', data: { from, to } });
+    };
+    return { ImportDeclaration: check, ImportExpression: check, ExportNamedDeclaration: check, ExportAllDeclaration: check };
+  },
+};
+// The project's own rules, as the plugin `local`.
+const local = { rules: { 'page-boundaries': pageBoundaries, 'route-boundaries': routeBoundaries } };
 const serverOnly = noImport(['**/src/ui/**', '**/src/machines/**', '**/src/api/**', 'react', 'react-dom', 'xstate', '@fluentui/*', '@auth0/*', 'ofetch'], 'server may import src/domain only.');
 
 export default tseslint.config(
@@ -63,7 +84,7 @@ export default tseslint.config(
     // mutations over src/api) or a machine; the composition roots hand the client out.
     files: ['src/ui/**'],
     ignores: ['src/ui/data/**', 'src/ui/runtime.tsx', 'src/ui/machines.ts', '**/*.test.ts', '**/*.test.tsx'],
-    plugins: { local: { rules: { 'page-boundaries': pageBoundaries } } },
+    plugins: { local },
     rules: {
       'no-restricted-imports': ['error', { patterns: [noImport(['ofetch'], 'Only src/api imports ofetch.'), noImport(['**/server/**'], 'The SPA never imports the server.'), { group: ['**/api/*', '**/api'], allowTypeImports: true, message: 'Views only render: read and change through src/ui/data (or a machine), not src/api.' }] }],
       'local/page-boundaries': 'error',
@@ -95,6 +116,13 @@ export default tseslint.config(
     files: ['server/**'],
     ignores: ['server/routes/**', 'server/app.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [serverOnly, noImport(['./routes', './routes/**', '../routes', '../routes/**', '../../routes', '../../routes/**'], 'Only server/app.ts imports routes; put a shared use case in server/services.')] }] },
+  },
+  {
+    // ...and no route file imports another: bodies live in server/representations, use cases in server/services.
+    files: ['server/routes/**'],
+    ignores: ['**/*.test.ts'],
+    plugins: { local },
+    rules: { 'local/route-boundaries': 'error' },
   },
   {
     files: ['**/*.test.ts', '**/*.test.tsx', 'tests/**', 'bench/**'],

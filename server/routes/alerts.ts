@@ -1,37 +1,26 @@
 import type { FastifyInstance } from 'fastify';
-import { alertRulesWriteSchema, alertWriteSchema, type alertDraftSchema, type alertRulesSchema, type alertSchema } from '../../src/domain/alertRules';
+import { alertDraftSchema, alertRulesSchema, alertRulesWriteSchema, alertSchema, alertsPageSchema, alertWriteSchema } from '../../src/domain/alertRules';
 import { REL } from '../../src/domain/relations';
 import type { Wire } from '../../src/domain/resources';
-import type { AccessByResource } from '../policy/access';
 import { conflict, notFound } from '../http/errors';
-import { links, pagedCollection } from '../http/hal';
-import { alertDraftLinks, alertLinks } from '../policy/links';
+import { pagedCollection } from '../http/hal';
+import { alertDraftLinks } from '../policy/links';
 import { raiseAlertByHand } from '../notifications/datasetEvents';
-import { alertsOf, replaceRules, rulesOf, type AlertRow, type AlertRuleRow } from '../repositories/alerts';
+import { alertsOf, replaceRules, rulesOf } from '../repositories/alerts';
+import { alertBody, alertRulesBody } from '../representations/alert';
 import { isUuid, newId } from '../repositories/ids';
-import { callerName, isoRequired, requestUrl, type RouteContext } from './context';
+import { callerName, requestUrl, type RouteContext } from './context';
 import { defineRoute } from './define';
 
 // A dataset's alerts (spec 002 §3 Alert: id, raised, detail) and its threshold rules (issue 12;
 // the model in src/domain/alertRules.ts, raised in server/notifications/datasetEvents.ts).
-
-function alertBody(ctx: RouteContext, alert: AlertRow): Wire<typeof alertSchema> {
-  return { id: alert.id, raised: isoRequired(alert.raised), detail: alert.detail, datasetId: alert.dataset_id, _links: alertLinks(ctx.h, alert) };
-}
-
-function rulesBody(ctx: RouteContext, access: AccessByResource['dataset'], rules: AlertRuleRow[]): Wire<typeof alertRulesSchema> {
-  const href = ctx.h.datasetPart(access.dataset.id, 'alert-rules');
-  return {
-    _embedded: { alertRules: rules.map((r) => ({ id: r.id, column: r.column_name, operator: r.operator, threshold: r.threshold, breached: r.breached })) },
-    _links: links({ [REL.self]: href, [REL.updateAlertRules]: REL.updateAlertRules in access.links && href }),
-  };
-}
 
 export function alertRoutes(app: FastifyInstance, ctx: RouteContext): void {
   defineRoute(app, ctx, {
     method: 'GET',
     url: '/datasets/:id/alerts',
     guard: { resource: 'dataset', rel: REL.alerts },
+    response: alertsPageSchema,
     paging: { defaultSize: 20 },
     objectName: 'alerts',
     handler: async ({ request, access, paging }) => {
@@ -45,6 +34,7 @@ export function alertRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'POST',
     url: '/datasets/:id/alerts',
     guard: { resource: 'dataset', rel: REL.newAlert },
+    response: alertDraftSchema,
     handler: ({ access }): Wire<typeof alertDraftSchema> => {
       const id = newId();
       return { id, datasetId: access.dataset.id, detail: null, _links: alertDraftLinks(ctx.h, access.dataset.id, id, access.role) };
@@ -59,6 +49,7 @@ export function alertRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'PUT',
     url: '/datasets/:id/alerts/:alertId',
     guard: { resource: 'dataset', rel: REL.newAlert },
+    response: alertSchema,
     body: alertWriteSchema,
     objectName: 'alert',
     handler: async ({ request, reply, access, body, param }) => {
@@ -75,6 +66,7 @@ export function alertRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'GET',
     url: '/alerts/:id',
     guard: { resource: 'alert', rel: REL.self },
+    response: alertSchema,
     handler: ({ access }) => alertBody(ctx, access.alert),
   });
 
@@ -82,8 +74,9 @@ export function alertRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'GET',
     url: '/datasets/:id/alert-rules',
     guard: { resource: 'dataset', rel: REL.alertRules },
+    response: alertRulesSchema,
     handler: async ({ access }) => {
-      return rulesBody(ctx, access, await rulesOf(ctx.db, access.dataset.id));
+      return alertRulesBody(ctx, access, await rulesOf(ctx.db, access.dataset.id));
     },
   });
 
@@ -92,8 +85,9 @@ export function alertRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'PUT',
     url: '/datasets/:id/alert-rules',
     guard: { resource: 'dataset', rel: REL.updateAlertRules },
+    response: alertRulesSchema,
     body: alertRulesWriteSchema,
     objectName: 'alertRules',
-    handler: async ({ access, body }) => rulesBody(ctx, access, await replaceRules(ctx.db, access.dataset.id, body.rules)),
+    handler: async ({ access, body }) => alertRulesBody(ctx, access, await replaceRules(ctx.db, access.dataset.id, body.rules)),
   });
 }

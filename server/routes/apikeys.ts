@@ -1,16 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { REL } from '../../src/domain/relations';
-import type { apiKeySchema, Wire } from '../../src/domain/resources';
+import { apiKeySchema, apiKeysCollectionSchema, type Wire } from '../../src/domain/resources';
 import { validateApiKeyName } from '../../src/domain/validation';
 import { conflict } from '../http/errors';
 import { pagedCollection } from '../http/hal';
-import type { Caller } from '../policy/caller';
-import { apiKeyDraftLinks, apiKeyLinks } from '../policy/links';
+import { apiKeyDraftLinks } from '../policy/links';
 import { isUniqueViolation, isUuid, newId } from '../repositories/ids';
-import { apiKeysOf, deleteApiKey, insertApiKey, renameApiKey, type ApiKeyRow } from '../repositories/apiKeys';
+import { apiKeysOf, deleteApiKey, insertApiKey, renameApiKey } from '../repositories/apiKeys';
+import { apiKeyBody } from '../representations/apiKey';
 import { generateClientId, generateSecret, hashSecret } from '../security/secrets';
-import { isoRequired, requestUrl, type RouteContext } from './context';
+import { requestUrl, type RouteContext } from './context';
 import { defineRoute } from './define';
 import { rejectFieldErrors } from '../http/validation';
 
@@ -19,17 +19,6 @@ const MAX_NAME = 200;
 
 // The SPA sends the whole key back (links included); only the name and id are read.
 const keySchema = z.looseObject({ id: z.string().max(100).nullish(), name: z.string().nullish() });
-
-export function apiKeyBody(ctx: RouteContext, caller: Caller, key: ApiKeyRow): Wire<typeof apiKeySchema> {
-  return {
-    id: key.id,
-    name: key.name,
-    clientId: key.client_id,
-    profileId: key.profile_id,
-    created: isoRequired(key.created),
-    _links: apiKeyLinks(ctx.h, caller, key),
-  };
-}
 
 function validName(body: z.infer<typeof keySchema>, pathId: string): string {
   const name = body.name?.trim() ?? '';
@@ -45,6 +34,7 @@ export function apiKeyRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'GET',
     url: '/apikeys',
     guard: { resource: 'root', rel: REL.apikeys },
+    response: apiKeysCollectionSchema,
     paging: { defaultSize: 99 },
     handler: async ({ request, paging }) => {
       const { caller } = request;
@@ -58,6 +48,7 @@ export function apiKeyRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'POST',
     url: '/apikeys',
     guard: { resource: 'root', rel: REL.newApiKey },
+    response: apiKeySchema,
     handler: ({ request }): Wire<typeof apiKeySchema> => {
       const id = newId();
       return { id, name: null, clientId: null, _links: apiKeyDraftLinks(ctx.h, request.caller, id) };
@@ -68,6 +59,7 @@ export function apiKeyRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'GET',
     url: '/apikeys/:id',
     guard: { resource: 'apikey', rel: REL.self },
+    response: apiKeySchema,
     handler: ({ request, access }) => apiKeyBody(ctx, request.caller, access.key),
   });
 
@@ -80,6 +72,7 @@ export function apiKeyRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'PUT',
     url: '/apikeys/:id',
     guard: { resource: 'apikeyOrDraft', rel: [REL.updateApiKey, REL.createApiKey] },
+    response: apiKeySchema,
     body: keySchema,
     objectName: OBJECT,
     handler: async ({ request, reply, access, body }) => {

@@ -1,40 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import { REL } from '../../src/domain/relations';
-import { channelWriteSchema, type channelSchema, type Wire } from '../../src/domain/resources';
+import { channelSchema, channelWriteSchema, datasetsCollectionSchema } from '../../src/domain/resources';
 import { conflict, notFound } from '../http/errors';
 import { pagedCollection } from '../http/hal';
-import { canChangeChannel, canDeleteChannel, channelLinks, isAdminRole, type ChannelViewer } from '../policy/links';
-import { addToList, channelDatasetIds, createList, deleteList, findChannel, removeFromList, setScope, updateChannel, type ChannelRow } from '../repositories/channels';
+import { canChangeChannel } from '../policy/links';
+import { addToList, channelDatasetIds, createList, deleteList, findChannel, removeFromList, setScope, updateChannel, } from '../repositories/channels';
 import { datasetsByIds, findDataset } from '../repositories/datasets';
 import { isUuid } from '../repositories/ids';
-import { iso, isoRequired, requestUrl, type RouteContext } from './context';
-import { datasetBodies } from './datasets';
+import { iso, requestUrl, type RouteContext } from './context';
+import { channelBody } from '../representations/channel';
+import { datasetBodies } from '../representations/dataset';
 import { defineRoute } from './define';
 import { rejectFieldErrors } from '../http/validation';
 
 // Channels and lists (spec 002 §3 Library channel): a member's lists of datasets. A list is
 // created through the workspace's 'create channel' link and changed under 'update channel'.
-
-type ChannelFacts = Partial<{ dataset_count: number; creator_name: string | null; contains_dataset: boolean }>;
-
-export function channelBody(ctx: RouteContext, channel: ChannelRow & ChannelFacts, viewer: ChannelViewer, withContains = false): Wire<typeof channelSchema> {
-  return {
-    id: channel.id,
-    name: channel.name,
-    description: channel.description,
-    picture: channel.picture,
-    type: channel.type,
-    scope: channel.scope,
-    created: isoRequired(channel.created),
-    lastModified: isoRequired(channel.last_modified),
-    datasetCount: channel.dataset_count ?? null,
-    // spec 002 §3: the creator's name is shown to admins only
-    creator: isAdminRole(viewer.role) || channel.creator_id === viewer.profileId ? { name: channel.creator_name ?? null } : null,
-    canDelete: canDeleteChannel(channel, viewer),
-    ...(withContains ? { containsDataset: channel.contains_dataset === true } : {}),
-    _links: channelLinks(ctx.h, channel, viewer),
-  };
-}
 
 export function channelRoutes(app: FastifyInstance, ctx: RouteContext): void {
   /** 'create channel': a new LIST at the id its href carries (201); the same id again by its creator saves it (200). */
@@ -42,6 +22,7 @@ export function channelRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'PUT',
     url: '/workspaces/:id/channels/:channelId',
     guard: { resource: 'workspace', rel: REL.createChannel },
+    response: channelSchema,
     body: channelWriteSchema,
     objectName: 'channel',
     handler: async ({ request, reply, access, body, param }) => {
@@ -73,6 +54,7 @@ export function channelRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'GET',
     url: '/channels/:id',
     guard: { resource: 'channel', rel: REL.self },
+    response: channelSchema,
     handler: ({ request, access }) => channelBody(ctx, access.channel, { role: access.role, profileId: request.caller.profileId, subscribed: access.subscribed }),
   });
 
@@ -81,6 +63,7 @@ export function channelRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'PUT',
     url: '/channels/:id',
     guard: { resource: 'channel', rel: REL.updateChannel },
+    response: channelSchema,
     body: channelWriteSchema,
     objectName: 'channel',
     handler: async ({ request, access, body }) => {
@@ -121,6 +104,7 @@ export function channelRoutes(app: FastifyInstance, ctx: RouteContext): void {
       method: 'PUT',
       url: `/channels/:id/scope/${scope === 'WORKSPACE' ? 'workspace' : 'profile'}`,
       guard: { resource: 'channel', rel },
+      response: channelSchema,
       handler: async ({ request, access }) => {
         const saved = await setScope(ctx.db, access.channel.id, scope);
         return channelBody(ctx, { ...saved, creator_name: request.caller.profile?.name ?? null }, { role: access.role, profileId: request.caller.profileId });
@@ -133,6 +117,7 @@ export function channelRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'GET',
     url: '/channels/:id/datasets',
     guard: { resource: 'channel', rel: REL.datasets },
+    response: datasetsCollectionSchema,
     paging: { defaultSize: 20 },
     objectName: 'datasets',
     handler: async ({ request, access, paging }) => {
@@ -148,6 +133,7 @@ export function channelRoutes(app: FastifyInstance, ctx: RouteContext): void {
       method,
       url: '/channels/:id/datasets/:datasetId',
       guard: { resource: 'channel', rel: REL.updateChannel },
+      response: channelSchema,
       objectName: 'channel',
       handler: async ({ request, reply, access, param }) => {
         const dataset = await findDataset(ctx.db, param('datasetId'));

@@ -1,13 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { COMMENT_PAGE_SIZE, memberHandle, mentionedMembers } from '../../src/domain/comments';
+import { COMMENT_PAGE_SIZE, mentionedMembers } from '../../src/domain/comments';
 import { REL } from '../../src/domain/relations';
-import { commentWriteSchema, type commentHistorySchema, type commentSchema, type Wire } from '../../src/domain/resources';
+import { commentHistorySchema, commentSchema, commentsCollectionSchema, commentWriteSchema, type Wire } from '../../src/domain/resources';
 import type { Db } from '../db/database';
 import { notFound } from '../http/errors';
 import { pagedCollection } from '../http/hal';
 import { notify } from '../notifications/notify';
-import { commentLinks, mayComment } from '../policy/links';
 import {
   commentsOf,
   deleteComment,
@@ -20,9 +19,9 @@ import {
   writeComment,
   type CommentRow,
 } from '../repositories/comments';
-import type { MemberRole } from '../db/schema';
 import { datasetSubscribersOf } from '../repositories/subscriptions';
-import { callerName, iso, isoRequired, requestUrl, type RouteContext } from './context';
+import { callerName, isoRequired, requestUrl, type RouteContext } from './context';
+import { commentBody } from '../representations/comment';
 import { defineRoute } from './define';
 import { rejectFieldErrors } from '../http/validation';
 
@@ -36,22 +35,6 @@ const listQuerySchema = z.looseObject({ parentId: z.uuid({ message: 'must be a c
 function excerpt(message: string): string {
   const line = message.trim().split('\n')[0] ?? '';
   return line.length > 140 ? `${line.slice(0, 139)}…` : line;
-}
-
-function commentBody(ctx: RouteContext, comment: CommentRow, role: MemberRole, profileId: string): Wire<typeof commentSchema> {
-  return {
-    id: comment.id,
-    message: comment.message,
-    datasetId: comment.dataset_id,
-    parentId: comment.parent_id,
-    from: { id: comment.author_id, name: comment.author_name, handle: comment.author_name === null ? null : memberHandle({ id: comment.author_id, name: comment.author_name, handle: comment.author_handle }) },
-    created: iso(comment.created),
-    lastModified: iso(comment.last_modified),
-    likeCount: comment.likers.length,
-    likedByProfiles: comment.likers.map((l) => ({ id: l.id, name: l.name, email: l.email })),
-    commentCount: comment.reply_count,
-    _links: commentLinks(ctx.h, comment, { role, profileId, mayComment: mayComment(role, comment.read_only) }),
-  };
 }
 
 async function reread(ctx: RouteContext, id: string): Promise<CommentRow> {
@@ -85,6 +68,7 @@ export function commentRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'GET',
     url: '/datasets/:id/comments',
     guard: { resource: 'dataset', rel: REL.comments },
+    response: commentsCollectionSchema,
     query: listQuerySchema,
     paging: { defaultSize: COMMENT_PAGE_SIZE },
     objectName: 'comments',
@@ -105,6 +89,7 @@ export function commentRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'POST',
     url: '/datasets/:id/comments',
     guard: { resource: 'dataset', rel: REL.newComment },
+    response: commentSchema,
     handler: async ({ request, access }) => {
       const id = await initialiseComment(ctx.db, access.dataset.id, null, request.caller.profileId);
       return commentBody(ctx, await reread(ctx, id), access.role, request.caller.profileId);
@@ -116,6 +101,7 @@ export function commentRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'POST',
     url: '/comments/:id',
     guard: { resource: 'comment', rel: REL.newComment },
+    response: commentSchema,
     handler: async ({ request, access }) => {
       const id = await initialiseComment(ctx.db, access.comment.dataset_id, access.comment.id, request.caller.profileId);
       return commentBody(ctx, await reread(ctx, id), access.role, request.caller.profileId);
@@ -126,6 +112,7 @@ export function commentRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'GET',
     url: '/comments/:id',
     guard: { resource: 'comment', rel: REL.self },
+    response: commentSchema,
     handler: ({ request, access }) => commentBody(ctx, access.comment, access.role, request.caller.profileId),
   });
 
@@ -134,6 +121,7 @@ export function commentRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'PUT',
     url: '/comments/:id',
     guard: { resource: 'comment', rel: REL.updateComment },
+    response: commentSchema,
     body: commentWriteSchema,
     objectName: 'comment',
     handler: async ({ request, reply, access, body }) => {
@@ -168,6 +156,7 @@ export function commentRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'PUT',
     url: '/comments/:id/like',
     guard: { resource: 'comment', rel: REL.likeComment },
+    response: commentSchema,
     handler: async ({ request, access }) => {
       const comment = access.comment;
       const profileId = request.caller.profileId;
@@ -204,6 +193,7 @@ export function commentRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'GET',
     url: '/comments/:id/history',
     guard: { resource: 'comment', rel: REL.history },
+    response: commentHistorySchema,
     handler: async ({ access }): Promise<Wire<typeof commentHistorySchema>> => {
       const edits = await historyOf(ctx.db, access.comment.id);
       return {

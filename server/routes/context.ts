@@ -14,15 +14,8 @@ export interface RouteContext {
 /** The absolute URL of this request, query included: the base of a collection's paging links. */
 export const requestUrl = (ctx: RouteContext, request: FastifyRequest): string => `${ctx.config.publicUrl}${request.url}`;
 
-/** A timestamp as ISO 8601 UTC; null stays null. */
-export function iso(value: Date | string | null): string | null {
-  if (value === null) return null;
-  return (value instanceof Date ? value : new Date(value)).toISOString();
-}
-
-export function isoRequired(value: Date | string): string {
-  return (value instanceof Date ? value : new Date(value)).toISOString();
-}
+// The timestamps of bodies, built in ../representations.
+export { iso, isoRequired } from '../representations/context';
 
 /** How a person is named in logs and notifications: their profile name, else their address. */
 export function callerName(caller: Caller): string {

@@ -1,15 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { REL } from '../../src/domain/relations';
-import { datasetMessageWriteSchema, type datasetMessageSchema, type Wire } from '../../src/domain/resources';
+import { datasetMessageSchema, datasetMessageWriteSchema, type Wire } from '../../src/domain/resources';
 import { conflict, notFound } from '../http/errors';
 import { rejectFieldErrors } from '../http/validation';
-import type { Caller } from '../policy/caller';
 import { datasetMessageLinks } from '../policy/links';
 import { notify } from '../notifications/notify';
-import { deleteMessageNotification, saveMessage, type DatasetMessageRow } from '../repositories/datasetMessages';
+import { deleteMessageNotification, saveMessage } from '../repositories/datasetMessages';
+import { datasetMessageBody } from '../representations/datasetMessage';
 import { isUuid, newId } from '../repositories/ids';
 import { memberRole } from '../repositories/workspaces';
-import { callerName, iso, type RouteContext } from './context';
+import { callerName, type RouteContext } from './context';
 import { defineRoute } from './define';
 
 // Dataset messages (the Matatika reference's Dataset Message): a member writes a note about a
@@ -18,24 +18,13 @@ import { defineRoute } from './define';
 
 const OBJECT = 'datasetMessage';
 
-function messageBody(ctx: RouteContext, caller: Caller, row: DatasetMessageRow): Wire<typeof datasetMessageSchema> {
-  return {
-    id: row.id,
-    datasetId: row.dataset_id,
-    recipientId: row.recipient_id,
-    message: row.message,
-    created: iso(row.created),
-    lastModified: iso(row.last_modified),
-    _links: datasetMessageLinks(ctx.h, caller, row),
-  };
-}
-
 export function datasetMessageRoutes(app: FastifyInstance, ctx: RouteContext): void {
   /** Initialise ('new message'): an id and the link whose PUT sends it; nothing is stored yet. */
   defineRoute(app, ctx, {
     method: 'POST',
     url: '/datasets/:id/messages',
     guard: { resource: 'dataset', rel: REL.newMessage },
+    response: datasetMessageSchema,
     handler: ({ request, access }): Wire<typeof datasetMessageSchema> => {
       const id = newId();
       const links = datasetMessageLinks(ctx.h, request.caller, { id, dataset_id: access.dataset.id, sender_id: request.caller.profileId });
@@ -48,6 +37,7 @@ export function datasetMessageRoutes(app: FastifyInstance, ctx: RouteContext): v
     method: 'PUT',
     url: '/datasets/:id/messages/:messageId',
     guard: { resource: 'dataset', rel: REL.newMessage },
+    response: datasetMessageSchema,
     body: datasetMessageWriteSchema,
     objectName: OBJECT,
     handler: async ({ request, reply, access, body, param }) => {
@@ -77,7 +67,7 @@ export function datasetMessageRoutes(app: FastifyInstance, ctx: RouteContext): v
         return result;
       });
       if (!saved) throw conflict(`Dataset message ${id} is somebody else's`);
-      return reply.status(saved.created ? 201 : 200).send(messageBody(ctx, caller, saved.row));
+      return reply.status(saved.created ? 201 : 200).send(datasetMessageBody(ctx, caller, saved.row));
     },
   });
 }

@@ -4,16 +4,7 @@ import { z } from 'zod';
 import { csvColumns, csvLine, csvRow } from '../../src/domain/csv';
 import { REL } from '../../src/domain/relations';
 import { missingTablesMessage } from '../../src/domain/storeTables';
-import {
-  datasetPatchSchema,
-  datasetPreviewRequestSchema,
-  datasetWriteSchema,
-  type datasetPreviewSchema,
-  type datasetSchema,
-  type Freshness,
-  type questionAnswerSchema,
-  type Wire,
-} from '../../src/domain/resources';
+import { datasetPatchSchema, datasetPreviewRequestSchema, datasetPreviewSchema, datasetSchema, datasetsCollectionSchema, datasetWriteSchema, type Freshness, questionAnswerSchema, type Wire } from '../../src/domain/resources';
 import type { Db } from '../db/database';
 import type { MemberRole } from '../db/schema';
 import { untilClientLeaves } from '../http/clientGone';
@@ -24,14 +15,15 @@ import { answerQuestion } from '../repositories/datasetSearch';
 import { readSearchText } from '../repositories/searchText';
 import type { SearchEngine } from '../search/engine';
 import { postgresSearchEngine } from '../search/postgres';
-import { datasetsByIds, datasetsOf, feedOf, findDataset, findDatasetInWorkspace, relatedTo, tagId, tagsOf, type DatasetRow } from '../repositories/datasets';
+import { datasetsByIds, datasetsOf, feedOf, findDataset, findDatasetInWorkspace, relatedTo, tagsOf, type DatasetRow } from '../repositories/datasets';
+import { datasetBodies, datasetBody } from '../representations/dataset';
 import { notifyDatasetStarred } from '../notifications/datasetLikes';
 import { countView, deleteDataset, setLiked } from '../repositories/datasetWrites';
 import { loadsOf } from '../repositories/freshness';
 import { storeTables } from '../stores/defaultStore';
 import { checkQuery, QueryRefused, type CheckedQuery } from '../stores/queryGuard';
 import { datasetQueryLimits, exportCsv, missingTables, QueryFailed, runQuery, type QueryLimits } from '../stores/queryRunner';
-import { iso, isoRequired, requestUrl, type RouteContext } from './context';
+import { requestUrl, type RouteContext } from './context';
 import { publishDataset, patchDataset } from '../services/publishDataset';
 import * as setupTasks from '../setupTasks';
 import { defineRoute } from './define';
@@ -46,48 +38,6 @@ const questionSchema = z.looseObject({ question: z.string().max(100_000, 'must b
 
 /** Rows a preview shows at most. */
 const PREVIEW_ROWS = 100;
-
-export function datasetBody(ctx: RouteContext, dataset: DatasetRow, tags: readonly string[], role: MemberRole, profileId: string, freshness?: Freshness | null): Wire<typeof datasetSchema> {
-  return {
-    id: dataset.id,
-    workspaceId: dataset.workspace_id,
-    alias: dataset.alias,
-    title: dataset.title,
-    description: dataset.description,
-    descriptionContentType: dataset.description_content_type,
-    questions: dataset.questions,
-    visualisation: dataset.visualisation,
-    metadata: dataset.metadata,
-    rawData: dataset.raw_data,
-    query: dataset.query,
-    viewCount: dataset.view_count,
-    likeCount: dataset.like_count,
-    likedByProfiles: dataset.likers.map((l) => ({ id: l.id, name: l.name, email: l.email })),
-    commentCount: dataset.comment_count,
-    continuousPoll: dataset.continuous_poll,
-    published: iso(dataset.published),
-    created: isoRequired(dataset.created),
-    lastModified: isoRequired(dataset.last_modified),
-    tags: tags.map((name) => ({ id: tagId(dataset.workspace_id, name), name })),
-    ...(freshness !== undefined ? { freshness } : {}),
-    ...(dataset.channel_id !== null && dataset.channel_name !== null
-      ? {
-          _embedded: {
-            source: { id: dataset.channel_id, name: dataset.channel_name, description: dataset.channel_description, picture: dataset.channel_picture },
-          },
-        }
-      : {}),
-    _links: datasetLinks(ctx.h, dataset, datasetViewer(role, profileId, dataset)),
-  };
-}
-
-export async function datasetBodies(ctx: RouteContext, datasets: DatasetRow[], role: MemberRole, profileId: string) {
-  const tags = await tagsOf(
-    ctx.db,
-    datasets.map((d) => d.id),
-  );
-  return datasets.map((d) => datasetBody(ctx, d, tags.get(d.id) ?? [], role, profileId));
-}
 
 /** One dataset with its tags and freshness: the body of every single-dataset answer. */
 async function fullBody(ctx: RouteContext, dataset: DatasetRow, role: MemberRole, profileId: string) {
@@ -165,6 +115,7 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'GET',
     url: '/workspaces/:id/feed',
     guard: { resource: 'workspace', rel: REL.feed },
+    response: datasetsCollectionSchema,
     paging: { defaultSize: 10 },
     handler: async ({ request, access, paging }) => {
       const profileId = request.caller.profileId;
@@ -178,6 +129,7 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'GET',
     url: '/workspaces/:id/search',
     guard: { resource: 'workspace', rel: REL.search },
+    response: datasetsCollectionSchema,
     query: searchQuerySchema,
     paging: { defaultSize: 10 },
     objectName: 'search',
@@ -198,6 +150,7 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'GET',
     url: '/workspaces/:id/datasets',
     guard: { resource: 'workspace', rel: REL.datasets },
+    response: datasetsCollectionSchema,
     query: listQuerySchema,
     paging: { defaultSize: 20 },
     objectName: 'datasets',
@@ -212,6 +165,7 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'POST',
     url: '/workspaces/:id/datasets',
     guard: { resource: 'workspace', rel: REL.publishDataset },
+    response: datasetSchema,
     body: datasetWriteSchema,
     objectName: 'dataset',
     handler: async ({ request, reply, access, body }) => {
@@ -232,6 +186,7 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'POST',
     url: '/workspaces/:id/datasets/preview',
     guard: { resource: 'workspace', rel: REL.previewDataset },
+    response: datasetPreviewSchema,
     body: datasetPreviewRequestSchema,
     objectName: 'dataset',
     handler: async ({ reply, access, body }): Promise<Wire<typeof datasetPreviewSchema>> => {
@@ -256,6 +211,7 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'GET',
     url: '/workspaces/:id/datasets/*',
     guard: { resource: 'workspace', rel: REL.self },
+    response: datasetSchema,
     handler: async ({ request, access, param }) => {
       const idOrAlias = param('*');
       const dataset = idOrAlias === '' ? undefined : await findDatasetInWorkspace(ctx.db, access.workspace.id, idOrAlias, request.caller.profileId);
@@ -269,6 +225,7 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'GET',
     url: '/datasets/:id',
     guard: { resource: 'dataset', rel: REL.self },
+    response: datasetSchema,
     handler: ({ request, access }) => fullBody(ctx, access.dataset, access.role, request.caller.profileId),
   });
 
@@ -277,6 +234,7 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'PATCH',
     url: '/datasets/:id',
     guard: { resource: 'dataset', rel: REL.editDataset },
+    response: datasetSchema,
     body: datasetPatchSchema,
     objectName: 'dataset',
     handler: async ({ request, access, body }) => {
@@ -318,6 +276,7 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
       method,
       url: '/datasets/:id/like',
       guard: { resource: 'dataset', rel: REL.likeDataset },
+      response: datasetSchema,
       handler: async ({ request, reply, access }) => {
         const actor = { profileId: request.caller.profileId, name: request.caller.profile?.name ?? null };
         await setLiked(ctx.db, access.dataset.id, actor.profileId, method === 'PUT', (trx) => notifyDatasetStarred(trx, access.dataset, actor));
@@ -341,6 +300,7 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'GET',
     url: '/datasets/:id/related',
     guard: { resource: 'dataset', rel: REL.related },
+    response: datasetsCollectionSchema,
     paging: { defaultSize: 10 },
     objectName: 'datasets',
     handler: async ({ request, access, paging }) => {
@@ -385,6 +345,7 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'POST',
     url: '/workspaces/:id/questions',
     guard: { resource: 'workspace', rel: REL.questions },
+    response: questionAnswerSchema,
     body: questionSchema,
     objectName: 'question',
     handler: async ({ request, reply, access, body }) => {

@@ -5,6 +5,7 @@ import { resolveAccess, type AccessByResource, type ResourceKind } from '../poli
 import { requireOffered } from '../policy/guard';
 import type { RouteContext } from './context';
 import { parseBody, parseQuery, rejectNulCharacters, wellFormedStrings } from '../http/validation';
+import { serializerSchema } from '../http/responseSchema';
 
 // Every API route is declared through `defineRoute`: it names the resource it acts on and the
 // relation the caller must be offered there, and the one guard below authorises it before any
@@ -38,6 +39,8 @@ export interface RouteMeta {
   query: z.ZodType | undefined;
   paging: PagingOptions | undefined;
   objectName: string;
+  /** the body of a 2xx answer (a schema of src/domain/resources.ts); undefined for 204s, streams, CSV and files */
+  response: z.ZodType | undefined;
 }
 
 export const ROUTE_META = Symbol('api route meta');
@@ -65,6 +68,11 @@ export interface RouteSpec<K extends ResourceKind, B extends z.ZodType, Q extend
   paging?: PagingOptions;
   /** the objectName of field errors */
   objectName?: string;
+  /**
+   * The body of a 2xx answer: Fastify writes it through this schema's JSON Schema, so a field the
+   * schema does not name is not sent. Every route answering a JSON resource declares one.
+   */
+  response?: z.ZodType;
   handler(args: HandlerArgs<K, B, Q>): unknown;
 }
 
@@ -74,11 +82,12 @@ export function defineRoute<K extends ResourceKind, B extends z.ZodType = z.ZodU
   spec: RouteSpec<K, B, Q>,
 ): void {
   const objectName = spec.objectName ?? spec.guard.resource;
-  const meta: RouteMeta = { guard: spec.guard, body: spec.body, query: spec.query, paging: spec.paging, objectName };
+  const meta: RouteMeta = { guard: spec.guard, body: spec.body, query: spec.query, paging: spec.paging, objectName, response: spec.response };
   app.route({
     method: spec.method,
     url: spec.url,
     config: { [ROUTE_META]: meta },
+    ...(spec.response ? { schema: { response: { '2xx': serializerSchema(spec.response) } } } : {}),
     handler: async (request, reply) => {
       const params = (request.params ?? {}) as Record<string, string | undefined>;
       const param = (name: string) => params[name] ?? '';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { REL } from '../../src/domain/relations';
-import type { invitationSchema, Wire } from '../../src/domain/resources';
+import { invitationSchema, invitationsCollectionSchema } from '../../src/domain/resources';
 import { isValidEmail, PROFILE_MESSAGES } from '../../src/domain/validation';
 import { isEmailInDomains, normaliseDomain } from '../../src/domain/workspaceDomains';
 import type { MemberRole } from '../db/schema';
@@ -10,7 +10,7 @@ import { createMailer, type Mailer } from '../identity/mailer';
 import { pagedCollection } from '../http/hal';
 import { notify } from '../notifications/notify';
 import type { Caller } from '../policy/caller';
-import { invitationLinks } from '../policy/links';
+import { invitationBody } from '../representations/invitation';
 import {
   findInvitation,
   findInvitationByEmail,
@@ -26,7 +26,7 @@ import {
 } from '../repositories/invitations';
 import { profileIdsByEmail, setDefaultWorkspace } from '../repositories/profiles';
 import { addMember, isMemberByEmail, memberRole } from '../repositories/workspaces';
-import { isoRequired, requestUrl, type RouteContext } from './context';
+import { requestUrl, type RouteContext } from './context';
 import * as setupTasks from '../setupTasks';
 import { defineRoute } from './define';
 import { rejectFieldErrors } from '../http/validation';
@@ -35,17 +35,6 @@ const OBJECT = 'invitation';
 
 const emailQuerySchema = z.looseObject({ email: z.string({ message: 'is required' }).trim().min(1, 'is required').max(320, 'is not an email address') });
 const createSchema = z.looseObject({ email: z.string().max(320, PROFILE_MESSAGES.emailInvalid).nullish() });
-
-export function invitationBody(ctx: RouteContext, caller: Caller, invitation: InvitationRow, callerRole: MemberRole | undefined): Wire<typeof invitationSchema> {
-  return {
-    id: invitation.id,
-    email: invitation.email,
-    status: invitation.status,
-    created: isoRequired(invitation.created),
-    workspace: { id: invitation.workspace_id, name: invitation.workspace_name },
-    _links: invitationLinks(ctx.h, caller, invitation, callerRole),
-  };
-}
 
 /**
  * The invitation email, sent through the same mailer as the identity emails (SMTP, else the
@@ -79,6 +68,7 @@ export function invitationRoutes(app: FastifyInstance, ctx: RouteContext): void 
     method: 'GET',
     url: '/invitations',
     guard: { resource: 'root', rel: REL.invitations, pinned: true },
+    response: invitationsCollectionSchema,
     query: emailQuerySchema,
     paging: { defaultSize: 99 },
     objectName: OBJECT,
@@ -92,6 +82,7 @@ export function invitationRoutes(app: FastifyInstance, ctx: RouteContext): void 
     method: 'GET',
     url: '/invitations/:id',
     guard: { resource: 'invitation', rel: REL.self },
+    response: invitationSchema,
     handler: ({ request, access }) => invitationBody(ctx, request.caller, access.invitation, access.role),
   });
 
@@ -104,6 +95,7 @@ export function invitationRoutes(app: FastifyInstance, ctx: RouteContext): void 
     method: 'PATCH',
     url: '/invitations/:id',
     guard: { resource: 'invitation', rel: REL.acceptInvitation },
+    response: invitationSchema,
     handler: async ({ request, access }) => {
       const { caller } = request;
       const { invitation } = access;
@@ -127,6 +119,7 @@ export function invitationRoutes(app: FastifyInstance, ctx: RouteContext): void 
     method: 'GET',
     url: '/workspaces/:id/invitations',
     guard: { resource: 'workspace', rel: REL.invitations },
+    response: invitationsCollectionSchema,
     paging: { defaultSize: 99 },
     handler: async ({ request, access, paging }) => {
       const { items, total } = await invitationsOfWorkspace(ctx.db, access.workspace.id, paging);
@@ -142,6 +135,7 @@ export function invitationRoutes(app: FastifyInstance, ctx: RouteContext): void 
     method: 'POST',
     url: '/workspaces/:id/invitations',
     guard: { resource: 'workspace', rel: REL.createInvitation },
+    response: invitationSchema,
     body: createSchema,
     objectName: OBJECT,
     handler: async ({ request, reply, access, body }) => {
@@ -190,6 +184,7 @@ export function invitationRoutes(app: FastifyInstance, ctx: RouteContext): void 
     method: 'PUT',
     url: '/invitations/:id/withdrawal',
     guard: { resource: 'invitation', rel: REL.withdrawInvitation },
+    response: invitationSchema,
     handler: async ({ request, access }) => {
       await ctx.db.transaction().execute(async (trx) => {
         if (!(await markRevoked(trx, access.invitation))) throw conflict('This invitation has already been withdrawn');
@@ -217,6 +212,7 @@ export function invitationRoutes(app: FastifyInstance, ctx: RouteContext): void 
       method,
       url: '/invitations/:id/administrator',
       guard: { resource: 'invitation', rel },
+      response: invitationSchema,
       handler: async ({ request, access }) => {
         if (!(await setInviteeRole(ctx.db, access.invitation, role))) throw conflict(`${access.invitation.email} is no longer a member of this workspace`);
         return reread(request.caller, access.invitation.id, access.role);

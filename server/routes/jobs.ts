@@ -1,46 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { REL } from '../../src/domain/relations';
-import { JOB_STATUSES, type jobSchema, type logEntrySchema, type Wire } from '../../src/domain/resources';
-import type { MemberRole } from '../db/schema';
+import { JOB_STATUSES, jobSchema, jobsCollectionSchema } from '../../src/domain/resources';
 import { conflict, notFound } from '../http/errors';
 import { pagedCollection } from '../http/hal';
-import { jobLinks } from '../policy/links';
-import { findJob, jobsOf, type JobRow } from '../repositories/jobs';
-import { deleteJob, readLogs, withdrawJob, type LogLine } from '../runner';
-import { callerName, iso, isoRequired, requestUrl, type RouteContext } from './context';
+import { findJob, jobsOf } from '../repositories/jobs';
+import { deleteJob, readLogs, withdrawJob } from '../runner';
+import { jobBody, logEntryBody } from '../representations/job';
+import { callerName, requestUrl, type RouteContext } from './context';
 import { defineRoute } from './define';
-
-/** A job's rows per stream as numbers (a stream named `__proto__` stays an own key). */
-function rowsByStream(stored: Readonly<Record<string, unknown>> | null | undefined): Record<string, number> {
-  return Object.fromEntries(Object.entries(stored ?? {}).map(([stream, rows]) => [stream, Number(rows)]));
-}
-
-export function jobBody(ctx: RouteContext, job: JobRow, role: MemberRole): Wire<typeof jobSchema> {
-  return {
-    id: job.id,
-    type: job.type,
-    status: job.status as Wire<typeof jobSchema>['status'],
-    created: isoRequired(job.created),
-    startTime: iso(job.start_time),
-    endTime: iso(job.end_time),
-    triggeredBy: job.triggered_by,
-    attempt: job.attempt,
-    maxAttempts: job.max_attempts,
-    exitCode: job.exit_code,
-    commitId: job.commit_id,
-    rowsLoaded: Number(job.rows_loaded),
-    rowsByStream: rowsByStream(job.rows_by_stream),
-    _embedded: {
-      profile: job.profile_email === null ? null : { email: job.profile_email },
-      pipeline: job.embedded_pipeline_id === null ? null : { id: job.embedded_pipeline_id, name: job.pipeline_name },
-      datastore: job.embedded_datastore_id === null ? null : { id: job.embedded_datastore_id, name: job.datastore_name },
-    },
-    _links: jobLinks(ctx.h, job, role),
-  };
-}
-
-const logEntry = (line: LogLine): Wire<typeof logEntrySchema> => ({ sequence: line.sequence, timestamp: isoRequired(line.timestamp), message: line.message });
 
 const KNOWN_STATUSES: ReadonlySet<string> = new Set(JOB_STATUSES);
 const statusList = z
@@ -78,6 +46,7 @@ export function jobRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'GET',
     url: '/workspaces/:id/jobs',
     guard: { resource: 'workspace', rel: REL.jobs },
+    response: jobsCollectionSchema,
     query: jobsQuerySchema,
     paging: {},
     objectName: 'jobs',
@@ -91,6 +60,7 @@ export function jobRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'GET',
     url: '/jobs/:id',
     guard: { resource: 'job', rel: REL.self },
+    response: jobSchema,
     handler: ({ access }) => jobBody(ctx, access.job, access.role),
   });
 
@@ -115,6 +85,7 @@ export function jobRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'PUT',
     url: '/jobs/:id/stopped',
     guard: { resource: 'job', rel: REL.withdrawJob },
+    response: jobSchema,
     handler: async ({ request, reply, access }) => {
       const result = await withdrawJob(ctx.db, access.job.id, callerName(request.caller));
       if (result.status === 'NOT_FOUND') throw notFound(`Job ${access.job.id} not found`);
@@ -137,7 +108,7 @@ export function jobRoutes(app: FastifyInstance, ctx: RouteContext): void {
       if (lines.length === 0) return reply.status(204).send();
       if (query.download === 'true') reply.header('content-disposition', `attachment; filename="${access.job.id}.txt"`);
       if (wantsNdjson(request.headers.accept)) {
-        return reply.type('application/stream+json').send(lines.map((line) => `${JSON.stringify(logEntry(line))}\n`).join(''));
+        return reply.type('application/stream+json').send(lines.map((line) => `${JSON.stringify(logEntryBody(line))}\n`).join(''));
       }
       return reply.type('text/plain; charset=utf-8').send(lines.map((line) => `${line.message}\n`).join(''));
     },

@@ -1,37 +1,22 @@
 import type { FastifyInstance } from 'fastify';
-import { memberHandle } from '../../src/domain/comments';
 import { REL } from '../../src/domain/relations';
-import type { memberSchema, Wire } from '../../src/domain/resources';
-import type { MemberRole } from '../db/schema';
+import { administratorsCollectionSchema, memberSchema } from '../../src/domain/resources';
 import { conflict, notFound } from '../http/errors';
 import { pagedCollection } from '../http/hal';
-import { isAdminRole, memberLinks } from '../policy/links';
 import { administratorsOf, findMember, removeMember, setMemberRole } from '../repositories/members';
-import type { MemberRow } from '../repositories/workspaces';
+import { memberBody } from '../representations/member';
 import { requestUrl, type RouteContext } from './context';
 import { defineRoute } from './define';
 
 // One member of a workspace and the workspace's administrators (the Matatika reference's
 // Administrator: a Member with the administrator flag — an owner or an editor here).
 
-/** A member as `viewerRole` sees them; the handle (for @mentions) is the stored one, else one made from the name. */
-export function memberBody(ctx: RouteContext, workspaceId: string, member: MemberRow, viewerRole: MemberRole): Wire<typeof memberSchema> {
-  return {
-    id: member.id,
-    name: member.name,
-    email: member.email,
-    handle: memberHandle(member),
-    role: member.role,
-    administrator: isAdminRole(member.role),
-    _links: memberLinks(ctx.h, workspaceId, member, viewerRole),
-  };
-}
-
 export function memberRoutes(app: FastifyInstance, ctx: RouteContext): void {
   defineRoute(app, ctx, {
     method: 'GET',
     url: '/workspaces/:id/members/:memberId',
     guard: { resource: 'member', rel: REL.self },
+    response: memberSchema,
     handler: ({ access }) => memberBody(ctx, access.workspace.id, access.member, access.role),
   });
 
@@ -50,6 +35,7 @@ export function memberRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'GET',
     url: '/workspaces/:id/administrators',
     guard: { resource: 'workspace', rel: REL.administrators },
+    response: administratorsCollectionSchema,
     paging: { defaultSize: 99 },
     objectName: 'administrators',
     handler: async ({ request, access, paging }) => {
@@ -67,6 +53,7 @@ export function memberRoutes(app: FastifyInstance, ctx: RouteContext): void {
       method,
       url: '/workspaces/:id/administrators/:memberId',
       guard: { resource: 'member', rel },
+      response: memberSchema,
       handler: async ({ access }) => {
         if (!(await setMemberRole(ctx.db, access.workspace.id, access.member.id, role))) throw conflict(`${access.member.name} is no longer a member of this workspace`);
         const changed = await findMember(ctx.db, access.workspace.id, access.member.id);

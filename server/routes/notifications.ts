@@ -1,15 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { REL } from '../../src/domain/relations';
-import type { notificationSchema, notificationSettingsSchema, Wire } from '../../src/domain/resources';
+import { notificationSchema, notificationsCollectionSchema, notificationSettingsSchema } from '../../src/domain/resources';
 import { pagedCollection } from '../http/hal';
-import type { Caller } from '../policy/caller';
-import { notificationLinks, notificationSettingsLinks } from '../policy/links';
 import { noiseSettingsInputSchema, uniqueRoutes, type NoiseSettings } from '../../src/domain/noiseControl';
 import { notFound } from '../http/errors';
 import { noiseSettingsFor, saveNoiseSettings } from '../repositories/notificationSettings';
-import { deleteNotification, findNotification, markResolved, markResolvedBefore, notificationsOf, type NotificationRow } from '../repositories/notifications';
-import { iso, isoRequired, requestUrl, type RouteContext } from './context';
+import { deleteNotification, findNotification, markResolved, markResolvedBefore, notificationsOf } from '../repositories/notifications';
+import { notificationBody, notificationSettingsBody } from '../representations/notification';
+import { requestUrl, type RouteContext } from './context';
 import { defineRoute } from './define';
 
 const flag = z.enum(['true', 'false'], { message: "must be 'true' or 'false'" }).optional();
@@ -24,36 +23,6 @@ const querySchema = z.looseObject({ all: flag, markAsResolved: flag, before: tim
 /** Matatika's "refresh notifications": `read` (default true) marks read what came at or before `lastReadAt` (default now). */
 const refreshSchema = z.looseObject({ read: flag, lastReadAt: timestamp });
 
-export function notificationBody(ctx: RouteContext, caller: Caller, n: NotificationRow): Wire<typeof notificationSchema> {
-  const embedded: Record<string, unknown> = {};
-  if (n.dataset_id !== null && n.dataset_title !== null) {
-    embedded.dataset = { id: n.dataset_id, alias: n.dataset_alias, title: n.dataset_title, workspaceId: n.dataset_workspace_id };
-  }
-  if (n.pipeline_ref_id !== null && n.pipeline_name !== null) embedded.pipeline = { id: n.pipeline_ref_id, name: n.pipeline_name };
-  if (n.workspace_id !== null && n.workspace_name !== null) embedded.workspace = { id: n.workspace_id, name: n.workspace_name };
-  if (n.job_id !== null && n.job_type !== null) {
-    embedded.job = {
-      id: n.job_id,
-      type: n.job_type,
-      status: n.job_status,
-      startTime: iso(n.job_start_time),
-      endTime: iso(n.job_end_time),
-      commitId: n.job_commit_id,
-    };
-  }
-  return {
-    id: n.id,
-    type: n.type,
-    message: n.message,
-    resolved: n.resolved,
-    created: isoRequired(n.created),
-    lastModified: isoRequired(n.last_modified),
-    actor: n.actor_name === null ? null : { name: n.actor_name },
-    ...(Object.keys(embedded).length > 0 ? { _embedded: embedded } : {}),
-    _links: notificationLinks(ctx.h, caller, n),
-  };
-}
-
 export function notificationRoutes(app: FastifyInstance, ctx: RouteContext): void {
   /**
    * The caller's own notifications, newest first: unread only unless all=true. page.totalElements
@@ -64,6 +33,7 @@ export function notificationRoutes(app: FastifyInstance, ctx: RouteContext): voi
     method: 'GET',
     url: '/notifications',
     guard: { resource: 'root', rel: REL.notifications },
+    response: notificationsCollectionSchema,
     query: querySchema,
     paging: {},
     objectName: 'notifications',
@@ -90,6 +60,7 @@ export function notificationRoutes(app: FastifyInstance, ctx: RouteContext): voi
     method: 'PUT',
     url: '/notifications',
     guard: { resource: 'root', rel: REL.notifications },
+    response: notificationsCollectionSchema,
     query: refreshSchema,
     paging: {},
     objectName: 'notifications',
@@ -107,6 +78,7 @@ export function notificationRoutes(app: FastifyInstance, ctx: RouteContext): voi
     method: 'GET',
     url: '/workspaces/:id/notifications',
     guard: { resource: 'workspace', rel: REL.notifications },
+    response: notificationsCollectionSchema,
     query: querySchema,
     paging: {},
     objectName: 'notifications',
@@ -123,6 +95,7 @@ export function notificationRoutes(app: FastifyInstance, ctx: RouteContext): voi
     method: 'GET',
     url: '/notifications/:id',
     guard: { resource: 'notification', rel: REL.self },
+    response: notificationSchema,
     handler: ({ request, access }) => notificationBody(ctx, request.caller, access.notification),
   });
 
@@ -131,6 +104,7 @@ export function notificationRoutes(app: FastifyInstance, ctx: RouteContext): voi
     method: 'PUT',
     url: '/notifications/:id/resolved',
     guard: { resource: 'notification', rel: REL.resolveNotification },
+    response: notificationSchema,
     handler: async ({ request, access }) => {
       await markResolved(ctx.db, request.caller.profileId, [access.notification.id]);
       const row = await findNotification(ctx.db, access.notification.id);
@@ -149,26 +123,26 @@ export function notificationRoutes(app: FastifyInstance, ctx: RouteContext): voi
     },
   });
 
-  const settingsBody = (caller: Caller, settings: NoiseSettings): Wire<typeof notificationSettingsSchema> => ({ mentionsOnly: settings.mentionsOnly, digest: settings.digest, routes: settings.routes.map((r) => ({ objectType: r.objectType, objectId: r.objectId, level: r.level })), _links: notificationSettingsLinks(ctx.h, caller) });
-
   /** Noise control (issue 12, Beyond): mentions only, the daily digest, per-object routes. */
   defineRoute(app, ctx, {
     method: 'GET',
     url: '/notification-settings',
     guard: { resource: 'root', rel: REL.notificationSettings },
-    handler: async ({ request }) => settingsBody(request.caller, await noiseSettingsFor(ctx.db, request.caller.profileId)),
+    response: notificationSettingsSchema,
+    handler: async ({ request }) => notificationSettingsBody(ctx, request.caller, await noiseSettingsFor(ctx.db, request.caller.profileId)),
   });
 
   defineRoute(app, ctx, {
     method: 'PUT',
     url: '/notification-settings',
     guard: { resource: 'root', rel: REL.updateNotificationSettings },
+    response: notificationSettingsSchema,
     body: noiseSettingsInputSchema,
     objectName: 'notificationSettings',
     handler: async ({ request, body }) => {
       const settings: NoiseSettings = { mentionsOnly: body.mentionsOnly, digest: body.digest, routes: uniqueRoutes(body.routes) };
       await ctx.db.transaction().execute((trx) => saveNoiseSettings(trx, request.caller.profileId, settings));
-      return settingsBody(request.caller, await noiseSettingsFor(ctx.db, request.caller.profileId));
+      return notificationSettingsBody(ctx, request.caller, await noiseSettingsFor(ctx.db, request.caller.profileId));
     },
   });
 }

@@ -20,7 +20,7 @@ describe('operationId', () => {
 
 describe('openApiDocument', () => {
   const guard = { resource: 'workspace' as const, rel: 'update workspace' };
-  const meta = { guard, body: z.object({ name: z.string(), size: z.number().optional() }), query: undefined, paging: undefined, objectName: 'workspace' };
+  const meta = { guard, body: z.object({ name: z.string(), size: z.number().optional() }), query: undefined, paging: undefined, objectName: 'workspace', response: z.looseObject({ id: z.string(), tags: z.record(z.string(), z.string()).nullish() }) };
   const document = openApiDocument([{ method: 'PUT', url: '/api/workspaces/:id', meta }, { method: 'HEAD', url: '/api/workspaces/:id', meta }], { version: '1.0.0', serverUrl: 'https://example.com' });
   const put = (document.paths as Record<string, Record<string, Record<string, unknown>>>)['/api/workspaces/{id}']!;
 
@@ -28,6 +28,16 @@ describe('openApiDocument', () => {
     expect(put.put!.requestBody).toMatchObject({ content: { 'application/json': { schema: { type: 'object', required: ['name'] } } } });
     expect(put.put!.responses).toHaveProperty('400');
     expect(put.put!['x-link-relations']).toEqual(['update workspace']);
+  });
+
+  it("describes the answer by the schema it is serialised through: closed objects, open records", () => {
+    const ok = put.put!.responses as Record<string, { content: Record<string, { schema: unknown }> }>;
+    expect(ok['200']!.content['application/hal+json']!.schema).toEqual({
+      type: 'object',
+      properties: { id: { type: 'string' }, tags: { type: ['object', 'null'], additionalProperties: {} } },
+      required: ['id'],
+      additionalProperties: false,
+    });
   });
 
   it('leaves out HEAD, which answers as GET does', () => {

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { errorBodySchema } from '../../src/domain/errors';
 import { pagingSchema } from '../http/hal';
+import { responseJsonSchema } from '../http/responseSchema';
 import type { RouteMeta } from './define';
 import type { RegisteredRoute } from './index';
 
@@ -76,7 +77,11 @@ function operation(route: RegisteredRoute, params: string[]): JsonSchema {
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(meta?.body ? { requestBody: { required: true, content: { 'application/json': { schema: inputSchema(meta.body) } } } } : {}),
     responses: {
-      '200': { description: 'The resource or collection as HAL (`_links` are the actions offered to the caller)', content: { 'application/hal+json': { schema: { type: 'object' } } } },
+      '200': {
+        description: 'The resource or collection as HAL (`_links` are the actions offered to the caller)',
+        // the schema the answer is serialised through: a field it does not name is never sent
+        content: { 'application/hal+json': { schema: meta?.response ? responseJsonSchema(meta.response) : { type: 'object' } } },
+      },
       ...(validates ? { '400': ERROR } : {}),
       '401': ERROR,
       '403': ERROR,

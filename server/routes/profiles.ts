@@ -1,18 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { REL } from '../../src/domain/relations';
-import type { profileSchema, Wire } from '../../src/domain/resources';
+import { profileSchema } from '../../src/domain/resources';
 import { isEmailEditable, validateProfile } from '../../src/domain/validation';
 import { HttpError, notFound } from '../http/errors';
 import { createAttemptGuards, TOO_MANY_REQUESTS } from '../identity/attempt-guards';
 import { pendingEmailOf, requestEmailChange, type EmailChangeDeps } from '../identity/email-change';
 import { createMailer } from '../identity/mailer';
 import { tryAgainIn } from '../identity/throttle-policy';
-import type { Caller } from '../policy/caller';
 import { workspaceAccess } from '../policy/guard';
-import { profileLinks } from '../policy/links';
 import { isUuid } from '../repositories/ids';
 import { createOrFillProfile, setDefaultWorkspace, updateProfileFields, type ProfileRow } from '../repositories/profiles';
+import { profileBody } from '../representations/profile';
 import type { RouteContext } from './context';
 import { defineRoute } from './define';
 import { rejectFieldErrors } from '../http/validation';
@@ -30,19 +29,6 @@ const profileFieldsSchema = z.looseObject({
 const defaultWorkspaceSchema = z.looseObject({
   defaultWorkspace: z.looseObject({ id: z.string().refine(isUuid, 'must be a workspace id') }),
 });
-
-/** `pendingEmail`: a new address waiting for its confirmation link (identity/email-change.ts). */
-export function profileBody(ctx: RouteContext, caller: Caller, profile: ProfileRow, pendingEmail?: string): Wire<typeof profileSchema> {
-  return {
-    id: profile.id,
-    name: profile.name,
-    email: profile.email,
-    ...(pendingEmail === undefined ? {} : { pendingEmail }),
-    defaultWorkspace: profile.default_workspace_id ? { id: profile.default_workspace_id } : null,
-    featuresDisabled: profile.features_disabled,
-    _links: profileLinks(ctx.h, caller, profile),
-  };
-}
 
 function validFields(body: z.infer<typeof profileFieldsSchema>, pathId: string) {
   const name = body.name?.trim() ?? '';
@@ -72,6 +58,7 @@ export function profileRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'POST',
     url: '/profiles/:id/login',
     guard: { resource: 'root', rel: REL.login, pinned: true },
+    response: profileSchema,
     body: profileFieldsSchema,
     objectName: OBJECT,
     handler: async ({ request, body, param }) => {
@@ -92,6 +79,7 @@ export function profileRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'GET',
     url: '/profiles/:id',
     guard: { resource: 'profile', rel: REL.self },
+    response: profileSchema,
     handler: async ({ request, access }) => {
       const profile = existing(access.profile);
       return profileBody(ctx, request.caller, profile, await pendingEmailOf(ctx.db, profile.id));
@@ -102,6 +90,7 @@ export function profileRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'PUT',
     url: '/profiles/:id',
     guard: { resource: 'profile', rel: REL.updateProfile },
+    response: profileSchema,
     body: profileFieldsSchema,
     objectName: OBJECT,
     handler: async ({ request, access, body }) => {
@@ -126,6 +115,7 @@ export function profileRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'PATCH',
     url: '/profiles/:id',
     guard: { resource: 'profile', rel: REL.updateProfile },
+    response: profileSchema,
     body: defaultWorkspaceSchema,
     objectName: OBJECT,
     handler: async ({ request, access, body }) => {

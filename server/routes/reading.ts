@@ -1,15 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { REL } from '../../src/domain/relations';
+import { channelsCollectionSchema, datasetsCollectionSchema, notificationsCollectionSchema } from '../../src/domain/resources';
 import { pagedCollection } from '../http/hal';
 import { datasetsByIds } from '../repositories/datasets';
 import { likedDatasetIds, newsChannels, newsOf } from '../repositories/reading';
 import { readSearchText } from '../repositories/searchText';
-import { channelBody } from './channels';
+import { channelBody } from '../representations/channel';
 import { requestUrl, type RouteContext } from './context';
-import { datasetBodies } from './datasets';
+import { datasetBodies } from '../representations/dataset';
 import { defineRoute } from './define';
-import { notificationBody } from './notifications';
+import { notificationBody } from '../representations/notification';
 
 // What a member reads for themselves in a workspace (spec 002 §2, §7): Starred and News.
 
@@ -21,6 +22,7 @@ export function readingRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'GET',
     url: '/workspaces/:id/liked',
     guard: { resource: 'workspace', rel: REL.liked },
+    response: datasetsCollectionSchema,
     paging: { defaultSize: 10 },
     objectName: 'datasets',
     handler: async ({ request, access, paging }) => {
@@ -40,6 +42,7 @@ export function readingRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'GET',
     url: '/workspaces/:id/news',
     guard: { resource: 'workspace', rel: REL.news },
+    response: notificationsCollectionSchema,
     query: newsQuerySchema,
     paging: { defaultSize: 10 },
     objectName: 'news',
@@ -67,6 +70,7 @@ export function readingRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'GET',
     url: '/workspaces/:id/news/channels',
     guard: { resource: 'workspace', rel: REL.newsChannels },
+    response: channelsCollectionSchema,
     paging: { defaultSize: 99 },
     objectName: 'channels',
     handler: async ({ request, access, paging }) => {

@@ -1,14 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { REL } from '../../src/domain/relations';
-import type { Wire, workspaceResourceSchema } from '../../src/domain/resources';
+import { workspaceResourceSchema, workspaceResourcesCollectionSchema } from '../../src/domain/resources';
 import { attachmentDisposition, recordedContentType, RESOURCE_LIMITS, servedContentType } from '../../src/domain/workspaceResources';
 import { badRequest, HttpError, notFound } from '../http/errors';
-import { pagedCollection, type Links } from '../http/hal';
+import { pagedCollection } from '../http/hal';
 import { parseBody } from '../http/validation';
 import { resourceLinks } from '../policy/links';
 import { deleteResource, listResources, RESOURCE_SORT_FIELDS, resourceContent, writeResource, type ResourceMeta } from '../repositories/workspaceResources';
-import { isoRequired, requestUrl, type RouteContext } from './context';
+import { requestUrl, type RouteContext } from './context';
+import { workspaceResourceBody } from '../representations/workspaceResource';
 import { defineRoute } from './define';
 
 // Workspace resources (spec 002 'resources' and DownloadResource; the Matatika reference's
@@ -23,17 +24,6 @@ const resourceWriteBody = z.object({
   content: z.string({ message: 'is required' }).max(RESOURCE_LIMITS.bytes, `must be at most ${RESOURCE_LIMITS.bytes} bytes`),
   contentType: z.string().max(200, 'is too long').nullish(),
 });
-
-function resourceBody(resource: ResourceMeta, links: Links): Wire<typeof workspaceResourceSchema> {
-  return {
-    path: resource.path,
-    created: isoRequired(resource.created),
-    lastModified: isoRequired(resource.last_modified),
-    contentType: resource.content_type,
-    size: resource.size,
-    _links: links,
-  };
-}
 
 /** The resource's JSON view is asked for by name; anything else (`*\/*`, a browser, none) downloads its content. */
 function wantsJson(accept: string | undefined): boolean {
@@ -72,11 +62,12 @@ export function resourceRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'GET',
     url: '/workspaces/:id/resources',
     guard: { resource: 'workspace', rel: REL.resources },
+    response: workspaceResourcesCollectionSchema,
     paging: { sortable: RESOURCE_SORT_FIELDS },
     objectName: 'resources',
     handler: async ({ request, access, paging }) => {
       const { items, total } = await listResources(ctx.db, access.workspace.id, paging);
-      const bodies = items.map((r) => resourceBody(r, resourceLinks(ctx.h, r, access.role)));
+      const bodies = items.map((r) => workspaceResourceBody(r, resourceLinks(ctx.h, r, access.role)));
       return pagedCollection('resources', bodies, paging, total, requestUrl(ctx, request));
     },
   });
@@ -86,8 +77,9 @@ export function resourceRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'GET',
     url: '/workspaces/:id/resources/*',
     guard: { resource: 'workspaceResource', rel: REL.self },
+    response: workspaceResourceSchema,
     handler: async ({ request, reply, access }) => {
-      if (wantsJson(request.headers.accept)) return resourceBody(access.resource, access.links);
+      if (wantsJson(request.headers.accept)) return workspaceResourceBody(access.resource, access.links);
       const content = await resourceContent(ctx.db, access.workspace.id, access.resource.path);
       if (content === undefined) throw notFound('Resource not found');
       return sendContent(reply, access.resource, content);
@@ -121,6 +113,7 @@ export function resourceRoutes(app: FastifyInstance, ctx: RouteContext): void {
       method: 'PUT',
       url: '/workspaces/:id/resources/*',
       guard: { resource: 'workspaceResourceOrDraft', rel: [REL.createResource, REL.updateResource] },
+      response: workspaceResourceSchema,
       objectName: OBJECT_NAME,
       handler: async ({ request, reply, access }) => {
         if (!access.path.ok) throw badRequest(`Validation failed for object='${OBJECT_NAME}'`, [{ field: 'path', objectName: OBJECT_NAME, defaultMessage: access.path.message }]);
@@ -135,7 +128,7 @@ export function resourceRoutes(app: FastifyInstance, ctx: RouteContext): void {
           RESOURCE_LIMITS.workspaceBytes,
         );
         if (!written.ok) throw new HttpError(413, `This workspace's resources may hold at most ${RESOURCE_LIMITS.workspaceBytes} bytes together: delete some first`);
-        return reply.status(written.created ? 201 : 200).send(resourceBody(written.resource, resourceLinks(ctx.h, written.resource, access.role)));
+        return reply.status(written.created ? 201 : 200).send(workspaceResourceBody(written.resource, resourceLinks(ctx.h, written.resource, access.role)));
       },
     });
     done();

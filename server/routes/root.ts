@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { REL } from '../../src/domain/relations';
+import { rootSchema } from '../../src/domain/resources';
 import type { RouteContext } from './context';
 import { defineRoute } from './define';
 
@@ -9,6 +10,7 @@ export function rootRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'GET',
     url: '/',
     guard: { resource: 'root', rel: REL.self },
+    response: rootSchema,
     handler: ({ access }) => ({ _links: access.links }),
   });
 }

@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { REL } from '../../src/domain/relations';
-import { subscriptionUpdateSchema } from '../../src/domain/resources';
+import { subscriptionSchema, subscriptionsCollectionSchema, subscriptionUpdateSchema } from '../../src/domain/resources';
 import { notFound } from '../http/errors';
 import { pagedCollection } from '../http/hal';
 import { deleteSubscription, findSubscription, memberSubscriptionsOf, setSubscriptionType, subscriptionsOfProfile } from '../repositories/subscriptions';
 import { requestUrl, type RouteContext } from './context';
 import { defineRoute } from './define';
-import { subscriptionBody, watchRoutes } from './watch';
+import { subscriptionBody } from '../representations/subscription';
+import { watchRoutes } from './watch';
 
 // Subscriptions (the Matatika reference): the caller's own (root 'subscriptions'), one subscription
 // (read, change its type, remove), watching a channel or a whole workspace, and the workspace's
@@ -19,6 +20,7 @@ export function subscriptionRoutes(app: FastifyInstance, ctx: RouteContext): voi
     method: 'GET',
     url: '/subscriptions',
     guard: { resource: 'root', rel: REL.subscriptions },
+    response: subscriptionsCollectionSchema,
     paging: {},
     objectName: 'subscriptions',
     handler: async ({ request, paging }) => {
@@ -32,6 +34,7 @@ export function subscriptionRoutes(app: FastifyInstance, ctx: RouteContext): voi
     method: 'GET',
     url: '/subscriptions/:id',
     guard: { resource: 'subscription', rel: REL.self },
+    response: subscriptionSchema,
     handler: ({ request, access }) => subscriptionBody(ctx, request.caller, access.subscription),
   });
 
@@ -40,6 +43,7 @@ export function subscriptionRoutes(app: FastifyInstance, ctx: RouteContext): voi
     method: 'PUT',
     url: '/subscriptions/:id',
     guard: { resource: 'subscription', rel: REL.updateSubscription },
+    response: subscriptionSchema,
     body: subscriptionUpdateSchema,
     objectName: 'subscription',
     handler: async ({ request, access, body }) => {
@@ -65,6 +69,7 @@ export function subscriptionRoutes(app: FastifyInstance, ctx: RouteContext): voi
     method: 'GET',
     url: '/workspaces/:id/members/subscriptions',
     guard: { resource: 'workspace', rel: REL.memberSubscriptions },
+    response: subscriptionsCollectionSchema,
     paging: {},
     objectName: 'subscriptions',
     handler: async ({ request, access, paging }) => {

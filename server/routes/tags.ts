@@ -1,26 +1,22 @@
 import type { FastifyInstance } from 'fastify';
 import { REL } from '../../src/domain/relations';
-import type { tagSchema, Wire } from '../../src/domain/resources';
+import { tagSchema, tagsCollectionSchema } from '../../src/domain/resources';
 import { notFound } from '../http/errors';
 import { pagedCollection } from '../http/hal';
-import { tagLinks } from '../policy/links';
-import { findTag, tagId, workspaceTags } from '../repositories/datasets';
+import { findTag, workspaceTags } from '../repositories/datasets';
+import { tagBody } from '../representations/tag';
 import { requestUrl, type RouteContext } from './context';
 import { defineRoute } from './define';
 
 // Tags (the Matatika reference): a workspace's tags, one tag, and the tags of the caller's news.
 // A tag is a word on datasets, so its id is derived from its workspace and name (tagId).
 
-function tagBody(ctx: RouteContext, workspaceId: string, tag: { name: string; usage: number }): Wire<typeof tagSchema> {
-  const id = tagId(workspaceId, tag.name);
-  return { id, name: tag.name, usage: tag.usage, _links: tagLinks(ctx.h, workspaceId, id) };
-}
-
 export function tagRoutes(app: FastifyInstance, ctx: RouteContext): void {
   defineRoute(app, ctx, {
     method: 'GET',
     url: '/workspaces/:id/tags',
     guard: { resource: 'workspace', rel: REL.tags },
+    response: tagsCollectionSchema,
     paging: { defaultSize: 99 },
     handler: async ({ request, access, paging }) => {
       const workspaceId = access.workspace.id;
@@ -34,6 +30,7 @@ export function tagRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'GET',
     url: '/workspaces/:id/tags/:tagId',
     guard: { resource: 'workspace', rel: REL.tags },
+    response: tagSchema,
     handler: async ({ access, param }) => {
       const id = param('tagId');
       const tag = await findTag(ctx.db, access.workspace.id, id);
@@ -47,6 +44,7 @@ export function tagRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'GET',
     url: '/workspaces/:id/news/tags',
     guard: { resource: 'workspace', rel: REL.newsTags },
+    response: tagsCollectionSchema,
     paging: { defaultSize: 99 },
     objectName: 'tags',
     handler: async ({ request, access, paging }) => {

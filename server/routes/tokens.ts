@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { expiryOf, isOAuthProvider } from '../../src/domain/oauth';
 import { REL } from '../../src/domain/relations';
-import type { oauthTokenSchema, Wire } from '../../src/domain/resources';
+import { oauthTokenSchema, type Wire } from '../../src/domain/resources';
 import { badRequest, notFound } from '../http/errors';
 import { exchangeGrant } from '../oauth/tokenExchange';
 import { credentialsSummary, storedCredentials, withCredentials, withoutCredentials } from '../oauth/credentials';
@@ -46,6 +46,7 @@ export function tokenRoutes(app: FastifyInstance, ctx: RouteContext): void {
     // Anyone signed in reaches the route; what it acts on is the component named in the body, whose
     // 'authorize datacomponent' link the handler demands through the same policy.
     guard: { resource: 'root', rel: REL.self },
+    response: oauthTokenSchema,
     body: tokenBody,
     objectName: OBJECT_NAME,
     handler: async ({ request, body, param }): Promise<Wire<typeof oauthTokenSchema>> => {

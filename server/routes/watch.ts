@@ -1,30 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { REL } from '../../src/domain/relations';
-import { subscriptionWriteSchema, type subscriptionSchema, type Wire } from '../../src/domain/resources';
+import { subscriptionSchema, subscriptionWriteSchema } from '../../src/domain/resources';
 import { notFound } from '../http/errors';
 import type { AccessByResource } from '../policy/access';
-import type { Caller } from '../policy/caller';
-import { subscriptionLinks } from '../policy/links';
-import { findSubscription, subscribe, unsubscribe, type SubscriptionView, type WatchTarget } from '../repositories/subscriptions';
-import { iso, type RouteContext } from './context';
+import { findSubscription, subscribe, unsubscribe, type WatchTarget } from '../repositories/subscriptions';
+import { subscriptionBody } from '../representations/subscription';
+import type { RouteContext } from './context';
 import { defineRoute } from './define';
-
-/**
- * The subscription's body. Its subject's name is shown while its owner is a member of the
- * subject's workspace: a subscription left behind names nothing the owner may no longer read.
- */
-export function subscriptionBody(ctx: RouteContext, caller: Caller, s: SubscriptionView, withMember = false): Wire<typeof subscriptionSchema> {
-  return {
-    id: s.id,
-    type: s.type,
-    created: iso(s.created),
-    lastModified: iso(s.last_modified),
-    subject: { type: s.subject_type, id: s.subject_id, name: s.member ? s.subject_name : null },
-    ...(withMember ? { member: { id: s.profile_id, name: s.member_name, handle: s.member_handle } } : {}),
-    _links: subscriptionLinks(ctx.h, caller, s),
-  };
-}
 
 type WatchedKind = 'pipeline' | 'dataset' | 'channel' | 'workspace';
 
@@ -56,6 +39,7 @@ export function watchRoutes<K extends WatchedKind>(app: FastifyInstance, ctx: Ro
     method: 'POST',
     url: watched.url,
     guard: { resource: watched.resource, rel: REL.addSubscription },
+    response: subscriptionSchema,
     body: subscriptionWriteSchema,
     query: watchQuerySchema,
     objectName: 'subscription',

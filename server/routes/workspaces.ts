@@ -2,25 +2,23 @@ import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { isSafeLogo, LOGO_ERROR } from '../../src/domain/workspaceLogo';
+import { channelsCollectionSchema, jobSchema, membersCollectionSchema, workspaceSchema, workspacesCollectionSchema } from '../../src/domain/resources';
 import { allowsGithubInstallation, allowsSshKey, isBranchName, isRemoteGitUrl, parseRepositoryUrl } from '../../src/domain/workspaceRepository';
 import { REL } from '../../src/domain/relations';
-import type { Wire, workspaceSchema } from '../../src/domain/resources';
 import { normaliseDomain } from '../../src/domain/workspaceDomains';
-import type { MemberRole } from '../db/schema';
 import { conflict } from '../http/errors';
 import { pagedCollection } from '../http/hal';
-import type { Caller } from '../policy/caller';
-import { isAdminRole, workspaceDraftLinks, workspaceLinks } from '../policy/links';
 import { newId } from '../repositories/ids';
 import { checkLocalRepository, type LocalRepositoryRules } from '../security/localRepositories';
 import { projectDir } from '../runner/project';
 import { queueSignals } from '../runner/signals';
 import { requestDeployment } from '../services/deployments';
-import { jobBody } from './jobs';
+import { jobBody } from '../representations/job';
 import { CHANNEL_SORT_FIELDS, channelsOf } from '../repositories/channels';
-import { channelBody } from './channels';
+import { channelBody } from '../representations/channel';
 import { createWorkspace, deleteWorkspace, membersOf, updateWorkspace, workspacesOf, type WorkspaceChanges, type WorkspaceRow } from '../repositories/workspaces';
-import { memberBody } from './members';
+import { memberBody } from '../representations/member';
+import { workspaceBody, workspaceDraftBody } from '../representations/workspace';
 import { callerName, requestUrl, type RouteContext } from './context';
 import { defineRoute } from './define';
 import { rejectFieldErrors } from '../http/validation';
@@ -30,32 +28,6 @@ const MAX_NAME = 200;
 // A logo may travel as a data URL; the body limit (1 MB) bounds it anyway.
 const MAX_IMAGE_URL = 1_000_000;
 const PROPERTY_KEY = /^[A-Za-z0-9_.-]{1,200}$/;
-
-export function workspaceBody(ctx: RouteContext, workspace: WorkspaceRow, role: MemberRole, defaultWorkspaceId: string | null | undefined): Wire<typeof workspaceSchema> {
-  return {
-    id: workspace.id,
-    name: workspace.name,
-    imageUrl: workspace.image_url,
-    defaultEnvironment: workspace.default_environment,
-    default: workspace.id === defaultWorkspaceId,
-    appProperties: workspace.app_properties,
-    status: workspace.status,
-    domains: workspace.domains,
-    managed: workspace.managed,
-    repositoryUrl: workspace.repository_url,
-    repositoryBranch: workspace.repository_branch,
-    githubInstallationId: workspace.github_installation_id,
-    // Admins see the secret to configure their webhook; the SSH key is write-only: only whether one is set.
-    deploymentSecret: isAdminRole(role) ? workspace.deployment_secret : null,
-    sshPrivateKeySet: isAdminRole(role) ? workspace.ssh_private_key !== null : null,
-    _links: workspaceLinks(ctx.h, workspace, role),
-  };
-}
-
-/** An initialised workspace (POST): a fresh id and the link whose PUT creates it (the Matatika reference). */
-function draftBody(ctx: RouteContext, caller: Caller, id: string): Wire<typeof workspaceSchema> {
-  return { id, name: '', domains: [], appProperties: {}, status: null, default: false, _links: workspaceDraftLinks(ctx.h, caller, id) };
-}
 
 const MAX_KEY = 20_000;
 const optionalText = (max: number) => z.string().max(max, `must be at most ${max} characters`).nullish();
@@ -90,6 +62,7 @@ export function workspaceRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'GET',
     url: '/workspaces',
     guard: { resource: 'root', rel: REL.workspaces },
+    response: workspacesCollectionSchema,
     paging: { sortable: ['name'] },
     handler: async ({ request, paging }) => {
       const { caller } = request;
@@ -109,6 +82,7 @@ export function workspaceRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'GET',
     url: '/workspaces/:id',
     guard: { resource: 'workspace', rel: REL.self },
+    response: workspaceSchema,
     handler: ({ request, access }) => workspaceBody(ctx, access.workspace, access.role, request.caller.profile?.default_workspace_id),
   });
 
@@ -117,7 +91,8 @@ export function workspaceRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'POST',
     url: '/workspaces',
     guard: { resource: 'root', rel: REL.newWorkspace },
-    handler: ({ request, reply }) => reply.status(201).send(draftBody(ctx, request.caller, newId())),
+    response: workspaceSchema,
+    handler: ({ request, reply }) => reply.status(201).send(workspaceDraftBody(ctx, request.caller, newId())),
   });
 
   /**
@@ -130,6 +105,7 @@ export function workspaceRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'PUT',
     url: '/workspaces/:id',
     guard: { resource: 'workspaceOrDraft', rel: [REL.createWorkspace, REL.updateDeleteWorkspace] },
+    response: workspaceSchema,
     body: workspaceChangesSchema,
     objectName: OBJECT,
     handler: async ({ request, reply, access, body }) => {
@@ -151,6 +127,7 @@ export function workspaceRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'POST',
     url: '/workspaces/:id/deployments',
     guard: { resource: 'workspace', rel: REL.createDeployment },
+    response: jobSchema,
     handler: async ({ request, reply, access }) => {
       const job = await requestDeployment(ctx.db, access.workspace.id, request.caller.profileId, `deployment by ${callerName(request.caller)}`);
       return reply.status(202).send(jobBody(ctx, job, access.role));
@@ -175,6 +152,7 @@ export function workspaceRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'GET',
     url: '/workspaces/:id/members',
     guard: { resource: 'workspace', rel: REL.members },
+    response: membersCollectionSchema,
     paging: { defaultSize: 99 },
     handler: async ({ request, access, paging }) => {
       const { items, total } = await membersOf(ctx.db, access.workspace.id, paging);
@@ -187,6 +165,7 @@ export function workspaceRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'GET',
     url: '/workspaces/:id/channels',
     guard: { resource: 'workspace', rel: REL.channels },
+    response: channelsCollectionSchema,
     query: channelQuerySchema,
     paging: { sortable: CHANNEL_SORT_FIELDS },
     objectName: 'channels',

@@ -383,6 +383,8 @@ export const settingSchema = z.looseObject({
   options: z.array(settingOptionSchema).nullish(),
   oauth: z.looseObject({ provider: z.string().nullish() }).nullish(),
   value_processor: z.string().nullish(),
+  /** a link to the setting's documentation (from the discovery file) */
+  documentation: z.string().nullish(),
 });
 export type Setting = z.infer<typeof settingSchema>;
 
@@ -582,6 +584,8 @@ export const workspacesCollectionSchema = pagedCollection('workspaces', workspac
 export type WorkspacesCollection = z.infer<typeof workspacesCollectionSchema>;
 export const membersCollectionSchema = pagedCollection('members', memberSchema);
 export type MembersCollection = z.infer<typeof membersCollectionSchema>;
+/** The workspace's administrators (owners and editors), as members. */
+export const administratorsCollectionSchema = pagedCollection('administrators', memberSchema);
 export const jobsCollectionSchema = pagedCollection('jobs', jobSchema);
 export type JobsCollection = z.infer<typeof jobsCollectionSchema>;
 export const notificationsCollectionSchema = pagedCollection('notifications', notificationSchema);

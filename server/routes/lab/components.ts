@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import { componentKeySensitivity, keepMaskedValues, settingValueError, type SettingRule } from '../../../src/domain/pipelineRules';
 import { REL } from '../../../src/domain/relations';
-import { PLUGIN_TYPES } from '../../../src/domain/resources';
+import { dataComponentSchema, dataComponentsCollectionSchema, dataStoreSchema, dataStoresCollectionSchema, PLUGIN_TYPES } from '../../../src/domain/resources';
 import { badRequest, type FieldError } from '../../http/errors';
 import { pagedCollection } from '../../http/hal';
 import { credentialEntries, withoutCredentials } from '../../oauth/credentials';
@@ -14,7 +14,8 @@ import { listDataStores } from '../../repositories/dataStores';
 import { ensureDefaultStore } from '../../stores/defaultStore';
 import { requestUrl, type RouteContext } from '../context';
 import { defineRoute } from '../define';
-import { dataComponentBody, dataStoreBody } from './bodies';
+import { dataComponentBody } from '../../representations/dataComponent';
+import { dataStoreBody } from '../../representations/dataStore';
 import { installedReference, propertiesRecord } from '../../services/savePipeline';
 
 // The parts pipelines are built from: the workspace's data components (list, create, update), made
@@ -72,6 +73,7 @@ export function componentRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'GET',
     url: '/workspaces/:id/datacomponents',
     guard: { resource: 'workspace', rel: REL.datacomponents },
+    response: dataComponentsCollectionSchema,
     query: filterQuery,
     paging: {},
     objectName: 'datacomponents',
@@ -88,6 +90,7 @@ export function componentRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'POST',
     url: '/workspaces/:id/datacomponents',
     guard: { resource: 'workspace', rel: REL.createDatacomponent },
+    response: dataComponentSchema,
     body: createBody,
     objectName: OBJECT_NAME,
     handler: async ({ reply, access, body }) => {
@@ -110,6 +113,7 @@ export function componentRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'GET',
     url: '/datacomponents/:id',
     guard: { resource: 'dataComponent', rel: REL.self },
+    response: dataComponentSchema,
     handler: ({ access }) => dataComponentBody(ctx, access.component, access.role),
   });
 
@@ -121,6 +125,7 @@ export function componentRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'PUT',
     url: '/datacomponents/:id',
     guard: { resource: 'dataComponent', rel: REL.updateDatacomponent },
+    response: dataComponentSchema,
     body: updateBody,
     objectName: OBJECT_NAME,
     handler: async ({ access, body }) => {
@@ -149,6 +154,7 @@ export function componentRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'GET',
     url: '/workspaces/:id/datastores',
     guard: { resource: 'workspace', rel: REL.datastores },
+    response: dataStoresCollectionSchema,
     paging: {},
     objectName: 'datastores',
     handler: async ({ request, access, paging }) => {
@@ -163,6 +169,7 @@ export function componentRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'GET',
     url: '/workspaces/:id/datastore',
     guard: { resource: 'workspace', rel: REL.datastore },
+    response: dataStoreSchema,
     handler: async ({ access }) => dataStoreBody(ctx, await ensureDefaultStore(ctx.db, access.workspace.id), access.role),
   });
 
@@ -170,6 +177,7 @@ export function componentRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'GET',
     url: '/datastores/:id',
     guard: { resource: 'dataStore', rel: REL.self },
+    response: dataStoreSchema,
     handler: ({ access }) => dataStoreBody(ctx, access.store, access.role),
   });
 }

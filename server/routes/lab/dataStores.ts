@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { DATA_STORE_TEXTS, mergeStoreProperties, postgresSettingErrors, storeNameError, storeSettings } from '../../../src/domain/dataStores';
+import { dataStoreSchema } from '../../../src/domain/resources';
 import { REL } from '../../../src/domain/relations';
 import { badRequest, conflict, type FieldError } from '../../http/errors';
 import { builtinPlugin } from '../../plugins/catalogue';
@@ -11,7 +12,7 @@ import { STORE_PLUGINS } from '../../stores/storeKinds';
 import type { RouteContext } from '../context';
 import * as setupTasks from '../../setupTasks';
 import { defineRoute } from '../define';
-import { dataStoreBody } from './bodies';
+import { dataStoreBody } from '../../representations/dataStore';
 import { propertiesRecord } from '../../services/savePipeline';
 
 // Data stores (spec 001 §2, §3, §7 'Data stores'): create, update, make-default and delete. Saving
@@ -73,6 +74,7 @@ export function dataStoreRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'POST',
     url: '/workspaces/:id/datastores',
     guard: { resource: 'workspace', rel: REL.newDatastore },
+    response: dataStoreSchema,
     body: createBody,
     objectName: OBJECT_NAME,
     handler: async ({ request, reply, access, body }) => {
@@ -99,6 +101,7 @@ export function dataStoreRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'PUT',
     url: '/datastores/:id',
     guard: { resource: 'dataStore', rel: REL.updateDatastore },
+    response: dataStoreSchema,
     body: updateBody,
     objectName: OBJECT_NAME,
     handler: async ({ request, access, body }) => {
@@ -122,6 +125,7 @@ export function dataStoreRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'PUT',
     url: '/datastores/:id/default',
     guard: { resource: 'dataStore', rel: REL.makeDefault },
+    response: dataStoreSchema,
     handler: async ({ access }) => dataStoreBody(ctx, await makeDefaultStore(ctx.db, access.store), access.role),
   });
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { REL } from '../../../src/domain/relations';
-import { PLUGIN_TYPES } from '../../../src/domain/resources';
+import { dataPluginSchema, dataPluginsCollectionSchema, PLUGIN_TYPES } from '../../../src/domain/resources';
 import { badRequest } from '../../http/errors';
 import { pagedCollection, type Paging } from '../../http/hal';
 import { cataloguePlugins } from '../../plugins/catalogue';
@@ -10,7 +10,7 @@ import { dataPluginLinks } from '../../policy/links';
 import { installPlugin, publishPlugins, removePlugin, workspacePlugins, type WorkspacePlugin } from '../../repositories/dataPlugins';
 import { requestUrl, type RouteContext } from '../context';
 import { defineRoute } from '../define';
-import { dataPluginBody } from './bodies';
+import { dataPluginBody } from '../../representations/dataPlugin';
 
 // The plugin catalogue of a workspace (spec 001 §2 'Plugin catalogue', §7 'Plugins and
 // components'): its installed plugins ('dataplugins': the built-ins and what it installed or
@@ -49,6 +49,7 @@ export function dataPluginRoutes(app: FastifyInstance, ctx: RouteContext): void 
       method: 'GET',
       url,
       guard: { resource: 'workspace', rel },
+      response: dataPluginsCollectionSchema,
       query: filterQuery,
       paging: { sortable: ['label', 'name'] },
       objectName: OBJECT_NAME,
@@ -76,6 +77,7 @@ export function dataPluginRoutes(app: FastifyInstance, ctx: RouteContext): void 
     method: 'GET',
     url: pluginUrl,
     guard: { resource: 'dataPlugin', rel: REL.self },
+    response: dataPluginSchema,
     handler: ({ access }) => dataPluginBody(access.plugin, access.links),
   });
 
@@ -84,6 +86,7 @@ export function dataPluginRoutes(app: FastifyInstance, ctx: RouteContext): void 
     method: 'PUT',
     url: pluginUrl,
     guard: { resource: 'dataPlugin', rel: REL.addDataplugin },
+    response: dataPluginSchema,
     handler: async ({ access }) => {
       await installPlugin(ctx.db, access.workspace.id, access.plugin);
       const installed: WorkspacePlugin = { ...access.plugin, installed: true, canDelete: true };
@@ -133,6 +136,7 @@ export function dataPluginRoutes(app: FastifyInstance, ctx: RouteContext): void 
     method: 'POST',
     url: '/workspaces/:id/discovery.yml',
     guard: { resource: 'workspace', rel: REL.publishDiscovery },
+    response: dataPluginsCollectionSchema,
     objectName: 'discovery',
     handler: async ({ reply, access, request }) => {
       if (typeof request.body !== 'string') {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { maskedEnvironment } from '../../../src/domain/pipelineRules';
 import { REL } from '../../../src/domain/relations';
-import { type environmentSchema, type JobStatus, type metricsSchema, type Wire } from '../../../src/domain/resources';
+import { environmentSchema, jobSchema, jobsCollectionSchema, type JobStatus, metricsSchema, type Wire } from '../../../src/domain/resources';
 import { conflict, forbidden, notFound } from '../../http/errors';
 import { links, pagedCollection } from '../../http/hal';
 import { notifyPipelineActivity } from '../../notifications/pipelineEvents';
@@ -13,7 +13,7 @@ import { enqueueJob, jobMetrics } from '../../runner';
 import { RESERVED_ENV } from '../../runner/environment';
 import { callerName, iso, isoRequired, requestUrl, type RouteContext } from '../context';
 import { defineRoute } from '../define';
-import { jobBody } from '../jobs';
+import { jobBody } from '../../representations/job';
 import { watchRoutes } from '../watch';
 
 // A pipeline's runs and what hangs off them: its jobs (start, verify, list), the History chart's
@@ -29,6 +29,7 @@ export function pipelineRunRoutes(app: FastifyInstance, ctx: RouteContext): void
     method: 'GET',
     url: '/pipelines/:id/jobs',
     guard: { resource: 'pipeline', rel: REL.jobs },
+    response: jobsCollectionSchema,
     paging: { defaultSize: 10 },
     objectName: 'jobs',
     handler: async ({ request, access, paging }) => {
@@ -42,6 +43,7 @@ export function pipelineRunRoutes(app: FastifyInstance, ctx: RouteContext): void
     method: 'POST',
     url: '/pipelines/:id/jobs',
     guard: { resource: 'pipeline', rel: REL.createJob },
+    response: jobSchema,
     handler: async ({ request, reply, access }) => {
       const actor = callerName(request.caller);
       const result = await enqueueJob(ctx.db, access.pipeline.id, { kind: 'MANUAL', profileId: request.caller.profileId, description: `manual: ${actor}` });
@@ -54,6 +56,7 @@ export function pipelineRunRoutes(app: FastifyInstance, ctx: RouteContext): void
     method: 'POST',
     url: '/pipelines/:id/verification',
     guard: { resource: 'pipeline', rel: REL.verifyPipeline },
+    response: jobSchema,
     handler: async ({ request, access }) => {
       const actor = callerName(request.caller);
       const result = await enqueueJob(ctx.db, access.pipeline.id, { kind: 'MANUAL', profileId: request.caller.profileId, description: `verification: ${actor}` }, 'PIPELINE_VERIFY');
@@ -66,6 +69,7 @@ export function pipelineRunRoutes(app: FastifyInstance, ctx: RouteContext): void
     method: 'GET',
     url: '/pipelines/:id/metrics',
     guard: { resource: 'pipeline', rel: REL.metrics },
+    response: metricsSchema,
     query: metricsQuery,
     objectName: 'metrics',
     handler: async ({ access, query }): Promise<Wire<typeof metricsSchema>> => {
@@ -91,6 +95,7 @@ export function pipelineRunRoutes(app: FastifyInstance, ctx: RouteContext): void
     method: 'GET',
     url: '/pipelines/:id/environment',
     guard: { resource: 'pipeline', rel: REL.environment },
+    response: environmentSchema,
     handler: async ({ access }): Promise<Wire<typeof environmentSchema>> => {
       const components = componentsNamed(await listDataComponents(ctx.db, access.workspace.id), access.pipeline.data_components);
       return {

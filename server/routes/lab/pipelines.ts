@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { REL } from '../../../src/domain/relations';
-import type { pipelineSchema, Wire } from '../../../src/domain/resources';
+import { pipelineSchema, pipelinesCollectionSchema, type Wire } from '../../../src/domain/resources';
 import type { MemberRole } from '../../db/schema';
 import { conflict, notFound } from '../../http/errors';
 import { pagedCollection } from '../../http/hal';
@@ -17,7 +17,8 @@ import * as setupTasks from '../../setupTasks';
 import { defaultStoreOf, ensureDefaultStore } from '../../stores/defaultStore';
 import { callerName, requestUrl, type RouteContext } from '../context';
 import { defineRoute } from '../define';
-import { dataStoreBody, pipelineBody } from './bodies';
+import { dataStoreBody } from '../../representations/dataStore';
+import { pipelineBody } from '../../representations/pipeline';
 import { OBJECT_NAME, pipelineWriteBody, savePipeline, validatePipeline, type PipelineWriteBody } from '../../services/savePipeline';
 
 /** A pipeline to validate: the body a save takes, and the id of the pipeline it would update, if any. */
@@ -71,6 +72,7 @@ export function pipelineRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'GET',
     url: '/workspaces/:id/pipelines',
     guard: { resource: 'workspace', rel: REL.pipelines },
+    response: pipelinesCollectionSchema,
     query: listQuery,
     paging: {},
     objectName: 'pipelines',
@@ -89,6 +91,7 @@ export function pipelineRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'POST',
     url: '/workspaces/:id/pipelines',
     guard: { resource: 'workspace', rel: REL.newPipeline },
+    response: pipelineSchema,
     handler: async ({ access }): Promise<Wire<typeof pipelineSchema>> => {
       const id = newId();
       const store = await defaultStoreOf(ctx.db, access.workspace.id);
@@ -138,6 +141,7 @@ export function pipelineRoutes(app: FastifyInstance, ctx: RouteContext): void {
       method: 'PUT',
       url: `/workspaces/:id/pipelines/:pipelineId${suffix}`,
       guard: { resource: 'workspace', rel: REL.newPipeline },
+      response: pipelineSchema,
       body: pipelineWriteBody,
       objectName: OBJECT_NAME,
       handler: async ({ request, reply, access, body, param }) => {
@@ -153,6 +157,7 @@ export function pipelineRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'GET',
     url: '/pipelines/:id',
     guard: { resource: 'pipeline', rel: REL.self },
+    response: pipelineSchema,
     handler: ({ request, access }) => render(ctx, access.pipeline, access.role, request.caller, access.facts),
   });
 
@@ -161,6 +166,7 @@ export function pipelineRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'PUT',
     url: '/pipelines/:id',
     guard: { resource: 'pipeline', rel: [REL.updatePipeline, REL.createPipeline] },
+    response: pipelineSchema,
     body: pipelineWriteBody,
     objectName: OBJECT_NAME,
     handler: async ({ request, reply, access, body }) => {
@@ -175,6 +181,7 @@ export function pipelineRoutes(app: FastifyInstance, ctx: RouteContext): void {
     method: 'PUT',
     url: '/pipelines/:id/draft',
     guard: { resource: 'pipeline', rel: REL.draftPipeline },
+    response: pipelineSchema,
     body: pipelineWriteBody,
     objectName: OBJECT_NAME,
     handler: async ({ request, access, body }) => {

@@ -1,13 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { REL } from '../../../src/domain/relations';
-import type { storeTableSampleSchema, storeTableSchema, storeTablesSchema, Wire } from '../../../src/domain/resources';
+import { storeTableSampleSchema, storeTablesSchema, type Wire } from '../../../src/domain/resources';
 import { untilClientLeaves } from '../../http/clientGone';
 import { HttpError, notFound } from '../../http/errors';
 import { links } from '../../http/hal';
 import { QueryRefused } from '../../stores/queryGuard';
 import { datasetQueryLimits, QueryFailed } from '../../stores/queryRunner';
-import { sampleOf, storeCatalog, storeTableColumns, type StoreTable } from '../../stores/storeCatalog';
-import { iso, type RouteContext } from '../context';
+import { sampleOf, storeCatalog, storeTableColumns } from '../../stores/storeCatalog';
+import { storeTableBody } from '../../representations/storeTable';
+import type { RouteContext } from '../context';
 import { defineRoute } from '../define';
 
 // The store browser (issue 20): the tables of a workspace's embedded store, where dataset SQL
@@ -17,29 +18,15 @@ import { defineRoute } from '../define';
 export function storeTableRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const tableHref = (workspaceId: string, table: string) => ctx.h.workspacePart(workspaceId, `tables/${encodeURIComponent(table)}`);
 
-  const tableBody = (workspaceId: string, table: StoreTable): Wire<typeof storeTableSchema> => ({
-    name: table.name,
-    columns: table.columns,
-    rows: table.rows,
-    rowsAtLeast: table.rowsAtLeast,
-    lastLoad: table.lastLoad && {
-      loaded: iso(table.lastLoad.loaded) ?? '',
-      rows: table.lastLoad.rows,
-      jobId: table.lastLoad.jobId,
-      pipelineId: table.lastLoad.pipelineId,
-      pipelineName: table.lastLoad.pipelineName,
-    },
-    _links: links({ self: tableHref(workspaceId, table.name) }),
-  });
-
   defineRoute(app, ctx, {
     method: 'GET',
     url: '/workspaces/:id/tables',
     guard: { resource: 'workspace', rel: REL.tables },
+    response: storeTablesSchema,
     handler: async ({ reply, access }): Promise<Wire<typeof storeTablesSchema>> => {
       const workspaceId = access.workspace.id;
       const tables = await storeCatalog(ctx.db, workspaceId, datasetQueryLimits(ctx.config.env), untilClientLeaves(reply));
-      return { tables: tables.map((t) => tableBody(workspaceId, t)), _links: links({ self: ctx.h.workspacePart(workspaceId, 'tables') }) };
+      return { tables: tables.map((t) => storeTableBody(ctx, workspaceId, t)), _links: links({ self: ctx.h.workspacePart(workspaceId, 'tables') }) };
     },
   });
 
@@ -48,6 +35,7 @@ export function storeTableRoutes(app: FastifyInstance, ctx: RouteContext): void 
     method: 'GET',
     url: '/workspaces/:id/tables/:table',
     guard: { resource: 'workspace', rel: REL.tables },
+    response: storeTableSampleSchema,
     handler: async ({ reply, access, param }): Promise<Wire<typeof storeTableSampleSchema>> => {
       const workspaceId = access.workspace.id;
       const name = param('table');

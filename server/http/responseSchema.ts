@@ -1,0 +1,75 @@
+import { z } from 'zod';
+
+// A route's answer is written by fast-json-stringify from the JSON Schema of the zod schema the SPA
+// parses it with (the `Wire` type: the schema's input side), so a field the schema does not name
+// never leaves the server. The same JSON Schema describes the answer in GET /api/openapi.json.
+
+export type JsonSchema = Record<string, unknown>;
+
+const isObject = (value: unknown): value is JsonSchema => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * `anyOf: [{type: X, ...}, {type: 'null'}]` (a `.nullish()`) as `{type: [X, 'null'], ...}`: fast-json-stringify
+ * picks an anyOf branch by validating the value against each, which is slow and throws on a value
+ * matching none. An enum keeps null among its values.
+ */
+function collapseNullable(node: JsonSchema): JsonSchema | undefined {
+  const branches = node.anyOf;
+  if (!Array.isArray(branches) || branches.length !== 2) return undefined;
+  const nullAt = branches.findIndex((b) => isObject(b) && b.type === 'null' && Object.keys(b).length === 1);
+  const other: unknown = branches[1 - nullAt];
+  if (nullAt < 0 || !isObject(other) || typeof other.type !== 'string' || other.anyOf !== undefined) return undefined;
+  const { anyOf: _anyOf, ...rest } = node;
+  const collapsed: JsonSchema = { ...rest, ...other, type: [other.type, 'null'] };
+  if (Array.isArray(other.enum)) collapsed.enum = [...(other.enum as unknown[]), null];
+  return collapsed;
+}
+
+function close(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(close);
+  if (!isObject(node)) return node;
+  const collapsed = collapseNullable(node);
+  if (collapsed) return close(collapsed);
+  // Any other union is left as zod wrote it: fast-json-stringify validates the value against its
+  // branches, and a closed branch would turn an extra field into a 500 rather than drop it.
+  if (node.anyOf !== undefined || node.oneOf !== undefined) return node;
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'properties' && isObject(value)) out.properties = Object.fromEntries(Object.entries(value).map(([name, property]) => [name, close(property)]));
+    else if (key === 'items' || key === 'prefixItems') out[key] = close(value);
+    else out[key] = value;
+  }
+  if (isObject(out.properties)) {
+    // an object: only the fields its schema names are written
+    out.additionalProperties = false;
+  } else if (out.type === 'object' || (Array.isArray(out.type) && out.type.includes('object'))) {
+    // a record (`_links`, `appProperties`, a table row): written whole, as JSON.stringify writes it
+    delete out.propertyNames;
+    out.additionalProperties = {};
+  }
+  return out;
+}
+
+/**
+ * The JSON Schema of what the server sends for `schema`: every object with properties closed
+ * (`additionalProperties: false`), records left open, nullable unions as type lists.
+ */
+export function responseJsonSchema(schema: z.ZodType): JsonSchema {
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  return close(json) as JsonSchema;
+}
+
+function withoutRequired(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutRequired);
+  if (!isObject(node)) return node;
+  return Object.fromEntries(Object.entries(node).filter(([key, value]) => !(key === 'required' && Array.isArray(value))).map(([key, value]) => [key, withoutRequired(value)]));
+}
+
+/**
+ * The schema Fastify serialises a 2xx answer with. `required` is dropped: fast-json-stringify throws
+ * on a missing required field, and an answer that lacks one was sent as it is before; the schema
+ * decides which fields are written, not whether the answer is sent.
+ */
+export function serializerSchema(schema: z.ZodType): JsonSchema {
+  return withoutRequired(responseJsonSchema(schema)) as JsonSchema;
+}

@@ -1,0 +1,45 @@
+import type { dataPluginSchema, Wire } from '../../src/domain/resources';
+import type { Links } from '../http/hal';
+import type { CataloguePlugin } from '../plugins/catalogue';
+import type { WorkspacePlugin } from '../repositories/dataPlugins';
+
+/** A plugin as the API shows it; a workspace's view adds whether it is installed, custom and removable, and its links. */
+export function dataPluginBody(plugin: CataloguePlugin | WorkspacePlugin, links: Links = {}): Wire<typeof dataPluginSchema> {
+  const state = 'installed' in plugin ? plugin : undefined;
+  return {
+    id: plugin.id,
+    name: plugin.name,
+    label: plugin.label ?? plugin.name,
+    variant: plugin.variant,
+    pluginType: plugin.pluginType,
+    namespace: plugin.namespace,
+    description: plugin.description,
+    fullDescription: plugin.fullDescription,
+    docs: plugin.docs,
+    logoUrl: plugin.logoUrl,
+    dataPluginLogoUrl: plugin.logoUrl,
+    capabilities: plugin.capabilities,
+    commands: plugin.commands,
+    settings: plugin.settings.map((s) => ({
+      name: s.name,
+      label: s.label ?? s.name,
+      kind: s.kind,
+      description: s.description,
+      value: s.value ?? null,
+      placeholder: s.placeholder,
+      required: s.required ?? false,
+      sensitive: s.sensitive,
+      hidden: s.hidden,
+      env: s.env,
+      options: s.options,
+      documentation: s.documentation,
+    })),
+    hidden: plugin.hidden,
+    runnable: plugin.runnable,
+    custom: state?.custom ?? false,
+    installed: state?.installed ?? plugin.builtin,
+    // Built-in plugins ship with the server: nobody removes them from a workspace.
+    canDelete: state?.canDelete ?? false,
+    ...(Object.keys(links).length > 0 ? { _links: links } : {}),
+  };
+}

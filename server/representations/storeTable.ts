@@ -1,0 +1,24 @@
+import type { storeTableSchema, Wire } from '../../src/domain/resources';
+import { links } from '../http/hal';
+import type { StoreTable } from '../stores/storeCatalog';
+import { iso, type BodyContext } from './context';
+
+/** A store table's self link. */
+export const storeTableHref = (ctx: BodyContext, workspaceId: string, table: string) => ctx.h.workspacePart(workspaceId, `tables/${encodeURIComponent(table)}`);
+
+export function storeTableBody(ctx: BodyContext, workspaceId: string, table: StoreTable): Wire<typeof storeTableSchema> {
+  return {
+    name: table.name,
+    columns: table.columns,
+    rows: table.rows,
+    rowsAtLeast: table.rowsAtLeast,
+    lastLoad: table.lastLoad && {
+      loaded: iso(table.lastLoad.loaded) ?? '',
+      rows: table.lastLoad.rows,
+      jobId: table.lastLoad.jobId,
+      pipelineId: table.lastLoad.pipelineId,
+      pipelineName: table.lastLoad.pipelineName,
+    },
+    _links: links({ self: storeTableHref(ctx, workspaceId, table.name) }),
+  };
+}

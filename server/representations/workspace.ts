@@ -1,0 +1,32 @@
+import type { Wire, workspaceSchema } from '../../src/domain/resources';
+import type { MemberRole } from '../db/schema';
+import type { Caller } from '../policy/caller';
+import { isAdminRole, workspaceDraftLinks, workspaceLinks } from '../policy/links';
+import type { WorkspaceRow } from '../repositories/workspaces';
+import type { BodyContext } from './context';
+
+export function workspaceBody(ctx: BodyContext, workspace: WorkspaceRow, role: MemberRole, defaultWorkspaceId: string | null | undefined): Wire<typeof workspaceSchema> {
+  return {
+    id: workspace.id,
+    name: workspace.name,
+    imageUrl: workspace.image_url,
+    defaultEnvironment: workspace.default_environment,
+    default: workspace.id === defaultWorkspaceId,
+    appProperties: workspace.app_properties,
+    status: workspace.status,
+    domains: workspace.domains,
+    managed: workspace.managed,
+    repositoryUrl: workspace.repository_url,
+    repositoryBranch: workspace.repository_branch,
+    githubInstallationId: workspace.github_installation_id,
+    // Admins see the secret to configure their webhook; the SSH key is write-only: only whether one is set.
+    deploymentSecret: isAdminRole(role) ? workspace.deployment_secret : null,
+    sshPrivateKeySet: isAdminRole(role) ? workspace.ssh_private_key !== null : null,
+    _links: workspaceLinks(ctx.h, workspace, role),
+  };
+}
+
+/** An initialised workspace (POST): a fresh id and the link whose PUT creates it (the Matatika reference). */
+export function workspaceDraftBody(ctx: BodyContext, caller: Caller, id: string): Wire<typeof workspaceSchema> {
+  return { id, name: '', domains: [], appProperties: {}, status: null, default: false, _links: workspaceDraftLinks(ctx.h, caller, id) };
+}
