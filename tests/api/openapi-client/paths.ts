@@ -1705,7 +1705,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -1740,7 +1747,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        name: string;
+                        email: string;
+                        pendingEmail?: string | null;
+                        defaultWorkspace?: {
+                            id: string;
+                        } | null;
+                        featuresDisabled?: string | null;
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -1766,7 +1788,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        name: string;
+                        email: string;
+                        pendingEmail?: string | null;
+                        defaultWorkspace?: {
+                            id: string;
+                        } | null;
+                        featuresDisabled?: string | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -1801,7 +1838,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        name: string;
+                        email: string;
+                        pendingEmail?: string | null;
+                        defaultWorkspace?: {
+                            id: string;
+                        } | null;
+                        featuresDisabled?: string | null;
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -1839,7 +1891,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        name: string;
+                        email: string;
+                        pendingEmail?: string | null;
+                        defaultWorkspace?: {
+                            id: string;
+                        } | null;
+                        featuresDisabled?: string | null;
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -1867,7 +1934,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _embedded?: {
+                            workspaces?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                                id: string;
+                                name: string;
+                                imageUrl?: string | null;
+                                defaultEnvironment?: string | null;
+                                default?: boolean | null;
+                                appProperties?: {
+                                    [key: string]: unknown;
+                                } | null;
+                                status?: string | null;
+                                domains?: string[] | null;
+                                managed?: boolean | null;
+                                repositoryUrl?: string | null;
+                                repositoryBranch?: string | null;
+                                githubInstallationId?: string | null;
+                                deploymentSecret?: string | null;
+                                sshPrivateKeySet?: boolean | null;
+                            }[] | null;
+                        } | null;
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        page?: {
+                            size: number;
+                            totalElements: number;
+                            totalPages: number;
+                            number: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -1891,7 +1994,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        name: string;
+                        imageUrl?: string | null;
+                        defaultEnvironment?: string | null;
+                        default?: boolean | null;
+                        appProperties?: {
+                            [key: string]: unknown;
+                        } | null;
+                        status?: string | null;
+                        domains?: string[] | null;
+                        managed?: boolean | null;
+                        repositoryUrl?: string | null;
+                        repositoryBranch?: string | null;
+                        githubInstallationId?: string | null;
+                        deploymentSecret?: string | null;
+                        sshPrivateKeySet?: boolean | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -1916,7 +2042,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        name: string;
+                        imageUrl?: string | null;
+                        defaultEnvironment?: string | null;
+                        default?: boolean | null;
+                        appProperties?: {
+                            [key: string]: unknown;
+                        } | null;
+                        status?: string | null;
+                        domains?: string[] | null;
+                        managed?: boolean | null;
+                        repositoryUrl?: string | null;
+                        repositoryBranch?: string | null;
+                        githubInstallationId?: string | null;
+                        deploymentSecret?: string | null;
+                        sshPrivateKeySet?: boolean | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -1960,7 +2109,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        name: string;
+                        imageUrl?: string | null;
+                        defaultEnvironment?: string | null;
+                        default?: boolean | null;
+                        appProperties?: {
+                            [key: string]: unknown;
+                        } | null;
+                        status?: string | null;
+                        domains?: string[] | null;
+                        managed?: boolean | null;
+                        repositoryUrl?: string | null;
+                        repositoryBranch?: string | null;
+                        githubInstallationId?: string | null;
+                        deploymentSecret?: string | null;
+                        sshPrivateKeySet?: boolean | null;
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -2011,7 +2183,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            profile?: {
+                                email: string;
+                            } | null;
+                            pipeline?: {
+                                id: string;
+                                name?: string | null;
+                            } | null;
+                            datastore?: {
+                                id: string;
+                                name?: string | null;
+                            } | null;
+                        } | null;
+                        id: string;
+                        type: string;
+                        /** @enum {string} */
+                        status: "SKIPPED" | "COMPLETE" | "ERROR" | "QUEUED" | "RUNNING" | "STOPPED";
+                        created: string;
+                        startTime?: string | null;
+                        endTime?: string | null;
+                        triggeredBy?: string | null;
+                        attempt?: number | null;
+                        maxAttempts?: number | null;
+                        exitCode?: number | null;
+                        commitId?: string | null;
+                        rowsLoaded?: number | null;
+                        rowsByStream?: {
+                            [key: string]: unknown;
+                        } | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -2040,7 +2245,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _embedded?: {
+                            members?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                                id: string;
+                                name: string;
+                                email?: string | null;
+                                handle?: string | null;
+                                role?: string | null;
+                                administrator?: boolean | null;
+                            }[] | null;
+                        } | null;
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        page?: {
+                            size: number;
+                            totalElements: number;
+                            totalPages: number;
+                            number: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -2073,7 +2304,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _embedded?: {
+                            channels?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                                id: string;
+                                name: string;
+                                description?: string | null;
+                                picture?: string | null;
+                                type?: string | null;
+                                scope?: string | null;
+                                created?: string | null;
+                                lastModified?: string | null;
+                                datasetCount?: number | null;
+                                creator?: {
+                                    name?: string | null;
+                                } | null;
+                                canDelete?: boolean | null;
+                                containsDataset?: boolean | null;
+                            }[] | null;
+                        } | null;
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        page?: {
+                            size: number;
+                            totalElements: number;
+                            totalPages: number;
+                            number: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -2105,7 +2370,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _embedded?: {
+                            jobs?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    profile?: {
+                                        email: string;
+                                    } | null;
+                                    pipeline?: {
+                                        id: string;
+                                        name?: string | null;
+                                    } | null;
+                                    datastore?: {
+                                        id: string;
+                                        name?: string | null;
+                                    } | null;
+                                } | null;
+                                id: string;
+                                type: string;
+                                /** @enum {string} */
+                                status: "SKIPPED" | "COMPLETE" | "ERROR" | "QUEUED" | "RUNNING" | "STOPPED";
+                                created: string;
+                                startTime?: string | null;
+                                endTime?: string | null;
+                                triggeredBy?: string | null;
+                                attempt?: number | null;
+                                maxAttempts?: number | null;
+                                exitCode?: number | null;
+                                commitId?: string | null;
+                                rowsLoaded?: number | null;
+                                rowsByStream?: {
+                                    [key: string]: unknown;
+                                } | null;
+                            }[] | null;
+                        } | null;
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        page?: {
+                            size: number;
+                            totalElements: number;
+                            totalPages: number;
+                            number: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -2131,7 +2442,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            profile?: {
+                                email: string;
+                            } | null;
+                            pipeline?: {
+                                id: string;
+                                name?: string | null;
+                            } | null;
+                            datastore?: {
+                                id: string;
+                                name?: string | null;
+                            } | null;
+                        } | null;
+                        id: string;
+                        type: string;
+                        /** @enum {string} */
+                        status: "SKIPPED" | "COMPLETE" | "ERROR" | "QUEUED" | "RUNNING" | "STOPPED";
+                        created: string;
+                        startTime?: string | null;
+                        endTime?: string | null;
+                        triggeredBy?: string | null;
+                        attempt?: number | null;
+                        maxAttempts?: number | null;
+                        exitCode?: number | null;
+                        commitId?: string | null;
+                        rowsLoaded?: number | null;
+                        rowsByStream?: {
+                            [key: string]: unknown;
+                        } | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -2181,7 +2525,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            profile?: {
+                                email: string;
+                            } | null;
+                            pipeline?: {
+                                id: string;
+                                name?: string | null;
+                            } | null;
+                            datastore?: {
+                                id: string;
+                                name?: string | null;
+                            } | null;
+                        } | null;
+                        id: string;
+                        type: string;
+                        /** @enum {string} */
+                        status: "SKIPPED" | "COMPLETE" | "ERROR" | "QUEUED" | "RUNNING" | "STOPPED";
+                        created: string;
+                        startTime?: string | null;
+                        endTime?: string | null;
+                        triggeredBy?: string | null;
+                        attempt?: number | null;
+                        maxAttempts?: number | null;
+                        exitCode?: number | null;
+                        commitId?: string | null;
+                        rowsLoaded?: number | null;
+                        rowsByStream?: {
+                            [key: string]: unknown;
+                        } | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -2242,7 +2619,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _embedded?: {
+                            notifications?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                                id: string;
+                                type: string;
+                                message?: string | null;
+                                resolved: boolean;
+                                created: string;
+                                lastModified?: string | null;
+                                actor?: {
+                                    name: string;
+                                } | null;
+                            }[] | null;
+                        } | null;
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        page?: {
+                            size: number;
+                            totalElements: number;
+                            totalPages: number;
+                            number: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -2272,7 +2678,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _embedded?: {
+                            notifications?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                                id: string;
+                                type: string;
+                                message?: string | null;
+                                resolved: boolean;
+                                created: string;
+                                lastModified?: string | null;
+                                actor?: {
+                                    name: string;
+                                } | null;
+                            }[] | null;
+                        } | null;
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        page?: {
+                            size: number;
+                            totalElements: number;
+                            totalPages: number;
+                            number: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -2306,7 +2741,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _embedded?: {
+                            notifications?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                                id: string;
+                                type: string;
+                                message?: string | null;
+                                resolved: boolean;
+                                created: string;
+                                lastModified?: string | null;
+                                actor?: {
+                                    name: string;
+                                } | null;
+                            }[] | null;
+                        } | null;
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        page?: {
+                            size: number;
+                            totalElements: number;
+                            totalPages: number;
+                            number: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -2332,7 +2796,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        type: string;
+                        message?: string | null;
+                        resolved: boolean;
+                        created: string;
+                        lastModified?: string | null;
+                        actor?: {
+                            name: string;
+                        } | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -2382,7 +2862,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        type: string;
+                        message?: string | null;
+                        resolved: boolean;
+                        created: string;
+                        lastModified?: string | null;
+                        actor?: {
+                            name: string;
+                        } | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -2405,7 +2901,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        mentionsOnly: boolean;
+                        digest: boolean;
+                        routes: {
+                            /** @enum {string} */
+                            objectType: "DATASET" | "PIPELINE";
+                            objectId: string;
+                            /** @enum {string} */
+                            level: "ALL" | "ERRORS" | "NONE";
+                        }[];
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -2445,7 +2957,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        mentionsOnly: boolean;
+                        digest: boolean;
+                        routes: {
+                            /** @enum {string} */
+                            objectType: "DATASET" | "PIPELINE";
+                            objectId: string;
+                            /** @enum {string} */
+                            level: "ALL" | "ERRORS" | "NONE";
+                        }[];
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -2474,7 +3002,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _embedded?: {
+                            invitations?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                                id?: string | null;
+                                email: string;
+                                status?: string | null;
+                                created?: string | null;
+                                workspace?: {
+                                    id: string;
+                                    name?: string | null;
+                                } | null;
+                            }[] | null;
+                        } | null;
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        page?: {
+                            size: number;
+                            totalElements: number;
+                            totalPages: number;
+                            number: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -2500,7 +3056,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id?: string | null;
+                        email: string;
+                        status?: string | null;
+                        created?: string | null;
+                        workspace?: {
+                            id: string;
+                            name?: string | null;
+                        } | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -2550,7 +3121,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id?: string | null;
+                        email: string;
+                        status?: string | null;
+                        created?: string | null;
+                        workspace?: {
+                            id: string;
+                            name?: string | null;
+                        } | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -2579,7 +3165,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _embedded?: {
+                            invitations?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                                id?: string | null;
+                                email: string;
+                                status?: string | null;
+                                created?: string | null;
+                                workspace?: {
+                                    id: string;
+                                    name?: string | null;
+                                } | null;
+                            }[] | null;
+                        } | null;
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        page?: {
+                            size: number;
+                            totalElements: number;
+                            totalPages: number;
+                            number: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -2613,7 +3227,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id?: string | null;
+                        email: string;
+                        status?: string | null;
+                        created?: string | null;
+                        workspace?: {
+                            id: string;
+                            name?: string | null;
+                        } | null;
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -2639,7 +3268,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id?: string | null;
+                        email: string;
+                        status?: string | null;
+                        created?: string | null;
+                        workspace?: {
+                            id: string;
+                            name?: string | null;
+                        } | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -2664,7 +3308,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id?: string | null;
+                        email: string;
+                        status?: string | null;
+                        created?: string | null;
+                        workspace?: {
+                            id: string;
+                            name?: string | null;
+                        } | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -2689,7 +3348,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id?: string | null;
+                        email: string;
+                        status?: string | null;
+                        created?: string | null;
+                        workspace?: {
+                            id: string;
+                            name?: string | null;
+                        } | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -2716,7 +3390,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _embedded?: {
+                            apikeys?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                                id: string;
+                                name?: string | null;
+                                clientId?: string | null;
+                                profileId?: string | null;
+                                created?: string | null;
+                                accessToken?: string | null;
+                                clientSecret?: string | null;
+                            }[] | null;
+                        } | null;
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        page?: {
+                            size: number;
+                            totalElements: number;
+                            totalPages: number;
+                            number: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -2740,7 +3441,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        name?: string | null;
+                        clientId?: string | null;
+                        profileId?: string | null;
+                        created?: string | null;
+                        accessToken?: string | null;
+                        clientSecret?: string | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -2765,7 +3480,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        name?: string | null;
+                        clientId?: string | null;
+                        profileId?: string | null;
+                        created?: string | null;
+                        accessToken?: string | null;
+                        clientSecret?: string | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -2799,7 +3528,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        name?: string | null;
+                        clientId?: string | null;
+                        profileId?: string | null;
+                        created?: string | null;
+                        accessToken?: string | null;
+                        clientSecret?: string | null;
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -2854,7 +3597,85 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _embedded?: {
+                            datasets?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                                id: string;
+                                workspaceId?: string | null;
+                                alias?: string | null;
+                                title: string;
+                                description?: string | null;
+                                descriptionContentType?: string | null;
+                                questions?: string | null;
+                                visualisation?: string | null;
+                                metadata?: string | null;
+                                rawData?: string | null;
+                                viewCount?: number | null;
+                                likeCount?: number | null;
+                                published?: string | null;
+                                created?: string | null;
+                                lastModified?: string | null;
+                                tags?: {
+                                    _links?: {
+                                        [key: string]: unknown;
+                                    };
+                                    _embedded?: {
+                                        [key: string]: unknown;
+                                    };
+                                    id?: string | null;
+                                    name: string;
+                                    usage?: number | null;
+                                }[] | null;
+                                query?: string | null;
+                                likedByProfiles?: {
+                                    id: string;
+                                    name?: string | null;
+                                    email?: string | null;
+                                }[] | null;
+                                commentCount?: number | null;
+                                continuousPoll?: boolean | null;
+                                freshness?: {
+                                    tables: string[];
+                                    missingTables?: string[] | null;
+                                    refreshed?: string | null;
+                                    jobId?: string | null;
+                                    pipelineId?: string | null;
+                                    pipelineName?: string | null;
+                                    failed: boolean;
+                                    failedJobId?: string | null;
+                                } | null;
+                                matches?: {
+                                    /** @enum {string} */
+                                    field: "title" | "alias" | "tags" | "questions" | "description";
+                                    term: string;
+                                    word: string;
+                                    /** @enum {string} */
+                                    kind: "exact" | "prefix" | "fuzzy";
+                                    edits: number;
+                                    snippet: string;
+                                    ranges: {
+                                        start: number;
+                                        end: number;
+                                    }[];
+                                }[] | null;
+                            }[] | null;
+                        } | null;
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        page?: {
+                            size: number;
+                            totalElements: number;
+                            totalPages: number;
+                            number: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -2885,7 +3706,85 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _embedded?: {
+                            datasets?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                                id: string;
+                                workspaceId?: string | null;
+                                alias?: string | null;
+                                title: string;
+                                description?: string | null;
+                                descriptionContentType?: string | null;
+                                questions?: string | null;
+                                visualisation?: string | null;
+                                metadata?: string | null;
+                                rawData?: string | null;
+                                viewCount?: number | null;
+                                likeCount?: number | null;
+                                published?: string | null;
+                                created?: string | null;
+                                lastModified?: string | null;
+                                tags?: {
+                                    _links?: {
+                                        [key: string]: unknown;
+                                    };
+                                    _embedded?: {
+                                        [key: string]: unknown;
+                                    };
+                                    id?: string | null;
+                                    name: string;
+                                    usage?: number | null;
+                                }[] | null;
+                                query?: string | null;
+                                likedByProfiles?: {
+                                    id: string;
+                                    name?: string | null;
+                                    email?: string | null;
+                                }[] | null;
+                                commentCount?: number | null;
+                                continuousPoll?: boolean | null;
+                                freshness?: {
+                                    tables: string[];
+                                    missingTables?: string[] | null;
+                                    refreshed?: string | null;
+                                    jobId?: string | null;
+                                    pipelineId?: string | null;
+                                    pipelineName?: string | null;
+                                    failed: boolean;
+                                    failedJobId?: string | null;
+                                } | null;
+                                matches?: {
+                                    /** @enum {string} */
+                                    field: "title" | "alias" | "tags" | "questions" | "description";
+                                    term: string;
+                                    word: string;
+                                    /** @enum {string} */
+                                    kind: "exact" | "prefix" | "fuzzy";
+                                    edits: number;
+                                    snippet: string;
+                                    ranges: {
+                                        start: number;
+                                        end: number;
+                                    }[];
+                                }[] | null;
+                            }[] | null;
+                        } | null;
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        page?: {
+                            size: number;
+                            totalElements: number;
+                            totalPages: number;
+                            number: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -2916,7 +3815,85 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _embedded?: {
+                            datasets?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                                id: string;
+                                workspaceId?: string | null;
+                                alias?: string | null;
+                                title: string;
+                                description?: string | null;
+                                descriptionContentType?: string | null;
+                                questions?: string | null;
+                                visualisation?: string | null;
+                                metadata?: string | null;
+                                rawData?: string | null;
+                                viewCount?: number | null;
+                                likeCount?: number | null;
+                                published?: string | null;
+                                created?: string | null;
+                                lastModified?: string | null;
+                                tags?: {
+                                    _links?: {
+                                        [key: string]: unknown;
+                                    };
+                                    _embedded?: {
+                                        [key: string]: unknown;
+                                    };
+                                    id?: string | null;
+                                    name: string;
+                                    usage?: number | null;
+                                }[] | null;
+                                query?: string | null;
+                                likedByProfiles?: {
+                                    id: string;
+                                    name?: string | null;
+                                    email?: string | null;
+                                }[] | null;
+                                commentCount?: number | null;
+                                continuousPoll?: boolean | null;
+                                freshness?: {
+                                    tables: string[];
+                                    missingTables?: string[] | null;
+                                    refreshed?: string | null;
+                                    jobId?: string | null;
+                                    pipelineId?: string | null;
+                                    pipelineName?: string | null;
+                                    failed: boolean;
+                                    failedJobId?: string | null;
+                                } | null;
+                                matches?: {
+                                    /** @enum {string} */
+                                    field: "title" | "alias" | "tags" | "questions" | "description";
+                                    term: string;
+                                    word: string;
+                                    /** @enum {string} */
+                                    kind: "exact" | "prefix" | "fuzzy";
+                                    edits: number;
+                                    snippet: string;
+                                    ranges: {
+                                        start: number;
+                                        end: number;
+                                    }[];
+                                }[] | null;
+                            }[] | null;
+                        } | null;
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        page?: {
+                            size: number;
+                            totalElements: number;
+                            totalPages: number;
+                            number: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -2959,7 +3936,72 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        workspaceId?: string | null;
+                        alias?: string | null;
+                        title: string;
+                        description?: string | null;
+                        descriptionContentType?: string | null;
+                        questions?: string | null;
+                        visualisation?: string | null;
+                        metadata?: string | null;
+                        rawData?: string | null;
+                        viewCount?: number | null;
+                        likeCount?: number | null;
+                        published?: string | null;
+                        created?: string | null;
+                        lastModified?: string | null;
+                        tags?: {
+                            _links?: {
+                                [key: string]: unknown;
+                            };
+                            _embedded?: {
+                                [key: string]: unknown;
+                            };
+                            id?: string | null;
+                            name: string;
+                            usage?: number | null;
+                        }[] | null;
+                        query?: string | null;
+                        likedByProfiles?: {
+                            id: string;
+                            name?: string | null;
+                            email?: string | null;
+                        }[] | null;
+                        commentCount?: number | null;
+                        continuousPoll?: boolean | null;
+                        freshness?: {
+                            tables: string[];
+                            missingTables?: string[] | null;
+                            refreshed?: string | null;
+                            jobId?: string | null;
+                            pipelineId?: string | null;
+                            pipelineName?: string | null;
+                            failed: boolean;
+                            failedJobId?: string | null;
+                        } | null;
+                        matches?: {
+                            /** @enum {string} */
+                            field: "title" | "alias" | "tags" | "questions" | "description";
+                            term: string;
+                            word: string;
+                            /** @enum {string} */
+                            kind: "exact" | "prefix" | "fuzzy";
+                            edits: number;
+                            snippet: string;
+                            ranges: {
+                                start: number;
+                                end: number;
+                            }[];
+                        }[] | null;
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -2991,7 +4033,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        columns: string[];
+                        rows: {
+                            [key: string]: unknown;
+                        }[];
+                        truncated: boolean;
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -3018,7 +4066,72 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        workspaceId?: string | null;
+                        alias?: string | null;
+                        title: string;
+                        description?: string | null;
+                        descriptionContentType?: string | null;
+                        questions?: string | null;
+                        visualisation?: string | null;
+                        metadata?: string | null;
+                        rawData?: string | null;
+                        viewCount?: number | null;
+                        likeCount?: number | null;
+                        published?: string | null;
+                        created?: string | null;
+                        lastModified?: string | null;
+                        tags?: {
+                            _links?: {
+                                [key: string]: unknown;
+                            };
+                            _embedded?: {
+                                [key: string]: unknown;
+                            };
+                            id?: string | null;
+                            name: string;
+                            usage?: number | null;
+                        }[] | null;
+                        query?: string | null;
+                        likedByProfiles?: {
+                            id: string;
+                            name?: string | null;
+                            email?: string | null;
+                        }[] | null;
+                        commentCount?: number | null;
+                        continuousPoll?: boolean | null;
+                        freshness?: {
+                            tables: string[];
+                            missingTables?: string[] | null;
+                            refreshed?: string | null;
+                            jobId?: string | null;
+                            pipelineId?: string | null;
+                            pipelineName?: string | null;
+                            failed: boolean;
+                            failedJobId?: string | null;
+                        } | null;
+                        matches?: {
+                            /** @enum {string} */
+                            field: "title" | "alias" | "tags" | "questions" | "description";
+                            term: string;
+                            word: string;
+                            /** @enum {string} */
+                            kind: "exact" | "prefix" | "fuzzy";
+                            edits: number;
+                            snippet: string;
+                            ranges: {
+                                start: number;
+                                end: number;
+                            }[];
+                        }[] | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -3043,7 +4156,72 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        workspaceId?: string | null;
+                        alias?: string | null;
+                        title: string;
+                        description?: string | null;
+                        descriptionContentType?: string | null;
+                        questions?: string | null;
+                        visualisation?: string | null;
+                        metadata?: string | null;
+                        rawData?: string | null;
+                        viewCount?: number | null;
+                        likeCount?: number | null;
+                        published?: string | null;
+                        created?: string | null;
+                        lastModified?: string | null;
+                        tags?: {
+                            _links?: {
+                                [key: string]: unknown;
+                            };
+                            _embedded?: {
+                                [key: string]: unknown;
+                            };
+                            id?: string | null;
+                            name: string;
+                            usage?: number | null;
+                        }[] | null;
+                        query?: string | null;
+                        likedByProfiles?: {
+                            id: string;
+                            name?: string | null;
+                            email?: string | null;
+                        }[] | null;
+                        commentCount?: number | null;
+                        continuousPoll?: boolean | null;
+                        freshness?: {
+                            tables: string[];
+                            missingTables?: string[] | null;
+                            refreshed?: string | null;
+                            jobId?: string | null;
+                            pipelineId?: string | null;
+                            pipelineName?: string | null;
+                            failed: boolean;
+                            failedJobId?: string | null;
+                        } | null;
+                        matches?: {
+                            /** @enum {string} */
+                            field: "title" | "alias" | "tags" | "questions" | "description";
+                            term: string;
+                            word: string;
+                            /** @enum {string} */
+                            kind: "exact" | "prefix" | "fuzzy";
+                            edits: number;
+                            snippet: string;
+                            ranges: {
+                                start: number;
+                                end: number;
+                            }[];
+                        }[] | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -3110,7 +4288,72 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        workspaceId?: string | null;
+                        alias?: string | null;
+                        title: string;
+                        description?: string | null;
+                        descriptionContentType?: string | null;
+                        questions?: string | null;
+                        visualisation?: string | null;
+                        metadata?: string | null;
+                        rawData?: string | null;
+                        viewCount?: number | null;
+                        likeCount?: number | null;
+                        published?: string | null;
+                        created?: string | null;
+                        lastModified?: string | null;
+                        tags?: {
+                            _links?: {
+                                [key: string]: unknown;
+                            };
+                            _embedded?: {
+                                [key: string]: unknown;
+                            };
+                            id?: string | null;
+                            name: string;
+                            usage?: number | null;
+                        }[] | null;
+                        query?: string | null;
+                        likedByProfiles?: {
+                            id: string;
+                            name?: string | null;
+                            email?: string | null;
+                        }[] | null;
+                        commentCount?: number | null;
+                        continuousPoll?: boolean | null;
+                        freshness?: {
+                            tables: string[];
+                            missingTables?: string[] | null;
+                            refreshed?: string | null;
+                            jobId?: string | null;
+                            pipelineId?: string | null;
+                            pipelineName?: string | null;
+                            failed: boolean;
+                            failedJobId?: string | null;
+                        } | null;
+                        matches?: {
+                            /** @enum {string} */
+                            field: "title" | "alias" | "tags" | "questions" | "description";
+                            term: string;
+                            word: string;
+                            /** @enum {string} */
+                            kind: "exact" | "prefix" | "fuzzy";
+                            edits: number;
+                            snippet: string;
+                            ranges: {
+                                start: number;
+                                end: number;
+                            }[];
+                        }[] | null;
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -3161,7 +4404,72 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        workspaceId?: string | null;
+                        alias?: string | null;
+                        title: string;
+                        description?: string | null;
+                        descriptionContentType?: string | null;
+                        questions?: string | null;
+                        visualisation?: string | null;
+                        metadata?: string | null;
+                        rawData?: string | null;
+                        viewCount?: number | null;
+                        likeCount?: number | null;
+                        published?: string | null;
+                        created?: string | null;
+                        lastModified?: string | null;
+                        tags?: {
+                            _links?: {
+                                [key: string]: unknown;
+                            };
+                            _embedded?: {
+                                [key: string]: unknown;
+                            };
+                            id?: string | null;
+                            name: string;
+                            usage?: number | null;
+                        }[] | null;
+                        query?: string | null;
+                        likedByProfiles?: {
+                            id: string;
+                            name?: string | null;
+                            email?: string | null;
+                        }[] | null;
+                        commentCount?: number | null;
+                        continuousPoll?: boolean | null;
+                        freshness?: {
+                            tables: string[];
+                            missingTables?: string[] | null;
+                            refreshed?: string | null;
+                            jobId?: string | null;
+                            pipelineId?: string | null;
+                            pipelineName?: string | null;
+                            failed: boolean;
+                            failedJobId?: string | null;
+                        } | null;
+                        matches?: {
+                            /** @enum {string} */
+                            field: "title" | "alias" | "tags" | "questions" | "description";
+                            term: string;
+                            word: string;
+                            /** @enum {string} */
+                            kind: "exact" | "prefix" | "fuzzy";
+                            edits: number;
+                            snippet: string;
+                            ranges: {
+                                start: number;
+                                end: number;
+                            }[];
+                        }[] | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -3186,7 +4494,72 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        workspaceId?: string | null;
+                        alias?: string | null;
+                        title: string;
+                        description?: string | null;
+                        descriptionContentType?: string | null;
+                        questions?: string | null;
+                        visualisation?: string | null;
+                        metadata?: string | null;
+                        rawData?: string | null;
+                        viewCount?: number | null;
+                        likeCount?: number | null;
+                        published?: string | null;
+                        created?: string | null;
+                        lastModified?: string | null;
+                        tags?: {
+                            _links?: {
+                                [key: string]: unknown;
+                            };
+                            _embedded?: {
+                                [key: string]: unknown;
+                            };
+                            id?: string | null;
+                            name: string;
+                            usage?: number | null;
+                        }[] | null;
+                        query?: string | null;
+                        likedByProfiles?: {
+                            id: string;
+                            name?: string | null;
+                            email?: string | null;
+                        }[] | null;
+                        commentCount?: number | null;
+                        continuousPoll?: boolean | null;
+                        freshness?: {
+                            tables: string[];
+                            missingTables?: string[] | null;
+                            refreshed?: string | null;
+                            jobId?: string | null;
+                            pipelineId?: string | null;
+                            pipelineName?: string | null;
+                            failed: boolean;
+                            failedJobId?: string | null;
+                        } | null;
+                        matches?: {
+                            /** @enum {string} */
+                            field: "title" | "alias" | "tags" | "questions" | "description";
+                            term: string;
+                            word: string;
+                            /** @enum {string} */
+                            kind: "exact" | "prefix" | "fuzzy";
+                            edits: number;
+                            snippet: string;
+                            ranges: {
+                                start: number;
+                                end: number;
+                            }[];
+                        }[] | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -3223,7 +4596,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        /** @enum {string} */
+                        type: "ALERTS" | "ALL" | "NONE";
+                        created?: string | null;
+                        lastModified?: string | null;
+                        subject?: {
+                            /** @enum {string} */
+                            type: "WORKSPACE" | "CHANNEL" | "DATASET" | "PIPELINE";
+                            id: string;
+                            name?: string | null;
+                        } | null;
+                        member?: {
+                            id: string;
+                            name?: string | null;
+                            handle?: string | null;
+                        } | null;
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -3278,7 +4674,85 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _embedded?: {
+                            datasets?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                                id: string;
+                                workspaceId?: string | null;
+                                alias?: string | null;
+                                title: string;
+                                description?: string | null;
+                                descriptionContentType?: string | null;
+                                questions?: string | null;
+                                visualisation?: string | null;
+                                metadata?: string | null;
+                                rawData?: string | null;
+                                viewCount?: number | null;
+                                likeCount?: number | null;
+                                published?: string | null;
+                                created?: string | null;
+                                lastModified?: string | null;
+                                tags?: {
+                                    _links?: {
+                                        [key: string]: unknown;
+                                    };
+                                    _embedded?: {
+                                        [key: string]: unknown;
+                                    };
+                                    id?: string | null;
+                                    name: string;
+                                    usage?: number | null;
+                                }[] | null;
+                                query?: string | null;
+                                likedByProfiles?: {
+                                    id: string;
+                                    name?: string | null;
+                                    email?: string | null;
+                                }[] | null;
+                                commentCount?: number | null;
+                                continuousPoll?: boolean | null;
+                                freshness?: {
+                                    tables: string[];
+                                    missingTables?: string[] | null;
+                                    refreshed?: string | null;
+                                    jobId?: string | null;
+                                    pipelineId?: string | null;
+                                    pipelineName?: string | null;
+                                    failed: boolean;
+                                    failedJobId?: string | null;
+                                } | null;
+                                matches?: {
+                                    /** @enum {string} */
+                                    field: "title" | "alias" | "tags" | "questions" | "description";
+                                    term: string;
+                                    word: string;
+                                    /** @enum {string} */
+                                    kind: "exact" | "prefix" | "fuzzy";
+                                    edits: number;
+                                    snippet: string;
+                                    ranges: {
+                                        start: number;
+                                        end: number;
+                                    }[];
+                                }[] | null;
+                            }[] | null;
+                        } | null;
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        page?: {
+                            size: number;
+                            totalElements: number;
+                            totalPages: number;
+                            number: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -3337,7 +4811,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        description?: string | null;
+                        alias?: string | null;
+                        id?: string | null;
+                        title?: string | null;
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -3367,7 +4852,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _embedded?: {
+                            alerts?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                                id: string;
+                                raised: string;
+                                detail: string;
+                                datasetId?: string | null;
+                            }[] | null;
+                        } | null;
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        page?: {
+                            size: number;
+                            totalElements: number;
+                            totalPages: number;
+                            number: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -3393,7 +4902,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        datasetId: string;
+                        detail?: string | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -3425,7 +4944,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        raised: string;
+                        detail: string;
+                        datasetId?: string | null;
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -3451,7 +4981,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        raised: string;
+                        detail: string;
+                        datasetId?: string | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -3476,7 +5017,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            alertRules: {
+                                id: string;
+                                column: string;
+                                /** @enum {string} */
+                                operator: ">" | ">=" | "<" | "<=";
+                                threshold: number;
+                                breached: boolean;
+                            }[];
+                        } | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -3512,7 +5067,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            alertRules: {
+                                id: string;
+                                column: string;
+                                /** @enum {string} */
+                                operator: ">" | ">=" | "<" | "<=";
+                                threshold: number;
+                                breached: boolean;
+                            }[];
+                        } | null;
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -3550,7 +5119,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        name: string;
+                        description?: string | null;
+                        picture?: string | null;
+                        type?: string | null;
+                        scope?: string | null;
+                        created?: string | null;
+                        lastModified?: string | null;
+                        datasetCount?: number | null;
+                        creator?: {
+                            name?: string | null;
+                        } | null;
+                        canDelete?: boolean | null;
+                        containsDataset?: boolean | null;
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -3576,7 +5166,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        name: string;
+                        description?: string | null;
+                        picture?: string | null;
+                        type?: string | null;
+                        scope?: string | null;
+                        created?: string | null;
+                        lastModified?: string | null;
+                        datasetCount?: number | null;
+                        creator?: {
+                            name?: string | null;
+                        } | null;
+                        canDelete?: boolean | null;
+                        containsDataset?: boolean | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -3612,7 +5223,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        name: string;
+                        description?: string | null;
+                        picture?: string | null;
+                        type?: string | null;
+                        scope?: string | null;
+                        created?: string | null;
+                        lastModified?: string | null;
+                        datasetCount?: number | null;
+                        creator?: {
+                            name?: string | null;
+                        } | null;
+                        canDelete?: boolean | null;
+                        containsDataset?: boolean | null;
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -3663,7 +5295,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        name: string;
+                        description?: string | null;
+                        picture?: string | null;
+                        type?: string | null;
+                        scope?: string | null;
+                        created?: string | null;
+                        lastModified?: string | null;
+                        datasetCount?: number | null;
+                        creator?: {
+                            name?: string | null;
+                        } | null;
+                        canDelete?: boolean | null;
+                        containsDataset?: boolean | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -3688,7 +5341,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        name: string;
+                        description?: string | null;
+                        picture?: string | null;
+                        type?: string | null;
+                        scope?: string | null;
+                        created?: string | null;
+                        lastModified?: string | null;
+                        datasetCount?: number | null;
+                        creator?: {
+                            name?: string | null;
+                        } | null;
+                        canDelete?: boolean | null;
+                        containsDataset?: boolean | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -3717,7 +5391,85 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _embedded?: {
+                            datasets?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                                id: string;
+                                workspaceId?: string | null;
+                                alias?: string | null;
+                                title: string;
+                                description?: string | null;
+                                descriptionContentType?: string | null;
+                                questions?: string | null;
+                                visualisation?: string | null;
+                                metadata?: string | null;
+                                rawData?: string | null;
+                                viewCount?: number | null;
+                                likeCount?: number | null;
+                                published?: string | null;
+                                created?: string | null;
+                                lastModified?: string | null;
+                                tags?: {
+                                    _links?: {
+                                        [key: string]: unknown;
+                                    };
+                                    _embedded?: {
+                                        [key: string]: unknown;
+                                    };
+                                    id?: string | null;
+                                    name: string;
+                                    usage?: number | null;
+                                }[] | null;
+                                query?: string | null;
+                                likedByProfiles?: {
+                                    id: string;
+                                    name?: string | null;
+                                    email?: string | null;
+                                }[] | null;
+                                commentCount?: number | null;
+                                continuousPoll?: boolean | null;
+                                freshness?: {
+                                    tables: string[];
+                                    missingTables?: string[] | null;
+                                    refreshed?: string | null;
+                                    jobId?: string | null;
+                                    pipelineId?: string | null;
+                                    pipelineName?: string | null;
+                                    failed: boolean;
+                                    failedJobId?: string | null;
+                                } | null;
+                                matches?: {
+                                    /** @enum {string} */
+                                    field: "title" | "alias" | "tags" | "questions" | "description";
+                                    term: string;
+                                    word: string;
+                                    /** @enum {string} */
+                                    kind: "exact" | "prefix" | "fuzzy";
+                                    edits: number;
+                                    snippet: string;
+                                    ranges: {
+                                        start: number;
+                                        end: number;
+                                    }[];
+                                }[] | null;
+                            }[] | null;
+                        } | null;
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        page?: {
+                            size: number;
+                            totalElements: number;
+                            totalPages: number;
+                            number: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -3744,7 +5496,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        name: string;
+                        description?: string | null;
+                        picture?: string | null;
+                        type?: string | null;
+                        scope?: string | null;
+                        created?: string | null;
+                        lastModified?: string | null;
+                        datasetCount?: number | null;
+                        creator?: {
+                            name?: string | null;
+                        } | null;
+                        canDelete?: boolean | null;
+                        containsDataset?: boolean | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -3770,7 +5543,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        name: string;
+                        description?: string | null;
+                        picture?: string | null;
+                        type?: string | null;
+                        scope?: string | null;
+                        created?: string | null;
+                        lastModified?: string | null;
+                        datasetCount?: number | null;
+                        creator?: {
+                            name?: string | null;
+                        } | null;
+                        canDelete?: boolean | null;
+                        containsDataset?: boolean | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -3800,7 +5594,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _embedded?: {
+                            datasetComments?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                                id: string;
+                                message?: string | null;
+                                datasetId: string;
+                                parentId?: string | null;
+                                from?: {
+                                    id?: string | null;
+                                    name?: string | null;
+                                    handle?: string | null;
+                                } | null;
+                                created?: string | null;
+                                lastModified?: string | null;
+                                likeCount?: number | null;
+                                likedByProfiles?: {
+                                    id: string;
+                                    name?: string | null;
+                                    email?: string | null;
+                                }[] | null;
+                                commentCount?: number | null;
+                            }[] | null;
+                        } | null;
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        page?: {
+                            size: number;
+                            totalElements: number;
+                            totalPages: number;
+                            number: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -3826,7 +5658,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        message?: string | null;
+                        datasetId: string;
+                        parentId?: string | null;
+                        from?: {
+                            id?: string | null;
+                            name?: string | null;
+                            handle?: string | null;
+                        } | null;
+                        created?: string | null;
+                        lastModified?: string | null;
+                        likeCount?: number | null;
+                        likedByProfiles?: {
+                            id: string;
+                            name?: string | null;
+                            email?: string | null;
+                        }[] | null;
+                        commentCount?: number | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -3851,7 +5708,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        message?: string | null;
+                        datasetId: string;
+                        parentId?: string | null;
+                        from?: {
+                            id?: string | null;
+                            name?: string | null;
+                            handle?: string | null;
+                        } | null;
+                        created?: string | null;
+                        lastModified?: string | null;
+                        likeCount?: number | null;
+                        likedByProfiles?: {
+                            id: string;
+                            name?: string | null;
+                            email?: string | null;
+                        }[] | null;
+                        commentCount?: number | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -3884,7 +5766,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        message?: string | null;
+                        datasetId: string;
+                        parentId?: string | null;
+                        from?: {
+                            id?: string | null;
+                            name?: string | null;
+                            handle?: string | null;
+                        } | null;
+                        created?: string | null;
+                        lastModified?: string | null;
+                        likeCount?: number | null;
+                        likedByProfiles?: {
+                            id: string;
+                            name?: string | null;
+                            email?: string | null;
+                        }[] | null;
+                        commentCount?: number | null;
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -3910,7 +5817,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        message?: string | null;
+                        datasetId: string;
+                        parentId?: string | null;
+                        from?: {
+                            id?: string | null;
+                            name?: string | null;
+                            handle?: string | null;
+                        } | null;
+                        created?: string | null;
+                        lastModified?: string | null;
+                        likeCount?: number | null;
+                        likedByProfiles?: {
+                            id: string;
+                            name?: string | null;
+                            email?: string | null;
+                        }[] | null;
+                        commentCount?: number | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -3960,7 +5892,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        message?: string | null;
+                        datasetId: string;
+                        parentId?: string | null;
+                        from?: {
+                            id?: string | null;
+                            name?: string | null;
+                            handle?: string | null;
+                        } | null;
+                        created?: string | null;
+                        lastModified?: string | null;
+                        likeCount?: number | null;
+                        likedByProfiles?: {
+                            id: string;
+                            name?: string | null;
+                            email?: string | null;
+                        }[] | null;
+                        commentCount?: number | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -4010,7 +5967,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            comments: {
+                                message: string;
+                                written?: string | null;
+                                edited?: string | null;
+                            }[];
+                        } | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -4039,7 +6007,85 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _embedded?: {
+                            datasets?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                                id: string;
+                                workspaceId?: string | null;
+                                alias?: string | null;
+                                title: string;
+                                description?: string | null;
+                                descriptionContentType?: string | null;
+                                questions?: string | null;
+                                visualisation?: string | null;
+                                metadata?: string | null;
+                                rawData?: string | null;
+                                viewCount?: number | null;
+                                likeCount?: number | null;
+                                published?: string | null;
+                                created?: string | null;
+                                lastModified?: string | null;
+                                tags?: {
+                                    _links?: {
+                                        [key: string]: unknown;
+                                    };
+                                    _embedded?: {
+                                        [key: string]: unknown;
+                                    };
+                                    id?: string | null;
+                                    name: string;
+                                    usage?: number | null;
+                                }[] | null;
+                                query?: string | null;
+                                likedByProfiles?: {
+                                    id: string;
+                                    name?: string | null;
+                                    email?: string | null;
+                                }[] | null;
+                                commentCount?: number | null;
+                                continuousPoll?: boolean | null;
+                                freshness?: {
+                                    tables: string[];
+                                    missingTables?: string[] | null;
+                                    refreshed?: string | null;
+                                    jobId?: string | null;
+                                    pipelineId?: string | null;
+                                    pipelineName?: string | null;
+                                    failed: boolean;
+                                    failedJobId?: string | null;
+                                } | null;
+                                matches?: {
+                                    /** @enum {string} */
+                                    field: "title" | "alias" | "tags" | "questions" | "description";
+                                    term: string;
+                                    word: string;
+                                    /** @enum {string} */
+                                    kind: "exact" | "prefix" | "fuzzy";
+                                    edits: number;
+                                    snippet: string;
+                                    ranges: {
+                                        start: number;
+                                        end: number;
+                                    }[];
+                                }[] | null;
+                            }[] | null;
+                        } | null;
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        page?: {
+                            size: number;
+                            totalElements: number;
+                            totalPages: number;
+                            number: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -4070,7 +6116,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _embedded?: {
+                            notifications?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                                id: string;
+                                type: string;
+                                message?: string | null;
+                                resolved: boolean;
+                                created: string;
+                                lastModified?: string | null;
+                                actor?: {
+                                    name: string;
+                                } | null;
+                            }[] | null;
+                        } | null;
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        page?: {
+                            size: number;
+                            totalElements: number;
+                            totalPages: number;
+                            number: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -4100,7 +6175,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _embedded?: {
+                            channels?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                                id: string;
+                                name: string;
+                                description?: string | null;
+                                picture?: string | null;
+                                type?: string | null;
+                                scope?: string | null;
+                                created?: string | null;
+                                lastModified?: string | null;
+                                datasetCount?: number | null;
+                                creator?: {
+                                    name?: string | null;
+                                } | null;
+                                canDelete?: boolean | null;
+                                containsDataset?: boolean | null;
+                            }[] | null;
+                        } | null;
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        page?: {
+                            size: number;
+                            totalElements: number;
+                            totalPages: number;
+                            number: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -4127,7 +6236,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        name: string;
+                        email?: string | null;
+                        handle?: string | null;
+                        role?: string | null;
+                        administrator?: boolean | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -4182,7 +6304,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _embedded?: {
+                            administrators?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                                id: string;
+                                name: string;
+                                email?: string | null;
+                                handle?: string | null;
+                                role?: string | null;
+                                administrator?: boolean | null;
+                            }[] | null;
+                        } | null;
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        page?: {
+                            size: number;
+                            totalElements: number;
+                            totalPages: number;
+                            number: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -4209,7 +6357,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        name: string;
+                        email?: string | null;
+                        handle?: string | null;
+                        role?: string | null;
+                        administrator?: boolean | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -4235,7 +6396,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        name: string;
+                        email?: string | null;
+                        handle?: string | null;
+                        role?: string | null;
+                        administrator?: boolean | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -4262,7 +6436,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _embedded?: {
+                            subscriptions?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                                id: string;
+                                /** @enum {string} */
+                                type: "ALERTS" | "ALL" | "NONE";
+                                created?: string | null;
+                                lastModified?: string | null;
+                                subject?: {
+                                    /** @enum {string} */
+                                    type: "WORKSPACE" | "CHANNEL" | "DATASET" | "PIPELINE";
+                                    id: string;
+                                    name?: string | null;
+                                } | null;
+                                member?: {
+                                    id: string;
+                                    name?: string | null;
+                                    handle?: string | null;
+                                } | null;
+                            }[] | null;
+                        } | null;
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        page?: {
+                            size: number;
+                            totalElements: number;
+                            totalPages: number;
+                            number: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -4288,7 +6498,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        /** @enum {string} */
+                        type: "ALERTS" | "ALL" | "NONE";
+                        created?: string | null;
+                        lastModified?: string | null;
+                        subject?: {
+                            /** @enum {string} */
+                            type: "WORKSPACE" | "CHANNEL" | "DATASET" | "PIPELINE";
+                            id: string;
+                            name?: string | null;
+                        } | null;
+                        member?: {
+                            id: string;
+                            name?: string | null;
+                            handle?: string | null;
+                        } | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -4320,7 +6553,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        /** @enum {string} */
+                        type: "ALERTS" | "ALL" | "NONE";
+                        created?: string | null;
+                        lastModified?: string | null;
+                        subject?: {
+                            /** @enum {string} */
+                            type: "WORKSPACE" | "CHANNEL" | "DATASET" | "PIPELINE";
+                            id: string;
+                            name?: string | null;
+                        } | null;
+                        member?: {
+                            id: string;
+                            name?: string | null;
+                            handle?: string | null;
+                        } | null;
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -4375,7 +6631,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _embedded?: {
+                            subscriptions?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                                id: string;
+                                /** @enum {string} */
+                                type: "ALERTS" | "ALL" | "NONE";
+                                created?: string | null;
+                                lastModified?: string | null;
+                                subject?: {
+                                    /** @enum {string} */
+                                    type: "WORKSPACE" | "CHANNEL" | "DATASET" | "PIPELINE";
+                                    id: string;
+                                    name?: string | null;
+                                } | null;
+                                member?: {
+                                    id: string;
+                                    name?: string | null;
+                                    handle?: string | null;
+                                } | null;
+                            }[] | null;
+                        } | null;
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        page?: {
+                            size: number;
+                            totalElements: number;
+                            totalPages: number;
+                            number: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -4413,7 +6705,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        /** @enum {string} */
+                        type: "ALERTS" | "ALL" | "NONE";
+                        created?: string | null;
+                        lastModified?: string | null;
+                        subject?: {
+                            /** @enum {string} */
+                            type: "WORKSPACE" | "CHANNEL" | "DATASET" | "PIPELINE";
+                            id: string;
+                            name?: string | null;
+                        } | null;
+                        member?: {
+                            id: string;
+                            name?: string | null;
+                            handle?: string | null;
+                        } | null;
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -4476,7 +6791,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        /** @enum {string} */
+                        type: "ALERTS" | "ALL" | "NONE";
+                        created?: string | null;
+                        lastModified?: string | null;
+                        subject?: {
+                            /** @enum {string} */
+                            type: "WORKSPACE" | "CHANNEL" | "DATASET" | "PIPELINE";
+                            id: string;
+                            name?: string | null;
+                        } | null;
+                        member?: {
+                            id: string;
+                            name?: string | null;
+                            handle?: string | null;
+                        } | null;
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -4506,7 +6844,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _embedded?: {
+                            tags?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                                id?: string | null;
+                                name: string;
+                                usage?: number | null;
+                            }[] | null;
+                        } | null;
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        page?: {
+                            size: number;
+                            totalElements: number;
+                            totalPages: number;
+                            number: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -4533,7 +6894,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id?: string | null;
+                        name: string;
+                        usage?: number | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -4562,7 +6933,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _embedded?: {
+                            tags?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                                id?: string | null;
+                                name: string;
+                                usage?: number | null;
+                            }[] | null;
+                        } | null;
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        page?: {
+                            size: number;
+                            totalElements: number;
+                            totalPages: number;
+                            number: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -4588,7 +6982,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        datasetId: string;
+                        recipientId?: string | null;
+                        message?: string | null;
+                        created?: string | null;
+                        lastModified?: string | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -4621,7 +7028,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        datasetId: string;
+                        recipientId?: string | null;
+                        message?: string | null;
+                        created?: string | null;
+                        lastModified?: string | null;
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -4651,7 +7071,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _embedded?: {
+                            resources?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                                path: string;
+                                created: string;
+                                lastModified: string;
+                                contentType: string;
+                                size: number;
+                            }[] | null;
+                        } | null;
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        page?: {
+                            size: number;
+                            totalElements: number;
+                            totalPages: number;
+                            number: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -4678,7 +7123,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        path: string;
+                        created: string;
+                        lastModified: string;
+                        contentType: string;
+                        size: number;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -4704,7 +7161,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        path: string;
+                        created: string;
+                        lastModified: string;
+                        contentType: string;
+                        size: number;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -4761,7 +7230,175 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _embedded?: {
+                            pipelines?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    "latest job"?: {
+                                        _links?: {
+                                            [key: string]: unknown;
+                                        };
+                                        _embedded?: {
+                                            profile?: {
+                                                email: string;
+                                            } | null;
+                                            pipeline?: {
+                                                id: string;
+                                                name?: string | null;
+                                            } | null;
+                                            datastore?: {
+                                                id: string;
+                                                name?: string | null;
+                                            } | null;
+                                        } | null;
+                                        id: string;
+                                        type: string;
+                                        /** @enum {string} */
+                                        status: "SKIPPED" | "COMPLETE" | "ERROR" | "QUEUED" | "RUNNING" | "STOPPED";
+                                        created: string;
+                                        startTime?: string | null;
+                                        endTime?: string | null;
+                                        triggeredBy?: string | null;
+                                        attempt?: number | null;
+                                        maxAttempts?: number | null;
+                                        exitCode?: number | null;
+                                        commitId?: string | null;
+                                        rowsLoaded?: number | null;
+                                        rowsByStream?: {
+                                            [key: string]: unknown;
+                                        } | null;
+                                    } | null;
+                                    dataComponents?: {
+                                        _links?: {
+                                            [key: string]: unknown;
+                                        };
+                                        _embedded?: {
+                                            dataplugin?: {
+                                                _links?: {
+                                                    [key: string]: unknown;
+                                                };
+                                                _embedded?: {
+                                                    [key: string]: unknown;
+                                                };
+                                                id: string;
+                                                name: string;
+                                                label?: string | null;
+                                                variant?: string | null;
+                                                pluginType: string;
+                                                namespace?: string | null;
+                                                description?: string | null;
+                                                fullDescription?: string | null;
+                                                docs?: string | null;
+                                                logoUrl?: string | null;
+                                                dataPluginLogoUrl?: string | null;
+                                                capabilities?: string[] | null;
+                                                commands?: {
+                                                    [key: string]: unknown;
+                                                } | null;
+                                                settings?: {
+                                                    name: string;
+                                                    label?: string | null;
+                                                    kind?: string | null;
+                                                    description?: string | null;
+                                                    value?: unknown;
+                                                    placeholder?: string | null;
+                                                    required?: boolean | string | null;
+                                                    hidden?: boolean | null;
+                                                    sensitive?: boolean | null;
+                                                    encoding?: string | null;
+                                                    env?: string | null;
+                                                    options?: {
+                                                        label?: string | null;
+                                                        value: unknown;
+                                                    }[] | null;
+                                                    oauth?: {
+                                                        provider?: string | null;
+                                                    } | null;
+                                                    value_processor?: string | null;
+                                                    documentation?: string | null;
+                                                }[] | null;
+                                                hidden?: boolean | null;
+                                                canDelete?: boolean | null;
+                                                runnable?: boolean | null;
+                                                custom?: boolean | null;
+                                                installed?: boolean | null;
+                                            } | null;
+                                        } | null;
+                                        id: string;
+                                        name: string;
+                                        dataPlugin?: string | null;
+                                        pluginType?: string | null;
+                                        properties?: {
+                                            [key: string]: unknown;
+                                        } | null;
+                                        commands?: {
+                                            [key: string]: unknown;
+                                        } | null;
+                                        created?: string | null;
+                                        lastModified?: string | null;
+                                        credentials?: {
+                                            connected: boolean;
+                                            provider?: string | null;
+                                            expiresAt?: string | null;
+                                            refreshedAt?: string | null;
+                                            refreshable?: boolean | null;
+                                        } | null;
+                                    }[] | null;
+                                    datastore?: {
+                                        _links?: {
+                                            [key: string]: unknown;
+                                        };
+                                        _embedded?: {
+                                            [key: string]: unknown;
+                                        };
+                                        id: string;
+                                        name: string;
+                                        jdbcUrl?: string | null;
+                                        logoUrl?: string | null;
+                                        managed?: boolean | null;
+                                        draft?: boolean | null;
+                                        default?: boolean | null;
+                                        status?: string | null;
+                                        statusMessage?: string | null;
+                                        dataPlugin?: string | null;
+                                        properties?: {
+                                            [key: string]: unknown;
+                                        } | null;
+                                        created?: string | null;
+                                        lastModified?: string | null;
+                                    } | null;
+                                } | null;
+                                id?: string | null;
+                                name?: string | null;
+                                status?: string | null;
+                                draft?: boolean | null;
+                                properties?: {
+                                    [key: string]: unknown;
+                                } | null;
+                                schedule?: string | null;
+                                dataComponents?: string[] | null;
+                                actions?: string[] | null;
+                                script?: string | null;
+                                timeout?: number | null;
+                                maxRetries?: number | null;
+                                triggeredBy?: string[] | null;
+                                created?: string | null;
+                                lastModified?: string | null;
+                            }[] | null;
+                        } | null;
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        page?: {
+                            size: number;
+                            totalElements: number;
+                            totalPages: number;
+                            number: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -4787,7 +7424,162 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            "latest job"?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    profile?: {
+                                        email: string;
+                                    } | null;
+                                    pipeline?: {
+                                        id: string;
+                                        name?: string | null;
+                                    } | null;
+                                    datastore?: {
+                                        id: string;
+                                        name?: string | null;
+                                    } | null;
+                                } | null;
+                                id: string;
+                                type: string;
+                                /** @enum {string} */
+                                status: "SKIPPED" | "COMPLETE" | "ERROR" | "QUEUED" | "RUNNING" | "STOPPED";
+                                created: string;
+                                startTime?: string | null;
+                                endTime?: string | null;
+                                triggeredBy?: string | null;
+                                attempt?: number | null;
+                                maxAttempts?: number | null;
+                                exitCode?: number | null;
+                                commitId?: string | null;
+                                rowsLoaded?: number | null;
+                                rowsByStream?: {
+                                    [key: string]: unknown;
+                                } | null;
+                            } | null;
+                            dataComponents?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    dataplugin?: {
+                                        _links?: {
+                                            [key: string]: unknown;
+                                        };
+                                        _embedded?: {
+                                            [key: string]: unknown;
+                                        };
+                                        id: string;
+                                        name: string;
+                                        label?: string | null;
+                                        variant?: string | null;
+                                        pluginType: string;
+                                        namespace?: string | null;
+                                        description?: string | null;
+                                        fullDescription?: string | null;
+                                        docs?: string | null;
+                                        logoUrl?: string | null;
+                                        dataPluginLogoUrl?: string | null;
+                                        capabilities?: string[] | null;
+                                        commands?: {
+                                            [key: string]: unknown;
+                                        } | null;
+                                        settings?: {
+                                            name: string;
+                                            label?: string | null;
+                                            kind?: string | null;
+                                            description?: string | null;
+                                            value?: unknown;
+                                            placeholder?: string | null;
+                                            required?: boolean | string | null;
+                                            hidden?: boolean | null;
+                                            sensitive?: boolean | null;
+                                            encoding?: string | null;
+                                            env?: string | null;
+                                            options?: {
+                                                label?: string | null;
+                                                value: unknown;
+                                            }[] | null;
+                                            oauth?: {
+                                                provider?: string | null;
+                                            } | null;
+                                            value_processor?: string | null;
+                                            documentation?: string | null;
+                                        }[] | null;
+                                        hidden?: boolean | null;
+                                        canDelete?: boolean | null;
+                                        runnable?: boolean | null;
+                                        custom?: boolean | null;
+                                        installed?: boolean | null;
+                                    } | null;
+                                } | null;
+                                id: string;
+                                name: string;
+                                dataPlugin?: string | null;
+                                pluginType?: string | null;
+                                properties?: {
+                                    [key: string]: unknown;
+                                } | null;
+                                commands?: {
+                                    [key: string]: unknown;
+                                } | null;
+                                created?: string | null;
+                                lastModified?: string | null;
+                                credentials?: {
+                                    connected: boolean;
+                                    provider?: string | null;
+                                    expiresAt?: string | null;
+                                    refreshedAt?: string | null;
+                                    refreshable?: boolean | null;
+                                } | null;
+                            }[] | null;
+                            datastore?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                                id: string;
+                                name: string;
+                                jdbcUrl?: string | null;
+                                logoUrl?: string | null;
+                                managed?: boolean | null;
+                                draft?: boolean | null;
+                                default?: boolean | null;
+                                status?: string | null;
+                                statusMessage?: string | null;
+                                dataPlugin?: string | null;
+                                properties?: {
+                                    [key: string]: unknown;
+                                } | null;
+                                created?: string | null;
+                                lastModified?: string | null;
+                            } | null;
+                        } | null;
+                        id?: string | null;
+                        name?: string | null;
+                        status?: string | null;
+                        draft?: boolean | null;
+                        properties?: {
+                            [key: string]: unknown;
+                        } | null;
+                        schedule?: string | null;
+                        dataComponents?: string[] | null;
+                        actions?: string[] | null;
+                        script?: string | null;
+                        timeout?: number | null;
+                        maxRetries?: number | null;
+                        triggeredBy?: string[] | null;
+                        created?: string | null;
+                        lastModified?: string | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -4874,7 +7666,162 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            "latest job"?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    profile?: {
+                                        email: string;
+                                    } | null;
+                                    pipeline?: {
+                                        id: string;
+                                        name?: string | null;
+                                    } | null;
+                                    datastore?: {
+                                        id: string;
+                                        name?: string | null;
+                                    } | null;
+                                } | null;
+                                id: string;
+                                type: string;
+                                /** @enum {string} */
+                                status: "SKIPPED" | "COMPLETE" | "ERROR" | "QUEUED" | "RUNNING" | "STOPPED";
+                                created: string;
+                                startTime?: string | null;
+                                endTime?: string | null;
+                                triggeredBy?: string | null;
+                                attempt?: number | null;
+                                maxAttempts?: number | null;
+                                exitCode?: number | null;
+                                commitId?: string | null;
+                                rowsLoaded?: number | null;
+                                rowsByStream?: {
+                                    [key: string]: unknown;
+                                } | null;
+                            } | null;
+                            dataComponents?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    dataplugin?: {
+                                        _links?: {
+                                            [key: string]: unknown;
+                                        };
+                                        _embedded?: {
+                                            [key: string]: unknown;
+                                        };
+                                        id: string;
+                                        name: string;
+                                        label?: string | null;
+                                        variant?: string | null;
+                                        pluginType: string;
+                                        namespace?: string | null;
+                                        description?: string | null;
+                                        fullDescription?: string | null;
+                                        docs?: string | null;
+                                        logoUrl?: string | null;
+                                        dataPluginLogoUrl?: string | null;
+                                        capabilities?: string[] | null;
+                                        commands?: {
+                                            [key: string]: unknown;
+                                        } | null;
+                                        settings?: {
+                                            name: string;
+                                            label?: string | null;
+                                            kind?: string | null;
+                                            description?: string | null;
+                                            value?: unknown;
+                                            placeholder?: string | null;
+                                            required?: boolean | string | null;
+                                            hidden?: boolean | null;
+                                            sensitive?: boolean | null;
+                                            encoding?: string | null;
+                                            env?: string | null;
+                                            options?: {
+                                                label?: string | null;
+                                                value: unknown;
+                                            }[] | null;
+                                            oauth?: {
+                                                provider?: string | null;
+                                            } | null;
+                                            value_processor?: string | null;
+                                            documentation?: string | null;
+                                        }[] | null;
+                                        hidden?: boolean | null;
+                                        canDelete?: boolean | null;
+                                        runnable?: boolean | null;
+                                        custom?: boolean | null;
+                                        installed?: boolean | null;
+                                    } | null;
+                                } | null;
+                                id: string;
+                                name: string;
+                                dataPlugin?: string | null;
+                                pluginType?: string | null;
+                                properties?: {
+                                    [key: string]: unknown;
+                                } | null;
+                                commands?: {
+                                    [key: string]: unknown;
+                                } | null;
+                                created?: string | null;
+                                lastModified?: string | null;
+                                credentials?: {
+                                    connected: boolean;
+                                    provider?: string | null;
+                                    expiresAt?: string | null;
+                                    refreshedAt?: string | null;
+                                    refreshable?: boolean | null;
+                                } | null;
+                            }[] | null;
+                            datastore?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                                id: string;
+                                name: string;
+                                jdbcUrl?: string | null;
+                                logoUrl?: string | null;
+                                managed?: boolean | null;
+                                draft?: boolean | null;
+                                default?: boolean | null;
+                                status?: string | null;
+                                statusMessage?: string | null;
+                                dataPlugin?: string | null;
+                                properties?: {
+                                    [key: string]: unknown;
+                                } | null;
+                                created?: string | null;
+                                lastModified?: string | null;
+                            } | null;
+                        } | null;
+                        id?: string | null;
+                        name?: string | null;
+                        status?: string | null;
+                        draft?: boolean | null;
+                        properties?: {
+                            [key: string]: unknown;
+                        } | null;
+                        schedule?: string | null;
+                        dataComponents?: string[] | null;
+                        actions?: string[] | null;
+                        script?: string | null;
+                        timeout?: number | null;
+                        maxRetries?: number | null;
+                        triggeredBy?: string[] | null;
+                        created?: string | null;
+                        lastModified?: string | null;
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -4918,7 +7865,162 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            "latest job"?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    profile?: {
+                                        email: string;
+                                    } | null;
+                                    pipeline?: {
+                                        id: string;
+                                        name?: string | null;
+                                    } | null;
+                                    datastore?: {
+                                        id: string;
+                                        name?: string | null;
+                                    } | null;
+                                } | null;
+                                id: string;
+                                type: string;
+                                /** @enum {string} */
+                                status: "SKIPPED" | "COMPLETE" | "ERROR" | "QUEUED" | "RUNNING" | "STOPPED";
+                                created: string;
+                                startTime?: string | null;
+                                endTime?: string | null;
+                                triggeredBy?: string | null;
+                                attempt?: number | null;
+                                maxAttempts?: number | null;
+                                exitCode?: number | null;
+                                commitId?: string | null;
+                                rowsLoaded?: number | null;
+                                rowsByStream?: {
+                                    [key: string]: unknown;
+                                } | null;
+                            } | null;
+                            dataComponents?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    dataplugin?: {
+                                        _links?: {
+                                            [key: string]: unknown;
+                                        };
+                                        _embedded?: {
+                                            [key: string]: unknown;
+                                        };
+                                        id: string;
+                                        name: string;
+                                        label?: string | null;
+                                        variant?: string | null;
+                                        pluginType: string;
+                                        namespace?: string | null;
+                                        description?: string | null;
+                                        fullDescription?: string | null;
+                                        docs?: string | null;
+                                        logoUrl?: string | null;
+                                        dataPluginLogoUrl?: string | null;
+                                        capabilities?: string[] | null;
+                                        commands?: {
+                                            [key: string]: unknown;
+                                        } | null;
+                                        settings?: {
+                                            name: string;
+                                            label?: string | null;
+                                            kind?: string | null;
+                                            description?: string | null;
+                                            value?: unknown;
+                                            placeholder?: string | null;
+                                            required?: boolean | string | null;
+                                            hidden?: boolean | null;
+                                            sensitive?: boolean | null;
+                                            encoding?: string | null;
+                                            env?: string | null;
+                                            options?: {
+                                                label?: string | null;
+                                                value: unknown;
+                                            }[] | null;
+                                            oauth?: {
+                                                provider?: string | null;
+                                            } | null;
+                                            value_processor?: string | null;
+                                            documentation?: string | null;
+                                        }[] | null;
+                                        hidden?: boolean | null;
+                                        canDelete?: boolean | null;
+                                        runnable?: boolean | null;
+                                        custom?: boolean | null;
+                                        installed?: boolean | null;
+                                    } | null;
+                                } | null;
+                                id: string;
+                                name: string;
+                                dataPlugin?: string | null;
+                                pluginType?: string | null;
+                                properties?: {
+                                    [key: string]: unknown;
+                                } | null;
+                                commands?: {
+                                    [key: string]: unknown;
+                                } | null;
+                                created?: string | null;
+                                lastModified?: string | null;
+                                credentials?: {
+                                    connected: boolean;
+                                    provider?: string | null;
+                                    expiresAt?: string | null;
+                                    refreshedAt?: string | null;
+                                    refreshable?: boolean | null;
+                                } | null;
+                            }[] | null;
+                            datastore?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                                id: string;
+                                name: string;
+                                jdbcUrl?: string | null;
+                                logoUrl?: string | null;
+                                managed?: boolean | null;
+                                draft?: boolean | null;
+                                default?: boolean | null;
+                                status?: string | null;
+                                statusMessage?: string | null;
+                                dataPlugin?: string | null;
+                                properties?: {
+                                    [key: string]: unknown;
+                                } | null;
+                                created?: string | null;
+                                lastModified?: string | null;
+                            } | null;
+                        } | null;
+                        id?: string | null;
+                        name?: string | null;
+                        status?: string | null;
+                        draft?: boolean | null;
+                        properties?: {
+                            [key: string]: unknown;
+                        } | null;
+                        schedule?: string | null;
+                        dataComponents?: string[] | null;
+                        actions?: string[] | null;
+                        script?: string | null;
+                        timeout?: number | null;
+                        maxRetries?: number | null;
+                        triggeredBy?: string[] | null;
+                        created?: string | null;
+                        lastModified?: string | null;
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -4944,7 +8046,162 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            "latest job"?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    profile?: {
+                                        email: string;
+                                    } | null;
+                                    pipeline?: {
+                                        id: string;
+                                        name?: string | null;
+                                    } | null;
+                                    datastore?: {
+                                        id: string;
+                                        name?: string | null;
+                                    } | null;
+                                } | null;
+                                id: string;
+                                type: string;
+                                /** @enum {string} */
+                                status: "SKIPPED" | "COMPLETE" | "ERROR" | "QUEUED" | "RUNNING" | "STOPPED";
+                                created: string;
+                                startTime?: string | null;
+                                endTime?: string | null;
+                                triggeredBy?: string | null;
+                                attempt?: number | null;
+                                maxAttempts?: number | null;
+                                exitCode?: number | null;
+                                commitId?: string | null;
+                                rowsLoaded?: number | null;
+                                rowsByStream?: {
+                                    [key: string]: unknown;
+                                } | null;
+                            } | null;
+                            dataComponents?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    dataplugin?: {
+                                        _links?: {
+                                            [key: string]: unknown;
+                                        };
+                                        _embedded?: {
+                                            [key: string]: unknown;
+                                        };
+                                        id: string;
+                                        name: string;
+                                        label?: string | null;
+                                        variant?: string | null;
+                                        pluginType: string;
+                                        namespace?: string | null;
+                                        description?: string | null;
+                                        fullDescription?: string | null;
+                                        docs?: string | null;
+                                        logoUrl?: string | null;
+                                        dataPluginLogoUrl?: string | null;
+                                        capabilities?: string[] | null;
+                                        commands?: {
+                                            [key: string]: unknown;
+                                        } | null;
+                                        settings?: {
+                                            name: string;
+                                            label?: string | null;
+                                            kind?: string | null;
+                                            description?: string | null;
+                                            value?: unknown;
+                                            placeholder?: string | null;
+                                            required?: boolean | string | null;
+                                            hidden?: boolean | null;
+                                            sensitive?: boolean | null;
+                                            encoding?: string | null;
+                                            env?: string | null;
+                                            options?: {
+                                                label?: string | null;
+                                                value: unknown;
+                                            }[] | null;
+                                            oauth?: {
+                                                provider?: string | null;
+                                            } | null;
+                                            value_processor?: string | null;
+                                            documentation?: string | null;
+                                        }[] | null;
+                                        hidden?: boolean | null;
+                                        canDelete?: boolean | null;
+                                        runnable?: boolean | null;
+                                        custom?: boolean | null;
+                                        installed?: boolean | null;
+                                    } | null;
+                                } | null;
+                                id: string;
+                                name: string;
+                                dataPlugin?: string | null;
+                                pluginType?: string | null;
+                                properties?: {
+                                    [key: string]: unknown;
+                                } | null;
+                                commands?: {
+                                    [key: string]: unknown;
+                                } | null;
+                                created?: string | null;
+                                lastModified?: string | null;
+                                credentials?: {
+                                    connected: boolean;
+                                    provider?: string | null;
+                                    expiresAt?: string | null;
+                                    refreshedAt?: string | null;
+                                    refreshable?: boolean | null;
+                                } | null;
+                            }[] | null;
+                            datastore?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                                id: string;
+                                name: string;
+                                jdbcUrl?: string | null;
+                                logoUrl?: string | null;
+                                managed?: boolean | null;
+                                draft?: boolean | null;
+                                default?: boolean | null;
+                                status?: string | null;
+                                statusMessage?: string | null;
+                                dataPlugin?: string | null;
+                                properties?: {
+                                    [key: string]: unknown;
+                                } | null;
+                                created?: string | null;
+                                lastModified?: string | null;
+                            } | null;
+                        } | null;
+                        id?: string | null;
+                        name?: string | null;
+                        status?: string | null;
+                        draft?: boolean | null;
+                        properties?: {
+                            [key: string]: unknown;
+                        } | null;
+                        schedule?: string | null;
+                        dataComponents?: string[] | null;
+                        actions?: string[] | null;
+                        script?: string | null;
+                        timeout?: number | null;
+                        maxRetries?: number | null;
+                        triggeredBy?: string[] | null;
+                        created?: string | null;
+                        lastModified?: string | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -4986,7 +8243,162 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            "latest job"?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    profile?: {
+                                        email: string;
+                                    } | null;
+                                    pipeline?: {
+                                        id: string;
+                                        name?: string | null;
+                                    } | null;
+                                    datastore?: {
+                                        id: string;
+                                        name?: string | null;
+                                    } | null;
+                                } | null;
+                                id: string;
+                                type: string;
+                                /** @enum {string} */
+                                status: "SKIPPED" | "COMPLETE" | "ERROR" | "QUEUED" | "RUNNING" | "STOPPED";
+                                created: string;
+                                startTime?: string | null;
+                                endTime?: string | null;
+                                triggeredBy?: string | null;
+                                attempt?: number | null;
+                                maxAttempts?: number | null;
+                                exitCode?: number | null;
+                                commitId?: string | null;
+                                rowsLoaded?: number | null;
+                                rowsByStream?: {
+                                    [key: string]: unknown;
+                                } | null;
+                            } | null;
+                            dataComponents?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    dataplugin?: {
+                                        _links?: {
+                                            [key: string]: unknown;
+                                        };
+                                        _embedded?: {
+                                            [key: string]: unknown;
+                                        };
+                                        id: string;
+                                        name: string;
+                                        label?: string | null;
+                                        variant?: string | null;
+                                        pluginType: string;
+                                        namespace?: string | null;
+                                        description?: string | null;
+                                        fullDescription?: string | null;
+                                        docs?: string | null;
+                                        logoUrl?: string | null;
+                                        dataPluginLogoUrl?: string | null;
+                                        capabilities?: string[] | null;
+                                        commands?: {
+                                            [key: string]: unknown;
+                                        } | null;
+                                        settings?: {
+                                            name: string;
+                                            label?: string | null;
+                                            kind?: string | null;
+                                            description?: string | null;
+                                            value?: unknown;
+                                            placeholder?: string | null;
+                                            required?: boolean | string | null;
+                                            hidden?: boolean | null;
+                                            sensitive?: boolean | null;
+                                            encoding?: string | null;
+                                            env?: string | null;
+                                            options?: {
+                                                label?: string | null;
+                                                value: unknown;
+                                            }[] | null;
+                                            oauth?: {
+                                                provider?: string | null;
+                                            } | null;
+                                            value_processor?: string | null;
+                                            documentation?: string | null;
+                                        }[] | null;
+                                        hidden?: boolean | null;
+                                        canDelete?: boolean | null;
+                                        runnable?: boolean | null;
+                                        custom?: boolean | null;
+                                        installed?: boolean | null;
+                                    } | null;
+                                } | null;
+                                id: string;
+                                name: string;
+                                dataPlugin?: string | null;
+                                pluginType?: string | null;
+                                properties?: {
+                                    [key: string]: unknown;
+                                } | null;
+                                commands?: {
+                                    [key: string]: unknown;
+                                } | null;
+                                created?: string | null;
+                                lastModified?: string | null;
+                                credentials?: {
+                                    connected: boolean;
+                                    provider?: string | null;
+                                    expiresAt?: string | null;
+                                    refreshedAt?: string | null;
+                                    refreshable?: boolean | null;
+                                } | null;
+                            }[] | null;
+                            datastore?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                                id: string;
+                                name: string;
+                                jdbcUrl?: string | null;
+                                logoUrl?: string | null;
+                                managed?: boolean | null;
+                                draft?: boolean | null;
+                                default?: boolean | null;
+                                status?: string | null;
+                                statusMessage?: string | null;
+                                dataPlugin?: string | null;
+                                properties?: {
+                                    [key: string]: unknown;
+                                } | null;
+                                created?: string | null;
+                                lastModified?: string | null;
+                            } | null;
+                        } | null;
+                        id?: string | null;
+                        name?: string | null;
+                        status?: string | null;
+                        draft?: boolean | null;
+                        properties?: {
+                            [key: string]: unknown;
+                        } | null;
+                        schedule?: string | null;
+                        dataComponents?: string[] | null;
+                        actions?: string[] | null;
+                        script?: string | null;
+                        timeout?: number | null;
+                        maxRetries?: number | null;
+                        triggeredBy?: string[] | null;
+                        created?: string | null;
+                        lastModified?: string | null;
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -5054,7 +8466,162 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            "latest job"?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    profile?: {
+                                        email: string;
+                                    } | null;
+                                    pipeline?: {
+                                        id: string;
+                                        name?: string | null;
+                                    } | null;
+                                    datastore?: {
+                                        id: string;
+                                        name?: string | null;
+                                    } | null;
+                                } | null;
+                                id: string;
+                                type: string;
+                                /** @enum {string} */
+                                status: "SKIPPED" | "COMPLETE" | "ERROR" | "QUEUED" | "RUNNING" | "STOPPED";
+                                created: string;
+                                startTime?: string | null;
+                                endTime?: string | null;
+                                triggeredBy?: string | null;
+                                attempt?: number | null;
+                                maxAttempts?: number | null;
+                                exitCode?: number | null;
+                                commitId?: string | null;
+                                rowsLoaded?: number | null;
+                                rowsByStream?: {
+                                    [key: string]: unknown;
+                                } | null;
+                            } | null;
+                            dataComponents?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    dataplugin?: {
+                                        _links?: {
+                                            [key: string]: unknown;
+                                        };
+                                        _embedded?: {
+                                            [key: string]: unknown;
+                                        };
+                                        id: string;
+                                        name: string;
+                                        label?: string | null;
+                                        variant?: string | null;
+                                        pluginType: string;
+                                        namespace?: string | null;
+                                        description?: string | null;
+                                        fullDescription?: string | null;
+                                        docs?: string | null;
+                                        logoUrl?: string | null;
+                                        dataPluginLogoUrl?: string | null;
+                                        capabilities?: string[] | null;
+                                        commands?: {
+                                            [key: string]: unknown;
+                                        } | null;
+                                        settings?: {
+                                            name: string;
+                                            label?: string | null;
+                                            kind?: string | null;
+                                            description?: string | null;
+                                            value?: unknown;
+                                            placeholder?: string | null;
+                                            required?: boolean | string | null;
+                                            hidden?: boolean | null;
+                                            sensitive?: boolean | null;
+                                            encoding?: string | null;
+                                            env?: string | null;
+                                            options?: {
+                                                label?: string | null;
+                                                value: unknown;
+                                            }[] | null;
+                                            oauth?: {
+                                                provider?: string | null;
+                                            } | null;
+                                            value_processor?: string | null;
+                                            documentation?: string | null;
+                                        }[] | null;
+                                        hidden?: boolean | null;
+                                        canDelete?: boolean | null;
+                                        runnable?: boolean | null;
+                                        custom?: boolean | null;
+                                        installed?: boolean | null;
+                                    } | null;
+                                } | null;
+                                id: string;
+                                name: string;
+                                dataPlugin?: string | null;
+                                pluginType?: string | null;
+                                properties?: {
+                                    [key: string]: unknown;
+                                } | null;
+                                commands?: {
+                                    [key: string]: unknown;
+                                } | null;
+                                created?: string | null;
+                                lastModified?: string | null;
+                                credentials?: {
+                                    connected: boolean;
+                                    provider?: string | null;
+                                    expiresAt?: string | null;
+                                    refreshedAt?: string | null;
+                                    refreshable?: boolean | null;
+                                } | null;
+                            }[] | null;
+                            datastore?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                                id: string;
+                                name: string;
+                                jdbcUrl?: string | null;
+                                logoUrl?: string | null;
+                                managed?: boolean | null;
+                                draft?: boolean | null;
+                                default?: boolean | null;
+                                status?: string | null;
+                                statusMessage?: string | null;
+                                dataPlugin?: string | null;
+                                properties?: {
+                                    [key: string]: unknown;
+                                } | null;
+                                created?: string | null;
+                                lastModified?: string | null;
+                            } | null;
+                        } | null;
+                        id?: string | null;
+                        name?: string | null;
+                        status?: string | null;
+                        draft?: boolean | null;
+                        properties?: {
+                            [key: string]: unknown;
+                        } | null;
+                        schedule?: string | null;
+                        dataComponents?: string[] | null;
+                        actions?: string[] | null;
+                        script?: string | null;
+                        timeout?: number | null;
+                        maxRetries?: number | null;
+                        triggeredBy?: string[] | null;
+                        created?: string | null;
+                        lastModified?: string | null;
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -5084,7 +8651,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _embedded?: {
+                            jobs?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    profile?: {
+                                        email: string;
+                                    } | null;
+                                    pipeline?: {
+                                        id: string;
+                                        name?: string | null;
+                                    } | null;
+                                    datastore?: {
+                                        id: string;
+                                        name?: string | null;
+                                    } | null;
+                                } | null;
+                                id: string;
+                                type: string;
+                                /** @enum {string} */
+                                status: "SKIPPED" | "COMPLETE" | "ERROR" | "QUEUED" | "RUNNING" | "STOPPED";
+                                created: string;
+                                startTime?: string | null;
+                                endTime?: string | null;
+                                triggeredBy?: string | null;
+                                attempt?: number | null;
+                                maxAttempts?: number | null;
+                                exitCode?: number | null;
+                                commitId?: string | null;
+                                rowsLoaded?: number | null;
+                                rowsByStream?: {
+                                    [key: string]: unknown;
+                                } | null;
+                            }[] | null;
+                        } | null;
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        page?: {
+                            size: number;
+                            totalElements: number;
+                            totalPages: number;
+                            number: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -5110,7 +8723,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            profile?: {
+                                email: string;
+                            } | null;
+                            pipeline?: {
+                                id: string;
+                                name?: string | null;
+                            } | null;
+                            datastore?: {
+                                id: string;
+                                name?: string | null;
+                            } | null;
+                        } | null;
+                        id: string;
+                        type: string;
+                        /** @enum {string} */
+                        status: "SKIPPED" | "COMPLETE" | "ERROR" | "QUEUED" | "RUNNING" | "STOPPED";
+                        created: string;
+                        startTime?: string | null;
+                        endTime?: string | null;
+                        triggeredBy?: string | null;
+                        attempt?: number | null;
+                        maxAttempts?: number | null;
+                        exitCode?: number | null;
+                        commitId?: string | null;
+                        rowsLoaded?: number | null;
+                        rowsByStream?: {
+                            [key: string]: unknown;
+                        } | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -5135,7 +8781,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            profile?: {
+                                email: string;
+                            } | null;
+                            pipeline?: {
+                                id: string;
+                                name?: string | null;
+                            } | null;
+                            datastore?: {
+                                id: string;
+                                name?: string | null;
+                            } | null;
+                        } | null;
+                        id: string;
+                        type: string;
+                        /** @enum {string} */
+                        status: "SKIPPED" | "COMPLETE" | "ERROR" | "QUEUED" | "RUNNING" | "STOPPED";
+                        created: string;
+                        startTime?: string | null;
+                        endTime?: string | null;
+                        triggeredBy?: string | null;
+                        attempt?: number | null;
+                        maxAttempts?: number | null;
+                        exitCode?: number | null;
+                        commitId?: string | null;
+                        rowsLoaded?: number | null;
+                        rowsByStream?: {
+                            [key: string]: unknown;
+                        } | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -5162,7 +8841,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        metrics: {
+                            jobId: string;
+                            /** @enum {string} */
+                            status: "SKIPPED" | "COMPLETE" | "ERROR" | "QUEUED" | "RUNNING" | "STOPPED";
+                            created: string;
+                            startTime?: string | null;
+                            endTime?: string | null;
+                            duration?: number | null;
+                            rowsLoaded: number;
+                            attempt?: number | null;
+                        }[];
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -5188,7 +8885,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        variables: {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -5225,7 +8932,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        /** @enum {string} */
+                        type: "ALERTS" | "ALL" | "NONE";
+                        created?: string | null;
+                        lastModified?: string | null;
+                        subject?: {
+                            /** @enum {string} */
+                            type: "WORKSPACE" | "CHANNEL" | "DATASET" | "PIPELINE";
+                            id: string;
+                            name?: string | null;
+                        } | null;
+                        member?: {
+                            id: string;
+                            name?: string | null;
+                            handle?: string | null;
+                        } | null;
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -5282,7 +9012,95 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _embedded?: {
+                            datacomponents?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    dataplugin?: {
+                                        _links?: {
+                                            [key: string]: unknown;
+                                        };
+                                        _embedded?: {
+                                            [key: string]: unknown;
+                                        };
+                                        id: string;
+                                        name: string;
+                                        label?: string | null;
+                                        variant?: string | null;
+                                        pluginType: string;
+                                        namespace?: string | null;
+                                        description?: string | null;
+                                        fullDescription?: string | null;
+                                        docs?: string | null;
+                                        logoUrl?: string | null;
+                                        dataPluginLogoUrl?: string | null;
+                                        capabilities?: string[] | null;
+                                        commands?: {
+                                            [key: string]: unknown;
+                                        } | null;
+                                        settings?: {
+                                            name: string;
+                                            label?: string | null;
+                                            kind?: string | null;
+                                            description?: string | null;
+                                            value?: unknown;
+                                            placeholder?: string | null;
+                                            required?: boolean | string | null;
+                                            hidden?: boolean | null;
+                                            sensitive?: boolean | null;
+                                            encoding?: string | null;
+                                            env?: string | null;
+                                            options?: {
+                                                label?: string | null;
+                                                value: unknown;
+                                            }[] | null;
+                                            oauth?: {
+                                                provider?: string | null;
+                                            } | null;
+                                            value_processor?: string | null;
+                                            documentation?: string | null;
+                                        }[] | null;
+                                        hidden?: boolean | null;
+                                        canDelete?: boolean | null;
+                                        runnable?: boolean | null;
+                                        custom?: boolean | null;
+                                        installed?: boolean | null;
+                                    } | null;
+                                } | null;
+                                id: string;
+                                name: string;
+                                dataPlugin?: string | null;
+                                pluginType?: string | null;
+                                properties?: {
+                                    [key: string]: unknown;
+                                } | null;
+                                commands?: {
+                                    [key: string]: unknown;
+                                } | null;
+                                created?: string | null;
+                                lastModified?: string | null;
+                                credentials?: {
+                                    connected: boolean;
+                                    provider?: string | null;
+                                    expiresAt?: string | null;
+                                    refreshedAt?: string | null;
+                                    refreshable?: boolean | null;
+                                } | null;
+                            }[] | null;
+                        } | null;
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        page?: {
+                            size: number;
+                            totalElements: number;
+                            totalPages: number;
+                            number: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -5318,7 +9136,82 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            dataplugin?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                                id: string;
+                                name: string;
+                                label?: string | null;
+                                variant?: string | null;
+                                pluginType: string;
+                                namespace?: string | null;
+                                description?: string | null;
+                                fullDescription?: string | null;
+                                docs?: string | null;
+                                logoUrl?: string | null;
+                                dataPluginLogoUrl?: string | null;
+                                capabilities?: string[] | null;
+                                commands?: {
+                                    [key: string]: unknown;
+                                } | null;
+                                settings?: {
+                                    name: string;
+                                    label?: string | null;
+                                    kind?: string | null;
+                                    description?: string | null;
+                                    value?: unknown;
+                                    placeholder?: string | null;
+                                    required?: boolean | string | null;
+                                    hidden?: boolean | null;
+                                    sensitive?: boolean | null;
+                                    encoding?: string | null;
+                                    env?: string | null;
+                                    options?: {
+                                        label?: string | null;
+                                        value: unknown;
+                                    }[] | null;
+                                    oauth?: {
+                                        provider?: string | null;
+                                    } | null;
+                                    value_processor?: string | null;
+                                    documentation?: string | null;
+                                }[] | null;
+                                hidden?: boolean | null;
+                                canDelete?: boolean | null;
+                                runnable?: boolean | null;
+                                custom?: boolean | null;
+                                installed?: boolean | null;
+                            } | null;
+                        } | null;
+                        id: string;
+                        name: string;
+                        dataPlugin?: string | null;
+                        pluginType?: string | null;
+                        properties?: {
+                            [key: string]: unknown;
+                        } | null;
+                        commands?: {
+                            [key: string]: unknown;
+                        } | null;
+                        created?: string | null;
+                        lastModified?: string | null;
+                        credentials?: {
+                            connected: boolean;
+                            provider?: string | null;
+                            expiresAt?: string | null;
+                            refreshedAt?: string | null;
+                            refreshable?: boolean | null;
+                        } | null;
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -5344,7 +9237,82 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            dataplugin?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                                id: string;
+                                name: string;
+                                label?: string | null;
+                                variant?: string | null;
+                                pluginType: string;
+                                namespace?: string | null;
+                                description?: string | null;
+                                fullDescription?: string | null;
+                                docs?: string | null;
+                                logoUrl?: string | null;
+                                dataPluginLogoUrl?: string | null;
+                                capabilities?: string[] | null;
+                                commands?: {
+                                    [key: string]: unknown;
+                                } | null;
+                                settings?: {
+                                    name: string;
+                                    label?: string | null;
+                                    kind?: string | null;
+                                    description?: string | null;
+                                    value?: unknown;
+                                    placeholder?: string | null;
+                                    required?: boolean | string | null;
+                                    hidden?: boolean | null;
+                                    sensitive?: boolean | null;
+                                    encoding?: string | null;
+                                    env?: string | null;
+                                    options?: {
+                                        label?: string | null;
+                                        value: unknown;
+                                    }[] | null;
+                                    oauth?: {
+                                        provider?: string | null;
+                                    } | null;
+                                    value_processor?: string | null;
+                                    documentation?: string | null;
+                                }[] | null;
+                                hidden?: boolean | null;
+                                canDelete?: boolean | null;
+                                runnable?: boolean | null;
+                                custom?: boolean | null;
+                                installed?: boolean | null;
+                            } | null;
+                        } | null;
+                        id: string;
+                        name: string;
+                        dataPlugin?: string | null;
+                        pluginType?: string | null;
+                        properties?: {
+                            [key: string]: unknown;
+                        } | null;
+                        commands?: {
+                            [key: string]: unknown;
+                        } | null;
+                        created?: string | null;
+                        lastModified?: string | null;
+                        credentials?: {
+                            connected: boolean;
+                            provider?: string | null;
+                            expiresAt?: string | null;
+                            refreshedAt?: string | null;
+                            refreshable?: boolean | null;
+                        } | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -5378,7 +9346,82 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            dataplugin?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                                id: string;
+                                name: string;
+                                label?: string | null;
+                                variant?: string | null;
+                                pluginType: string;
+                                namespace?: string | null;
+                                description?: string | null;
+                                fullDescription?: string | null;
+                                docs?: string | null;
+                                logoUrl?: string | null;
+                                dataPluginLogoUrl?: string | null;
+                                capabilities?: string[] | null;
+                                commands?: {
+                                    [key: string]: unknown;
+                                } | null;
+                                settings?: {
+                                    name: string;
+                                    label?: string | null;
+                                    kind?: string | null;
+                                    description?: string | null;
+                                    value?: unknown;
+                                    placeholder?: string | null;
+                                    required?: boolean | string | null;
+                                    hidden?: boolean | null;
+                                    sensitive?: boolean | null;
+                                    encoding?: string | null;
+                                    env?: string | null;
+                                    options?: {
+                                        label?: string | null;
+                                        value: unknown;
+                                    }[] | null;
+                                    oauth?: {
+                                        provider?: string | null;
+                                    } | null;
+                                    value_processor?: string | null;
+                                    documentation?: string | null;
+                                }[] | null;
+                                hidden?: boolean | null;
+                                canDelete?: boolean | null;
+                                runnable?: boolean | null;
+                                custom?: boolean | null;
+                                installed?: boolean | null;
+                            } | null;
+                        } | null;
+                        id: string;
+                        name: string;
+                        dataPlugin?: string | null;
+                        pluginType?: string | null;
+                        properties?: {
+                            [key: string]: unknown;
+                        } | null;
+                        commands?: {
+                            [key: string]: unknown;
+                        } | null;
+                        created?: string | null;
+                        lastModified?: string | null;
+                        credentials?: {
+                            connected: boolean;
+                            provider?: string | null;
+                            expiresAt?: string | null;
+                            refreshedAt?: string | null;
+                            refreshable?: boolean | null;
+                        } | null;
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -5408,7 +9451,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _embedded?: {
+                            datastores?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                                id: string;
+                                name: string;
+                                jdbcUrl?: string | null;
+                                logoUrl?: string | null;
+                                managed?: boolean | null;
+                                draft?: boolean | null;
+                                default?: boolean | null;
+                                status?: string | null;
+                                statusMessage?: string | null;
+                                dataPlugin?: string | null;
+                                properties?: {
+                                    [key: string]: unknown;
+                                } | null;
+                                created?: string | null;
+                                lastModified?: string | null;
+                            }[] | null;
+                        } | null;
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        page?: {
+                            size: number;
+                            totalElements: number;
+                            totalPages: number;
+                            number: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -5445,7 +9523,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        name: string;
+                        jdbcUrl?: string | null;
+                        logoUrl?: string | null;
+                        managed?: boolean | null;
+                        draft?: boolean | null;
+                        default?: boolean | null;
+                        status?: string | null;
+                        statusMessage?: string | null;
+                        dataPlugin?: string | null;
+                        properties?: {
+                            [key: string]: unknown;
+                        } | null;
+                        created?: string | null;
+                        lastModified?: string | null;
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -5471,7 +9571,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        name: string;
+                        jdbcUrl?: string | null;
+                        logoUrl?: string | null;
+                        managed?: boolean | null;
+                        draft?: boolean | null;
+                        default?: boolean | null;
+                        status?: string | null;
+                        statusMessage?: string | null;
+                        dataPlugin?: string | null;
+                        properties?: {
+                            [key: string]: unknown;
+                        } | null;
+                        created?: string | null;
+                        lastModified?: string | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -5496,7 +9618,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        name: string;
+                        jdbcUrl?: string | null;
+                        logoUrl?: string | null;
+                        managed?: boolean | null;
+                        draft?: boolean | null;
+                        default?: boolean | null;
+                        status?: string | null;
+                        statusMessage?: string | null;
+                        dataPlugin?: string | null;
+                        properties?: {
+                            [key: string]: unknown;
+                        } | null;
+                        created?: string | null;
+                        lastModified?: string | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -5531,7 +9675,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        name: string;
+                        jdbcUrl?: string | null;
+                        logoUrl?: string | null;
+                        managed?: boolean | null;
+                        draft?: boolean | null;
+                        default?: boolean | null;
+                        status?: string | null;
+                        statusMessage?: string | null;
+                        dataPlugin?: string | null;
+                        properties?: {
+                            [key: string]: unknown;
+                        } | null;
+                        created?: string | null;
+                        lastModified?: string | null;
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -5588,7 +9754,69 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _embedded?: {
+                            dataplugins?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                                id: string;
+                                name: string;
+                                label?: string | null;
+                                variant?: string | null;
+                                pluginType: string;
+                                namespace?: string | null;
+                                description?: string | null;
+                                fullDescription?: string | null;
+                                docs?: string | null;
+                                logoUrl?: string | null;
+                                dataPluginLogoUrl?: string | null;
+                                capabilities?: string[] | null;
+                                commands?: {
+                                    [key: string]: unknown;
+                                } | null;
+                                settings?: {
+                                    name: string;
+                                    label?: string | null;
+                                    kind?: string | null;
+                                    description?: string | null;
+                                    value?: unknown;
+                                    placeholder?: string | null;
+                                    required?: boolean | string | null;
+                                    hidden?: boolean | null;
+                                    sensitive?: boolean | null;
+                                    encoding?: string | null;
+                                    env?: string | null;
+                                    options?: {
+                                        label?: string | null;
+                                        value: unknown;
+                                    }[] | null;
+                                    oauth?: {
+                                        provider?: string | null;
+                                    } | null;
+                                    value_processor?: string | null;
+                                    documentation?: string | null;
+                                }[] | null;
+                                hidden?: boolean | null;
+                                canDelete?: boolean | null;
+                                runnable?: boolean | null;
+                                custom?: boolean | null;
+                                installed?: boolean | null;
+                            }[] | null;
+                        } | null;
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        page?: {
+                            size: number;
+                            totalElements: number;
+                            totalPages: number;
+                            number: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -5620,7 +9848,69 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _embedded?: {
+                            dataplugins?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                                id: string;
+                                name: string;
+                                label?: string | null;
+                                variant?: string | null;
+                                pluginType: string;
+                                namespace?: string | null;
+                                description?: string | null;
+                                fullDescription?: string | null;
+                                docs?: string | null;
+                                logoUrl?: string | null;
+                                dataPluginLogoUrl?: string | null;
+                                capabilities?: string[] | null;
+                                commands?: {
+                                    [key: string]: unknown;
+                                } | null;
+                                settings?: {
+                                    name: string;
+                                    label?: string | null;
+                                    kind?: string | null;
+                                    description?: string | null;
+                                    value?: unknown;
+                                    placeholder?: string | null;
+                                    required?: boolean | string | null;
+                                    hidden?: boolean | null;
+                                    sensitive?: boolean | null;
+                                    encoding?: string | null;
+                                    env?: string | null;
+                                    options?: {
+                                        label?: string | null;
+                                        value: unknown;
+                                    }[] | null;
+                                    oauth?: {
+                                        provider?: string | null;
+                                    } | null;
+                                    value_processor?: string | null;
+                                    documentation?: string | null;
+                                }[] | null;
+                                hidden?: boolean | null;
+                                canDelete?: boolean | null;
+                                runnable?: boolean | null;
+                                custom?: boolean | null;
+                                installed?: boolean | null;
+                            }[] | null;
+                        } | null;
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        page?: {
+                            size: number;
+                            totalElements: number;
+                            totalPages: number;
+                            number: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error"];
@@ -5648,7 +9938,56 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        name: string;
+                        label?: string | null;
+                        variant?: string | null;
+                        pluginType: string;
+                        namespace?: string | null;
+                        description?: string | null;
+                        fullDescription?: string | null;
+                        docs?: string | null;
+                        logoUrl?: string | null;
+                        dataPluginLogoUrl?: string | null;
+                        capabilities?: string[] | null;
+                        commands?: {
+                            [key: string]: unknown;
+                        } | null;
+                        settings?: {
+                            name: string;
+                            label?: string | null;
+                            kind?: string | null;
+                            description?: string | null;
+                            value?: unknown;
+                            placeholder?: string | null;
+                            required?: boolean | string | null;
+                            hidden?: boolean | null;
+                            sensitive?: boolean | null;
+                            encoding?: string | null;
+                            env?: string | null;
+                            options?: {
+                                label?: string | null;
+                                value: unknown;
+                            }[] | null;
+                            oauth?: {
+                                provider?: string | null;
+                            } | null;
+                            value_processor?: string | null;
+                            documentation?: string | null;
+                        }[] | null;
+                        hidden?: boolean | null;
+                        canDelete?: boolean | null;
+                        runnable?: boolean | null;
+                        custom?: boolean | null;
+                        installed?: boolean | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -5675,7 +10014,56 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        name: string;
+                        label?: string | null;
+                        variant?: string | null;
+                        pluginType: string;
+                        namespace?: string | null;
+                        description?: string | null;
+                        fullDescription?: string | null;
+                        docs?: string | null;
+                        logoUrl?: string | null;
+                        dataPluginLogoUrl?: string | null;
+                        capabilities?: string[] | null;
+                        commands?: {
+                            [key: string]: unknown;
+                        } | null;
+                        settings?: {
+                            name: string;
+                            label?: string | null;
+                            kind?: string | null;
+                            description?: string | null;
+                            value?: unknown;
+                            placeholder?: string | null;
+                            required?: boolean | string | null;
+                            hidden?: boolean | null;
+                            sensitive?: boolean | null;
+                            encoding?: string | null;
+                            env?: string | null;
+                            options?: {
+                                label?: string | null;
+                                value: unknown;
+                            }[] | null;
+                            oauth?: {
+                                provider?: string | null;
+                            } | null;
+                            value_processor?: string | null;
+                            documentation?: string | null;
+                        }[] | null;
+                        hidden?: boolean | null;
+                        canDelete?: boolean | null;
+                        runnable?: boolean | null;
+                        custom?: boolean | null;
+                        installed?: boolean | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -5775,7 +10163,69 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _embedded?: {
+                            dataplugins?: {
+                                _links?: {
+                                    [key: string]: unknown;
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                                id: string;
+                                name: string;
+                                label?: string | null;
+                                variant?: string | null;
+                                pluginType: string;
+                                namespace?: string | null;
+                                description?: string | null;
+                                fullDescription?: string | null;
+                                docs?: string | null;
+                                logoUrl?: string | null;
+                                dataPluginLogoUrl?: string | null;
+                                capabilities?: string[] | null;
+                                commands?: {
+                                    [key: string]: unknown;
+                                } | null;
+                                settings?: {
+                                    name: string;
+                                    label?: string | null;
+                                    kind?: string | null;
+                                    description?: string | null;
+                                    value?: unknown;
+                                    placeholder?: string | null;
+                                    required?: boolean | string | null;
+                                    hidden?: boolean | null;
+                                    sensitive?: boolean | null;
+                                    encoding?: string | null;
+                                    env?: string | null;
+                                    options?: {
+                                        label?: string | null;
+                                        value: unknown;
+                                    }[] | null;
+                                    oauth?: {
+                                        provider?: string | null;
+                                    } | null;
+                                    value_processor?: string | null;
+                                    documentation?: string | null;
+                                }[] | null;
+                                hidden?: boolean | null;
+                                canDelete?: boolean | null;
+                                runnable?: boolean | null;
+                                custom?: boolean | null;
+                                installed?: boolean | null;
+                            }[] | null;
+                        } | null;
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        page?: {
+                            size: number;
+                            totalElements: number;
+                            totalPages: number;
+                            number: number;
+                        };
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -5800,7 +10250,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        name: string;
+                        jdbcUrl?: string | null;
+                        logoUrl?: string | null;
+                        managed?: boolean | null;
+                        draft?: boolean | null;
+                        default?: boolean | null;
+                        status?: string | null;
+                        statusMessage?: string | null;
+                        dataPlugin?: string | null;
+                        properties?: {
+                            [key: string]: unknown;
+                        } | null;
+                        created?: string | null;
+                        lastModified?: string | null;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -5825,7 +10297,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        tables: {
+                            _links?: {
+                                [key: string]: unknown;
+                            };
+                            _embedded?: {
+                                [key: string]: unknown;
+                            };
+                            name: string;
+                            columns: {
+                                name: string;
+                                type: string;
+                            }[];
+                            rows?: number | null;
+                            rowsAtLeast?: boolean | null;
+                            lastLoad?: {
+                                loaded: string;
+                                rows: number;
+                                jobId?: string | null;
+                                pipelineId?: string | null;
+                                pipelineName?: string | null;
+                            } | null;
+                        }[];
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -5851,7 +10352,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: unknown;
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        name: string;
+                        columns: {
+                            name: string;
+                            type: string;
+                        }[];
+                        rows: {
+                            [key: string]: unknown;
+                        }[];
+                        truncated: boolean;
+                    };
                 };
             };
             401: components["responses"]["Error"];
@@ -5888,7 +10405,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": Record<string, never>;
+                    "application/hal+json": {
+                        access_token: string;
+                        token_type?: string | null;
+                        expires_in?: number | null;
+                        scope?: string | null;
+                        credentials: {
+                            connected: boolean;
+                            provider?: string | null;
+                            expiresAt?: string | null;
+                            refreshedAt?: string | null;
+                            refreshable?: boolean | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error"];
