@@ -25,14 +25,14 @@ import { readSearchText } from '../repositories/searchText';
 import type { SearchEngine } from '../search/engine';
 import { postgresSearchEngine } from '../search/postgres';
 import { datasetsByIds, datasetsOf, feedOf, findDataset, findDatasetInWorkspace, relatedTo, tagId, tagsOf, type DatasetRow } from '../repositories/datasets';
-import { notifyDatasetStarred } from '../notifications/datasetLikes';
-import { countView, deleteDataset, setLiked } from '../repositories/datasetWrites';
+import { countView, deleteDataset } from '../repositories/datasetWrites';
 import { loadsOf } from '../repositories/freshness';
 import { storeTables } from '../stores/defaultStore';
 import { checkQuery, QueryRefused, type CheckedQuery } from '../stores/queryGuard';
 import { datasetQueryLimits, exportCsv, missingTables, QueryFailed, runQuery, type QueryLimits } from '../stores/queryRunner';
 import { iso, isoRequired, requestUrl, type RouteContext } from './context';
 import { publishDataset, patchDataset } from '../services/publishDataset';
+import { setDatasetLiked } from '../services/likes';
 import * as setupTasks from '../setupTasks';
 import { defineRoute } from './define';
 import { rejectFieldErrors } from '../http/validation';
@@ -320,7 +320,7 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
       guard: { resource: 'dataset', rel: REL.likeDataset },
       handler: async ({ request, reply, access }) => {
         const actor = { profileId: request.caller.profileId, name: request.caller.profile?.name ?? null };
-        await setLiked(ctx.db, access.dataset.id, actor.profileId, method === 'PUT', (trx) => notifyDatasetStarred(trx, access.dataset, actor));
+        await setDatasetLiked(ctx.db, access.dataset, actor, method === 'PUT');
         if (method === 'DELETE') return reply.status(204).send();
         const dataset = await findDataset(ctx.db, access.dataset.id, request.caller.profileId);
         if (!dataset) throw notFound('Dataset not found');
