@@ -6,8 +6,9 @@ import type { MemberRole } from '../db/schema';
 import { conflict, notFound } from '../http/errors';
 import { pagedCollection } from '../http/hal';
 import { jobLinks } from '../policy/links';
-import { findJob, jobsOf, type JobRow } from '../repositories/jobs';
-import { deleteJob, readLogs, withdrawJob, type LogLine } from '../runner';
+import { jobsOf, type JobRow } from '../repositories/jobs';
+import { deleteJob, readLogs, type LogLine } from '../runner';
+import { stopJob } from '../services/jobControl';
 import { callerName, iso, isoRequired, requestUrl, type RouteContext } from './context';
 import { defineRoute } from './define';
 
@@ -116,12 +117,8 @@ export function jobRoutes(app: FastifyInstance, ctx: RouteContext): void {
     url: '/jobs/:id/stopped',
     guard: { resource: 'job', rel: REL.withdrawJob },
     handler: async ({ request, reply, access }) => {
-      const result = await withdrawJob(ctx.db, access.job.id, callerName(request.caller));
-      if (result.status === 'NOT_FOUND') throw notFound(`Job ${access.job.id} not found`);
-      if (result.status === 'NOT_ACTIVE') throw conflict(`This job has already ended ${result.job.status}`);
-      const job = await findJob(ctx.db, access.job.id);
-      if (!job) throw notFound(`Job ${access.job.id} not found`);
-      return reply.status(result.status === 'STOPPED' ? 200 : 202).send(jobBody(ctx, job, access.role));
+      const { job, stopped } = await stopJob(ctx.db, access.job.id, callerName(request.caller));
+      return reply.status(stopped ? 200 : 202).send(jobBody(ctx, job, access.role));
     },
   });
 
