@@ -31,9 +31,8 @@ import { storeTables } from '../stores/defaultStore';
 import { checkQuery, QueryRefused, type CheckedQuery } from '../stores/queryGuard';
 import { datasetQueryLimits, exportCsv, missingTables, QueryFailed, runQuery, type QueryLimits } from '../stores/queryRunner';
 import { iso, isoRequired, requestUrl, type RouteContext } from './context';
-import { publishDataset, patchDataset } from '../services/publishDataset';
+import { publishDatasetAs, patchDataset } from '../services/publishDataset';
 import { setDatasetLiked } from '../services/likes';
-import * as setupTasks from '../setupTasks';
 import { defineRoute } from './define';
 import { rejectFieldErrors } from '../http/validation';
 import { watchRoutes } from './watch';
@@ -216,11 +215,7 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
     objectName: 'dataset',
     handler: async ({ request, reply, access, body }) => {
       // the setup task is completed with the dataset, never without it
-      const { id, created } = await ctx.db.transaction().execute(async (trx) => {
-        const published = await publishDataset(trx, access.workspace.id, body);
-        await setupTasks.datasetPublished(trx, access.workspace.id, published.id, request.caller.profileId);
-        return published;
-      });
+      const { id, created } = await publishDatasetAs(ctx.db, access.workspace.id, body, request.caller.profileId);
       const dataset = await findDataset(ctx.db, id, request.caller.profileId);
       if (!dataset) throw notFound('Dataset not found');
       return reply.status(created ? 201 : 200).send(await fullBody(ctx, dataset, access.role, request.caller.profileId));

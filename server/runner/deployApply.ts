@@ -9,10 +9,9 @@ import { enqueueStoreCheck } from './storeChecks';
 import { HttpError } from '../http/errors';
 import { notifyPipelineActivity } from '../notifications/pipelineEvents';
 import { newId } from '../repositories/ids';
-import { pipelineFacts } from '../repositories/pipelineFacts';
 import { findPipelineByName, type PipelineRow } from '../repositories/pipelines';
-import { publishDataset } from '../services/publishDataset';
-import { savePipeline } from '../services/savePipeline';
+import { publishWithTask } from '../services/publishDataset';
+import { completePipelineTasks, savePipeline } from '../services/savePipeline';
 import * as setupTasks from '../setupTasks';
 import { DEFAULT_STORE_PLUGIN, ensureDefaultStore } from '../stores/defaultStore';
 import { DEFAULT_STORE_LOADER } from '../stores/storeKinds';
@@ -172,9 +171,8 @@ export async function applyDefinitions(db: Db, request: ApplyRequest): Promise<D
           }
           channelId = channel.id;
         }
-        const published = await attempt('datasets', definition.file, () => publishDataset(trx, workspaceId, { ...definition.body, channelId }));
+        const published = await attempt('datasets', definition.file, () => publishWithTask(trx, workspaceId, { ...definition.body, channelId }, profileId));
         if (!published) continue;
-        await setupTasks.datasetPublished(trx, workspaceId, published.id, profileId);
         datasetResults.push({ definition, created: published.created });
       }
 
@@ -183,8 +181,7 @@ export async function applyDefinitions(db: Db, request: ApplyRequest): Promise<D
       for (const definition of pipelines) {
         const result = saved.get(definition);
         if (!result) continue;
-        const complete = (await pipelineFacts(trx, [result.row], profileId ?? '')).get(result.row.id)?.complete ?? false;
-        await setupTasks.pipelineSaved(trx, result.row, complete, profileId);
+        await completePipelineTasks(trx, result.row, profileId);
         if (result.existed) {
           pipelineCounts.updated += 1;
           updatedPipelines.push(result.row);
