@@ -3,12 +3,11 @@ import { alertRulesWriteSchema, alertWriteSchema, type alertDraftSchema, type al
 import { REL } from '../../src/domain/relations';
 import type { Wire } from '../../src/domain/resources';
 import type { AccessByResource } from '../policy/access';
-import { conflict, notFound } from '../http/errors';
 import { links, pagedCollection } from '../http/hal';
 import { alertDraftLinks, alertLinks } from '../policy/links';
-import { raiseAlertByHand } from '../notifications/datasetEvents';
 import { alertsOf, replaceRules, rulesOf, type AlertRow, type AlertRuleRow } from '../repositories/alerts';
-import { isUuid, newId } from '../repositories/ids';
+import { newId } from '../repositories/ids';
+import { raiseAlertAs } from '../services/alerts';
 import { callerName, isoRequired, requestUrl, type RouteContext } from './context';
 import { defineRoute } from './define';
 
@@ -62,11 +61,8 @@ export function alertRoutes(app: FastifyInstance, ctx: RouteContext): void {
     body: alertWriteSchema,
     objectName: 'alert',
     handler: async ({ request, reply, access, body, param }) => {
-      const id = param('alertId');
-      if (!isUuid(id)) throw notFound('Alert not found: not an alert id');
       const dataset = { id: access.dataset.id, workspaceId: access.workspace.id };
-      const alert = await ctx.db.transaction().execute((trx) => raiseAlertByHand(trx, dataset, { id, detail: body.detail, actorName: callerName(request.caller) }));
-      if (!alert) throw conflict(`Alert ${id} has been raised already`);
+      const alert = await raiseAlertAs(ctx.db, param('alertId'), dataset, body.detail, callerName(request.caller));
       return reply.status(201).send(alertBody(ctx, alert));
     },
   });
