@@ -72,23 +72,23 @@ export async function channelInWorkspace(db: Db, workspaceId: string, channelId:
 
 /**
  * Stars or unstars for a profile; twice is the same as once. The count is recomputed from the
- * likes in the same transaction, so it never drifts from likedByProfiles. `onStarred` runs in that
- * transaction when this call made a new star (not again for a repeated PUT).
+ * likes right after, in the caller's transaction, so it never drifts from likedByProfiles. True
+ * when this call made a new star (not again for a repeated PUT).
  */
-export async function setLiked(db: Db, datasetId: string, profileId: string, liked: boolean, onStarred?: (trx: Db) => Promise<unknown>): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    if (liked) {
-      const added = await trx.insertInto('dataset_likes').values({ dataset_id: datasetId, profile_id: profileId }).onConflict((oc) => oc.doNothing()).returning('dataset_id').executeTakeFirst();
-      if (added !== undefined && onStarred) await onStarred(trx);
-    } else {
-      await trx.deleteFrom('dataset_likes').where('dataset_id', '=', datasetId).where('profile_id', '=', profileId).execute();
-    }
-    await trx
-      .updateTable('datasets')
-      .set({ like_count: sql<number>`(SELECT count(*) FROM dataset_likes WHERE dataset_id = ${datasetId})` })
-      .where('id', '=', datasetId)
-      .execute();
-  });
+export async function setLiked(trx: Db, datasetId: string, profileId: string, liked: boolean): Promise<boolean> {
+  let starred = false;
+  if (liked) {
+    const added = await trx.insertInto('dataset_likes').values({ dataset_id: datasetId, profile_id: profileId }).onConflict((oc) => oc.doNothing()).returning('dataset_id').executeTakeFirst();
+    starred = added !== undefined;
+  } else {
+    await trx.deleteFrom('dataset_likes').where('dataset_id', '=', datasetId).where('profile_id', '=', profileId).execute();
+  }
+  await trx
+    .updateTable('datasets')
+    .set({ like_count: sql<number>`(SELECT count(*) FROM dataset_likes WHERE dataset_id = ${datasetId})` })
+    .where('id', '=', datasetId)
+    .execute();
+  return starred;
 }
 
 export async function countView(db: Db, datasetId: string): Promise<void> {

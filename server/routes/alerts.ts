@@ -2,14 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import { alertDraftSchema, alertRulesSchema, alertRulesWriteSchema, alertSchema, alertsPageSchema, alertWriteSchema } from '../../src/domain/alertRules';
 import { REL } from '../../src/domain/relations';
 import type { Wire } from '../../src/domain/resources';
-import { conflict, notFound } from '../http/errors';
 import { pagedCollection } from '../http/hal';
 import { alertDraftLinks } from '../policy/links';
-import { raiseAlertByHand } from '../notifications/datasetEvents';
 import { alertsOf, replaceRules, rulesOf } from '../repositories/alerts';
 import { alertBody, alertRulesBody } from '../representations/alert';
-import { isUuid, newId } from '../repositories/ids';
+import { newId } from '../repositories/ids';
 import { callerName, requestUrl, type RouteContext } from './context';
+import { raiseAlertAs } from '../services/alerts';
 import { defineRoute } from './define';
 
 // A dataset's alerts (spec 002 §3 Alert: id, raised, detail) and its threshold rules (issue 12;
@@ -53,11 +52,8 @@ export function alertRoutes(app: FastifyInstance, ctx: RouteContext): void {
     body: alertWriteSchema,
     objectName: 'alert',
     handler: async ({ request, reply, access, body, param }) => {
-      const id = param('alertId');
-      if (!isUuid(id)) throw notFound('Alert not found: not an alert id');
       const dataset = { id: access.dataset.id, workspaceId: access.workspace.id };
-      const alert = await ctx.db.transaction().execute((trx) => raiseAlertByHand(trx, dataset, { id, detail: body.detail, actorName: callerName(request.caller) }));
-      if (!alert) throw conflict(`Alert ${id} has been raised already`);
+      const alert = await raiseAlertAs(ctx.db, param('alertId'), dataset, body.detail, callerName(request.caller));
       return reply.status(201).send(alertBody(ctx, alert));
     },
   });

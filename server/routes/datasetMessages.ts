@@ -1,15 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { REL } from '../../src/domain/relations';
 import { datasetMessageSchema, datasetMessageWriteSchema, type Wire } from '../../src/domain/resources';
-import { conflict, notFound } from '../http/errors';
-import { rejectFieldErrors } from '../http/validation';
 import { datasetMessageLinks } from '../policy/links';
-import { notify } from '../notifications/notify';
-import { deleteMessageNotification, saveMessage } from '../repositories/datasetMessages';
 import { datasetMessageBody } from '../representations/datasetMessage';
-import { isUuid, newId } from '../repositories/ids';
-import { memberRole } from '../repositories/workspaces';
+import { newId } from '../repositories/ids';
 import { callerName, type RouteContext } from './context';
+import { sendDatasetMessage } from '../services/datasetMessages';
 import { defineRoute } from './define';
 
 // Dataset messages (the Matatika reference's Dataset Message): a member writes a note about a
@@ -41,32 +37,9 @@ export function datasetMessageRoutes(app: FastifyInstance, ctx: RouteContext): v
     body: datasetMessageWriteSchema,
     objectName: OBJECT,
     handler: async ({ request, reply, access, body, param }) => {
-      const id = param('messageId');
-      if (!isUuid(id)) throw notFound('Dataset message not found: not a message id');
       const { caller } = request;
-      const workspace = access.workspace;
-      if ((await memberRole(ctx.db, workspace.id, body.recipientId)) === undefined) {
-        rejectFieldErrors(OBJECT, { recipientId: 'is not a member of this workspace' });
-      }
-      const dataset = access.dataset;
-      const saved = await ctx.db.transaction().execute(async (trx) => {
-        const result = await saveMessage(trx, { id, datasetId: dataset.id, senderId: caller.profileId, recipientId: body.recipientId, message: body.message });
-        if (!result) return undefined;
-        if (!result.created) await deleteMessageNotification(trx, id);
-        const actorName = callerName(caller);
-        await notify(trx, {
-          id,
-          profileIds: [body.recipientId],
-          directProfileIds: [body.recipientId],
-          workspaceId: workspace.id,
-          type: 'DATASET_MESSAGE',
-          message: `${actorName} wrote to you about ${dataset.title ?? dataset.alias ?? 'a dataset'}: ${body.message}`,
-          actorName,
-          datasetId: dataset.id,
-        });
-        return result;
-      });
-      if (!saved) throw conflict(`Dataset message ${id} is somebody else's`);
+      const sender = { profileId: caller.profileId, name: callerName(caller) };
+      const saved = await sendDatasetMessage(ctx.db, { id: param('messageId'), workspaceId: access.workspace.id, dataset: access.dataset, sender, recipientId: body.recipientId, message: body.message });
       return reply.status(saved.created ? 201 : 200).send(datasetMessageBody(ctx, caller, saved.row));
     },
   });

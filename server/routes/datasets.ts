@@ -17,15 +17,14 @@ import type { SearchEngine } from '../search/engine';
 import { postgresSearchEngine } from '../search/postgres';
 import { datasetsByIds, datasetsOf, feedOf, findDataset, findDatasetInWorkspace, relatedTo, tagsOf, type DatasetRow } from '../repositories/datasets';
 import { datasetBodies, datasetBody } from '../representations/dataset';
-import { notifyDatasetStarred } from '../notifications/datasetLikes';
-import { countView, deleteDataset, setLiked } from '../repositories/datasetWrites';
+import { countView, deleteDataset } from '../repositories/datasetWrites';
 import { loadsOf } from '../repositories/freshness';
 import { storeTables } from '../stores/defaultStore';
 import { checkQuery, QueryRefused, type CheckedQuery } from '../stores/queryGuard';
 import { datasetQueryLimits, exportCsv, missingTables, QueryFailed, runQuery, type QueryLimits } from '../stores/queryRunner';
 import { requestUrl, type RouteContext } from './context';
-import { publishDataset, patchDataset } from '../services/publishDataset';
-import * as setupTasks from '../setupTasks';
+import { patchDataset, publishDatasetAs } from '../services/publishDataset';
+import { setDatasetLiked } from '../services/likes';
 import { defineRoute } from './define';
 import { rejectFieldErrors } from '../http/validation';
 import { watchRoutes } from './watch';
@@ -170,11 +169,7 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
     objectName: 'dataset',
     handler: async ({ request, reply, access, body }) => {
       // the setup task is completed with the dataset, never without it
-      const { id, created } = await ctx.db.transaction().execute(async (trx) => {
-        const published = await publishDataset(trx, access.workspace.id, body);
-        await setupTasks.datasetPublished(trx, access.workspace.id, published.id, request.caller.profileId);
-        return published;
-      });
+      const { id, created } = await publishDatasetAs(ctx.db, access.workspace.id, body, request.caller.profileId);
       const dataset = await findDataset(ctx.db, id, request.caller.profileId);
       if (!dataset) throw notFound('Dataset not found');
       return reply.status(created ? 201 : 200).send(await fullBody(ctx, dataset, access.role, request.caller.profileId));
@@ -279,7 +274,7 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
       response: datasetSchema,
       handler: async ({ request, reply, access }) => {
         const actor = { profileId: request.caller.profileId, name: request.caller.profile?.name ?? null };
-        await setLiked(ctx.db, access.dataset.id, actor.profileId, method === 'PUT', (trx) => notifyDatasetStarred(trx, access.dataset, actor));
+        await setDatasetLiked(ctx.db, access.dataset, actor, method === 'PUT');
         if (method === 'DELETE') return reply.status(204).send();
         const dataset = await findDataset(ctx.db, access.dataset.id, request.caller.profileId);
         if (!dataset) throw notFound('Dataset not found');

@@ -4,10 +4,11 @@ import { REL } from '../../src/domain/relations';
 import { JOB_STATUSES, jobSchema, jobsCollectionSchema } from '../../src/domain/resources';
 import { conflict, notFound } from '../http/errors';
 import { pagedCollection } from '../http/hal';
-import { findJob, jobsOf } from '../repositories/jobs';
-import { deleteJob, readLogs, withdrawJob } from '../runner';
+import { jobsOf } from '../repositories/jobs';
+import { deleteJob, readLogs } from '../runner';
 import { jobBody, logEntryBody } from '../representations/job';
 import { callerName, requestUrl, type RouteContext } from './context';
+import { stopJob } from '../services/jobControl';
 import { defineRoute } from './define';
 
 const KNOWN_STATUSES: ReadonlySet<string> = new Set(JOB_STATUSES);
@@ -87,12 +88,8 @@ export function jobRoutes(app: FastifyInstance, ctx: RouteContext): void {
     guard: { resource: 'job', rel: REL.withdrawJob },
     response: jobSchema,
     handler: async ({ request, reply, access }) => {
-      const result = await withdrawJob(ctx.db, access.job.id, callerName(request.caller));
-      if (result.status === 'NOT_FOUND') throw notFound(`Job ${access.job.id} not found`);
-      if (result.status === 'NOT_ACTIVE') throw conflict(`This job has already ended ${result.job.status}`);
-      const job = await findJob(ctx.db, access.job.id);
-      if (!job) throw notFound(`Job ${access.job.id} not found`);
-      return reply.status(result.status === 'STOPPED' ? 200 : 202).send(jobBody(ctx, job, access.role));
+      const { job, stopped } = await stopJob(ctx.db, access.job.id, callerName(request.caller));
+      return reply.status(stopped ? 200 : 202).send(jobBody(ctx, job, access.role));
     },
   });
 

@@ -6,6 +6,7 @@ import { channelInWorkspace, createDataset, datasetIdByAlias, datasetWorkspaceOf
 import { isUniqueViolation, isUuid, newId } from '../repositories/ids';
 import { checkQuery, QueryRefused } from '../stores/queryGuard';
 import { rejectFieldErrors } from '../http/validation';
+import * as setupTasks from '../setupTasks';
 
 // Publishing (the Matatika reference: POST to the workspace's datasets, an existing id or alias
 // is replaced) and editing (PATCH, any subset) share one set of rules: a title, an alias unique in
@@ -112,6 +113,21 @@ export async function publishDataset(db: Db, workspaceId: string, body: DatasetW
   const id = body.id ?? newId();
   await aliasSafe(() => createDataset(db, id, workspaceId, full, tags));
   return { id, created: true };
+}
+
+/**
+ * Publishes in the caller's transaction and completes the workspace's 'publish' setup task with
+ * it, never without it: the publish API's transaction and a deployment's both do this.
+ */
+export async function publishWithTask(trx: Db, workspaceId: string, body: DatasetWrite, profileId: string | null): Promise<{ id: string; created: boolean }> {
+  const published = await publishDataset(trx, workspaceId, body);
+  await setupTasks.datasetPublished(trx, workspaceId, published.id, profileId);
+  return published;
+}
+
+/** 'publish dataset' for a person: the publish and its setup task in one transaction. */
+export async function publishDatasetAs(db: Db, workspaceId: string, body: DatasetWrite, profileId: string): Promise<{ id: string; created: boolean }> {
+  return db.transaction().execute((trx) => publishWithTask(trx, workspaceId, body, profileId));
 }
 
 export async function patchDataset(db: Db, dataset: DatasetRow, body: DatasetPatch): Promise<void> {

@@ -6,8 +6,11 @@ import type { Db } from '../db/database';
 import { badRequest, type FieldError } from '../http/errors';
 import { listDataComponents, parsePluginReference, resolveDataComponents, type DataComponentRow } from '../repositories/dataComponents';
 import { workspacePlugins, type WorkspacePlugin } from '../repositories/dataPlugins';
-import { componentRule } from '../repositories/pipelineFacts';
+import { notifyPipelineActivity } from '../notifications/pipelineEvents';
+import { componentRule, pipelineFacts } from '../repositories/pipelineFacts';
 import { createPipeline, updatePipeline, type PipelineRow } from '../repositories/pipelines';
+import * as setupTasks from '../setupTasks';
+import { ensureDefaultStore } from '../stores/defaultStore';
 import { tablePrefixErrors, withTablePrefixes } from './tablePrefixes';
 
 // Create, update and draft share one path: resolve the components the body names (creating a
@@ -145,6 +148,43 @@ export async function savePipeline(trx: Db, request: SaveRequest): Promise<Pipel
   if (written === undefined) throw badRequest(`Validation failed for object='${OBJECT_NAME}'`, fieldErrors({ id: 'names no pipeline' }));
   if (!written.ok) throw badRequest(`Validation failed for object='${OBJECT_NAME}'`, fieldErrors({ name: PIPELINE_MESSAGES.nameTaken }));
   return written.pipeline;
+}
+
+/**
+ * The pipeline's setup tasks after a save, in the save's transaction: importing is done, and
+ * configuring it is done once it is complete (a draft or one missing a required value leaves it
+ * open). The pipelines API and a deployment both do this.
+ */
+export async function completePipelineTasks(trx: Db, row: PipelineRow, profileId: string | null): Promise<void> {
+  const complete = (await pipelineFacts(trx, [row], profileId ?? '')).get(row.id)?.complete ?? false;
+  await setupTasks.pipelineSaved(trx, row, complete, profileId);
+}
+
+export interface PersonSave {
+  workspaceId: string;
+  id: string;
+  existing: PipelineRow | undefined;
+  body: PipelineWriteBody;
+  draft: boolean;
+  /** who saves: the creator of a new pipeline, named in what the watchers hear */
+  actor: { profileId: string; name: string };
+}
+
+/**
+ * A person saves a pipeline (create, update, draft): the save and its setup tasks in one
+ * transaction; then a new pipeline's workspace gets its default store (the loader writes there),
+ * and an existing pipeline's other watchers hear of the change.
+ */
+export async function savePipelineAs(db: Db, save: PersonSave): Promise<PipelineRow> {
+  const { workspaceId, id, existing, body, draft, actor } = save;
+  const saved = await db.transaction().execute(async (trx) => {
+    const row = await savePipeline(trx, { workspaceId, id, existing, body, draft, createdBy: actor.profileId });
+    await completePipelineTasks(trx, row, actor.profileId);
+    return row;
+  });
+  if (!existing) await ensureDefaultStore(db, workspaceId);
+  else await notifyPipelineActivity(db, saved, `${actor.name} saved pipeline ${saved.name}${draft ? ' as a draft' : ''}.`, actor);
+  return saved;
 }
 
 /** Thrown to end the validation's transaction: the check passed, and nothing it did may stay. */

@@ -1,25 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { DATA_STORE_TEXTS, mergeStoreProperties, postgresSettingErrors, storeNameError, storeSettings } from '../../../src/domain/dataStores';
+import { DATA_STORE_TEXTS } from '../../../src/domain/dataStores';
 import { dataStoreSchema } from '../../../src/domain/resources';
 import { REL } from '../../../src/domain/relations';
-import { badRequest, conflict, type FieldError } from '../../http/errors';
-import { builtinPlugin } from '../../plugins/catalogue';
-import { parsePluginReference } from '../../repositories/dataComponents';
-import { createDataStore, deleteDataStore, makeDefaultStore, updateDataStore } from '../../repositories/dataStores';
-import { enqueueStoreCheck } from '../../runner';
-import { STORE_PLUGINS } from '../../stores/storeKinds';
+import { conflict } from '../../http/errors';
+import { deleteDataStore, makeDefaultStore } from '../../repositories/dataStores';
 import type { RouteContext } from '../context';
-import * as setupTasks from '../../setupTasks';
 import { defineRoute } from '../define';
 import { dataStoreBody } from '../../representations/dataStore';
+import { createDataStoreAs, OBJECT_NAME, updateDataStoreAs } from '../../services/saveDataStore';
 import { propertiesRecord } from '../../services/savePipeline';
 
 // Data stores (spec 001 §2, §3, §7 'Data stores'): create, update, make-default and delete. Saving
 // a store that is not a draft queues its connection check (a DATASTORE_VERIFY job): the store is
-// PROVISIONING until the check ends READY or FAILED. Reads are in components.ts.
-
-const OBJECT_NAME = 'dataStore';
+// PROVISIONING until the check ends READY or FAILED (../../services/saveDataStore.ts). Reads are in components.ts.
 
 // Longer names get storeNameError's message; this bound only keeps huge bodies out.
 const storeName = z.string().max(10_000, DATA_STORE_TEXTS.nameTooLong);
@@ -43,31 +37,6 @@ const updateBody = z
   })
   .refine((body) => [body.name, body.properties].some((value) => value !== undefined && value !== null), { message: 'must change name or properties', path: ['properties'] });
 
-const fieldError = (field: string, defaultMessage: string): FieldError => ({ field, objectName: OBJECT_NAME, defaultMessage });
-const refuse = (errors: FieldError[]) => badRequest(`Validation failed for object='${OBJECT_NAME}'`, errors);
-
-/** The catalogue reference of a loader that can be a store, or undefined. */
-function storePluginOf(reference: string): string | undefined {
-  const parsed = parsePluginReference(reference.trim());
-  if (!parsed || parsed.pluginType !== 'LOADER') return undefined;
-  const plugin = builtinPlugin(parsed.pluginName);
-  if (!plugin || (parsed.variant !== null && parsed.variant !== plugin.variant)) return undefined;
-  const canonical = `loaders/${plugin.name}--${plugin.variant}`;
-  return STORE_PLUGINS.includes(canonical) ? canonical : undefined;
-}
-
-function settingsOf(dataPlugin: string) {
-  return storeSettings(builtinPlugin(parsePluginReference(dataPlugin)?.pluginName ?? '')?.settings);
-}
-
-function storeErrors(name: string, properties: Record<string, unknown>, dataPlugin: string, draft: boolean): FieldError[] {
-  const errors: FieldError[] = [];
-  const nameError = storeNameError(name);
-  if (nameError) errors.push(fieldError('name', nameError));
-  for (const [key, message] of Object.entries(postgresSettingErrors(properties, { draft, settings: settingsOf(dataPlugin) }))) errors.push(fieldError(`properties.${key}`, message));
-  return errors;
-}
-
 export function dataStoreRoutes(app: FastifyInstance, ctx: RouteContext): void {
   /** 'new datastore': 201 with the store, PROVISIONING (its check queued) or DRAFT. */
   defineRoute(app, ctx, {
@@ -78,18 +47,8 @@ export function dataStoreRoutes(app: FastifyInstance, ctx: RouteContext): void {
     body: createBody,
     objectName: OBJECT_NAME,
     handler: async ({ request, reply, access, body }) => {
-      const dataPlugin = storePluginOf(body.dataPlugin);
-      if (!dataPlugin) throw refuse([fieldError('dataPlugin', DATA_STORE_TEXTS.plugin)]);
-      const name = body.name?.trim() ?? '';
-      const properties = body.properties ?? {};
-      const draft = body.draft ?? false;
-      const errors = storeErrors(name, properties, dataPlugin, draft);
-      if (errors.length > 0) throw refuse(errors);
-      const created = await createDataStore(ctx.db, access.workspace.id, { name, dataPlugin, properties, draft });
-      if (!created.ok) throw refuse([fieldError('name', DATA_STORE_TEXTS.nameTaken)]);
-      if (!draft) await enqueueStoreCheck(ctx.db, created.store, request.caller.profileId);
-      await setupTasks.dataStoreSaved(ctx.db, created.store, request.caller.profileId);
-      return reply.status(201).send(dataStoreBody(ctx, created.store, access.role));
+      const created = await createDataStoreAs(ctx.db, access.workspace.id, body, request.caller.profileId);
+      return reply.status(201).send(dataStoreBody(ctx, created, access.role));
     },
   });
 
@@ -105,18 +64,8 @@ export function dataStoreRoutes(app: FastifyInstance, ctx: RouteContext): void {
     body: updateBody,
     objectName: OBJECT_NAME,
     handler: async ({ request, access, body }) => {
-      const store = access.store;
-      const name = body.name === undefined || body.name === null ? store.name : body.name.trim();
-      const properties = body.properties ? mergeStoreProperties(body.properties, store.properties, settingsOf(store.data_plugin)) : store.properties;
-      const draft = body.draft ?? false;
-      const errors = storeErrors(name, properties, store.data_plugin, draft);
-      if (errors.length > 0) throw refuse(errors);
-      const updated = await updateDataStore(ctx.db, store.id, { name, properties, draft });
-      if (!updated) throw refuse([fieldError('id', 'names no data store')]);
-      if (!updated.ok) throw refuse([fieldError('name', DATA_STORE_TEXTS.nameTaken)]);
-      if (!draft) await enqueueStoreCheck(ctx.db, updated.store, request.caller.profileId);
-      await setupTasks.dataStoreSaved(ctx.db, updated.store, request.caller.profileId);
-      return dataStoreBody(ctx, updated.store, access.role);
+      const updated = await updateDataStoreAs(ctx.db, access.store, body, request.caller.profileId);
+      return dataStoreBody(ctx, updated, access.role);
     },
   });
 

@@ -3,14 +3,13 @@ import { z } from 'zod';
 import { maskedEnvironment } from '../../../src/domain/pipelineRules';
 import { REL } from '../../../src/domain/relations';
 import { environmentSchema, jobSchema, jobsCollectionSchema, type JobStatus, metricsSchema, type Wire } from '../../../src/domain/resources';
-import { conflict, forbidden, notFound } from '../../http/errors';
 import { links, pagedCollection } from '../../http/hal';
-import { notifyPipelineActivity } from '../../notifications/pipelineEvents';
-import { findJob, jobsOf } from '../../repositories/jobs';
+import { jobsOf } from '../../repositories/jobs';
 import { componentRule, componentsNamed } from '../../repositories/pipelineFacts';
 import { listDataComponents } from '../../repositories/dataComponents';
-import { enqueueJob, jobMetrics } from '../../runner';
+import { jobMetrics } from '../../runner';
 import { RESERVED_ENV } from '../../runner/environment';
+import { startJob } from '../../services/jobControl';
 import { callerName, iso, isoRequired, requestUrl, type RouteContext } from '../context';
 import { defineRoute } from '../define';
 import { jobBody } from '../../representations/job';
@@ -45,9 +44,8 @@ export function pipelineRunRoutes(app: FastifyInstance, ctx: RouteContext): void
     guard: { resource: 'pipeline', rel: REL.createJob },
     response: jobSchema,
     handler: async ({ request, reply, access }) => {
-      const actor = callerName(request.caller);
-      const result = await enqueueJob(ctx.db, access.pipeline.id, { kind: 'MANUAL', profileId: request.caller.profileId, description: `manual: ${actor}` });
-      return reply.status(201).send(await queued(ctx, result, access.role, { profileId: request.caller.profileId, name: actor }));
+      const job = await startJob(ctx.db, access.pipeline.id, { profileId: request.caller.profileId, name: callerName(request.caller) });
+      return reply.status(201).send(jobBody(ctx, job, access.role));
     },
   });
 
@@ -58,9 +56,8 @@ export function pipelineRunRoutes(app: FastifyInstance, ctx: RouteContext): void
     guard: { resource: 'pipeline', rel: REL.verifyPipeline },
     response: jobSchema,
     handler: async ({ request, access }) => {
-      const actor = callerName(request.caller);
-      const result = await enqueueJob(ctx.db, access.pipeline.id, { kind: 'MANUAL', profileId: request.caller.profileId, description: `verification: ${actor}` }, 'PIPELINE_VERIFY');
-      return queued(ctx, result, access.role, { profileId: request.caller.profileId, name: actor });
+      const job = await startJob(ctx.db, access.pipeline.id, { profileId: request.caller.profileId, name: callerName(request.caller) }, 'PIPELINE_VERIFY');
+      return jobBody(ctx, job, access.role);
     },
   });
 
@@ -112,20 +109,4 @@ export function pipelineRunRoutes(app: FastifyInstance, ctx: RouteContext): void
     target: (access) => ({ column: 'pipeline_id', id: access.pipeline.id }),
     unwatch: true,
   });
-}
-
-type Enqueued = Awaited<ReturnType<typeof enqueueJob>>;
-
-/** The queued job's body, after telling the pipeline's other watchers; each refusal as its status. */
-async function queued(ctx: RouteContext, result: Enqueued, role: Parameters<typeof jobBody>[2], actor: { profileId: string; name: string }) {
-  if (result.status === 'NOT_FOUND') throw notFound('Pipeline not found');
-  if (result.status === 'DRAFT') throw forbidden('Draft imports disabled');
-  if (result.status === 'CONFLICT') throw conflict(`This pipeline already has a job ${result.active?.status ?? 'queued or running'}${result.active ? ` (${result.active.id})` : ''}`);
-  const job = await findJob(ctx.db, result.job.id);
-  if (!job) throw notFound('Job not found');
-  if (job.pipeline_id) {
-    const pipeline = { id: job.pipeline_id, workspace_id: job.workspace_id };
-    await notifyPipelineActivity(ctx.db, pipeline, `${actor.name} queued a ${job.type === 'PIPELINE_VERIFY' ? 'verification' : 'job'} of ${job.pipeline_name ?? 'a pipeline'}.`, actor);
-  }
-  return jobBody(ctx, job, role);
 }

@@ -3,23 +3,20 @@ import { z } from 'zod';
 import { REL } from '../../../src/domain/relations';
 import { pipelineSchema, pipelinesCollectionSchema, type Wire } from '../../../src/domain/resources';
 import type { MemberRole } from '../../db/schema';
-import { conflict, notFound } from '../../http/errors';
+import { notFound } from '../../http/errors';
 import { pagedCollection } from '../../http/hal';
-import { notifyPipelineActivity } from '../../notifications/pipelineEvents';
-import { notify } from '../../notifications/notify';
 import type { Caller } from '../../policy/caller';
 import { pipelineDraftLinks } from '../../policy/links';
 import { isUuid, newId } from '../../repositories/ids';
 import { pipelineFacts, type PipelineFacts } from '../../repositories/pipelineFacts';
-import { deletePipeline, getPipeline, listPipelines, type PipelineRow } from '../../repositories/pipelines';
-import { subscribersOf } from '../../repositories/subscriptions';
-import * as setupTasks from '../../setupTasks';
-import { defaultStoreOf, ensureDefaultStore } from '../../stores/defaultStore';
+import { getPipeline, listPipelines, type PipelineRow } from '../../repositories/pipelines';
+import { defaultStoreOf } from '../../stores/defaultStore';
 import { callerName, requestUrl, type RouteContext } from '../context';
 import { defineRoute } from '../define';
 import { dataStoreBody } from '../../representations/dataStore';
 import { pipelineBody } from '../../representations/pipeline';
-import { OBJECT_NAME, pipelineWriteBody, savePipeline, validatePipeline, type PipelineWriteBody } from '../../services/savePipeline';
+import { OBJECT_NAME, pipelineWriteBody, validatePipeline, type PipelineWriteBody, savePipelineAs } from '../../services/savePipeline';
+import { deletePipelineAs } from '../../services/deletePipeline';
 
 /** A pipeline to validate: the body a save takes, and the id of the pipeline it would update, if any. */
 const validationBody = pipelineWriteBody.extend({ id: z.string().max(100, 'is too long').nullish() });
@@ -46,16 +43,7 @@ interface Save {
 }
 
 async function save({ ctx, workspaceId, id, existing, body, draft, caller }: Save): Promise<PipelineRow> {
-  const saved = await ctx.db.transaction().execute(async (trx) => {
-    const row = await savePipeline(trx, { workspaceId, id, existing, body, draft, createdBy: caller.profileId });
-    const complete = (await pipelineFacts(trx, [row], caller.profileId)).get(row.id)?.complete ?? false;
-    await setupTasks.pipelineSaved(trx, row, complete, caller.profileId);
-    return row;
-  });
-  // The pipeline's loader writes into the default store, so a workspace with a pipeline has one.
-  if (!existing) await ensureDefaultStore(ctx.db, workspaceId);
-  else await notifyPipelineActivity(ctx.db, saved, `${callerName(caller)} saved pipeline ${saved.name}${draft ? ' as a draft' : ''}.`, { profileId: caller.profileId, name: callerName(caller) });
-  return saved;
+  return savePipelineAs(ctx.db, { workspaceId, id, existing, body, draft, actor: { profileId: caller.profileId, name: callerName(caller) } });
 }
 
 /** The stored pipeline an initialised id names in this workspace; 404 for a malformed id or one of another workspace. */
@@ -196,13 +184,7 @@ export function pipelineRoutes(app: FastifyInstance, ctx: RouteContext): void {
     url: '/pipelines/:id',
     guard: { resource: 'pipeline', rel: REL.deletePipeline },
     handler: async ({ request, reply, access }) => {
-      // Subscriptions go with the pipeline: read the watchers first.
-      const watchers = (await subscribersOf(ctx.db, access.pipeline.id, false)).filter((id) => id !== request.caller.profileId);
-      const result = await deletePipeline(ctx.db, access.pipeline.id);
-      if (result === 'ACTIVE') throw conflict('This pipeline has a job queued or running: withdraw it before deleting the pipeline');
-      if (result === 'NOT_FOUND') throw notFound(`Pipeline ${access.pipeline.id} not found`);
-      const actor = callerName(request.caller);
-      await notify(ctx.db, { profileIds: watchers, workspaceId: access.workspace.id, type: 'PIPELINE_ACTIVITY', message: `${actor} deleted pipeline ${access.pipeline.name}.`, actorName: actor });
+      await deletePipelineAs(ctx.db, access.pipeline, access.workspace.id, { profileId: request.caller.profileId, name: callerName(request.caller) });
       return reply.status(204).send();
     },
   });

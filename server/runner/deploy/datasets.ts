@@ -1,6 +1,5 @@
 import type { Db } from '../../db/database';
-import { publishDataset } from '../../services/publishDataset';
-import * as setupTasks from '../../setupTasks';
+import { publishWithTask } from '../../services/publishDataset';
 import type { DatasetDefinition, FieldProblem } from '../deployDefinitions';
 import type { ApplyRequest, Attempt } from './shared';
 
@@ -32,9 +31,8 @@ export async function publishDatasets(trx: Db, request: ApplyRequest, problems: 
       }
       channelId = channel.id;
     }
-    const published = await attempt('datasets', definition.file, () => publishDataset(trx, workspaceId, { ...definition.body, channelId }));
+    const published = await attempt('datasets', definition.file, () => publishWithTask(trx, workspaceId, { ...definition.body, channelId }, profileId));
     if (!published) continue;
-    await setupTasks.datasetPublished(trx, workspaceId, published.id, profileId);
     results.push({ definition, created: published.created });
   }
   return results;

@@ -3,10 +3,8 @@ import type { Db } from '../../db/database';
 import { listDataComponents } from '../../repositories/dataComponents';
 import type { DataStoreRow } from '../../repositories/dataStores';
 import { newId } from '../../repositories/ids';
-import { pipelineFacts } from '../../repositories/pipelineFacts';
 import { findPipelineByName, type PipelineRow } from '../../repositories/pipelines';
-import { savePipeline } from '../../services/savePipeline';
-import * as setupTasks from '../../setupTasks';
+import { completePipelineTasks, savePipeline } from '../../services/savePipeline';
 import { DEFAULT_STORE_LOADER } from '../../stores/storeKinds';
 import type { FieldProblem, PipelineDefinition } from '../deployDefinitions';
 import { storeNamed } from './stores';
@@ -92,8 +90,7 @@ export async function settlePipelines(
   for (const definition of pipelines) {
     const result = saved.get(definition);
     if (!result) continue;
-    const complete = (await pipelineFacts(trx, [result.row], request.profileId ?? '')).get(result.row.id)?.complete ?? false;
-    await setupTasks.pipelineSaved(trx, result.row, complete, request.profileId);
+    await completePipelineTasks(trx, result.row, request.profileId);
     if (result.existed) {
       counts.updated += 1;
       counts.updatedRows.push(result.row);
