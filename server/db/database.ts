@@ -6,7 +6,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import pg from 'pg';
 import { pglitePool } from './pglite-pool';
-import { preparedStatementPool } from './prepared-pool';
+import { preparedStatementPool, type HeldClients } from './prepared-pool';
 import { migrations } from './migrations';
 import type { Database } from './schema';
 
@@ -50,8 +50,23 @@ function openPostgres(url: string, onConnectionError: (error: Error) => void = (
   // An idle connection that dies must not crash the process: the pool drops it and the next
   // query opens a new one (a query in flight fails on its own and is answered with a 500).
   pool.on('error', onConnectionError);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparedStatementPool(pool) }) });
+  const held: HeldClients = new Map();
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparedStatementPool(pool, held) }) });
+  heldClients.set(db, held);
   return { db, kind: 'postgres', close: () => db.destroy() };
+}
+
+const heldClients = new WeakMap<Db, HeldClients>();
+
+/**
+ * The node-postgres client of the connection whose backend is `pid`, while a caller of `db` holds
+ * it (PostgreSQL only; undefined on PGlite). For the one reader Kysely cannot serve: a CSV export
+ * streamed by COPY inside the store session's own transaction (server/stores/csvCopy.ts). The
+ * caller must hold that connection itself (the pid comes from its own transaction).
+ */
+export function heldPostgresClient(db: Db, pid: number): pg.PoolClient | undefined {
+  const client = heldClients.get(db)?.get(pid);
+  return client && (client as { processID?: number }).processID === pid ? client : undefined;
 }
 
 /**

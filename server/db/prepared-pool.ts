@@ -22,11 +22,13 @@ const isStalePlan = (error: unknown): boolean =>
  * taking its stale statements with it. Connections are also recycled after `maxUses`, which bounds
  * how many statements one connection accumulates.
  */
-export function preparedStatementPool(pool: pg.Pool): PostgresPool {
+export function preparedStatementPool(pool: pg.Pool, held?: HeldClients): PostgresPool {
   return {
     options: pool.options,
     async connect(): Promise<PostgresPoolClient> {
       const client = await pool.connect();
+      const pid = (client as { processID?: number }).processID;
+      if (held && pid !== undefined) held.set(pid, client);
       let stale = false;
       const query = async (sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<unknown>> => {
         const values = parameters as unknown[];
@@ -43,12 +45,22 @@ export function preparedStatementPool(pool: pg.Pool): PostgresPool {
       return {
         query: ((sqlOrCursor: string | PostgresCursor<unknown>, parameters?: ReadonlyArray<unknown>) =>
           typeof sqlOrCursor === 'string' ? query(sqlOrCursor, parameters ?? []) : client.query(sqlOrCursor as never)) as PostgresPoolClient['query'],
-        release: (destroy?: boolean) => client.release(destroy === true || stale),
+        release: (destroy?: boolean) => {
+          if (held && pid !== undefined && held.get(pid) === client) held.delete(pid);
+          client.release(destroy === true || stale);
+        },
       };
     },
     end: () => pool.end(),
   };
 }
+
+/**
+ * The clients a caller holds now, by backend process id (pg_backend_pid()): how a store session
+ * finds the node-postgres client under its Kysely transaction to stream a COPY through it
+ * (server/stores/csvCopy.ts). A client is listed from connect to release only.
+ */
+export type HeldClients = Map<number, pg.PoolClient>;
 
 // node-postgres types the command as any string; Kysely names the ones it reads.
 const asResult = (result: pg.QueryResult): PostgresQueryResult<unknown> => result as PostgresQueryResult<unknown>;

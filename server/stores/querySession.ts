@@ -1,5 +1,6 @@
 import { sql, type Transaction } from 'kysely';
-import type { Db } from '../db/database';
+import type pg from 'pg';
+import { heldPostgresClient, type Db } from '../db/database';
 import type { Database } from '../db/schema';
 import { DATABASE_TAG, ensureStoreRole, storeSchemaName } from './storeRole';
 
@@ -71,6 +72,13 @@ export interface StoreSession {
   check(): void;
   /** aborted at the deadline or when the caller goes */
   signal: AbortSignal;
+  /** ends the session with `reason`: a statement in flight is cancelled (PostgreSQL), the next check throws it */
+  abort(reason: QueryFailed): void;
+  /**
+   * The node-postgres client under `trx` (PostgreSQL only), for a COPY inside this very
+   * transaction: every fence above is already set on it. Nothing else may be sent through it.
+   */
+  client?: pg.PoolClient | undefined;
 }
 
 interface Capabilities {
@@ -138,7 +146,9 @@ export async function inStore<T>(db: Db, workspaceId: string, limits: QueryLimit
       controller.signal.addEventListener('abort', cancel, { once: true });
       try {
         check();
-        return await work({ trx, check, signal: controller.signal });
+        const client = can.embedded || pid === undefined ? undefined : heldPostgresClient(db, pid);
+        const abort = (reason: QueryFailed) => controller.abort(reason);
+        return await work({ trx, check, signal: controller.signal, abort, client });
       } catch (error) {
         throw controller.signal.aborted ? (controller.signal.reason as QueryFailed) : error;
       } finally {

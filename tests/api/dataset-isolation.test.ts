@@ -131,11 +131,15 @@ async function endlessExport(title: string): Promise<string> {
   return linkOf(created.body, REL.data);
 }
 
-/** Sessions of the database reading a dataset query's cursor: in a statement or between two (PostgreSQL). */
+/**
+ * Sessions of the database reading a dataset query: a cursor, in a statement or between two, or
+ * an export's COPY, running or waiting for the server to read (PostgreSQL).
+ */
 async function running(): Promise<number> {
   const { rows } = await sql<{ n: number }>`
     SELECT count(*)::int AS n FROM pg_stat_activity
-    WHERE query LIKE 'FETCH FORWARD % FROM dataset_rows' AND state IN ('active', 'idle in transaction') AND pid <> pg_backend_pid()`.execute(world.server.db);
+    WHERE (query LIKE 'FETCH FORWARD % FROM dataset_rows' OR query LIKE 'COPY (%')
+      AND state IN ('active', 'idle in transaction') AND pid <> pg_backend_pid()`.execute(world.server.db);
   return rows[0]?.n ?? 0;
 }
 
@@ -179,6 +183,24 @@ describe('the time limit of a whole export and a client that goes away', () => {
     expect((await preview('SELECT 1 AS one')).body.rows).toEqual([{ one: 1 }]);
     // well before the deadline would have ended it
     expect(Date.now() - started).toBeLessThan(LIMIT_MS);
+  });
+
+  it('cuts the export of a client that stops reading at the time limit, and frees the connection', async () => {
+    const href = await endlessExport('export-stalled-reader');
+    const response = await fetch(href, { headers: { authorization: `Bearer ${world.owner.token}`, accept: 'text/csv' } });
+    expect(response.status).toBe(200);
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    await reader.read();
+    if (postgres) expect(await running()).toBe(1);
+    // the client takes nothing more: the export waits for it (back-pressure) but only until the deadline
+    await new Promise((resolve) => setTimeout(resolve, LIMIT_MS));
+    if (postgres) expect(await eventually(async () => (await running()) === 0, 3_000)).toBe(true);
+    expect((await preview('SELECT 1 AS one')).body.rows).toEqual([{ one: 1 }]);
+    // what was sent before the cut can still be read, then the transfer fails: a cut download, not a short file
+    const rest = async () => {
+      while (!(await reader.read()).done);
+    };
+    await expect(rest()).rejects.toThrow();
   });
 
   it.skipIf(!postgres)('cancels a running preview statement when its client goes away (PostgreSQL)', async () => {
