@@ -83,9 +83,11 @@ export default tseslint.config(
     // Views only render: what they read or change goes through src/ui/data (queries and
     // mutations over src/api) or a machine; the composition roots hand the client out.
     files: ['src/ui/**'],
-    ignores: ['src/ui/data/**', 'src/ui/runtime.tsx', 'src/ui/machines.ts', '**/*.test.ts', '**/*.test.tsx'],
+    // runtimeConfig and serviceWorker run before the app (its config, its worker script), outside any view.
+    ignores: ['src/ui/data/**', 'src/ui/runtime.tsx', 'src/ui/machines.ts', 'src/ui/runtimeConfig.ts', 'src/ui/serviceWorker.ts', '**/*.test.ts', '**/*.test.tsx'],
     plugins: { local },
     rules: {
+      'no-restricted-globals': ['error', ...['fetch', 'XMLHttpRequest', 'EventSource', 'WebSocket'].map((name) => ({ name, message: 'Views only render: read and change through src/ui/data (or a machine).' }))],
       'no-restricted-imports': ['error', { patterns: [noImport(['ofetch'], 'Only src/api imports ofetch.'), noImport(['**/server/**'], 'The SPA never imports the server.'), { group: ['**/api/*', '**/api'], allowTypeImports: true, message: 'Views only render: read and change through src/ui/data (or a machine), not src/api.' }] }],
       'local/page-boundaries': 'error',
     },
