@@ -11,6 +11,7 @@ import { DEMO, seedDemo } from '../server/seed';
 import { storeSchemaName } from '../server/stores/defaultStore';
 import { signIn } from '../tests/support/auth';
 import { freePort } from '../tests/support/server';
+import { cpuSeconds } from './measure';
 import { startChild, type Child } from './processes';
 
 const EXPORT_ROWS = 1_000_000;
@@ -19,16 +20,6 @@ const TARGET_ROWS_PER_S: Record<string, number> = { postgres: 300_000, pglite: 1
 const TARGET_RSS_GROWTH_KB = 64 * 1024;
 
 const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
-
-/** User + system CPU of a process so far, in seconds (clock ticks of /proc/<pid>/stat at 100 Hz). */
-function cpuSeconds(pid: number | undefined): number {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return Number.NaN;
-  }
-}
 
 function rssKb(pid: number | undefined): number {
   try {
@@ -81,7 +72,7 @@ export async function benchCsvExport(kind: string, databaseUrl: string | undefin
     }, 50);
     let lines = 0;
     let bytes = 0;
-    const cpuBefore = cpuSeconds(pid);
+    const cpuBefore = cpuSeconds(pid) ?? Number.NaN;
     const started = performance.now();
     try {
       const response = await fetch(`http://127.0.0.1:${port}/api/datasets/${datasetId}/data`, { headers: { authorization: `Bearer ${accessToken}`, accept: 'text/csv' } });
@@ -95,7 +86,7 @@ export async function benchCsvExport(kind: string, databaseUrl: string | undefin
       clearInterval(sampler);
     }
     const seconds = (performance.now() - started) / 1000;
-    const cpu = cpuSeconds(pid) - cpuBefore;
+    const cpu = (cpuSeconds(pid) ?? Number.NaN) - cpuBefore;
     if (lines !== EXPORT_ROWS + 1) throw new Error(`exported ${lines - 1} rows of ${EXPORT_ROWS}`);
     const rate = EXPORT_ROWS / seconds;
     const growth = peak - before;

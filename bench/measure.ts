@@ -19,7 +19,7 @@ export interface Measurement {
 const TICKS_PER_SECOND = 100;
 
 /** User + system CPU seconds of a process so far, from /proc/<pid>/stat. */
-function cpuSeconds(pid: number | undefined): number | undefined {
+export function cpuSeconds(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined;
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');

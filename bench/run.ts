@@ -17,6 +17,7 @@ import { freePort } from '../tests/support/server';
 import { printBundleReport, printDatasetPageReport } from './bundle';
 import { CONNECTIONS, MEASURE_SECONDS, WARM_UP_SECONDS, measure, type Measurement } from './measure';
 import { benchCsvExport } from './datasets';
+import { benchDatasetPage } from './datasetPage';
 import { benchDrain, benchLogStream } from './lab';
 import { benchSandbox } from './sandbox';
 import { benchSearch, SEARCH_DATASETS, SEARCH_P95_TARGET_MS } from './search';
@@ -144,6 +145,17 @@ if (adminUrl) {
 }
 printTable(rows);
 printFootprints(footprints);
+
+console.log('\nThe dataset page: the requests one load makes (dataset, view, data, comments, alerts, related) and their server CPU, over 200 sequential loads:');
+for (const database of adminUrl ? ['pglite', 'postgres'] : ['pglite']) {
+  const scratch = database === 'postgres' && adminUrl ? await createScratchDatabase(adminUrl) : undefined;
+  try {
+    const { requests, cpuUsPerLoad } = await benchDatasetPage(scratch?.url);
+    console.log(`  ${database}: ${requests} requests, ${cpuUsPerLoad.toFixed(0)} µs server CPU per load`);
+  } finally {
+    await scratch?.drop();
+  }
+}
 
 console.log(`\nThe Lab: a 100,000-line job log read through the logs link in pages of 10,000 (NDJSON)${adminUrl ? '' : '; set BENCH_DATABASE_URL for PostgreSQL and the queue drain'}:`);
 console.log(await benchLogStream('pglite', undefined));
