@@ -1,4 +1,3 @@
-import { effectiveTimeoutSeconds, maxAttemptsOf } from '../../src/domain/jobStatus';
 import type { Db } from '../db/database';
 import type { JobTriggerKind } from '../db/schema';
 import { notifyJobEnded } from '../notifications/pipelineEvents';
@@ -6,7 +5,7 @@ import { getPipeline } from '../repositories/pipelines';
 import { isUuid } from '../repositories/ids';
 import { activeJobOfPipeline } from '../repositories/jobs';
 import { appendLogLines } from './logs';
-import { insertJobIfIdle, type JobRow, type RunnableType } from './queue';
+import { insertJobIfIdle, newJobFor, type JobRow, type RunnableType } from './queue';
 import { queueSignals } from './signals';
 
 // The service the HTTP layer calls for jobs: start ('create job'), withdraw, delete, metrics.
@@ -33,17 +32,10 @@ export async function enqueueJob(db: Db, pipelineId: string, trigger: JobTrigger
   const pipeline = await getPipeline(db, pipelineId);
   if (!pipeline) return { status: 'NOT_FOUND' };
   if (pipeline.draft) return { status: 'DRAFT' };
-  const job = await insertJobIfIdle(db, {
-    workspaceId: pipeline.workspace_id,
-    pipelineId,
-    type,
-    triggerKind: trigger.kind,
-    triggeredBy: trigger.description ?? null,
-    profileId: trigger.profileId ?? null,
-    scheduledSlot: trigger.scheduledSlot ?? null,
-    maxAttempts: maxAttemptsOf(pipeline.max_retries),
-    timeoutSeconds: effectiveTimeoutSeconds(pipeline.timeout),
-  });
+  const job = await insertJobIfIdle(
+    db,
+    newJobFor(pipeline, { type, triggerKind: trigger.kind, triggeredBy: trigger.description ?? null, profileId: trigger.profileId ?? null, scheduledSlot: trigger.scheduledSlot ?? null }),
+  );
   if (!job) return { status: 'CONFLICT', active: await activeJobOfPipeline(db, pipelineId) };
   return { status: 'QUEUED', job };
 }

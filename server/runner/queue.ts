@@ -43,6 +43,18 @@ export interface NewJob {
   status?: 'QUEUED' | 'SKIPPED';
 }
 
+/** The columns of a pipeline a new job of it takes over. */
+export type JobSource = { id: string; workspace_id: string; max_retries: number; timeout: number };
+
+/**
+ * A new job of `pipeline`: its workspace, its attempts (the pipeline's retries + 1) and its time
+ * limit; the caller says why it runs. The one place a job is built from a pipeline (a run asked
+ * for, a schedule slot, a triggered pipeline); a retry copies the job it retries instead.
+ */
+export function newJobFor(pipeline: JobSource, why: Omit<NewJob, 'workspaceId' | 'pipelineId' | 'maxAttempts' | 'timeoutSeconds'>): NewJob {
+  return { ...why, workspaceId: pipeline.workspace_id, pipelineId: pipeline.id, maxAttempts: maxAttemptsOf(pipeline.max_retries), timeoutSeconds: effectiveTimeoutSeconds(pipeline.timeout) };
+}
+
 /** Inserts a QUEUED job unless its pipeline already has one QUEUED or RUNNING; undefined then. */
 export async function insertJobIfIdle(db: Db, job: NewJob): Promise<JobRow | undefined> {
   const id = newId();
@@ -200,7 +212,7 @@ async function queueTriggeredPipelines(db: Db, finished: JobRow): Promise<JobRow
   }
   const followers = await db
     .selectFrom('pipelines')
-    .select(['id', 'name', 'max_retries', 'timeout'])
+    .select(['id', 'workspace_id', 'name', 'max_retries', 'timeout'])
     .where('workspace_id', '=', finished.workspace_id)
     .where('draft', '=', false)
     .$if(source.id !== null, (qb) => qb.where('id', '!=', source.id!))
@@ -210,16 +222,7 @@ async function queueTriggeredPipelines(db: Db, finished: JobRow): Promise<JobRow
   const queued: JobRow[] = [];
   const notes: string[] = [];
   for (const follower of followers) {
-    const job = await insertJobIfIdle(db, {
-      workspaceId: finished.workspace_id,
-      pipelineId: follower.id,
-      type: 'PIPELINE_RUN',
-      triggerKind: 'PIPELINE',
-      triggeredBy: source.description,
-      triggeredByJobId: finished.id,
-      maxAttempts: maxAttemptsOf(follower.max_retries),
-      timeoutSeconds: effectiveTimeoutSeconds(follower.timeout),
-    });
+    const job = await insertJobIfIdle(db, newJobFor(follower, { type: 'PIPELINE_RUN', triggerKind: 'PIPELINE', triggeredBy: source.description, triggeredByJobId: finished.id }));
     if (job) {
       queued.push(job);
       notes.push(`Triggered pipeline ${follower.name} (job ${job.id}).`);

@@ -1,10 +1,9 @@
 import { dueSlot, nextRunTimes } from '../../src/domain/cron';
-import { effectiveTimeoutSeconds, maxAttemptsOf } from '../../src/domain/jobStatus';
 import type { Db } from '../db/database';
 import { isUniqueViolation } from '../repositories/ids';
 import { activeJobOfPipeline } from '../repositories/jobs';
 import { appendLogLines } from '../runner/logs';
-import { insertJobIfIdle, type JobRow, type NewJob } from '../runner/queue';
+import { insertJobIfIdle, newJobFor, type JobRow } from '../runner/queue';
 
 // Turning due schedule slots into jobs. Every server process runs this; no leader is elected.
 // Per pipeline, a claim locks the pipeline row, re-reads the last slot taken and decides, so two
@@ -76,16 +75,7 @@ export async function claimSlot(db: Db, pipelineId: string, now: Date, rules: Sl
       if (!slot) return lastSlot && dueSlot(pipeline.schedule, now, null)?.getTime() === lastSlot.getTime() ? { kind: 'TAKEN', pipelineId, slot: lastSlot } : { kind: 'NOT_DUE', pipelineId };
       slotSeen = slot;
 
-      const job: NewJob = {
-        workspaceId: pipeline.workspace_id,
-        pipelineId,
-        type: 'PIPELINE_RUN',
-        triggerKind: 'SCHEDULE',
-        triggeredBy: `schedule ${pipeline.schedule} (slot ${slot.toISOString()})`,
-        scheduledSlot: slot,
-        maxAttempts: maxAttemptsOf(pipeline.max_retries),
-        timeoutSeconds: effectiveTimeoutSeconds(pipeline.timeout),
-      };
+      const job = newJobFor(pipeline, { type: 'PIPELINE_RUN', triggerKind: 'SCHEDULE', triggeredBy: `schedule ${pipeline.schedule} (slot ${slot.toISOString()})`, scheduledSlot: slot });
       // A job of the pipeline may end between the insert and the look-up; then the insert is tried again.
       for (let attempt = 0; attempt < 3; attempt++) {
         const queued = await insertJobIfIdle(trx, job);
