@@ -11,6 +11,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { DEMO } from '../server/seed';
 import { signIn } from '../tests/support/auth';
 import { freePort } from '../tests/support/server';
@@ -21,7 +22,7 @@ import { benchDatasetPage } from './datasetPage';
 import { benchDrain, benchLogStream } from './lab';
 import { benchSandbox } from './sandbox';
 import { benchSearch, SEARCH_DATASETS, SEARCH_P95_TARGET_MS } from './search';
-import { idleRss, printFootprints, timeNpmStart, type Footprint } from './footprint';
+import { AFTER_LOAD_SETTLE_MS, idleRss, printFootprints, timeNpmStart, type Footprint } from './footprint';
 import { rssBytes, SERVER_ENTRY, startChild } from './processes';
 import { createScratchDatabase } from './scratch-postgres';
 
@@ -75,7 +76,7 @@ async function measureOurs(kind: 'pglite' | 'postgres', databaseUrl: string | un
   };
   // the compiled server as `npm start` runs it: its memory and start are figures of their own
   const server = await startChild(SERVER_ENTRY, env, `${baseUrl}/config.json`);
-  const footprint: Footprint = { database: kind, firstStartMs: server.readyMs, idleRss: await idleRss(server), afterLoadRss: undefined, npmStartMs: undefined };
+  const footprint: Footprint = { database: kind, firstStartMs: server.readyMs, idleRss: await idleRss(server), afterLoadRss: undefined, settledRss: undefined, npmStartMs: undefined };
   footprints.push(footprint);
   try {
     const { accessToken } = await signIn(baseUrl, DEMO.member);
@@ -88,6 +89,8 @@ async function measureOurs(kind: 'pglite' | 'postgres', databaseUrl: string | un
       rows.push({ database: kind, endpoint: endpoint.name, result, target: endpoint.target[kind] });
     }
     footprint.afterLoadRss = rssBytes(server.process.pid);
+    await delay(AFTER_LOAD_SETTLE_MS);
+    footprint.settledRss = rssBytes(server.process.pid);
     return rows;
   } catch (error) {
     console.error(server.output());
