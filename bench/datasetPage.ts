@@ -9,7 +9,7 @@ import { DEMO } from '../server/seed';
 import { signIn } from '../tests/support/auth';
 import { freePort } from '../tests/support/server';
 import { cpuSeconds } from './measure';
-import { SERVER_ENTRY, startChild } from './processes';
+import { readServerEnv, SERVER_ENTRY, startChild } from './processes';
 
 const LOADS = 200;
 const WARM_UP_LOADS = 20;
@@ -24,17 +24,7 @@ export async function benchDatasetPage(databaseUrl?: string, entry = SERVER_ENTR
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-page-'));
-  const env: Record<string, string> = {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: baseUrl,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    SEED_DEMO: 'true',
-    RUNNER_ENABLED: 'false',
-    SCHEDULER_ENABLED: 'false',
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-  };
+  const env = readServerEnv(port, dataDir, databaseUrl);
   const server = await startChild(entry, env, `${baseUrl}/config.json`);
   try {
     const { accessToken } = await signIn(baseUrl, DEMO.member);

@@ -11,7 +11,7 @@ import { signIn } from '../tests/support/auth';
 import { freePort } from '../tests/support/server';
 import { measure } from './measure';
 import { idleRss } from './footprint';
-import { rssBytes, SERVER_ENTRY, startChild } from './processes';
+import { readServerEnv, rssBytes, SERVER_ENTRY, startChild } from './processes';
 import { createScratchDatabase } from './scratch-postgres';
 
 interface ProfileNode {
@@ -57,17 +57,7 @@ const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-profile-'));
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-'));
 const port = await freePort();
 const baseUrl = `http://127.0.0.1:${port}`;
-const env: Record<string, string> = {
-  PORT: String(port),
-  HOST: '127.0.0.1',
-  PUBLIC_URL: baseUrl,
-  DATA_DIR: dataDir,
-  LOG_LEVEL: 'warn',
-  SEED_DEMO: 'true',
-  RUNNER_ENABLED: 'false',
-  SCHEDULER_ENABLED: 'false',
-  ...(scratch ? { DATABASE_URL: scratch.url } : {}),
-};
+const env = readServerEnv(port, dataDir, scratch?.url);
 const server = await startChild(SERVER_ENTRY, env, `${baseUrl}/config.json`, 60_000, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)]);
 try {
   const idle = await idleRss(server);

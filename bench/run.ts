@@ -23,7 +23,7 @@ import { benchDrain, benchLogStream } from './lab';
 import { benchSandbox } from './sandbox';
 import { benchSearch, SEARCH_DATASETS, SEARCH_P95_TARGET_MS } from './search';
 import { AFTER_LOAD_SETTLE_MS, idleRss, printFootprints, timeNpmStart, type Footprint } from './footprint';
-import { rssBytes, SERVER_ENTRY, startChild } from './processes';
+import { readServerEnv, rssBytes, SERVER_ENTRY, startChild } from './processes';
 import { createScratchDatabase } from './scratch-postgres';
 
 interface Endpoint {
@@ -62,18 +62,7 @@ async function measureOurs(kind: 'pglite' | 'postgres', databaseUrl: string | un
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-'));
-  const env: Record<string, string> = {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: baseUrl,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    SEED_DEMO: 'true',
-    // Reads are measured alone: the seeded pipelines' first runs and the scheduler stay off.
-    RUNNER_ENABLED: 'false',
-    SCHEDULER_ENABLED: 'false',
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-  };
+  const env = readServerEnv(port, dataDir, databaseUrl);
   // the compiled server as `npm start` runs it: its memory and start are figures of their own
   const server = await startChild(SERVER_ENTRY, env, `${baseUrl}/config.json`);
   const footprint: Footprint = { database: kind, firstStartMs: server.readyMs, idleRss: await idleRss(server), afterLoadRss: undefined, settledRss: undefined, npmStartMs: undefined };
