@@ -12,7 +12,7 @@ import { enqueueJob } from '../server/runner';
 import { DEMO, seedDemo } from '../server/seed';
 import { signIn } from '../tests/support/auth';
 import { freePort } from '../tests/support/server';
-import { startChild, type Child } from './processes';
+import { serverEnv, startChild, type Child } from './processes';
 
 const LOG_LINES = 100_000;
 const LOG_PAGE = 10_000;
@@ -28,19 +28,6 @@ function rssKb(pid: number | undefined): number {
   } catch {
     return Number.NaN;
   }
-}
-
-
-function serverEnv(port: number, dataDir: string, databaseUrl: string | undefined, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    ...extra,
-  };
 }
 
 /** A finished job of the demo workspace with LOG_LINES lines, written before the server starts. */

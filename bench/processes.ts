@@ -102,21 +102,23 @@ async function waitReady(child: ChildProcess, script: string, readyUrl: string, 
   throw new Error(`${script} was not ready at ${readyUrl} within ${timeoutMs} ms:\n${output}`);
 }
 
-/**
- * The environment of our server for a read measurement: on `port`, with its own data folder, the
- * demo seeded, logs at warn, and the runner and scheduler off so the reads are measured alone
- * (the seeded pipelines' first runs would otherwise share the CPU). PGlite unless `databaseUrl`.
- */
-export function readServerEnv(port: number, dataDir: string, databaseUrl: string | undefined): Record<string, string> {
+/** The environment of our server on `port` with its own data folder, logs at warn; PGlite unless `databaseUrl`. */
+export function serverEnv(port: number, dataDir: string, databaseUrl: string | undefined, extra: Record<string, string> = {}): Record<string, string> {
   return {
     PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
-    SEED_DEMO: 'true',
-    RUNNER_ENABLED: 'false',
-    SCHEDULER_ENABLED: 'false',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...extra,
   };
+}
+
+/**
+ * For a read measurement: the demo seeded, and the runner and scheduler off so the reads are
+ * measured alone (the seeded pipelines' first runs would otherwise share the CPU).
+ */
+export function readServerEnv(port: number, dataDir: string, databaseUrl: string | undefined): Record<string, string> {
+  return serverEnv(port, dataDir, databaseUrl, { SEED_DEMO: 'true', RUNNER_ENABLED: 'false', SCHEDULER_ENABLED: 'false' });
 }
