@@ -2,7 +2,7 @@ import type { Db } from '../db/database';
 import type { MemberRole } from '../db/schema';
 import type { Principal } from '../http/auth';
 import { unauthorized } from '../http/errors';
-import { findCaller } from '../repositories/callers';
+import { findCaller, type CallerKey, type WithCaller } from '../repositories/callers';
 import type { ProfileRow } from '../repositories/profiles';
 import type { WorkspaceRow } from '../repositories/workspaces';
 
@@ -38,9 +38,17 @@ export interface Caller {
  * names one, is read in the same query.
  */
 export async function resolveCaller(db: Db, principal: Principal, workspaceId?: string): Promise<Caller> {
+  return (await resolveCallerWith(principal, workspaceId, async (key) => ({ caller: await findCaller(db, key, workspaceId), rows: [] }))).caller;
+}
+
+/**
+ * The caller, read by `read` (findCaller, or a read that carries the caller: readWithCaller) with
+ * whatever else that statement read. A client token whose API key is gone is refused here (401).
+ */
+export async function resolveCallerWith<R>(principal: Principal, workspaceId: string | undefined, read: (key: CallerKey) => Promise<WithCaller<R>>): Promise<{ caller: Caller; rows: R[] }> {
   if (principal.kind === 'user') {
-    const row = await findCaller(db, { profileId: principal.subject }, workspaceId);
-    return {
+    const { caller: row, rows } = await read({ profileId: principal.subject });
+    const caller: Caller = {
       kind: 'user',
       principal,
       profileId: principal.subject,
@@ -48,11 +56,13 @@ export async function resolveCaller(db: Db, principal: Principal, workspaceId?: 
       apiKeyId: undefined,
       prefetched: lookupOf(workspaceId, row?.workspace),
     };
+    return { caller, rows };
   }
   // A token outlives nothing: once its key is deleted the token stops working, even before it expires.
-  const row = principal.clientId ? await findCaller(db, { clientId: principal.clientId }, workspaceId) : undefined;
+  const { caller: row, rows } = principal.clientId ? await read({ clientId: principal.clientId }) : { caller: undefined, rows: [] };
   if (!row) throw unauthorized('The API key of this token no longer exists');
-  return { kind: 'client', principal, profileId: row.profile.id, profile: row.profile, apiKeyId: row.apiKeyId, prefetched: lookupOf(workspaceId, row.workspace) };
+  const caller: Caller = { kind: 'client', principal, profileId: row.profile.id, profile: row.profile, apiKeyId: row.apiKeyId, prefetched: lookupOf(workspaceId, row.workspace) };
+  return { caller, rows };
 }
 
 function lookupOf(id: string | undefined, found: { row: WorkspaceRow | undefined; role: MemberRole | undefined } | undefined): WorkspaceLookup | undefined {

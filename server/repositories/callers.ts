@@ -1,9 +1,11 @@
-import { sql } from 'kysely';
+import { sql, type Compilable, type RawBuilder, type Selectable } from 'kysely';
 import type { Db } from '../db/database';
 import { precompiled } from '../db/precompiled';
-import type { MemberRole } from '../db/schema';
+import type { MemberRole, WorkspacesTable } from '../db/schema';
 import type { ProfileRow } from './profiles';
-import type { WorkspaceRow } from './workspaces';
+
+// (WorkspaceRow of ./workspaces, which imports this module)
+type WorkspaceRow = Selectable<WorkspacesTable>;
 
 /** Who acts, in one read: the profile, the API key a client token stands for, and optionally one workspace with the profile's role in it. */
 export interface CallerRow {
@@ -15,87 +17,142 @@ export interface CallerRow {
 
 export type CallerKey = { profileId: string } | { clientId: string };
 
-type Nullable<T> = { [K in keyof T]: T[K] | null };
-type Row = ProfileRow & { api_key_id: string | null } & Nullable<{ [K in keyof WorkspaceRow as `w_${K}`]: WorkspaceRow[K] }> & { role: MemberRole | null };
+// The columns read, as records over the row types: a new column of profiles or workspaces fails to
+// compile here until it is read too. The caller's columns are prefixed so that they can share a row
+// with a read's own columns (readWithCaller).
+const PROFILE_COLUMNS: Record<keyof ProfileRow, true> = {
+  id: true,
+  name: true,
+  email: true,
+  default_workspace_id: true,
+  features_disabled: true,
+  can_create_workspaces: true,
+  created_at: true,
+  updated_at: true,
+};
+const WORKSPACE_COLUMNS: Record<keyof WorkspaceRow, true> = {
+  id: true,
+  name: true,
+  image_url: true,
+  default_environment: true,
+  domains: true,
+  app_properties: true,
+  status: true,
+  created_at: true,
+  updated_at: true,
+  repository_url: true,
+  repository_branch: true,
+  ssh_private_key: true,
+  github_installation_id: true,
+  deployment_secret: true,
+  managed: true,
+};
+const profileColumns = Object.keys(PROFILE_COLUMNS) as (keyof ProfileRow)[];
+const workspaceColumns = Object.keys(WORKSPACE_COLUMNS) as (keyof WorkspaceRow)[];
+const select = (alias: string, columns: readonly string[], prefix: string) => columns.map((c) => `${alias}.${c} AS ${prefix}${c}`).join(', ');
+const PROFILE_SELECT = sql.raw(select('p', profileColumns, 'caller_'));
+const WORKSPACE_SELECT = sql.raw(`, ${select('w', workspaceColumns, 'caller_w_')}, m.role AS caller_role`);
 
-/** The four shapes of the caller's query (by profile or by API key, with or without a workspace), each compiled once. */
-function callerQuery(byKey: boolean, withWorkspace: boolean) {
-  return precompiled((_db, p: { subject: string; workspaceId: string }) => {
-    const workspaceColumns = withWorkspace
-      ? sql`, w.id AS w_id, w.name AS w_name, w.image_url AS w_image_url, w.default_environment AS w_default_environment,
-          w.domains AS w_domains, w.app_properties AS w_app_properties, w.status AS w_status,
-          w.created_at AS w_created_at, w.updated_at AS w_updated_at,
-          w.repository_url AS w_repository_url, w.repository_branch AS w_repository_branch, w.ssh_private_key AS w_ssh_private_key,
-          w.github_installation_id AS w_github_installation_id, w.deployment_secret AS w_deployment_secret, w.managed AS w_managed, m.role`
-      : sql``;
-    const workspaceJoin = withWorkspace
-      ? sql`LEFT JOIN workspaces w ON w.id = ${p.workspaceId}
-          LEFT JOIN workspace_members m ON m.workspace_id = w.id AND m.profile_id = p.id`
-      : sql``;
-    const source = byKey
-      ? sql`FROM api_keys k JOIN profiles p ON p.id = k.profile_id ${workspaceJoin} WHERE k.client_id = ${p.subject}`
-      : sql`FROM profiles p ${workspaceJoin} WHERE p.id = ${p.subject}`;
-    const apiKeyColumn = byKey ? sql`k.id AS api_key_id` : sql`NULL::uuid AS api_key_id`;
-    return sql<Row>`SELECT p.*, ${apiKeyColumn} ${workspaceColumns} ${source}`;
-  });
-}
+/** A row with the caller's columns (and other columns of a read, which are not looked at here). */
+type CallerColumns = Record<string, unknown>;
 
-const CALLER_QUERIES = {
-  profile: callerQuery(false, false),
-  'profile+workspace': callerQuery(false, true),
-  key: callerQuery(true, false),
-  'key+workspace': callerQuery(true, true),
+type Shape = 'profile' | 'key' | 'profile+workspace' | 'key+workspace';
+const shapeOf = (key: CallerKey, workspaceId: string | undefined): Shape => `${'clientId' in key ? 'key' : 'profile'}${workspaceId === undefined ? '' : '+workspace'}`;
+const SHAPES: readonly Shape[] = ['profile', 'key', 'profile+workspace', 'key+workspace'];
+
+/** named apart from any read's own arguments, which share the statement */
+type CallerArgs = {
+  callerSubject: string;
+  callerWorkspaceId: string;
 };
 
 /**
- * One round trip: the profile a token acts for (a user token's subject, or the owner of the API key
- * a client token was issued for) and, when `workspaceId` is given, that workspace and the profile's
- * role in it. Undefined when there is no such profile (or no such key).
- *
- * Raw SQL because the builder cannot express the two starting points (profile or key) with one
- * optional join cheaply; the row type is tied to the schema's row types, so a new workspace column
- * fails to compile below until it is read here too.
+ * The caller's statement: the profile a token acts for (a user token's subject, or the owner of the
+ * API key a client token was issued for) and, for the `+workspace` shapes, that workspace and the
+ * profile's role in it. Raw SQL because the builder cannot express the two starting points
+ * (profile or key) with one optional join cheaply.
  */
-export async function findCaller(db: Db, key: CallerKey, workspaceId: string | undefined): Promise<CallerRow | undefined> {
-  const withWorkspace = workspaceId !== undefined;
-  const byKey = 'clientId' in key;
-  const rows = await CALLER_QUERIES[`${byKey ? 'key' : 'profile'}${withWorkspace ? '+workspace' : ''}`](db, {
-    subject: byKey ? key.clientId : key.profileId,
-    workspaceId: workspaceId ?? '',
-  });
-  const row = rows[0];
-  if (!row) return undefined;
-  const profile: ProfileRow = {
-    id: row.id,
-    name: row.name,
-    email: row.email,
-    default_workspace_id: row.default_workspace_id,
-    features_disabled: row.features_disabled,
-    can_create_workspaces: row.can_create_workspaces,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
-  return { profile, apiKeyId: row.api_key_id ?? undefined, workspace: withWorkspace ? { row: workspaceOf(row), role: row.role ?? undefined } : undefined };
+function callerSelect(shape: Shape, p: CallerArgs): RawBuilder<CallerColumns> {
+  const byKey = shape.startsWith('key');
+  const withWorkspace = shape.endsWith('+workspace');
+  const workspaceJoin = withWorkspace
+    ? sql`LEFT JOIN workspaces w ON w.id = ${p.callerWorkspaceId}
+        LEFT JOIN workspace_members m ON m.workspace_id = w.id AND m.profile_id = p.id`
+    : sql``;
+  const source = byKey
+    ? sql`FROM api_keys k JOIN profiles p ON p.id = k.profile_id ${workspaceJoin} WHERE k.client_id = ${p.callerSubject}`
+    : sql`FROM profiles p ${workspaceJoin} WHERE p.id = ${p.callerSubject}`;
+  const apiKeyColumn = byKey ? sql`k.id AS caller_api_key_id` : sql`NULL::uuid AS caller_api_key_id`;
+  return sql<CallerColumns>`SELECT ${PROFILE_SELECT}, ${apiKeyColumn} ${withWorkspace ? WORKSPACE_SELECT : sql``} ${source}`;
 }
 
-/** The joined workspace, when there is one: its NOT NULL columns are then all set. */
-function workspaceOf(row: Row): WorkspaceRow | undefined {
-  if (row.w_id === null) return undefined;
+const argsOf = (key: CallerKey, workspaceId: string | undefined): CallerArgs => ({ callerSubject: 'clientId' in key ? key.clientId : key.profileId, callerWorkspaceId: workspaceId ?? '' });
+
+function callerOf(row: CallerColumns, withWorkspace: boolean): CallerRow {
+  const profile = Object.fromEntries(profileColumns.map((c) => [c, row[`caller_${c}`]])) as unknown as ProfileRow;
+  // the LEFT JOIN found no workspace: its columns are all null
+  const workspace = () => (row.caller_w_id === null ? undefined : (Object.fromEntries(workspaceColumns.map((c) => [c, row[`caller_w_${c}`]])) as unknown as WorkspaceRow));
   return {
-    id: row.w_id,
-    name: row.w_name ?? '',
-    image_url: row.w_image_url,
-    default_environment: row.w_default_environment,
-    domains: row.w_domains ?? [],
-    app_properties: row.w_app_properties ?? {},
-    status: row.w_status ?? '',
-    created_at: row.w_created_at ?? new Date(0),
-    updated_at: row.w_updated_at ?? new Date(0),
-    repository_url: row.w_repository_url,
-    repository_branch: row.w_repository_branch,
-    ssh_private_key: row.w_ssh_private_key,
-    github_installation_id: row.w_github_installation_id,
-    deployment_secret: row.w_deployment_secret,
-    managed: row.w_managed ?? false,
+    profile,
+    apiKeyId: (row.caller_api_key_id as string | null) ?? undefined,
+    workspace: withWorkspace ? { row: workspace(), role: (row.caller_role as MemberRole | null) ?? undefined } : undefined,
+  };
+}
+
+const CALLER_QUERIES = Object.fromEntries(SHAPES.map((shape) => [shape, precompiled((_db, p: CallerArgs) => callerSelect(shape, p))])) as Record<
+  Shape,
+  (db: Db, args: CallerArgs) => Promise<CallerColumns[]>
+>;
+
+/**
+ * One round trip: the caller, and when `workspaceId` is given, that workspace and the caller's role
+ * in it. Undefined when there is no such profile (or no such key).
+ */
+export async function findCaller(db: Db, key: CallerKey, workspaceId: string | undefined): Promise<CallerRow | undefined> {
+  const row = (await CALLER_QUERIES[shapeOf(key, workspaceId)](db, argsOf(key, workspaceId)))[0];
+  return row && callerOf(row, workspaceId !== undefined);
+}
+
+/** What a read carried with its caller: the caller (undefined when there is none) and the read's rows. */
+export interface WithCaller<R> {
+  caller: CallerRow | undefined;
+  rows: R[];
+}
+
+/** A read that carries its caller (see readWithCaller). */
+export type CallerRead<A, R> = (db: Db, key: CallerKey, workspaceId: string | undefined, args: A) => Promise<WithCaller<R>>;
+
+/**
+ * A read made in the caller's own statement, so that a request makes one round trip instead of
+ * two (the caller's, then the read's):
+ *
+ *     WITH caller AS (…) SELECT caller.*, data.* FROM caller LEFT JOIN LATERAL (read) data ON true ORDER BY order
+ *
+ * `read` gets the caller's profile id as an expression (`callerId`), so a read of the caller's own
+ * things works for an API key, whose profile is only known in the database. A read of anything
+ * else (a workspace's feed) is made whoever the caller is: the route's guard authorises the caller
+ * afterwards, and a refused request drops the rows unseen. Rows come back in `order` (columns of
+ * `data`), which must restate the read's own order. No caller, no rows; a read with no rows gives
+ * one row without an `id`, dropped here.
+ */
+export function readWithCaller<A extends Record<string, unknown>, R extends { id: string }>(
+  read: (db: Db, args: A, callerId: RawBuilder<string>) => Compilable<R>,
+  order: RawBuilder<unknown>,
+): CallerRead<A, R> {
+  const queries = Object.fromEntries(
+    SHAPES.map((shape) => [
+      shape,
+      precompiled(
+        (db, p: A & CallerArgs) =>
+          sql<CallerColumns & R>`WITH caller AS (${callerSelect(shape, p)})
+            SELECT caller.*, data.* FROM caller LEFT JOIN LATERAL (${read(db, p, sql<string>`caller.caller_id`)}) AS data ON true
+            ORDER BY ${order}`,
+      ),
+    ]),
+  ) as Record<Shape, (db: Db, args: A & CallerArgs) => Promise<(CallerColumns & R)[]>>;
+  return async (db, key, workspaceId, args) => {
+    const rows = await queries[shapeOf(key, workspaceId)](db, { ...args, ...argsOf(key, workspaceId) });
+    const first = rows[0];
+    return { caller: first && callerOf(first, workspaceId !== undefined), rows: rows.filter((row) => row.id !== null) };
   };
 }

@@ -1,9 +1,9 @@
 import * as setupTasks from '../setupTasks';
 import { randomBytes } from 'node:crypto';
-import { sql, type Selectable } from 'kysely';
+import { sql, type RawBuilder, type Selectable } from 'kysely';
 import { ACTIVE_JOB_STATUSES } from '../../src/domain/jobs';
 import type { Db } from '../db/database';
-import { precompiled } from '../db/precompiled';
+import { readWithCaller, type CallerKey, type WithCaller } from './callers';
 import type { JobsTable, MemberRole, WorkspacesTable } from '../db/schema';
 import { storeSchemaName } from '../stores/defaultStore';
 import { newId } from './ids';
@@ -45,25 +45,36 @@ export async function findWorkspaceWithRole(
   return { workspace, role: role ?? undefined };
 }
 
-const pageOfWorkspaces = (direction: 'asc' | 'desc') =>
-  precompiled((db, p: { profileId: string; limit: number; offset: number }) =>
-    db
-      .selectFrom('workspace_members as m')
-      .innerJoin('workspaces', 'workspaces.id', 'm.workspace_id')
-      .where('m.profile_id', '=', p.profileId)
-      .selectAll('workspaces')
-      .select('m.role')
-      .select((eb) => eb.fn.countAll<number>().over().as('total'))
-      .orderBy('workspaces.name', direction)
-      .orderBy('workspaces.id')
-      .limit(p.limit)
-      .offset(p.offset),
-  );
-const workspacePages = { asc: pageOfWorkspaces('asc'), desc: pageOfWorkspaces('desc') };
+/** A page of the profile's workspaces with the total on each row, the profile given by the caller's statement. */
+const pageOfWorkspaces = (direction: 'asc' | 'desc') => (db: Db, p: { limit: number; offset: number }, profileId: RawBuilder<string>) =>
+  db
+    .selectFrom('workspace_members as m')
+    .innerJoin('workspaces', 'workspaces.id', 'm.workspace_id')
+    .where('m.profile_id', '=', profileId)
+    .selectAll('workspaces')
+    .select('m.role')
+    .select((eb) => eb.fn.countAll<number>().over().as('total'))
+    .orderBy('workspaces.name', direction)
+    .orderBy('workspaces.id')
+    .limit(p.limit)
+    .offset(p.offset);
+const workspacePages = {
+  asc: readWithCaller(pageOfWorkspaces('asc'), sql`data.name, data.id`),
+  desc: readWithCaller(pageOfWorkspaces('desc'), sql`data.name DESC, data.id`),
+};
 
-/** A page of the profile's workspaces with the total, in one query (the total rides on each row). */
-export async function workspacesOf(db: Db, profileId: string, paging: Paging): Promise<{ items: WorkspaceWithRole[]; total: number }> {
-  const rows = await workspacePages[paging.sort?.direction ?? 'asc'](db, { profileId, limit: paging.size, offset: paging.page * paging.size });
+/**
+ * A page of the caller's workspaces, read in the caller's own statement (readWithCaller; the
+ * list is the caller's own, so there is nothing to authorise but the caller).
+ */
+export function callersWorkspaces(db: Db, paging: Paging): (key: CallerKey, workspaceId: string | undefined) => Promise<WithCaller<WorkspacePageRow>> {
+  return (key, workspaceId) => workspacePages[paging.sort?.direction ?? 'asc'](db, key, workspaceId, { limit: paging.size, offset: paging.page * paging.size });
+}
+
+export type WorkspacePageRow = WorkspaceWithRole & { total: number | string };
+
+/** The page read by callersWorkspaces, with the total (the total rides on each row). */
+export async function workspacesPage(db: Db, profileId: string, rows: readonly WorkspacePageRow[], paging: Paging): Promise<{ items: WorkspaceWithRole[]; total: number }> {
   const items = rows.map(({ total: _total, ...item }) => item);
   const first = rows[0];
   // A page past the end has no row to carry the total: only then is it counted on its own.

@@ -15,7 +15,7 @@ import { answerQuestion } from '../repositories/datasetSearch';
 import { readSearchText } from '../repositories/searchText';
 import type { SearchEngine } from '../search/engine';
 import { postgresSearchEngine } from '../search/postgres';
-import { datasetsByIds, datasetsOf, feedOf, findDataset, findDatasetInWorkspace, relatedTo, tagsOf, type DatasetRow } from '../repositories/datasets';
+import { callersFeed, datasetsByIds, datasetsOf, feedOf, findDataset, findDatasetInWorkspace, relatedTo, tagsOf, type DatasetRow } from '../repositories/datasets';
 import { datasetBodies, datasetBody } from '../representations/dataset';
 import { countView, deleteDataset } from '../repositories/datasetWrites';
 import { loadsOf } from '../repositories/freshness';
@@ -116,9 +116,10 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
     guard: { resource: 'workspace', rel: REL.feed },
     response: datasetsCollectionSchema,
     paging: { defaultSize: 10 },
-    handler: async ({ request, access, paging }) => {
+    readWithCaller: ({ paging }) => callersFeed(ctx.db, paging),
+    handler: async ({ request, access, paging, carried }) => {
       const profileId = request.caller.profileId;
-      const { items, total } = await feedOf(ctx.db, access.workspace.id, paging, profileId);
+      const { items, total } = await feedOf(ctx.db, access.workspace.id, carried, paging);
       return pagedCollection('datasets', items.map((d) => datasetBody(ctx, d, d.tags, access.role, profileId)), paging, total, requestUrl(ctx, request));
     },
   });

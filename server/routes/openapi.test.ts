@@ -20,7 +20,7 @@ describe('operationId', () => {
 
 describe('openApiDocument', () => {
   const guard = { resource: 'workspace' as const, rel: 'update workspace' };
-  const meta = { guard, body: z.object({ name: z.string(), size: z.number().optional() }), query: undefined, paging: undefined, objectName: 'workspace', response: z.looseObject({ id: z.string(), tags: z.record(z.string(), z.string()).nullish() }) };
+  const meta = { guard, body: z.object({ name: z.string(), size: z.number().optional() }), query: undefined, paging: undefined, objectName: 'workspace', readsCaller: false, response: z.looseObject({ id: z.string(), tags: z.record(z.string(), z.string()).nullish() }) };
   const document = openApiDocument([{ method: 'PUT', url: '/api/workspaces/:id', meta }, { method: 'HEAD', url: '/api/workspaces/:id', meta }], { version: '1.0.0', serverUrl: 'https://example.com' });
   const put = (document.paths as Record<string, Record<string, Record<string, unknown>>>)['/api/workspaces/{id}']!;
 

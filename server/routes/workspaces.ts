@@ -16,7 +16,7 @@ import { requestDeployment } from '../services/deployments';
 import { jobBody } from '../representations/job';
 import { CHANNEL_SORT_FIELDS, channelsOf } from '../repositories/channels';
 import { channelBody } from '../representations/channel';
-import { createWorkspace, deleteWorkspace, membersOf, updateWorkspace, workspacesOf, type WorkspaceChanges, type WorkspaceRow } from '../repositories/workspaces';
+import { callersWorkspaces, createWorkspace, deleteWorkspace, membersOf, updateWorkspace, workspacesPage, type WorkspaceChanges, type WorkspaceRow } from '../repositories/workspaces';
 import { memberBody } from '../representations/member';
 import { workspaceBody, workspaceDraftBody } from '../representations/workspace';
 import { callerName, requestUrl, type RouteContext } from './context';
@@ -64,9 +64,10 @@ export function workspaceRoutes(app: FastifyInstance, ctx: RouteContext): void {
     guard: { resource: 'root', rel: REL.workspaces },
     response: workspacesCollectionSchema,
     paging: { sortable: ['name'] },
-    handler: async ({ request, paging }) => {
+    readWithCaller: ({ paging }) => callersWorkspaces(ctx.db, paging),
+    handler: async ({ request, paging, carried }) => {
       const { caller } = request;
-      const { items, total } = caller.profile ? await workspacesOf(ctx.db, caller.profileId, paging) : { items: [], total: 0 };
+      const { items, total } = caller.profile ? await workspacesPage(ctx.db, caller.profileId, carried, paging) : { items: [], total: 0 };
       const defaultId = caller.profile?.default_workspace_id;
       return pagedCollection(
         'workspaces',
