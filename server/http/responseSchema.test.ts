@@ -24,9 +24,10 @@ describe('responseJsonSchema', () => {
     expect(json).not.toHaveProperty('$schema');
   });
 
-  it('leaves records open: links, app properties', () => {
+  it('closes the links of a `_links` record (one link or several); leaves other records open', () => {
     const json = responseJsonSchema(workspaceSchema) as { properties: Record<string, Record<string, unknown>> };
-    expect(json.properties._links).toEqual({ type: 'object', additionalProperties: {} });
+    const link = { type: 'object', properties: { href: { type: 'string' }, templated: { type: 'boolean' }, title: { type: 'string' } }, required: ['href'], additionalProperties: false };
+    expect(json.properties._links).toEqual({ type: 'object', additionalProperties: { ...link, type: ['object', 'array'], items: link } });
     expect(json.properties.appProperties).toEqual({ type: ['object', 'null'], additionalProperties: {} });
   });
 
@@ -55,6 +56,9 @@ describe('serialising through the response schema', () => {
       _links: { self: { href: 'https://x/api/workspaces/w1' } },
     };
     expect(await serialise(workspaceSchema, body)).toEqual({ id: 'w1', name: 'Acme', deploymentSecret: null, _links: { self: { href: 'https://x/api/workspaces/w1' } } });
+
+    const links = { _links: { self: { href: 'https://x/a', token: 's3cret' }, many: [{ href: 'https://x/b', token: 's3cret' }] } };
+    expect(await serialise(workspaceSchema, { id: 'w1', ...links })).toEqual({ id: 'w1', _links: { self: { href: 'https://x/a' }, many: [{ href: 'https://x/b' }] } });
 
     const job = { id: 'j1', type: 'PIPELINE_RUN', status: 'COMPLETE', created: '2024-01-01T00:00:00.000Z', _embedded: { profile: { email: 'a@b.c', passwordHash: 'x' }, token: 't' } };
     expect(await serialise(jobSchema, job)).toEqual({ id: 'j1', type: 'PIPELINE_RUN', status: 'COMPLETE', created: '2024-01-01T00:00:00.000Z', _embedded: { profile: { email: 'a@b.c' } } });

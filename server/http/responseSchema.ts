@@ -25,10 +25,24 @@ function collapseNullable(node: JsonSchema): JsonSchema | undefined {
   return collapsed;
 }
 
+/**
+ * `anyOf: [X, {type: 'array', items: X}]` (HAL's one link or several) as `{...X, type: [X's type,
+ * 'array'], items: X}`: fast-json-stringify then picks by the value's type instead of validating it
+ * against each branch.
+ */
+function collapseOneOrMany(node: JsonSchema): JsonSchema | undefined {
+  const branches = node.anyOf;
+  if (!Array.isArray(branches) || branches.length !== 2) return undefined;
+  const [one, many] = branches as unknown[];
+  if (!isObject(one) || !isObject(many) || typeof one.type !== 'string' || many.type !== 'array' || JSON.stringify(many.items) !== JSON.stringify(one)) return undefined;
+  const { anyOf: _anyOf, ...rest } = node;
+  return { ...rest, ...one, type: [one.type, 'array'], items: one };
+}
+
 function close(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(close);
   if (!isObject(node)) return node;
-  const collapsed = collapseNullable(node);
+  const collapsed = collapseNullable(node) ?? collapseOneOrMany(node);
   if (collapsed) return close(collapsed);
   // Any other union is left as zod wrote it: fast-json-stringify validates the value against its
   // branches, and a closed branch would turn an extra field into a 500 rather than drop it.
@@ -43,9 +57,11 @@ function close(node: unknown): unknown {
     // an object: only the fields its schema names are written
     out.additionalProperties = false;
   } else if (out.type === 'object' || (Array.isArray(out.type) && out.type.includes('object'))) {
-    // a record (`_links`, `appProperties`, a table row): written whole, as JSON.stringify writes it
+    // A record. Of objects that name their fields (`_links`): each value closed like any object.
+    // Of anything else (`appProperties`, a table row): written whole, as JSON.stringify writes it.
     delete out.propertyNames;
-    out.additionalProperties = {};
+    const value = close(node.additionalProperties);
+    out.additionalProperties = isObject(value) && value.additionalProperties === false ? value : {};
   }
   return out;
 }

@@ -1706,7 +1706,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -1748,7 +1756,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -1789,7 +1805,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -1839,7 +1863,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -1892,7 +1924,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -1937,7 +1977,15 @@ export interface operations {
                         _embedded?: {
                             workspaces?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     [key: string]: unknown;
@@ -1961,7 +2009,15 @@ export interface operations {
                             }[] | null;
                         } | null;
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         page?: {
                             size: number;
@@ -1995,7 +2051,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -2043,7 +2107,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -2110,7 +2182,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -2184,7 +2264,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             profile?: {
@@ -2248,7 +2336,15 @@ export interface operations {
                         _embedded?: {
                             members?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     [key: string]: unknown;
@@ -2262,7 +2358,15 @@ export interface operations {
                             }[] | null;
                         } | null;
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         page?: {
                             size: number;
@@ -2307,7 +2411,15 @@ export interface operations {
                         _embedded?: {
                             channels?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     [key: string]: unknown;
@@ -2329,7 +2441,15 @@ export interface operations {
                             }[] | null;
                         } | null;
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         page?: {
                             size: number;
@@ -2373,7 +2493,15 @@ export interface operations {
                         _embedded?: {
                             jobs?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     profile?: {
@@ -2407,7 +2535,15 @@ export interface operations {
                             }[] | null;
                         } | null;
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         page?: {
                             size: number;
@@ -2443,7 +2579,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             profile?: {
@@ -2526,7 +2670,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             profile?: {
@@ -2622,7 +2774,15 @@ export interface operations {
                         _embedded?: {
                             notifications?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     [key: string]: unknown;
@@ -2639,7 +2799,15 @@ export interface operations {
                             }[] | null;
                         } | null;
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         page?: {
                             size: number;
@@ -2681,7 +2849,15 @@ export interface operations {
                         _embedded?: {
                             notifications?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     [key: string]: unknown;
@@ -2698,7 +2874,15 @@ export interface operations {
                             }[] | null;
                         } | null;
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         page?: {
                             size: number;
@@ -2744,7 +2928,15 @@ export interface operations {
                         _embedded?: {
                             notifications?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     [key: string]: unknown;
@@ -2761,7 +2953,15 @@ export interface operations {
                             }[] | null;
                         } | null;
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         page?: {
                             size: number;
@@ -2797,7 +2997,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -2863,7 +3071,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -2902,7 +3118,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -2958,7 +3182,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -3005,7 +3237,15 @@ export interface operations {
                         _embedded?: {
                             invitations?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     [key: string]: unknown;
@@ -3021,7 +3261,15 @@ export interface operations {
                             }[] | null;
                         } | null;
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         page?: {
                             size: number;
@@ -3057,7 +3305,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -3122,7 +3378,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -3168,7 +3432,15 @@ export interface operations {
                         _embedded?: {
                             invitations?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     [key: string]: unknown;
@@ -3184,7 +3456,15 @@ export interface operations {
                             }[] | null;
                         } | null;
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         page?: {
                             size: number;
@@ -3228,7 +3508,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -3269,7 +3557,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -3309,7 +3605,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -3349,7 +3653,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -3393,7 +3705,15 @@ export interface operations {
                         _embedded?: {
                             apikeys?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     [key: string]: unknown;
@@ -3408,7 +3728,15 @@ export interface operations {
                             }[] | null;
                         } | null;
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         page?: {
                             size: number;
@@ -3442,7 +3770,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -3481,7 +3817,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -3529,7 +3873,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -3600,7 +3952,15 @@ export interface operations {
                         _embedded?: {
                             datasets?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     [key: string]: unknown;
@@ -3622,7 +3982,15 @@ export interface operations {
                                 lastModified?: string | null;
                                 tags?: {
                                     _links?: {
-                                        [key: string]: unknown;
+                                        [key: string]: {
+                                            href: string;
+                                            templated?: boolean;
+                                            title?: string;
+                                        } | {
+                                            href: string;
+                                            templated?: boolean;
+                                            title?: string;
+                                        }[];
                                     };
                                     _embedded?: {
                                         [key: string]: unknown;
@@ -3666,7 +4034,15 @@ export interface operations {
                             }[] | null;
                         } | null;
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         page?: {
                             size: number;
@@ -3709,7 +4085,15 @@ export interface operations {
                         _embedded?: {
                             datasets?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     [key: string]: unknown;
@@ -3731,7 +4115,15 @@ export interface operations {
                                 lastModified?: string | null;
                                 tags?: {
                                     _links?: {
-                                        [key: string]: unknown;
+                                        [key: string]: {
+                                            href: string;
+                                            templated?: boolean;
+                                            title?: string;
+                                        } | {
+                                            href: string;
+                                            templated?: boolean;
+                                            title?: string;
+                                        }[];
                                     };
                                     _embedded?: {
                                         [key: string]: unknown;
@@ -3775,7 +4167,15 @@ export interface operations {
                             }[] | null;
                         } | null;
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         page?: {
                             size: number;
@@ -3818,7 +4218,15 @@ export interface operations {
                         _embedded?: {
                             datasets?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     [key: string]: unknown;
@@ -3840,7 +4248,15 @@ export interface operations {
                                 lastModified?: string | null;
                                 tags?: {
                                     _links?: {
-                                        [key: string]: unknown;
+                                        [key: string]: {
+                                            href: string;
+                                            templated?: boolean;
+                                            title?: string;
+                                        } | {
+                                            href: string;
+                                            templated?: boolean;
+                                            title?: string;
+                                        }[];
                                     };
                                     _embedded?: {
                                         [key: string]: unknown;
@@ -3884,7 +4300,15 @@ export interface operations {
                             }[] | null;
                         } | null;
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         page?: {
                             size: number;
@@ -3937,7 +4361,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -3959,7 +4391,15 @@ export interface operations {
                         lastModified?: string | null;
                         tags?: {
                             _links?: {
-                                [key: string]: unknown;
+                                [key: string]: {
+                                    href: string;
+                                    templated?: boolean;
+                                    title?: string;
+                                } | {
+                                    href: string;
+                                    templated?: boolean;
+                                    title?: string;
+                                }[];
                             };
                             _embedded?: {
                                 [key: string]: unknown;
@@ -4067,7 +4507,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -4089,7 +4537,15 @@ export interface operations {
                         lastModified?: string | null;
                         tags?: {
                             _links?: {
-                                [key: string]: unknown;
+                                [key: string]: {
+                                    href: string;
+                                    templated?: boolean;
+                                    title?: string;
+                                } | {
+                                    href: string;
+                                    templated?: boolean;
+                                    title?: string;
+                                }[];
                             };
                             _embedded?: {
                                 [key: string]: unknown;
@@ -4157,7 +4613,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -4179,7 +4643,15 @@ export interface operations {
                         lastModified?: string | null;
                         tags?: {
                             _links?: {
-                                [key: string]: unknown;
+                                [key: string]: {
+                                    href: string;
+                                    templated?: boolean;
+                                    title?: string;
+                                } | {
+                                    href: string;
+                                    templated?: boolean;
+                                    title?: string;
+                                }[];
                             };
                             _embedded?: {
                                 [key: string]: unknown;
@@ -4289,7 +4761,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -4311,7 +4791,15 @@ export interface operations {
                         lastModified?: string | null;
                         tags?: {
                             _links?: {
-                                [key: string]: unknown;
+                                [key: string]: {
+                                    href: string;
+                                    templated?: boolean;
+                                    title?: string;
+                                } | {
+                                    href: string;
+                                    templated?: boolean;
+                                    title?: string;
+                                }[];
                             };
                             _embedded?: {
                                 [key: string]: unknown;
@@ -4405,7 +4893,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -4427,7 +4923,15 @@ export interface operations {
                         lastModified?: string | null;
                         tags?: {
                             _links?: {
-                                [key: string]: unknown;
+                                [key: string]: {
+                                    href: string;
+                                    templated?: boolean;
+                                    title?: string;
+                                } | {
+                                    href: string;
+                                    templated?: boolean;
+                                    title?: string;
+                                }[];
                             };
                             _embedded?: {
                                 [key: string]: unknown;
@@ -4495,7 +4999,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -4517,7 +5029,15 @@ export interface operations {
                         lastModified?: string | null;
                         tags?: {
                             _links?: {
-                                [key: string]: unknown;
+                                [key: string]: {
+                                    href: string;
+                                    templated?: boolean;
+                                    title?: string;
+                                } | {
+                                    href: string;
+                                    templated?: boolean;
+                                    title?: string;
+                                }[];
                             };
                             _embedded?: {
                                 [key: string]: unknown;
@@ -4597,7 +5117,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -4677,7 +5205,15 @@ export interface operations {
                         _embedded?: {
                             datasets?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     [key: string]: unknown;
@@ -4699,7 +5235,15 @@ export interface operations {
                                 lastModified?: string | null;
                                 tags?: {
                                     _links?: {
-                                        [key: string]: unknown;
+                                        [key: string]: {
+                                            href: string;
+                                            templated?: boolean;
+                                            title?: string;
+                                        } | {
+                                            href: string;
+                                            templated?: boolean;
+                                            title?: string;
+                                        }[];
                                     };
                                     _embedded?: {
                                         [key: string]: unknown;
@@ -4743,7 +5287,15 @@ export interface operations {
                             }[] | null;
                         } | null;
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         page?: {
                             size: number;
@@ -4812,7 +5364,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -4855,7 +5415,15 @@ export interface operations {
                         _embedded?: {
                             alerts?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     [key: string]: unknown;
@@ -4867,7 +5435,15 @@ export interface operations {
                             }[] | null;
                         } | null;
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         page?: {
                             size: number;
@@ -4903,7 +5479,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -4945,7 +5529,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -4982,7 +5574,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -5018,7 +5618,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             alertRules: {
@@ -5068,7 +5676,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             alertRules: {
@@ -5120,7 +5736,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -5167,7 +5791,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -5224,7 +5856,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -5296,7 +5936,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -5342,7 +5990,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -5394,7 +6050,15 @@ export interface operations {
                         _embedded?: {
                             datasets?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     [key: string]: unknown;
@@ -5416,7 +6080,15 @@ export interface operations {
                                 lastModified?: string | null;
                                 tags?: {
                                     _links?: {
-                                        [key: string]: unknown;
+                                        [key: string]: {
+                                            href: string;
+                                            templated?: boolean;
+                                            title?: string;
+                                        } | {
+                                            href: string;
+                                            templated?: boolean;
+                                            title?: string;
+                                        }[];
                                     };
                                     _embedded?: {
                                         [key: string]: unknown;
@@ -5460,7 +6132,15 @@ export interface operations {
                             }[] | null;
                         } | null;
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         page?: {
                             size: number;
@@ -5497,7 +6177,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -5544,7 +6232,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -5597,7 +6293,15 @@ export interface operations {
                         _embedded?: {
                             datasetComments?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     [key: string]: unknown;
@@ -5623,7 +6327,15 @@ export interface operations {
                             }[] | null;
                         } | null;
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         page?: {
                             size: number;
@@ -5659,7 +6371,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -5709,7 +6429,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -5767,7 +6495,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -5818,7 +6554,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -5893,7 +6637,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -5968,7 +6720,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             comments: {
@@ -6010,7 +6770,15 @@ export interface operations {
                         _embedded?: {
                             datasets?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     [key: string]: unknown;
@@ -6032,7 +6800,15 @@ export interface operations {
                                 lastModified?: string | null;
                                 tags?: {
                                     _links?: {
-                                        [key: string]: unknown;
+                                        [key: string]: {
+                                            href: string;
+                                            templated?: boolean;
+                                            title?: string;
+                                        } | {
+                                            href: string;
+                                            templated?: boolean;
+                                            title?: string;
+                                        }[];
                                     };
                                     _embedded?: {
                                         [key: string]: unknown;
@@ -6076,7 +6852,15 @@ export interface operations {
                             }[] | null;
                         } | null;
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         page?: {
                             size: number;
@@ -6119,7 +6903,15 @@ export interface operations {
                         _embedded?: {
                             notifications?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     [key: string]: unknown;
@@ -6136,7 +6928,15 @@ export interface operations {
                             }[] | null;
                         } | null;
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         page?: {
                             size: number;
@@ -6178,7 +6978,15 @@ export interface operations {
                         _embedded?: {
                             channels?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     [key: string]: unknown;
@@ -6200,7 +7008,15 @@ export interface operations {
                             }[] | null;
                         } | null;
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         page?: {
                             size: number;
@@ -6237,7 +7053,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -6307,7 +7131,15 @@ export interface operations {
                         _embedded?: {
                             administrators?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     [key: string]: unknown;
@@ -6321,7 +7153,15 @@ export interface operations {
                             }[] | null;
                         } | null;
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         page?: {
                             size: number;
@@ -6358,7 +7198,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -6397,7 +7245,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -6439,7 +7295,15 @@ export interface operations {
                         _embedded?: {
                             subscriptions?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     [key: string]: unknown;
@@ -6463,7 +7327,15 @@ export interface operations {
                             }[] | null;
                         } | null;
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         page?: {
                             size: number;
@@ -6499,7 +7371,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -6554,7 +7434,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -6634,7 +7522,15 @@ export interface operations {
                         _embedded?: {
                             subscriptions?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     [key: string]: unknown;
@@ -6658,7 +7554,15 @@ export interface operations {
                             }[] | null;
                         } | null;
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         page?: {
                             size: number;
@@ -6706,7 +7610,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -6792,7 +7704,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -6847,7 +7767,15 @@ export interface operations {
                         _embedded?: {
                             tags?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     [key: string]: unknown;
@@ -6858,7 +7786,15 @@ export interface operations {
                             }[] | null;
                         } | null;
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         page?: {
                             size: number;
@@ -6895,7 +7831,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -6936,7 +7880,15 @@ export interface operations {
                         _embedded?: {
                             tags?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     [key: string]: unknown;
@@ -6947,7 +7899,15 @@ export interface operations {
                             }[] | null;
                         } | null;
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         page?: {
                             size: number;
@@ -6983,7 +7943,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -7029,7 +7997,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -7074,7 +8050,15 @@ export interface operations {
                         _embedded?: {
                             resources?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     [key: string]: unknown;
@@ -7087,7 +8071,15 @@ export interface operations {
                             }[] | null;
                         } | null;
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         page?: {
                             size: number;
@@ -7124,7 +8116,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -7162,7 +8162,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -7233,12 +8241,28 @@ export interface operations {
                         _embedded?: {
                             pipelines?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     "latest job"?: {
                                         _links?: {
-                                            [key: string]: unknown;
+                                            [key: string]: {
+                                                href: string;
+                                                templated?: boolean;
+                                                title?: string;
+                                            } | {
+                                                href: string;
+                                                templated?: boolean;
+                                                title?: string;
+                                            }[];
                                         };
                                         _embedded?: {
                                             profile?: {
@@ -7272,12 +8296,28 @@ export interface operations {
                                     } | null;
                                     dataComponents?: {
                                         _links?: {
-                                            [key: string]: unknown;
+                                            [key: string]: {
+                                                href: string;
+                                                templated?: boolean;
+                                                title?: string;
+                                            } | {
+                                                href: string;
+                                                templated?: boolean;
+                                                title?: string;
+                                            }[];
                                         };
                                         _embedded?: {
                                             dataplugin?: {
                                                 _links?: {
-                                                    [key: string]: unknown;
+                                                    [key: string]: {
+                                                        href: string;
+                                                        templated?: boolean;
+                                                        title?: string;
+                                                    } | {
+                                                        href: string;
+                                                        templated?: boolean;
+                                                        title?: string;
+                                                    }[];
                                                 };
                                                 _embedded?: {
                                                     [key: string]: unknown;
@@ -7348,7 +8388,15 @@ export interface operations {
                                     }[] | null;
                                     datastore?: {
                                         _links?: {
-                                            [key: string]: unknown;
+                                            [key: string]: {
+                                                href: string;
+                                                templated?: boolean;
+                                                title?: string;
+                                            } | {
+                                                href: string;
+                                                templated?: boolean;
+                                                title?: string;
+                                            }[];
                                         };
                                         _embedded?: {
                                             [key: string]: unknown;
@@ -7389,7 +8437,15 @@ export interface operations {
                             }[] | null;
                         } | null;
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         page?: {
                             size: number;
@@ -7425,12 +8481,28 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             "latest job"?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     profile?: {
@@ -7464,12 +8536,28 @@ export interface operations {
                             } | null;
                             dataComponents?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     dataplugin?: {
                                         _links?: {
-                                            [key: string]: unknown;
+                                            [key: string]: {
+                                                href: string;
+                                                templated?: boolean;
+                                                title?: string;
+                                            } | {
+                                                href: string;
+                                                templated?: boolean;
+                                                title?: string;
+                                            }[];
                                         };
                                         _embedded?: {
                                             [key: string]: unknown;
@@ -7540,7 +8628,15 @@ export interface operations {
                             }[] | null;
                             datastore?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     [key: string]: unknown;
@@ -7667,12 +8763,28 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             "latest job"?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     profile?: {
@@ -7706,12 +8818,28 @@ export interface operations {
                             } | null;
                             dataComponents?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     dataplugin?: {
                                         _links?: {
-                                            [key: string]: unknown;
+                                            [key: string]: {
+                                                href: string;
+                                                templated?: boolean;
+                                                title?: string;
+                                            } | {
+                                                href: string;
+                                                templated?: boolean;
+                                                title?: string;
+                                            }[];
                                         };
                                         _embedded?: {
                                             [key: string]: unknown;
@@ -7782,7 +8910,15 @@ export interface operations {
                             }[] | null;
                             datastore?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     [key: string]: unknown;
@@ -7866,12 +9002,28 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             "latest job"?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     profile?: {
@@ -7905,12 +9057,28 @@ export interface operations {
                             } | null;
                             dataComponents?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     dataplugin?: {
                                         _links?: {
-                                            [key: string]: unknown;
+                                            [key: string]: {
+                                                href: string;
+                                                templated?: boolean;
+                                                title?: string;
+                                            } | {
+                                                href: string;
+                                                templated?: boolean;
+                                                title?: string;
+                                            }[];
                                         };
                                         _embedded?: {
                                             [key: string]: unknown;
@@ -7981,7 +9149,15 @@ export interface operations {
                             }[] | null;
                             datastore?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     [key: string]: unknown;
@@ -8047,12 +9223,28 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             "latest job"?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     profile?: {
@@ -8086,12 +9278,28 @@ export interface operations {
                             } | null;
                             dataComponents?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     dataplugin?: {
                                         _links?: {
-                                            [key: string]: unknown;
+                                            [key: string]: {
+                                                href: string;
+                                                templated?: boolean;
+                                                title?: string;
+                                            } | {
+                                                href: string;
+                                                templated?: boolean;
+                                                title?: string;
+                                            }[];
                                         };
                                         _embedded?: {
                                             [key: string]: unknown;
@@ -8162,7 +9370,15 @@ export interface operations {
                             }[] | null;
                             datastore?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     [key: string]: unknown;
@@ -8244,12 +9460,28 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             "latest job"?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     profile?: {
@@ -8283,12 +9515,28 @@ export interface operations {
                             } | null;
                             dataComponents?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     dataplugin?: {
                                         _links?: {
-                                            [key: string]: unknown;
+                                            [key: string]: {
+                                                href: string;
+                                                templated?: boolean;
+                                                title?: string;
+                                            } | {
+                                                href: string;
+                                                templated?: boolean;
+                                                title?: string;
+                                            }[];
                                         };
                                         _embedded?: {
                                             [key: string]: unknown;
@@ -8359,7 +9607,15 @@ export interface operations {
                             }[] | null;
                             datastore?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     [key: string]: unknown;
@@ -8467,12 +9723,28 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             "latest job"?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     profile?: {
@@ -8506,12 +9778,28 @@ export interface operations {
                             } | null;
                             dataComponents?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     dataplugin?: {
                                         _links?: {
-                                            [key: string]: unknown;
+                                            [key: string]: {
+                                                href: string;
+                                                templated?: boolean;
+                                                title?: string;
+                                            } | {
+                                                href: string;
+                                                templated?: boolean;
+                                                title?: string;
+                                            }[];
                                         };
                                         _embedded?: {
                                             [key: string]: unknown;
@@ -8582,7 +9870,15 @@ export interface operations {
                             }[] | null;
                             datastore?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     [key: string]: unknown;
@@ -8654,7 +9950,15 @@ export interface operations {
                         _embedded?: {
                             jobs?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     profile?: {
@@ -8688,7 +9992,15 @@ export interface operations {
                             }[] | null;
                         } | null;
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         page?: {
                             size: number;
@@ -8724,7 +10036,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             profile?: {
@@ -8782,7 +10102,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             profile?: {
@@ -8842,7 +10170,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -8886,13 +10222,24 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
                         };
                         variables: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                value: string | null;
+                                sensitive: boolean;
+                            };
                         };
                     };
                 };
@@ -8933,7 +10280,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -9015,12 +10370,28 @@ export interface operations {
                         _embedded?: {
                             datacomponents?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     dataplugin?: {
                                         _links?: {
-                                            [key: string]: unknown;
+                                            [key: string]: {
+                                                href: string;
+                                                templated?: boolean;
+                                                title?: string;
+                                            } | {
+                                                href: string;
+                                                templated?: boolean;
+                                                title?: string;
+                                            }[];
                                         };
                                         _embedded?: {
                                             [key: string]: unknown;
@@ -9091,7 +10462,15 @@ export interface operations {
                             }[] | null;
                         } | null;
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         page?: {
                             size: number;
@@ -9137,12 +10516,28 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             dataplugin?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     [key: string]: unknown;
@@ -9238,12 +10633,28 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             dataplugin?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     [key: string]: unknown;
@@ -9347,12 +10758,28 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             dataplugin?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     [key: string]: unknown;
@@ -9454,7 +10881,15 @@ export interface operations {
                         _embedded?: {
                             datastores?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     [key: string]: unknown;
@@ -9477,7 +10912,15 @@ export interface operations {
                             }[] | null;
                         } | null;
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         page?: {
                             size: number;
@@ -9524,7 +10967,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -9572,7 +11023,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -9619,7 +11078,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -9676,7 +11143,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -9757,7 +11232,15 @@ export interface operations {
                         _embedded?: {
                             dataplugins?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     [key: string]: unknown;
@@ -9807,7 +11290,15 @@ export interface operations {
                             }[] | null;
                         } | null;
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         page?: {
                             size: number;
@@ -9851,7 +11342,15 @@ export interface operations {
                         _embedded?: {
                             dataplugins?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     [key: string]: unknown;
@@ -9901,7 +11400,15 @@ export interface operations {
                             }[] | null;
                         } | null;
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         page?: {
                             size: number;
@@ -9939,7 +11446,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -10015,7 +11530,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -10166,7 +11689,15 @@ export interface operations {
                         _embedded?: {
                             dataplugins?: {
                                 _links?: {
-                                    [key: string]: unknown;
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
                                 };
                                 _embedded?: {
                                     [key: string]: unknown;
@@ -10216,7 +11747,15 @@ export interface operations {
                             }[] | null;
                         } | null;
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         page?: {
                             size: number;
@@ -10251,7 +11790,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
@@ -10298,14 +11845,30 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
                         };
                         tables: {
                             _links?: {
-                                [key: string]: unknown;
+                                [key: string]: {
+                                    href: string;
+                                    templated?: boolean;
+                                    title?: string;
+                                } | {
+                                    href: string;
+                                    templated?: boolean;
+                                    title?: string;
+                                }[];
                             };
                             _embedded?: {
                                 [key: string]: unknown;
@@ -10353,7 +11916,15 @@ export interface operations {
                 content: {
                     "application/hal+json": {
                         _links?: {
-                            [key: string]: unknown;
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
                         };
                         _embedded?: {
                             [key: string]: unknown;
