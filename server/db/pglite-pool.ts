@@ -24,6 +24,11 @@ export function pglitePool(pg: PGlite, wire: PgliteWire): PostgresPool {
     const previous = tail;
     tail = previous.then(() => held);
     await previous;
+    // The session is handed on through promise callbacks, which run before any I/O: without a turn
+    // of the event loop here, a queue of fifty requests would be worked off in one stretch while
+    // new requests and finished answers wait behind it (a feed's p99 was 9× its mean at 50
+    // connections). One turn per session keeps the queue first-come, first-served.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     return release;
   };
 
