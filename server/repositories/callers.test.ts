@@ -38,6 +38,12 @@ describe('readWithCaller', () => {
     expect(rows.map((r) => r.name)).toEqual(['W2', 'W1']);
   });
 
+  it("brings the caller's columns on one row of the page only", async () => {
+    const { rows } = await namesOf(handle.db, { profileId: owner }, workspaces[0], { limit: 3 });
+    expect(rows).toHaveLength(3);
+    expect(rows.filter((row) => (row as Record<string, unknown>).caller_id !== null)).toHaveLength(1);
+  });
+
   it('reads for the profile an API key belongs to', async () => {
     const { caller, rows } = await namesOf(handle.db, { clientId: keyClient }, undefined, { limit: 10 });
     expect(caller?.profile.id).toBe(owner);

@@ -91,8 +91,9 @@ export function callersFeed(db: Db, paging: Paging): (key: CallerKey, workspaceI
 }
 
 /** The page read by callersFeed, with the total (the total rides on each row). */
-export async function feedOf(db: Db, workspaceId: string, rows: readonly FeedPageRow[], paging: Paging): Promise<{ items: FeedRow[]; total: number }> {
-  const items = rows.map(({ total: _total, ...item }) => item);
+export async function feedOf(db: Db, workspaceId: string, rows: readonly FeedPageRow[], paging: Paging): Promise<{ items: readonly FeedRow[]; total: number }> {
+  // the rows themselves (with their total): a copy of each without it would only make garbage
+  const items = rows;
   const first = rows[0];
   // A page past the end has no row to carry the total: only then is it counted on its own.
   const total = first

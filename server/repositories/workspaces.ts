@@ -74,8 +74,9 @@ export function callersWorkspaces(db: Db, paging: Paging): (key: CallerKey, work
 export type WorkspacePageRow = WorkspaceWithRole & { total: number | string };
 
 /** The page read by callersWorkspaces, with the total (the total rides on each row). */
-export async function workspacesPage(db: Db, profileId: string, rows: readonly WorkspacePageRow[], paging: Paging): Promise<{ items: WorkspaceWithRole[]; total: number }> {
-  const items = rows.map(({ total: _total, ...item }) => item);
+export async function workspacesPage(db: Db, profileId: string, rows: readonly WorkspacePageRow[], paging: Paging): Promise<{ items: readonly WorkspaceWithRole[]; total: number }> {
+  // the rows themselves (with their total): a copy of each without it would only make garbage
+  const items = rows;
   const first = rows[0];
   // A page past the end has no row to carry the total: only then is it counted on its own.
   const total = first
