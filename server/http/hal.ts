@@ -60,8 +60,10 @@ export interface PageInfo {
  */
 export function pagedCollection<T>(key: string, items: T[], paging: Paging, totalElements: number, selfUrl: string, extraLinks: Links = {}) {
   const totalPages = Math.ceil(totalElements / paging.size);
+  // one parse for up to five links (URL parsing showed in the list's profile); `set` keeps the
+  // parameters where they are, so every link has the same order as the first
+  const url = new URL(selfUrl);
   const at = (page: number) => {
-    const url = new URL(selfUrl);
     url.searchParams.set('page', String(page));
     url.searchParams.set('size', String(paging.size));
     return url.toString();

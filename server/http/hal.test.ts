@@ -1,0 +1,37 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { pagedCollection, totalOf } from './hal';
+
+describe('pagedCollection', () => {
+  it('links first, prev, self, next and last of the page, each with page and size in the same order', () => {
+    const body = pagedCollection('things', ['a'], { page: 1, size: 2, sort: undefined }, 7, 'https://x/api/things?sort=name,asc');
+    expect(body._links).toEqual({
+      first: { href: 'https://x/api/things?sort=name%2Casc&page=0&size=2' },
+      prev: { href: 'https://x/api/things?sort=name%2Casc&page=0&size=2' },
+      self: { href: 'https://x/api/things?sort=name%2Casc&page=1&size=2' },
+      next: { href: 'https://x/api/things?sort=name%2Casc&page=2&size=2' },
+      last: { href: 'https://x/api/things?sort=name%2Casc&page=3&size=2' },
+    });
+    expect(body.page).toEqual({ size: 2, totalElements: 7, totalPages: 4, number: 1 });
+  });
+
+  it('keeps the parameters where the request had them, and offers prev/next only inside the pages', () => {
+    fc.assert(
+      fc.property(fc.nat(20), fc.integer({ min: 1, max: 10 }), fc.nat(200), (page, size, total) => {
+        const { _links: links } = pagedCollection('things', [], { page, size, sort: undefined }, total, `https://x/api/things?size=${size}&page=${page}`);
+        const last = Math.max(Math.ceil(total / size) - 1, 0);
+        expect(links.self?.href).toBe(`https://x/api/things?size=${size}&page=${page}`);
+        expect(links.last?.href).toBe(`https://x/api/things?size=${size}&page=${last}`);
+        expect('next' in links).toBe(page < last);
+        expect('prev' in links).toBe(page > 0);
+      }),
+    );
+  });
+});
+
+describe('totalOf', () => {
+  it('skips the count for a first page that is not full', async () => {
+    expect(await totalOf({ page: 0, size: 10, sort: undefined }, 3, () => Promise.reject(new Error('counted')))).toBe(3);
+    expect(await totalOf({ page: 1, size: 10, sort: undefined }, 0, () => Promise.resolve(12))).toBe(12);
+  });
+});
