@@ -2,7 +2,7 @@
 // answers, beside the targets of issue 21. Measured on what `npm start` runs (the compiled server
 // with its node options, bench/processes.ts), never on the TypeScript sources under tsx.
 import { setTimeout as delay } from 'node:timers/promises';
-import { rssBytes, startNodeOptions, startNpmStart, SERVER_ENTRY, type Child } from './processes';
+import { rssBytes, startCommand, startNpmStart, SERVER_ENTRY, type Child } from './processes';
 
 export const IDLE_RSS_TARGET_MB: Record<'pglite' | 'postgres', number> = { postgres: 150, pglite: 250 };
 /** RSS after the load at most this many times the idle figure */
@@ -51,7 +51,9 @@ const verdict = (met: boolean | undefined, target: string) => `${met === undefin
 const ratio = (rss: number | undefined, idle: number | undefined) => `${mb(rss)}${idle && rss ? ` (${(rss / idle).toFixed(2)}×)` : ''}`;
 
 export function printFootprints(footprints: readonly Footprint[]): void {
-  console.log(`\nThe server process, as \`npm start\` runs it (node ${[...startNodeOptions(), SERVER_ENTRY].join(' ')}); idle = ${IDLE_SETTLE_MS / 1000} s after its first answer, after load = right after the reads above and ${AFTER_LOAD_SETTLE_MS / 1000} s later (the target applies to the later):`);
+  const { env, nodeOptions } = startCommand();
+  const command = [...Object.entries(env).map(([name, value]) => `${name}=${value}`), 'node', ...nodeOptions, SERVER_ENTRY].join(' ');
+  console.log(`\nThe server process, as \`npm start\` runs it (${command}); idle = ${IDLE_SETTLE_MS / 1000} s after its first answer, after load = right after the reads above and ${AFTER_LOAD_SETTLE_MS / 1000} s later (the target applies to the later):`);
   const header = ['database', 'first start (new db)', 'idle RSS', 'target', 'right after load', 'settled', 'target', 'npm start → first answer', 'target'];
   const lines = footprints.map((f) => {
     const idleTarget = IDLE_RSS_TARGET_MB[f.database];

@@ -16,14 +16,27 @@ export interface Child {
 export const SERVER_ENTRY = 'dist-server/main.js';
 
 /**
- * The node options of `npm start`'s last command (package.json: `… && node <options> dist-server/main.js`),
- * so a compiled entry runs here exactly as in production.
+ * `npm start`'s last command (package.json: `… && [NAME=value …] node <options> dist-server/main.js`):
+ * the environment it sets and the node options, so a compiled entry runs here exactly as in production.
+ * The environment is GLIBC_TUNABLES: a fixed mmap threshold, so the 16 MB a password hash's scrypt
+ * borrows goes back to the system when freed instead of staying in a thread's malloc arena (up to
+ * ~40 MB held by an idle server after the demo seed's three hashes; docs/decisions.md).
  */
-export function startNodeOptions(): string[] {
+export function startCommand(): { env: Record<string, string>; nodeOptions: string[] } {
   const scripts = (JSON.parse(fs.readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
   const words = (scripts.start ?? '').split('&&').at(-1)!.trim().split(/\s+/);
+  const env: Record<string, string> = {};
+  while (words.length > 0 && /^[A-Z_][A-Z0-9_]*=/.test(words[0]!)) {
+    const [name, ...value] = words.shift()!.split('=');
+    env[name!] = value.join('=');
+  }
   if (words[0] !== 'node' || words.at(-1) !== SERVER_ENTRY) throw new Error(`npm start no longer ends with "node … ${SERVER_ENTRY}": update bench/processes.ts`);
-  return words.slice(1, -1);
+  return { env, nodeOptions: words.slice(1, -1) };
+}
+
+/** The node options of `npm start`'s last command. */
+export function startNodeOptions(): string[] {
+  return startCommand().nodeOptions;
 }
 
 /** Resident memory of a process (VmRSS), in bytes; undefined where /proc is not there. */
@@ -41,8 +54,10 @@ export function rssBytes(pid: number | undefined): number | undefined {
  * `npm start` runs it, a TypeScript one with `node --import tsx`.
  */
 export async function startChild(script: string, env: Record<string, string>, readyUrl: string, timeoutMs = 60_000, nodeArgs: string[] = []): Promise<Child> {
-  const args = script.endsWith('.js') ? [...startNodeOptions(), ...nodeArgs, script] : ['--import', 'tsx', ...nodeArgs, script];
-  return waitReady(spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }), script, readyUrl, timeoutMs);
+  const compiled = script.endsWith('.js');
+  const args = compiled ? [...startNodeOptions(), ...nodeArgs, script] : ['--import', 'tsx', ...nodeArgs, script];
+  const startEnv = compiled ? startCommand().env : {};
+  return waitReady(spawn(process.execPath, args, { env: { ...process.env, ...startEnv, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }), script, readyUrl, timeoutMs);
 }
 
 /**

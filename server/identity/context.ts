@@ -11,7 +11,11 @@ export interface IdentityContext {
   config: Config;
   db: Db;
   logger: FastifyBaseLogger;
-  provider: Provider;
+  /**
+   * The oidc-provider instance, made on first use (index.ts): idle needs none of it, and the
+   * package with its dependencies holds ~20 MB once loaded.
+   */
+  provider(): Promise<Provider>;
   pages: Pages;
   mailer: Mailer;
   /** sign-in and mail throttling, and the client address of a request */

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import type { JSONWebKeySet } from 'jose';
+import type Provider from 'oidc-provider';
 import type { Config } from '../config';
 import { EMBEDDED_IDP_PATH } from '../config';
 import type { Db } from '../db/database';
@@ -49,10 +50,21 @@ export async function createIdentity({ config, db, logger }: IdentityDeps): Prom
   const basePath = issuerUrl.pathname.replace(/\/$/, '');
   const pages = createPages({ brand: config.env.APP_TITLE, basePath, appUrl: config.publicUrl });
   const mailer = createMailer({ config, db, logger });
-  const provider = createProvider({ config, db, keys, pages, logger });
+  // The provider is made by the first request that needs it (a sign-in, a token, a logout, its
+  // discovery document), not at start: oidc-provider and its dependencies hold ~20 MB an idle server
+  // does not need, and API requests verify their tokens against `jwks` below without it. Made once;
+  // a failure is not kept, so the next request tries again.
+  let made: Promise<{ provider: Provider; callback: ReturnType<Provider['callback']> }> | undefined;
+  const makeProvider = () =>
+    (made ??= createProvider({ config, db, keys, pages, logger }).then(
+      (provider) => ({ provider, callback: provider.callback() }),
+      (error: unknown) => {
+        made = undefined;
+        throw error;
+      },
+    ));
   const guards = createAttemptGuards(db, config);
-  const context: IdentityContext = { config, db, logger, provider, pages, mailer, guards, issuer, basePath };
-  const providerCallback = provider.callback();
+  const context: IdentityContext = { config, db, logger, provider: () => makeProvider().then(({ provider }) => provider), pages, mailer, guards, issuer, basePath };
   const jwks = publicJwks(keys);
 
   if (mailer.usesOutbox) {
@@ -101,7 +113,8 @@ export async function createIdentity({ config, db, logger }: IdentityDeps): Prom
     if (method === 'POST' && (pathname === '/oauth/token' || pathname === '/oauth/revoke')) {
       forwarded = await withHashedClientSecret(req);
     }
-    await providerCallback(prepareForProvider(forwarded, providerUrl, `${basePath}${providerUrl}`, issuerUrl), res);
+    const { callback } = await makeProvider();
+    await callback(prepareForProvider(forwarded, providerUrl, `${basePath}${providerUrl}`, issuerUrl), res);
   }
 
   return {

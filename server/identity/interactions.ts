@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { errors, type InteractionResults } from 'oidc-provider';
+import type { InteractionResults } from 'oidc-provider';
 import { isValidEmail, PROFILE_MESSAGES } from '../../src/domain/validation';
 import { RESET_REQUESTED_MESSAGE, requestPasswordReset, sendSignInLink, SIGN_IN_LINK_SENT_MESSAGE } from './account-mail';
 import { TOO_MANY_REQUESTS, TOO_MANY_SIGN_IN_ATTEMPTS, TOO_MANY_SIGN_UPS } from './attempt-guards';
@@ -15,7 +15,7 @@ import { authenticate, findIdpUserById, markEmailVerified } from './users';
 
 export const WRONG_CREDENTIALS = 'Wrong email or password.';
 
-type Interaction = Awaited<ReturnType<IdentityContext['provider']['interactionDetails']>>;
+type Interaction = Awaited<ReturnType<Awaited<ReturnType<IdentityContext['provider']>>['interactionDetails']>>;
 
 /**
  * The sign-in steps oidc-provider hands to us: /interaction/{uid}[/login|/signup|/forgot].
@@ -51,9 +51,11 @@ export async function handleInteraction(context: IdentityContext, req: IncomingM
 
 async function loadInteraction(context: IdentityContext, req: IncomingMessage, res: ServerResponse, uid: string): Promise<Interaction | undefined> {
   try {
-    const interaction = await context.provider.interactionDetails(req, res);
+    const interaction = await (await context.provider()).interactionDetails(req, res);
     return interaction.uid === uid ? interaction : undefined;
   } catch (error) {
+    // already loaded by context.provider(): the package is only imported after the provider is made
+    const { errors } = await import('oidc-provider');
     if (error instanceof errors.SessionNotFound) return undefined;
     throw error;
   }
@@ -91,7 +93,7 @@ async function signUp(context: IdentityContext, req: IncomingMessage, res: Serve
   const fieldErrors: FieldErrors = {};
   if (values.name === '' || values.name.length > 200) fieldErrors.name = PROFILE_MESSAGES.nameRequired;
   if (!isValidEmail(values.email)) fieldErrors.email = PROFILE_MESSAGES.emailInvalid;
-  const weak = passwordProblem(password);
+  const weak = await passwordProblem(password);
   if (weak) fieldErrors.password = weak;
   if (Object.keys(fieldErrors).length > 0) return sendPage(res, 400, context.pages.signUp({ uid, values, errors: fieldErrors }));
 
@@ -164,7 +166,8 @@ async function signInByLink(context: IdentityContext, req: IncomingMessage, res:
  * without asking: the grant receives exactly what the provider found missing.
  */
 async function grantConsent(context: IdentityContext, req: IncomingMessage, res: ServerResponse, interaction: Interaction): Promise<void> {
-  const { provider, config } = context;
+  const { config } = context;
+  const provider = await context.provider();
   const clientId = interaction.params.client_id;
   const accountId = interaction.session?.accountId;
   if (clientId !== config.auth.clientId || !accountId) {
@@ -184,7 +187,7 @@ async function grantConsent(context: IdentityContext, req: IncomingMessage, res:
 }
 
 async function finish(context: IdentityContext, req: IncomingMessage, res: ServerResponse, result: InteractionResults, merge = false): Promise<void> {
-  const returnTo = await context.provider.interactionResult(req, res, result, { mergeWithLastSubmission: merge });
+  const returnTo = await (await context.provider()).interactionResult(req, res, result, { mergeWithLastSubmission: merge });
   redirect(res, returnTo);
 }
 

@@ -1,4 +1,3 @@
-import { dictionary } from '@zxcvbn-ts/language-common';
 import { MAX_PASSWORD_LENGTH } from './passwords';
 
 /**
@@ -20,10 +19,20 @@ export const PASSWORD_MESSAGES = {
   common: 'This password is one of the most common passwords, the first ones attackers try. Choose another.',
 } as const;
 
-let common: ReadonlySet<string> | undefined;
+let common: Promise<ReadonlySet<string>> | undefined;
 
-function commonPasswords(): ReadonlySet<string> {
-  common ??= new Set((dictionary['passwords-common'] as readonly string[]).slice(0, COMMON_PASSWORDS_CHECKED).map(fold));
+/**
+ * The list is imported when a password is first chosen, not at start: the package (its password,
+ * diceware and keyboard lists) holds ~7 MB that an idle server, and every sign-in, never needs.
+ */
+function commonPasswords(): Promise<ReadonlySet<string>> {
+  common ??= import('@zxcvbn-ts/language-common').then(
+    ({ dictionary }) => new Set((dictionary['passwords-common'] as readonly string[]).slice(0, COMMON_PASSWORDS_CHECKED).map(fold)),
+    (error: unknown) => {
+      common = undefined;
+      throw error;
+    },
+  );
   return common;
 }
 
@@ -33,15 +42,15 @@ const fold = (password: string) => password.normalize('NFKC').toLowerCase();
 /** Length in characters as a person counts them (code points), after the same normalisation as the hash. */
 export const passwordLength = (password: string) => [...password.normalize('NFKC')].length;
 
-export function isCommonPassword(password: string): boolean {
-  return commonPasswords().has(fold(password));
+export async function isCommonPassword(password: string): Promise<boolean> {
+  return (await commonPasswords()).has(fold(password));
 }
 
 /** Why `password` may not be chosen, as the form shows it; undefined when it may. */
-export function passwordProblem(password: string): string | undefined {
+export async function passwordProblem(password: string): Promise<string | undefined> {
   // The cap in UTF-16 units, as verifyPassword applies it: a password allowed here can always sign in.
   if (password.length > MAX_PASSWORD_LENGTH) return PASSWORD_MESSAGES.tooLong;
   if (passwordLength(password) < MIN_PASSWORD_LENGTH) return PASSWORD_MESSAGES.tooShort;
-  if (isCommonPassword(password)) return PASSWORD_MESSAGES.common;
+  if (await isCommonPassword(password)) return PASSWORD_MESSAGES.common;
   return undefined;
 }

@@ -58,7 +58,7 @@ export async function handleResetPassword(context: IdentityContext, req: Incomin
   const form = await readForm(req);
   const token = form.get('token') ?? '';
   const password = form.get('password') ?? '';
-  const error = passwordProblem(password);
+  const error = await passwordProblem(password);
   if (error) {
     const valid = await peekOneTimeToken(db, token, 'reset-password');
     return valid ? sendPage(res, 400, pages.resetPasswordForm({ token, error })) : sendPage(res, 400, pages.invalidLink('password reset'));

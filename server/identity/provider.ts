@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import Provider, { errors, type Account, type ClientMetadata, type Configuration, type KoaContextWithOIDC, type ResourceServer } from 'oidc-provider';
+import type { Account, ClientMetadata, Configuration, default as Provider, KoaContextWithOIDC, ResourceServer } from 'oidc-provider';
 import type { Config } from '../config';
 import type { Db } from '../db/database';
 import { databaseAdapter } from './adapter';
@@ -37,8 +37,13 @@ export interface ProviderDeps {
  * oidc-provider set up to look like the Auth0 tenant @auth0/auth0-spa-js expects
  * (see /work/shared/notes/identity.md): Auth0's paths, PKCE, JWT access tokens for the API audience,
  * rotating refresh tokens, and API keys as client-credentials clients.
+ *
+ * The package is imported here, on the first request that needs the provider (index.ts), not at
+ * start: with its dependencies (Koa, its routers, its JOSE and schema code) it holds ~20 MB that an
+ * idle server, and an API request (its bearer token is verified with jose against publicJwks), never uses.
  */
-export function createProvider({ config, db, keys, pages, logger }: ProviderDeps): Provider {
+export async function createProvider({ config, db, keys, pages, logger }: ProviderDeps): Promise<Provider> {
+  const { default: Provider, errors } = await import('oidc-provider');
   const { issuer, audience, clientId: spaClientId } = config.auth;
   const appUrl = config.publicUrl;
   const appOrigin = new URL(appUrl).origin;

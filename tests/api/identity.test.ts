@@ -377,6 +377,7 @@ describe('embedded identity provider across a restart', () => {
       let kids: unknown;
       try {
         await createIdpUser(first.db, { ...OWNER, emailVerified: true });
+        // the fresh server's first request to the provider is a whole sign-in: the provider is made then
         tokens = await signIn(first.baseUrl, { email: OWNER.email, password: OWNER.password });
         kids = ((await (await fetch(`${first.baseUrl}/idp/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] }).keys.map((k) => k.kid);
       } finally {
@@ -384,9 +385,11 @@ describe('embedded identity provider across a restart', () => {
       }
       const second = await startTestServer({ database, port: first.port });
       try {
+        // first, before anything under /idp: the API verifies a token without the provider, which
+        // is made on the first request that needs it (server/identity/index.ts)
+        expect((await apiRoot(second, tokens.accessToken)).status).toBe(200);
         const after = ((await (await fetch(`${second.baseUrl}/idp/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] }).keys.map((k) => k.kid);
         expect(after).toEqual(kids);
-        expect((await apiRoot(second, tokens.accessToken)).status).toBe(200);
         const refreshed = await refreshTokens(second.baseUrl, tokens.refreshToken);
         expect((await apiRoot(second, refreshed.accessToken)).status).toBe(200);
       } finally {
