@@ -20,7 +20,8 @@ beforeAll(async () => {
   await db.insertInto('workspaces').values(workspaces.map((id, i) => ({ id, name: `W${2 - i}`, status: 'READY', domains: JSON.stringify([]), app_properties: JSON.stringify({}) }))).execute();
   await db.insertInto('workspace_members').values(workspaces.map((id) => ({ workspace_id: id, profile_id: owner, role: 'owner' as const }))).execute();
   await db.insertInto('api_keys').values({ id: randomUUID(), profile_id: owner, name: 'k', client_id: keyClient, secret_hash: 'x' }).execute();
-});
+  // a new embedded database runs every migration: slow on a loaded machine (CI ran it past 10 s)
+}, 60_000);
 afterAll(() => handle.close());
 
 /** The caller's workspace names, a page at a time, ordered by name descending. */
