@@ -7,7 +7,7 @@ import { precompiled } from './precompiled';
 let handle: DatabaseHandle;
 beforeAll(async () => {
   handle = await openDatabase({ dataDir: 'memory://' });
-});
+}, 60_000); // every migration on a new embedded database: slow on a loaded machine
 afterAll(() => handle.close());
 
 describe('precompiled queries', () => {
