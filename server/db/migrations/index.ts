@@ -22,6 +22,7 @@ import * as tablePrefixes from './020_table_prefixes';
 import * as subscriptionsMessages from './021_subscriptions_messages';
 import * as workspaceResources from './022_workspace_resources';
 import * as rowsByStream from './023_rows_by_stream';
+import * as foreignKeyIndexes from './024_foreign_key_indexes';
 
 /** Ordered by name; a new migration is a new file added here, never an edit of an old one. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '021_subscriptions_messages': subscriptionsMessages,
   '022_workspace_resources': workspaceResources,
   '023_rows_by_stream': rowsByStream,
+  '024_foreign_key_indexes': foreignKeyIndexes,
 };
