@@ -13,6 +13,10 @@ export interface Measurement {
   errors: number;
   /** CPU the server process spent per request (user + system), in microseconds; undefined where /proc is not there */
   serverCpuUs: number | undefined;
+  /** CPU every PostgreSQL process of the machine spent per request (0 on PGlite, which runs inside the server) */
+  databaseCpuUs: number | undefined;
+  /** CPU this process (autocannon, the load generator) spent per request */
+  loadCpuUs: number;
 }
 
 // Linux counts a process's CPU time in clock ticks of 1/100 s (USER_HZ).
@@ -31,6 +35,29 @@ export function cpuSeconds(pid: number | undefined): number | undefined {
   }
 }
 
+/** User + system CPU seconds so far of every process named `postgres` on the machine (undefined where /proc is not there). */
+export function postgresCpuSeconds(): number | undefined {
+  try {
+    let total = 0;
+    for (const pid of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      try {
+        if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('postgres')) total += cpuSeconds(Number(pid)) ?? 0;
+      } catch {
+        // the process ended meanwhile
+      }
+    }
+    return total;
+  } catch {
+    return undefined;
+  }
+}
+
+const ownCpuSeconds = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+};
+
 /**
  * One endpoint at 50 connections: a short warm-up (JIT, connection pools, caches) that is thrown
  * away, then the measured run. With the server's pid, its CPU time per request is reported too:
@@ -38,11 +65,15 @@ export function cpuSeconds(pid: number | undefined): number | undefined {
  */
 export async function measure(url: string, headers: Record<string, string> = {}, serverPid?: number): Promise<Measurement> {
   await autocannon({ url, connections: CONNECTIONS, duration: WARM_UP_SECONDS, headers });
-  const cpuBefore = cpuSeconds(serverPid);
+  const before = { server: cpuSeconds(serverPid), database: postgresCpuSeconds(), load: ownCpuSeconds() };
   const result = await autocannon({ url, connections: CONNECTIONS, duration: MEASURE_SECONDS, headers });
-  const cpuAfter = cpuSeconds(serverPid);
+  const after = { server: cpuSeconds(serverPid), database: postgresCpuSeconds(), load: ownCpuSeconds() };
+  const perRequest = (from: number | undefined, to: number | undefined) =>
+    from === undefined || to === undefined || result.requests.total === 0 ? undefined : ((to - from) * 1e6) / result.requests.total;
   return {
-    serverCpuUs: cpuBefore === undefined || cpuAfter === undefined || result.requests.total === 0 ? undefined : ((cpuAfter - cpuBefore) * 1e6) / result.requests.total,
+    serverCpuUs: perRequest(before.server, after.server),
+    databaseCpuUs: perRequest(before.database, after.database),
+    loadCpuUs: perRequest(before.load, after.load) ?? 0,
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
