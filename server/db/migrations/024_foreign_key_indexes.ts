@@ -3,11 +3,11 @@ import { sql, type Kysely } from 'kysely';
 /**
  * An index behind every foreign key that had none (issue 21). Deleting a row makes PostgreSQL find
  * the rows that point at it (to cascade, set null or refuse), and without an index leading with the
- * column that is a scan of the whole referencing table per deleted row: deleting a dataset with
- * 200,000 comments ran for over ten minutes, each comment's cascade scanning the table for its
- * replies. The feed's comment count per dataset (`comments.dataset_id`) had no usable index either
- * (the existing one covers top-level comments only): 200,000 comments made a feed page take 200 ms
- * instead of under one. `server/db/foreign-key-indexes.test.ts` keeps the rule for new tables.
+ * column that is a scan of the whole referencing table per deleted row: deleting 200,000 comments
+ * had not finished after ten minutes, each comment's cascade scanning the table for its replies.
+ * The feed's comment count per dataset (`comments.dataset_id`) had no usable index either (the
+ * existing one covers top-level comments only): with 200,000 comments a feed page took 202 ms in
+ * PostgreSQL, 37 ms with this index. `server/db/foreign-key-indexes.test.ts` keeps the rule for new tables.
  */
 const REFERENCES: readonly (readonly [table: string, column: string])[] = [
   ['channels', 'creator_id'],
