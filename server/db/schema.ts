@@ -282,6 +282,9 @@ export interface DatasetsTable {
   /** the title and alias lowercased, words joined by single spaces (migration 012; generated) */
   search_title: ColumnType<string, never, never>;
   search_alias: ColumnType<string, never, never>;
+  /** its comments and replies with a message, and its tags sorted: kept by triggers (migration 025) */
+  comment_count: ColumnType<number, never, never>;
+  tags: ColumnType<string[], never, never>;
 }
 
 export interface DatasetLikesTable {

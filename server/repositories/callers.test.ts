@@ -42,7 +42,8 @@ describe('readWithCaller', () => {
   it("brings the caller's columns on one row of the page only", async () => {
     const { rows } = await namesOf(handle.db, { profileId: owner }, workspaces[0], { limit: 3 });
     expect(rows).toHaveLength(3);
-    expect(rows.filter((row) => (row as Record<string, unknown>).caller_id !== null)).toHaveLength(1);
+    expect(rows.filter((row) => (row as Record<string, unknown>).caller_once !== null)).toHaveLength(1);
+    expect(rows.every((row) => !('caller_id' in row))).toBe(true);
   });
 
   it('reads for the profile an API key belongs to', async () => {

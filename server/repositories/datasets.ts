@@ -12,7 +12,34 @@ export interface Liker {
   email: string | null;
 }
 
-export type DatasetRow = Selectable<DatasetsTable> & {
+/** A dataset's own columns as its reads give them: not the search engine's generated ones, which no body shows. */
+type DatasetColumns = Omit<Selectable<DatasetsTable>, 'search_title' | 'search_alias'>;
+// As a record over the row type: a new column fails to compile here until it is read too.
+const DATASET_COLUMNS: Record<keyof DatasetColumns, true> = {
+  id: true,
+  workspace_id: true,
+  channel_id: true,
+  alias: true,
+  title: true,
+  description: true,
+  description_content_type: true,
+  questions: true,
+  visualisation: true,
+  metadata: true,
+  raw_data: true,
+  query: true,
+  view_count: true,
+  like_count: true,
+  continuous_poll: true,
+  published: true,
+  created: true,
+  last_modified: true,
+  comment_count: true,
+  tags: true,
+};
+const datasetColumns = (Object.keys(DATASET_COLUMNS) as (keyof DatasetColumns)[]).map((c) => `d.${c}` as const);
+
+export type DatasetRow = DatasetColumns & {
   channel_name: string | null;
   channel_description: string | null;
   channel_picture: string | null;
@@ -20,8 +47,6 @@ export type DatasetRow = Selectable<DatasetsTable> & {
   likers: Liker[];
   /** the viewer's subscription to it, if any */
   subscription_type: 'ALERTS' | 'ALL' | 'NONE' | null;
-  /** its comments and replies (initialised ones not counted) */
-  comment_count: number;
   /** its workspace's MEMBER_COMMENTS_READ_ONLY text */
   comments_read_only: string | null;
 };
@@ -36,7 +61,6 @@ function viewerColumns(viewerId: string | RawBuilder<string> | undefined) {
     sql<Liker[]>`coalesce((SELECT json_agg(json_build_object('id', p.id, 'name', p.name, 'email', p.email) ORDER BY l.created, p.id)
       FROM dataset_likes l JOIN profiles p ON p.id = l.profile_id WHERE l.dataset_id = d.id), '[]'::json)`.as('likers'),
     sql<'ALERTS' | 'ALL' | 'NONE' | null>`(SELECT s.type FROM subscriptions s WHERE s.dataset_id = d.id AND s.profile_id = ${viewerId ?? ''})`.as('subscription_type'),
-    sql<number>`(SELECT count(*)::int FROM comments cm WHERE cm.dataset_id = d.id AND cm.message IS NOT NULL)`.as('comment_count'),
     sql<string | null>`(SELECT w.app_properties->>'MEMBER_COMMENTS_READ_ONLY' FROM workspaces w WHERE w.id = d.workspace_id)`.as('comments_read_only'),
   ];
 }
@@ -45,11 +69,10 @@ const withChannel = (db: Db, viewerId?: string) =>
   db
     .selectFrom('datasets as d')
     .leftJoin('channels as c', 'c.id', 'd.channel_id')
-    .selectAll('d')
+    .select(datasetColumns)
     .select(['c.name as channel_name', 'c.description as channel_description', 'c.picture as channel_picture'])
     .select(viewerColumns(viewerId));
 
-export type FeedRow = DatasetRow & { tags: string[] };
 
 const feedPage = (db: Db, p: { workspaceId: string; limit: number; offset: number }, viewerId: RawBuilder<string>) =>
   db
@@ -66,15 +89,14 @@ const feedPage = (db: Db, p: { workspaceId: string; limit: number; offset: numbe
     .selectFrom('page')
     .innerJoin('datasets as d', 'd.id', 'page.id')
     .leftJoin('channels as c', 'c.id', 'd.channel_id')
-    .selectAll('d')
+    .select(datasetColumns)
     .select(['c.name as channel_name', 'c.description as channel_description', 'c.picture as channel_picture', 'page.total'])
     .select(viewerColumns(viewerId))
-    .select((eb) => sql<string[]>`ARRAY(${eb.selectFrom('dataset_tags as t').select('t.tag').whereRef('t.dataset_id', '=', 'd.id').orderBy('t.tag')})`.as('tags'))
     .orderBy('page.published', 'desc')
     .orderBy('page.id');
 const feedWithCaller = readWithCaller(feedPage, sql`data.published DESC, data.id`);
 
-export type FeedPageRow = FeedRow & { total: number | string };
+export type FeedPageRow = DatasetRow & { total: number | string };
 
 /**
  * A page of the workspace's datasets, most recently published first, with each one's tags (sorted)
@@ -91,7 +113,7 @@ export function callersFeed(db: Db, paging: Paging): (key: CallerKey, workspaceI
 }
 
 /** The page read by callersFeed, with the total (the total rides on each row). */
-export async function feedOf(db: Db, workspaceId: string, rows: readonly FeedPageRow[], paging: Paging): Promise<{ items: readonly FeedRow[]; total: number }> {
+export async function feedOf(db: Db, workspaceId: string, rows: readonly FeedPageRow[], paging: Paging): Promise<{ items: readonly DatasetRow[]; total: number }> {
   // the rows themselves (with their total): a copy of each without it would only make garbage
   const items = rows;
   const first = rows[0];
@@ -127,14 +149,6 @@ export async function datasetsByIds(db: Db, ids: readonly string[], viewerId?: s
   const rows = await withChannel(db, viewerId).where('d.id', 'in', ids).execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.flatMap((id) => byId.get(id) ?? []);
-}
-
-export async function tagsOf(db: Db, datasetIds: readonly string[]): Promise<Map<string, string[]>> {
-  const tags = new Map<string, string[]>();
-  if (datasetIds.length === 0) return tags;
-  const rows = await db.selectFrom('dataset_tags').select(['dataset_id', 'tag']).where('dataset_id', 'in', datasetIds).orderBy('tag').execute();
-  for (const row of rows) tags.set(row.dataset_id, [...(tags.get(row.dataset_id) ?? []), row.tag]);
-  return tags;
 }
 
 // Every dataset in a feed or search page names its tags by id: a hash each, on every request

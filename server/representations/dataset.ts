@@ -1,10 +1,10 @@
 import type { datasetSchema, Freshness, Wire } from '../../src/domain/resources';
 import type { MemberRole } from '../db/schema';
 import { datasetLinks, datasetViewer } from '../policy/links';
-import { tagId, tagsOf, type DatasetRow } from '../repositories/datasets';
+import { tagId, type DatasetRow } from '../repositories/datasets';
 import { iso, isoRequired, type BodyContext } from './context';
 
-export function datasetBody(ctx: BodyContext, dataset: DatasetRow, tags: readonly string[], role: MemberRole, profileId: string, freshness?: Freshness | null): Wire<typeof datasetSchema> {
+export function datasetBody(ctx: BodyContext, dataset: DatasetRow, role: MemberRole, profileId: string, freshness?: Freshness | null): Wire<typeof datasetSchema> {
   return {
     id: dataset.id,
     workspaceId: dataset.workspace_id,
@@ -25,7 +25,7 @@ export function datasetBody(ctx: BodyContext, dataset: DatasetRow, tags: readonl
     published: iso(dataset.published),
     created: isoRequired(dataset.created),
     lastModified: isoRequired(dataset.last_modified),
-    tags: tags.map((name) => ({ id: tagId(dataset.workspace_id, name), name })),
+    tags: dataset.tags.map((name) => ({ id: tagId(dataset.workspace_id, name), name })),
     ...(freshness !== undefined ? { freshness } : {}),
     ...(dataset.channel_id !== null && dataset.channel_name !== null
       ? {
@@ -38,10 +38,6 @@ export function datasetBody(ctx: BodyContext, dataset: DatasetRow, tags: readonl
   };
 }
 
-export async function datasetBodies(ctx: BodyContext, datasets: DatasetRow[], role: MemberRole, profileId: string) {
-  const tags = await tagsOf(
-    ctx.db,
-    datasets.map((d) => d.id),
-  );
-  return datasets.map((d) => datasetBody(ctx, d, tags.get(d.id) ?? [], role, profileId));
+export function datasetBodies(ctx: BodyContext, datasets: readonly DatasetRow[], role: MemberRole, profileId: string) {
+  return datasets.map((d) => datasetBody(ctx, d, role, profileId));
 }

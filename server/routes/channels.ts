@@ -123,7 +123,7 @@ export function channelRoutes(app: FastifyInstance, ctx: RouteContext): void {
     handler: async ({ request, access, paging }) => {
       const { ids, total } = await channelDatasetIds(ctx.db, access.channel, paging);
       const rows = await datasetsByIds(ctx.db, ids, request.caller.profileId);
-      return pagedCollection('datasets', await datasetBodies(ctx, rows, access.role, request.caller.profileId), paging, total, requestUrl(ctx, request));
+      return pagedCollection('datasets', datasetBodies(ctx, rows, access.role, request.caller.profileId), paging, total, requestUrl(ctx, request));
     },
   });
 

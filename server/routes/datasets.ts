@@ -15,7 +15,7 @@ import { answerQuestion } from '../repositories/datasetSearch';
 import { readSearchText } from '../repositories/searchText';
 import type { SearchEngine } from '../search/engine';
 import { postgresSearchEngine } from '../search/postgres';
-import { callersFeed, datasetsByIds, datasetsOf, feedOf, findDataset, findDatasetInWorkspace, relatedTo, tagsOf, type DatasetRow } from '../repositories/datasets';
+import { callersFeed, datasetsByIds, datasetsOf, feedOf, findDataset, findDatasetInWorkspace, relatedTo, type DatasetRow } from '../repositories/datasets';
 import { datasetBodies, datasetBody } from '../representations/dataset';
 import { countView, deleteDataset } from '../repositories/datasetWrites';
 import { loadsOf } from '../repositories/freshness';
@@ -38,10 +38,9 @@ const questionSchema = z.looseObject({ question: z.string().max(100_000, 'must b
 /** Rows a preview shows at most. */
 const PREVIEW_ROWS = 100;
 
-/** One dataset with its tags and freshness: the body of every single-dataset answer. */
+/** One dataset with its freshness: the body of every single-dataset answer. */
 async function fullBody(ctx: RouteContext, dataset: DatasetRow, role: MemberRole, profileId: string) {
-  const [tags, freshness] = await Promise.all([tagsOf(ctx.db, [dataset.id]), freshnessOf(ctx, dataset)]);
-  return datasetBody(ctx, dataset, tags.get(dataset.id) ?? [], role, profileId, freshness);
+  return datasetBody(ctx, dataset, role, profileId, await freshnessOf(ctx, dataset));
 }
 
 /**
@@ -120,7 +119,7 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
     handler: async ({ request, access, paging, carried }) => {
       const profileId = request.caller.profileId;
       const { items, total } = await feedOf(ctx.db, access.workspace.id, carried, paging);
-      return pagedCollection('datasets', items.map((d) => datasetBody(ctx, d, d.tags, access.role, profileId)), paging, total, requestUrl(ctx, request));
+      return pagedCollection('datasets', items.map((d) => datasetBody(ctx, d, access.role, profileId)), paging, total, requestUrl(ctx, request));
     },
   });
 
@@ -138,7 +137,7 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const { hits, total } = await searchEngine.search({ workspaceId: access.workspace.id, viewerId: request.caller.profileId, text, paging });
       const items = await datasetsByIds(ctx.db, hits.map((hit) => hit.id), request.caller.profileId);
       const matches = new Map(hits.map((hit) => [hit.id, hit.matches]));
-      const bodies = await datasetBodies(ctx, items, access.role, request.caller.profileId);
+      const bodies = datasetBodies(ctx, items, access.role, request.caller.profileId);
       // Each result says why it matched (issue 11).
       const explained = bodies.map((body) => ({ ...body, matches: [...(matches.get(body.id) ?? [])] }));
       return pagedCollection('datasets', explained, paging, total, requestUrl(ctx, request));
@@ -156,7 +155,7 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
     objectName: 'datasets',
     handler: async ({ request, access, query, paging }) => {
       const { items, total } = await datasetsOf(ctx.db, access.workspace.id, query.search?.trim() ?? '', paging, request.caller.profileId);
-      return pagedCollection('datasets', await datasetBodies(ctx, items, access.role, request.caller.profileId), paging, total, requestUrl(ctx, request));
+      return pagedCollection('datasets', datasetBodies(ctx, items, access.role, request.caller.profileId), paging, total, requestUrl(ctx, request));
     },
   });
 
@@ -301,7 +300,7 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
     objectName: 'datasets',
     handler: async ({ request, access, paging }) => {
       const { items, total } = await relatedTo(ctx.db, access.dataset, paging, request.caller.profileId);
-      return pagedCollection('datasets', await datasetBodies(ctx, items, access.role, request.caller.profileId), paging, total, requestUrl(ctx, request));
+      return pagedCollection('datasets', datasetBodies(ctx, items, access.role, request.caller.profileId), paging, total, requestUrl(ctx, request));
     },
   });
 

@@ -29,7 +29,7 @@ export function readingRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const profileId = request.caller.profileId;
       const { ids, total } = await likedDatasetIds(ctx.db, access.workspace.id, profileId, paging);
       const rows = await datasetsByIds(ctx.db, ids, profileId);
-      return pagedCollection('datasets', await datasetBodies(ctx, rows, access.role, profileId), paging, total, requestUrl(ctx, request));
+      return pagedCollection('datasets', datasetBodies(ctx, rows, access.role, profileId), paging, total, requestUrl(ctx, request));
     },
   });
 
@@ -52,7 +52,7 @@ export function readingRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const { items, total } = caller.profile
         ? await newsOf(ctx.db, { profileId: caller.profileId, workspaceId: access.workspace.id, channel }, paging)
         : { items: [], total: 0 };
-      const datasets = await datasetBodies(ctx, await datasetsByIds(ctx.db, [...new Set(items.flatMap((n) => n.dataset_id ?? []))], caller.profileId), access.role, caller.profileId);
+      const datasets = datasetBodies(ctx, await datasetsByIds(ctx.db, [...new Set(items.flatMap((n) => n.dataset_id ?? []))], caller.profileId), access.role, caller.profileId);
       const byId = new Map(datasets.map((d) => [d.id, d]));
       const news = items.flatMap((n) => {
         const dataset = n.dataset_id === null ? undefined : byId.get(n.dataset_id);

@@ -221,8 +221,7 @@ async function textsOf(db: Db, ids: readonly string[]): Promise<Map<string, Data
   if (ids.length === 0) return texts;
   const rows = await db
     .selectFrom('datasets as d')
-    .select(['d.id', 'd.title', 'd.alias', 'd.questions', 'd.description'])
-    .select((eb) => eb.fn.coalesce(sql<string[]>`(SELECT array_agg(t.tag ORDER BY t.tag) FROM dataset_tags t WHERE t.dataset_id = d.id)`, sql<string[]>`ARRAY[]::text[]`).as('tags'))
+    .select(['d.id', 'd.title', 'd.alias', 'd.questions', 'd.description', 'd.tags'])
     .where('d.id', 'in', ids)
     .execute();
   for (const row of rows) texts.set(row.id, { title: row.title, alias: row.alias, questions: row.questions, description: row.description, tags: row.tags });

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callersFeed } from '../../server/repositories/datasets';
+import { findCaller } from '../../server/repositories/callers';
 import { generateClientId, generateSecret, hashSecret } from '../../server/security/secrets';
 import { DEMO } from '../../server/seed';
 import { clientCredentialsToken } from '../support/auth';
@@ -77,6 +79,16 @@ describe('a read that carries its caller', () => {
     // a path that names no workspace reads the caller alone, and is a 404
     expectError(await world.member.api.get('/api/workspaces/not-a-uuid/feed'), 404);
     expectError(await world.member.api.get(`/api/workspaces/${randomUUID()}/feed`), 404);
+  });
+
+  it('carries the very caller its own query reads, dates and JSON alike, on this database', async () => {
+    const read = callersFeed(world.server.db, { page: 0, size: 3, sort: undefined });
+    const carried = await read({ profileId: world.member.subject }, DEMO.workspaceId);
+    const own = await findCaller(world.server.db, { profileId: world.member.subject }, DEMO.workspaceId);
+    expect(carried.caller).toEqual(own);
+    expect(carried.caller?.profile.created_at).toBeInstanceOf(Date);
+    expect(carried.caller?.workspace?.row?.app_properties).toEqual(own?.workspace?.row?.app_properties);
+    expect(carried.rows).toHaveLength(3);
   });
 
   it('reads the workspaces of the profile an API key belongs to, in the same one statement', async () => {

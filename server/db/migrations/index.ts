@@ -23,6 +23,7 @@ import * as subscriptionsMessages from './021_subscriptions_messages';
 import * as workspaceResources from './022_workspace_resources';
 import * as rowsByStream from './023_rows_by_stream';
 import * as foreignKeyIndexes from './024_foreign_key_indexes';
+import * as datasetCountsAndTags from './025_dataset_counts_and_tags';
 
 /** Ordered by name; a new migration is a new file added here, never an edit of an old one. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '022_workspace_resources': workspaceResources,
   '023_rows_by_stream': rowsByStream,
   '024_foreign_key_indexes': foreignKeyIndexes,
+  '025_dataset_counts_and_tags': datasetCountsAndTags,
 };
