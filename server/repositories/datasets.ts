@@ -73,7 +73,6 @@ const withChannel = (db: Db, viewerId?: string) =>
     .select(['c.name as channel_name', 'c.description as channel_description', 'c.picture as channel_picture'])
     .select(viewerColumns(viewerId));
 
-
 const feedPage = (db: Db, p: { workspaceId: string; limit: number; offset: number }, viewerId: RawBuilder<string>) =>
   db
     .with('page', (qb) =>
