@@ -1,12 +1,8 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from './database';
+import { describe, expect, it } from 'vitest';
+import { useMemoryDatabase } from '../../tests/support/memoryDatabase';
 
-let handle: DatabaseHandle;
-beforeAll(async () => {
-  handle = await openDatabase({ dataDir: 'memory://' });
-}, 60_000); // every migration on a new embedded database: slow on a loaded machine
-afterAll(() => handle.close());
+const handle = useMemoryDatabase();
 
 describe('foreign keys', () => {
   it('each have an index leading with their columns, so deleting the row they point at never scans the table (migration 024)', async () => {

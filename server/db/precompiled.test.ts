@@ -1,14 +1,10 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from './database';
+import { describe, expect, it } from 'vitest';
+import { useMemoryDatabase } from '../../tests/support/memoryDatabase';
 import { precompiled } from './precompiled';
 
-let handle: DatabaseHandle;
-beforeAll(async () => {
-  handle = await openDatabase({ dataDir: 'memory://' });
-}, 60_000); // every migration on a new embedded database: slow on a loaded machine
-afterAll(() => handle.close());
+const handle = useMemoryDatabase();
 
 describe('precompiled queries', () => {
   const profileByEmail = precompiled((db, p: { email: string; limit: number }) =>

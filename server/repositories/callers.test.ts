@@ -1,17 +1,16 @@
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../db/database';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useMemoryDatabase } from '../../tests/support/memoryDatabase';
 import { findCaller, readWithCaller } from './callers';
 
-let handle: DatabaseHandle;
+const handle = useMemoryDatabase();
 const owner = 'auth0|owner';
 const other = 'auth0|other';
 const keyClient = 'client-of-owner';
 const workspaces = [randomUUID(), randomUUID(), randomUUID()];
 beforeAll(async () => {
-  handle = await openDatabase({ dataDir: 'memory://' });
   const db = handle.db;
   await db.insertInto('profiles').values([
     { id: owner, name: 'Owner', email: 'o@example.com', can_create_workspaces: true },
@@ -20,9 +19,7 @@ beforeAll(async () => {
   await db.insertInto('workspaces').values(workspaces.map((id, i) => ({ id, name: `W${2 - i}`, status: 'READY', domains: JSON.stringify([]), app_properties: JSON.stringify({}) }))).execute();
   await db.insertInto('workspace_members').values(workspaces.map((id) => ({ workspace_id: id, profile_id: owner, role: 'owner' as const }))).execute();
   await db.insertInto('api_keys').values({ id: randomUUID(), profile_id: owner, name: 'k', client_id: keyClient, secret_hash: 'x' }).execute();
-  // a new embedded database runs every migration: slow on a loaded machine (CI ran it past 10 s)
-}, 60_000);
-afterAll(() => handle.close());
+});
 
 /** The caller's workspace names, a page at a time, ordered by name descending. */
 const namesOf = readWithCaller(
