@@ -106,6 +106,8 @@ test.describe('small screens (375 px)', () => {
   test('the shell collapses into a drawer and pages fit', async ({ page }) => {
     await signIn(page, DEMO.member);
     await expect(page).toHaveURL(/\/feed$/);
+    // the picture and the overflow check are of the feed, not of its loading placeholders
+    await expect(page.getByRole('list', { name: 'Datasets' }).getByRole('article').first()).toBeVisible();
     await screenshot(page, 'member-feed-375');
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
