@@ -274,7 +274,8 @@ export interface DatasetsTable {
   raw_data: string | null;
   query: string | null;
   view_count: Generated<number>;
-  like_count: Generated<number>;
+  /** how many profiles starred it: set by the row's trigger with its body's likers (migration 026) */
+  like_count: ColumnType<number, never, never>;
   continuous_poll: Generated<boolean>;
   published: Timestamp;
   created: Timestamp;
@@ -285,6 +286,10 @@ export interface DatasetsTable {
   /** its comments and replies with a message, and its tags sorted: kept by triggers (migration 025) */
   comment_count: ColumnType<number, never, never>;
   tags: ColumnType<string[], never, never>;
+  /** its body as every viewer sees it (no tags, no links), JSON text kept by a trigger (migration 026) */
+  body_json: ColumnType<string, never, never>;
+  /** its raw data is a JSON list of rows (generated; migration 026) */
+  holds_rows: ColumnType<boolean, never, never>;
 }
 
 export interface DatasetLikesTable {

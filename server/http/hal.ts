@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { badRequest, zodFieldErrors } from './errors';
+import { JsonText } from './jsonText';
 
 /** HAL building blocks. Relation names are the spec's exact strings; hrefs are absolute URLs. */
 export type Link = { href: string; templated?: true };
@@ -83,6 +84,12 @@ export function pagedCollection<T>(key: string, items: T[], paging: Paging, tota
     },
     page: { size: paging.size, totalElements, totalPages, number: paging.page } satisfies PageInfo,
   };
+}
+
+/** pagedCollection of items already written as JSON text (JsonText), as JSON text. */
+export function pagedCollectionText(key: string, items: readonly string[], paging: Paging, totalElements: number, selfUrl: string): JsonText {
+  const { _links, page } = pagedCollection(key, [], paging, totalElements, selfUrl);
+  return new JsonText(`{"_embedded":{${JSON.stringify(key)}:[${items.join(',')}]},"_links":${JSON.stringify(_links)},"page":${JSON.stringify(page)}}`);
 }
 
 /** A first page that is not full already tells the total: the count query is skipped. */

@@ -177,7 +177,7 @@ const resolvers: { [K in ResourceKind]: Resolver<K> } = {
   async dataset({ db, h, caller }, id) {
     const dataset = await found(id, 'Dataset', (datasetId) => findDataset(db, datasetId, caller.profileId));
     const { workspace, role } = await workspaceAccess(db, h, caller, dataset.workspace_id);
-    return { dataset, workspace, role, links: datasetLinks(h, dataset, datasetViewer(role, caller.profileId, dataset)) };
+    return { dataset, workspace, role, links: datasetLinks(h, dataset, datasetViewer(role, dataset)) };
   },
 
   async channel({ db, h, caller }, id) {

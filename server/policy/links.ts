@@ -278,33 +278,23 @@ export function mayComment(role: MemberRole, readOnlyProperty: string | null | u
   return isAdminRole(role) || !memberCommentsReadOnly(readOnlyProperty);
 }
 
-/** Whether `profileId` is among a dataset's likers, and watches it. */
-export function datasetViewer(
-  role: MemberRole,
-  profileId: string,
-  dataset: { likers: readonly { id: string }[]; subscription_type: string | null; comments_read_only?: string | null },
-): DatasetViewer {
-  return { role, liked: dataset.likers.some((l) => l.id === profileId), subscribed: dataset.subscription_type !== null, mayComment: mayComment(role, dataset.comments_read_only) };
-}
-
-/**
- * Rows are a JSON list; other raw data (a mermaid diagram's text) is no data to fetch, so no 'data'
- * is offered for it (the page draws it from the dataset itself).
- */
-function rawDataHoldsRows(rawData: string | null): boolean {
-  return rawData !== null && rawData.trimStart().startsWith('[');
+/** Whether the viewer starred and watches a dataset (its row's viewer columns), and may comment on it. */
+export function datasetViewer(role: MemberRole, dataset: { liked: boolean; subscription_type: string | null; comments_read_only?: string | null }): DatasetViewer {
+  return { role, liked: dataset.liked, subscribed: dataset.subscription_type !== null, mayComment: mayComment(role, dataset.comments_read_only) };
 }
 
 /**
  * Every member reads, stars (PUT/DELETE on 'like dataset'), counts a view of, watches, reads the
- * alerts (and alert rules) of and finds related datasets; admins edit, delete and set alert rules. 'data' is offered while it has a query or rows.
+ * alerts (and alert rules) of and finds related datasets; admins edit, delete and set alert rules. 'data' is offered while it has a query or rows
+ * (holds_rows: raw data that is a JSON list; other raw data, a mermaid diagram's text, is no data to
+ * fetch, and the page draws it from the dataset itself).
  */
-export function datasetLinks(h: Hrefs, dataset: { id: string; raw_data: string | null; query: string | null }, viewer: DatasetViewer): Links {
+export function datasetLinks(h: Hrefs, dataset: { id: string; holds_rows: boolean; query: string | null }, viewer: DatasetViewer): Links {
   const admin = isAdminRole(viewer.role);
   const part = (name: string) => h.datasetPart(dataset.id, name);
   return links({
     [REL.self]: h.dataset(dataset.id),
-    [REL.data]: (dataset.query !== null || rawDataHoldsRows(dataset.raw_data)) && h.datasetData(dataset.id),
+    [REL.data]: (dataset.query !== null || dataset.holds_rows) && h.datasetData(dataset.id),
     [REL.likeDataset]: part('like'),
     [REL.viewDataset]: part('view'),
     [REL.addSubscription]: !viewer.subscribed && part('subscriptions'),

@@ -2,7 +2,13 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import type { Paging } from '../http/hal';
 import { isUuid, newId } from './ids';
-import type { Liker } from './datasets';
+
+/** A profile who starred a comment. */
+export interface Liker {
+  id: string;
+  name: string | null;
+  email: string | null;
+}
 
 /** A comment as every answer needs it: its author, likers, reply count and its workspace's read-only switch. */
 export interface CommentRow {

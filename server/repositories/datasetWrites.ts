@@ -71,9 +71,9 @@ export async function channelInWorkspace(db: Db, workspaceId: string, channelId:
 }
 
 /**
- * Stars or unstars for a profile; twice is the same as once. The count is recomputed from the
- * likes right after, in the caller's transaction, so it never drifts from likedByProfiles. True
- * when this call made a new star (not again for a repeated PUT).
+ * Stars or unstars for a profile; twice is the same as once. The dataset's like count and its body's
+ * likers are rewritten by the row's trigger (migration 026), from the same query, so the two never
+ * drift apart. True when this call made a new star (not again for a repeated PUT).
  */
 export async function setLiked(trx: Db, datasetId: string, profileId: string, liked: boolean): Promise<boolean> {
   let starred = false;
@@ -83,11 +83,6 @@ export async function setLiked(trx: Db, datasetId: string, profileId: string, li
   } else {
     await trx.deleteFrom('dataset_likes').where('dataset_id', '=', datasetId).where('profile_id', '=', profileId).execute();
   }
-  await trx
-    .updateTable('datasets')
-    .set({ like_count: sql<number>`(SELECT count(*) FROM dataset_likes WHERE dataset_id = ${datasetId})` })
-    .where('id', '=', datasetId)
-    .execute();
   return starred;
 }
 

@@ -6,12 +6,6 @@ import { totalOf, type Paging } from '../http/hal';
 import { findCaller, readWithCaller, type CallerKey, type WithCaller } from './callers';
 import { isUuid } from './ids';
 
-export interface Liker {
-  id: string;
-  name: string | null;
-  email: string | null;
-}
-
 /** A dataset's own columns as its reads give them: not the search engine's generated ones, which no body shows. */
 type DatasetColumns = Omit<Selectable<DatasetsTable>, 'search_title' | 'search_alias'>;
 // As a record over the row type: a new column fails to compile here until it is read too.
@@ -36,42 +30,46 @@ const DATASET_COLUMNS: Record<keyof DatasetColumns, true> = {
   last_modified: true,
   comment_count: true,
   tags: true,
+  body_json: true,
+  holds_rows: true,
 };
 const datasetColumns = (Object.keys(DATASET_COLUMNS) as (keyof DatasetColumns)[]).map((c) => `d.${c}` as const);
 
-export type DatasetRow = DatasetColumns & {
-  channel_name: string | null;
-  channel_description: string | null;
-  channel_picture: string | null;
-  /** who starred it, first first */
-  likers: Liker[];
+/** What depends on who reads the dataset. */
+interface ViewerColumns {
+  /** the viewer starred it */
+  liked: boolean;
   /** the viewer's subscription to it, if any */
   subscription_type: 'ALERTS' | 'ALL' | 'NONE' | null;
   /** its workspace's MEMBER_COMMENTS_READ_ONLY text */
   comments_read_only: string | null;
-};
+}
 
 /**
- * Per dataset, in the same query as the row (a page stays one query): its likers, and the
- * viewer's subscription. `viewerId` undefined reads no subscription; it may be the caller's
- * column of a read made with the caller (readWithCaller).
+ * What a dataset's answer is made of (representations/dataset.ts): the body stored on its row
+ * (migration 026), its tags, what its links depend on, and the viewer's columns. Lists read only these.
+ */
+const BODY_COLUMNS = ['d.id', 'd.workspace_id', 'd.query', 'd.holds_rows', 'd.tags', 'd.body_json'] as const;
+export type DatasetBodyRow = Pick<DatasetColumns, 'id' | 'workspace_id' | 'query' | 'holds_rows' | 'tags' | 'body_json'> & ViewerColumns;
+
+/** The whole row with the viewer's columns: what a single dataset's guard, use cases and answer read. */
+export type DatasetRow = DatasetColumns & ViewerColumns;
+
+/**
+ * Per dataset, in the same query as the row (a page stays one query): the viewer's star and
+ * subscription, and the workspace's read-only flag. `viewerId` undefined reads neither; it may be
+ * the caller's column of a read made with the caller (readWithCaller).
  */
 function viewerColumns(viewerId: string | RawBuilder<string> | undefined) {
   return [
-    sql<Liker[]>`coalesce((SELECT json_agg(json_build_object('id', p.id, 'name', p.name, 'email', p.email) ORDER BY l.created, p.id)
-      FROM dataset_likes l JOIN profiles p ON p.id = l.profile_id WHERE l.dataset_id = d.id), '[]'::json)`.as('likers'),
+    sql<boolean>`EXISTS (SELECT 1 FROM dataset_likes l WHERE l.dataset_id = d.id AND l.profile_id = ${viewerId ?? ''})`.as('liked'),
     sql<'ALERTS' | 'ALL' | 'NONE' | null>`(SELECT s.type FROM subscriptions s WHERE s.dataset_id = d.id AND s.profile_id = ${viewerId ?? ''})`.as('subscription_type'),
     sql<string | null>`(SELECT w.app_properties->>'MEMBER_COMMENTS_READ_ONLY' FROM workspaces w WHERE w.id = d.workspace_id)`.as('comments_read_only'),
   ];
 }
 
-const withChannel = (db: Db, viewerId?: string) =>
-  db
-    .selectFrom('datasets as d')
-    .leftJoin('channels as c', 'c.id', 'd.channel_id')
-    .select(datasetColumns)
-    .select(['c.name as channel_name', 'c.description as channel_description', 'c.picture as channel_picture'])
-    .select(viewerColumns(viewerId));
+const wholeRows = (db: Db, viewerId?: string) => db.selectFrom('datasets as d').select(datasetColumns).select(viewerColumns(viewerId));
+const bodyRows = (db: Db, viewerId?: string) => db.selectFrom('datasets as d').select(BODY_COLUMNS).select(viewerColumns(viewerId));
 
 const feedPage = (db: Db, p: { workspaceId: string; limit: number; offset: number }, viewerId: RawBuilder<string>) =>
   db
@@ -87,15 +85,14 @@ const feedPage = (db: Db, p: { workspaceId: string; limit: number; offset: numbe
     )
     .selectFrom('page')
     .innerJoin('datasets as d', 'd.id', 'page.id')
-    .leftJoin('channels as c', 'c.id', 'd.channel_id')
-    .select(datasetColumns)
-    .select(['c.name as channel_name', 'c.description as channel_description', 'c.picture as channel_picture', 'page.total'])
+    .select(BODY_COLUMNS)
+    .select(['page.published', 'page.total'])
     .select(viewerColumns(viewerId))
     .orderBy('page.published', 'desc')
     .orderBy('page.id');
 const feedWithCaller = readWithCaller(feedPage, sql`data.published DESC, data.id`);
 
-export type FeedPageRow = DatasetRow & { total: number | string };
+export type FeedPageRow = DatasetBodyRow & { total: number | string };
 
 /**
  * A page of the workspace's datasets, most recently published first, with each one's tags (sorted)
@@ -112,7 +109,7 @@ export function callersFeed(db: Db, paging: Paging): (key: CallerKey, workspaceI
 }
 
 /** The page read by callersFeed, with the total (the total rides on each row). */
-export async function feedOf(db: Db, workspaceId: string, rows: readonly FeedPageRow[], paging: Paging): Promise<{ items: readonly DatasetRow[]; total: number }> {
+export async function feedOf(db: Db, workspaceId: string, rows: readonly FeedPageRow[], paging: Paging): Promise<{ items: readonly DatasetBodyRow[]; total: number }> {
   // the rows themselves (with their total): a copy of each without it would only make garbage
   const items = rows;
   const first = rows[0];
@@ -130,22 +127,22 @@ export async function feedOf(db: Db, workspaceId: string, rows: readonly FeedPag
 
 export function findDataset(db: Db, id: string, viewerId?: string): Promise<DatasetRow | undefined> {
   if (!isUuid(id)) return Promise.resolve(undefined);
-  return withChannel(db, viewerId).where('d.id', '=', id).executeTakeFirst();
+  return wholeRows(db, viewerId).where('d.id', '=', id).executeTakeFirst();
 }
 
 /** By id first, then by alias (an alias may itself look like an id, or contain slashes). */
 export async function findDatasetInWorkspace(db: Db, workspaceId: string, idOrAlias: string, viewerId?: string): Promise<DatasetRow | undefined> {
   if (isUuid(idOrAlias)) {
-    const byId = await withChannel(db, viewerId).where('d.workspace_id', '=', workspaceId).where('d.id', '=', idOrAlias).executeTakeFirst();
+    const byId = await wholeRows(db, viewerId).where('d.workspace_id', '=', workspaceId).where('d.id', '=', idOrAlias).executeTakeFirst();
     if (byId) return byId;
   }
-  return withChannel(db, viewerId).where('d.workspace_id', '=', workspaceId).where('d.alias', '=', idOrAlias).executeTakeFirst();
+  return wholeRows(db, viewerId).where('d.workspace_id', '=', workspaceId).where('d.alias', '=', idOrAlias).executeTakeFirst();
 }
 
 /** Rows in the order of `ids` (a ranking), missing ones skipped. */
-export async function datasetsByIds(db: Db, ids: readonly string[], viewerId?: string): Promise<DatasetRow[]> {
+export async function datasetsByIds(db: Db, ids: readonly string[], viewerId?: string): Promise<DatasetBodyRow[]> {
   if (ids.length === 0) return [];
-  const rows = await withChannel(db, viewerId).where('d.id', 'in', ids).execute();
+  const rows = await bodyRows(db, viewerId).where('d.id', 'in', ids).execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
@@ -215,7 +212,7 @@ export async function findTag(db: Db, workspaceId: string, id: string): Promise<
  * A page of the workspace's datasets for the Lab, titles in order; `search` matches the title or
  * alias anywhere (case-insensitive, % and _ taken literally).
  */
-export async function datasetsOf(db: Db, workspaceId: string, search: string, paging: Paging, viewerId?: string): Promise<{ items: DatasetRow[]; total: number }> {
+export async function datasetsOf(db: Db, workspaceId: string, search: string, paging: Paging, viewerId?: string): Promise<{ items: DatasetBodyRow[]; total: number }> {
   const pattern = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   let base = db.selectFrom('datasets as d').where('d.workspace_id', '=', workspaceId);
   if (search !== '') base = base.where((eb) => eb.or([sql<boolean>`lower(d.title) LIKE ${pattern}`, sql<boolean>`lower(coalesce(d.alias, '')) LIKE ${pattern}`]));
@@ -230,7 +227,7 @@ export async function datasetsOf(db: Db, workspaceId: string, search: string, pa
  * Datasets sharing a tag or the source channel with this one, the most shared first (a shared
  * channel counts as one tag), then the newest; never the dataset itself.
  */
-export async function relatedTo(db: Db, dataset: { id: string; workspace_id: string; channel_id: string | null }, paging: Paging, viewerId?: string): Promise<{ items: DatasetRow[]; total: number }> {
+export async function relatedTo(db: Db, dataset: { id: string; workspace_id: string; channel_id: string | null }, paging: Paging, viewerId?: string): Promise<{ items: DatasetBodyRow[]; total: number }> {
   const { rows } = await sql<{ id: string; total: number }>`
     WITH mine AS (SELECT tag FROM dataset_tags WHERE dataset_id = ${dataset.id}),
     scored AS (

@@ -1,43 +1,29 @@
-import type { datasetSchema, Freshness, Wire } from '../../src/domain/resources';
+import type { datasetSchema, Wire } from '../../src/domain/resources';
 import type { MemberRole } from '../db/schema';
 import { datasetLinks, datasetViewer } from '../policy/links';
-import { tagId, type DatasetRow } from '../repositories/datasets';
-import { iso, isoRequired, type BodyContext } from './context';
+import { tagId, type DatasetBodyRow } from '../repositories/datasets';
+import type { BodyContext } from './context';
 
-export function datasetBody(ctx: BodyContext, dataset: DatasetRow, role: MemberRole, profileId: string, freshness?: Freshness | null): Wire<typeof datasetSchema> {
-  return {
-    id: dataset.id,
-    workspaceId: dataset.workspace_id,
-    alias: dataset.alias,
-    title: dataset.title,
-    description: dataset.description,
-    descriptionContentType: dataset.description_content_type,
-    questions: dataset.questions,
-    visualisation: dataset.visualisation,
-    metadata: dataset.metadata,
-    rawData: dataset.raw_data,
-    query: dataset.query,
-    viewCount: dataset.view_count,
-    likeCount: dataset.like_count,
-    likedByProfiles: dataset.likers.map((l) => ({ id: l.id, name: l.name, email: l.email })),
-    commentCount: dataset.comment_count,
-    continuousPoll: dataset.continuous_poll,
-    published: iso(dataset.published),
-    created: isoRequired(dataset.created),
-    lastModified: isoRequired(dataset.last_modified),
-    tags: dataset.tags.map((name) => ({ id: tagId(dataset.workspace_id, name), name })),
-    ...(freshness !== undefined ? { freshness } : {}),
-    ...(dataset.channel_id !== null && dataset.channel_name !== null
-      ? {
-          _embedded: {
-            source: { id: dataset.channel_id, name: dataset.channel_name, description: dataset.channel_description, picture: dataset.channel_picture },
-          },
-        }
-      : {}),
-    _links: datasetLinks(ctx.h, dataset, datasetViewer(role, profileId, dataset)),
-  };
+type Dataset = Wire<typeof datasetSchema>;
+
+/** What some answers add to a dataset's body: a single dataset its freshness, a search result why it matched. */
+export type DatasetExtras = Pick<Dataset, 'freshness' | 'matches'>;
+
+/**
+ * A dataset's answer as JSON text: the body stored on its row (migration 026 writes every field of
+ * datasetSchema that is the same for every viewer), then its tags, `extras` and the viewer's links.
+ */
+export function datasetJson(ctx: BodyContext, dataset: DatasetBodyRow, role: MemberRole, extras: DatasetExtras = {}): string {
+  const tags: Dataset['tags'] = dataset.tags.map((name) => ({ id: tagId(dataset.workspace_id, name), name }));
+  let added = `,"tags":${JSON.stringify(tags)}`;
+  if (extras.freshness !== undefined) added += `,"freshness":${JSON.stringify(extras.freshness)}`;
+  if (extras.matches !== undefined) added += `,"matches":${JSON.stringify(extras.matches)}`;
+  const links: Dataset['_links'] = datasetLinks(ctx.h, dataset, datasetViewer(role, dataset));
+  // the stored body is one JSON object: its closing brace comes last
+  return `${dataset.body_json.slice(0, -1)}${added},"_links":${JSON.stringify(links)}}`;
 }
 
-export function datasetBodies(ctx: BodyContext, datasets: readonly DatasetRow[], role: MemberRole, profileId: string) {
-  return datasets.map((d) => datasetBody(ctx, d, role, profileId));
+/** The same as an object, for an answer that embeds a dataset in a body of its own (the news). */
+export function datasetBody(ctx: BodyContext, dataset: DatasetBodyRow, role: MemberRole): Dataset {
+  return JSON.parse(datasetJson(ctx, dataset, role)) as Dataset;
 }

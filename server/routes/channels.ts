@@ -2,14 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { REL } from '../../src/domain/relations';
 import { channelSchema, channelWriteSchema, datasetsCollectionSchema } from '../../src/domain/resources';
 import { conflict, notFound } from '../http/errors';
-import { pagedCollection } from '../http/hal';
+import { pagedCollectionText } from '../http/hal';
 import { canChangeChannel } from '../policy/links';
 import { addToList, channelDatasetIds, createList, deleteList, findChannel, removeFromList, setScope, updateChannel, } from '../repositories/channels';
 import { datasetsByIds, findDataset } from '../repositories/datasets';
 import { isUuid } from '../repositories/ids';
 import { iso, requestUrl, type RouteContext } from './context';
 import { channelBody } from '../representations/channel';
-import { datasetBodies } from '../representations/dataset';
+import { datasetJson } from '../representations/dataset';
 import { defineRoute } from './define';
 import { rejectFieldErrors } from '../http/validation';
 
@@ -123,7 +123,7 @@ export function channelRoutes(app: FastifyInstance, ctx: RouteContext): void {
     handler: async ({ request, access, paging }) => {
       const { ids, total } = await channelDatasetIds(ctx.db, access.channel, paging);
       const rows = await datasetsByIds(ctx.db, ids, request.caller.profileId);
-      return pagedCollection('datasets', datasetBodies(ctx, rows, access.role, request.caller.profileId), paging, total, requestUrl(ctx, request));
+      return pagedCollectionText('datasets', rows.map((d) => datasetJson(ctx, d, access.role)), paging, total, requestUrl(ctx, request));
     },
   });
 

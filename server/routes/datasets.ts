@@ -9,14 +9,15 @@ import type { Db } from '../db/database';
 import type { MemberRole } from '../db/schema';
 import { untilClientLeaves } from '../http/clientGone';
 import { badRequest, HttpError, notFound } from '../http/errors';
-import { pagedCollection } from '../http/hal';
+import { pagedCollectionText } from '../http/hal';
+import { JsonText } from '../http/jsonText';
 import { datasetLinks, datasetViewer } from '../policy/links';
 import { answerQuestion } from '../repositories/datasetSearch';
 import { readSearchText } from '../repositories/searchText';
 import type { SearchEngine } from '../search/engine';
 import { postgresSearchEngine } from '../search/postgres';
 import { callersFeed, datasetsByIds, datasetsOf, feedOf, findDataset, findDatasetInWorkspace, relatedTo, type DatasetRow } from '../repositories/datasets';
-import { datasetBodies, datasetBody } from '../representations/dataset';
+import { datasetJson } from '../representations/dataset';
 import { countView, deleteDataset } from '../repositories/datasetWrites';
 import { loadsOf } from '../repositories/freshness';
 import { storeTables } from '../stores/defaultStore';
@@ -39,8 +40,8 @@ const questionSchema = z.looseObject({ question: z.string().max(100_000, 'must b
 const PREVIEW_ROWS = 100;
 
 /** One dataset with its freshness: the body of every single-dataset answer. */
-async function fullBody(ctx: RouteContext, dataset: DatasetRow, role: MemberRole, profileId: string) {
-  return datasetBody(ctx, dataset, role, profileId, await freshnessOf(ctx, dataset));
+async function fullBody(ctx: RouteContext, dataset: DatasetRow, role: MemberRole): Promise<JsonText> {
+  return new JsonText(datasetJson(ctx, dataset, role, { freshness: await freshnessOf(ctx, dataset) }));
 }
 
 /**
@@ -117,9 +118,8 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
     paging: { defaultSize: 10 },
     readWithCaller: ({ paging }) => callersFeed(ctx.db, paging),
     handler: async ({ request, access, paging, carried }) => {
-      const profileId = request.caller.profileId;
       const { items, total } = await feedOf(ctx.db, access.workspace.id, carried, paging);
-      return pagedCollection('datasets', items.map((d) => datasetBody(ctx, d, access.role, profileId)), paging, total, requestUrl(ctx, request));
+      return pagedCollectionText('datasets', items.map((d) => datasetJson(ctx, d, access.role)), paging, total, requestUrl(ctx, request));
     },
   });
 
@@ -137,10 +137,9 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const { hits, total } = await searchEngine.search({ workspaceId: access.workspace.id, viewerId: request.caller.profileId, text, paging });
       const items = await datasetsByIds(ctx.db, hits.map((hit) => hit.id), request.caller.profileId);
       const matches = new Map(hits.map((hit) => [hit.id, hit.matches]));
-      const bodies = datasetBodies(ctx, items, access.role, request.caller.profileId);
       // Each result says why it matched (issue 11).
-      const explained = bodies.map((body) => ({ ...body, matches: [...(matches.get(body.id) ?? [])] }));
-      return pagedCollection('datasets', explained, paging, total, requestUrl(ctx, request));
+      const explained = items.map((d) => datasetJson(ctx, d, access.role, { matches: [...(matches.get(d.id) ?? [])] }));
+      return pagedCollectionText('datasets', explained, paging, total, requestUrl(ctx, request));
     },
   });
 
@@ -155,7 +154,7 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
     objectName: 'datasets',
     handler: async ({ request, access, query, paging }) => {
       const { items, total } = await datasetsOf(ctx.db, access.workspace.id, query.search?.trim() ?? '', paging, request.caller.profileId);
-      return pagedCollection('datasets', datasetBodies(ctx, items, access.role, request.caller.profileId), paging, total, requestUrl(ctx, request));
+      return pagedCollectionText('datasets', items.map((d) => datasetJson(ctx, d, access.role)), paging, total, requestUrl(ctx, request));
     },
   });
 
@@ -172,7 +171,8 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const { id, created } = await publishDatasetAs(ctx.db, access.workspace.id, body, request.caller.profileId);
       const dataset = await findDataset(ctx.db, id, request.caller.profileId);
       if (!dataset) throw notFound('Dataset not found');
-      return reply.status(created ? 201 : 200).send(await fullBody(ctx, dataset, access.role, request.caller.profileId));
+      void reply.status(created ? 201 : 200);
+      return fullBody(ctx, dataset, access.role);
     },
   });
 
@@ -211,7 +211,7 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const idOrAlias = param('*');
       const dataset = idOrAlias === '' ? undefined : await findDatasetInWorkspace(ctx.db, access.workspace.id, idOrAlias, request.caller.profileId);
       if (!dataset) throw notFound(`Dataset ${idOrAlias} not found`);
-      return fullBody(ctx, dataset, access.role, request.caller.profileId);
+      return fullBody(ctx, dataset, access.role);
     },
   });
 
@@ -221,7 +221,7 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
     url: '/datasets/:id',
     guard: { resource: 'dataset', rel: REL.self },
     response: datasetSchema,
-    handler: ({ request, access }) => fullBody(ctx, access.dataset, access.role, request.caller.profileId),
+    handler: ({ access }) => fullBody(ctx, access.dataset, access.role),
   });
 
   /** 'edit dataset': any subset of the publish body, checked by the same rules. */
@@ -238,7 +238,7 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
       await patchDataset(ctx.db, access.dataset, body);
       const dataset = await findDataset(ctx.db, access.dataset.id, request.caller.profileId);
       if (!dataset) throw notFound('Dataset not found');
-      return fullBody(ctx, dataset, access.role, request.caller.profileId);
+      return fullBody(ctx, dataset, access.role);
     },
   });
 
@@ -278,7 +278,7 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
         if (method === 'DELETE') return reply.status(204).send();
         const dataset = await findDataset(ctx.db, access.dataset.id, request.caller.profileId);
         if (!dataset) throw notFound('Dataset not found');
-        return fullBody(ctx, dataset, access.role, request.caller.profileId);
+        return fullBody(ctx, dataset, access.role);
       },
     });
   }
@@ -300,7 +300,7 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
     objectName: 'datasets',
     handler: async ({ request, access, paging }) => {
       const { items, total } = await relatedTo(ctx.db, access.dataset, paging, request.caller.profileId);
-      return pagedCollection('datasets', datasetBodies(ctx, items, access.role, request.caller.profileId), paging, total, requestUrl(ctx, request));
+      return pagedCollectionText('datasets', items.map((d) => datasetJson(ctx, d, access.role)), paging, total, requestUrl(ctx, request));
     },
   });
 
@@ -354,7 +354,7 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
         alias: dataset.alias,
         id: dataset.id,
         title: dataset.title,
-        _links: datasetLinks(ctx.h, dataset, datasetViewer(access.role, request.caller.profileId, dataset)),
+        _links: datasetLinks(ctx.h, dataset, datasetViewer(access.role, dataset)),
       };
       return answer;
     },

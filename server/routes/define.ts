@@ -9,6 +9,7 @@ import { isUuid } from '../repositories/ids';
 import type { RouteContext } from './context';
 import { parseBody, parseQuery, rejectNulCharacters, wellFormedStrings } from '../http/validation';
 import { serializerSchema } from '../http/responseSchema';
+import { JSON_CONTENT_TYPE, JsonText } from '../http/jsonText';
 
 // Every API route is declared through `defineRoute`: it names the resource it acts on and the
 // relation the caller must be offered there, and the one guard below authorises it before any
@@ -83,7 +84,8 @@ export interface RouteSpec<K extends ResourceKind, B extends z.ZodType, Q extend
   objectName?: string;
   /**
    * The body of a 2xx answer: Fastify writes it through this schema's JSON Schema, so a field the
-   * schema does not name is not sent. Every route answering a JSON resource declares one.
+   * schema does not name is not sent (an answer the handler wrote as JsonText is sent as it is,
+   * and the schema still describes it). Every route answering a JSON resource declares one.
    */
   response?: z.ZodType;
   /**
@@ -149,7 +151,11 @@ export function defineRoute<K extends ResourceKind, B extends z.ZodType = z.ZodU
       const access = await resolveAccess(spec.guard.resource, { db: ctx.db, h: ctx.h, caller: request.caller, params }, id);
       requireOffered(access.links, spec.guard.rel, spec.guard.pinned === true ? request.url : undefined);
       const { body, query, paging } = input ?? validate(request);
-      return spec.handler({ request, reply, access, body, query, paging, param, carried });
+      const answer = await spec.handler({ request, reply, access, body, query, paging, param, carried });
+      if (!(answer instanceof JsonText)) return answer;
+      // already JSON: a string with a JSON content type goes out as it is
+      void reply.type(JSON_CONTENT_TYPE);
+      return answer.text;
     },
   });
 }

@@ -2,13 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { REL } from '../../src/domain/relations';
 import { channelsCollectionSchema, datasetsCollectionSchema, notificationsCollectionSchema } from '../../src/domain/resources';
-import { pagedCollection } from '../http/hal';
+import { pagedCollection, pagedCollectionText } from '../http/hal';
 import { datasetsByIds } from '../repositories/datasets';
 import { likedDatasetIds, newsChannels, newsOf } from '../repositories/reading';
 import { readSearchText } from '../repositories/searchText';
 import { channelBody } from '../representations/channel';
 import { requestUrl, type RouteContext } from './context';
-import { datasetBodies } from '../representations/dataset';
+import { datasetBody, datasetJson } from '../representations/dataset';
 import { defineRoute } from './define';
 import { notificationBody } from '../representations/notification';
 
@@ -29,7 +29,7 @@ export function readingRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const profileId = request.caller.profileId;
       const { ids, total } = await likedDatasetIds(ctx.db, access.workspace.id, profileId, paging);
       const rows = await datasetsByIds(ctx.db, ids, profileId);
-      return pagedCollection('datasets', datasetBodies(ctx, rows, access.role, profileId), paging, total, requestUrl(ctx, request));
+      return pagedCollectionText('datasets', rows.map((d) => datasetJson(ctx, d, access.role)), paging, total, requestUrl(ctx, request));
     },
   });
 
@@ -52,7 +52,7 @@ export function readingRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const { items, total } = caller.profile
         ? await newsOf(ctx.db, { profileId: caller.profileId, workspaceId: access.workspace.id, channel }, paging)
         : { items: [], total: 0 };
-      const datasets = datasetBodies(ctx, await datasetsByIds(ctx.db, [...new Set(items.flatMap((n) => n.dataset_id ?? []))], caller.profileId), access.role, caller.profileId);
+      const datasets = (await datasetsByIds(ctx.db, [...new Set(items.flatMap((n) => n.dataset_id ?? []))], caller.profileId)).map((d) => datasetBody(ctx, d, access.role));
       const byId = new Map(datasets.map((d) => [d.id, d]));
       const news = items.flatMap((n) => {
         const dataset = n.dataset_id === null ? undefined : byId.get(n.dataset_id);

@@ -48,7 +48,7 @@ beforeAll(async () => {
     description_content_type: 'text/markdown',
     // a few days, so the day ties and popularity and recency break them
     published: new Date(Date.UTC(2026, 0, 1 + (i % 4), i % 24)),
-    like_count: i % 3,
+    view_count: i % 3,
   }));
   await handle.db.insertInto('datasets').values(rows).execute();
   await handle.db

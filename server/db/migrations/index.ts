@@ -24,6 +24,7 @@ import * as workspaceResources from './022_workspace_resources';
 import * as rowsByStream from './023_rows_by_stream';
 import * as foreignKeyIndexes from './024_foreign_key_indexes';
 import * as datasetCountsAndTags from './025_dataset_counts_and_tags';
+import * as datasetBodies from './026_dataset_bodies';
 
 /** Ordered by name; a new migration is a new file added here, never an edit of an old one. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '023_rows_by_stream': rowsByStream,
   '024_foreign_key_indexes': foreignKeyIndexes,
   '025_dataset_counts_and_tags': datasetCountsAndTags,
+  '026_dataset_bodies': datasetBodies,
 };

@@ -55,8 +55,8 @@ function renderEveryLinkSet(baseUrl: string): Record<string, Record<string, { hr
     jobLinks: { ...linkSets.jobLinks(h, job, 'owner'), ...linkSets.jobLinks(h, activeJob, 'owner') },
     // Watched or not: both subscription links.
     datasetLinks: {
-      ...linkSets.datasetLinks(h, { id: ID, raw_data: '[]', query: null }, { role: 'owner', liked: true, subscribed: true, mayComment: true }),
-      ...linkSets.datasetLinks(h, { id: ID, raw_data: null, query: 'SELECT 1' }, { role: 'owner', liked: false, subscribed: false, mayComment: true }),
+      ...linkSets.datasetLinks(h, { id: ID, holds_rows: true, query: null }, { role: 'owner', liked: true, subscribed: true, mayComment: true }),
+      ...linkSets.datasetLinks(h, { id: ID, holds_rows: false, query: 'SELECT 1' }, { role: 'owner', liked: false, subscribed: false, mayComment: true }),
     },
     // Private or public: both scope links.
     channelLinks: {
