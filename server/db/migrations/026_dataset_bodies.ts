@@ -18,6 +18,12 @@ import { sql, type Kysely } from 'kysely';
  * - a channel's new name, description or picture (a deleted channel sets the datasets' channel to
  *   null, an update of its own).
  * Comment counts and tags are columns of the row (migration 025): their triggers update the row.
+ * One interleaving is left: a liker renamed (or a channel edited) while another transaction stars
+ * (or moves) the dataset, each committing after the other has read. The star reads the old name,
+ * and the rename's trigger cannot see the uncommitted star to rebuild it; the body shows the old
+ * name until the dataset's next write. Closing it with row locks (the rebuild holding its likers
+ * FOR SHARE) makes the two lock profile and dataset in opposite orders: a deadlock whenever a
+ * liker is renamed while the dataset is viewed, which is worse than a name late by one write.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
@@ -39,9 +45,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       likers text;
       source text;
     BEGIN
-      SELECT count(*), string_agg(concat('{"id":', to_json(p.id), ',"name":', json_text(p.name), ',"email":', json_text(p.email), '}'), ',' ORDER BY l.created, p.id)
+      SELECT count(*), string_agg(concat('{"id":', to_json(liker.id), ',"name":', json_text(liker.name), ',"email":', json_text(liker.email), '}'), ',' ORDER BY liker.starred, liker.id)
         INTO NEW.like_count, likers
-        FROM dataset_likes l JOIN profiles p ON p.id = l.profile_id WHERE l.dataset_id = NEW.id;
+        FROM (SELECT p.id, p.name, p.email, l.created AS starred FROM dataset_likes l JOIN profiles p ON p.id = l.profile_id WHERE l.dataset_id = NEW.id) liker;
       SELECT concat('{"source":{"id":', to_json(c.id), ',"name":', to_json(c.name), ',"description":', json_text(c.description), ',"picture":', json_text(c.picture), '}}')
         INTO source
         FROM channels c WHERE c.id = NEW.channel_id;
