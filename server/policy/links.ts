@@ -73,7 +73,7 @@ export function profileLinks(h: Hrefs, caller: Caller, profile: { id: string; ca
  * (pipelines, data components, the plugin catalogue, data stores) and the workspace's
  * administration (jobs, inviting, 'update delete workspace') for owners and editors only.
  */
-export function workspaceLinks(h: Hrefs, workspace: { id: string }, role: MemberRole): Links {
+export function workspaceLinks(h: Hrefs, workspace: { id: string }, role: MemberRole, newChannelId: string = newId()): Links {
   const admin = isAdminRole(role);
   const part = (name: string) => h.workspacePart(workspace.id, name);
   return links({
@@ -118,7 +118,7 @@ export function workspaceLinks(h: Hrefs, workspace: { id: string }, role: Member
     [REL.previewDataset]: admin && part('datasets/preview'),
     [REL.tables]: admin && part('tables'),
     // Every member keeps lists of their own; the href carries the new list's id (PUT creates it).
-    [REL.createChannel]: part(`channels/${newId()}`),
+    [REL.createChannel]: part(`channels/${newChannelId}`),
     [REL.newDatastore]: admin && part('datastores'),
     // Files the workspace keeps (spec 002 'resources', DownloadResource): every member downloads them.
     [REL.resources]: part('resources'),

@@ -1,36 +1,24 @@
-import { randomUUID } from 'node:crypto';
 import type { datasetSchema, Wire } from '../../src/domain/resources';
 import type { MemberRole } from '../db/schema';
 import type { Hrefs } from '../policy/hrefs';
 import { datasetLinks, datasetViewer, type DatasetViewer } from '../policy/links';
 import { tagId, type DatasetBodyRow } from '../repositories/datasets';
 import type { BodyContext } from './context';
+import { linksJson } from './linkTemplates';
 
 type Dataset = Wire<typeof datasetSchema>;
 
 /** What some answers add to a dataset's body: a single dataset its freshness, a search result why it matched. */
 export type DatasetExtras = Pick<Dataset, 'freshness' | 'matches'>;
 
-// A dataset's links depend on its id and six flags: the viewer's role, star, watch and right to
-// comment, and whether the dataset has a query or rows. datasetLinks renders each combination once
-// per server, as JSON, with a stand-in for the id; a body's links are that text with its id put in
-// (a dataset id is a UUID: nothing to escape). A feed page of ten built and serialised ~150 link
-// objects per request before. The templates are a pure function of the code and the public URL,
-// the same in every process.
-const STAND_IN_ID = randomUUID();
-const linkTemplates = new WeakMap<Hrefs, Map<string, readonly string[]>>();
-
+/**
+ * A dataset's links as JSON, from the template of its six flags (linkTemplates.ts): the viewer's
+ * role, star, watch and right to comment, and whether the dataset has a query or rows.
+ */
 export function datasetLinksJson(h: Hrefs, dataset: DatasetBodyRow, viewer: DatasetViewer): string {
   const hasQuery = dataset.query !== null;
-  const key = `${viewer.role} ${viewer.liked} ${viewer.subscribed} ${viewer.mayComment} ${hasQuery} ${dataset.holds_rows}`;
-  let templates = linkTemplates.get(h);
-  if (!templates) linkTemplates.set(h, (templates = new Map<string, readonly string[]>()));
-  let parts = templates.get(key);
-  if (!parts) {
-    parts = JSON.stringify(datasetLinks(h, { id: STAND_IN_ID, holds_rows: dataset.holds_rows, query: hasQuery ? '' : null }, viewer)).split(STAND_IN_ID);
-    templates.set(key, parts);
-  }
-  return parts.join(dataset.id);
+  const key = `dataset ${viewer.role} ${viewer.liked} ${viewer.subscribed} ${viewer.mayComment} ${hasQuery} ${dataset.holds_rows}`;
+  return linksJson(h, key, [dataset.id], ([id]) => datasetLinks(h, { id: id!, holds_rows: dataset.holds_rows, query: hasQuery ? '' : null }, viewer));
 }
 
 /**

@@ -2,10 +2,14 @@ import type { Wire, workspaceSchema } from '../../src/domain/resources';
 import type { MemberRole } from '../db/schema';
 import type { Caller } from '../policy/caller';
 import { isAdminRole, workspaceDraftLinks, workspaceLinks } from '../policy/links';
+import { newId } from '../repositories/ids';
 import type { WorkspaceRow } from '../repositories/workspaces';
 import type { BodyContext } from './context';
+import { linksJson } from './linkTemplates';
 
-export function workspaceBody(ctx: BodyContext, workspace: WorkspaceRow, role: MemberRole, defaultWorkspaceId: string | null | undefined): Wire<typeof workspaceSchema> {
+type Workspace = Wire<typeof workspaceSchema>;
+
+function workspaceFields(workspace: WorkspaceRow, role: MemberRole, defaultWorkspaceId: string | null | undefined): Omit<Workspace, '_links'> {
   return {
     id: workspace.id,
     name: workspace.name,
@@ -22,11 +26,19 @@ export function workspaceBody(ctx: BodyContext, workspace: WorkspaceRow, role: M
     // Admins see the secret to configure their webhook; the SSH key is write-only: only whether one is set.
     deploymentSecret: isAdminRole(role) ? workspace.deployment_secret : null,
     sshPrivateKeySet: isAdminRole(role) ? workspace.ssh_private_key !== null : null,
-    _links: workspaceLinks(ctx.h, workspace, role),
   };
 }
 
+/**
+ * A workspace's answer as JSON text: its fields, then the links of the caller's role from their
+ * template (linkTemplates.ts), with the workspace's id and a new channel's id put in.
+ */
+export function workspaceJson(ctx: BodyContext, workspace: WorkspaceRow, role: MemberRole, defaultWorkspaceId: string | null | undefined): string {
+  const links = linksJson(ctx.h, `workspace ${role}`, [workspace.id, newId()], ([id, channelId]) => workspaceLinks(ctx.h, { id: id! }, role, channelId));
+  return `${JSON.stringify(workspaceFields(workspace, role, defaultWorkspaceId)).slice(0, -1)},"_links":${links}}`;
+}
+
 /** An initialised workspace (POST): a fresh id and the link whose PUT creates it (the Matatika reference). */
-export function workspaceDraftBody(ctx: BodyContext, caller: Caller, id: string): Wire<typeof workspaceSchema> {
+export function workspaceDraftBody(ctx: BodyContext, caller: Caller, id: string): Workspace {
   return { id, name: '', domains: [], appProperties: {}, status: null, default: false, _links: workspaceDraftLinks(ctx.h, caller, id) };
 }

@@ -7,7 +7,8 @@ import { allowsGithubInstallation, allowsSshKey, isBranchName, isRemoteGitUrl, p
 import { REL } from '../../src/domain/relations';
 import { normaliseDomain } from '../../src/domain/workspaceDomains';
 import { conflict } from '../http/errors';
-import { pagedCollection } from '../http/hal';
+import { pagedCollection, pagedCollectionText } from '../http/hal';
+import { JsonText } from '../http/jsonText';
 import { newId } from '../repositories/ids';
 import { checkLocalRepository, type LocalRepositoryRules } from '../security/localRepositories';
 import { projectDir } from '../runner/project';
@@ -18,7 +19,7 @@ import { CHANNEL_SORT_FIELDS, channelsOf } from '../repositories/channels';
 import { channelBody } from '../representations/channel';
 import { callersWorkspaces, createWorkspace, deleteWorkspace, membersOf, updateWorkspace, workspacesPage, type WorkspaceChanges, type WorkspaceRow } from '../repositories/workspaces';
 import { memberBody } from '../representations/member';
-import { workspaceBody, workspaceDraftBody } from '../representations/workspace';
+import { workspaceDraftBody, workspaceJson } from '../representations/workspace';
 import { callerName, requestUrl, type RouteContext } from './context';
 import { defineRoute } from './define';
 import { rejectFieldErrors } from '../http/validation';
@@ -69,13 +70,7 @@ export function workspaceRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const { caller } = request;
       const { items, total } = caller.profile ? await workspacesPage(ctx.db, caller.profileId, carried, paging) : { items: [], total: 0 };
       const defaultId = caller.profile?.default_workspace_id;
-      return pagedCollection(
-        'workspaces',
-        items.map((w) => workspaceBody(ctx, w, w.role, defaultId)),
-        paging,
-        total,
-        requestUrl(ctx, request),
-      );
+      return pagedCollectionText('workspaces', items.map((w) => workspaceJson(ctx, w, w.role, defaultId)), paging, total, requestUrl(ctx, request));
     },
   });
 
@@ -84,7 +79,7 @@ export function workspaceRoutes(app: FastifyInstance, ctx: RouteContext): void {
     url: '/workspaces/:id',
     guard: { resource: 'workspace', rel: REL.self },
     response: workspaceSchema,
-    handler: ({ request, access }) => workspaceBody(ctx, access.workspace, access.role, request.caller.profile?.default_workspace_id),
+    handler: ({ request, access }) => new JsonText(workspaceJson(ctx, access.workspace, access.role, request.caller.profile?.default_workspace_id)),
   });
 
   /** Initialise (the profile's and root's 'new workspace'): nothing is stored until the PUT of 'create workspace'. */
@@ -114,12 +109,13 @@ export function workspaceRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const defaultId = request.caller.profile?.default_workspace_id;
       if (access.workspace && access.role) {
         const updated = await updateWorkspace(ctx.db, access.workspace.id, changes);
-        return workspaceBody(ctx, updated, access.role, defaultId);
+        return new JsonText(workspaceJson(ctx, updated, access.role, defaultId));
       }
       const created = await createWorkspace(ctx.db, access.id, request.caller.profileId, changes);
       if (!created) throw conflict(`Workspace ${access.id} already exists`);
       queueSignals.emit('queued', created.initJobId);
-      return reply.status(201).send(workspaceBody(ctx, created.workspace, 'owner', defaultId));
+      void reply.status(201);
+      return new JsonText(workspaceJson(ctx, created.workspace, 'owner', defaultId));
     },
   });
 

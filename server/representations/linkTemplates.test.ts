@@ -1,12 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hrefs } from '../policy/hrefs';
-import { datasetLinks } from '../policy/links';
+import { datasetLinks, workspaceLinks } from '../policy/links';
 import type { DatasetBodyRow } from '../repositories/datasets';
+import type { WorkspaceRow } from '../repositories/workspaces';
 import { datasetLinksJson } from './dataset';
+import { workspaceJson } from './workspace';
 
-// A dataset's links are rendered from a template per combination of flags, with its id put in:
-// the text must be exactly what serialising datasetLinks gives, for any id, viewer and dataset.
+// Links are rendered from a template per combination of flags, with their ids put in: the text
+// must be exactly what serialising the policy's link function gives, for any ids, viewer and body.
 
 const row = (id: string, query: string | null, holdsRows: boolean): DatasetBodyRow => ({
   id,
@@ -22,6 +24,7 @@ const row = (id: string, query: string | null, holdsRows: boolean): DatasetBodyR
 
 // one per public URL, shared by every run: the templates are kept per server and reused across datasets
 const servers = ['https://data.example.com', 'http://127.0.0.1:3000', 'https://example.com/with/a/path'].map((publicUrl) => hrefs({ publicUrl }));
+const role = fc.constantFrom('owner' as const, 'editor' as const, 'member' as const);
 
 describe("a dataset's links from their template", () => {
   it('are the links datasetLinks makes, serialised, for every viewer and dataset', () => {
@@ -29,7 +32,7 @@ describe("a dataset's links from their template", () => {
       fc.property(
         fc.uuid(),
         fc.constantFrom(...servers),
-        fc.record({ role: fc.constantFrom('owner' as const, 'editor' as const, 'member' as const), liked: fc.boolean(), subscribed: fc.boolean(), mayComment: fc.boolean() }),
+        fc.record({ role, liked: fc.boolean(), subscribed: fc.boolean(), mayComment: fc.boolean() }),
         fc.option(fc.string(), { nil: null }),
         fc.boolean(),
         (id, h, viewer, query, holdsRows) => {
@@ -38,6 +41,20 @@ describe("a dataset's links from their template", () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+
+  it("are a workspace's links for the caller's role, with a new channel's id of each answer's own", () => {
+    fc.assert(
+      fc.property(fc.uuid(), fc.constantFrom(...servers), role, (id, h, memberRole) => {
+        const workspace = { id, name: 'W', domains: [], app_properties: {}, deployment_secret: null, ssh_private_key: null } as unknown as WorkspaceRow;
+        const first = JSON.parse(workspaceJson({ db: undefined as never, h }, workspace, memberRole, undefined)) as { _links: Record<string, { href: string }> };
+        const second = JSON.parse(workspaceJson({ db: undefined as never, h }, workspace, memberRole, undefined)) as typeof first;
+        const channelId = /channels\/([0-9a-f-]{36})$/.exec(first._links['create channel']!.href)![1]!;
+        expect(first._links).toEqual(workspaceLinks(h, { id }, memberRole, channelId));
+        expect(second._links['create channel']!.href).not.toBe(first._links['create channel']!.href);
+      }),
+      { numRuns: 100 },
     );
   });
 
