@@ -1,9 +1,7 @@
-import type { Db } from '../db/database';
 import type { Hrefs } from '../policy/hrefs';
 
-/** What a body is built with: the hrefs of its links, and the database for what a list's bodies read together (a dataset's tags). */
+/** What a body is built with: the hrefs of its links. */
 export interface BodyContext {
-  db: Db;
   h: Hrefs;
 }
 

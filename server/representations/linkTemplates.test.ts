@@ -48,8 +48,8 @@ describe("a dataset's links from their template", () => {
     fc.assert(
       fc.property(fc.uuid(), fc.constantFrom(...servers), role, (id, h, memberRole) => {
         const workspace = { id, name: 'W', domains: [], app_properties: {}, deployment_secret: null, ssh_private_key: null } as unknown as WorkspaceRow;
-        const first = JSON.parse(workspaceJson({ db: undefined as never, h }, workspace, memberRole, undefined)) as { _links: Record<string, { href: string }> };
-        const second = JSON.parse(workspaceJson({ db: undefined as never, h }, workspace, memberRole, undefined)) as typeof first;
+        const first = JSON.parse(workspaceJson({ h }, workspace, memberRole, undefined)) as { _links: Record<string, { href: string }> };
+        const second = JSON.parse(workspaceJson({ h }, workspace, memberRole, undefined)) as typeof first;
         const channelId = /channels\/([0-9a-f-]{36})$/.exec(first._links['create channel']!.href)![1]!;
         expect(first._links).toEqual(workspaceLinks(h, { id }, memberRole, channelId));
         expect(second._links['create channel']!.href).not.toBe(first._links['create channel']!.href);
