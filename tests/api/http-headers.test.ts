@@ -57,6 +57,20 @@ function expectHardened(response: Response, what: string) {
   expect(h.get('x-powered-by'), what).toBeNull();
 }
 
+/** An API answer is never a document: nothing in it may load, run or be framed. */
+function expectApiHardened(response: Response, what: string) {
+  const h = response.headers;
+  const csp = parseCsp(h.get('content-security-policy'));
+  expect(Object.fromEntries(csp), what).toEqual({ 'default-src': ["'none'"], 'frame-ancestors': ["'none'"] });
+  expect(h.get('x-frame-options'), what).toBe('DENY');
+  expect(h.get('x-content-type-options'), what).toBe('nosniff');
+  expect(h.get('referrer-policy'), what).toBe('no-referrer');
+  expect(h.get('cross-origin-resource-policy'), what).toBe('same-origin');
+  expect(h.get('x-powered-by'), what).toBeNull();
+  // the page's document-only headers are not repeated on every read
+  expect(h.get('permissions-policy'), what).toBeNull();
+}
+
 describe('security headers', () => {
   let server: TestServer;
   let spaDir: string;
@@ -82,21 +96,33 @@ describe('security headers', () => {
     }
   });
 
-  it('are on API JSON answers and on errors', async () => {
+  it("are the API's own, stricter set on API JSON answers and on errors", async () => {
     const root = await fetch(`${server.baseUrl}/api/`, { headers: { authorization: `Bearer ${token}` } });
     expect(root.status).toBe(200);
     expect(root.headers.get('content-type')).toMatch(/json/);
-    expectHardened(root, 'GET /api/');
+    expectApiHardened(root, 'GET /api/');
     const cases: [string, RequestInit, number][] = [
-      ['/api/', {}, 401],
+      ['/api', {}, 401],
       ['/api/no-such-resource', { headers: { authorization: `Bearer ${token}` } }, 404],
       ['/api/workspaces', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{not json' }, 400],
-      ['/no-such-file.js', { method: 'POST' }, 404],
+      ['/api/workspaces', { method: 'PATCH', headers: { authorization: `Bearer ${token}` } }, 405],
     ];
     for (const [target, init, status] of cases) {
       const response = await fetch(`${server.baseUrl}${target}`, init);
       expect(response.status, target).toBe(status);
-      expectHardened(response, `${init.method ?? 'GET'} ${target} (${status})`);
+      expectApiHardened(response, `${init.method ?? 'GET'} ${target} (${status})`);
+    }
+  });
+
+  it("give pages outside /api the page's set, even where a path only begins like the API's", async () => {
+    for (const [target, init, status] of [
+      ['/apikeys', {}, 200],
+      ['/api-docs', {}, 200],
+      ['/no-such-file.js', { method: 'POST' }, 404],
+    ] as const) {
+      const response = await fetch(`${server.baseUrl}${target}`, init);
+      expect(response.status, target).toBe(status);
+      expectHardened(response, `${'method' in init ? init.method : 'GET'} ${target} (${status})`);
     }
   });
 
