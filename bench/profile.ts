@@ -12,6 +12,7 @@ import { freePort } from '../tests/support/server';
 import { measure } from './measure';
 import { idleRss } from './footprint';
 import { readServerEnv, rssBytes, SERVER_ENTRY, startChild } from './processes';
+import { readPath } from './reads';
 import { createScratchDatabase } from './scratch-postgres';
 
 interface ProfileNode {
@@ -25,13 +26,8 @@ interface CpuProfile {
   timeDeltas: number[];
 }
 
-const ENDPOINT_PATHS: Record<string, string> = {
-  workspaces: '/api/workspaces?size=99',
-  feed: `/api/workspaces/${DEMO.workspaceId}/feed?page=0&size=10`,
-};
-
 const [endpointName = 'feed', adminUrl] = process.argv.slice(2);
-const endpointPath = ENDPOINT_PATHS[endpointName] ?? endpointName;
+const endpointPath = readPath(endpointName);
 
 /** Self time per function and total self time per file (node_modules folded to the package). */
 function summarise(profile: CpuProfile): { functions: [string, number][]; files: [string, number][] } {

@@ -24,6 +24,7 @@ import { benchSandbox } from './sandbox';
 import { benchSearch, SEARCH_DATASETS, SEARCH_P95_TARGET_MS } from './search';
 import { AFTER_LOAD_SETTLE_MS, idleRss, printFootprints, timeNpmStart, type Footprint } from './footprint';
 import { readServerEnv, rssBytes, SERVER_ENTRY, startChild } from './processes';
+import { READS } from './reads';
 import { createScratchDatabase } from './scratch-postgres';
 
 interface Endpoint {
@@ -34,8 +35,8 @@ interface Endpoint {
 }
 
 const ENDPOINTS: Endpoint[] = [
-  { name: 'workspaces', path: '/api/workspaces?size=99', target: { postgres: { share: 50, p99: 50 }, pglite: {} } },
-  { name: 'feed', path: `/api/workspaces/${DEMO.workspaceId}/feed?page=0&size=10`, target: { postgres: { share: 25, p99: 50 }, pglite: { p99: 100 } } },
+  { name: 'workspaces', path: READS.workspaces, target: { postgres: { share: 50, p99: 50 }, pglite: {} } },
+  { name: 'feed', path: READS.feed, target: { postgres: { share: 25, p99: 50 }, pglite: { p99: 100 } } },
 ];
 
 interface Row {
