@@ -8,7 +8,8 @@ import type { Config } from '../config';
  * The HTTP hardening of every answer Fastify gives: the SPA's index and assets and /config.json get
  * the page's headers, the API (JSON and errors alike) its own stricter set. The embedded identity
  * provider under /idp never reaches Fastify (server/app.ts hands it the raw request) and sets its
- * own, stricter page headers (server/identity/html.ts). Choices and their reasons: docs/decisions.md, "HTTP hardening".
+ * own, stricter page headers (server/identity/html.ts). Choices and their reasons:
+ * docs/decisions.md, "HTTP hardening".
  */
 
 /**
