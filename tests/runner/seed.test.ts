@@ -84,5 +84,5 @@ describe('the demo seed of the Lab', () => {
     } finally {
       await handle.close();
     }
-  }, 150_000);
+  }, 210_000);
 });

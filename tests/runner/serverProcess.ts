@@ -78,6 +78,8 @@ export async function startServerProcess(
       void exited.then(() => check());
       check();
     });
-  if (kind.ready) await waitForLog(kind.ready, `${kind.entry} to start`, 40_000);
+  // A first start on a fresh database migrates and seeds under tsx: 10 s on a quiet machine, past
+  // 40 s once when CI's five lanes shared two slow cores.
+  if (kind.ready) await waitForLog(kind.ready, `${kind.entry} to start`, 90_000);
   return { child, logs, waitForLog, exited };
 }
