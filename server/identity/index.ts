@@ -21,6 +21,7 @@ import { handleOutbox } from './outbox-access';
 import { createPages } from './pages';
 import { handleChangePasswordRequest, handleResetPassword } from './password-reset';
 import { createProvider } from './provider';
+import { withProviderContext } from './provider-context';
 import { deleteStaleThrottles } from './throttle';
 import { handleResendVerification } from './verification-resend';
 
@@ -114,7 +115,7 @@ export async function createIdentity({ config, db, logger }: IdentityDeps): Prom
       forwarded = await withHashedClientSecret(req);
     }
     const { callback } = await makeProvider();
-    await callback(prepareForProvider(forwarded, providerUrl, `${basePath}${providerUrl}`, issuerUrl), res);
+    await withProviderContext(() => callback(prepareForProvider(forwarded, providerUrl, `${basePath}${providerUrl}`, issuerUrl), res));
   }
 
   return {
