@@ -9,6 +9,7 @@ import { pglitePool } from './pglite-pool';
 import { preparedStatementPool, type HeldClients } from './prepared-pool';
 import { migrations } from './migrations';
 import type { Database } from './schema';
+import { parseTimestamptz } from './timestamps';
 
 export type Db = Kysely<Database>;
 
@@ -29,6 +30,7 @@ export interface DatabaseOptions {
 
 // node-postgres returns bigint (count(*)) as text; our counts fit in a JS number.
 pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
+pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, parseTimestamptz);
 
 /** One data layer over either database; migrations are applied before it is handed out. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
