@@ -61,14 +61,7 @@ export interface PageInfo {
  */
 export function pagedCollection<T>(key: string, items: T[], paging: Paging, totalElements: number, selfUrl: string, extraLinks: Links = {}) {
   const totalPages = Math.ceil(totalElements / paging.size);
-  // one parse for up to five links (URL parsing showed in the list's profile); `set` keeps the
-  // parameters where they are, so every link has the same order as the first
-  const url = new URL(selfUrl);
-  const at = (page: number) => {
-    url.searchParams.set('page', String(page));
-    url.searchParams.set('size', String(paging.size));
-    return url.toString();
-  };
+  const at = pageHrefs(selfUrl, paging.size);
   const last = Math.max(totalPages - 1, 0);
   return {
     _embedded: { [key]: items },
@@ -84,6 +77,40 @@ export function pagedCollection<T>(key: string, items: T[], paging: Paging, tota
     },
     page: { size: paging.size, totalElements, totalPages, number: paging.page } satisfies PageInfo,
   };
+}
+
+const PAGE_SLOT = Symbol('page');
+
+/**
+ * The href of each page of `selfUrl`: its query with `page` and `size` set as URLSearchParams.set
+ * sets them (in the place of their first occurrence, others dropped, else appended), so every link
+ * has the parameters in the same order as the request. The URL is parsed and its query serialised
+ * once; a page's href is then that text with the page number put in (URL parsing and
+ * serialising per link showed in the list's profile).
+ */
+function pageHrefs(selfUrl: string, size: number): (page: number) => string {
+  const url = new URL(selfUrl);
+  const parts: (string | typeof PAGE_SLOT)[] = [];
+  const pair = (name: string, value: string) => new URLSearchParams([[name, value]]).toString();
+  let page = false;
+  let sized = false;
+  for (const [name, value] of url.searchParams) {
+    if (name === 'page') {
+      if (!page) parts.push(PAGE_SLOT);
+      page = true;
+    } else if (name === 'size') {
+      if (!sized) parts.push(`size=${size}`);
+      sized = true;
+    } else parts.push(pair(name, value));
+  }
+  if (!page) parts.push(PAGE_SLOT);
+  if (!sized) parts.push(`size=${size}`);
+  url.search = '';
+  // a fragment (even an empty one) stays after the query; '#' appears unescaped nowhere before it
+  const fragmentAt = url.href.indexOf('#');
+  const base = `${fragmentAt < 0 ? url.href : url.href.slice(0, fragmentAt)}?`;
+  const fragment = fragmentAt < 0 ? '' : url.href.slice(fragmentAt);
+  return (number) => base + parts.map((part) => (part === PAGE_SLOT ? `page=${number}` : part)).join('&') + fragment;
 }
 
 /** pagedCollection of items already written as JSON text (JsonText), as JSON text. */
