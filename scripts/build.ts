@@ -60,8 +60,11 @@ const serverOptions: BuildOptions = {
   // node_modules is loaded by Node at run time, as under tsx: no package is copied into the bundle
   packages: 'external',
   sourcemap: true,
-  // bundling renames clashing top-level names; keep the names errors and logs show
-  keepNames: true,
+  // No keepNames: it wraps every function expression in a `__name(fn, "name")` call that runs each
+  // time the closure is made (Object.defineProperty per closure per request: 2 % of the workspace
+  // list's server CPU). Bundling renames only clashing top-level names (no class among them), and
+  // stack traces map back to the sources through the source map.
+  keepNames: false,
   metafile: true,
   write: false,
   outdir: SERVER_OUT_DIR,
