@@ -62,8 +62,8 @@ const serverOptions: BuildOptions = {
   sourcemap: true,
   // No keepNames: it wraps every function expression in a `__name(fn, "name")` call that runs each
   // time the closure is made (Object.defineProperty per closure per request: 2 % of the workspace
-  // list's server CPU). Bundling renames only clashing top-level names (no class among them), and
-  // stack traces map back to the sources through the source map.
+  // list's server CPU). Bundling renames only clashing top-level names (no class among them); a
+  // stack trace shows the bundle's names and lines, which the source map beside it maps back.
   keepNames: false,
   metafile: true,
   write: false,

@@ -46,6 +46,7 @@ export function parseTimestamptz(text: string): Date | number | null {
   const offsetHours = digits(text, at + 1, 2);
   const rest = text.length - (at + 3);
   const offsetMinutes = rest === 0 ? 0 : rest === 3 && text.charCodeAt(at + 3) === 58 ? digits(text, at + 4, 2) : Number.NaN;
+  // NaN when any field held something other than digits
   const fields = year + month + day + hour + minute + second + offsetHours + offsetMinutes;
   if (sign === 0 || Number.isNaN(fields) || year < 1000) return parseAnyTimestamptz(text);
   const utc = Date.UTC(year, month - 1, day, hour, minute, second, 1000 * fraction);

@@ -91,7 +91,6 @@ const PAGE_SLOT = Symbol('page');
 function pageHrefs(selfUrl: string, size: number): (page: number) => string {
   const url = new URL(selfUrl);
   const parts: (string | typeof PAGE_SLOT)[] = [];
-  const pair = (name: string, value: string) => new URLSearchParams([[name, value]]).toString();
   let page = false;
   let sized = false;
   for (const [name, value] of url.searchParams) {
@@ -101,15 +100,17 @@ function pageHrefs(selfUrl: string, size: number): (page: number) => string {
     } else if (name === 'size') {
       if (!sized) parts.push(`size=${size}`);
       sized = true;
-    } else parts.push(pair(name, value));
+    } else parts.push(new URLSearchParams([[name, value]]).toString());
   }
   if (!page) parts.push(PAGE_SLOT);
   if (!sized) parts.push(`size=${size}`);
   url.search = '';
   // a fragment (even an empty one) stays after the query; '#' appears unescaped nowhere before it
-  const fragmentAt = url.href.indexOf('#');
-  const base = `${fragmentAt < 0 ? url.href : url.href.slice(0, fragmentAt)}?`;
-  const fragment = fragmentAt < 0 ? '' : url.href.slice(fragmentAt);
+  const href = url.href;
+  const hashAt = href.indexOf('#');
+  const fragmentAt = hashAt < 0 ? href.length : hashAt;
+  const base = `${href.slice(0, fragmentAt)}?`;
+  const fragment = href.slice(fragmentAt);
   return (number) => base + parts.map((part) => (part === PAGE_SLOT ? `page=${number}` : part)).join('&') + fragment;
 }
 
