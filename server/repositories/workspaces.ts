@@ -10,7 +10,37 @@ import { newId } from './ids';
 import { totalOf, type Paging } from '../http/hal';
 
 export type WorkspaceRow = Selectable<WorkspacesTable>;
-export type WorkspaceWithRole = WorkspaceRow & { role: MemberRole };
+
+/**
+ * What a workspace's answer shows of its row (representations/workspace.ts): not its timestamps,
+ * and of its SSH key only whether one is set. The list reads just these columns, so the key never
+ * leaves the database to be listed, and PostgreSQL formats no timestamp nobody reads.
+ */
+export type WorkspaceShown = Omit<WorkspaceRow, 'created_at' | 'updated_at' | 'ssh_private_key'> & { ssh_private_key_set: boolean };
+export type WorkspaceWithRole = WorkspaceShown & { role: MemberRole };
+
+// A record over the row's columns: a new column fails to compile here until it is shown (or left out on purpose).
+const SHOWN: Record<Exclude<keyof WorkspaceShown, 'ssh_private_key_set'>, true> = {
+  id: true,
+  name: true,
+  image_url: true,
+  default_environment: true,
+  domains: true,
+  app_properties: true,
+  status: true,
+  repository_url: true,
+  repository_branch: true,
+  github_installation_id: true,
+  deployment_secret: true,
+  managed: true,
+};
+const SHOWN_COLUMNS = (Object.keys(SHOWN) as (keyof typeof SHOWN)[]).map((column) => `workspaces.${column}` as const);
+
+/** A whole row as its answer shows it. */
+export function shownWorkspace(row: WorkspaceRow): WorkspaceShown {
+  const shown = Object.fromEntries(Object.keys(SHOWN).map((column) => [column, row[column as keyof typeof SHOWN]])) as Omit<WorkspaceShown, 'ssh_private_key_set'>;
+  return { ...shown, ssh_private_key_set: row.ssh_private_key !== null };
+}
 
 export function findWorkspace(db: Db, id: string): Promise<WorkspaceRow | undefined> {
   return db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirst();
@@ -51,7 +81,8 @@ const pageOfWorkspaces = (direction: 'asc' | 'desc') => (db: Db, p: { limit: num
     .selectFrom('workspace_members as m')
     .innerJoin('workspaces', 'workspaces.id', 'm.workspace_id')
     .where('m.profile_id', '=', profileId)
-    .selectAll('workspaces')
+    .select(SHOWN_COLUMNS)
+    .select(sql<boolean>`workspaces.ssh_private_key IS NOT NULL`.as('ssh_private_key_set'))
     .select('m.role')
     .select((eb) => eb.fn.countAll<number>().over().as('total'))
     .orderBy('workspaces.name', direction)

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { hrefs } from '../policy/hrefs';
 import { datasetLinks, workspaceLinks } from '../policy/links';
 import type { DatasetBodyRow } from '../repositories/datasets';
-import type { WorkspaceRow } from '../repositories/workspaces';
+import type { WorkspaceShown } from '../repositories/workspaces';
 import { datasetLinksJson } from './dataset';
 import { workspaceJson } from './workspace';
 
@@ -47,7 +47,7 @@ describe("a dataset's links from their template", () => {
   it("are a workspace's links for the caller's role, with a new channel's id of each answer's own", () => {
     fc.assert(
       fc.property(fc.uuid(), fc.constantFrom(...servers), role, (id, h, memberRole) => {
-        const workspace = { id, name: 'W', domains: [], app_properties: {}, deployment_secret: null, ssh_private_key: null } as unknown as WorkspaceRow;
+        const workspace = { id, name: 'W', domains: [], app_properties: {}, deployment_secret: null, ssh_private_key_set: false } as unknown as WorkspaceShown;
         const first = JSON.parse(workspaceJson({ h }, workspace, memberRole, undefined)) as { _links: Record<string, { href: string }> };
         const second = JSON.parse(workspaceJson({ h }, workspace, memberRole, undefined)) as typeof first;
         const channelId = /channels\/([0-9a-f-]{36})$/.exec(first._links['create channel']!.href)![1]!;

@@ -3,13 +3,13 @@ import type { MemberRole } from '../db/schema';
 import type { Caller } from '../policy/caller';
 import { isAdminRole, workspaceDraftLinks, workspaceLinks } from '../policy/links';
 import { newId } from '../repositories/ids';
-import type { WorkspaceRow } from '../repositories/workspaces';
+import type { WorkspaceShown } from '../repositories/workspaces';
 import type { BodyContext } from './context';
 import { linksJson } from './linkTemplates';
 
 type Workspace = Wire<typeof workspaceSchema>;
 
-function workspaceFields(workspace: WorkspaceRow, role: MemberRole, defaultWorkspaceId: string | null | undefined): Omit<Workspace, '_links'> {
+function workspaceFields(workspace: WorkspaceShown, role: MemberRole, defaultWorkspaceId: string | null | undefined): Omit<Workspace, '_links'> {
   return {
     id: workspace.id,
     name: workspace.name,
@@ -25,7 +25,7 @@ function workspaceFields(workspace: WorkspaceRow, role: MemberRole, defaultWorks
     githubInstallationId: workspace.github_installation_id,
     // Admins see the secret to configure their webhook; the SSH key is write-only: only whether one is set.
     deploymentSecret: isAdminRole(role) ? workspace.deployment_secret : null,
-    sshPrivateKeySet: isAdminRole(role) ? workspace.ssh_private_key !== null : null,
+    sshPrivateKeySet: isAdminRole(role) ? workspace.ssh_private_key_set : null,
   };
 }
 
@@ -33,7 +33,7 @@ function workspaceFields(workspace: WorkspaceRow, role: MemberRole, defaultWorks
  * A workspace's answer as JSON text: its fields, then the links of the caller's role from their
  * template (linkTemplates.ts), with the workspace's id and a new channel's id put in.
  */
-export function workspaceJson(ctx: BodyContext, workspace: WorkspaceRow, role: MemberRole, defaultWorkspaceId: string | null | undefined): string {
+export function workspaceJson(ctx: BodyContext, workspace: WorkspaceShown, role: MemberRole, defaultWorkspaceId: string | null | undefined): string {
   const links = linksJson(ctx.h, `workspace ${role}`, [workspace.id, newId()], ([id, channelId]) => workspaceLinks(ctx.h, { id: id! }, role, channelId));
   return `${JSON.stringify(workspaceFields(workspace, role, defaultWorkspaceId)).slice(0, -1)},"_links":${links}}`;
 }

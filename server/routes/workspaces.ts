@@ -17,7 +17,7 @@ import { requestDeployment } from '../services/deployments';
 import { jobBody } from '../representations/job';
 import { CHANNEL_SORT_FIELDS, channelsOf } from '../repositories/channels';
 import { channelBody } from '../representations/channel';
-import { callersWorkspaces, createWorkspace, deleteWorkspace, membersOf, updateWorkspace, workspacesPage, type WorkspaceChanges, type WorkspaceRow } from '../repositories/workspaces';
+import { callersWorkspaces, createWorkspace, deleteWorkspace, membersOf, shownWorkspace, updateWorkspace, workspacesPage, type WorkspaceChanges, type WorkspaceRow } from '../repositories/workspaces';
 import { memberBody } from '../representations/member';
 import { workspaceDraftBody, workspaceJson } from '../representations/workspace';
 import { callerName, requestUrl, type RouteContext } from './context';
@@ -79,7 +79,7 @@ export function workspaceRoutes(app: FastifyInstance, ctx: RouteContext): void {
     url: '/workspaces/:id',
     guard: { resource: 'workspace', rel: REL.self },
     response: workspaceSchema,
-    handler: ({ request, access }) => new JsonText(workspaceJson(ctx, access.workspace, access.role, request.caller.profile?.default_workspace_id)),
+    handler: ({ request, access }) => new JsonText(workspaceJson(ctx, shownWorkspace(access.workspace), access.role, request.caller.profile?.default_workspace_id)),
   });
 
   /** Initialise (the profile's and root's 'new workspace'): nothing is stored until the PUT of 'create workspace'. */
@@ -109,13 +109,13 @@ export function workspaceRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const defaultId = request.caller.profile?.default_workspace_id;
       if (access.workspace && access.role) {
         const updated = await updateWorkspace(ctx.db, access.workspace.id, changes);
-        return new JsonText(workspaceJson(ctx, updated, access.role, defaultId));
+        return new JsonText(workspaceJson(ctx, shownWorkspace(updated), access.role, defaultId));
       }
       const created = await createWorkspace(ctx.db, access.id, request.caller.profileId, changes);
       if (!created) throw conflict(`Workspace ${access.id} already exists`);
       queueSignals.emit('queued', created.initJobId);
       void reply.status(201);
-      return new JsonText(workspaceJson(ctx, created.workspace, 'owner', defaultId));
+      return new JsonText(workspaceJson(ctx, shownWorkspace(created.workspace), 'owner', defaultId));
     },
   });
 

@@ -108,6 +108,11 @@ describe('the repository fields, the secret and the logo', () => {
     expect(JSON.stringify(ssh.body)).not.toContain('PRIVATE KEY');
     // Sent back as received (no key in it): the key stays.
     expect((await world.owner.api.call('PUT', href, ssh.body)).body.sshPrivateKeySet).toBe(true);
+    // The list reads whether a key is set, never the key (repositories/workspaces.ts, WorkspaceShown).
+    const list = await world.owner.api.get('/api/workspaces?size=100');
+    const listed = (list.body as { _embedded: { workspaces: { id: string }[] } })._embedded.workspaces;
+    expect(listed.find((w) => w.id === base.id)).toMatchObject({ sshPrivateKeySet: true, repositoryUrl: 'git@github.com:acme/data.git' });
+    expect(JSON.stringify(list.body)).not.toContain('PRIVATE KEY');
 
     const local = await world.owner.api.call('PUT', href, { ...ssh.body, repositoryUrl: '/srv/git/data', repositoryBranch: 'develop', githubInstallationId: '1234' });
     expect(local.status, JSON.stringify(local.body)).toBe(200);
