@@ -121,6 +121,16 @@ describe('the repository fields, the secret and the logo', () => {
     expect(row.ssh_private_key).toBeNull();
   });
 
+  it('sends an answer written as JSON text whole, its length counted in bytes', async () => {
+    const name = 'Données — été 🚀';
+    expect((await world.owner.api.call('PUT', href, { ...base, name })).status).toBe(200);
+    const response = await world.owner.api.raw('GET', `/api/workspaces/${String(base.id)}`);
+    const bytes = Buffer.from(await response.arrayBuffer());
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(Number(response.headers.get('content-length'))).toBe(bytes.length);
+    expect((JSON.parse(bytes.toString('utf8')) as { name: string }).name).toBe(name);
+  });
+
   it('answers field errors for a key without a git@ URL, a bad branch and a non-numeric installation id', async () => {
     expectError(await world.owner.api.call('PUT', href, { name: 'x', repositoryUrl: 'https://github.com/acme/data', sshPrivateKey: KEY }), 400, { sshPrivateKey: /git@/ });
     expectError(await world.owner.api.call('PUT', href, { name: 'x', repositoryUrl: 'https://github.com/acme/data', repositoryBranch: '../main' }), 400, { repositoryBranch: /branch/ });
