@@ -36,10 +36,9 @@ const SHOWN: Record<Exclude<keyof WorkspaceShown, 'ssh_private_key_set'>, true> 
 };
 const SHOWN_COLUMNS = (Object.keys(SHOWN) as (keyof typeof SHOWN)[]).map((column) => `workspaces.${column}` as const);
 
-/** A whole row as its answer shows it. */
+/** A whole row as its answer shows it (the answer names its fields, so the row's others stay unread). */
 export function shownWorkspace(row: WorkspaceRow): WorkspaceShown {
-  const shown = Object.fromEntries(Object.keys(SHOWN).map((column) => [column, row[column as keyof typeof SHOWN]])) as Omit<WorkspaceShown, 'ssh_private_key_set'>;
-  return { ...shown, ssh_private_key_set: row.ssh_private_key !== null };
+  return { ...row, ssh_private_key_set: row.ssh_private_key !== null };
 }
 
 export function findWorkspace(db: Db, id: string): Promise<WorkspaceRow | undefined> {
