@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** What a successful verification proved, and until when the token itself says it holds. */
 export interface Verified<T> {
@@ -45,20 +45,29 @@ export function cachedVerification<T>(verify: (token: string) => Promise<Verifie
   // A Map iterates in insertion order; re-inserting on every hit makes its first key the least recently used.
   const entries = new Map<string, Entry<T>>();
 
+  // the key inserted last: a hit on it is already in place (a client making many requests with
+  // one token would otherwise delete and re-insert its entry on each, reallocating a small Map)
+  let newest: string | undefined;
+
   const forget = (key: string, entry: Entry<T>) => {
     if (entries.get(key) === entry) entries.delete(key);
   };
 
   return (token) => {
-    const key = createHash('sha256').update(token).digest('base64url');
+    // one-shot digest: no Hash object per request
+    const key = hash('sha256', token, 'base64url');
     const at = now();
     const hit = entries.get(key);
     if (hit) {
-      entries.delete(key);
       if (at < hit.validUntil) {
-        entries.set(key, hit);
+        if (key !== newest) {
+          entries.delete(key);
+          entries.set(key, hit);
+          newest = key;
+        }
         return hit.result;
       }
+      entries.delete(key);
     }
 
     // The callbacks run after `entry` below exists: a promise never settles synchronously.
@@ -75,6 +84,7 @@ export function cachedVerification<T>(verify: (token: string) => Promise<Verifie
     );
     const entry: Entry<T> = { result, validUntil: at + maxAgeMs };
     entries.set(key, entry);
+    newest = key;
     if (entries.size > maxEntries) {
       const oldest = entries.keys().next();
       if (!oldest.done) entries.delete(oldest.value);
