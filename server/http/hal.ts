@@ -84,11 +84,40 @@ const PAGE_SLOT = Symbol('page');
 /**
  * The href of each page of `selfUrl`: its query with `page` and `size` set as URLSearchParams.set
  * sets them (in the place of their first occurrence, others dropped, else appended), so every link
- * has the parameters in the same order as the request. The URL is parsed and its query serialised
- * once; a page's href is then that text with the page number put in (URL parsing and
- * serialising per link showed in the list's profile).
+ * has the parameters in the same order as the request. A page's href is the URL's text with the
+ * page number put in.
  */
 function pageHrefs(selfUrl: string, size: number): (page: number) => string {
+  return plainPageHrefs(selfUrl, size) ?? parsedPageHrefs(selfUrl, size);
+}
+
+// A URL that parsing leaves as it is: an http(s) origin, a path of unreserved characters (no dot
+// segment), and a query of nothing but page and size numbers: most paged requests.
+const PLAIN_URL = /^(https?:\/\/[^/?#]+)((?:\/[A-Za-z0-9_~.-]*)+)(?:\?((?:page|size)=\d*(?:&(?:page|size)=\d*)*))?$/;
+const DOT_SEGMENT = /\/\.\.?(?=\/|$)/;
+// the last origin found canonical: a server's own public URL, the same on every request
+let canonicalOrigin: string | undefined;
+const isCanonicalOrigin = (origin: string): boolean => {
+  if (origin === canonicalOrigin) return true;
+  if (!URL.canParse(origin) || new URL(origin).origin !== origin) return false;
+  canonicalOrigin = origin;
+  return true;
+};
+
+/** pageHrefs of a plain URL (PLAIN_URL) from its text alone (URL parsing showed in the list's profile); undefined for any other. */
+function plainPageHrefs(selfUrl: string, size: number): ((page: number) => string) | undefined {
+  const match = PLAIN_URL.exec(selfUrl);
+  if (!match || DOT_SEGMENT.test(match[2]!) || !isCanonicalOrigin(match[1]!)) return undefined;
+  const names = match[3]?.split('&').map((pair) => pair.slice(0, 4)) ?? [];
+  const sizeAt = names.indexOf('size');
+  const pageAt = names.indexOf('page');
+  const base = `${match[1]}${match[2]}?`;
+  const sized = `size=${size}`;
+  return sizeAt >= 0 && (pageAt < 0 || sizeAt < pageAt) ? (number) => `${base}${sized}&page=${number}` : (number) => `${base}page=${number}&${sized}`;
+}
+
+/** pageHrefs of any URL: parsed, and its query serialised once. */
+function parsedPageHrefs(selfUrl: string, size: number): (page: number) => string {
   const url = new URL(selfUrl);
   const parts: (string | typeof PAGE_SLOT)[] = [];
   let page = false;
