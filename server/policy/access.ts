@@ -24,7 +24,7 @@ import { findAlert, type AlertWithWorkspace } from '../repositories/alerts';
 import { findResource, type ResourceMeta } from '../repositories/workspaceResources';
 import { checkResourcePath, type ResourcePathCheck } from '../../src/domain/workspaceResources';
 import type { Caller } from './caller';
-import { workspaceAccess } from './guard';
+import { workspaceAccess, type Offer } from './guard';
 import type { Hrefs } from './hrefs';
 import {
   alertLinks,
@@ -56,7 +56,7 @@ import {
 // none, 403 when it lies in a workspace the caller is not in) and renders the links the caller is
 // offered on it. The route guard then demands a relation of exactly that set.
 
-interface Resolved {
+interface Resolved extends Offer {
   /** the links this caller is offered on the resource */
   links: Links;
 }
@@ -155,17 +155,14 @@ const resolvers: { [K in ResourceKind]: Resolver<K> } = {
     return { id, profile, links: profileLinks(h, caller, profile) };
   },
 
-  async workspace({ db, h, caller }, id) {
-    const access = await workspaceAccess(db, h, caller, id);
-    return { workspace: access.workspace, role: access.role, links: access.links };
-  },
+  // the access itself, not a copy: its links are rendered only if something reads them
+  workspace: ({ db, h, caller }, id) => workspaceAccess(db, h, caller, id),
 
   async workspaceOrDraft({ db, h, caller }, id) {
     if (!isUuid(id)) throw notFound('Workspace not found');
     const existing = await findWorkspace(db, id);
     if (!existing) return { id, workspace: undefined, role: undefined, links: workspaceDraftLinks(h, caller, id) };
-    const access = await workspaceAccess(db, h, caller, id);
-    return { id, workspace: access.workspace, role: access.role, links: access.links };
+    return Object.assign(await workspaceAccess(db, h, caller, id), { id });
   },
 
   async job({ db, h, caller }, id) {

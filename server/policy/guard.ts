@@ -9,18 +9,47 @@ import type { Caller, WorkspaceLookup } from './caller';
 import type { Hrefs } from './hrefs';
 import { workspaceLinks } from './links';
 
-export interface WorkspaceAccess {
-  workspace: WorkspaceRow;
-  role: MemberRole;
+/** What the caller is offered on a resource: its links, and maybe their rels known without rendering them. */
+export interface Offer {
   links: Links;
+  /** the rels of `links`, when they are known without rendering the links */
+  rels?: ReadonlySet<string>;
 }
 
-/** 404 when the workspace does not exist, 403 when the caller is not a member, else its links for the caller. */
+export interface WorkspaceAccess extends Offer {
+  workspace: WorkspaceRow;
+  role: MemberRole;
+  /** rendered when first read: most resources in a workspace only need its role */
+  readonly links: Links;
+  rels: ReadonlySet<string>;
+}
+
+// A workspace offers the same rels to every holder of a role (workspaceLinks reads nothing else
+// besides ids), so each server finds them once per role, from the links themselves. The guard's
+// test then renders no links: forty hrefs per request were a twentieth of a feed read (issue 21).
+const relsByRole = new WeakMap<Hrefs, Map<MemberRole, ReadonlySet<string>>>();
+function workspaceRels(h: Hrefs, role: MemberRole): ReadonlySet<string> {
+  let byRole = relsByRole.get(h);
+  if (!byRole) relsByRole.set(h, (byRole = new Map()));
+  let rels = byRole.get(role);
+  if (!rels) byRole.set(role, (rels = new Set(Object.keys(workspaceLinks(h, { id: '00000000-0000-0000-0000-000000000000' }, role)))));
+  return rels;
+}
+
+/** 404 when the workspace does not exist, 403 when the caller is not a member, else what the caller is offered on it. */
 export async function workspaceAccess(db: Db, h: Hrefs, caller: Caller, workspaceId: string): Promise<WorkspaceAccess> {
   const { workspace, role } = takePrefetched(caller, workspaceId) ?? (await lookUp(db, caller, workspaceId));
   if (!workspace) throw notFound(`Workspace ${workspaceId} not found`);
   if (!role) throw forbidden('Access is denied: you are not a member of this workspace');
-  return { workspace, role, links: workspaceLinks(h, workspace, role) };
+  let links: Links | undefined;
+  return {
+    workspace,
+    role,
+    rels: workspaceRels(h, role),
+    get links() {
+      return (links ??= workspaceLinks(h, workspace, role));
+    },
+  };
 }
 
 /**
@@ -47,12 +76,12 @@ async function lookUp(db: Db, caller: Caller, workspaceId: string): Promise<{ wo
  * that link itself — the same path, and the same value for every query parameter the href carries
  * that the request sends (a missing one is left to validation, which names the field).
  */
-export function requireOffered(resourceLinks: Links, rels: string | readonly string[], pinnedUrl?: string): void {
+export function requireOffered(offer: Offer, rels: string | readonly string[], pinnedUrl?: string): void {
   const wanted = typeof rels === 'string' ? [rels] : rels;
-  const offered = wanted.filter((rel) => Object.hasOwn(resourceLinks, rel));
+  const offered = wanted.filter((rel) => (offer.rels ? offer.rels.has(rel) : Object.hasOwn(offer.links, rel)));
   if (offered.length === 0) throw forbidden(`Access is denied: '${wanted.join("' or '")}' is not available to you`);
   if (pinnedUrl === undefined) return;
-  if (!offered.some((rel) => addresses(resourceLinks[rel]?.href ?? '', pinnedUrl))) {
+  if (!offered.some((rel) => addresses(offer.links[rel]?.href ?? '', pinnedUrl))) {
     throw forbidden(`Access is denied: '${offered.join("' or '")}' does not lead here`);
   }
 }

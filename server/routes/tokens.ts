@@ -55,7 +55,7 @@ export function tokenRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const client = ctx.config.oauth[provider];
       if (!client) throw notFound(`Token provider ${provider} is not configured on this server`);
       const access = await resolveAccess('dataComponent', { db: ctx.db, h: ctx.h, caller: request.caller }, body.component);
-      requireOffered(access.links, REL.authorizeDatacomponent);
+      requireOffered(access, REL.authorizeDatacomponent);
 
       const properties = access.component.properties;
       const stored = storedCredentials(properties);
