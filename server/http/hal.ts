@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { badRequest, zodFieldErrors } from './errors';
-import { JsonText } from './jsonText';
+import { JsonText, type JsonPieces } from './jsonText';
 
 /** HAL building blocks. Relation names are the spec's exact strings; hrefs are absolute URLs. */
 export type Link = { href: string; templated?: true };
@@ -144,9 +144,11 @@ function parsedPageHrefs(selfUrl: string, size: number): (page: number) => strin
 }
 
 /** pagedCollection of items already written as JSON text (JsonText), as JSON text. */
-export function pagedCollectionText(key: string, items: readonly string[], paging: Paging, totalElements: number, selfUrl: string): JsonText {
+export function pagedCollectionText(key: string, items: readonly JsonPieces[], paging: Paging, totalElements: number, selfUrl: string): JsonText {
   const { _links, page } = pagedCollection(key, [], paging, totalElements, selfUrl);
-  return new JsonText(`{"_embedded":{${JSON.stringify(key)}:[${items.join(',')}]},"_links":${JSON.stringify(_links)},"page":${JSON.stringify(page)}}`);
+  const list: JsonPieces[] = [];
+  for (const item of items) list.push(list.length === 0 ? item : [',', item]);
+  return new JsonText([`{"_embedded":{${JSON.stringify(key)}:[`, list, `]},"_links":${JSON.stringify(_links)},"page":${JSON.stringify(page)}}`]);
 }
 
 /** A first page that is not full already tells the total: the count query is skipped. */

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { JsonText } from '../http/jsonText';
 import { hrefs } from '../policy/hrefs';
 import { datasetLinks, workspaceLinks } from '../policy/links';
 import type { DatasetBodyRow } from '../repositories/datasets';
@@ -37,7 +38,7 @@ describe("a dataset's links from their template", () => {
         fc.boolean(),
         (id, h, viewer, query, holdsRows) => {
           const dataset = row(id, query, holdsRows);
-          expect(datasetLinksJson(h, dataset, viewer)).toBe(JSON.stringify(datasetLinks(h, dataset, viewer)));
+          expect(new JsonText(datasetLinksJson(h, dataset, viewer)).text).toBe(JSON.stringify(datasetLinks(h, dataset, viewer)));
         },
       ),
       { numRuns: 300 },
@@ -48,8 +49,8 @@ describe("a dataset's links from their template", () => {
     fc.assert(
       fc.property(fc.uuid(), fc.constantFrom(...servers), role, (id, h, memberRole) => {
         const workspace = { id, name: 'W', domains: [], app_properties: {}, deployment_secret: null, ssh_private_key_set: false } as unknown as WorkspaceShown;
-        const first = JSON.parse(workspaceJson({ h }, workspace, memberRole, undefined)) as { _links: Record<string, { href: string }> };
-        const second = JSON.parse(workspaceJson({ h }, workspace, memberRole, undefined)) as typeof first;
+        const first = JSON.parse(new JsonText(workspaceJson({ h }, workspace, memberRole, undefined)).text) as { _links: Record<string, { href: string }> };
+        const second = JSON.parse(new JsonText(workspaceJson({ h }, workspace, memberRole, undefined)).text) as typeof first;
         const channelId = /channels\/([0-9a-f-]{36})$/.exec(first._links['create channel']!.href)![1]!;
         expect(first._links).toEqual(workspaceLinks(h, { id }, memberRole, channelId));
         expect(second._links['create channel']!.href).not.toBe(first._links['create channel']!.href);
@@ -61,8 +62,8 @@ describe("a dataset's links from their template", () => {
   it('keep each server’s public URL apart', () => {
     const viewer = { role: 'member' as const, liked: false, subscribed: false, mayComment: true };
     const dataset = row('5f0c6a8e-2d1b-4a4e-9a57-0e6f3c1d2b7a', null, false);
-    const one = datasetLinksJson(hrefs({ publicUrl: 'https://one.example.com' }), dataset, viewer);
-    const two = datasetLinksJson(hrefs({ publicUrl: 'https://two.example.com' }), dataset, viewer);
+    const one = new JsonText(datasetLinksJson(hrefs({ publicUrl: 'https://one.example.com' }), dataset, viewer)).text;
+    const two = new JsonText(datasetLinksJson(hrefs({ publicUrl: 'https://two.example.com' }), dataset, viewer)).text;
     expect(one).toContain('https://one.example.com/api/datasets/5f0c6a8e-2d1b-4a4e-9a57-0e6f3c1d2b7a');
     expect(two).toContain('https://two.example.com/api/datasets/5f0c6a8e-2d1b-4a4e-9a57-0e6f3c1d2b7a');
     expect(two).not.toContain('one.example.com');

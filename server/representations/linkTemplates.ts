@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Links } from '../http/hal';
+import type { JsonPieces } from '../http/jsonText';
 import type { Hrefs } from '../policy/hrefs';
 
 // The links of a body depend on a few flags (the viewer's role, a star...) and on the ids they
@@ -15,10 +16,11 @@ const templates = new WeakMap<Hrefs, Map<string, readonly string[]>>();
 
 /**
  * `render`'s links as JSON: rendered once per server and `key` (which must name every flag
- * `render` reads besides the ids) with stand-ins for `ids`, then filled with them. Ids are UUIDs:
- * nothing in them to escape in a URL or in JSON.
+ * `render` reads besides the ids) with stand-ins for `ids`, then filled with them, as pieces
+ * (JsonText): the template's text between the ids is shared by every answer, never copied. Ids are
+ * UUIDs: nothing in them to escape in a URL or in JSON.
  */
-export function linksJson(h: Hrefs, key: string, ids: readonly string[], render: (ids: readonly string[]) => Links): string {
+export function linksJson(h: Hrefs, key: string, ids: readonly string[], render: (ids: readonly string[]) => Links): JsonPieces {
   let byKey = templates.get(h);
   if (!byKey) templates.set(h, (byKey = new Map<string, readonly string[]>()));
   let parts = byKey.get(key);
@@ -27,7 +29,7 @@ export function linksJson(h: Hrefs, key: string, ids: readonly string[], render:
     parts = JSON.stringify(render(STAND_INS.slice(0, ids.length))).split(AT_STAND_IN);
     byKey.set(key, parts);
   }
-  let json = parts[0]!;
-  for (let i = 1; i < parts.length; i += 2) json += ids[parts[i] === STAND_INS[0] ? 0 : 1]! + parts[i + 1]!;
-  return json;
+  const pieces = parts.slice();
+  for (let i = 1; i < pieces.length; i += 2) pieces[i] = ids[pieces[i] === STAND_INS[0] ? 0 : 1]!;
+  return pieces;
 }

@@ -5,6 +5,7 @@ import { isAdminRole, workspaceDraftLinks, workspaceLinks } from '../policy/link
 import { newId } from '../repositories/ids';
 import type { WorkspaceShown } from '../repositories/workspaces';
 import type { BodyContext } from './context';
+import type { JsonPieces } from '../http/jsonText';
 import { linksJson } from './linkTemplates';
 
 type Workspace = Wire<typeof workspaceSchema>;
@@ -33,9 +34,9 @@ function workspaceFields(workspace: WorkspaceShown, role: MemberRole, defaultWor
  * A workspace's answer as JSON text: its fields, then the links of the caller's role from their
  * template (linkTemplates.ts), with the workspace's id and a new channel's id put in.
  */
-export function workspaceJson(ctx: BodyContext, workspace: WorkspaceShown, role: MemberRole, defaultWorkspaceId: string | null | undefined): string {
+export function workspaceJson(ctx: BodyContext, workspace: WorkspaceShown, role: MemberRole, defaultWorkspaceId: string | null | undefined): JsonPieces {
   const links = linksJson(ctx.h, `workspace ${role}`, [workspace.id, newId()], ([id, channelId]) => workspaceLinks(ctx.h, { id: id! }, role, channelId));
-  return `${JSON.stringify(workspaceFields(workspace, role, defaultWorkspaceId)).slice(0, -1)},"_links":${links}}`;
+  return [JSON.stringify(workspaceFields(workspace, role, defaultWorkspaceId)).slice(0, -1), ',"_links":', links, '}'];
 }
 
 /** An initialised workspace (POST): a fresh id and the link whose PUT creates it (the Matatika reference). */
