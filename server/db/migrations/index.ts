@@ -25,6 +25,7 @@ import * as rowsByStream from './023_rows_by_stream';
 import * as foreignKeyIndexes from './024_foreign_key_indexes';
 import * as datasetCountsAndTags from './025_dataset_counts_and_tags';
 import * as datasetBodies from './026_dataset_bodies';
+import * as datasetBodyCompression from './027_dataset_body_compression';
 
 /** Ordered by name; a new migration is a new file added here, never an edit of an old one. */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '024_foreign_key_indexes': foreignKeyIndexes,
   '025_dataset_counts_and_tags': datasetCountsAndTags,
   '026_dataset_bodies': datasetBodies,
+  '027_dataset_body_compression': datasetBodyCompression,
 };
