@@ -58,13 +58,14 @@ export type DatasetRow = DatasetColumns & ViewerColumns;
 /**
  * Per dataset, in the same query as the row (a page stays one query): the viewer's star and
  * subscription, and the workspace's read-only flag. `viewerId` undefined reads neither; it may be
- * the caller's column of a read made with the caller (readWithCaller).
+ * the caller's column of a read made with the caller (readWithCaller). With `workspaceId`, the
+ * read's rows all lie in that workspace: its flag is read once for the statement, not per row.
  */
-function viewerColumns(viewerId: string | RawBuilder<string> | undefined) {
+function viewerColumns(viewerId: string | RawBuilder<string> | undefined, workspaceId?: string) {
   return [
     sql<boolean>`EXISTS (SELECT 1 FROM dataset_likes l WHERE l.dataset_id = d.id AND l.profile_id = ${viewerId ?? ''})`.as('liked'),
     sql<'ALERTS' | 'ALL' | 'NONE' | null>`(SELECT s.type FROM subscriptions s WHERE s.dataset_id = d.id AND s.profile_id = ${viewerId ?? ''})`.as('subscription_type'),
-    sql<string | null>`(SELECT w.app_properties->>'MEMBER_COMMENTS_READ_ONLY' FROM workspaces w WHERE w.id = d.workspace_id)`.as('comments_read_only'),
+    sql<string | null>`(SELECT w.app_properties->>'MEMBER_COMMENTS_READ_ONLY' FROM workspaces w WHERE w.id = ${workspaceId === undefined ? sql.ref('d.workspace_id') : workspaceId})`.as('comments_read_only'),
   ];
 }
 
@@ -87,7 +88,7 @@ const feedPage = (db: Db, p: { workspaceId: string; limit: number; offset: numbe
     .innerJoin('datasets as d', 'd.id', 'page.id')
     .select(BODY_COLUMNS)
     .select(['page.published', 'page.total'])
-    .select(viewerColumns(viewerId))
+    .select(viewerColumns(viewerId, p.workspaceId))
     .orderBy('page.published', 'desc')
     .orderBy('page.id');
 const feedWithCaller = readWithCaller(feedPage, sql`data.published DESC, data.id`);
