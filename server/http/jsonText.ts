@@ -6,20 +6,30 @@
  */
 export type JsonPieces = string | readonly JsonPieces[];
 
-const byteLength = (pieces: JsonPieces): number => {
-  if (typeof pieces === 'string') return Buffer.byteLength(pieces);
-  let length = 0;
-  for (const piece of pieces) length += byteLength(piece);
-  return length;
-};
+// Below this many characters a piece is joined with its neighbours before encoding: one call into
+// the encoder per piece costs more than copying a short string (a workspace's links are eighty
+// pieces of a few characters), while a long piece (a stored body) is encoded from where it lies.
+const JOIN_BELOW = 512;
 
-const writeInto = (buffer: Buffer, pieces: JsonPieces, offset: number): number => {
-  if (typeof pieces === 'string') return offset + buffer.write(pieces, offset);
-  for (const piece of pieces) offset = writeInto(buffer, piece, offset);
-  return offset;
-};
-
-const joined = (pieces: JsonPieces): string => (typeof pieces === 'string' ? pieces : pieces.map(joined).join(''));
+/** The pieces as strings to encode in order: runs of short pieces joined, long pieces as they are. */
+function chunksOf(pieces: JsonPieces): string[] {
+  const chunks: string[] = [];
+  let run: string[] = [];
+  const visit = (piece: JsonPieces): void => {
+    if (typeof piece !== 'string') {
+      for (const inner of piece) visit(inner);
+    } else if (piece.length < JOIN_BELOW) {
+      run.push(piece);
+    } else {
+      if (run.length > 0) chunks.push(run.join(''));
+      run = [];
+      chunks.push(piece);
+    }
+  };
+  visit(pieces);
+  if (run.length > 0) chunks.push(run.join(''));
+  return chunks;
+}
 
 /**
  * An answer already written as JSON: a read model's stored text spliced with what each request
@@ -32,17 +42,22 @@ export class JsonText {
 
   /** the whole text, as one string */
   get text(): string {
-    return joined(this.pieces);
+    return chunksOf(this.pieces).join('');
   }
 
   /**
-   * The UTF-8 bytes, each piece encoded straight into one buffer. On the feed's 26 KB answer, a
-   * joined string was a fifth of the request's garbage and one more copy of the answer; a stored
-   * body's piece is a slice of the text the driver read, so it is not copied on the JS heap at all.
+   * The UTF-8 bytes, in one buffer. On the feed's 26 KB answer, joining everything was a fifth of
+   * the request's garbage and one more copy of the answer: a stored body's piece is a slice of the
+   * text the driver read, encoded from there without a copy on the JS heap.
    */
   bytes(): Buffer {
-    const buffer = Buffer.allocUnsafe(byteLength(this.pieces));
-    writeInto(buffer, this.pieces, 0);
+    const chunks = chunksOf(this.pieces);
+    if (chunks.length === 1) return Buffer.from(chunks[0]!);
+    let length = 0;
+    for (const chunk of chunks) length += Buffer.byteLength(chunk);
+    const buffer = Buffer.allocUnsafe(length);
+    let offset = 0;
+    for (const chunk of chunks) offset += buffer.write(chunk, offset);
     return buffer;
   }
 }
