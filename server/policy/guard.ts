@@ -30,7 +30,7 @@ export interface WorkspaceAccess extends Offer {
 const relsByRole = new WeakMap<Hrefs, Map<MemberRole, ReadonlySet<string>>>();
 function workspaceRels(h: Hrefs, role: MemberRole): ReadonlySet<string> {
   let byRole = relsByRole.get(h);
-  if (!byRole) relsByRole.set(h, (byRole = new Map()));
+  if (!byRole) relsByRole.set(h, (byRole = new Map<MemberRole, ReadonlySet<string>>()));
   let rels = byRole.get(role);
   if (!rels) byRole.set(role, (rels = new Set(Object.keys(workspaceLinks(h, { id: '00000000-0000-0000-0000-000000000000' }, role)))));
   return rels;

@@ -101,7 +101,10 @@ describe('read-only workspaces', () => {
       expectError(await world.member.api.call('PUT', linkOf(own, REL.self), { message: 'edit', datasetId }), 403);
       expect(hasLink((await world.owner.api.get(`/api/datasets/${datasetId}`)).body, REL.newComment)).toBe(true);
       // the feed reads the workspace's flag once for its page: the same answer for each of its datasets
-      const feedOf = async (who: typeof world.member) => (await who.api.get(`/api/workspaces/${W}/feed?size=50`)).body._embedded.datasets as Parameters<typeof hasLink>[0][];
+      const feedOf = async (who: typeof world.member): Promise<unknown[]> => {
+        const datasets: unknown[] = embedded((await who.api.get(`/api/workspaces/${W}/feed?size=50`)).body, 'datasets');
+        return datasets;
+      };
       const membersFeed = await feedOf(world.member);
       expect(membersFeed.length).toBeGreaterThan(0);
       expect(membersFeed.some((d) => hasLink(d, REL.newComment))).toBe(false);
