@@ -30,6 +30,8 @@ test('a member lands on the home page of their workspace (HOME_PAGE, default fee
   await expect(page).toHaveURL(new RegExp(`/l/${SEED.workspaceId}/feed$`));
   await page.goto(`/w/${SEED.workspaceId}`);
   await expect(page).toHaveURL(new RegExp(`/l/${SEED.workspaceId}/feed$`));
+  // the picture is of the feed, not of its loading placeholders
+  await expect(page.getByRole('list', { name: 'Datasets' }).getByRole('article').first()).toBeVisible();
   await screenshot(page, 'member-feed-1280');
   // Only owners create workspaces: anyone else is told they have no account.
   await page.goto('/w/new');
