@@ -328,7 +328,8 @@ describe('Visualisation: metric, carousel, image, mermaid', () => {
   it("mermaid draws rawData in strict mode, even before the rows arrive", async () => {
     mermaidApi.render.mockResolvedValue({ svg: '<svg data-testid="diagram"><text>A</text></svg>' });
     show({ visualisation: '{"mermaid":{}}', rawData: 'graph TD; A-->B', rows: undefined });
-    await screen.findByTestId('diagram');
+    // the mermaid renderer is a lazy chunk: its first import can take seconds on a loaded machine
+    await screen.findByTestId('diagram', undefined, { timeout: 10_000 });
     expect(mermaidApi.initialize).toHaveBeenCalledWith(expect.objectContaining({ securityLevel: 'strict', startOnLoad: false }));
     expect(mermaidApi.render).toHaveBeenCalledWith(expect.any(String), 'graph TD; A-->B');
   });
@@ -336,7 +337,7 @@ describe('Visualisation: metric, carousel, image, mermaid', () => {
   it('a mermaid error is shown as a message, not thrown', async () => {
     mermaidApi.render.mockRejectedValue(new Error('Parse error on line 1'));
     show({ visualisation: '{"mermaid":{}}', rawData: 'graph ???' });
-    const status = await screen.findByRole('status');
+    const status = await screen.findByRole('status', undefined, { timeout: 10_000 });
     expect(status.textContent).toContain('Parse error on line 1');
   });
 });
