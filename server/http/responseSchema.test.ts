@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { halResource, pagedCollection } from '../../src/domain/hal';
 import { jobSchema, pipelineSchema, settingSchema, workspaceSchema } from '../../src/domain/resources';
-import { responseJsonSchema, serializerSchema } from './responseSchema';
+import { ResponseSchema, responseJsonSchema, serializerOf, serializerSchema } from './responseSchema';
 
-/** What Fastify sends for `body` under a route's response schema. */
+/** What Fastify sends for `body` under a route's response schema, given as defineRoute gives it. */
 async function serialise(schema: z.ZodType, body: unknown): Promise<unknown> {
   const app = Fastify({ logger: false });
-  app.get('/', { schema: { response: { '2xx': serializerSchema(schema) } } }, () => body);
+  app.get('/', { schema: { response: { '2xx': new ResponseSchema(schema) } }, serializerCompiler: serializerOf }, () => body);
   const answer = await app.inject('/');
   await app.close();
   expect(answer.statusCode).toBe(200);

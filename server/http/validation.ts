@@ -65,3 +65,12 @@ export function rejectNulCharacters(input: unknown, objectName: string): void {
   visit(input, '', 0);
   if (found.length > 0) throw badRequest(`Validation failed for object='${objectName}'`, found);
 }
+
+/**
+ * Fastify's validator compiler. No route declares a Fastify validation schema: input is parsed by
+ * the route's zod schemas (routes/define.ts). A route that declared one anyway fails when it is
+ * registered (Fastify names the route), rather than going unvalidated.
+ */
+export function noSchemaValidation(): never {
+  throw new Error('a Fastify validation schema is not compiled here: validate the input with zod through defineRoute');
+}

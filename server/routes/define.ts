@@ -8,7 +8,7 @@ import type { CallerKey, WithCaller } from '../repositories/callers';
 import { isUuid } from '../repositories/ids';
 import type { RouteContext } from './context';
 import { parseBody, parseQuery, rejectNulCharacters, wellFormedStrings } from '../http/validation';
-import { serializerSchema } from '../http/responseSchema';
+import { ResponseSchema, serializerOf } from '../http/responseSchema';
 import { JSON_CONTENT_TYPE, JsonText } from '../http/jsonText';
 
 // Every API route is declared through `defineRoute`: it names the resource it acts on and the
@@ -129,7 +129,7 @@ export function defineRoute<K extends ResourceKind, B extends z.ZodType = z.ZodU
     method: spec.method,
     url: spec.url,
     config: { [ROUTE_META]: meta },
-    ...(spec.response ? { schema: { response: { '2xx': serializerSchema(spec.response) } } } : {}),
+    ...(spec.response ? { schema: { response: { '2xx': new ResponseSchema(spec.response) } }, serializerCompiler: serializerOf } : {}),
     handler: async (request, reply) => {
       const params = (request.params ?? {}) as Record<string, string | undefined>;
       const param = (name: string) => params[name] ?? '';

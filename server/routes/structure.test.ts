@@ -1,6 +1,7 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
+import { compileSerializer } from '../http/responseSchema';
 import type { Db } from '../db/database';
 import { apiRoutes, type RegisteredRoute } from './index';
 
@@ -56,5 +57,18 @@ describe('the routes under /api', () => {
     // and the list names no route that is gone or that declares one after all
     const stale = Object.keys(NO_JSON_BODY).filter((name) => !routes.some((route) => key(route) === name && route.meta?.response === undefined));
     expect(stale).toEqual([]);
+  });
+
+  it("each answer schema compiles into its serializer (made on the route's first answer, so a broken one would fail late)", async () => {
+    const routes = await registeredRoutes();
+    const failures = routes.flatMap((route) => {
+      if (!route.meta?.response) return [];
+      try {
+        return typeof compileSerializer(route.meta.response)({}) === 'string' ? [] : [`${route.method} ${route.url}`];
+      } catch (error) {
+        return [`${route.method} ${route.url}: ${String(error)}`];
+      }
+    });
+    expect(failures).toEqual([]);
   });
 });
