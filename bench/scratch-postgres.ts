@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { withAdmin } from '../tests/support/server';
+import { dropDatabase, withAdmin } from '../tests/support/server';
 
 /** A fresh database on the PostgreSQL server of `adminUrl`, for one bench run; `drop()` removes it. */
 export interface ScratchDatabase {
@@ -14,6 +14,7 @@ export async function createScratchDatabase(adminUrl: string): Promise<ScratchDa
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    drop: () => withAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
+    // the workspace roles the server made go too: roles outlive the database on the cluster
+    drop: () => withAdmin(adminUrl, dropDatabase(name)),
   };
 }

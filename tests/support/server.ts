@@ -49,7 +49,7 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
  * Drops a scratch database and then the workspace roles made for it: roles are cluster-wide, and
  * their names end with a digest of their database's name (server/stores/storeRole.ts).
  */
-function dropDatabase(name: string): (client: pg.Client) => Promise<void> {
+export function dropDatabase(name: string): (client: pg.Client) => Promise<void> {
   return async (client) => {
     await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     const { rows } = await client.query<{ rolname: string }>(`SELECT rolname FROM pg_roles WHERE rolname ~ '^ws_[0-9a-f]{32}_' AND right(rolname, 8) = left(md5($1), 8)`, [name]);
