@@ -2,6 +2,7 @@ import { buildServer } from './app';
 import { backgroundWork, stopOnSignals } from './background';
 import { loadConfig } from './config';
 import { openDatabase } from './db/database';
+import { collectWhenQuiet } from './quietCollection';
 import { seedDemo } from './seed';
 
 /** `npm start`: open (and migrate) the database, seed demo content once, run jobs and serve until told to stop. */
@@ -27,6 +28,9 @@ async function main() {
 
   await server.app.listen({ port: config.port, host: config.host });
   await work.start();
+  // --expose-gc (npm start) makes the global gc: a full, synchronous collection
+  const { gc } = globalThis;
+  collectWhenQuiet(gc ? () => void gc() : undefined);
   log.info({ url: config.publicUrl, database: database.kind, identity: config.auth.embedded ? 'embedded' : config.auth.domain }, 'ready');
 }
 
