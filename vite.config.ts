@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
-import { precompressAssets } from './scripts/precompressAssets';
+import { precompressAssets } from './scripts/precompressAssets.ts';
 
 // The SPA build. JSX is compiled by Vite's own transformer (no React plugin needed for a build);
 // heavy renderers are split into their own chunks by dynamic import where they are used.
