@@ -25,27 +25,37 @@ export interface Measurement {
 // Linux counts a process's CPU time in clock ticks of 1/100 s (USER_HZ).
 const TICKS_PER_SECOND = 100;
 
-/** User + system CPU seconds of a process so far, from /proc/<pid>/stat. */
-export function cpuSeconds(pid: number | undefined): number | undefined {
+/**
+ * User + system CPU seconds of a process so far, from /proc/<pid>/stat; with `reapedChildren`,
+ * those of its children that ended and were waited for too.
+ */
+export function cpuSeconds(pid: number | undefined, reapedChildren = false): number | undefined {
   if (pid === undefined) return undefined;
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the parenthesised command name; utime and stime are the 14th and 15th of the line.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+    // Fields after the parenthesised command name; utime and stime are the 14th and 15th of the
+    // line, cutime and cstime (the reaped children's) the 16th and 17th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+    const own = fields[11]! + fields[12]!;
+    return (reapedChildren ? own + fields[13]! + fields[14]! : own) / TICKS_PER_SECOND;
   } catch {
     return undefined;
   }
 }
 
-/** User + system CPU seconds so far of every process named `postgres` on the machine (undefined where /proc is not there). */
+/**
+ * User + system CPU seconds so far of every process named `postgres` on the machine, the ended
+ * backends included (the postmaster reaps them, and their time joins its children's): a sum of the
+ * live processes alone fell, even below zero per request, when a backend ended during a measurement
+ * (the pool replaces a connection after 10,000 uses). Undefined where /proc is not there.
+ */
 export function postgresCpuSeconds(): number | undefined {
   try {
     let total = 0;
     for (const pid of fs.readdirSync('/proc')) {
       if (!/^\d+$/.test(pid)) continue;
       try {
-        if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('postgres')) total += cpuSeconds(Number(pid)) ?? 0;
+        if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('postgres')) total += cpuSeconds(Number(pid), true) ?? 0;
       } catch {
         // the process ended meanwhile
       }
