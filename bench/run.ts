@@ -115,9 +115,13 @@ function printTable(rows: Row[]): void {
   const cores = os.cpus().length;
   const lines = rows.map(({ database, endpoint, result, target }) => {
     const share = (100 * result.requestsPerSecond) / floors.get(database)!;
-    const wanted = [target?.share === undefined ? '' : `≥ ${target.share} %`, target?.p99 === undefined ? '' : `p99 < ${target.p99} ms`].filter(Boolean);
-    const met = (target?.share === undefined || share >= target.share) && (target?.p99 === undefined || result.p99 < target.p99);
-    const verdict = wanted.length === 0 ? '' : `${met ? 'met' : 'NOT met'} (${wanted.join(', ')})`;
+    // each target judged on its own: a row that misses one still shows the other met
+    const verdict = [
+      target?.share === undefined ? '' : `≥ ${target.share} % ${share >= target.share ? 'met' : 'NOT met'}`,
+      target?.p99 === undefined ? '' : `p99 < ${target.p99} ms ${result.p99 < target.p99 ? 'met' : 'NOT met'}`,
+    ]
+      .filter(Boolean)
+      .join('; ');
     const machine = machineCpuUs(result);
     return [
       database,
