@@ -32,6 +32,8 @@ const schema = z.object({
   RUNNER_MAX_OPEN_FILES: count(64, 1_048_576, 1024),
   RUNNER_MAX_FILE_MB: count(1, 1_048_576, 1024),
   RUNNER_MAX_LOG_MB: count(1, 100_000, 50),
+  // What each workspace's project directory may take on disk (diskQuota.ts), jobs' files included.
+  WORKSPACE_DISK_QUOTA_MB: count(1, 100_000_000, 2048),
 });
 
 export type SandboxMode = 'auto' | 'bwrap' | 'unshare' | 'off';
@@ -50,6 +52,8 @@ export interface RunnerSettings {
   retryBaseMs: number;
   killGraceMs: number;
   shutdownGraceMs: number;
+  /** WORKSPACE_DISK_QUOTA_MB: what a workspace's project directory may take on disk */
+  diskQuotaMb: number;
   sandbox: SandboxSettings;
 }
 
@@ -67,6 +71,7 @@ export function loadRunnerSettings(source: NodeJS.ProcessEnv = process.env): Run
     retryBaseMs: env.RUNNER_RETRY_DELAY_SECONDS * 1000,
     killGraceMs: env.RUNNER_KILL_GRACE_SECONDS * 1000,
     shutdownGraceMs: env.RUNNER_SHUTDOWN_GRACE_SECONDS * 1000,
+    diskQuotaMb: env.WORKSPACE_DISK_QUOTA_MB,
     sandbox: {
       mode: env.RUNNER_SANDBOX,
       network: { mode: env.RUNNER_NETWORK, allowedHosts: env.RUNNER_ALLOWED_HOSTS },

@@ -5,7 +5,12 @@ import type { EndReason } from '../../src/domain/jobStatus';
 // same environment, output line by line into the job's log, stop and timeout, a group id the
 // runner records so a later runner can end a lost job (docs/decisions.md, "Job sandbox").
 
-export type StopReason = 'WITHDRAWN' | 'TIMEOUT' | 'RUNNER_LOST';
+/**
+ * Why the runner stops a job. LIMIT: the job broke a limit the runner itself watches (the
+ * workspace's disk quota, diskQuota.ts), whose line the runner has already logged: the group is
+ * killed at once, without the grace a polite stop gets, and the job ends ERROR like any limit's.
+ */
+export type StopReason = 'WITHDRAWN' | 'TIMEOUT' | 'RUNNER_LOST' | 'LIMIT';
 
 export interface JobProcessResult {
   reason: EndReason;

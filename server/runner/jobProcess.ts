@@ -50,7 +50,7 @@ export function killGroup(pid: number, signal: NodeJS.Signals): boolean {
  * background leftovers never outlive their job.
  */
 export function startProcessGroup(command: ProcessCommand, options: ProcessOptions): GroupProcess {
-  let stopReason: StopReason | undefined;
+  let stopReason: Exclude<StopReason, 'LIMIT'> | undefined;
   let failed = false;
   const child = spawn(command.file, command.args, {
     cwd: command.cwd,
@@ -65,6 +65,12 @@ export function startProcessGroup(command: ProcessCommand, options: ProcessOptio
 
   const stop = (reason: StopReason) => {
     if (stopReason || failed || pid === undefined) return;
+    if (reason === 'LIMIT') {
+      // a broken limit ends the job as `fail` does; the one who stopped it logged the line
+      failed = true;
+      killGroup(pid, 'SIGKILL');
+      return;
+    }
     stopReason = reason;
     killGroup(pid, 'SIGTERM');
     killTimer = setTimeout(() => killGroup(pid, 'SIGKILL'), options.killGraceMs);

@@ -10,6 +10,7 @@ import { RunnerBridge } from './bridge';
 import { loadRunnerSettings, type RunnerSettings, type SandboxSettings } from './config';
 import { jobEnvironment } from './environment';
 import type { Executor, JobProcess, JobProcessResult } from './executor';
+import { DiskQuotas } from './diskQuota';
 import { createExecutor } from './sandbox';
 import { LogWriter, lastLogSequence } from './logs';
 import { projectDir, writeProjectFile } from './project';
@@ -28,9 +29,13 @@ export interface RunnerLog {
   trace(obj: object, msg: string): void;
 }
 
-export interface RunnerOptions extends Omit<RunnerSettings, 'enabled' | 'sandbox'> {
+export interface RunnerOptions extends Omit<RunnerSettings, 'enabled' | 'sandbox' | 'diskQuotaMb'> {
   /** the job sandbox's settings; RUNNER_SANDBOX and the rest of the environment when left out */
   sandbox?: SandboxSettings;
+  /** WORKSPACE_DISK_QUOTA_MB, from the environment when left out */
+  diskQuotaMb?: number;
+  /** how often a running workspace's project is measured against its quota (1 s) */
+  diskQuotaCheckMs?: number;
   db: Db;
   /** the embedded database belongs to this process alone, so at start every RUNNING job is lost */
   exclusiveDatabase: boolean;
@@ -78,10 +83,17 @@ export class Runner {
   private readonly onWithdrawn = (jobId: string) => this.running.get(jobId)?.process?.stop('WITHDRAWN');
 
   private readonly sandboxSettings: SandboxSettings;
+  /** every job that writes a workspace's project runs inside its quota, whichever executor runs it */
+  private readonly quotas: DiskQuotas;
 
   constructor(private readonly options: RunnerOptions) {
     this.bridge = new RunnerBridge(options.db);
     this.sandboxSettings = options.sandbox ?? loadRunnerSettings().sandbox;
+    this.quotas = new DiskQuotas({
+      quotaMb: options.diskQuotaMb ?? loadRunnerSettings().diskQuotaMb,
+      ...(options.diskQuotaCheckMs !== undefined ? { intervalMs: options.diskQuotaCheckMs } : {}),
+      onError: (error) => options.log.error({ err: error }, 'runner: a disk quota check failed'),
+    });
   }
 
   get activeJobs(): number {
@@ -230,13 +242,23 @@ export class Runner {
 
   /** Clones the workspace's repository in a process of its own (stoppable like a pipeline's), then reads it. */
   private async runDeployment(entry: Running, write: (line: string) => void): Promise<JobProcessResult> {
-    const started = await startDeployment(this.options.db, this.options.dataDir, entry.job, write, { killGraceMs: this.options.killGraceMs, repositoryLocalRoots: this.options.repositoryLocalRoots ?? [], executor: this.requireExecutor() });
-    if (started.done || !started.process) return started.done ?? { reason: 'SPAWN_FAILED', exitCode: null, signal: null };
-    entry.process = started.process;
-    if (started.process.pid !== undefined) await recordProcessGroup(this.options.db, entry.job.id, this.id, started.process.pid);
-    if (this.stopping) started.process.stop('RUNNER_LOST');
-    const result = await started.process.done;
-    return started.after ? await started.after(result) : result;
+    let after: ((result: JobProcessResult) => Promise<JobProcessResult>) | undefined;
+    // the clone lands in the project directory, so it counts against the workspace's quota
+    const result = await this.quotas.run(entry.job.workspace_id, projectDir(this.options.dataDir, entry.job.workspace_id), write, async () => {
+      const started = await startDeployment(this.options.db, this.options.dataDir, entry.job, write, { killGraceMs: this.options.killGraceMs, repositoryLocalRoots: this.options.repositoryLocalRoots ?? [], executor: this.requireExecutor() });
+      if (started.done || !started.process) return ended(started.done ?? { reason: 'SPAWN_FAILED', exitCode: null, signal: null });
+      after = started.after;
+      return await this.track(entry, started.process);
+    });
+    return after ? await after(result) : result;
+  }
+
+  /** The job's process, recorded so that it can be stopped here and found again by a later runner. */
+  private async track(entry: Running, started: JobProcess): Promise<JobProcess> {
+    entry.process = started;
+    if (started.pid !== undefined) await recordProcessGroup(this.options.db, entry.job.id, this.id, started.pid);
+    if (this.stopping) started.stop('RUNNER_LOST');
+    return started;
   }
 
   /** Runs a pipeline job's script; `grant` receives the job's bridge token, revoked by the caller. */
@@ -285,23 +307,29 @@ export class Runner {
       bridgeToken: token,
       allowedHosts: this.sandboxSettings.network.allowedHosts,
     });
-    if (skipped.length > 0) writer.write(`Settings not passed to the job (no such component, or a reserved or unusable name): ${skipped.join(', ')}.`);
+    if (skipped.length > 0) writer.write(`Settings not passed to the job (no such component, an unusable name, or a variable in the system's namespace): ${skipped.join(', ')}.`);
     writer.write(executor.describe());
-    const started = executor.start({
-      workspaceId: job.workspace_id,
-      script,
-      projectDir: dir,
-      env,
-      bridgeSocket: this.bridge.socketPath,
-      timeoutMs: job.timeout_seconds * 1000,
-      killGraceMs: this.options.killGraceMs,
-      onLine: (line) => writer.write(line),
-    });
-    entry.process = started;
-    if (started.pid !== undefined) await recordProcessGroup(db, job.id, this.id, started.pid);
-    if (this.stopping) started.stop('RUNNER_LOST');
-    return await started.done;
+    return await this.quotas.run(job.workspace_id, dir, (line) => writer.write(line), () =>
+      this.track(
+        entry,
+        executor.start({
+          workspaceId: job.workspace_id,
+          script,
+          projectDir: dir,
+          env,
+          bridgeSocket: this.bridge.socketPath,
+          timeoutMs: job.timeout_seconds * 1000,
+          killGraceMs: this.options.killGraceMs,
+          onLine: (line) => writer.write(line),
+        }),
+      ),
+    );
   }
+}
+
+/** A job that ended before any process started, as the process it never had. */
+function ended(result: JobProcessResult): JobProcess {
+  return { pid: undefined, done: Promise.resolve(result), stop: () => undefined };
 }
 
 function sleep(ms: number): Promise<void> {
