@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import { componentNameProblem } from '../../src/domain/settingEnv';
 import type { Db } from '../db/database';
 import type { DataComponentsTable } from '../db/schema';
 import { isUniqueViolation, newId } from './ids';
@@ -52,9 +53,15 @@ export interface DataComponentInput {
   properties?: Record<string, unknown>;
 }
 
-export type ComponentWrite = { ok: true; component: DataComponentRow } | { ok: false; conflict: 'name' };
+/** A write refused for its name: taken in the workspace, or in the system's variable namespace. */
+export type ComponentWrite = { ok: true; component: DataComponentRow } | { ok: false; problem: string };
+
+export const COMPONENT_NAME_TAKEN = 'A data component with this name already exists in the workspace';
 
 export async function createDataComponent(db: Db, workspaceId: string, input: DataComponentInput): Promise<ComponentWrite> {
+  // every way a component is made (the API, a deployment, a pipeline naming a plugin, the seed) comes here
+  const problem = componentNameProblem(input.name);
+  if (problem !== undefined) return { ok: false, problem };
   try {
     const component = await db
       .insertInto('data_components')
@@ -71,12 +78,14 @@ export async function createDataComponent(db: Db, workspaceId: string, input: Da
       .executeTakeFirstOrThrow();
     return { ok: true, component };
   } catch (error) {
-    if (isUniqueViolation(error)) return { ok: false, conflict: 'name' };
+    if (isUniqueViolation(error)) return { ok: false, problem: COMPONENT_NAME_TAKEN };
     throw error;
   }
 }
 
 export async function updateDataComponent(db: Db, id: string, changes: { name?: string; properties?: Record<string, unknown> }): Promise<ComponentWrite | undefined> {
+  const problem = changes.name === undefined ? undefined : componentNameProblem(changes.name);
+  if (problem !== undefined) return { ok: false, problem };
   try {
     const component = await db
       .updateTable('data_components')
@@ -90,7 +99,7 @@ export async function updateDataComponent(db: Db, id: string, changes: { name?: 
       .executeTakeFirst();
     return component ? { ok: true, component } : undefined;
   } catch (error) {
-    if (isUniqueViolation(error)) return { ok: false, conflict: 'name' };
+    if (isUniqueViolation(error)) return { ok: false, problem: COMPONENT_NAME_TAKEN };
     throw error;
   }
 }

@@ -3,11 +3,6 @@ import type { DataComponentRow } from '../repositories/dataComponents';
 import { PLUGIN_BIN_DIR, findCataloguePlugin } from '../plugins/catalogue';
 import { JOB_ALLOWED_HOSTS_ENV } from '../security/netPolicy';
 
-/** Variables the runner owns; no setting may set them. */
-export const RESERVED_ENV: ReadonlySet<string> = new Set([
-  'PATH', 'HOME', 'SHELL', 'TMPDIR', 'LANG', 'TZ', 'NODE_OPTIONS', 'LD_PRELOAD', 'LD_LIBRARY_PATH', 'BASH_ENV', 'ENV',
-  'JOB_ID', 'PIPELINE_ID', 'WORKSPACE_ID', 'RUNNER_BRIDGE', 'RUNNER_BRIDGE_TOKEN', 'MELTANO_PROJECT_ROOT', JOB_ALLOWED_HOSTS_ENV,
-]);
 
 export interface JobEnvironmentInput {
   jobId: string;
@@ -27,12 +22,14 @@ export interface JobEnvironmentInput {
 /**
  * The environment a job sees: a fresh one, not the server's (which holds DATABASE_URL and mail
  * credentials), with the server's PATH followed by the built-in plugins, and every component
- * setting by Meltano's rule. Paths are where the job sees them (the sandbox's /project).
+ * setting by Meltano's rule, each in its plugin's namespace (settingEnv.ts refuses the system's,
+ * the runner's own names included). Paths are where the job sees them (the sandbox's /project).
+ * Only the job's own process gets it: the sandbox's launchers start from a fixed environment.
  */
 export function jobEnvironment(input: JobEnvironmentInput, serverEnv: NodeJS.ProcessEnv = process.env): { env: Record<string, string>; skipped: string[] } {
   const components = input.components.map((c) => ({ name: c.name, settings: findCataloguePlugin(c.plugin_type, c.plugin_name, c.variant)?.settings ?? [] }));
   const componentProperties = Object.fromEntries(input.components.map((c) => [c.name, c.properties]));
-  const { env: settings, skipped } = settingsEnv(components, input.pipelineProperties, componentProperties, RESERVED_ENV);
+  const { env: settings, skipped } = settingsEnv(components, input.pipelineProperties, componentProperties);
   const env: Record<string, string> = {
     ...settings,
     PATH: `${serverEnv.PATH ?? '/usr/local/bin:/usr/bin:/bin'}:${PLUGIN_BIN_DIR}`,

@@ -80,7 +80,7 @@ export async function seedDemoPipelines(db: Db, workspaceId: string, ownerId: st
   await ensureDefaultStore(db, workspaceId);
   for (const component of COMPONENTS) {
     const created = await createDataComponent(db, workspaceId, component);
-    if (!created.ok) throw new Error(`seed: the component name ${component.name} is taken`);
+    if (!created.ok) throw new Error(`seed: the component name ${component.name}: ${created.problem}`);
   }
   const pipelineIds: string[] = [];
   for (const input of PIPELINES) {

@@ -85,6 +85,20 @@ describe('readDiscovery', () => {
     expect(setting.errors.map((e) => `${e.objectName}.${e.field}`)).toEqual(['extractors[0].settings']);
   });
 
+  it("refuses a plugin name or a setting's env in the system's variable namespace (issue 36)", () => {
+    const { plugins, errors } = readDiscovery({
+      extractors: [
+        { name: 'ld', variant: 'v' },
+        { name: 'tap-ok', settings: [{ name: 'hook', env: 'LD_PRELOAD' }, { name: 'token', env: 'TAP_OK_TOKEN' }] },
+      ],
+    });
+    expect(plugins).toEqual([]);
+    expect(errors.map((e) => `${e.objectName}.${e.field}: ${e.defaultMessage}`)).toEqual([
+      expect.stringMatching(/^extractors\[0\]\.name: cannot be used: its settings would become LD_… variables/),
+      'extractors[1].settings[0].env: cannot be LD_PRELOAD: a namespace the system reads',
+    ]);
+  });
+
   it('has no plugins and no errors for an empty document, and refuses a document that is not a map', () => {
     for (const empty of [null, undefined, {}, { version: 22 }, { extractors: [] }]) expect(readDiscovery(empty)).toEqual({ plugins: [], errors: [] });
     for (const wrong of ['text', 42, [], [{ name: 'x' }], true]) expect(readDiscovery(wrong).errors).toEqual([expect.objectContaining({ objectName: 'discovery', field: 'document' })]);

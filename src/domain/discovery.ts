@@ -1,4 +1,5 @@
 import { PLUGIN_TYPES, SETTING_KINDS, type PluginType, type SettingKind } from './resources';
+import { componentNameProblem, explicitEnvProblem } from './settingEnv';
 
 // Plugin definitions in Meltano's discovery.yml format (spec 001 §5 'Discovery file', notes/lab.md):
 // top-level lists per plugin type ('extractors', 'loaders', ...), each plugin either with
@@ -162,6 +163,15 @@ function readOptions(reader: Reader, source: Record<string, unknown>, field: str
   });
 }
 
+/** A setting's own variable name: a plugin may pick it, never in the system's namespace (settingEnv.ts). */
+function readExplicitEnv(reader: Reader, raw: Record<string, unknown>, field: string): string | null {
+  const env = reader.text(raw, 'env', field, 255);
+  const problem = env === null ? undefined : explicitEnvProblem(env);
+  if (problem === undefined) return env;
+  reader.error(field, problem);
+  return null;
+}
+
 function readSetting(reader: Reader, raw: unknown, field: string): DiscoveredSetting | undefined {
   if (!isRecord(raw)) {
     reader.error(field, 'must be a setting with a name');
@@ -181,7 +191,7 @@ function readSetting(reader: Reader, raw: unknown, field: string): DiscoveredSet
     description: reader.text(raw, 'description', `${field}.description`),
     ...(raw.value === undefined ? {} : { value: raw.value }),
     placeholder: reader.text(raw, 'placeholder', `${field}.placeholder`, 500),
-    env: reader.text(raw, 'env', `${field}.env`, 255),
+    env: readExplicitEnv(reader, raw, `${field}.env`),
     documentation: reader.text(raw, 'documentation', `${field}.documentation`, 2_000),
     options: readOptions(reader, raw, `${field}.options`),
     required,
@@ -211,6 +221,12 @@ function readVariant(reader: Reader, pluginType: PluginType, plugin: Record<stri
   const name = reader.text(plugin, 'name', `${prefix}name`, DISCOVERY_LIMITS.nameLength);
   if (name === null || !NAME.test(name)) {
     reader.error(`${prefix}name`, name === null ? 'is required' : 'must start with a letter or digit and hold only letters, digits, _ . and -');
+    return undefined;
+  }
+  // the plugin's name is its components' default name, and so the namespace of their variables
+  const namespaceProblem = componentNameProblem(name);
+  if (namespaceProblem !== undefined) {
+    reader.error(`${prefix}name`, namespaceProblem);
     return undefined;
   }
   const pick = (key: string, max?: number) => reader.text(variant, key, `${field}${key}`, max) ?? (variant === plugin ? null : reader.text(plugin, key, `${prefix}${key}`, max));

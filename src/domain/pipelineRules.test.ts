@@ -86,6 +86,17 @@ describe('pipelineErrors', () => {
     });
   });
 
+  it("refuses settings whose variable would land in the system's namespace (issue 36), naming the variable", () => {
+    const ld: ComponentRule = { name: 'ld', properties: {}, settings: [] };
+    const hooked: ComponentRule = { name: 'tap-hooked', properties: {}, settings: [{ name: 'hook', env: 'BASH_ENV' }] };
+    const errors = pipelineErrors({ ...base, properties: { 'tap-postgres.user': 'a', 'tap-postgres.database': 'b', 'ld.audit': '/project/x.so', 'ld.preload': '/project/x.so', 'tap-hooked.hook': '/project/x.sh' } }, { ...context, components: [...context.components, ld, hooked] });
+    expect(errors).toEqual({
+      'properties.ld.audit': expect.stringContaining('LD_AUDIT'),
+      'properties.ld.preload': expect.stringContaining('LD_PRELOAD'),
+    });
+    // an explicit env in the system's namespace is not used: the setting stays in its plugin's own (TAP_HOOKED_HOOK)
+  });
+
   it('checks the reserved _select and _metadata keys hold JSON text', () => {
     const props = { 'tap-postgres.user': 'a', 'tap-postgres.database': 'b', 'tap-postgres._select': '["orders.*"]', 'tap-postgres._metadata': '{oops' };
     expect(pipelineErrors({ ...base, properties: props }, context)).toEqual({ 'properties.tap-postgres._metadata': PIPELINE_MESSAGES.reservedJson });

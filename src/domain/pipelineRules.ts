@@ -1,6 +1,6 @@
 import { checkSchedule } from './cron';
 import { DEPLOY_TRIGGER } from './pipelineConstants';
-import { envValue, settingEnvName, settingsEnv, splitPropertyKey } from './settingEnv';
+import { envValue, isSystemVariable, settingEnvName, settingsEnv, splitPropertyKey } from './settingEnv';
 import { isValidEmail } from './validation';
 
 // The server's rules for saving a pipeline (spec 001 §3, §5, §7): field errors named `name`,
@@ -37,6 +37,9 @@ export const PIPELINE_MESSAGES = {
   triggerUnknown: 'names no pipeline of this workspace',
   reservedJson: 'must be JSON text',
 } as const;
+
+/** A setting whose variable would land in the system's namespace (settingEnv.ts): never saved. */
+export const systemVariableMessage = (variable: string) => `would become the variable ${variable}, a namespace the system reads: rename the data component`;
 
 export const MAX_NAME_LENGTH = 255;
 /** Triggers may name this task besides pipelines (spec 001 §3). */
@@ -171,6 +174,11 @@ export function pipelineErrors(candidate: PipelineCandidate, context: PipelineRu
       continue;
     }
     const setting = byName.get(split.component)?.settings.find((s) => s.name === split.setting);
+    const variable = settingEnvName(split.component, split.setting, setting?.env);
+    if (isSystemVariable(variable)) {
+      errors[`properties.${key}`] = systemVariableMessage(variable);
+      continue;
+    }
     const typeError = settingValueError(setting, value);
     if (typeError !== undefined) errors[`properties.${key}`] = typeError;
   }
@@ -205,13 +213,11 @@ export const MASK = '***';
 export function maskedEnvironment(
   components: readonly ComponentRule[],
   pipelineProperties: Readonly<Record<string, unknown>>,
-  reserved: ReadonlySet<string> = new Set(),
 ): Record<string, EnvironmentVariable> {
   const { env } = settingsEnv(
     components.map((c) => ({ name: c.name, settings: c.settings.map((s) => ({ name: s.name, env: s.env })) })),
     pipelineProperties,
     Object.fromEntries(components.map((c) => [c.name, c.properties])),
-    reserved,
   );
   const sensitiveNames = new Set<string>();
   const names = components.map((c) => c.name);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hostileString, hostileStringWithHuge } from './hostile.fixture';
-import { envName, envValue, isValidEnvName, settingEnvName, settingsEnv, splitPropertyKey } from './settingEnv';
+import { componentNameProblem, envName, explicitEnvProblem, envValue, isSystemVariable, isValidEnvName, settingEnvName, settingsEnv, splitPropertyKey } from './settingEnv';
 
 describe('settingEnvName (Meltano rule)', () => {
   it('joins plugin and setting, non-alphanumerics to _, upper case', () => {
@@ -67,23 +67,68 @@ describe('settingsEnv', () => {
     });
     expect(skipped).toEqual(['other.x']);
   });
-  it('never sets a reserved name', () => {
-    const { env, skipped } = settingsEnv([{ name: 'tap-x', settings: [{ name: 'path', env: 'PATH' }] }], { 'tap-x.path': '/evil' }, {}, new Set(['PATH']));
-    expect(env).toEqual({});
-    expect(skipped).toEqual(['tap-x.path']);
+  it("keeps an explicit env in the system's namespace out: the setting lands in its plugin's own", () => {
+    const { env, skipped } = settingsEnv([{ name: 'tap-x', settings: [{ name: 'path', env: 'PATH' }, { name: 'hook', env: 'LD_PRELOAD' }] }], { 'tap-x.path': '/evil', 'tap-x.hook': '/project/evil.so' });
+    expect(env).toEqual({ TAP_X_PATH: '/evil', TAP_X_HOOK: '/project/evil.so' });
+    expect(skipped).toEqual([]);
   });
-  it('on hostile keys and values yields only valid names, no NUL, nothing reserved', () => {
+  it('skips every setting of a component whose name makes system variables (saved before the rule)', () => {
+    const components = ['ld', 'bash', 'node', 'python', 'git', 'meltano', 'runner'].map((name) => ({ name, settings: [] }));
+    const { env, skipped } = settingsEnv(components, { 'ld.audit': '/project/evil.so', 'ld.preload': '/project/evil.so', 'bash.env': '/project/x', 'node.options': '--require /project/x.js', 'python.path': '/p', 'git.ssh_command': 'sh', 'meltano.database_uri': 'x', 'runner.bridge_token': 'x' });
+    expect(env).toEqual({});
+    expect(skipped.sort()).toEqual(['bash.env', 'git.ssh_command', 'ld.audit', 'ld.preload', 'meltano.database_uri', 'node.options', 'python.path', 'runner.bridge_token']);
+  });
+  it('on hostile keys and values yields only valid names outside the system namespace, no NUL', () => {
     fc.assert(
-      fc.property(fc.array(hostileString, { maxLength: 4 }), fc.dictionary(hostileString, fc.oneof(hostileString, fc.integer(), fc.boolean(), fc.constant(null))), (names, props) => {
-        const reserved = new Set(['PATH', 'HOME']);
-        const { env } = settingsEnv(names.map((name) => ({ name, settings: [{ name: 'x', env: 'PATH' }] })), props, {}, reserved);
+      fc.property(fc.array(fc.oneof(hostileString, fc.constantFrom('ld', 'LD', 'bash', 'node', 'python3', 'path', 'home', 'env', 'tmpdir', 'git', 'ssl', 'job', 'pipeline', 'meltano', 'http', 'no')), { maxLength: 4 }), fc.dictionary(hostileString, fc.oneof(hostileString, fc.integer(), fc.boolean(), fc.constant(null))), fc.constantFrom('PATH', 'LD_AUDIT', 'BASH_ENV', 'NODE_OPTIONS', 'PYTHONSTARTUP', 'OK_NAME'), (names, props, explicit) => {
+        const { env } = settingsEnv(names.map((name) => ({ name, settings: [{ name: 'x', env: explicit }] })), Object.fromEntries([...names.map((n) => [`${n}.x`, 'v']), ...names.map((n) => [`${n}.preload`, 'v']), ...Object.entries(props)]));
         for (const [name, value] of Object.entries(env)) {
           expect(isValidEnvName(name)).toBe(true);
-          expect(reserved.has(name)).toBe(false);
+          expect(isSystemVariable(name)).toBe(false);
           expect(value.includes('\u0000')).toBe(false);
         }
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe("the system's variable namespace (issue 36)", () => {
+  // the names the issue and the loaders' and interpreters' manuals name, written out by hand
+  const system = [
+    'LD_AUDIT', 'LD_PRELOAD', 'LD_LIBRARY_PATH', 'BASH_ENV', 'BASHOPTS', 'ENV', 'NODE_OPTIONS', 'NODE_PATH', 'PYTHONPATH', 'PYTHONSTARTUP', 'PYTHONHOME',
+    'PATH', 'HOME', 'TMPDIR', 'SHELL', 'IFS', 'GIT_SSH_COMMAND', 'GIT_CONFIG_GLOBAL', 'SSL_CERT_FILE', 'SSH_AUTH_SOCK', 'GLIBC_TUNABLES', 'MALLOC_ARENA_MAX',
+    'GCONV_PATH', 'PERL5OPT', 'RUBYOPT', 'HTTP_PROXY', 'HTTPS_PROXY', 'https_proxy', 'NO_PROXY', 'ALL_PROXY', 'PIP_INDEX_URL', 'UV_INDEX_URL', 'VIRTUAL_ENV',
+    'REQUESTS_CA_BUNDLE', 'CURL_CA_BUNDLE', 'XDG_CONFIG_HOME', 'LANG', 'LC_ALL', 'TZ', 'SHELLOPTS', 'POSIXLY_CORRECT', 'RES_OPTIONS', 'HOSTALIASES',
+    'MELTANO_DATABASE_URI', 'MELTANO_PROJECT_ROOT', 'RUNNER_BRIDGE', 'RUNNER_BRIDGE_TOKEN', 'RUNNER_ALLOWED_HOSTS', 'JOB_ID', 'PIPELINE_ID', 'WORKSPACE_ID',
+  ];
+  const plugins = ['TAP_GITHUB_AUTH_TOKEN', 'GITHUB_TOKEN', 'DBT_PROFILES_DIR', 'TARGET_POSTGRES_PASSWORD', 'LDAP_HOST', 'NODES_URL', 'GOOGLE_SHEETS_ID', 'TEMPERATURE_UNIT', 'PATHS_X', 'JOBS_API_KEY', 'TAP_LD_AUDIT'];
+
+  it.each(system)('%s is the system’s', (name) => expect(isSystemVariable(name)).toBe(true));
+  it.each(plugins)('%s is a plugin’s', (name) => expect(isSystemVariable(name)).toBe(false));
+
+  it('refuses component names whose variables would be the system’s, and says why', () => {
+    for (const name of ['ld', 'LD', 'bash', 'node', 'python', 'python3', 'path', 'home', 'env', 'tmpdir', 'git', 'ssl', 'meltano', 'runner', 'job', 'http', 'glibc', 'ld.x', '---']) {
+      expect(componentNameProblem(name), name).toBeDefined();
+    }
+    expect(componentNameProblem('ld')).toContain('LD_');
+    for (const name of ['tap-github', 'target-postgres', 'dbt-postgres', 'ldap', 'nodes', 'tap-ld', 'my_extractor', 'tap-files-2']) expect(componentNameProblem(name), name).toBeUndefined();
+  });
+
+  it("refuses an explicit env outside a plugin's reach, and a name that is not one", () => {
+    expect(explicitEnvProblem('LD_PRELOAD')).toContain('LD_PRELOAD');
+    expect(explicitEnvProblem('1BAD')).toBeDefined();
+    expect(explicitEnvProblem('GITHUB_TOKEN')).toBeUndefined();
+    expect(settingEnvName('tap-x', 'hook', 'NODE_OPTIONS')).toBe('TAP_X_HOOK');
+  });
+
+  it('every variable a permitted component makes is outside the system namespace', () => {
+    fc.assert(
+      fc.property(hostileString, hostileString, (component, setting) => {
+        fc.pre(componentNameProblem(component) === undefined && setting.length > 0);
+        expect(isSystemVariable(envName(component, setting))).toBe(false);
+      }),
+      { numRuns: 500 },
     );
   });
 });

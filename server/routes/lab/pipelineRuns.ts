@@ -8,7 +8,6 @@ import { jobsOf } from '../../repositories/jobs';
 import { componentRule, componentsNamed } from '../../repositories/pipelineFacts';
 import { listDataComponents } from '../../repositories/dataComponents';
 import { jobMetrics } from '../../runner';
-import { RESERVED_ENV } from '../../runner/environment';
 import { startJob } from '../../services/jobControl';
 import { callerName, iso, isoRequired, requestUrl, type RouteContext } from '../context';
 import { defineRoute } from '../define';
@@ -96,7 +95,7 @@ export function pipelineRunRoutes(app: FastifyInstance, ctx: RouteContext): void
     handler: async ({ access }): Promise<Wire<typeof environmentSchema>> => {
       const components = componentsNamed(await listDataComponents(ctx.db, access.workspace.id), access.pipeline.data_components);
       return {
-        variables: maskedEnvironment(components.map(componentRule), access.pipeline.properties, RESERVED_ENV),
+        variables: maskedEnvironment(components.map(componentRule), access.pipeline.properties),
         _links: links({ self: ctx.h.pipelinePart(access.pipeline.id, 'environment') }),
       };
     },

@@ -76,7 +76,7 @@ export async function applyPlugins(trx: Db, request: ApplyRequest, problems: Fie
     }
     const created = await createDataComponent(trx, request.workspaceId, { name: plugin.name, pluginType: plugin.pluginType, pluginName, variant: pluginVariant, properties: plugin.properties });
     if (!created.ok) {
-      problems.push({ file: MELTANO_FILE, field: `${plugin.field}.name`, message: 'A data component with this name already exists in the workspace' });
+      problems.push({ file: MELTANO_FILE, field: `${plugin.field}.name`, message: created.problem });
       continue;
     }
     components.push(created.component);

@@ -3,6 +3,7 @@ import dns from 'node:dns/promises';
 import net from 'node:net';
 import os from 'node:os';
 import type { NetworkPolicy } from '../executor';
+import { LAUNCHER_ENV } from './launchers';
 import { findTool } from './tools';
 
 // A sandbox always has a network namespace of its own. `none` leaves it with a private loopback;
@@ -15,26 +16,36 @@ import { findTool } from './tools';
 export const SLIRP_GATEWAY = '10.0.2.2';
 export const SLIRP_DNS = '10.0.2.3';
 
+/** IANA's special-purpose IPv4 ranges that are not the public internet (RFC 6890 and its updates). */
 export const REFUSED_RANGES = [
-  '0.0.0.0/8',
-  '10.0.0.0/8',
-  '100.64.0.0/10',
-  '169.254.0.0/16',
-  '172.16.0.0/12',
-  '192.0.0.0/24',
-  '192.168.0.0/16',
-  '198.18.0.0/15',
-  '224.0.0.0/4',
-  '240.0.0.0/4',
+  '0.0.0.0/8', // this network
+  '10.0.0.0/8', // private
+  '100.64.0.0/10', // shared (carrier-grade NAT)
+  '169.254.0.0/16', // link-local: cloud metadata
+  '172.16.0.0/12', // private
+  '192.0.0.0/24', // protocol assignments
+  '192.0.2.0/24', // documentation (TEST-NET-1)
+  '192.88.99.0/24', // 6to4 relay
+  '192.168.0.0/16', // private
+  '198.18.0.0/15', // benchmarking
+  '198.51.100.0/24', // documentation (TEST-NET-2)
+  '203.0.113.0/24', // documentation (TEST-NET-3)
+  '224.0.0.0/4', // multicast
+  '240.0.0.0/4', // reserved, and the broadcast address
 ];
 
+/** The slirp network the job's namespace is on: never refused, its DNS forwarder lives there. */
+const SLIRP_NETWORK = '10.0.2.0/24';
+
 /**
- * The `ip -batch` text that refuses every private, link-local and shared range and each of the
- * host's own addresses. Slirp's own 10.0.2.0/24 stays (the more specific connected route): its
- * DNS forwarder, and its gateway, which --disable-host-loopback refuses. Pure, for tests.
+ * The `ip -batch` text that refuses every special-purpose range, each of the host's own
+ * addresses and each network the host is on (its LAN neighbours). Slirp's own 10.0.2.0/24 stays
+ * (the more specific connected route): its DNS forwarder, and its gateway, which
+ * --disable-host-loopback refuses. Pure, for tests.
  */
-export function refusalRoutes(hostAddresses: readonly string[]): string {
-  return [...REFUSED_RANGES, ...hostAddresses.filter((a) => net.isIPv4(a)).map((a) => `${a}/32`)].map((r) => `route replace prohibit ${r}\n`).join('');
+export function refusalRoutes(hostAddresses: readonly string[], hostNetworks: readonly string[] = []): string {
+  const own = [...hostAddresses.filter((a) => net.isIPv4(a)).map((a) => `${a}/32`), ...hostNetworks.filter((n) => net.isIPv4(n.split('/')[0] ?? '') && n !== SLIRP_NETWORK)];
+  return [...new Set([...REFUSED_RANGES, ...own])].map((r) => `route replace prohibit ${r}\n`).join('');
 }
 
 /** Each allowed range routed through slirp's gateway: more specific than the refusal it overrides. */
@@ -61,11 +72,28 @@ export async function allowedRanges(hosts: readonly string[]): Promise<string[]>
   return ranges.filter((r) => !r.startsWith('127.'));
 }
 
-export function hostAddresses(): string[] {
+function hostInterfaces(): os.NetworkInterfaceInfoIPv4[] {
   return Object.values(os.networkInterfaces())
     .flat()
-    .filter((i) => i !== undefined && i.family === 'IPv4' && !i.internal)
-    .map((i) => i!.address);
+    .filter((i): i is os.NetworkInterfaceInfoIPv4 => i !== undefined && i.family === 'IPv4' && !i.internal);
+}
+
+export function hostAddresses(): string[] {
+  return hostInterfaces().map((i) => i.address);
+}
+
+/** The networks of the host's interfaces, as CIDRs of their network address (192.0.2.2/24 → 192.0.2.0/24). */
+export function hostNetworks(): string[] {
+  return hostInterfaces().flatMap((i) => (i.cidr ? [networkOf(i.cidr)] : []));
+}
+
+export function networkOf(cidr: string): string {
+  const [address = '', bits = '32'] = cidr.split('/');
+  const prefix = Number(bits);
+  const value = address.split('.').reduce((n, octet) => n * 256 + Number(octet), 0);
+  const mask = prefix === 0 ? 0 : (0xffffffff << (32 - prefix)) >>> 0;
+  const network = (value & mask) >>> 0;
+  return `${[24, 16, 8, 0].map((shift) => (network >>> shift) & 255).join('.')}/${prefix}`;
 }
 
 export interface Attached {
@@ -75,7 +103,7 @@ export interface Attached {
 
 function run(file: string, args: string[], input: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { stdio: ['pipe', 'ignore', 'pipe'] });
+    const child = spawn(file, args, { stdio: ['pipe', 'ignore', 'pipe'], env: { ...LAUNCHER_ENV } });
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.once('error', reject);
@@ -103,7 +131,7 @@ export async function attachPublicNetwork(pid: number, policy: NetworkPolicy): P
       ...(root ? ['--enable-sandbox'] : [`--userns-path=/proc/${pid}/ns/user`]),
       '--netns-type=path', `/proc/${pid}/ns/net`, 'tap0',
     ],
-    { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] },
+    { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'], env: { ...LAUNCHER_ENV } },
   );
   const exitPipe = slirp.stdio[4] as NodeJS.WritableStream & { destroy(): void };
   const close = () => {
@@ -122,7 +150,7 @@ export async function attachPublicNetwork(pid: number, policy: NetworkPolicy): P
         slirp.once('error', reject);
         slirp.once('exit', (code) => reject(new Error(`slirp4netns ended (${code}): ${err.trim().slice(-300)}`)));
       }),
-      ip(refusalRoutes(hostAddresses())),
+      ip(refusalRoutes(hostAddresses(), hostNetworks())),
     ]);
     const allowed = allowanceRoutes(await allowedRanges(policy.allowedHosts));
     if (allowed) await ip(allowed);

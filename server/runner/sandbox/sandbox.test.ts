@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadRunnerSettings } from '../config';
+import { LAUNCHER_ENV, bwrapArgs, innerCommand, jobPayload, unshareSetupEnv } from './launchers';
 import { SANDBOX_BRIDGE, SANDBOX_PROJECT, isInside, sandboxLayout } from './layout';
 import { limitOfExit, limitOfLine, limitOfUsage, prlimitArgs } from './limits';
-import { REFUSED_RANGES, allowanceRoutes, allowedRanges, refusalRoutes } from './network';
+import { REFUSED_RANGES, allowanceRoutes, allowedRanges, networkOf, refusalRoutes } from './network';
 import { outerIds, outerUidOf, OUTER_UID_BASE, OUTER_UID_RANGE } from './outerUid';
 
 const limits = { memoryMb: 512, cpuSeconds: 60, processes: 64, openFiles: 256, fileSizeMb: 16, logMb: 1 };
@@ -46,13 +47,59 @@ describe('the sandbox layout', () => {
   });
 });
 
+describe('the closed environment (issue 36)', () => {
+  const script = 'echo "$SECRET" > out.txt';
+  const env = { SECRET: 's3cret', LD_PRELOAD: '/project/evil.so' };
+
+  it("puts neither the script nor a variable on any launcher's command line or in its environment", () => {
+    const inner = innerCommand(limits, 'bwrap');
+    const bwrap = bwrapArgs([], inner, limits).join(' ');
+    for (const text of [bwrap, innerCommand(limits, 'unshare').join(' '), JSON.stringify(unshareSetupEnv(200_001, limits)), JSON.stringify(LAUNCHER_ENV)]) {
+      expect(text).not.toContain(script);
+      expect(text).not.toContain('s3cret');
+      expect(text).not.toContain('evil.so');
+    }
+    expect(LAUNCHER_ENV).toEqual({ PATH: '/usr/sbin:/usr/bin:/sbin:/bin' });
+    expect(Object.keys(unshareSetupEnv(undefined, limits)).sort()).toEqual(['GROUPS_IN', 'PATH', 'TMPDIR_IN', 'TMPFS_BYTES', 'UID_IN']);
+  });
+
+  it('hands the script and the variables over as one payload: the script, a NUL, then NAME=value entries', () => {
+    expect(jobPayload(script, env)?.toString()).toBe(`${script}\0SECRET=s3cret\0LD_PRELOAD=/project/evil.so\0`);
+    expect(jobPayload('a\0b', {})).toBeUndefined();
+    expect(jobPayload('true', { 'BAD NAME': 'x' })).toBeUndefined();
+    expect(jobPayload('true', { OK: 'a\0b' })).toBeUndefined();
+  });
+
+  it("caps /tmp and /dev/shm at the job's memory limit and leaves /dev read-only under bwrap", () => {
+    const args = bwrapArgs([], ['true'], limits);
+    const bytes = String(512 * 1024 * 1024);
+    expect(args.join(' ')).toContain(`--size ${bytes} --tmpfs /dev/shm --size ${bytes} --tmpfs /tmp`);
+    expect(args.join(' ')).toContain('--remount-ro /dev');
+    expect(unshareSetupEnv(undefined, limits).TMPFS_BYTES).toBe(bytes);
+  });
+});
+
 describe('the network policy', () => {
-  it("prohibits every private, link-local and shared range and the host's own IPv4 addresses", () => {
-    const text = refusalRoutes(['192.0.2.10', 'fe80::1']);
-    for (const range of ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16', '100.64.0.0/10']) expect(text).toContain(`route replace prohibit ${range}\n`);
-    expect(text).toContain('route replace prohibit 192.0.2.10/32\n');
+  it("prohibits every special-purpose range, the host's own IPv4 addresses and the host's networks", () => {
+    const text = refusalRoutes(['192.0.2.10', 'fe80::1'], ['203.0.113.0/25', '10.0.2.0/24', 'fe80::/64']);
+    // written out by hand from IANA's special-purpose registry (RFC 6890), not read from the code
+    const expected = [
+      '0.0.0.0/8', '10.0.0.0/8', '100.64.0.0/10', '169.254.0.0/16', '172.16.0.0/12', '192.0.0.0/24', '192.0.2.0/24', '192.88.99.0/24',
+      '192.168.0.0/16', '198.18.0.0/15', '198.51.100.0/24', '203.0.113.0/24', '224.0.0.0/4', '240.0.0.0/4',
+      '192.0.2.10/32', '203.0.113.0/25',
+    ];
+    expect(text.split('\n').filter(Boolean).sort()).toEqual(expected.map((r) => `route replace prohibit ${r}`).sort());
+    // slirp's own network stays reachable: its DNS forwarder is there
+    expect(text).not.toContain('10.0.2.0/24');
     expect(text).not.toContain('fe80');
-    expect(text.split('\n').filter(Boolean)).toHaveLength(REFUSED_RANGES.length + 1);
+    expect(REFUSED_RANGES).toHaveLength(14);
+  });
+
+  it('names the network of an interface address', () => {
+    expect(networkOf('192.0.2.2/24')).toBe('192.0.2.0/24');
+    expect(networkOf('172.17.5.9/16')).toBe('172.17.0.0/16');
+    expect(networkOf('8.8.8.8/32')).toBe('8.8.8.8/32');
+    expect(networkOf('10.1.2.3/0')).toBe('0.0.0.0/0');
   });
 
   it('routes allowed ranges through the gateway, and never allows loopback or nonsense', async () => {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { Executor, JobLimits, JobPaths, JobProcess, JobProcessResult, JobSpec, NetworkPolicy } from '../executor';
 import { startProcessGroup, type GroupProcess } from '../jobProcess';
-import { FD_GO, FD_INNER, FD_READY, bwrapArgs, innerCommand, unshareArgs, unshareMaps, unshareSetupEnv } from './launchers';
+import { FD_GO, FD_INNER, FD_PAYLOAD, FD_READY, LAUNCHER_ENV, bwrapArgs, innerCommand, jobPayload, unshareArgs, unshareMaps, unshareSetupEnv } from './launchers';
 import { SANDBOX_BRIDGE, SANDBOX_PROJECT, SANDBOX_TMP, SANDBOX_UID, hostSystem, pluginCodePaths, sandboxLayout, writeEtc } from './layout';
 import { limitOfExit, limitOfLine, limitOfUsage } from './limits';
 import { attachPublicNetwork, type Attached } from './network';
@@ -79,11 +79,17 @@ export class LocalSandbox implements Executor {
       readOnly: [...this.code, ...(spec.readOnlyPaths ?? [])],
       hidden: this.options.hidden,
     });
-    const inner = innerCommand(spec.script, limits, this.kind);
+    const payload = jobPayload(spec.script, spec.env);
+    if (!payload) {
+      spec.onLine("The job was not started: its script or a variable holds a NUL character, or a variable's name is not a name.", 'stderr');
+      return { pid: undefined, done: Promise.resolve({ reason: 'EXITED', exitCode: 1, signal: null }), stop: () => undefined };
+    }
+    const inner = innerCommand(limits, this.kind);
+    // The launcher starts from LAUNCHER_ENV whatever the job's variables are: they travel on FD_PAYLOAD
     const group: GroupProcess = startProcessGroup(
         this.kind === 'bwrap'
-          ? { file: this.options.launcher, args: bwrapArgs(ops, inner), cwd: '/', env: spec.env, ...ids, extraStdio: ['pipe', 'pipe', 'pipe'] }
-          : { file: this.options.launcher, args: unshareArgs(ops, this.rootDir, inner), cwd: '/', env: unshareSetupEnv(ids.uid), extraStdio: ['pipe', 'pipe', 'pipe'] },
+          ? { file: this.options.launcher, args: bwrapArgs(ops, inner, limits), cwd: '/', env: { ...LAUNCHER_ENV }, ...ids, extraStdio: ['pipe', 'pipe', 'pipe', 'pipe'] }
+          : { file: this.options.launcher, args: unshareArgs(ops, this.rootDir, inner), cwd: '/', env: unshareSetupEnv(ids.uid, limits), extraStdio: ['pipe', 'pipe', 'pipe', 'pipe'] },
         {
           timeoutMs: spec.timeoutMs,
           killGraceMs: spec.killGraceMs,
@@ -95,15 +101,20 @@ export class LocalSandbox implements Executor {
           },
         },
       );
-    const [ready, go, innerPipe] = [FD_READY, FD_GO, FD_INNER].map((i) => group.child.stdio[i]) as [Readable | null, Writable | null, Readable | Writable | null];
+    const [ready, go, innerPipe, payloadPipe] = [FD_READY, FD_GO, FD_INNER, FD_PAYLOAD].map((i) => group.child.stdio[i]) as [Readable | null, Writable | null, Readable | null, Writable | null];
     // a launcher that died early closes its pipes; its exit is reported, not the pipe's error
-    for (const pipe of [ready, go, innerPipe]) pipe?.on('error', () => undefined);
-    if (this.kind === 'unshare') (innerPipe as Writable | null)?.end(Object.entries(spec.env).map(([k, v]) => `${k}=${v}\0`).join(''));
+    for (const pipe of [ready, go, innerPipe, payloadPipe]) pipe?.on('error', () => undefined);
+    // the pipe buffers it until the job's own shell reads it, inside every namespace
+    payloadPipe?.end(payload);
 
     let attached: Attached | undefined;
+    /** a process whose root is the sandbox's, once the set-up has made it: its /tmp and /dev/shm count as the job's memory */
+    let insider: number | undefined;
     const watch = setInterval(() => {
       if (group.pid === undefined) return;
-      const limit = limitOfUsage(treeUsage(group.pid, limits.processes * 2), limits);
+      const usage = treeUsage(group.pid, limits.processes * 2);
+      if (insider !== undefined) usage.rssBytes += memoryMountBytes(insider);
+      const limit = limitOfUsage(usage, limits);
       if (limit) group.fail(limit);
     }, this.options.watchMs ?? 250);
     watch.unref();
@@ -118,10 +129,13 @@ export class LocalSandbox implements Executor {
         unshareMaps(group.pid, ids.uid);
         go.write('maps\n');
         pid = (await lines.next()) === 'ready' ? group.pid : undefined;
+        // unshare --fork's child is the set-up shell, now at the sandbox's root
+        if (pid !== undefined) insider = firstChild(pid);
       } else {
         pid = Number(/"child-pid"\s*:\s*(\d+)/.exec(await lines.until('}'))?.[1]) || undefined;
         // bwrap configures the namespace's loopback after naming its child: wait for the job's shell
-        if (pid !== undefined && innerPipe && (await lineReader(innerPipe as Readable).next()) !== 'ready') pid = undefined;
+        if (pid !== undefined && innerPipe && (await lineReader(innerPipe).next()) !== 'ready') pid = undefined;
+        insider = pid;
       }
       if (pid === undefined) return; // the launcher failed and says why on stderr
       if (network.mode === 'public') attached = await attachPublicNetwork(pid, network);
@@ -168,6 +182,28 @@ function lineReader(stream: Readable): { next(): Promise<string>; until(mark: st
     return taken;
   };
   return { next: () => take('\n', false), until: (mark) => take(mark, true) };
+}
+
+function firstChild(pid: number): number | undefined {
+  try {
+    return Number(fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(' ')[0]) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the sandbox's memory-backed mounts hold, read from the host through a process inside. */
+function memoryMountBytes(insider: number): number {
+  let bytes = 0;
+  for (const mount of [SANDBOX_TMP, '/dev/shm']) {
+    try {
+      const s = fs.statfsSync(`/proc/${insider}/root${mount}`);
+      bytes += (s.blocks - s.bfree) * s.bsize;
+    } catch {
+      // the job ended meanwhile
+    }
+  }
+  return bytes;
 }
 
 function readableByOthers(p: string): boolean {
