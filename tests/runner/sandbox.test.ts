@@ -157,6 +157,17 @@ for (const mode of ['bwrap', 'unshare'] as const) {
       expect(log).toContain('File size limit exceeded: a file the job writes may be at most 16 MB (RUNNER_MAX_FILE_MB)');
     });
 
+    it("filling /tmp and /dev/shm past the memory limit ends the job naming it, and the host's shared memory does not keep it", async () => {
+      const shmemBefore = hostShmemBytes();
+      // files under the 16 MB file limit, 600 MB in all against a 512 MB memory limit
+      const { job, log } = await run('for d in /tmp /dev/shm; do for i in $(seq 1 20); do head -c 15000000 /dev/zero > $d/f$i || echo "full at $d $i"; done; done; sleep 5; echo "still running"');
+      expect(job.status, log).toBe('ERROR');
+      expect(log).toContain('Memory limit exceeded: the job may use at most 512 MB (RUNNER_MEMORY_MB)');
+      expect(log).not.toContain('still running');
+      // the job's mounts went with its namespaces (another job may run beside it: a wide margin)
+      expect(hostShmemBytes() - shmemBefore).toBeLessThan(200 * 1024 * 1024);
+    });
+
     it('afterwards the runner still runs jobs, and the demo pipeline loads its data through the sandbox', async () => {
       const ok = await run('echo "still working" && test -w /project');
       expect(ok.job.status, ok.log).toBe('COMPLETE');
@@ -285,3 +296,8 @@ describe('without user namespaces', () => {
     expect(allowedLog).toContain('ran as 0');
   });
 });
+
+/** Shmem of /proc/meminfo: what every tmpfs on the host holds. */
+function hostShmemBytes(): number {
+  return Number(/^Shmem:\s+(\d+) kB/m.exec(fs.readFileSync('/proc/meminfo', 'utf8'))?.[1] ?? 0) * 1024;
+}
