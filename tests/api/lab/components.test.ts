@@ -70,6 +70,18 @@ describe('data components', () => {
     expectError(await owner.call('PUT', linkOf(first.body, REL.updateDatacomponent), {}), 400, { properties: /change/ });
   });
 
+  it("refuses a name whose settings would become the system's variables (issue 36): 400 on name, nothing written", async () => {
+    const create = linkOf(workspace, REL.createDatacomponent);
+    for (const name of ['ld', 'bash', 'node', 'python', 'path', 'git', 'meltano', 'runner']) {
+      expectError(await owner.call('POST', create, { dataPlugin: 'tap-files', name }), 400, { name: new RegExp(`${name.toUpperCase()}_… variables`) });
+    }
+    const renamed = await owner.call('POST', create, { dataPlugin: 'tap-files', name: 'files-for-rename' });
+    expectError(await owner.call('PUT', linkOf(renamed.body, REL.updateDatacomponent), { name: 'ld' }), 400, { name: /LD_… variables/ });
+    const names = (await world.server.db.selectFrom('data_components').select('name').where('workspace_id', '=', DEMO.workspaceId).execute()).map((c) => c.name);
+    expect(names).not.toEqual(expect.arrayContaining(['ld']));
+    expect(names.filter((n) => ['ld', 'bash', 'node', 'python', 'path', 'git', 'meltano', 'runner'].includes(n))).toEqual([]);
+  });
+
   it('keeps the name of a component a pipeline uses', async () => {
     const pipeline = await demoPipeline(owner, 'Uses tap-demo');
     const component = (pipeline._embedded as { dataComponents: { _links: Record<string, { href: string }> }[] }).dataComponents[0]!;

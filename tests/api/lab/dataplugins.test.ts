@@ -233,6 +233,31 @@ loaders: nope
     expect(ids(await owner.get(`${linkOf(workspace, REL.dataplugins)}?size=9999`))).not.toContain('extractors/tap-ok');
   });
 
+  it("refuses a plugin whose name or a setting's env would reach the system's variables (issue 36)", async () => {
+    const href = linkOf(workspace, REL.publishDiscovery);
+    const yaml = `
+extractors:
+  - name: ld
+  - name: tap-hook
+    settings:
+      - name: preload
+        env: LD_PRELOAD
+      - name: startup
+        env: PYTHONSTARTUP
+      - name: token
+        env: TAP_HOOK_TOKEN
+`;
+    const answer = await publish(world.owner.token, href, yaml);
+    expectError(answer, 400);
+    const lines = (answer.body.errors as Body[]).map((e) => `${e.objectName}.${e.field} - ${e.defaultMessage}`);
+    expect(lines).toEqual([
+      expect.stringMatching(/^extractors\[0\]\.name - cannot be used: its settings would become LD_… variables/),
+      'extractors[1].settings[0].env - cannot be LD_PRELOAD: a namespace the system reads',
+      'extractors[1].settings[1].env - cannot be PYTHONSTARTUP: a namespace the system reads',
+    ]);
+    expect(ids(await owner.get(`${linkOf(workspace, REL.dataplugins)}?size=9999`)).filter((id) => /\/(ld|tap-hook)/.test(id))).toEqual([]);
+  });
+
   it('refuses hostile documents with a 400 and stays up', async () => {
     const href = linkOf(workspace, REL.publishDiscovery);
     const laughs = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
