@@ -47,7 +47,8 @@ function buildSpa(): void {
 // ---- the server ------------------------------------------------------------------------------
 
 const SERVER_OUT_DIR = 'dist-server';
-const SERVER_ENTRIES = { main: 'server/main.ts', worker: 'server/worker.ts' };
+// storeWorker: the thread that holds the embedded stores' database (server/db/storeWorkerPool.ts)
+const SERVER_ENTRIES = { main: 'server/main.ts', worker: 'server/worker.ts', storeWorker: 'server/db/storeWorker.ts' };
 const SERVER_OUTPUTS = Object.keys(SERVER_ENTRIES).map((name) => `${SERVER_OUT_DIR}/${name}.js`);
 
 const serverOptions: BuildOptions = {

@@ -1,5 +1,3 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
@@ -8,7 +6,9 @@ import pg from 'pg';
 import { pglitePool } from './pglite-pool';
 import { preparedStatementPool, type HeldClients } from './prepared-pool';
 import { migrations } from './migrations';
+import { moveStoresApart } from './moveStores';
 import type { Database } from './schema';
+import { initialiseCluster, openEmbeddedStores, storeDbOf } from './storeDatabase';
 import { parseTimestamptz } from './timestamps';
 
 export type Db = Kysely<Database>;
@@ -37,6 +37,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   const handle = options.url ? openPostgres(options.url, options.onConnectionError) : await openPglite(options.dataDir);
   try {
     await migrate(handle.db);
+    // on PGlite the workspaces' stores live in a database of their own (storeDatabase.ts)
+    if (handle.kind === 'pglite') await moveStoresApart(handle.db, storeDbOf(handle.db));
   } catch (error) {
     await handle.close();
     throw error;
@@ -84,7 +86,7 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
   const dir = inMemory ? dataDir : path.join(dataDir, 'pglite');
   if (!inMemory) {
     fs.mkdirSync(dir, { recursive: true });
-    if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) await initialisePglite(dir);
+    if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) await initialiseCluster(dir);
   }
   // Imported here, not at the top: on PostgreSQL the embedded database is never loaded (about 20 MB).
   const [pglite, { pg_trgm }, { fuzzystrmatch }] = await Promise.all([
@@ -95,29 +97,19 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
   const startParams = [...pglite.PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`];
   const pgl = await pglite.PGlite.create(dir, { extensions: { pg_trgm, fuzzystrmatch }, startParams });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pglitePool(pgl, pglite) }) });
+  const stores = await openEmbeddedStores(db, dataDir).catch(async (error: unknown) => {
+    await pgl.close();
+    throw error;
+  });
   return {
     db,
     kind: 'pglite',
     close: async () => {
+      await stores.close();
       await db.destroy();
       await pgl.close();
     },
   };
-}
-
-/**
- * Creates a new PGlite cluster (initdb) in a child process. Done in this process, initdb's own
- * WebAssembly instance and the memory it filled (several hundred MB) stayed behind as garbage the
- * idle server never collected, so a first start sat at twice the memory of every later one; in a
- * child they end with it. The child loads the very package this process resolves.
- */
-async function initialisePglite(dir: string): Promise<void> {
-  const script = 'const { PGlite } = await import(process.argv[1]); const db = await PGlite.create(process.argv[2]); await db.close();';
-  const child = spawn(process.execPath, ['--input-type=module', '--eval', script, import.meta.resolve('@electric-sql/pglite'), dir], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr = (stderr + text).slice(-4000)));
-  const [code] = (await once(child, 'close')) as [number | null];
-  if (code !== 0) throw new Error(`Could not create the embedded database in ${dir} (exit ${code}): ${stderr.trim()}`);
 }
 
 async function migrate(db: Db): Promise<void> {

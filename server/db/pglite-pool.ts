@@ -4,20 +4,58 @@ import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kyse
 import pgUtils from 'pg/lib/utils.js';
 
 /**
- * Presents one embedded PGlite instance as the pool Kysely's PostgresDialect expects.
- * PGlite has a single session, so a connection is held exclusively until released:
- * that keeps one caller's transaction from interleaving with another's statements.
- */
-/**
  * PGlite's wire-protocol helpers, handed in by whoever loaded the package: it is imported only when
  * the embedded database is opened (database.ts), so this module holds no value import of it.
  */
 export type PgliteWire = Pick<typeof PgliteModule, 'parse' | 'protocol'>;
 
+/**
+ * Presents one embedded PGlite instance as the pool Kysely's PostgresDialect expects.
+ * PGlite has a single session, so a connection is held exclusively until released:
+ * that keeps one caller's transaction from interleaving with another's statements.
+ */
 export function pglitePool(pg: PGlite, wire: PgliteWire): PostgresPool {
-  let tail: Promise<void> = Promise.resolve();
+  const acquire = exclusiveSessions();
   const statements = preparedStatements(pg, wire);
 
+  return {
+    options: {},
+    async connect(): Promise<PostgresPoolClient> {
+      const release = await acquire();
+      let released = false;
+      const client = {
+        async query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> {
+          // Migrations send several statements at once; only the simple protocol (exec) allows that.
+          const result = parameters.length === 0 ? await statements.exec(sql) : await statements.query(sql, parameters);
+          return { command: commandOf(sql) as PostgresQueryResult<R>['command'], rowCount: result.affectedRows ?? result.rows.length, rows: result.rows as R[] };
+        },
+        release() {
+          if (!released) {
+            released = true;
+            release();
+          }
+        },
+      };
+      return client as PostgresPoolClient;
+    },
+    async end() {
+      await acquire.idle();
+    },
+  };
+}
+
+/** The command tag Kysely reads from a result: the statement's first word. */
+export function commandOf(sql: string): string {
+  return (sql.trimStart().split(/\s+/, 1)[0] ?? 'SELECT').toUpperCase();
+}
+
+/**
+ * A single session handed to one caller at a time, first come first served: `acquire()` resolves
+ * to the release of the session once every earlier holder has released it; `idle()` once the
+ * queue is empty.
+ */
+export function exclusiveSessions(): { (): Promise<() => void>; idle(): Promise<void> } {
+  let tail: Promise<void> = Promise.resolve();
   const acquire = async (): Promise<() => void> => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -31,36 +69,10 @@ export function pglitePool(pg: PGlite, wire: PgliteWire): PostgresPool {
     await new Promise<void>((resolve) => setImmediate(resolve));
     return release;
   };
-
-  return {
-    options: {},
-    async connect(): Promise<PostgresPoolClient> {
-      const release = await acquire();
-      let released = false;
-      const client = {
-        async query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> {
-          // Migrations send several statements at once; only the simple protocol (exec) allows that.
-          const result = parameters.length === 0 ? await statements.exec(sql) : await statements.query(sql, parameters);
-          const command = (sql.trimStart().split(/\s+/, 1)[0] ?? 'SELECT').toUpperCase() as PostgresQueryResult<R>['command'];
-          return { command, rowCount: result.affectedRows ?? result.rows.length, rows: result.rows as R[] };
-        },
-        release() {
-          if (!released) {
-            released = true;
-            release();
-          }
-        },
-      };
-      return client as PostgresPoolClient;
-    },
-    async end() {
-      await tail;
-    },
-  };
+  return Object.assign(acquire, { idle: () => tail });
 }
 
-
-type QueryResult = { rows: unknown[]; affectedRows?: number };
+export type QueryResult = { rows: unknown[]; affectedRows?: number };
 
 /** Statements kept prepared in the embedded session at most; the least recently used is closed first. */
 const MAX_PREPARED = 200;
@@ -81,7 +93,7 @@ const KEEPS_PREPARED = /^\s*(SELECT|WITH|INSERT|UPDATE|DELETE|VALUES|BEGIN|START
  * Parameters are sent as text and typed by the server, exactly as node-postgres sends them on
  * the PostgreSQL path (same `prepareValue`), so both databases see the same values.
  */
-function preparedStatements(pg: PGlite, { parse, protocol }: PgliteWire) {
+export function preparedStatements(pg: PGlite, { parse, protocol }: PgliteWire) {
   const { serialize } = protocol;
   const names = new Map<string, string>();
   let next = 0;

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { sql, type RawBuilder, type Selectable } from 'kysely';
 import { ACTIVE_JOB_STATUSES } from '../../src/domain/jobs';
 import type { Db } from '../db/database';
+import { storeDbOf, storesApart } from '../db/storeDatabase';
 import { readWithCaller, type CallerKey, type WithCaller } from './callers';
 import type { JobsTable, MemberRole, WorkspacesTable } from '../db/schema';
 import { storeSchemaName } from '../stores/defaultStore';
@@ -250,7 +251,7 @@ export const WORKSPACE_JOB_TIMEOUT_SECONDS = 300;
  * false when an active job kept it. The row lock makes a job queued at the same moment wait.
  */
 export async function deleteWorkspace(db: Db, id: string): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
+  const deleted = await db.transaction().execute(async (trx) => {
     await trx.selectFrom('workspaces').select('id').where('id', '=', id).forUpdate().executeTakeFirst();
     const active = await trx
       .selectFrom('jobs')
@@ -264,10 +265,13 @@ export async function deleteWorkspace(db: Db, id: string): Promise<boolean> {
     if (active) return false;
     await trx.updateTable('profiles').set({ default_workspace_id: null }).where('default_workspace_id', '=', id).execute();
     await trx.deleteFrom('workspaces').where('id', '=', id).execute();
-    // The default store's schema goes with it (the project directory is removed by the route).
-    await sql`DROP SCHEMA IF EXISTS ${sql.id(storeSchemaName(id))} CASCADE`.execute(trx);
+    // The default store's schema goes with it (the project directory is removed by the route); in
+    // the stores' own database (PGlite) once this transaction is over, so as not to hold it.
+    if (!storesApart(trx)) await sql`DROP SCHEMA IF EXISTS ${sql.id(storeSchemaName(id))} CASCADE`.execute(trx);
     return true;
   });
+  if (deleted && storesApart(db)) await sql`DROP SCHEMA IF EXISTS ${sql.id(storeSchemaName(id))} CASCADE`.execute(storeDbOf(db));
+  return deleted;
 }
 
 /** Whether a profile with this address is already a member. */

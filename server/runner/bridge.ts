@@ -6,9 +6,12 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { tablePrefixError } from '../../src/domain/tableNamespace';
 import type { Db } from '../db/database';
+import { storeDbOf, storesApart } from '../db/storeDatabase';
 import { recordLoad } from '../repositories/freshness';
 import { storeSchemaName } from '../stores/defaultStore';
 import { loadRecords, prepareTable } from '../stores/loader';
+import { ensureStoreRole } from '../stores/storeRole';
+import { requireStoreRoom, storeMaxMb } from '../stores/storeSize';
 import { tableShapeOf, type TableShape } from '../stores/tableShape';
 
 // A job's processes reach the server's database only through this bridge: a Unix socket per
@@ -36,7 +39,13 @@ export class RunnerBridge {
   private readonly server: net.Server;
   private readonly tokens = new Map<string, BridgeJob>();
 
-  constructor(private readonly db: Db) {
+  /**
+   * @param storeLimitMb STORE_MAX_MB: a load that would take a workspace's store past it is refused
+   */
+  constructor(
+    private readonly db: Db,
+    private readonly storeLimitMb: number = storeMaxMb(),
+  ) {
     // In a directory others may pass through but not list; the socket itself is open to the
     // sandboxes' outer uids when the server is root (a token per job is what grants anything).
     this.socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'runner-bridge-'));
@@ -133,7 +142,9 @@ export class RunnerBridge {
         const invalid = tablePrefixError(prefix);
         if (invalid) throw new Error(`tablePrefix ${invalid}`);
         const shape = tableShapeOf(stream, request.schema, Array.isArray(request.keyProperties) ? request.keyProperties : [], prefix as string);
-        await prepareTable(this.db, storeSchemaName(job.workspaceId), shape);
+        // the schema and the role that reads it, made here on the store's first use (defaultStore.ts)
+        await ensureStoreRole(this.db, job.workspaceId);
+        await prepareTable(storeDbOf(this.db), storeSchemaName(job.workspaceId), shape);
         session.tables.set(stream, shape);
         return { table: shape.table, columns: shape.columns.length, key: shape.key };
       }
@@ -143,8 +154,10 @@ export class RunnerBridge {
         if (!shape) throw new Error(`no SCHEMA for stream ${stream} before its records`);
         if (!Array.isArray(request.records)) throw new Error('records must be a list');
         const records = request.records.filter((r): r is Record<string, unknown> => typeof r === 'object' && r !== null && !Array.isArray(r));
-        const rows = await this.db.transaction().execute(async (trx) => {
-          const loaded = await loadRecords(trx, storeSchemaName(job.workspaceId), shape, records);
+        // the batch's JSON stands for what it will take on disk: a refused batch leaves the store as it was
+        await requireStoreRoom(this.db, job.workspaceId, this.storeLimitMb, Buffer.byteLength(JSON.stringify(records)));
+        const load = (store: Db) => loadRecords(store, storeSchemaName(job.workspaceId), shape, records);
+        const account = async (trx: Db, loaded: number) => {
           // the total and the stream's count in one statement: they always agree
           await trx
             .updateTable('jobs')
@@ -156,8 +169,21 @@ export class RunnerBridge {
             .execute();
           // which job last loaded this table: a dataset reading it reports its freshness from this
           await recordLoad(trx, { workspaceId: job.workspaceId, table: shape.table, jobId: job.jobId, pipelineId: job.pipelineId, rows: loaded });
-          return loaded;
-        });
+        };
+        let rows: number;
+        if (storesApart(this.db)) {
+          // Two databases (PGlite): the rows commit in the store, then their count in the app's. Never
+          // the other way round, with the app's one session held while the stores' thread may still be
+          // busy with a tenant's query until its deadline.
+          rows = await storeDbOf(this.db).transaction().execute(load);
+          await this.db.transaction().execute((trx) => account(trx, rows));
+        } else {
+          rows = await this.db.transaction().execute(async (trx) => {
+            const loaded = await load(trx);
+            await account(trx, loaded);
+            return loaded;
+          });
+        }
         return { rows };
       }
       default:

@@ -1,9 +1,11 @@
 import { sql } from 'kysely';
 import { POSTGRES_STORE_PLUGIN, postgresConnection } from '../../src/domain/dataStores';
 import type { Db } from '../db/database';
+import { storeDbOf, storesApart } from '../db/storeDatabase';
 import { getDataStore, type DataStoreRow } from '../repositories/dataStores';
 import { newId } from '../repositories/ids';
 import { DEFAULT_STORE_PLUGIN, storeSchemaName } from '../stores/defaultStore';
+import { ensureStoreRole } from '../stores/storeRole';
 import type { AllowList } from '../security/netPolicy';
 import { StoreUnreachable, checkPostgresStore, withTimeout } from '../stores/postgresStore';
 import type { JobProcessResult } from './jobProcess';
@@ -52,7 +54,9 @@ export async function runStoreCheck(db: Db, job: JobRow, write: (line: string) =
   try {
     if (store.data_plugin === DEFAULT_STORE_PLUGIN) {
       const schema = storeSchemaName(store.workspace_id);
-      const found = await sql<{ n: number }>`SELECT count(*)::int AS n FROM information_schema.schemata WHERE schema_name = ${schema}`.execute(db);
+      // apart (PGlite) the schema may wait for the store's first use (defaultStore.ts): this is one
+      if (storesApart(db)) await ensureStoreRole(db, store.workspace_id);
+      const found = await sql<{ n: number }>`SELECT count(*)::int AS n FROM information_schema.schemata WHERE schema_name = ${schema}`.execute(storeDbOf(db));
       if (found.rows[0]?.n !== 1) throw new Error(`the embedded store's schema ${schema} is missing`);
       write(`The embedded store's schema ${schema} is ready.`);
     } else if (store.data_plugin === POSTGRES_STORE_PLUGIN) {

@@ -1,5 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/database';
+import { storeDbOf, storesApart } from '../db/storeDatabase';
 import type { DataStoresTable } from '../db/schema';
 import { newId } from '../repositories/ids';
 import { ensureStoreRole, storeSchemaName } from './storeRole';
@@ -15,7 +16,11 @@ export { storeSchemaName };
 /** The workspace's default store, created (row, schema and the role its queries run as) when it has none. */
 export async function ensureDefaultStore(db: Db, workspaceId: string): Promise<DataStoreRow> {
   const schema = storeSchemaName(workspaceId);
-  await ensureStoreRole(db, workspaceId);
+  // Apart (PGlite), inside a caller's transaction of the app's database, the schema is left to the
+  // store's first use (a load, a query, a check): made here it would hold the app database's one
+  // session while waiting for the stores' thread, which may be busy with a tenant's query until its
+  // deadline.
+  if (!(db.isTransaction && storesApart(db))) await ensureStoreRole(db, workspaceId);
   const existing = await defaultStoreOf(db, workspaceId);
   if (existing) return existing;
   await db
@@ -35,6 +40,6 @@ export async function defaultStoreOf(db: Db, workspaceId: string): Promise<DataS
 /** Tables of the workspace's default store with their row estimates, for a store's page and the tests. */
 export async function storeTables(db: Db, workspaceId: string): Promise<string[]> {
   const rows = await sql<{ table_name: string }>`
-    SELECT table_name FROM information_schema.tables WHERE table_schema = ${storeSchemaName(workspaceId)} ORDER BY table_name`.execute(db);
+    SELECT table_name FROM information_schema.tables WHERE table_schema = ${storeSchemaName(workspaceId)} ORDER BY table_name`.execute(storeDbOf(db));
   return rows.rows.map((r) => r.table_name);
 }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
+import { storeDbOf } from '../db/storeDatabase';
 import type { CheckedQuery } from './queryGuard';
 import { inStore, QUERY_LIMIT_DEFAULTS, type QueryLimits, valueTooLarge } from './querySession';
 import { declareCursor, fetchRows } from './storeCursor';
@@ -20,7 +21,7 @@ export async function missingTables(db: Db, workspaceId: string, tables: readonl
   if (tables.length === 0) return [];
   const { rows } = await sql<{ table_name: string }>`
     SELECT table_name FROM information_schema.tables
-    WHERE table_schema = ${storeSchemaName(workspaceId)} AND table_name IN (${sql.join(tables.map((t) => sql`${t}`))})`.execute(db);
+    WHERE table_schema = ${storeSchemaName(workspaceId)} AND table_name IN (${sql.join(tables.map((t) => sql`${t}`))})`.execute(storeDbOf(db));
   const present = new Set(rows.map((r) => r.table_name));
   return tables.filter((t) => !present.has(t));
 }

@@ -1,6 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type pg from 'pg';
 import { heldPostgresClient, type Db } from '../db/database';
+import { interruptStoreStatement, storeDbOf, storesApart } from '../db/storeDatabase';
 import type { Database } from '../db/schema';
 import { DATABASE_TAG, ensureStoreRole, storeSchemaName } from './storeRole';
 
@@ -12,9 +13,13 @@ import { DATABASE_TAG, ensureStoreRole, storeSchemaName } from './storeRole';
 // may not execute); and one deadline for the whole session, however many statements it runs.
 //
 // At the deadline, or when the caller's signal aborts (the HTTP client went away), a statement in
-// flight is cancelled with pg_cancel_backend on PostgreSQL. PGlite runs each statement to its end
-// on the server's one thread and cannot be interrupted: there the deadline and the signal are
-// checked between statements (between the batches of a cursor), see docs/decisions.md.
+// flight is cancelled with pg_cancel_backend on PostgreSQL. PGlite cannot interrupt a statement:
+// there the stores live in a database held by a worker thread, which is ended under the statement
+// (server/db/storeWorkerPool.ts), so the server's own thread never waits on a tenant's statement;
+// the deadline and the signal are also checked between statements (between a cursor's batches).
+//
+// On PostgreSQL, where the server's user is a superuser, SET LOCAL SESSION AUTHORIZATION makes the
+// workspace's role the session's user too, so not even session_user names the server's own account.
 
 export interface QueryLimits {
   /** the whole session's time, every statement and every wait for the client included */
@@ -83,6 +88,8 @@ export interface StoreSession {
 
 interface Capabilities {
   embedded: boolean;
+  /** may become another user (SET SESSION AUTHORIZATION): the server's user is a superuser */
+  superuser: boolean;
   canSetTempFileLimit: boolean;
 }
 const capabilities = new WeakMap<Db, Promise<Capabilities>>();
@@ -102,7 +109,7 @@ function capabilitiesOf(db: Db): Promise<Capabilities> {
         const granted = await sql<{ ok: boolean }>`SELECT has_parameter_privilege('temp_file_limit', 'SET') AS ok`.execute(db);
         canSetTempFileLimit = granted.rows[0]?.ok === true;
       }
-      return { embedded: row.embedded, canSetTempFileLimit };
+      return { embedded: row.embedded, superuser: row.superuser, canSetTempFileLimit };
     })();
     capabilities.set(db, known);
     known.catch(() => capabilities.delete(db));
@@ -111,9 +118,11 @@ function capabilitiesOf(db: Db): Promise<Capabilities> {
 }
 
 /** Runs `work` in the fenced transaction; every failure comes out as QueryFailed in plain words. */
-export async function inStore<T>(db: Db, workspaceId: string, limits: QueryLimits, callerSignal: AbortSignal | undefined, work: (session: StoreSession) => Promise<T>): Promise<T> {
+export async function inStore<T>(appDb: Db, workspaceId: string, limits: QueryLimits, callerSignal: AbortSignal | undefined, work: (session: StoreSession) => Promise<T>): Promise<T> {
   if (callerSignal?.aborted) throw new QueryFailed(CLIENT_GONE_MESSAGE, false);
-  const [can] = await Promise.all([capabilitiesOf(db), ensureStoreRole(db, workspaceId)]);
+  const db = storeDbOf(appDb);
+  const interruptible = storesApart(appDb);
+  const [can, role] = await Promise.all([capabilitiesOf(db), ensureStoreRole(appDb, workspaceId)]);
   const controller = new AbortController();
   const deadline = Date.now() + limits.timeoutMs;
   const timeUp = () => controller.abort(new QueryFailed(TIME_LIMIT_MESSAGE, true));
@@ -137,11 +146,16 @@ export async function inStore<T>(db: Db, workspaceId: string, limits: QueryLimit
       if (can.canSetTempFileLimit) {
         await sql`SELECT set_config('temp_file_limit', ${`${limits.tempFileLimitKb ?? QUERY_LIMIT_DEFAULTS.tempFileLimitKb}kB`}, true)`.execute(trx);
       }
+      // The fences above are set; from here the transaction is the workspace role's, session_user
+      // included where possible. Not on PGlite: there SET LOCAL SESSION AUTHORIZATION outlives the
+      // transaction (measured on 0.5.16), and the next session would start as the workspace's role.
+      if (can.superuser && !can.embedded) await sql`SET LOCAL SESSION AUTHORIZATION ${sql.id(role)}`.execute(trx);
       await sql`SELECT set_config('role', ${sql.lit(storeSchemaName(workspaceId))} || '_' || ${DATABASE_TAG}, true)`.execute(trx);
       const pid = rows[0]?.pid;
       const cancel = () => {
-        // PGlite has no second connection to cancel from, and nothing runs while JavaScript does
-        if (!can.embedded && pid !== undefined) cancelling = sql`SELECT pg_cancel_backend(${pid})`.execute(db).catch(() => undefined);
+        // the embedded stores' thread is ended under the statement; PostgreSQL cancels it from another connection
+        if (interruptible) interruptStoreStatement(appDb, controller.signal.reason as QueryFailed);
+        else if (!can.embedded && pid !== undefined) cancelling = sql`SELECT pg_cancel_backend(${pid})`.execute(db).catch(() => undefined);
       };
       controller.signal.addEventListener('abort', cancel, { once: true });
       try {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
+import { storeDbOf } from '../db/storeDatabase';
 import { loadsOf, type TableLoad } from '../repositories/freshness';
 import { checkQuery } from './queryGuard';
 import { runQuery, type QueryLimits, type QueryResult } from './queryRunner';
@@ -42,7 +43,7 @@ async function tablesWithColumns(db: Db, workspaceId: string): Promise<Map<strin
     FROM information_schema.tables t
     LEFT JOIN information_schema.columns c ON c.table_schema = t.table_schema AND c.table_name = t.table_name
     WHERE t.table_schema = ${storeSchemaName(workspaceId)}
-    ORDER BY t.table_name, c.ordinal_position`.execute(db);
+    ORDER BY t.table_name, c.ordinal_position`.execute(storeDbOf(db));
   const tables = new Map<string, StoreColumn[]>();
   for (const row of rows) {
     const columns = tables.get(row.table_name) ?? [];
@@ -92,7 +93,7 @@ export async function storeTableColumns(db: Db, workspaceId: string, table: stri
     FROM information_schema.tables t
     LEFT JOIN information_schema.columns c ON c.table_schema = t.table_schema AND c.table_name = t.table_name
     WHERE t.table_schema = ${storeSchemaName(workspaceId)} AND t.table_name = ${table}
-    ORDER BY c.ordinal_position`.execute(db);
+    ORDER BY c.ordinal_position`.execute(storeDbOf(db));
   if (rows.length === 0) return undefined;
   return rows.filter((r) => r.column_name !== null).map((r) => ({ name: r.column_name!, type: r.data_type ?? 'unknown' }));
 }

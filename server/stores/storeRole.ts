@@ -1,5 +1,7 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Db } from '../db/database';
+import { up as revokePublicRights } from '../db/migrations/019_query_roles';
+import { storeDbOf, storesApart } from '../db/storeDatabase';
 import { isUuid } from '../repositories/ids';
 
 // The database role a workspace's SQL runs as (dataset queries, previews, exports, alert rules):
@@ -13,8 +15,9 @@ import { isUuid } from '../repositories/ids';
 // many databases) never share a role, and dropping a database leaves its roles free to drop.
 
 /**
- * The default store is a schema of the application's own database, one per workspace. Only the
- * server process opens that database; loaders reach it through the runner's bridge (decisions.md).
+ * The default store is a schema, one per workspace: of the application's own database on
+ * PostgreSQL, of the stores' own database on PGlite (server/db/storeDatabase.ts). Only the server
+ * process opens it; loaders reach it through the runner's bridge (decisions.md).
  */
 export function storeSchemaName(workspaceId: string): string {
   if (!isUuid(workspaceId)) throw new Error('A workspace id is a UUID');
@@ -23,6 +26,22 @@ export function storeSchemaName(workspaceId: string): string {
 
 /** Roles known to exist by workspace id, per database handle: the common path costs no query. */
 const known = new WeakMap<Db, Map<string, string>>();
+
+/**
+ * The stores' own database (PGlite) gets what migration 019 does to the app's: no set_config,
+ * advisory locks or NOTIFY for PUBLIC, nothing in the public schema. Once per handle, before its
+ * first role is made (idempotent: REVOKE and GRANT of what is already so change nothing).
+ */
+const hardening = new WeakMap<Db, Promise<void>>();
+function hardened(stores: Db): Promise<void> {
+  let done = hardening.get(stores);
+  if (!done) {
+    done = revokePublicRights(stores as unknown as Kysely<unknown>);
+    hardening.set(stores, done);
+    done.catch(() => hardening.delete(stores));
+  }
+  return done;
+}
 
 /** `ws_<workspace hex>_<8 hex of md5(current_database())>`: 44 characters, under PostgreSQL's 63. */
 export function storeRoleName(workspaceId: string, databaseTag: string): string {
@@ -44,11 +63,15 @@ async function databaseTag(db: Db): Promise<string> {
  * once: creation runs under a transaction-scoped advisory lock of this database, and the role's
  * name is this database's alone.
  */
-export async function ensureStoreRole(db: Db, workspaceId: string): Promise<string> {
+export async function ensureStoreRole(appDb: Db, workspaceId: string): Promise<string> {
+  // On PGlite the stores are a database of their own (storeDatabase.ts): the schema and its role
+  // are made there, outside any transaction of the app's.
+  const db = storeDbOf(appDb);
   const seen = known.get(db) ?? new Map<string, string>();
   known.set(db, seen);
   const cached = seen.get(workspaceId);
   if (cached !== undefined) return cached;
+  if (storesApart(appDb)) await hardened(db);
   const schema = storeSchemaName(workspaceId);
   const role = storeRoleName(workspaceId, await databaseTag(db));
   const create = async (trx: Db) => {

@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../server/seed';
@@ -7,6 +8,7 @@ import { ensureStoreRole, storeSchemaName } from '../../server/stores/storeRole'
 import { REL } from '../../src/domain/relations';
 import { expectError, linkOf } from './helpers/http';
 import { login, startWorld, type World } from './helpers/world';
+import { storeDbOf } from '../../server/db/storeDatabase';
 
 // Issue 17, least-privilege SQL: the guard's multi-byte bypass is refused, and behind the guard a
 // second wall: every query runs as its workspace's NOLOGIN role, which reads its own store and
@@ -27,7 +29,7 @@ beforeAll(async () => {
   await login(world.owner);
   // the sandbox workspace's store holds a table its own role may read and the demo workspace's may not
   await ensureStoreRole(world.server.db, DEMO.sandboxWorkspaceId);
-  await sql`CREATE TABLE ${sql.id(storeSchemaName(DEMO.sandboxWorkspaceId), 'secrets')} AS SELECT 'sandbox only' AS note`.execute(world.server.db);
+  await sql`CREATE TABLE ${sql.id(storeSchemaName(DEMO.sandboxWorkspaceId), 'secrets')} AS SELECT 'sandbox only' AS note`.execute(storeDbOf(world.server.db));
 }, 120_000);
 afterAll(() => world?.close());
 
@@ -60,8 +62,31 @@ describe('the workspace role', () => {
     const [row] = answer.body.rows as { u: string; s: string }[];
     expect(row?.u).toMatch(new RegExp(`^${storeSchemaName(ws)}_[0-9a-f]{8}$`));
     expect(row?.u).not.toBe(owner);
-    const role = (await sql<{ rolsuper: boolean; rolcanlogin: boolean }>`SELECT rolsuper, rolcanlogin FROM pg_roles WHERE rolname = ${row?.u ?? ''}`.execute(world.server.db)).rows[0];
+    const role = (await sql<{ rolsuper: boolean; rolcanlogin: boolean }>`SELECT rolsuper, rolcanlogin FROM pg_roles WHERE rolname = ${row?.u ?? ''}`.execute(storeDbOf(world.server.db))).rows[0];
     expect(role).toEqual({ rolsuper: false, rolcanlogin: false });
+  });
+
+  // Not on PGlite, where SET LOCAL SESSION AUTHORIZATION outlives its transaction (querySession.ts).
+  it.runIf(postgres)('answers session_user with the workspace role too on PostgreSQL, when the server is a superuser (SET LOCAL SESSION AUTHORIZATION)', async () => {
+    const superuser = (await sql<{ s: boolean }>`SELECT rolsuper AS s FROM pg_roles WHERE rolname = current_user`.execute(world.server.db)).rows[0]?.s;
+    // the PostgreSQL lane connects as postgres
+    expect(superuser).toBe(true);
+    const answer = await preview('SELECT session_user AS s, current_user AS u');
+    expect(answer.status).toBe(200);
+    const [row] = answer.body.rows as { u: string; s: string }[];
+    expect(row?.s).toMatch(new RegExp(`^${storeSchemaName(ws)}_[0-9a-f]{8}$`));
+    expect(row?.s).toBe(row?.u);
+    // the CSV export runs in the same session (querySession.ts)
+    const exported: string[] = [];
+    const out = new Writable({ write: (chunk: Buffer, _encoding, done) => (exported.push(chunk.toString()), done()) });
+    await exportCsv(world.server.db, ws, bypass('SELECT session_user AS s'), limits, undefined, () => out);
+    expect(exported.join('')).toBe(`s\r\n${row?.u}\r\n`);
+  });
+
+  it('refuses SET, RESET and set_config of the session authorization in the guard', async () => {
+    for (const query of ['SET SESSION AUTHORIZATION postgres', 'RESET SESSION AUTHORIZATION', "SELECT set_config('session_authorization', 'postgres', true)"]) {
+      expect((await preview(query)).status, query).toBe(400);
+    }
   });
 
   it('refuses set_config in the guard (the role could otherwise lift its own statement_timeout)', async () => {

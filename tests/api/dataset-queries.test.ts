@@ -7,6 +7,7 @@ import { REL } from '../../src/domain/relations';
 import { expectError, hasLink, linkOf } from './helpers/http';
 import { makePipeline, runLoad, type StreamLoad } from './helpers/storeLoads';
 import { login, startWorld, type World } from './helpers/world';
+import { storeDbOf } from '../../server/db/storeDatabase';
 
 // A dataset's data from the workspace's default store: JSON (capped) and streamed CSV (whole),
 // read-only, checked SQL, freshness from the loads the bridge records, and nothing across workspaces.
@@ -53,7 +54,7 @@ async function csvOf(href: string): Promise<Response> {
   return fetch(href, { headers: { authorization: `Bearer ${world.member.token}`, accept: 'text/csv' } });
 }
 
-const ordersCount = async () => Number((await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.id(schema, 'orders')}`.execute(world.server.db)).rows[0]?.n);
+const ordersCount = async () => Number((await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.id(schema, 'orders')}`.execute(storeDbOf(world.server.db))).rows[0]?.n);
 
 beforeAll(async () => {
   // The million-row CSV below runs under the default export limit (DATASET_EXPORT_TIMEOUT_MS);
@@ -220,7 +221,7 @@ describe('across workspaces', () => {
 
 describe('a 1,000,000-row CSV export', () => {
   it('streams every row with the server’s memory flat', async () => {
-    await sql`CREATE TABLE ${sql.id(schema, 'big')} AS SELECT g AS n, md5(g::text) AS label FROM generate_series(1, 1000000) g`.execute(world.server.db);
+    await sql`CREATE TABLE ${sql.id(schema, 'big')} AS SELECT g AS n, md5(g::text) AS label FROM generate_series(1, 1000000) g`.execute(storeDbOf(world.server.db));
     // The embedded database blocked this process while it wrote: let the server close the
     // keep-alive sockets that timed out meanwhile before the next request reuses one.
     await new Promise((resolve) => setTimeout(resolve, 200));

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueJob, jobMetrics } from '../../server/runner';
 import { storeSchemaName, storeTables } from '../../server/stores/defaultStore';
 import { startBench, logOf, waitForStatus, type Bench } from './helpers';
+import { storeDbOf } from '../../server/db/storeDatabase';
 
 describe('built-in plugins through the default script', () => {
   let bench: Bench;
@@ -35,7 +36,7 @@ describe('built-in plugins through the default script', () => {
     expect(log.join('\n')).toContain(`full run (no state for tap-demo-to-target-store:${pipeline.id})`);
     expect(await storeTables(bench.db, bench.workspaceId)).toEqual(['customers', 'orders', 'web_sessions']);
     const schema = storeSchemaName(bench.workspaceId);
-    const count = async (table: string) => Number((await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.id(schema, table)}`.execute(bench.db)).rows[0]!.n);
+    const count = async (table: string) => Number((await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.id(schema, table)}`.execute(storeDbOf(bench.db))).rows[0]!.n);
     const orders = await count('orders');
     expect(orders).toBeGreaterThan(50);
     expect(Number(first.rows_loaded)).toBeGreaterThanOrEqual(orders + (await count('web_sessions')));
@@ -61,7 +62,7 @@ describe('built-in plugins through the default script', () => {
 
   it("a second tap-demo pipeline loads into tables of its own prefix: the first pipeline's rows and freshness stay as they were", async () => {
     const schema = storeSchemaName(bench.workspaceId);
-    const snapshot = async (table: string) => (await sql<{ n: number; total: string }>`SELECT count(*)::int AS n, coalesce(sum(amount), 0)::text AS total FROM ${sql.id(schema, table)}`.execute(bench.db)).rows[0];
+    const snapshot = async (table: string) => (await sql<{ n: number; total: string }>`SELECT count(*)::int AS n, coalesce(sum(amount), 0)::text AS total FROM ${sql.id(schema, table)}`.execute(storeDbOf(bench.db))).rows[0];
     const before = await snapshot('orders');
     const loadedBy = async (table: string) => (await bench.db.selectFrom('store_loads').select('pipeline_id').where('workspace_id', '=', bench.workspaceId).where('table_name', '=', table).executeTakeFirst())?.pipeline_id;
     const firstLoader = await loadedBy('orders');

@@ -13,6 +13,7 @@ import { checkQuery } from '../../server/stores/queryGuard';
 import { runQuery } from '../../server/stores/queryRunner';
 import { createTestDatabase } from '../support/server';
 import { startServerProcess, type ServerProcess } from './serverProcess';
+import { storeDbOf } from '../../server/db/storeDatabase';
 
 const postgres = Boolean(process.env.TEST_DATABASE_URL);
 
@@ -59,7 +60,7 @@ describe('the demo seed of the Lab', () => {
 
       expect(await storeTables(db, DEMO.workspaceId)).toEqual(['countries', 'customers', 'orders', 'sales_targets', 'web_sessions']);
       const schema = storeSchemaName(DEMO.workspaceId);
-      const rows = async (table: string) => (await sql<Record<string, unknown>>`SELECT * FROM ${sql.id(schema, table)}`.execute(db)).rows;
+      const rows = async (table: string) => (await sql<Record<string, unknown>>`SELECT * FROM ${sql.id(schema, table)}`.execute(storeDbOf(db))).rows;
       const countries = await rows('countries');
       expect(countries).toHaveLength(7);
       expect(countries.find((c) => c.code === 'GB')).toMatchObject({ name: 'United Kingdom', currency: 'GBP' });

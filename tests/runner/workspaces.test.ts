@@ -18,6 +18,7 @@ import { queueSignals } from '../../server/runner/signals';
 import { defaultStoreOf, storeSchemaName } from '../../server/stores/defaultStore';
 import { checkQuery, QueryRefused } from '../../server/stores/queryGuard';
 import { logOf, startBench, waitFor, waitForStatus, type Bench } from './helpers';
+import { storeDbOf } from '../../server/db/storeDatabase';
 
 // The workspace's own jobs on the real runner: WORKSPACE_INIT takes a new workspace from
 // PROVISIONING to READY (project directory, default store); WORKSPACE_DEPLOY clones a local git
@@ -102,7 +103,7 @@ describe('WORKSPACE_DEPLOY', () => {
 
     // A deleted workspace takes its default store's schema with it.
     expect(await deleteWorkspace(bench.db, id)).toBe(true);
-    const schemas = await bench.db.selectFrom('information_schema.schemata' as never).select('schema_name' as never).where('schema_name' as never, '=', storeSchemaName(id) as never).execute();
+    const schemas = await storeDbOf(bench.db).selectFrom('information_schema.schemata' as never).select('schema_name' as never).where('schema_name' as never, '=', storeSchemaName(id) as never).execute();
     expect(schemas).toEqual([]);
   });
 

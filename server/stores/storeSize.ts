@@ -1,0 +1,40 @@
+import { sql } from 'kysely';
+import { z } from 'zod';
+import type { Db } from '../db/database';
+import { storeDbOf } from '../db/storeDatabase';
+import { storeSchemaName } from './storeRole';
+
+// How much a workspace's default store may hold (STORE_MAX_MB, README "Configuration"), and how
+// much it holds: every table of its schema with its indexes and TOAST, as the database counts them.
+// The runner's bridge refuses a load that would take the store past the limit (bridge.ts).
+
+const settings = z.object({ STORE_MAX_MB: z.coerce.number().int().min(1).max(100_000_000).default(10_240) });
+
+/** STORE_MAX_MB of `env`; a value that is not a whole number of MB stops the server, never allows more. */
+export function storeMaxMb(env: NodeJS.ProcessEnv = process.env): number {
+  const parsed = settings.safeParse(env);
+  if (!parsed.success) throw new Error(`Invalid STORE_MAX_MB: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+  return parsed.data.STORE_MAX_MB;
+}
+
+/** Bytes the workspace's store takes on disk now. */
+export async function storeSizeBytes(db: Db, workspaceId: string): Promise<number> {
+  const { rows } = await sql<{ bytes: number }>`
+    SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::float8 AS bytes
+    FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE n.nspname = ${storeSchemaName(workspaceId)} AND c.relkind IN ('r', 'm', 'p')`.execute(storeDbOf(db));
+  return Number(rows[0]?.bytes ?? 0);
+}
+
+export class StoreFull extends Error {
+  constructor(limitMb: number, usedBytes: number) {
+    super(`The workspace's data store would grow past its limit of ${limitMb} MB (STORE_MAX_MB); it holds ${(usedBytes / 1_048_576).toFixed(1)} MB. Remove tables or rows, or raise STORE_MAX_MB.`);
+    this.name = 'StoreFull';
+  }
+}
+
+/** Throws StoreFull when `incomingBytes` more would take the store past `limitMb`. */
+export async function requireStoreRoom(db: Db, workspaceId: string, limitMb: number, incomingBytes: number): Promise<void> {
+  const used = await storeSizeBytes(db, workspaceId);
+  if (used + incomingBytes > limitMb * 1_048_576) throw new StoreFull(limitMb, used);
+}
