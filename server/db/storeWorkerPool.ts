@@ -239,7 +239,8 @@ export function storeWorkerPool(options: StoreWorkerPoolOptions): StoreWorkerPoo
       if (!holder || !running || running.ended || !running.busy) return false;
       holder.broken = reason;
       running.failAll(reason);
-      void running.terminate();
+      // the next caller should not wait for a thread to start (about a second): one starts at once
+      void running.terminate().then(() => current().catch(() => undefined));
       return true;
     },
     async end() {
