@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import pg from 'pg';
+import { protectDataFiles } from './fileModes';
 import { pglitePool } from './pglite-pool';
 import { preparedStatementPool, type HeldClients } from './prepared-pool';
 import { migrations } from './migrations';
@@ -39,6 +40,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     await migrate(handle.db);
     // on PGlite the workspaces' stores live in a database of their own (storeDatabase.ts)
     if (handle.kind === 'pglite') await moveStoresApart(handle.db, storeDbOf(handle.db));
+    // the files the start itself wrote (a new cluster, migrations' relations, WAL) lose their
+    // group and other bits too; later ones sit in directories only the server's user enters
+    if (handle.kind === 'pglite') protectDataFiles(options.dataDir);
   } catch (error) {
     await handle.close();
     throw error;
@@ -85,7 +89,8 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
   const inMemory = dataDir.startsWith('memory://');
   const dir = inMemory ? dataDir : path.join(dataDir, 'pglite');
   if (!inMemory) {
-    fs.mkdirSync(dir, { recursive: true });
+    // the server user's alone, before PGlite opens anything (fileModes.ts)
+    protectDataFiles(dataDir);
     if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) await initialiseCluster(dir);
   }
   // Imported here, not at the top: on PostgreSQL the embedded database is never loaded (about 20 MB).

@@ -14,6 +14,8 @@ export interface ProfilesTable {
   can_create_workspaces: boolean;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** the account's last password reset or email change: older access tokens are refused (issue 36) */
+  credentials_changed_at: NullableTimestamp;
 }
 
 export interface WorkspacesTable {
@@ -396,6 +398,8 @@ export interface IdpUsersTable {
   password_hash: string;
   email_verified: boolean;
   created_at: Timestamp;
+  /** as profiles.credentials_changed_at, for a profile made after the change */
+  credentials_changed_at: NullableTimestamp;
 }
 
 export interface IdpPayloadsTable {

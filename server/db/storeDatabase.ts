@@ -74,7 +74,8 @@ export async function openEmbeddedStores(appDb: Db, dataDir: string): Promise<Op
   const temporary = dataDir.startsWith('memory://');
   const dir = temporary ? await freshCopy() : path.join(dataDir, 'stores');
   if (!temporary) {
-    fs.mkdirSync(dir, { recursive: true });
+    // 0700, as the app's database (fileModes.ts)
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) await initialiseCluster(dir);
   }
   const pool = storeWorkerPool({ dir, sharedBuffers: SHARED_BUFFERS, idleMs: IDLE_MS });

@@ -12,6 +12,8 @@ export interface Principal {
   /** set for client-credentials tokens (API keys): the OAuth client that obtained the token */
   clientId: string | undefined;
   kind: 'user' | 'client';
+  /** the token's `iat`, in epoch seconds: a token issued before the account's credentials changed is refused (policy/caller.ts) */
+  issuedAt: number | undefined;
 }
 
 export type TokenVerifier = (token: string) => Promise<Principal>;
@@ -54,6 +56,7 @@ function jwtVerifier(auth: AuthConfig, localJwks?: () => Promise<JSONWebKeySet>)
       name: typeof payload.name === 'string' ? payload.name : undefined,
       clientId: kind === 'client' ? clientId : undefined,
       kind,
+      issuedAt: typeof payload.iat === 'number' ? payload.iat : undefined,
     });
     return { value: principal, expiresAt: typeof payload.exp === 'number' ? payload.exp * 1000 : undefined };
   };

@@ -8,7 +8,7 @@ import { readForm } from './http';
 import { deliver } from './account-mail';
 import type { Mailer } from './mailer';
 import { consumeOneTimeTokenRow, issueOneTimeToken, peekOneTimeTokenRow, pendingNewEmail, retireOneTimeTokens } from './one-time-tokens';
-import { findIdpUserById, findIdpUserBySubject, idOfSubject, type IdpUser } from './users';
+import { findIdpUserById, findIdpUserBySubject, idOfSubject, recordCredentialChange, type IdpUser } from './users';
 
 /**
  * A profile's email changes only through its new mailbox: the change waits in a one-time link
@@ -88,6 +88,8 @@ export async function confirmEmailChange(db: Db, token: string): Promise<Confirm
       if (await isTakenByAnother(trx, row.newEmail, user)) return { outcome: 'taken' } as const;
       await trx.updateTable('idp_users').set({ email: row.newEmail, email_verified: true }).where('id', '=', user.id).execute();
       await trx.updateTable('profiles').set({ email: row.newEmail, updated_at: new Date() }).where('id', '=', user.subject).execute();
+      // Whoever held a token for the old address loses it now, not when it runs out.
+      await recordCredentialChange(trx, user.id);
       return { outcome: 'changed', user, oldEmail: user.email, newEmail: row.newEmail } as const;
     });
   } catch (error) {

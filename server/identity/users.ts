@@ -104,8 +104,23 @@ export async function authenticate(db: Db, email: string, password: string): Pro
   return (await verifyPassword(password, row.password_hash)) ? toUser(row) : undefined;
 }
 
+/** A new password is a change of credentials: access tokens issued before it stop working (recordCredentialChange). */
 export async function setPassword(db: Db, id: string, password: string): Promise<void> {
-  await db.updateTable('idp_users').set({ password_hash: await hashPassword(password) }).where('id', '=', id).execute();
+  const passwordHash = await hashPassword(password);
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('idp_users').set({ password_hash: passwordHash }).where('id', '=', id).execute();
+    await recordCredentialChange(trx, id);
+  });
+}
+
+/**
+ * Stamps the account's credential change on the user and on its profile (if it has one yet), in
+ * the caller's transaction: the API refuses any access token issued before it (issue 36,
+ * server/policy/caller.ts). The clock is this process's, as is the one that stamps a token's `iat`.
+ */
+export async function recordCredentialChange(db: Db, id: string, at: Date = new Date()): Promise<void> {
+  await db.updateTable('idp_users').set({ credentials_changed_at: at }).where('id', '=', id).execute();
+  await db.updateTable('profiles').set({ credentials_changed_at: at }).where('id', '=', subjectOf(id)).execute();
 }
 
 export async function markEmailVerified(db: Db, id: string): Promise<void> {

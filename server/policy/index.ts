@@ -1,5 +1,5 @@
 // The policy: who the caller is, which links they are offered, and the checks that refuse the rest.
-export { resolveCaller, verifiedEmail, type Caller } from './caller';
+export { mayRun, resolveCaller, verifiedEmail, VERIFY_EMAIL_TO_RUN, type Caller } from './caller';
 export { hrefs, type Hrefs } from './hrefs';
 export {
   apiKeyDraftLinks,

@@ -6,7 +6,7 @@ import type { MemberRole } from '../db/schema';
 import { links, type Links } from '../http/hal';
 import { newId } from '../repositories/ids';
 import { DEFAULT_STORE_PLUGIN } from '../stores/defaultStore';
-import { verifiedEmail, type Caller } from './caller';
+import { mayRun, verifiedEmail, type Caller } from './caller';
 import type { Hrefs } from './hrefs';
 
 // Every `_links` set of the API is rendered here, from who the caller is and what they may do.
@@ -23,10 +23,37 @@ function canMintApiKeys(caller: Caller): boolean {
   return caller.kind === 'user' && caller.principal.emailVerified && caller.profile !== undefined;
 }
 
-/** Only a person whose profile carries the owner's mark creates workspaces (spec 000 §6). */
+/**
+ * Only a person whose profile carries the owner's mark creates workspaces (spec 000 §6), and only
+ * with a verified email (issue 36): a workspace's first job runs at once.
+ */
 function canCreateWorkspaces(caller: Caller): boolean {
-  return caller.kind === 'user' && caller.profile?.can_create_workspaces === true;
+  return caller.kind === 'user' && caller.profile?.can_create_workspaces === true && mayRun(caller);
 }
+
+/**
+ * A person who would be offered 'create workspace' once their email is verified: told so (403)
+ * rather than refused in silence (access.ts).
+ */
+export function awaitsVerificationToCreate(caller: Caller): boolean {
+  return caller.kind === 'user' && caller.profile?.can_create_workspaces === true && !mayRun(caller);
+}
+
+/**
+ * The rels whose request queues work on the caller's behalf: a workspace's first job, a pipeline's
+ * run or check, a deployment, a data store's connection check. They are offered only to a caller
+ * who may run things (mayRun); a refused request for one of them tells an unverified caller how
+ * to get them (guard.ts).
+ */
+export const RUN_RELS: ReadonlySet<string> = new Set([
+  REL.newWorkspace,
+  REL.createWorkspace,
+  REL.createJob,
+  REL.verifyPipeline,
+  REL.createDeployment,
+  REL.newDatastore,
+  REL.updateDatastore,
+]);
 
 /** An initialised workspace not created yet: its PUT creates it, for owners only. */
 export function workspaceDraftLinks(h: Hrefs, caller: Caller, id: string): Links {
@@ -57,23 +84,24 @@ export function rootLinks(h: Hrefs, caller: Caller): Links {
   });
 }
 
-/** A profile is seen only by itself; 'new workspace' marks the owner (spec 000 section 6). */
+/** A profile is seen only by itself; 'new workspace' marks the owner (spec 000 section 6) once verified. */
 export function profileLinks(h: Hrefs, caller: Caller, profile: { id: string; can_create_workspaces: boolean }): Links {
   if (profile.id !== caller.profileId) return {};
   return links({
     [REL.self]: h.profile(profile.id),
     [REL.updateProfile]: h.profile(profile.id),
     [REL.workspaces]: h.workspaces(),
-    [REL.newWorkspace]: profile.can_create_workspaces ? h.workspaces() : null,
+    [REL.newWorkspace]: profile.can_create_workspaces && mayRun(caller) ? h.workspaces() : null,
   });
 }
 
 /**
  * Reads (channels, questions, feed, search, tags, members, invitations) for every member; the Lab
  * (pipelines, data components, the plugin catalogue, data stores) and the workspace's
- * administration (jobs, inviting, 'update delete workspace') for owners and editors only.
+ * administration (jobs, inviting, 'update delete workspace') for owners and editors only. What
+ * queues a job (RUN_RELS) needs `runs` too: the caller may run things (mayRun).
  */
-export function workspaceLinks(h: Hrefs, workspace: { id: string }, role: MemberRole, newChannelId: string = newId()): Links {
+export function workspaceLinks(h: Hrefs, workspace: { id: string }, role: MemberRole, runs: boolean, newChannelId: string = newId()): Links {
   const admin = isAdminRole(role);
   const part = (name: string) => h.workspacePart(workspace.id, name);
   return links({
@@ -101,7 +129,7 @@ export function workspaceLinks(h: Hrefs, workspace: { id: string }, role: Member
     [REL.createInvitation]: admin && part('invitations'),
     [REL.jobs]: admin && part('jobs'),
     [REL.updateDeleteWorkspace]: admin && h.workspace(workspace.id),
-    [REL.createDeployment]: admin && part('deployments'),
+    [REL.createDeployment]: admin && runs && part('deployments'),
     [REL.pipelines]: admin && part('pipelines'),
     [REL.newPipeline]: admin && part('pipelines'),
     [REL.datacomponents]: admin && part('datacomponents'),
@@ -119,7 +147,9 @@ export function workspaceLinks(h: Hrefs, workspace: { id: string }, role: Member
     [REL.tables]: admin && part('tables'),
     // Every member keeps lists of their own; the href carries the new list's id (PUT creates it).
     [REL.createChannel]: part(`channels/${newChannelId}`),
-    [REL.newDatastore]: admin && part('datastores'),
+    // a store saved to be used has its connection checked by a job (a draft does not, but is rare
+    // enough not to deserve a rel of its own)
+    [REL.newDatastore]: admin && runs && part('datastores'),
     // Files the workspace keeps (spec 002 'resources', DownloadResource): every member downloads them.
     [REL.resources]: part('resources'),
   });
@@ -153,6 +183,8 @@ export interface PipelineLinkState {
   activeJobId: string | undefined;
   /** the caller watches it */
   subscribed: boolean;
+  /** the caller may run things (mayRun) */
+  runs: boolean;
 }
 
 /**
@@ -170,9 +202,9 @@ export function pipelineLinks(h: Hrefs, pipeline: { id: string; workspace_id: st
     [REL.jobs]: part('jobs'),
     [REL.metrics]: part('metrics'),
     [REL.environment]: part('environment'),
-    [REL.createJob]: !state.draft && state.complete && part('jobs'),
+    [REL.createJob]: state.runs && !state.draft && state.complete && part('jobs'),
     [REL.withdrawJob]: state.activeJobId !== undefined && h.jobStopped(state.activeJobId),
-    [REL.verifyPipeline]: !state.draft && part('verification'),
+    [REL.verifyPipeline]: state.runs && !state.draft && part('verification'),
     [REL.updatePipeline]: !state.draft && h.pipeline(pipeline.id),
     [REL.createPipeline]: state.draft && h.pipeline(pipeline.id),
     [REL.draftPipeline]: part('draft'),
@@ -222,11 +254,12 @@ export interface DataStoreLinkState {
  * is not removed either. Only a checked store (READY) may become the default — pipelines load
  * into it from then on — and the current default is not offered 'make-default'.
  */
-export function dataStoreLinks(h: Hrefs, store: DataStoreLinkState, role: MemberRole): Links {
+export function dataStoreLinks(h: Hrefs, store: DataStoreLinkState, role: MemberRole, runs: boolean): Links {
   if (!isAdminRole(role)) return {};
   return links({
     [REL.self]: h.dataStore(store.id),
-    [REL.updateDatastore]: !store.managed && h.dataStore(store.id),
+    // saving checks the connection again, in a job: for callers who may run things (mayRun)
+    [REL.updateDatastore]: runs && !store.managed && h.dataStore(store.id),
     [REL.makeDefault]: !store.is_default && !store.draft && store.status === 'READY' && `${h.dataStore(store.id)}/default`,
     [REL.deleteDatastore]: !store.is_default && !store.managed && h.dataStore(store.id),
     // the embedded store is where dataset SQL reads: its page browses the same tables

@@ -28,6 +28,7 @@ const PROFILE_COLUMNS: Record<keyof ProfileRow, true> = {
   can_create_workspaces: true,
   created_at: true,
   updated_at: true,
+  credentials_changed_at: true,
 };
 const WORKSPACE_COLUMNS: Record<keyof WorkspaceRow, true> = {
   id: true,
@@ -112,10 +113,16 @@ function callerSelect(shape: Shape, p: CallerArgs): RawBuilder<CallerColumns> {
 
 const argsOf = (key: CallerKey, workspaceId: string | undefined): CallerArgs => ({ callerSubject: 'clientId' in key ? key.clientId : key.profileId, callerWorkspaceId: workspaceId ?? '' });
 
+/** The profile's own nullable timestamp, ISO text in JSON, as the Date (or null) a column read gives. */
+function profileOf(json: JsonRow<ProfileRow>): ProfileRow {
+  const changed = json.credentials_changed_at as unknown as string | null;
+  return Object.assign(withDates<ProfileRow>(json), { credentials_changed_at: changed === null ? null : new Date(changed) });
+}
+
 function callerOf(row: CallerColumns, withWorkspace: boolean): CallerRow {
   const workspace = row.caller_workspace;
   return {
-    profile: withDates<ProfileRow>(row.caller_profile),
+    profile: profileOf(row.caller_profile),
     apiKeyId: row.caller_api_key_id ?? undefined,
     workspace: withWorkspace ? { row: workspace ? withDates<WorkspaceRow>(workspace) : undefined, role: row.caller_role ?? undefined } : undefined,
   };

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/database';
 import type { ProfilesTable } from '../db/schema';
 
@@ -15,15 +15,27 @@ export interface NewProfile {
   canCreateWorkspaces: boolean;
 }
 
+// the embedded identity provider's subjects: 'auth0|' and its user's id (server/identity/users.ts)
+const EMBEDDED_SUBJECT = 'auth0|';
+
 /**
  * Creates the profile, or returns the existing one untouched except for blank fields, which the
  * sign-in fills: a later sign-in never overwrites what the user chose in their profile.
- * Two first sign-ins racing each other meet at the primary key, not in a duplicate.
+ * Two first sign-ins racing each other meet at the primary key, not in a duplicate. A new profile
+ * of an embedded account starts with the account's last credential change, so a token from before
+ * it stays refused (issue 36).
  */
 export async function createOrFillProfile(db: Db, fields: NewProfile): Promise<ProfileRow> {
+  const idpUserId = fields.id.startsWith(EMBEDDED_SUBJECT) ? fields.id.slice(EMBEDDED_SUBJECT.length) : null;
   await db
     .insertInto('profiles')
-    .values({ id: fields.id, name: fields.name, email: fields.email, can_create_workspaces: fields.canCreateWorkspaces })
+    .values({
+      id: fields.id,
+      name: fields.name,
+      email: fields.email,
+      can_create_workspaces: fields.canCreateWorkspaces,
+      credentials_changed_at: idpUserId === null ? null : sql<Date | null>`(SELECT credentials_changed_at FROM idp_users WHERE id = ${idpUserId})`,
+    })
     .onConflict((oc) => oc.column('id').doNothing())
     .execute();
   const existing = await findProfile(db, fields.id);

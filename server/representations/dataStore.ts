@@ -7,7 +7,7 @@ import type { DataStoreRow } from '../repositories/dataStores';
 import { jdbcUrlOf } from '../stores/storeKinds';
 import { iso, type BodyContext } from './context';
 
-export function dataStoreBody(ctx: BodyContext, store: DataStoreRow, role: MemberRole): Wire<typeof dataStoreSchema> {
+export function dataStoreBody(ctx: BodyContext, store: DataStoreRow, role: MemberRole, runs: boolean): Wire<typeof dataStoreSchema> {
   const plugin = builtinPlugin(pluginNameOf(store.data_plugin));
   return {
     id: store.id,
@@ -24,7 +24,7 @@ export function dataStoreBody(ctx: BodyContext, store: DataStoreRow, role: Membe
     properties: maskStoreProperties(store.properties, plugin?.settings ?? []),
     created: iso(store.created),
     lastModified: iso(store.last_modified),
-    _links: dataStoreLinks(ctx.h, store, role),
+    _links: dataStoreLinks(ctx.h, store, role, runs),
   };
 }
 

@@ -45,14 +45,14 @@ describe("a dataset's links from their template", () => {
     );
   });
 
-  it("are a workspace's links for the caller's role, with a new channel's id of each answer's own", () => {
+  it("are a workspace's links for the caller's role (and whether they may run things), with a new channel's id of each answer's own", () => {
     fc.assert(
-      fc.property(fc.uuid(), fc.constantFrom(...servers), role, (id, h, memberRole) => {
+      fc.property(fc.uuid(), fc.constantFrom(...servers), role, fc.boolean(), (id, h, memberRole, runs) => {
         const workspace = { id, name: 'W', domains: [], app_properties: {}, deployment_secret: null, ssh_private_key_set: false } as unknown as WorkspaceShown;
-        const first = JSON.parse(new JsonText(workspaceJson({ h }, workspace, memberRole, undefined)).text) as { _links: Record<string, { href: string }> };
-        const second = JSON.parse(new JsonText(workspaceJson({ h }, workspace, memberRole, undefined)).text) as typeof first;
+        const first = JSON.parse(new JsonText(workspaceJson({ h }, workspace, memberRole, runs, undefined)).text) as { _links: Record<string, { href: string }> };
+        const second = JSON.parse(new JsonText(workspaceJson({ h }, workspace, memberRole, runs, undefined)).text) as typeof first;
         const channelId = /channels\/([0-9a-f-]{36})$/.exec(first._links['create channel']!.href)![1]!;
-        expect(first._links).toEqual(workspaceLinks(h, { id }, memberRole, channelId));
+        expect(first._links).toEqual(workspaceLinks(h, { id }, memberRole, runs, channelId));
         expect(second._links['create channel']!.href).not.toBe(first._links['create channel']!.href);
       }),
       { numRuns: 100 },

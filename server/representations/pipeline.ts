@@ -16,11 +16,13 @@ export interface PipelineBodyParts {
   facts: PipelineFacts | undefined;
   role: MemberRole;
   store: DataStoreRow | undefined;
+  /** the caller may run things (mayRun) */
+  runs: boolean;
 }
 
-export function pipelineBody(ctx: BodyContext, { pipeline, facts, role, store }: PipelineBodyParts): Wire<typeof pipelineSchema> {
+export function pipelineBody(ctx: BodyContext, { pipeline, facts, role, store, runs }: PipelineBodyParts): Wire<typeof pipelineSchema> {
   const rules = facts?.rules ?? [];
-  const state = { draft: pipeline.draft, complete: facts?.complete ?? false, activeJobId: facts?.activeJobId, subscribed: facts?.subscription !== undefined };
+  const state = { draft: pipeline.draft, complete: facts?.complete ?? false, activeJobId: facts?.activeJobId, subscribed: facts?.subscription !== undefined, runs };
   const links: Links = pipelineLinks(ctx.h, pipeline, role, state);
   return {
     id: pipeline.id,
@@ -40,7 +42,7 @@ export function pipelineBody(ctx: BodyContext, { pipeline, facts, role, store }:
     _embedded: {
       'latest job': facts?.latestJob ? jobBody(ctx, facts.latestJob, role) : null,
       dataComponents: (facts?.components ?? []).map((c) => dataComponentBody(ctx, c, role)),
-      datastore: store ? dataStoreBody(ctx, store, role) : null,
+      datastore: store ? dataStoreBody(ctx, store, role, runs) : null,
     },
     _links: links,
   };

@@ -31,11 +31,12 @@ function workspaceFields(workspace: WorkspaceShown, role: MemberRole, defaultWor
 }
 
 /**
- * A workspace's answer as JSON text: its fields, then the links of the caller's role from their
- * template (linkTemplates.ts), with the workspace's id and a new channel's id put in.
+ * A workspace's answer as JSON text: its fields, then the links of the caller's role (and whether
+ * they may run things, mayRun) from their template (linkTemplates.ts), with the workspace's id and
+ * a new channel's id put in.
  */
-export function workspaceJson(ctx: BodyContext, workspace: WorkspaceShown, role: MemberRole, defaultWorkspaceId: string | null | undefined): JsonPieces {
-  const links = linksJson(ctx.h, `workspace ${role}`, [workspace.id, newId()], ([id, channelId]) => workspaceLinks(ctx.h, { id: id! }, role, channelId));
+export function workspaceJson(ctx: BodyContext, workspace: WorkspaceShown, role: MemberRole, runs: boolean, defaultWorkspaceId: string | null | undefined): JsonPieces {
+  const links = linksJson(ctx.h, `workspace ${role} ${runs}`, [workspace.id, newId()], ([id, channelId]) => workspaceLinks(ctx.h, { id: id! }, role, runs, channelId));
   return [JSON.stringify(workspaceFields(workspace, role, defaultWorkspaceId)).slice(0, -1), ',"_links":', links, '}'];
 }
 

@@ -149,7 +149,7 @@ export function defineRoute<K extends ResourceKind, B extends z.ZodType = z.ZodU
         } else request.caller = await resolveCaller(ctx.db, request.principal, workspaceId);
       }
       const access = await resolveAccess(spec.guard.resource, { db: ctx.db, h: ctx.h, caller: request.caller, params }, id);
-      requireOffered(access, spec.guard.rel, spec.guard.pinned === true ? request.url : undefined);
+      requireOffered(access, spec.guard.rel, spec.guard.pinned === true ? request.url : undefined, request.caller);
       const { body, query, paging } = input ?? validate(request);
       const answer = await spec.handler({ request, reply, access, body, query, paging, param, carried });
       if (!(answer instanceof JsonText)) return answer;

@@ -8,6 +8,7 @@ import { createAttemptGuards, TOO_MANY_REQUESTS } from '../identity/attempt-guar
 import { pendingEmailOf, requestEmailChange, type EmailChangeDeps } from '../identity/email-change';
 import { createMailer } from '../identity/mailer';
 import { tryAgainIn } from '../identity/throttle-policy';
+import { requireCurrentToken } from '../policy/caller';
 import { workspaceAccess } from '../policy/guard';
 import { isUuid } from '../repositories/ids';
 import { createOrFillProfile, setDefaultWorkspace, updateProfileFields, type ProfileRow } from '../repositories/profiles';
@@ -71,6 +72,9 @@ export function profileRoutes(app: FastifyInstance, ctx: RouteContext): void {
         email: caller.principal.email?.trim() || fields.email,
         canCreateWorkspaces: ctx.config.env.SELF_SERVE_WORKSPACES === 'true',
       });
+      // made just now, so not read with the caller: a token from before the account's last
+      // credential change makes the profile but gets no further
+      requireCurrentToken(caller.principal, profile);
       return profileBody(ctx, { ...caller, profile }, profile);
     },
   });

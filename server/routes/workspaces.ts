@@ -10,6 +10,7 @@ import { conflict } from '../http/errors';
 import { pagedCollection, pagedCollectionText } from '../http/hal';
 import { JsonText } from '../http/jsonText';
 import { newId } from '../repositories/ids';
+import { mayRun } from '../policy/caller';
 import { checkLocalRepository, type LocalRepositoryRules } from '../security/localRepositories';
 import { projectDir } from '../runner/project';
 import { queueSignals } from '../runner/signals';
@@ -70,7 +71,7 @@ export function workspaceRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const { caller } = request;
       const { items, total } = caller.profile ? await workspacesPage(ctx.db, caller.profileId, carried, paging) : { items: [], total: 0 };
       const defaultId = caller.profile?.default_workspace_id;
-      return pagedCollectionText('workspaces', items.map((w) => workspaceJson(ctx, w, w.role, defaultId)), paging, total, requestUrl(ctx, request));
+      return pagedCollectionText('workspaces', items.map((w) => workspaceJson(ctx, w, w.role, mayRun(caller), defaultId)), paging, total, requestUrl(ctx, request));
     },
   });
 
@@ -79,7 +80,7 @@ export function workspaceRoutes(app: FastifyInstance, ctx: RouteContext): void {
     url: '/workspaces/:id',
     guard: { resource: 'workspace', rel: REL.self },
     response: workspaceSchema,
-    handler: ({ request, access }) => new JsonText(workspaceJson(ctx, shownWorkspace(access.workspace), access.role, request.caller.profile?.default_workspace_id)),
+    handler: ({ request, access }) => new JsonText(workspaceJson(ctx, shownWorkspace(access.workspace), access.role, mayRun(request.caller), request.caller.profile?.default_workspace_id)),
   });
 
   /** Initialise (the profile's and root's 'new workspace'): nothing is stored until the PUT of 'create workspace'. */
@@ -109,13 +110,13 @@ export function workspaceRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const defaultId = request.caller.profile?.default_workspace_id;
       if (access.workspace && access.role) {
         const updated = await updateWorkspace(ctx.db, access.workspace.id, changes);
-        return new JsonText(workspaceJson(ctx, shownWorkspace(updated), access.role, defaultId));
+        return new JsonText(workspaceJson(ctx, shownWorkspace(updated), access.role, mayRun(request.caller), defaultId));
       }
       const created = await createWorkspace(ctx.db, access.id, request.caller.profileId, changes);
       if (!created) throw conflict(`Workspace ${access.id} already exists`);
       queueSignals.emit('queued', created.initJobId);
       void reply.status(201);
-      return new JsonText(workspaceJson(ctx, shownWorkspace(created.workspace), 'owner', defaultId));
+      return new JsonText(workspaceJson(ctx, shownWorkspace(created.workspace), 'owner', mayRun(request.caller), defaultId));
     },
   });
 

@@ -26,6 +26,7 @@ import * as foreignKeyIndexes from './024_foreign_key_indexes';
 import * as datasetCountsAndTags from './025_dataset_counts_and_tags';
 import * as datasetBodies from './026_dataset_bodies';
 import * as datasetBodyCompression from './027_dataset_body_compression';
+import * as credentialChanges from './028_credential_changes';
 
 /** Ordered by name; a new migration is a new file added here, never an edit of an old one. */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '025_dataset_counts_and_tags': datasetCountsAndTags,
   '026_dataset_bodies': datasetBodies,
   '027_dataset_body_compression': datasetBodyCompression,
+  '028_credential_changes': credentialChanges,
 };

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { mayRun } from '../../policy/caller';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { componentKeySensitivity, keepMaskedValues, settingValueError, type SettingRule } from '../../../src/domain/pipelineRules';
@@ -104,7 +105,7 @@ export function componentRoutes(app: FastifyInstance, ctx: RouteContext): void {
       let name = body.name?.trim() || plugin.name;
       if (!body.name) for (let n = 2; existing.some((c) => c.name === name); n++) name = `${plugin.name}-${n}`;
       const created = await createDataComponent(ctx.db, access.workspace.id, { name, pluginType: plugin.pluginType, pluginName: plugin.name, variant: plugin.variant, properties });
-      if (!created.ok) throw refuse([fieldError('name', 'A data component with this name already exists in the workspace')]);
+      if (!created.ok) throw refuse([fieldError('name', created.problem)]);
       return reply.status(201).send(dataComponentBody(ctx, created.component, access.role));
     },
   });
@@ -144,7 +145,7 @@ export function componentRoutes(app: FastifyInstance, ctx: RouteContext): void {
       if (errors.length > 0) throw refuse(errors);
       const updated = await updateDataComponent(ctx.db, component.id, { ...(name === undefined ? {} : { name }), ...(properties === undefined ? {} : { properties }) });
       if (!updated) throw refuse([fieldError('id', 'names no data component')]);
-      if (!updated.ok) throw refuse([fieldError('name', 'A data component with this name already exists in the workspace')]);
+      if (!updated.ok) throw refuse([fieldError('name', updated.problem)]);
       return dataComponentBody(ctx, updated.component, access.role);
     },
   });
@@ -160,7 +161,7 @@ export function componentRoutes(app: FastifyInstance, ctx: RouteContext): void {
     handler: async ({ request, access, paging }) => {
       await ensureDefaultStore(ctx.db, access.workspace.id);
       const { items, total } = await listDataStores(ctx.db, access.workspace.id, paging);
-      return pagedCollection('datastores', items.map((s) => dataStoreBody(ctx, s, access.role)), paging, total, requestUrl(ctx, request));
+      return pagedCollection('datastores', items.map((s) => dataStoreBody(ctx, s, access.role, mayRun(request.caller))), paging, total, requestUrl(ctx, request));
     },
   });
 
@@ -170,7 +171,7 @@ export function componentRoutes(app: FastifyInstance, ctx: RouteContext): void {
     url: '/workspaces/:id/datastore',
     guard: { resource: 'workspace', rel: REL.datastore },
     response: dataStoreSchema,
-    handler: async ({ access }) => dataStoreBody(ctx, await ensureDefaultStore(ctx.db, access.workspace.id), access.role),
+    handler: async ({ request, access }) => dataStoreBody(ctx, await ensureDefaultStore(ctx.db, access.workspace.id), access.role, mayRun(request.caller)),
   });
 
   defineRoute(app, ctx, {
@@ -178,6 +179,6 @@ export function componentRoutes(app: FastifyInstance, ctx: RouteContext): void {
     url: '/datastores/:id',
     guard: { resource: 'dataStore', rel: REL.self },
     response: dataStoreSchema,
-    handler: ({ access }) => dataStoreBody(ctx, access.store, access.role),
+    handler: ({ request, access }) => dataStoreBody(ctx, access.store, access.role, mayRun(request.caller)),
   });
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { mayRun } from '../../policy/caller';
 import { z } from 'zod';
 import { DATA_STORE_TEXTS } from '../../../src/domain/dataStores';
 import { dataStoreSchema } from '../../../src/domain/resources';
@@ -48,7 +49,7 @@ export function dataStoreRoutes(app: FastifyInstance, ctx: RouteContext): void {
     objectName: OBJECT_NAME,
     handler: async ({ request, reply, access, body }) => {
       const created = await createDataStoreAs(ctx.db, access.workspace.id, body, request.caller.profileId);
-      return reply.status(201).send(dataStoreBody(ctx, created, access.role));
+      return reply.status(201).send(dataStoreBody(ctx, created, access.role, mayRun(request.caller)));
     },
   });
 
@@ -65,7 +66,7 @@ export function dataStoreRoutes(app: FastifyInstance, ctx: RouteContext): void {
     objectName: OBJECT_NAME,
     handler: async ({ request, access, body }) => {
       const updated = await updateDataStoreAs(ctx.db, access.store, body, request.caller.profileId);
-      return dataStoreBody(ctx, updated, access.role);
+      return dataStoreBody(ctx, updated, access.role, mayRun(request.caller));
     },
   });
 
@@ -75,7 +76,7 @@ export function dataStoreRoutes(app: FastifyInstance, ctx: RouteContext): void {
     url: '/datastores/:id/default',
     guard: { resource: 'dataStore', rel: REL.makeDefault },
     response: dataStoreSchema,
-    handler: async ({ access }) => dataStoreBody(ctx, await makeDefaultStore(ctx.db, access.store), access.role),
+    handler: async ({ request, access }) => dataStoreBody(ctx, await makeDefaultStore(ctx.db, access.store), access.role, mayRun(request.caller)),
   });
 
   defineRoute(app, ctx, {

@@ -5,7 +5,7 @@ import { pipelineSchema, pipelinesCollectionSchema, type Wire } from '../../../s
 import type { MemberRole } from '../../db/schema';
 import { notFound } from '../../http/errors';
 import { pagedCollection } from '../../http/hal';
-import type { Caller } from '../../policy/caller';
+import { mayRun, type Caller } from '../../policy/caller';
 import { pipelineDraftLinks } from '../../policy/links';
 import { isUuid, newId } from '../../repositories/ids';
 import { pipelineFacts, type PipelineFacts } from '../../repositories/pipelineFacts';
@@ -29,7 +29,7 @@ const listQuery = z.looseObject({
 async function render(ctx: RouteContext, pipeline: PipelineRow, role: MemberRole, caller: Caller, facts?: PipelineFacts): Promise<Wire<typeof pipelineSchema>> {
   const loaded = facts ?? (await pipelineFacts(ctx.db, [pipeline], caller.profileId)).get(pipeline.id);
   const store = await defaultStoreOf(ctx.db, pipeline.workspace_id);
-  return pipelineBody(ctx, { pipeline, facts: loaded, role, store });
+  return pipelineBody(ctx, { pipeline, facts: loaded, role, store, runs: mayRun(caller) });
 }
 
 interface Save {
@@ -69,7 +69,7 @@ export function pipelineRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const { items, total } = await listPipelines(ctx.db, access.workspace.id, { page: paging.page, size: paging.size, search: search === '' ? undefined : search });
       const facts = await pipelineFacts(ctx.db, items, request.caller.profileId);
       const store = await defaultStoreOf(ctx.db, access.workspace.id);
-      const bodies = items.map((pipeline) => pipelineBody(ctx, { pipeline, facts: facts.get(pipeline.id), role: access.role, store }));
+      const bodies = items.map((pipeline) => pipelineBody(ctx, { pipeline, facts: facts.get(pipeline.id), role: access.role, store, runs: mayRun(request.caller) }));
       return pagedCollection('pipelines', bodies, paging, total, requestUrl(ctx, request));
     },
   });
@@ -80,7 +80,7 @@ export function pipelineRoutes(app: FastifyInstance, ctx: RouteContext): void {
     url: '/workspaces/:id/pipelines',
     guard: { resource: 'workspace', rel: REL.newPipeline },
     response: pipelineSchema,
-    handler: async ({ access }): Promise<Wire<typeof pipelineSchema>> => {
+    handler: async ({ request, access }): Promise<Wire<typeof pipelineSchema>> => {
       const id = newId();
       const store = await defaultStoreOf(ctx.db, access.workspace.id);
       return {
@@ -96,7 +96,7 @@ export function pipelineRoutes(app: FastifyInstance, ctx: RouteContext): void {
         timeout: 0,
         maxRetries: 0,
         triggeredBy: [],
-        _embedded: { 'latest job': null, dataComponents: [], datastore: store ? dataStoreBody(ctx, store, access.role) : null },
+        _embedded: { 'latest job': null, dataComponents: [], datastore: store ? dataStoreBody(ctx, store, access.role, mayRun(request.caller)) : null },
         _links: pipelineDraftLinks(ctx.h, access.workspace.id, id, access.role),
       };
     },

@@ -29,10 +29,11 @@ function everything(): Caller {
     can_create_workspaces: true,
     created_at: new Date(),
     updated_at: new Date(),
+    credentials_changed_at: null,
   };
   return {
     kind: 'user',
-    principal: { subject: ID, email: 'all@example.com', emailVerified: true, name: 'All', clientId: undefined, kind: 'user' },
+    principal: { subject: ID, email: 'all@example.com', emailVerified: true, name: 'All', clientId: undefined, kind: 'user', issuedAt: undefined },
     profileId: ID,
     profile,
     apiKeyId: undefined,
@@ -50,7 +51,7 @@ function renderEveryLinkSet(baseUrl: string): Record<string, Record<string, { hr
   return {
     rootLinks: linkSets.rootLinks(h, caller),
     profileLinks: linkSets.profileLinks(h, caller, { id: ID, can_create_workspaces: true }),
-    workspaceLinks: linkSets.workspaceLinks(h, { id: ID }, 'owner'),
+    workspaceLinks: linkSets.workspaceLinks(h, { id: ID }, 'owner', true),
     workspaceDraftLinks: linkSets.workspaceDraftLinks(h, caller, ID),
     jobLinks: { ...linkSets.jobLinks(h, job, 'owner'), ...linkSets.jobLinks(h, activeJob, 'owner') },
     // Watched or not: both subscription links.
@@ -75,8 +76,8 @@ function renderEveryLinkSet(baseUrl: string): Record<string, Record<string, { hr
     },
     // Links that exclude each other (draft or not, watched or not) are rendered in both states.
     pipelineLinks: {
-      ...linkSets.pipelineLinks(h, pipeline, 'owner', { draft: false, complete: true, activeJobId: ID, subscribed: false }),
-      ...linkSets.pipelineLinks(h, pipeline, 'owner', { draft: true, complete: true, activeJobId: undefined, subscribed: true }),
+      ...linkSets.pipelineLinks(h, pipeline, 'owner', { draft: false, complete: true, activeJobId: ID, subscribed: false, runs: true }),
+      ...linkSets.pipelineLinks(h, pipeline, 'owner', { draft: true, complete: true, activeJobId: undefined, subscribed: true, runs: true }),
     },
     pipelineDraftLinks: linkSets.pipelineDraftLinks(h, ID, ID, 'owner'),
     dataComponentLinks: linkSets.dataComponentLinks(h, { id: ID }, 'owner'),
@@ -95,8 +96,8 @@ function renderEveryLinkSet(baseUrl: string): Record<string, Record<string, { hr
     resourceDraftLinks: { ...linkSets.resourceDraftLinks(h, ID, 'new/file.txt', 'owner'), ...linkSets.resourceDraftLinks(h, ID, undefined, 'owner') },
     // A store of its own and the embedded one (whose page browses the workspace's tables).
     dataStoreLinks: {
-      ...linkSets.dataStoreLinks(h, { id: ID, workspace_id: ID, data_plugin: 'loaders/target-postgres--transferwise', is_default: false, managed: false, draft: false, status: 'READY' }, 'owner'),
-      ...linkSets.dataStoreLinks(h, { id: ID, workspace_id: ID, data_plugin: 'loaders/target-store--builtin', is_default: true, managed: true, draft: false, status: 'READY' }, 'owner'),
+      ...linkSets.dataStoreLinks(h, { id: ID, workspace_id: ID, data_plugin: 'loaders/target-postgres--transferwise', is_default: false, managed: false, draft: false, status: 'READY' }, 'owner', true),
+      ...linkSets.dataStoreLinks(h, { id: ID, workspace_id: ID, data_plugin: 'loaders/target-store--builtin', is_default: true, managed: true, draft: false, status: 'READY' }, 'owner', true),
     },
     subscriptionLinks: linkSets.subscriptionLinks(h, caller, { id: ID, profile_id: ID }),
     // A plain member (promotable, removable by the owner) and an editor (demotable).
