@@ -1,6 +1,6 @@
 import type { Db } from '../db/database';
 import type { MemberRole } from '../db/schema';
-import { forbidden, notFound } from '../http/errors';
+import { notFound, HttpError } from '../http/errors';
 import type { Links } from '../http/hal';
 import { findApiKey, type ApiKeyRow } from '../repositories/apiKeys';
 import { getDataComponent, type DataComponentRow } from '../repositories/dataComponents';
@@ -23,7 +23,7 @@ import { findSubscription, isSubscribed, type SubscriptionView } from '../reposi
 import { findAlert, type AlertWithWorkspace } from '../repositories/alerts';
 import { findResource, type ResourceMeta } from '../repositories/workspaceResources';
 import { checkResourcePath, type ResourcePathCheck } from '../../src/domain/workspaceResources';
-import { mayRun, VERIFY_EMAIL_TO_RUN, type Caller } from './caller';
+import type { Caller } from './caller';
 import { workspaceAccess, type Offer } from './guard';
 import type { Hrefs } from './hrefs';
 import {
@@ -31,7 +31,6 @@ import {
   memberLinks,
   subscriptionLinks,
   apiKeyDraftLinks,
-  awaitsVerificationToCreate,
   apiKeyLinks,
   channelLinks,
   commentLinks,
@@ -53,9 +52,12 @@ import {
   workspaceDraftLinks,
 } from './links';
 
-// Every route names the resource it acts on; this module finds that resource (404 when there is
-// none, 403 when it lies in a workspace the caller is not in) and renders the links the caller is
-// offered on it. The route guard then demands a relation of exactly that set.
+// Every route names the resource it acts on; this module finds that resource and renders the links
+// the caller is offered on it. The route guard then demands a relation of exactly that set (403).
+// A resource the caller may not see at all — one in a workspace they are not a member of, or one
+// that offers them nothing (somebody else's key, notification, subscription or private list) — is
+// answered exactly as an id that names nothing is (404, `unseen`): to a stranger, real and made-up
+// ids look the same (docs/decisions.md, "Existence oracles (issue 36)").
 
 interface Resolved extends Offer {
   /** the links this caller is offered on the resource */
@@ -108,17 +110,29 @@ export interface AccessContext {
 
 type Resolver<K extends ResourceKind> = (ctx: AccessContext, id: string) => Promise<AccessByResource[K]>;
 
+/** A workspace the caller cannot see, where a draft stands in for it (workspaceOrDraft). */
+class Unseen extends HttpError {
+  constructor() {
+    super(404, 'unseen');
+  }
+}
+
+/** The one answer to an id the caller cannot see, whether or not it names anything. */
+function unseen(what: string, id: string): () => HttpError {
+  return () => notFound(`${what} ${id} not found`);
+}
+
 async function found<T>(id: string, what: string, load: (id: string) => Promise<T | undefined>): Promise<T> {
   const row = isUuid(id) ? await load(id) : undefined;
-  if (row === undefined) throw notFound(`${what} ${id} not found`);
+  if (row === undefined) throw unseen(what, id)();
   return row;
 }
 
 const pipelineResolver: Resolver<'pipeline'> = async ({ db, h, caller }, id) => {
   const pipeline = await found(id, 'Pipeline', (pipelineId) => getPipeline(db, pipelineId));
-  const { workspace, role } = await workspaceAccess(db, h, caller, pipeline.workspace_id);
+  const { workspace, role } = await workspaceAccess(db, h, caller, pipeline.workspace_id, unseen('Pipeline', id));
   const facts = isAdminRole(role) ? (await pipelineFacts(db, [pipeline], caller.profileId)).get(pipeline.id) : undefined;
-  const state = { draft: pipeline.draft, complete: facts?.complete ?? false, activeJobId: facts?.activeJobId, subscribed: facts?.subscription !== undefined, runs: mayRun(caller) };
+  const state = { draft: pipeline.draft, complete: facts?.complete ?? false, activeJobId: facts?.activeJobId, subscribed: facts?.subscription !== undefined };
   return { pipeline, workspace, role, facts, links: pipelineLinks(h, pipeline, role, state) };
 };
 
@@ -160,38 +174,41 @@ const resolvers: { [K in ResourceKind]: Resolver<K> } = {
   workspace: ({ db, h, caller }, id) => workspaceAccess(db, h, caller, id),
 
   async workspaceOrDraft({ db, h, caller }, id) {
-    if (!isUuid(id)) throw notFound('Workspace not found');
+    if (!isUuid(id)) throw unseen('Workspace', id)();
     const existing = await findWorkspace(db, id);
-    // Someone who may create workspaces once verified is told to verify for any id that is not a
-    // workspace of theirs, taken or not, so the answer says nothing about which ids exist.
-    if (awaitsVerificationToCreate(caller) && (!existing || !(await memberRole(db, id, caller.profileId)))) throw forbidden(VERIFY_EMAIL_TO_RUN);
     if (!existing) return { id, workspace: undefined, role: undefined, links: workspaceDraftLinks(h, caller, id) };
-    return Object.assign(await workspaceAccess(db, h, caller, id), { id });
+    try {
+      return Object.assign(await workspaceAccess(db, h, caller, id, () => new Unseen()), { id });
+    } catch (error) {
+      // A workspace the caller is not in is, to them, a free id: only creating at it can tell (a 409).
+      if (!(error instanceof Unseen)) throw error;
+      return { id, workspace: undefined, role: undefined, links: workspaceDraftLinks(h, caller, id) };
+    }
   },
 
   async job({ db, h, caller }, id) {
     const job = await found(id, 'Job', (jobId) => findJob(db, jobId));
-    const { workspace, role } = await workspaceAccess(db, h, caller, job.workspace_id);
+    const { workspace, role } = await workspaceAccess(db, h, caller, job.workspace_id, unseen('Job', id));
     return { job, workspace, role, links: jobLinks(h, job, role) };
   },
 
   async dataset({ db, h, caller }, id) {
     const dataset = await found(id, 'Dataset', (datasetId) => findDataset(db, datasetId, caller.profileId));
-    const { workspace, role } = await workspaceAccess(db, h, caller, dataset.workspace_id);
+    const { workspace, role } = await workspaceAccess(db, h, caller, dataset.workspace_id, unseen('Dataset', id));
     return { dataset, workspace, role, links: datasetLinks(h, dataset, datasetViewer(role, dataset)) };
   },
 
   async channel({ db, h, caller }, id) {
     const channel = await found(id, 'Channel', (channelId) => findChannel(db, channelId));
-    const { workspace, role } = await workspaceAccess(db, h, caller, channel.workspace_id);
+    const { workspace, role } = await workspaceAccess(db, h, caller, channel.workspace_id, unseen('Channel', id));
     const subscribed = await isSubscribed(db, { column: 'channel_id', id: channel.id }, caller.profileId);
     return { channel, workspace, role, subscribed, links: channelLinks(h, channel, { role, profileId: caller.profileId, subscribed }) };
   },
 
   async comment({ db, h, caller }, id) {
     const comment = await found(id, 'Comment', (commentId) => findComment(db, commentId));
-    const { workspace, role } = await workspaceAccess(db, h, caller, comment.workspace_id);
-    if (comment.message === null && comment.author_id !== caller.profileId) throw notFound(`Comment ${id} not found`);
+    const { workspace, role } = await workspaceAccess(db, h, caller, comment.workspace_id, unseen('Comment', id));
+    if (comment.message === null && comment.author_id !== caller.profileId) throw unseen('Comment', id)();
     return { comment, workspace, role, links: commentLinks(h, comment, { role, profileId: caller.profileId, mayComment: mayComment(role, comment.read_only) }) };
   },
 
@@ -207,7 +224,9 @@ const resolvers: { [K in ResourceKind]: Resolver<K> } = {
   },
 
   async apikeyOrDraft({ db, h, caller }, id) {
-    const key = isUuid(id) ? await findApiKey(db, id) : undefined;
+    const found = isUuid(id) ? await findApiKey(db, id) : undefined;
+    // somebody else's key is, to the caller, a free id: only creating at it can tell (a 409)
+    const key = found?.profile_id === caller.profileId ? found : undefined;
     return { id, key, links: key ? apiKeyLinks(h, caller, key) : apiKeyDraftLinks(h, caller, id) };
   },
 
@@ -220,14 +239,14 @@ const resolvers: { [K in ResourceKind]: Resolver<K> } = {
 
   async dataComponent({ db, h, caller }, id) {
     const component = await found(id, 'Data component', (componentId) => getDataComponent(db, componentId));
-    const { workspace, role } = await workspaceAccess(db, h, caller, component.workspace_id);
+    const { workspace, role } = await workspaceAccess(db, h, caller, component.workspace_id, unseen('Data component', id));
     return { component, workspace, role, links: dataComponentLinks(h, component, role) };
   },
 
   async dataStore({ db, h, caller }, id) {
     const store = await found(id, 'Data store', (storeId) => getDataStore(db, storeId));
-    const { workspace, role } = await workspaceAccess(db, h, caller, store.workspace_id);
-    return { store, workspace, role, links: dataStoreLinks(h, store, role, mayRun(caller)) };
+    const { workspace, role } = await workspaceAccess(db, h, caller, store.workspace_id, unseen('Data store', id));
+    return { store, workspace, role, links: dataStoreLinks(h, store, role) };
   },
 
   async dataPlugin({ db, h, caller, params }, id) {
@@ -256,7 +275,7 @@ const resolvers: { [K in ResourceKind]: Resolver<K> } = {
 
   async alert({ db, h, caller }, id) {
     const alert = await found(id, 'Alert', (alertId) => findAlert(db, alertId));
-    const { workspace, role } = await workspaceAccess(db, h, caller, alert.workspace_id);
+    const { workspace, role } = await workspaceAccess(db, h, caller, alert.workspace_id, unseen('Alert', id));
     return { alert, workspace, role, links: alertLinks(h, alert) };
   },
 };
@@ -267,8 +286,24 @@ function splitPluginSegment(segment: string): { name: string; variant: string | 
   return at > 0 ? { name: segment.slice(0, at), variant: segment.slice(at + 2) || null } : { name: segment, variant: null };
 }
 
-export function resolveAccess<K extends ResourceKind>(kind: K, ctx: AccessContext, id: string): Promise<AccessByResource[K]> {
-  return resolvers[kind](ctx, id);
+/**
+ * Resources whose links depend on who asks, not only on a workspace role: offered nothing, they are
+ * not the caller's to see, and answer as a made-up id. (A workspace's resources offer every member
+ * at least 'self'; someone else's profile is never looked up and is refused alike whether or not it exists.)
+ */
+const UNSEEN_WHEN_OFFERED_NOTHING: Partial<Record<ResourceKind, string>> = {
+  channel: 'Channel',
+  invitation: 'Invitation',
+  apikey: 'API key',
+  notification: 'Notification',
+  subscription: 'Subscription',
+};
+
+export async function resolveAccess<K extends ResourceKind>(kind: K, ctx: AccessContext, id: string): Promise<AccessByResource[K]> {
+  const access = await resolvers[kind](ctx, id);
+  const what = UNSEEN_WHEN_OFFERED_NOTHING[kind];
+  if (what !== undefined && Object.keys(access.links).length === 0) throw unseen(what, id)();
+  return access;
 }
 
 export const RESOURCE_KINDS = Object.keys(resolvers) as ResourceKind[];

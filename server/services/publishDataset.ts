@@ -77,16 +77,17 @@ async function aliasSafe<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /**
- * Creates, or replaces the dataset the body names by id (of this workspace) or else by alias. A
+ * Creates (under a new id), or replaces the dataset the body names by id (of this workspace) or else by alias. A
  * replace writes every field: what the body leaves out is cleared; tags change only when given.
  */
 export async function publishDataset(db: Db, workspaceId: string, body: DatasetWrite): Promise<{ id: string; created: boolean }> {
   let target: string | undefined;
   if (body.id !== undefined) {
-    if (!isUuid(body.id)) rejectFieldErrors(OBJECT, { id: 'must be a dataset id' });
-    const home = await datasetWorkspaceOf(db, body.id);
-    if (home !== undefined && home !== workspaceId) rejectFieldErrors(OBJECT, { id: 'is taken' });
-    if (home === workspaceId) target = body.id;
+    // An id names a dataset of this workspace to replace; it never chooses a new dataset's id. So an
+    // id of another workspace's dataset is answered as one that names nothing, and a stranger cannot
+    // tell the two apart (docs/decisions.md, "Existence oracles (issue 36)").
+    if (!isUuid(body.id) || (await datasetWorkspaceOf(db, body.id)) !== workspaceId) rejectFieldErrors(OBJECT, { id: 'names no dataset of this workspace' });
+    target = body.id;
   } else if (body.alias) {
     target = await datasetIdByAlias(db, workspaceId, body.alias.trim());
   }
@@ -110,7 +111,7 @@ export async function publishDataset(db: Db, workspaceId: string, body: DatasetW
     await aliasSafe(() => updateDataset(db, id, full, tags));
     return { id, created: false };
   }
-  const id = body.id ?? newId();
+  const id = newId();
   await aliasSafe(() => createDataset(db, id, workspaceId, full, tags));
   return { id, created: true };
 }

@@ -40,7 +40,7 @@ describe('alerts raised by hand', () => {
     expect(hasLink(member, REL.newAlert)).toBe(false);
     expectError(await world.member.api.call('POST', `/api/datasets/${dataset.id}/alerts`), 403);
     expectError(await world.member.api.call('PUT', `/api/datasets/${dataset.id}/alerts/${crypto.randomUUID()}`, { detail: 'x' }), 403);
-    expectError(await world.outsider.api.call('POST', `/api/datasets/${dataset.id}/alerts`), 403);
+    expectError(await world.outsider.api.call('POST', `/api/datasets/${dataset.id}/alerts`), 404);
     expectError(await world.anonymous.call('POST', `/api/datasets/${dataset.id}/alerts`), 401);
   });
 
@@ -71,7 +71,7 @@ describe('alerts raised by hand', () => {
     const listed = embedded(await read(world.member, linkOf(dataset, REL.alerts)), 'alerts');
     const one = await read(world.member, linkOf(listed[0], REL.self));
     expect(one.id).toBe(listed[0].id);
-    expectError(await world.outsider.api.get(linkOf(listed[0], REL.self)), 403);
+    expectError(await world.outsider.api.get(linkOf(listed[0], REL.self)), 404);
     expectError(await world.anonymous.get(linkOf(listed[0], REL.self)), 401);
     expectError(await world.member.api.get(`/api/alerts/${UNKNOWN}`), 404);
   });
@@ -111,8 +111,8 @@ describe('dataset messages', () => {
     expectError(await world.member.api.call('PUT', create, { message: 'hi' }), 400, { recipientId: 'Recipient is mandatory' });
     expectError(await world.member.api.call('PUT', create, { recipientId: world.owner.subject, message: '' }), 400, { message: 'Message is mandatory' });
     expectError(await world.member.api.call('PUT', `/api/datasets/${dataset.id}/messages/not-an-id`, { recipientId: world.owner.subject, message: 'hi' }), 404);
-    expectError(await world.outsider.api.call('POST', `/api/datasets/${dataset.id}/messages`), 403);
-    expectError(await world.outsider.api.call('PUT', create, { recipientId: world.owner.subject, message: 'hi' }), 403);
+    expectError(await world.outsider.api.call('POST', `/api/datasets/${dataset.id}/messages`), 404);
+    expectError(await world.outsider.api.call('PUT', create, { recipientId: world.owner.subject, message: 'hi' }), 404);
     expectError(await world.anonymous.call('POST', `/api/datasets/${dataset.id}/messages`), 401);
     expect(await world.server.db.selectFrom('dataset_messages').select('id').where('id', '=', String(draft.body.id)).execute()).toEqual([]);
   });
@@ -126,7 +126,7 @@ describe('tags', () => {
     const one = await read(world.member, linkOf(first, REL.self));
     expect(one).toMatchObject({ id: first.id, name: first.name, usage: first.usage });
     expectError(await world.member.api.get(`/api/workspaces/${W}/tags/${UNKNOWN}`), 404);
-    expectError(await world.outsider.api.get(linkOf(first, REL.self)), 403);
+    expectError(await world.outsider.api.get(linkOf(first, REL.self)), 404);
     expectError(await world.anonymous.get(linkOf(first, REL.self)), 401);
   });
 
@@ -139,7 +139,7 @@ describe('tags', () => {
     expect(tags.length).toBeGreaterThan(0);
     for (const tag of tags) expect(all.has(tag.name), tag.name).toBe(true);
     // the outsider has no news here and may not ask
-    expectError(await world.outsider.api.get(linkOf(workspace, REL.newsTags)), 403);
+    expectError(await world.outsider.api.get(linkOf(workspace, REL.newsTags)), 404);
   });
 });
 
@@ -154,7 +154,7 @@ describe("a workspace's notifications", () => {
     const future = await read(world.owner, `${link}?all=true&since=2999-01-01T00:00:00Z`);
     expect(future.page.totalElements).toBe(0);
     expectError(await world.owner.api.get(`${link}?since=yesterday`), 400, { since: 'must be an ISO 8601 timestamp' });
-    expectError(await world.outsider.api.get(link), 403);
+    expectError(await world.outsider.api.get(link), 404);
     expectError(await world.anonymous.get(link), 401);
   });
 });

@@ -75,11 +75,11 @@ describe('links', () => {
     expect(embedded(alerts.body, 'alerts')).toEqual([]);
   });
 
-  it("refuses another workspace's caller the alerts and the rules (403), and unknown datasets (404)", async () => {
+  it("refuses another workspace's caller the alerts and the rules (404, as for no such id), and unknown datasets (404)", async () => {
     const { id } = await dataset('owner', 'alert-metrics');
-    expectError(await world.outsider.api.get(`/api/datasets/${id}/alerts`), 403);
-    expectError(await world.outsider.api.get(`/api/datasets/${id}/alert-rules`), 403);
-    expectError(await world.outsider.api.call('PUT', `/api/datasets/${id}/alert-rules`, { rules: [] }), 403);
+    expectError(await world.outsider.api.get(`/api/datasets/${id}/alerts`), 404);
+    expectError(await world.outsider.api.get(`/api/datasets/${id}/alert-rules`), 404);
+    expectError(await world.outsider.api.call('PUT', `/api/datasets/${id}/alert-rules`, { rules: [] }), 404);
     expectError(await world.owner.api.get('/api/datasets/00000000-0000-4000-8000-000000000000/alerts'), 404);
   });
 });

@@ -100,13 +100,13 @@ describe('PUT /api/apikeys/{id}', () => {
     expectError(await world.member.api.call('PUT', linkOf(key, REL.updateApiKey), { name: '' }), 400, { name: API_KEY_NAME_REQUIRED });
   });
 
-  it("refuses another profile's key (403): no links are rendered to them and nothing changes", async () => {
+  it("refuses another profile's key (404, as for none; a create at its id 409): no links are rendered to them and nothing changes", async () => {
     const key = await createKey('private');
     const list = await world.owner.api.get('/api/apikeys');
     expect(embedded(list.body, 'apikeys').map((k: { id: string }) => k.id)).not.toContain(key.id);
-    expectError(await world.owner.api.get(`/api/apikeys/${key.id}`), 403);
-    expectError(await world.owner.api.call('PUT', `/api/apikeys/${key.id}`, { name: 'mine now' }), 403);
-    expectError(await world.owner.api.call('DELETE', `/api/apikeys/${key.id}`), 403);
+    expectError(await world.owner.api.get(`/api/apikeys/${key.id}`), 404);
+    expectError(await world.owner.api.call('PUT', `/api/apikeys/${key.id}`, { name: 'mine now' }), 409);
+    expectError(await world.owner.api.call('DELETE', `/api/apikeys/${key.id}`), 404);
     const mine = await world.member.api.get(`/api/apikeys/${key.id}`);
     expect(mine.body.name).toBe('private');
   });

@@ -52,8 +52,8 @@ describe('a cached token', () => {
       .executeTakeFirstOrThrow();
     await world.server.db.deleteFrom('workspace_members').where('workspace_id', '=', DEMO.workspaceId).where('profile_id', '=', world.member.subject).execute();
     try {
-      expectError(await world.member.api.get(feed), 403);
-      expectError(await world.member.api.get(`/api/workspaces/${DEMO.workspaceId}`), 403);
+      expectError(await world.member.api.get(feed), 404);
+      expectError(await world.member.api.get(`/api/workspaces/${DEMO.workspaceId}`), 404);
       const list = await world.member.api.get('/api/workspaces?size=99');
       expect(embedded(list.body, 'workspaces').map((w: { id: string }) => w.id)).not.toContain(DEMO.workspaceId);
     } finally {
@@ -67,7 +67,7 @@ describe('workspace routes read the caller and the workspace together', () => {
   it('answer 404 for an unknown or malformed workspace and 403 to a non-member', async () => {
     expectError(await world.member.api.get(`/api/workspaces/${randomUUID()}/feed`), 404);
     expectError(await world.member.api.get('/api/workspaces/not-a-uuid/feed'), 404);
-    expectError(await world.outsider.api.get(feed), 403);
+    expectError(await world.outsider.api.get(feed), 404);
     expectError(await world.unverified.api.get(feed), 403);
   });
 

@@ -145,7 +145,7 @@ describe('bad input', () => {
 });
 
 describe('another workspace', () => {
-  it('refuses the outsider every comment route (403)', async () => {
+  it('refuses the outsider every comment route (404, as for no such id)', async () => {
     const c = await post(world.owner, dataset, 'Private to the workspace');
     for (const [method, path, body] of [
       ['GET', `/api/datasets/${datasetId}/comments`, undefined],
@@ -159,7 +159,7 @@ describe('another workspace', () => {
       ['GET', `/api/comments/${c.id}/history`, undefined],
     ] as const) {
       const answer = await world.outsider.api.call(method, path, body);
-      expectError(answer, 403);
+      expectError(answer, 404);
       expect(JSON.stringify(answer.body)).not.toContain('Private to the workspace');
     }
   });

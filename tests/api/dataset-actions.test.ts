@@ -44,7 +44,7 @@ describe('links of a dataset per caller', () => {
       ['GET', `/api/datasets/${body.id}/related`],
       ['GET', `/api/workspaces/${W}/datasets`],
     ] as const) {
-      expectError(await world.outsider.api.call(method, path, method === 'POST' ? { type: 'ALL' } : undefined), 403);
+      expectError(await world.outsider.api.call(method, path, method === 'POST' ? { type: 'ALL' } : undefined), 404);
     }
   });
 });
@@ -183,7 +183,7 @@ describe('lists (LIST channels)', () => {
     expect(hasLink(list, REL.updateChannel)).toBe(true);
     const member = embedded((await world.member.api.get(url)).body, 'channels');
     expect(member.find((c: { name: string }) => c.name === DEMO_LIST.name)).toBeUndefined();
-    expectError(await world.member.api.call('PUT', `${linkOf(list, REL.datasets)}/${dataset.id}`), 403);
+    expectError(await world.member.api.call('PUT', `${linkOf(list, REL.datasets)}/${dataset.id}`), 404);
   });
 
   it('creates a list through the create channel link, adds and removes a dataset, renames it', async () => {
@@ -204,16 +204,16 @@ describe('lists (LIST channels)', () => {
     const renamed = await world.member.api.call('PUT', linkOf(created.body, REL.updateChannel), { name: 'Renamed picks' });
     expect(renamed.body).toMatchObject({ name: 'Renamed picks', datasetCount: null });
     // The owner (an admin) does not see it: it is private.
-    expectError(await world.owner.api.get(`/api/channels/${created.body.id}`), 403);
+    expectError(await world.owner.api.get(`/api/channels/${created.body.id}`), 404);
   });
 
-  it("refuses a dataset of another workspace in a list (404) and another workspace's caller (403)", async () => {
+  it("refuses a dataset of another workspace in a list (404) and another workspace's caller (404, as for no such id)", async () => {
     const workspace = await world.owner.api.get(`/api/workspaces/${W}`);
     const created = await world.owner.api.call('PUT', linkOf(workspace.body, REL.createChannel), { name: 'Owner picks' });
     const sandbox = await world.server.db.selectFrom('datasets').select('id').where('workspace_id', '=', DEMO.sandboxWorkspaceId).executeTakeFirstOrThrow();
     expectError(await world.owner.api.call('PUT', `${linkOf(created.body, REL.datasets)}/${sandbox.id}`), 404);
-    expectError(await world.outsider.api.get(linkOf(created.body, REL.datasets)), 403);
-    expectError(await world.outsider.api.call('PUT', linkOf(workspace.body, REL.createChannel), { name: 'Intruder' }), 403);
+    expectError(await world.outsider.api.get(linkOf(created.body, REL.datasets)), 404);
+    expectError(await world.outsider.api.call('PUT', linkOf(workspace.body, REL.createChannel), { name: 'Intruder' }), 404);
   });
 
   it('gives a member no update link on a source channel, and refuses the change (403)', async () => {

@@ -45,8 +45,8 @@ describe("GET a dataset's data link", () => {
     expectError(await world.member.api.get(`/api/datasets/${without.id}/data`), 403);
   });
 
-  it('refuses a stranger (403) and no token (401)', async () => {
-    expectError(await world.outsider.api.get(`/api/datasets/${withData.id}/data`), 403);
+  it('refuses a stranger (404, as for no such id) and no token (401)', async () => {
+    expectError(await world.outsider.api.get(`/api/datasets/${withData.id}/data`), 404);
     expectError(await world.anonymous.get(`/api/datasets/${withData.id}/data`), 401);
   });
 });

@@ -212,9 +212,9 @@ describe('across workspaces', () => {
     expect(sandbox.body.freshness.missingTables).toEqual(['orders']);
   });
 
-  it("refuses another workspace's caller the data (403) and anyone without a token (401)", async () => {
+  it("refuses another workspace's caller the data (404, as for no such id) and anyone without a token (401)", async () => {
     const dataset = await datasetByAlias('top-customers');
-    expectError(await world.outsider.api.get(linkOf(dataset, REL.data)), 403);
+    expectError(await world.outsider.api.get(linkOf(dataset, REL.data)), 404);
     expectError(await world.anonymous.get(linkOf(dataset, REL.data)), 401);
   });
 });

@@ -54,9 +54,9 @@ describe('GET /api/workspaces/{id}/feed', () => {
     expect(hasLink(second.body, 'next') && hasLink(second.body, 'prev')).toBe(true);
   });
 
-  it('answers 403 outside the workspace, 404 for none, 400 for bad paging, 401 without a token', async () => {
-    expectError(await world.member.api.get(`${sandbox}/feed`), 403);
-    expectError(await world.outsider.api.get(`${ws}/feed`), 403);
+  it('answers 404 outside the workspace (as for none), 404 for none, 400 for bad paging, 401 without a token', async () => {
+    expectError(await world.member.api.get(`${sandbox}/feed`), 404);
+    expectError(await world.outsider.api.get(`${ws}/feed`), 404);
     expectError(await world.member.api.get(`/api/workspaces/${crypto.randomUUID()}/feed`), 404);
     expectError(await world.member.api.get(`${ws}/feed?size=-4`), 400, { size: /.+/ });
     expectError(await world.anonymous.get(`${ws}/feed`), 401);
@@ -103,8 +103,8 @@ describe('GET /api/workspaces/{id}/search', () => {
     expect(titles((await world.owner.api.get(`${sandbox}/search?q=checkout`)).body)).toEqual(['A/B Test Results']);
   });
 
-  it('answers 403 outside the workspace, 400 for an overlong query, 401 without a token', async () => {
-    expectError(await world.member.api.get(`${sandbox}/search?q=test`), 403);
+  it('answers 404 outside the workspace (as for none), 400 for an overlong query, 401 without a token', async () => {
+    expectError(await world.member.api.get(`${sandbox}/search?q=test`), 404);
     expectError(await world.member.api.get(`${ws}/search?q=${'a'.repeat(12_001)}`), 400, { q: /12000/ });
     expectError(await world.anonymous.get(`${ws}/search?q=revenue`), 401);
   });
@@ -122,7 +122,7 @@ describe('GET /api/workspaces/{id}/datasets/{idOrAlias}', () => {
   it("answers 404 for unknown ones and for another workspace's, 403 outside the workspace, 401 without a token", async () => {
     expectError(await world.member.api.get(`${ws}/datasets/sales/no-such-thing`), 404);
     expectError(await world.owner.api.get(`${ws}/datasets/ab-test-results`), 404);
-    expectError(await world.member.api.get(`${sandbox}/datasets/ab-test-results`), 403);
+    expectError(await world.member.api.get(`${sandbox}/datasets/ab-test-results`), 404);
     expectError(await world.anonymous.get(`${ws}/datasets/sales/monthly-revenue`), 401);
   });
 });
@@ -135,7 +135,7 @@ describe('GET /api/datasets/{id}', () => {
     expect(answer.body.id).toBe(revenue.body.id);
 
     const sandboxDataset = await world.owner.api.get(`${sandbox}/datasets/ab-test-results`);
-    expectError(await world.member.api.get(`/api/datasets/${sandboxDataset.body.id}`), 403);
+    expectError(await world.member.api.get(`/api/datasets/${sandboxDataset.body.id}`), 404);
     expectError(await world.member.api.get(`/api/datasets/${crypto.randomUUID()}`), 404);
     expectError(await world.member.api.get('/api/datasets/not-an-id'), 404);
     expectError(await world.anonymous.get(`/api/datasets/${revenue.body.id}`), 401);
@@ -166,8 +166,8 @@ describe('GET /api/workspaces/{id}/tags', () => {
     expect(new Set(tags.map((t) => t.id)).size).toBe(tags.length);
   });
 
-  it('answers 403 outside the workspace, 404 for none, 401 without a token', async () => {
-    expectError(await world.member.api.get(`${sandbox}/tags`), 403);
+  it('answers 404 outside the workspace (as for none), 404 for none, 401 without a token', async () => {
+    expectError(await world.member.api.get(`${sandbox}/tags`), 404);
     expectError(await world.member.api.get(`/api/workspaces/${crypto.randomUUID()}/tags`), 404);
     expectError(await world.anonymous.get(`${ws}/tags`), 401);
   });

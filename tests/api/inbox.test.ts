@@ -37,9 +37,9 @@ describe('mark read and delete', () => {
   it("refuses anyone else's notification: other members, another workspace's people, no token", async () => {
     const unread = await firstUnread();
     for (const other of [world.owner, world.outsider]) {
-      expectError(await other.api.get(`/api/notifications/${unread.id}`), 403);
-      expectError(await other.api.call('PUT', `/api/notifications/${unread.id}/resolved`), 403);
-      expectError(await other.api.call('DELETE', `/api/notifications/${unread.id}`), 403);
+      expectError(await other.api.get(`/api/notifications/${unread.id}`), 404);
+      expectError(await other.api.call('PUT', `/api/notifications/${unread.id}/resolved`), 404);
+      expectError(await other.api.call('DELETE', `/api/notifications/${unread.id}`), 404);
     }
     expectError(await world.anonymous.call('DELETE', `/api/notifications/${unread.id}`), 401);
     expectError(await world.member.api.call('DELETE', `/api/notifications/${crypto.randomUUID()}`), 404);

@@ -64,11 +64,11 @@ describe('withdraw, resend and delete', () => {
     const sandbox = await world.owner.api.call('POST', invitationsOf(DEMO.sandboxWorkspaceId), { email: 'sandbox-guest@example.com' });
     expect(sandbox.status).toBe(201);
     const id = sandbox.body.id as string;
-    expectError(await world.member.api.get(`/api/invitations/${id}`), 403);
-    expectError(await world.member.api.call('PUT', `/api/invitations/${id}/withdrawal`), 403);
-    expectError(await world.member.api.call('DELETE', `/api/invitations/${id}`), 403);
-    expectError(await world.member.api.call('PUT', `/api/invitations/${id}/administrator`), 403);
-    expectError(await world.member.api.call('POST', invitationsOf(DEMO.sandboxWorkspaceId), { email: 'x@example.com' }), 403);
+    expectError(await world.member.api.get(`/api/invitations/${id}`), 404);
+    expectError(await world.member.api.call('PUT', `/api/invitations/${id}/withdrawal`), 404);
+    expectError(await world.member.api.call('DELETE', `/api/invitations/${id}`), 404);
+    expectError(await world.member.api.call('PUT', `/api/invitations/${id}/administrator`), 404);
+    expectError(await world.member.api.call('POST', invitationsOf(DEMO.sandboxWorkspaceId), { email: 'x@example.com' }), 404);
   });
 });
 
@@ -97,6 +97,6 @@ describe('an accepted invitation', () => {
 
     const withdrawn = await world.owner.api.call('PUT', linkOf(plain.body, REL.withdrawInvitation));
     expect(withdrawn.body.status).toBe('REVOKED');
-    expectError(await world.outsider.api.get(`/api/workspaces/${DEMO.workspaceId}`), 403);
+    expectError(await world.outsider.api.get(`/api/workspaces/${DEMO.workspaceId}`), 404);
   });
 });

@@ -31,8 +31,8 @@ describe('POST /api/workspaces/{id}/invitations', () => {
     expectError(await world.member.api.call('POST', invitationsOf, { email: 'friend@example.com' }), 403);
   });
 
-  it('answers 403 outside the workspace, 404 for none, 401 without a token', async () => {
-    expectError(await world.outsider.api.call('POST', invitationsOf, { email: 'friend@example.com' }), 403);
+  it('answers 404 outside the workspace (as for none), 404 for none, 401 without a token', async () => {
+    expectError(await world.outsider.api.call('POST', invitationsOf, { email: 'friend@example.com' }), 404);
     expectError(await world.owner.api.call('POST', `/api/workspaces/${crypto.randomUUID()}/invitations`, { email: 'friend@example.com' }), 404);
     expectError(await world.anonymous.call('POST', invitationsOf, { email: 'friend@example.com' }), 401);
   });
@@ -112,8 +112,8 @@ describe('GET /api/workspaces/{id}/invitations', () => {
     expect(embedded(answer.body, 'invitations').map((i: { email: string }) => i.email)).toContain(world.outsider.email);
   });
 
-  it('answers 403 outside the workspace, 404 for none, 401 without a token', async () => {
-    expectError(await world.member.api.get(`/api/workspaces/${DEMO.sandboxWorkspaceId}/invitations`), 403);
+  it('answers 404 outside the workspace (as for none), 404 for none, 401 without a token', async () => {
+    expectError(await world.member.api.get(`/api/workspaces/${DEMO.sandboxWorkspaceId}/invitations`), 404);
     expectError(await world.owner.api.get(`/api/workspaces/${crypto.randomUUID()}/invitations`), 404);
     expectError(await world.anonymous.get(invitationsOf), 401);
   });

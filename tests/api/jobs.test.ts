@@ -97,9 +97,9 @@ describe('GET /api/jobs/{id}', () => {
     expectError(await world.owner.api.call('DELETE', `/api/jobs/${runningJob}`), 403);
   });
 
-  it('refuses a plain member (403), a stranger (403), an unknown id (404) and no token (401)', async () => {
+  it('refuses a plain member (403), a stranger (404, as for no such id), an unknown id (404) and no token (401)', async () => {
     expectError(await world.member.api.get(`/api/jobs/${finishedJob}`), 403);
-    expectError(await world.outsider.api.get(`/api/jobs/${finishedJob}`), 403);
+    expectError(await world.outsider.api.get(`/api/jobs/${finishedJob}`), 404);
     expectError(await world.owner.api.get(`/api/jobs/${randomUUID()}`), 404);
     expectError(await world.anonymous.get(`/api/jobs/${finishedJob}`), 401);
   });

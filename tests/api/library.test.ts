@@ -47,7 +47,7 @@ describe('Starred (GET liked)', () => {
   });
 
   it('refuses another workspace’s caller (403) and bad paging (400)', async () => {
-    expectError(await world.outsider.api.get(`/api/workspaces/${W}/liked`), 403);
+    expectError(await world.outsider.api.get(`/api/workspaces/${W}/liked`), 404);
     expectError(await world.member.api.get(`/api/workspaces/${W}/liked?size=-1`), 400, { size: /./ });
   });
 });
@@ -105,7 +105,7 @@ describe('News', () => {
   });
 
   it('refuses another workspace’s caller (403) and an overlong query (400)', async () => {
-    for (const part of ['news', 'news/channels']) expectError(await world.outsider.api.get(`/api/workspaces/${W}/${part}`), 403);
+    for (const part of ['news', 'news/channels']) expectError(await world.outsider.api.get(`/api/workspaces/${W}/${part}`), 404);
     expectError(await world.member.api.get(`/api/workspaces/${W}/news?q=${'x'.repeat(1_001)}`), 400, { q: 'must be at most 1000 characters' });
   });
 });
@@ -130,11 +130,11 @@ describe('a private list', () => {
       expect((await member.get(`/api/workspaces/${W}/news?q=in:secret-picks`)).body.page.totalElements).toBe(0);
       expect((await member.get(`/api/workspaces/${W}/search?q=in:secret-picks`)).body?.page?.totalElements ?? 0).toBe(0);
       expect((await member.get(`/api/workspaces/${W}/search?q=${encodeURIComponent('secret picks')}`)).body?.page?.totalElements ?? 0).toBe(0);
-      expectError(await member.get(`/api/channels/${list.id}`), 403);
-      expectError(await member.get(`/api/channels/${list.id}/datasets`), 403);
-      expectError(await member.call('DELETE', `/api/channels/${list.id}`), 403);
-      expectError(await member.call('PUT', `/api/channels/${list.id}/scope/workspace`), 403);
-      expectError(await member.call('PUT', `/api/channels/${list.id}/datasets/${tickets.id}`), 403);
+      expectError(await member.get(`/api/channels/${list.id}`), 404);
+      expectError(await member.get(`/api/channels/${list.id}/datasets`), 404);
+      expectError(await member.call('DELETE', `/api/channels/${list.id}`), 404);
+      expectError(await member.call('PUT', `/api/channels/${list.id}/scope/workspace`), 404);
+      expectError(await member.call('PUT', `/api/channels/${list.id}/datasets/${tickets.id}`), 404);
     };
     await hidden();
 
@@ -172,7 +172,7 @@ describe('a private list', () => {
     expect(hasLink(asOwner, REL.withdrawWorkspaceScope)).toBe(false);
     expectError(await world.owner.api.call('PUT', `/api/channels/${created.body.id}/scope/profile`), 403);
     expectError(await world.owner.api.call('PUT', linkOf(asOwner, REL.updateChannel), { name: 'Team picks', scope: 'PROFILE' }), 400, { scope: 'Only the creator of a list changes its scope' });
-    expectError(await world.outsider.api.call('DELETE', `/api/channels/${created.body.id}`), 403);
+    expectError(await world.outsider.api.call('DELETE', `/api/channels/${created.body.id}`), 404);
     expect((await world.owner.api.call('DELETE', linkOf(asOwner, REL.deleteChannel))).status).toBe(204);
   });
 

@@ -55,9 +55,9 @@ describe('a member', () => {
     expectError(await world.member.api.call('DELETE', memberPath(world.owner.subject)), 403);
   });
 
-  it("refuses another workspace's caller (403), no token (401), and an unknown member (404)", async () => {
-    expectError(await world.outsider.api.get(memberPath(world.owner.subject)), 403);
-    expectError(await world.outsider.api.call('DELETE', memberPath(world.member.subject)), 403);
+  it("refuses another workspace's caller (404, as for no such id), no token (401), and an unknown member (404)", async () => {
+    expectError(await world.outsider.api.get(memberPath(world.owner.subject)), 404);
+    expectError(await world.outsider.api.call('DELETE', memberPath(world.member.subject)), 404);
     expectError(await world.anonymous.get(memberPath(world.owner.subject)), 401);
     expectError(await world.owner.api.get(memberPath(world.outsider.subject)), 404);
     expectError(await world.owner.api.get(memberPath('auth0|nobody')), 404);
@@ -89,8 +89,8 @@ describe('administrators', () => {
     for (const rel of [REL.addAdministrator, REL.withdrawAdministrator, REL.deleteMember]) expect(hasLink(owner, rel), rel).toBe(false);
     expectError(await world.owner.api.call('DELETE', adminPath(world.owner.subject)), 403);
     expectError(await world.member.api.call('PUT', adminPath(world.member.subject)), 403);
-    expectError(await world.outsider.api.call('PUT', adminPath(world.member.subject)), 403);
-    expectError(await world.outsider.api.get(`/api/workspaces/${W}/administrators`), 403);
+    expectError(await world.outsider.api.call('PUT', adminPath(world.member.subject)), 404);
+    expectError(await world.outsider.api.get(`/api/workspaces/${W}/administrators`), 404);
     expectError(await world.anonymous.call('PUT', adminPath(world.member.subject)), 401);
   });
 });
@@ -128,7 +128,7 @@ describe('removal', () => {
     expect((await world.owner.api.call('DELETE', linkOf(promoted.body, REL.deleteMember))).status).toBe(204);
     const after = await world.server.db.selectFrom('profiles').select('default_workspace_id').where('id', '=', world.outsider.subject).executeTakeFirstOrThrow();
     expect(after.default_workspace_id).toBeNull();
-    expectError(await world.outsider.api.get(`/api/workspaces/${W}`), 403);
+    expectError(await world.outsider.api.get(`/api/workspaces/${W}`), 404);
     expect((await read(world.owner, `/api/invitations/${invited.body.id}`)).status).toBe('REVOKED');
     expectError(await world.owner.api.call('DELETE', memberPath(world.outsider.subject)), 404);
   });

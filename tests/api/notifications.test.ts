@@ -45,7 +45,7 @@ describe('GET /api/notifications', () => {
     expect(embedded(before.body, 'notifications').map((n: { type: string }) => n.type)).toEqual(['DATASET_ACTIVITY']);
   });
 
-  it("never shows another profile's notifications, and refuses reading one (403)", async () => {
+  it("never shows another profile's notifications, and refuses reading one (404, as for none)", async () => {
     const owners = await world.owner.api.get('/api/notifications?all=true');
     const memberIds = embedded((await world.member.api.get('/api/notifications?all=true')).body, 'notifications').map((n: { id: string }) => n.id);
     const ownerIds = embedded(owners.body, 'notifications').map((n: { id: string }) => n.id);
@@ -53,7 +53,7 @@ describe('GET /api/notifications', () => {
     const mine = await world.member.api.get(`/api/notifications/${memberIds[0]}`);
     expect(mine.status).toBe(200);
     expect(linkOf(mine.body, REL.self)).toBe(`${world.baseUrl}/api/notifications/${memberIds[0]}`);
-    expectError(await world.owner.api.get(`/api/notifications/${memberIds[0]}`), 403);
+    expectError(await world.owner.api.get(`/api/notifications/${memberIds[0]}`), 404);
     expectError(await world.owner.api.get(`/api/notifications/${crypto.randomUUID()}`), 404);
   });
 

@@ -133,7 +133,7 @@ describe('PATCH /api/profiles/{id}', () => {
   });
 
   it('refuses a workspace the caller is not in (403) and another profile (403)', async () => {
-    expectError(await world.member.api.call('PATCH', profilePath(world.member.subject), { defaultWorkspace: { id: DEMO.sandboxWorkspaceId } }), 403);
+    expectError(await world.member.api.call('PATCH', profilePath(world.member.subject), { defaultWorkspace: { id: DEMO.sandboxWorkspaceId } }), 404);
     expectError(await world.member.api.call('PATCH', profilePath(world.owner.subject), { defaultWorkspace: { id: DEMO.workspaceId } }), 403);
     const member = await world.member.api.get(profilePath(world.member.subject));
     expect(member.body.defaultWorkspace).toEqual({ id: DEMO.workspaceId });

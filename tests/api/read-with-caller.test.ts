@@ -65,15 +65,15 @@ describe('a read that carries its caller', () => {
     expect(embedded(past.answer.body, 'datasets')).toEqual([]);
   });
 
-  it("refuses another workspace's caller with the guard's 403 and none of the rows it read", async () => {
+  it("refuses another workspace's caller with the guard's 404 (as for no workspace) and none of the rows it read", async () => {
     const { answer, statements: sent } = await counted(world.outsider.api, `${feed}?page=0&size=10`);
-    expectError(answer, 403);
+    expectError(answer, 404);
     expect(JSON.stringify(answer.body)).not.toMatch(/datasets|Monthly Revenue/);
     expect(sent).toHaveLength(1);
   });
 
-  it('authorises before it validates, as every route does: bad paging is 403 to an outsider, 400 to a member', async () => {
-    expectError(await world.outsider.api.get(`${feed}?size=nope`), 403);
+  it('authorises before it validates, as every route does: bad paging is 404 to an outsider, 400 to a member', async () => {
+    expectError(await world.outsider.api.get(`${feed}?size=nope`), 404);
     expectError(await world.member.api.get(`${feed}?size=nope`), 400);
     expectError(await world.member.api.get('/api/workspaces?sort=name;drop'), 400);
     // a path that names no workspace reads the caller alone, and is a 404

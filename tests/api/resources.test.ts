@@ -212,10 +212,10 @@ describe('attacks', () => {
   it("refuses another workspace's admin and no token on every route, and keeps workspaces apart", async () => {
     await upload(world.owner, `${base()}/private.csv`, 'secret');
     const outsider = world.outsider;
-    expectError(await outsider.api.get(base()), 403);
-    expectError(await download(outsider, `${base()}/private.csv`).then(async (r) => ({ status: r.status, body: await r.json(), headers: r.headers })), 403);
-    expectError(await upload(outsider, `${base()}/private.csv`, 'overwritten'), 403);
-    expectError(await outsider.api.call('DELETE', `${base()}/private.csv`), 403);
+    expectError(await outsider.api.get(base()), 404);
+    expectError(await download(outsider, `${base()}/private.csv`).then(async (r) => ({ status: r.status, body: await r.json(), headers: r.headers })), 404);
+    expectError(await upload(outsider, `${base()}/private.csv`, 'overwritten'), 404);
+    expectError(await outsider.api.call('DELETE', `${base()}/private.csv`), 404);
     expectError(await world.anonymous.get(base()), 401);
     expectError(await upload(undefined, `${base()}/private.csv`, 'overwritten'), 401);
     expect(await (await download(world.owner, `${base()}/private.csv`)).text()).toBe('secret');

@@ -126,8 +126,8 @@ describe('GET /workspaces/{id}/search: hostile queries answer normally', () => {
 
 describe('GET /workspaces/{id}/search: who may search what', () => {
   it("answers 403 to another workspace's caller, 404 for no workspace", async () => {
-    expectError(await world.member.api.get(`${W}/search?q=sales`), 403);
-    expectError(await world.outsider.api.get(`/api/workspaces/${DEMO.workspaceId}/search?q=sales`), 403);
+    expectError(await world.member.api.get(`${W}/search?q=sales`), 404);
+    expectError(await world.outsider.api.get(`/api/workspaces/${DEMO.workspaceId}/search?q=sales`), 404);
     expectError(await world.owner.api.get(`/api/workspaces/${crypto.randomUUID()}/search?q=sales`), 404);
   });
 

@@ -118,14 +118,14 @@ describe('events complete or open tasks', () => {
 });
 
 describe('dismissing a task: DELETE /api/jobs/{id}', () => {
-  it('refuses a plain member (no jobs link, 403), an outsider (403) and an unknown id (404)', async () => {
+  it('refuses a plain member (no jobs link, 403), an outsider (404, as for no such id) and an unknown id (404)', async () => {
     const [open] = ofType(await tasks(), 'PROFILE_CONFIGURE_DATASTORE');
     const workspace = await world.member.api.get(`/api/workspaces/${DEMO.workspaceId}`);
     expect(hasLink(workspace.body, REL.jobs)).toBe(false);
     expectError(await world.member.api.get(tasksUrl()), 403);
     expectError(await world.member.api.call('DELETE', `/api/jobs/${String(open?.id)}`), 403);
-    expectError(await world.outsider.api.call('DELETE', `/api/jobs/${String(open?.id)}`), 403);
-    expectError(await world.outsider.api.get(tasksUrl()), 403);
+    expectError(await world.outsider.api.call('DELETE', `/api/jobs/${String(open?.id)}`), 404);
+    expectError(await world.outsider.api.get(tasksUrl()), 404);
     expectError(await world.owner.api.call('DELETE', `/api/jobs/${randomUUID()}`), 404);
   });
 
@@ -142,8 +142,8 @@ describe('dismissing a task: DELETE /api/jobs/{id}', () => {
     expect(theirs.status).toBe(200);
     const list = embedded(theirs.body, 'jobs') as Body[];
     expect(list.map((t) => String(t.status))).toEqual(['QUEUED', 'QUEUED', 'QUEUED']);
-    expectError(await world.owner.api.get(tasksUrl(outsiderWs)), 403);
-    expectError(await world.owner.api.call('DELETE', `/api/jobs/${String(list[0]?.id)}`), 403);
+    expectError(await world.owner.api.get(tasksUrl(outsiderWs)), 404);
+    expectError(await world.owner.api.call('DELETE', `/api/jobs/${String(list[0]?.id)}`), 404);
   });
 
   it('open setup tasks do not keep a workspace from being deleted', async () => {

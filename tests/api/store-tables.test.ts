@@ -49,8 +49,8 @@ describe('the tables link', () => {
     const href = await tablesLink();
     expect(hasLink((await world.member.api.get(workspaceUrl())).body, REL.tables)).toBe(false);
     expectError(await world.member.api.get(href), 403);
-    expectError(await world.outsider.api.get(href), 403);
-    expectError(await world.outsider.api.get(`${href}/browser_events`), 403);
+    expectError(await world.outsider.api.get(href), 404);
+    expectError(await world.outsider.api.get(`${href}/browser_events`), 404);
     expect((await world.anonymous.get(href)).status).toBe(401);
   });
 });

@@ -51,7 +51,7 @@ describe('watching a workspace', () => {
     expect(hasLink(member, REL.memberSubscriptions)).toBe(false);
     expect(hasLink(owner, REL.memberSubscriptions)).toBe(true);
     expectError(await world.member.api.get(`/api/workspaces/${W}/members/subscriptions`), 403);
-    expectError(await world.outsider.api.call('POST', `/api/workspaces/${W}/subscriptions`), 403);
+    expectError(await world.outsider.api.call('POST', `/api/workspaces/${W}/subscriptions`), 404);
     expectError(await world.anonymous.call('POST', `/api/workspaces/${W}/subscriptions`), 401);
     expectError(await world.anonymous.get('/api/subscriptions'), 401);
   });
@@ -93,13 +93,13 @@ describe('watching a workspace', () => {
     await world.member.api.call('DELETE', linkOf(added.body, REL.deleteSubscription));
   });
 
-  it("offers nobody else a subscription: another member, another workspace's caller (403), no token (401), unknown (404)", async () => {
+  it("offers nobody else a subscription: another member, another workspace's caller (404, as for no such id), no token (401), unknown (404)", async () => {
     const added = await world.member.api.call('POST', `/api/workspaces/${W}/subscriptions`);
     const href = linkOf(added.body, REL.self);
     for (const who of [world.owner, world.outsider]) {
-      expectError(await who.api.get(href), 403);
-      expectError(await who.api.call('PUT', href, { type: 'NONE' }), 403);
-      expectError(await who.api.call('DELETE', href), 403);
+      expectError(await who.api.get(href), 404);
+      expectError(await who.api.call('PUT', href, { type: 'NONE' }), 404);
+      expectError(await who.api.call('DELETE', href), 404);
     }
     expectError(await world.anonymous.get(href), 401);
     expectError(await world.member.api.get(`/api/subscriptions/${UNKNOWN}`), 404);
@@ -125,7 +125,7 @@ describe('watching a channel', () => {
     expect((await world.member.api.call('DELETE', linkOf(watched, REL.deleteSubscription))).status).toBe(204);
     expect(hasLink(await read(world.member, `/api/channels/${id}`), REL.addSubscription)).toBe(true);
 
-    expectError(await world.outsider.api.call('POST', `/api/channels/${id}/subscriptions`), 403);
+    expectError(await world.outsider.api.call('POST', `/api/channels/${id}/subscriptions`), 404);
     expectError(await world.anonymous.call('POST', `/api/channels/${id}/subscriptions`), 401);
     expectError(await world.member.api.call('POST', `/api/channels/${UNKNOWN}/subscriptions`), 404);
   });
@@ -193,7 +193,7 @@ describe("the members' subscriptions", () => {
     // the admin reads who watches what, but the subscription stays its owner's
     expect(hasLink(theirs, REL.updateSubscription)).toBe(false);
     expectError(await world.member.api.get(`/api/workspaces/${W}/members/subscriptions`), 403);
-    expectError(await world.outsider.api.get(`/api/workspaces/${W}/members/subscriptions`), 403);
+    expectError(await world.outsider.api.get(`/api/workspaces/${W}/members/subscriptions`), 404);
     expectError(await world.anonymous.get(`/api/workspaces/${W}/members/subscriptions`), 401);
     await world.member.api.call('DELETE', linkOf(added.body, REL.deleteSubscription));
   });

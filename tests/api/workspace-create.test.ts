@@ -73,12 +73,12 @@ describe('POST /workspaces (initialise) and PUT its create workspace link', () =
     expect(embedded(mine.body, 'workspaces').map((w: { id: string }) => w.id)).toContain(draft.id);
   });
 
-  it('refuses a caller who may not create workspaces (403), a non-uuid id (404) and a taken id of another workspace (403)', async () => {
+  it('refuses a caller who may not create workspaces (403), a non-uuid id (404) and a taken id of another workspace (409, as a create at a taken id)', async () => {
     expectError(await world.member.api.call('PUT', `/api/workspaces/${randomUUID()}`, { name: 'Mine' }), 403);
     expectError(await world.owner.api.call('PUT', '/api/workspaces/not-a-uuid', { name: 'Mine' }), 404);
     const theirs = randomUUID();
     await world.server.db.insertInto('workspaces').values({ id: theirs, name: 'Theirs', domains: '[]', app_properties: '{}', status: 'READY' }).execute();
-    expectError(await world.owner.api.call('PUT', `/api/workspaces/${theirs}`, { name: 'Mine now' }), 403);
+    expectError(await world.owner.api.call('PUT', `/api/workspaces/${theirs}`, { name: 'Mine now' }), 409);
   });
 
   it('answers 400 with a field error for a missing name, a bad domain and a bad repository URL on create', async () => {
@@ -190,7 +190,7 @@ describe("POST the workspace's create deployment link", () => {
     expect(answer.body).toMatchObject({ type: 'WORKSPACE_DEPLOY', status: 'QUEUED' });
     expectError(await world.owner.api.call('POST', deploy), 409);
     expectError(await world.member.api.call('POST', `/api/workspaces/${DEMO.workspaceId}/deployments`), 403);
-    expectError(await world.outsider.api.call('POST', deploy), 403);
+    expectError(await world.outsider.api.call('POST', deploy), 404);
     // While its jobs are queued the workspace cannot be deleted.
     expectError(await world.owner.api.call('DELETE', linkOf(created.body, REL.updateDeleteWorkspace)), 409);
   });

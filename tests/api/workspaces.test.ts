@@ -87,9 +87,9 @@ describe('GET /api/workspaces/{id}', () => {
     for (const rel of ADMIN_RELS) expect(hasLink(answer.body, rel), rel).toBe(false);
   });
 
-  it('answers 403 for a workspace the caller is not in, 404 for none, 401 without a token', async () => {
-    expectError(await world.member.api.get(`/api/workspaces/${DEMO.sandboxWorkspaceId}`), 403);
-    expectError(await world.outsider.api.get(`/api/workspaces/${DEMO.workspaceId}`), 403);
+  it('answers 404 for a workspace the caller is not in (as for none), 404 for none, 401 without a token', async () => {
+    expectError(await world.member.api.get(`/api/workspaces/${DEMO.sandboxWorkspaceId}`), 404);
+    expectError(await world.outsider.api.get(`/api/workspaces/${DEMO.workspaceId}`), 404);
     expectError(await world.owner.api.get(`/api/workspaces/${MISSING}`), 404);
     expectError(await world.owner.api.get('/api/workspaces/not-an-id'), 404);
     expectError(await world.anonymous.get(`/api/workspaces/${DEMO.workspaceId}`), 401);
@@ -129,11 +129,11 @@ describe('GET /api/workspaces/{id}/members', () => {
     expect(new Set(names)).toEqual(new Set([DEMO.owner.name, DEMO.member.name]));
   });
 
-  it('answers 403 outside the workspace, 404 for none, 401 without a token', async () => {
-    expectError(await world.member.api.get(`/api/workspaces/${DEMO.sandboxWorkspaceId}/members`), 403);
+  it('answers 404 outside the workspace (as for none), 404 for none, 401 without a token', async () => {
+    expectError(await world.member.api.get(`/api/workspaces/${DEMO.sandboxWorkspaceId}/members`), 404);
     // a caller of no workspace learns nothing of the demo's people
     const outsider = await world.outsider.api.get(`/api/workspaces/${DEMO.workspaceId}/members`);
-    expectError(outsider, 403);
+    expectError(outsider, 404);
     expect(JSON.stringify(outsider.body)).not.toContain(DEMO.owner.email);
     expectError(await world.owner.api.get(`/api/workspaces/${MISSING}/members`), 404);
     expectError(await world.anonymous.get(`/api/workspaces/${DEMO.workspaceId}/members`), 401);
@@ -166,8 +166,8 @@ describe('GET /api/workspaces/{id}/jobs', () => {
     expectError(await world.member.api.get(`/api/workspaces/${DEMO.workspaceId}/jobs`), 403);
   });
 
-  it('answers 403 outside the workspace, 404 for none, 400 for bad paging, 401 without a token', async () => {
-    expectError(await world.outsider.api.get(`/api/workspaces/${DEMO.workspaceId}/jobs`), 403);
+  it('answers 404 outside the workspace (as for none), 404 for none, 400 for bad paging, 401 without a token', async () => {
+    expectError(await world.outsider.api.get(`/api/workspaces/${DEMO.workspaceId}/jobs`), 404);
     expectError(await world.owner.api.get(`/api/workspaces/${MISSING}/jobs`), 404);
     expectError(await world.owner.api.get(`/api/workspaces/${DEMO.workspaceId}/jobs?page=-1`), 400, { page: /.+/ });
     expectError(await world.anonymous.get(`/api/workspaces/${DEMO.workspaceId}/jobs`), 401);

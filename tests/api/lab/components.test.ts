@@ -88,14 +88,16 @@ describe('data components', () => {
     expectError(await owner.call('PUT', linkOf(component, REL.updateDatacomponent), { name: 'renamed' }), 400, { name: /Uses tap-demo/ });
   });
 
-  it("offers a plain member and another workspace's admin nothing, and refuses them (403)", async () => {
+  it("offers a plain member and another workspace's admin nothing, and refuses them (403; to the stranger 404, as for no such id)", async () => {
     const created = await owner.call('POST', linkOf(workspace, REL.createDatacomponent), { dataPlugin: 'tap-demo', name: 'private-demo' });
     for (const api of [world.member.api, world.outsider.api]) {
-      expectError(await api.get(linkOf(created.body, REL.self)), 403);
-      expectError(await api.call('PUT', linkOf(created.body, REL.updateDatacomponent), { properties: { seed: 1 } }), 403);
-      expectError(await api.get(linkOf(workspace, REL.datacomponents)), 403);
-      expectError(await api.call('POST', linkOf(workspace, REL.createDatacomponent), { dataPlugin: 'tap-demo' }), 403);
-      expectError(await api.get(linkOf(workspace, REL.dataplugins)), 403);
+      // another workspace's admin is told nothing exists; a member, who sees the workspace, is refused
+      const refused = api === world.outsider.api ? 404 : 403;
+      expectError(await api.get(linkOf(created.body, REL.self)), refused);
+      expectError(await api.call('PUT', linkOf(created.body, REL.updateDatacomponent), { properties: { seed: 1 } }), refused);
+      expectError(await api.get(linkOf(workspace, REL.datacomponents)), refused);
+      expectError(await api.call('POST', linkOf(workspace, REL.createDatacomponent), { dataPlugin: 'tap-demo' }), refused);
+      expectError(await api.get(linkOf(workspace, REL.dataplugins)), refused);
     }
   });
 });
@@ -114,7 +116,7 @@ describe('data stores (read-only)', () => {
     expect(dataStoreSchema.safeParse(byDefault.body).success).toBe(true);
     expect(byDefault.body.id).toBe(store.id);
     expect((await owner.get(linkOf(store, REL.self))).body.id).toBe(store.id);
-    for (const api of [world.member.api, world.outsider.api]) expectError(await api.get(linkOf(store, REL.self)), 403);
+    for (const api of [world.member.api, world.outsider.api]) expectError(await api.get(linkOf(store, REL.self)), 404);
     expect(hasLink(store, REL.updateDatastore)).toBe(false);
   });
 });

@@ -147,8 +147,8 @@ describe('who may connect', () => {
     expect(hasLink(asMember.body, REL.authorizeDatacomponent)).toBe(false);
     const body = { grant_type: 'refresh_token', component: component.id };
     expectError(await world.member.api.call('POST', tokenUrl(component), body), 403);
-    expectError(await world.outsider.api.call('POST', tokenUrl(component), body), 403);
-    expectError(await world.outsider.api.call('DELETE', linkOf(component, REL.disconnectDatacomponent)), 403);
+    expectError(await world.outsider.api.call('POST', tokenUrl(component), body), 404);
+    expectError(await world.outsider.api.call('DELETE', linkOf(component, REL.disconnectDatacomponent)), 404);
     expectError(await world.member.api.call('DELETE', linkOf(component, REL.disconnectDatacomponent)), 403);
     expectError(await world.owner.api.call('POST', tokenUrl(component), { ...body, component: '00000000-0000-4000-8000-000000000000' }), 404);
     expectError(await world.anonymous.call('POST', tokenUrl(component), body), 401);

@@ -66,7 +66,7 @@ describe("'validate pipeline'", () => {
   });
 
   it("refuses another workspace's admin and a caller without a token", async () => {
-    expectError(await world.outsider.api.call('POST', `/api/workspaces/${DEMO.workspaceId}/pipelines/validation`, { name: 'x' }), 403);
+    expectError(await world.outsider.api.call('POST', `/api/workspaces/${DEMO.workspaceId}/pipelines/validation`, { name: 'x' }), 404);
     expectError(await world.anonymous.call('POST', `/api/workspaces/${DEMO.workspaceId}/pipelines/validation`, { name: 'x' }), 401);
     // The outsider's own pipeline id does not make the body an update of it here.
     const own = await world.outsider.api.call('POST', `/api/workspaces/${outsiderWorkspaceId}/pipelines/validation`, { name: 'Mine' });
@@ -113,7 +113,7 @@ describe('discovery.yml', () => {
   it('refuses a member, another workspace and no token', async () => {
     expect(hasLink(memberView, REL.discovery)).toBe(false);
     expectError(await world.member.api.get(`/api/workspaces/${DEMO.workspaceId}/discovery.yml`), 403);
-    expectError(await world.outsider.api.get(`/api/workspaces/${DEMO.workspaceId}/discovery.yml`), 403);
+    expectError(await world.outsider.api.get(`/api/workspaces/${DEMO.workspaceId}/discovery.yml`), 404);
     expectError(await world.anonymous.get(`/api/workspaces/${DEMO.workspaceId}/discovery.yml`), 401);
   });
 });
