@@ -6,6 +6,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { pino } from 'pino';
 import { openDatabase } from '../server/db/database';
+import { storeDbOf } from '../server/db/storeDatabase';
 import { newId } from '../server/repositories/ids';
 import { DEMO, seedDemo } from '../server/seed';
 import { storeSchemaName } from '../server/stores/defaultStore';
@@ -35,10 +36,12 @@ async function prepareBigDataset(dataDir: string, databaseUrl: string | undefine
   try {
     await seedDemo(handle.db, pino({ level: 'silent' }));
     const schema = storeSchemaName(DEMO.workspaceId);
-    await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(schema)}`.execute(handle.db);
+    // the stores' own database on PGlite, the app's on PostgreSQL (server/db/storeDatabase.ts)
+    const store = storeDbOf(handle.db);
+    await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(schema)}`.execute(store);
     await sql`CREATE TABLE ${sql.id(schema, 'bench_export')} AS
       SELECT g AS id, md5(g::text) AS label, (g % 1000) * 1.5 AS amount, now() - g * interval '1 minute' AS at
-      FROM generate_series(1, ${EXPORT_ROWS}) g`.execute(handle.db);
+      FROM generate_series(1, ${EXPORT_ROWS}) g`.execute(store);
     const id = newId();
     await handle.db
       .insertInto('datasets')
