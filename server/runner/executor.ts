@@ -40,6 +40,21 @@ export interface NetworkPolicy {
   mode: 'public' | 'none';
   /** private hosts and ranges (IPs, CIDRs or names) a deployment allows despite the default refusal */
   allowedHosts: readonly string[];
+  /** only `allowedHosts` (and the sandbox's DNS forwarder) are reachable: the default route is refused too */
+  exclusive?: boolean;
+}
+
+/**
+ * What one job may reach beyond, or instead of, the executor's policy (a Python pipeline's package
+ * index, meltano/). It never gives a network to an executor that has none (RUNNER_NETWORK=none).
+ */
+export interface JobEgress {
+  /** host names, IPs or CIDRs, resolved when the job starts and routed through */
+  allowHosts: readonly string[];
+  /** true: these hosts and nothing else, not even the public internet */
+  exclusive: boolean;
+  /** how the job log names it, e.g. "the package index pypi.org" */
+  label: string;
 }
 
 /** Where a job sees its things: the sandbox mounts them at fixed places, no sandbox leaves them where they are. */
@@ -60,8 +75,10 @@ export interface JobSpec {
   env: Record<string, string>;
   /** host path of the runner's bridge socket, mounted for jobs that load through it */
   bridgeSocket?: string | undefined;
-  /** host paths the job may read, visible at the same path (a local repository to clone) */
+  /** host paths the job may read, visible at the same path (a local repository to clone, Meltano's environment) */
   readOnlyPaths?: readonly string[];
+  /** this job's network beside the executor's policy (none: the policy as it is) */
+  egress?: JobEgress | undefined;
   timeoutMs: number;
   /** after SIGTERM, how long the group has before SIGKILL */
   killGraceMs: number;

@@ -20,6 +20,9 @@ import { isJobType, type JobType } from './jobKinds';
 import { STORE_CHECK, runStoreCheck } from './storeChecks';
 import { WORKSPACE_DEPLOY, WORKSPACE_INIT, runWorkspaceInit, startDeployment } from './workspaceJobs';
 import { DEFAULT_STORE_LOADER, decideLoadTarget, loadTargetLine, withDefaultStoreLoader } from '../stores/storeKinds';
+import { needsMeltano, prepareMeltanoJob, type MeltanoJob } from './meltano/job';
+import { loadMeltanoSettings, type MeltanoSettings } from './meltano/settings';
+import { inSteps } from './meltano/steps';
 
 /** What the runner says about itself; pino and Fastify's logger fit. */
 export interface RunnerLog {
@@ -45,6 +48,8 @@ export interface RunnerOptions extends Omit<RunnerSettings, 'enabled' | 'sandbox
   storeAllowedHosts?: AllowList;
   /** where local repository paths may be deployed from (REPOSITORY_LOCAL_ROOTS; nowhere when not given) */
   repositoryLocalRoots?: readonly string[];
+  /** Meltano for Python plugins (MELTANO_VERSION, RUNNER_CACHE_DIR, RUNNER_PACKAGE_INDEX_URL; the environment when left out) */
+  meltano?: MeltanoSettings;
 }
 
 interface Running {
@@ -83,12 +88,14 @@ export class Runner {
   private readonly onWithdrawn = (jobId: string) => this.running.get(jobId)?.process?.stop('WITHDRAWN');
 
   private readonly sandboxSettings: SandboxSettings;
+  private readonly meltanoSettings: MeltanoSettings;
   /** every job that writes a workspace's project runs inside its quota, whichever executor runs it */
   private readonly quotas: DiskQuotas;
 
   constructor(private readonly options: RunnerOptions) {
     this.bridge = new RunnerBridge(options.db);
     this.sandboxSettings = options.sandbox ?? loadRunnerSettings().sandbox;
+    this.meltanoSettings = options.meltano ?? loadMeltanoSettings(options.dataDir);
     this.quotas = new DiskQuotas({
       quotaMb: options.diskQuotaMb ?? loadRunnerSettings().diskQuotaMb,
       ...(options.diskQuotaCheckMs !== undefined ? { intervalMs: options.diskQuotaCheckMs } : {}),
@@ -288,14 +295,31 @@ export class Runner {
       if (decision.host) components = components.map((c) => (storeLoaders.has(c.name) ? { ...c, properties: { ...c.properties, host: decision.host } } : c));
     }
     const dir = projectDir(this.options.dataDir, job.workspace_id);
-    writeProjectFile(dir, all);
+    const executor = this.requireExecutor();
+    const paths = executor.paths(dir, this.bridge.socketPath);
+    // A Python plugin runs through the real Meltano (meltano/); built-in plugins alone never provision it.
+    let meltano: MeltanoJob | undefined;
+    if (needsMeltano(components)) {
+      meltano = await prepareMeltanoJob({
+        db,
+        settings: this.meltanoSettings,
+        jobId: job.id,
+        workspaceId: job.workspace_id,
+        pipelineId: pipeline.id,
+        projectDir: dir,
+        projectPath: paths.project,
+        workspaceComponents: all,
+        pipelineComponents: components,
+        write: (line) => writer.write(line),
+      });
+      if (!meltano) return { reason: 'EXITED', exitCode: 1, signal: null };
+    }
+    writeProjectFile(dir, all, meltano?.definitions);
     const scriptComponents = components.map((c) => ({ name: c.name, pluginType: c.plugin_type, pluginName: c.plugin_name }));
     const script = job.type === 'PIPELINE_VERIFY' ? verifyScript(scriptComponents) : pipelineScript({ id: pipeline.id, script: pipeline.script, actions: pipeline.actions, components: scriptComponents });
     const token = this.bridge.grant({ jobId: job.id, workspaceId: job.workspace_id, pipelineId: pipeline.id });
     grant(token);
-    const executor = this.requireExecutor();
-    const paths = executor.paths(dir, this.bridge.socketPath);
-    const { env, skipped } = jobEnvironment({
+    const { env: settingsEnv, skipped } = jobEnvironment({
       jobId: job.id,
       workspaceId: job.workspace_id,
       pipelineId: pipeline.id,
@@ -307,23 +331,52 @@ export class Runner {
       bridgeToken: token,
       allowedHosts: this.sandboxSettings.network.allowedHosts,
     });
+    const env = meltano ? meltano.env(settingsEnv) : settingsEnv;
     if (skipped.length > 0) writer.write(`Settings not passed to the job (no such component, an unusable name, or a variable in the system's namespace): ${skipped.join(', ')}.`);
     writer.write(executor.describe());
-    return await this.quotas.run(job.workspace_id, dir, (line) => writer.write(line), () =>
-      this.track(
-        entry,
-        executor.start({
-          workspaceId: job.workspace_id,
-          script,
-          projectDir: dir,
-          env,
-          bridgeSocket: this.bridge.socketPath,
-          timeoutMs: job.timeout_seconds * 1000,
-          killGraceMs: this.options.killGraceMs,
-          onLine: (line) => writer.write(line),
-        }),
-      ),
-    );
+    const deadline = Date.now() + job.timeout_seconds * 1000;
+    const step = (stepScript: string, egress: MeltanoJob['runEgress'] | undefined) =>
+      executor.start({
+        workspaceId: job.workspace_id,
+        script: stepScript,
+        projectDir: dir,
+        env,
+        bridgeSocket: this.bridge.socketPath,
+        ...(meltano ? { readOnlyPaths: meltano.readOnlyPaths } : {}),
+        egress,
+        timeoutMs: Math.max(1000, deadline - Date.now()),
+        killGraceMs: this.options.killGraceMs,
+        onLine: (line) => writer.write(line),
+      });
+    const result = await this.quotas.run(job.workspace_id, dir, (line) => writer.write(line), () => {
+      if (!meltano) return this.track(entry, step(script, undefined));
+      const m = meltano;
+      writer.write(`Installing the pipeline's Python plugins whose requirements changed (meltano install): ${m.installScript}`);
+      const install = step(m.installScript, m.installEgress);
+      // install, then run: stop, timeout and the disk quota reach whichever step is running
+      const both = inSteps(
+        install,
+        (installed) => {
+          if (installed.reason !== 'EXITED' || installed.exitCode !== 0) {
+            writer.write(`The pipeline's plugins could not be installed (the install step ${installed.reason === 'EXITED' ? `exited with ${installed.exitCode ?? 'a signal'}` : installed.reason.toLowerCase()}); the pipeline did not run.`);
+            return undefined;
+          }
+          writer.write('Plugins installed. Running the pipeline.');
+          return step(`${m.seed}${script}`, m.runEgress);
+        },
+        (second) => void (second.pid !== undefined ? recordProcessGroup(db, job.id, this.id, second.pid).catch(() => undefined) : undefined),
+      );
+      return this.track(entry, both);
+    });
+    // the state Meltano wrote goes back to the database whatever the job's status, unless another runner owns it now
+    if (meltano && !entry.lost) {
+      try {
+        for (const line of await meltano.harvest()) writer.write(line);
+      } catch (error) {
+        writer.write(`Meltano's state could not be saved: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    return result;
   }
 }
 

@@ -3,13 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueJob, jobMetrics } from '../../server/runner';
 import { storeSchemaName, storeTables } from '../../server/stores/defaultStore';
 import { startBench, logOf, waitForStatus, type Bench } from './helpers';
+import { loadMeltanoSettings } from '../../server/runner/meltano/settings';
 import { storeDbOf } from '../../server/db/storeDatabase';
 
 describe('built-in plugins through the default script', () => {
   let bench: Bench;
   beforeAll(async () => {
     bench = await startBench();
-    await bench.startRunner();
+    // no package index here: a Python plugin's pipeline ends at provisioning Meltano (meltano.test.ts runs them for real)
+    await bench.startRunner({ meltano: loadMeltanoSettings(bench.dataDir, { RUNNER_PACKAGE_INDEX_URL: 'http://127.0.0.1:9/simple' }) });
     await bench.component({ name: 'tap-demo', pluginType: 'EXTRACTOR', pluginName: 'tap-demo', variant: 'builtin' });
     await bench.component({ name: 'target-store', pluginType: 'LOADER', pluginName: 'target-store', variant: 'builtin' });
     await bench.component({ name: 'tap-github', pluginType: 'EXTRACTOR', pluginName: 'tap-github', variant: 'meltanolabs' });
@@ -88,18 +90,19 @@ describe('built-in plugins through the default script', () => {
     expect(await snapshot('orders')).toEqual(before);
   });
 
-  it('a Python plugin ends ERROR with a log line saying exactly why', async () => {
+  it('a Python plugin ends ERROR with a log line saying exactly why when the package index cannot be reached', async () => {
     const pipeline = await bench.pipeline({ name: 'github', dataComponents: ['tap-github', 'target-store'] });
     const job = await runPipeline(pipeline.id);
     expect(job.status).toBe('ERROR');
-    expect((await logOf(bench.db, job.id)).join('\n')).toContain('tap-github is a Python plugin: it is installed with pip, and this machine cannot install Python packages');
+    expect((await logOf(bench.db, job.id)).join('\n')).toContain('Meltano 4.4.1 could not be installed: the package index http://127.0.0.1:9/simple could not be reached');
   });
 
   it("another variant of a built-in's name is the Python plugin, not the built-in", async () => {
     const pipeline = await bench.pipeline({ name: 'postgres meltanolabs', dataComponents: ['pg-meltano', 'target-store'] });
     const job = await runPipeline(pipeline.id);
     expect(job.status).toBe('ERROR');
-    expect((await logOf(bench.db, job.id)).join('\n')).toContain('pg-meltano is a Python plugin');
+    // it goes to Meltano, which needs the package index, instead of running the built-in tap-postgres
+    expect((await logOf(bench.db, job.id)).join('\n')).toContain('Meltano 4.4.1 could not be installed');
   });
 
   it('a malformed Singer line ends the load with a clear message and a non-zero exit', async () => {

@@ -53,6 +53,9 @@ export function allowanceRoutes(allowed: readonly string[]): string {
   return allowed.map((a) => `route replace ${a} via ${SLIRP_GATEWAY} dev tap0\n`).join('');
 }
 
+/** An exclusive policy's first route: everything not routed more specifically (its hosts, slirp's DNS) is refused. */
+export const EXCLUSIVE_ROUTE = 'route replace prohibit default\n';
+
 /** RUNNER_ALLOWED_HOSTS as IPv4 CIDRs: names resolved now, loopback never (slirp cannot reach it). */
 export async function allowedRanges(hosts: readonly string[]): Promise<string[]> {
   const ranges: string[] = [];
@@ -152,7 +155,8 @@ export async function attachPublicNetwork(pid: number, policy: NetworkPolicy): P
       }),
       ip(refusalRoutes(hostAddresses(), hostNetworks())),
     ]);
-    const allowed = allowanceRoutes(await allowedRanges(policy.allowedHosts));
+    // slirp has added its default route by now: an exclusive policy refuses it, then routes its hosts
+    const allowed = (policy.exclusive ? EXCLUSIVE_ROUTE : '') + allowanceRoutes(await allowedRanges(policy.allowedHosts));
     if (allowed) await ip(allowed);
     return { slirp, close };
   } catch (error) {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import type { Executor, JobLimits, JobPaths, JobProcess, JobProcessResult, JobSpec, NetworkPolicy } from '../executor';
+import type { Executor, JobEgress, JobLimits, JobPaths, JobProcess, JobProcessResult, JobSpec, NetworkPolicy } from '../executor';
 import { startProcessGroup, type GroupProcess } from '../jobProcess';
 import { FD_GO, FD_INNER, FD_PAYLOAD, FD_READY, LAUNCHER_ENV, bwrapArgs, innerCommand, jobPayload, unshareArgs, unshareMaps, unshareSetupEnv } from './launchers';
 import { SANDBOX_BRIDGE, SANDBOX_PROJECT, SANDBOX_TMP, SANDBOX_UID, hostSystem, pluginCodePaths, sandboxLayout, writeEtc } from './layout';
@@ -62,7 +62,9 @@ export class LocalSandbox implements Executor {
   }
 
   start(spec: JobSpec): JobProcess {
-    const { limits, network } = this.options;
+    const { limits } = this.options;
+    const network = withEgress(this.options.network, spec.egress);
+    if (spec.egress && network.mode === 'public') spec.onLine(`Network of this step: ${spec.egress.exclusive ? 'only' : 'also'} ${spec.egress.label} (${spec.egress.allowHosts.join(', ')}).`, 'stdout');
     const ids = outerIds(spec.workspaceId);
     if (ids.uid !== undefined) ownProjectDir(spec.projectDir, ids.uid, this.options.hidden);
     // The job reads these as the workspace's outer uid: a path only root may read would look empty.
@@ -155,6 +157,16 @@ export class LocalSandbox implements Executor {
     });
     return { pid: group.pid, done, stop: (reason) => group.stop(reason) };
   }
+}
+
+/**
+ * The executor's policy with one job's egress: added to the allowed hosts, or (exclusive) in place
+ * of them and of the public internet. A sandbox without a network stays without one.
+ */
+export function withEgress(policy: NetworkPolicy, egress: JobEgress | undefined): NetworkPolicy {
+  if (!egress || policy.mode !== 'public') return policy;
+  if (egress.exclusive) return { mode: 'public', allowedHosts: [...egress.allowHosts], exclusive: true };
+  return { ...policy, allowedHosts: [...policy.allowedHosts, ...egress.allowHosts] };
 }
 
 /** Lines (or a text up to a mark) from a launcher's ready descriptor; '' once it closed. */
