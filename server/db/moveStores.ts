@@ -34,15 +34,16 @@ export async function moveStoresApart(appDb: Db, stores: StoreDb, log: (line: st
 }
 
 async function copyTable(appDb: Db, target: StoreDb, schema: string, table: string): Promise<number> {
+  const relation = `"${schema}"."${table.replace(/"/g, '""')}"`;
   const { rows: columns } = await sql<Column>`
     SELECT a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type, a.attnotnull AS not_null
-    FROM pg_attribute a WHERE a.attrelid = ${sql.id(schema, table)}::regclass AND a.attnum > 0 AND NOT a.attisdropped
+    FROM pg_attribute a WHERE a.attrelid = ${relation}::regclass AND a.attnum > 0 AND NOT a.attisdropped
     ORDER BY a.attnum`.execute(appDb);
   const { rows: key } = await sql<{ name: string }>`
     SELECT a.attname AS name FROM pg_index i
     JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k(attnum, n) ON true
     JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
-    WHERE i.indrelid = ${sql.id(schema, table)}::regclass AND i.indisprimary ORDER BY k.n`.execute(appDb);
+    WHERE i.indrelid = ${relation}::regclass AND i.indisprimary ORDER BY k.n`.execute(appDb);
   const definitions = columns.map((c) => sql`${sql.id(c.name)} ${sql.raw(c.type)}${c.not_null ? sql` NOT NULL` : sql``}`);
   const primary = key.length > 0 ? sql`, PRIMARY KEY (${sql.join(key.map((k) => sql.id(k.name)))})` : sql``;
   await sql`CREATE TABLE ${sql.id(schema, table)} (${sql.join(definitions)}${primary})`.execute(target);

@@ -158,6 +158,8 @@ export function storeWorkerPool(options: StoreWorkerPoolOptions): StoreWorkerPoo
   let previousExit: Promise<void> = Promise.resolve();
   let holder: Holder | undefined;
   let idleTimer: NodeJS.Timeout | undefined;
+  /** set by end(): no thread is started again */
+  let ending = false;
 
   const forget = (ended: StoreThread) => {
     if (thread === ended) thread = undefined;
@@ -240,10 +242,11 @@ export function storeWorkerPool(options: StoreWorkerPoolOptions): StoreWorkerPoo
       holder.broken = reason;
       running.failAll(reason);
       // the next caller should not wait for a thread to start (about a second): one starts at once
-      void running.terminate().then(() => current().catch(() => undefined));
+      void running.terminate().then(() => (ending ? undefined : current().catch(() => undefined)));
       return true;
     },
     async end() {
+      ending = true;
       clearTimeout(idleTimer);
       const release = await acquire();
       try {
