@@ -149,8 +149,9 @@ export async function inStore<T>(appDb: Db, workspaceId: string, limits: QueryLi
       // The fences above are set; from here the transaction is the workspace role's, session_user
       // included where possible. Not on PGlite: there SET LOCAL SESSION AUTHORIZATION outlives the
       // transaction (measured on 0.5.16), and the next session would start as the workspace's role.
+      // (SESSION AUTHORIZATION also makes the role the current user; the role itself may not run set_config)
       if (can.superuser && !can.embedded) await sql`SET LOCAL SESSION AUTHORIZATION ${sql.id(role)}`.execute(trx);
-      await sql`SELECT set_config('role', ${sql.lit(storeSchemaName(workspaceId))} || '_' || ${DATABASE_TAG}, true)`.execute(trx);
+      else await sql`SELECT set_config('role', ${sql.lit(storeSchemaName(workspaceId))} || '_' || ${DATABASE_TAG}, true)`.execute(trx);
       const pid = rows[0]?.pid;
       const cancel = () => {
         // the embedded stores' thread is ended under the statement; PostgreSQL cancels it from another connection
