@@ -64,11 +64,11 @@ describe('a cached token', () => {
 });
 
 describe('workspace routes read the caller and the workspace together', () => {
-  it('answer 404 for an unknown or malformed workspace and 403 to a non-member', async () => {
+  it('answer 404 for an unknown or malformed workspace and to a non-member alike', async () => {
     expectError(await world.member.api.get(`/api/workspaces/${randomUUID()}/feed`), 404);
     expectError(await world.member.api.get('/api/workspaces/not-a-uuid/feed'), 404);
     expectError(await world.outsider.api.get(feed), 404);
-    expectError(await world.unverified.api.get(feed), 403);
+    expectError(await world.unverified.api.get(feed), 404);
   });
 
   it('serve the feed page with its tags, channel and total, and a total past the last page', async () => {

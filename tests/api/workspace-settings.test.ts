@@ -38,9 +38,9 @@ describe("PUT the workspace's 'update delete workspace' link", () => {
     expectError(await world.owner.api.call('PUT', sandbox, { name: 'x', appProperties: { 'bad key!': 'v' } }), 400);
   });
 
-  it("refuses a plain member (403), a stranger (404, as for no such id), a non-owner's unknown workspace (403) and no token (401)", async () => {
+  it("refuses a plain member (403), a stranger who may not create workspaces (403, as at any id), a non-owner's unknown workspace (403) and no token (401)", async () => {
     expectError(await world.member.api.call('PUT', `/api/workspaces/${DEMO.workspaceId}`, { name: 'Mine now' }), 403);
-    expectError(await world.outsider.api.call('PUT', sandbox, { name: 'Mine now' }), 404);
+    expectError(await world.outsider.api.call('PUT', sandbox, { name: 'Mine now' }), 403);
     // An unknown id is a workspace not created yet: only an owner's PUT creates it (workspace-create.test.ts).
     expectError(await world.member.api.call('PUT', `/api/workspaces/${randomUUID()}`, { name: 'x' }), 403);
     expectError(await world.anonymous.call('PUT', sandbox, { name: 'x' }), 401);

@@ -116,7 +116,9 @@ describe('data stores (read-only)', () => {
     expect(dataStoreSchema.safeParse(byDefault.body).success).toBe(true);
     expect(byDefault.body.id).toBe(store.id);
     expect((await owner.get(linkOf(store, REL.self))).body.id).toBe(store.id);
-    for (const api of [world.member.api, world.outsider.api]) expectError(await api.get(linkOf(store, REL.self)), 404);
+    // a member sees the workspace and is refused; to another workspace's admin the store does not exist
+    expectError(await world.member.api.get(linkOf(store, REL.self)), 403);
+    expectError(await world.outsider.api.get(linkOf(store, REL.self)), 404);
     expect(hasLink(store, REL.updateDatastore)).toBe(false);
   });
 });
