@@ -351,7 +351,7 @@ export class Runner {
     const result = await this.quotas.run(job.workspace_id, dir, (line) => writer.write(line), () => {
       if (!meltano) return this.track(entry, step(script, undefined));
       const m = meltano;
-      writer.write(`Installing the pipeline's Python plugins whose requirements changed (meltano install): ${m.installScript}`);
+      writer.write(`Installing the pipeline's Python plugins whose requirements changed (meltano install): ${m.installScript.trim().split('\n').pop() ?? ''}`);
       const install = step(m.installScript, m.installEgress);
       // install, then run: stop, timeout and the disk quota reach whichever step is running
       const both = inSteps(

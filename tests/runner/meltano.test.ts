@@ -202,6 +202,56 @@ describe('Meltano runs Python plugins in the job sandbox', () => {
     expect(probe.public).toMatch(/PermissionError|Errno 13/);
     expect(probe.private).toMatch(/PermissionError|Errno 13/);
   }, RUN_TIMEOUT_MS);
+
+  it("a deployed repository's own meltano.yml is Meltano's project, as written", async () => {
+    // as a deployment leaves it: the clone in `repository/`, with its own custom tap and config
+    const repository = path.join(project(), 'repository');
+    fs.mkdirSync(repository);
+    fs.cpSync(path.join(FIXTURES, 'tap-counter'), path.join(repository, 'tap-counter'), { recursive: true });
+    fs.writeFileSync(
+      path.join(repository, 'meltano.yml'),
+      [
+        'default_environment: dev',
+        'environments: [{name: dev}]',
+        'plugins:',
+        '  extractors:',
+        '  - name: tap-counter',
+        '    namespace: tap_counter',
+        '    pip_url: ./tap-counter',
+        '    capabilities: [catalog, discover, state]',
+        '    settings: [{name: count, kind: integer}, {name: api_key, kind: password, sensitive: true}]',
+        '    config: {count: 3}',
+        '  loaders:',
+        '  - name: target-jsonl',
+        '    namespace: target_jsonl',
+        '    pip_url: target-jsonl',
+        '    config: {destination_path: repo-output, do_timestamp_file: false}',
+        '',
+      ].join('\n'),
+    );
+    // a real clone is written by the deployment's job, as the workspace's own uid: so is this one
+    const owner = fs.statSync(project());
+    const chownAll = (p: string): void => {
+      fs.lchownSync(p, owner.uid, owner.gid);
+      if (fs.lstatSync(p).isDirectory()) for (const name of fs.readdirSync(p)) chownAll(path.join(p, name));
+    };
+    chownAll(repository);
+    const written = fs.readFileSync(path.join(repository, 'meltano.yml'), 'utf8');
+    try {
+      const pipeline = await bench.pipeline({ name: 'from the repository', dataComponents: ['tap-counter', 'target-jsonl'], properties: { 'tap-counter.api_key': SECRET } });
+      const { job, log } = await run(bench, pipeline.id);
+      const text = log.join('\n');
+      expect(job.status, text).toBe('COMPLETE');
+      expect(text).toContain("Meltano's project is the deployed repository, its meltano.yml as written");
+      // its config (count 3, the destination relative to the repository), and its file untouched
+      const rows = fs.readFileSync(path.join(repository, 'repo-output', 'counts.jsonl'), 'utf8').trim().split('\n');
+      expect(rows.map((line) => (JSON.parse(line) as { id: number }).id)).toEqual([1, 2, 3]);
+      expect(fs.readFileSync(path.join(repository, 'meltano.yml'), 'utf8')).toBe(written);
+      expect(fs.existsSync(path.join(repository, '.meltano', 'extractors', 'tap-counter', 'venv'))).toBe(true);
+    } finally {
+      fs.rmSync(repository, { recursive: true, force: true });
+    }
+  }, RUN_TIMEOUT_MS);
 });
 
 describe('where the package index cannot be reached', () => {

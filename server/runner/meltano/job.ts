@@ -10,6 +10,7 @@ import { INSTALL_CHANGED_COMMAND } from './installChanged';
 import { SYSTEM_CA_BUNDLE, SYSTEM_PYTHON, ensureMeltano, type ProvisionedMeltano } from './provision';
 import type { MeltanoSettings } from './settings';
 import { harvestStates, seedScript, jobStateDir } from './state';
+import { REPOSITORY_DIR } from '../workspaceJobs';
 
 // What a pipeline with a Python plugin needs around its script (issue 37): Meltano provisioned and
 // mounted, the project's meltano.yml with the plugins' definitions, an install step that may reach
@@ -50,6 +51,21 @@ export interface MeltanoJob {
   harvest(): Promise<string[]>;
 }
 
+/**
+ * Where Meltano's project is. A deployed repository with a meltano.yml of its own is used as
+ * written: the clone (`repository/`, which the runner never writes into) is the project, as on
+ * Matatika, with its relative pip_urls and its plugins' `.meltano/`. Otherwise the project
+ * directory with the meltano.yml the runner writes from the workspace's components.
+ */
+export function meltanoProjectPath(projectDir: string, projectPath: string): { path: string; repository: boolean } {
+  try {
+    if (fs.lstatSync(path.join(projectDir, REPOSITORY_DIR, 'meltano.yml')).isFile()) return { path: path.posix.join(projectPath, REPOSITORY_DIR), repository: true };
+  } catch {
+    // no deployed repository, or none with a meltano.yml
+  }
+  return { path: projectPath, repository: false };
+}
+
 export const needsMeltano = (components: readonly DataComponentRow[]): boolean => components.some(isPythonComponent);
 
 /** Everything the two steps need; undefined when the job cannot run, after a line saying why. */
@@ -67,6 +83,10 @@ export async function prepareMeltanoJob(input: MeltanoJobInput): Promise<Meltano
     write(provision.line);
     return undefined;
   }
+  const project = meltanoProjectPath(input.projectDir, input.projectPath);
+  if (project.repository) write(`Meltano's project is the deployed repository, its meltano.yml as written (${REPOSITORY_DIR}/meltano.yml).`);
+  // a repository's scripts and relative paths expect its root as the working directory, as on Matatika
+  const cd = project.repository ? `cd -- ${shellQuote(project.path)} || exit 1\n` : '';
   const { script: seed, seeded } = await seedScript(input.db, input.pipelineId, input.projectPath, input.jobId);
   const label = `the package index ${new URL(settings.indexUrl).hostname}`;
   const caBundle = fs.existsSync(SYSTEM_CA_BUNDLE) ? SYSTEM_CA_BUNDLE : undefined;
@@ -79,8 +99,11 @@ export async function prepareMeltanoJob(input: MeltanoJobInput): Promise<Meltano
     env: (jobEnv) => ({
       ...jobEnv,
       PATH: `${meltano.binDir}:${jobEnv.PATH ?? '/usr/bin:/bin'}`,
+      MELTANO_PROJECT_ROOT: project.path,
       MELTANO_STATE_BACKEND_URI: `file://${path.posix.join(input.projectPath, jobStateDir(input.jobId))}`,
       MELTANO_SEND_ANONYMOUS_USAGE_STATS: 'false',
+      // Meltano otherwise writes a generated project_id into meltano.yml, a repository's included
+      MELTANO_PROJECT_ID: input.workspaceId,
       // plugins' environments are made from the system's Python, never from Meltano's own
       // environment, so a new Meltano version leaves the installed plugins working
       MELTANO_PYTHON: SYSTEM_PYTHON,
@@ -97,9 +120,9 @@ export async function prepareMeltanoJob(input: MeltanoJobInput): Promise<Meltano
       // the host's trust store (mounted at /etc/ssl) rather than the packages' bundled ones
       ...(caBundle ? { PIP_CERT: caBundle, SSL_CERT_FILE: caBundle } : {}),
     }),
-    installScript: `${INSTALL_CHANGED_COMMAND} ${python.map((c) => shellQuote(c.name)).join(' ')}`,
+    installScript: `${cd}${INSTALL_CHANGED_COMMAND} ${python.map((c) => shellQuote(c.name)).join(' ')}`,
     installEgress: { allowHosts: settings.indexHosts, exclusive: true, label: `${label}, and nothing else` },
-    seed,
+    seed: `${seed}${cd}`,
     runEgress: { allowHosts: settings.indexHosts, exclusive: false, label },
     harvest: () => harvestStates(input.db, input.pipelineId, input.projectDir, input.jobId, seeded),
   };
