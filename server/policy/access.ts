@@ -1,6 +1,6 @@
 import type { Db } from '../db/database';
 import type { MemberRole } from '../db/schema';
-import { notFound, HttpError } from '../http/errors';
+import { forbidden, notFound, HttpError } from '../http/errors';
 import type { Links } from '../http/hal';
 import { findApiKey, type ApiKeyRow } from '../repositories/apiKeys';
 import { getDataComponent, type DataComponentRow } from '../repositories/dataComponents';
@@ -23,7 +23,7 @@ import { findSubscription, isSubscribed, type SubscriptionView } from '../reposi
 import { findAlert, type AlertWithWorkspace } from '../repositories/alerts';
 import { findResource, type ResourceMeta } from '../repositories/workspaceResources';
 import { checkResourcePath, type ResourcePathCheck } from '../../src/domain/workspaceResources';
-import type { Caller } from './caller';
+import { mayRun, VERIFY_EMAIL_TO_RUN, type Caller } from './caller';
 import { workspaceAccess, type Offer } from './guard';
 import type { Hrefs } from './hrefs';
 import {
@@ -31,6 +31,7 @@ import {
   memberLinks,
   subscriptionLinks,
   apiKeyDraftLinks,
+  awaitsVerificationToCreate,
   apiKeyLinks,
   channelLinks,
   commentLinks,
@@ -132,7 +133,7 @@ const pipelineResolver: Resolver<'pipeline'> = async ({ db, h, caller }, id) => 
   const pipeline = await found(id, 'Pipeline', (pipelineId) => getPipeline(db, pipelineId));
   const { workspace, role } = await workspaceAccess(db, h, caller, pipeline.workspace_id, unseen('Pipeline', id));
   const facts = isAdminRole(role) ? (await pipelineFacts(db, [pipeline], caller.profileId)).get(pipeline.id) : undefined;
-  const state = { draft: pipeline.draft, complete: facts?.complete ?? false, activeJobId: facts?.activeJobId, subscribed: facts?.subscription !== undefined };
+  const state = { draft: pipeline.draft, complete: facts?.complete ?? false, activeJobId: facts?.activeJobId, subscribed: facts?.subscription !== undefined, runs: mayRun(caller) };
   return { pipeline, workspace, role, facts, links: pipelineLinks(h, pipeline, role, state) };
 };
 
@@ -176,6 +177,9 @@ const resolvers: { [K in ResourceKind]: Resolver<K> } = {
   async workspaceOrDraft({ db, h, caller }, id) {
     if (!isUuid(id)) throw unseen('Workspace', id)();
     const existing = await findWorkspace(db, id);
+    // Someone who may create workspaces once verified is told to verify for any id that is not a
+    // workspace of theirs, taken or not, so the answer says nothing about which ids exist.
+    if (awaitsVerificationToCreate(caller) && (!existing || !(await memberRole(db, id, caller.profileId)))) throw forbidden(VERIFY_EMAIL_TO_RUN);
     if (!existing) return { id, workspace: undefined, role: undefined, links: workspaceDraftLinks(h, caller, id) };
     try {
       return Object.assign(await workspaceAccess(db, h, caller, id, () => new Unseen()), { id });
@@ -246,7 +250,7 @@ const resolvers: { [K in ResourceKind]: Resolver<K> } = {
   async dataStore({ db, h, caller }, id) {
     const store = await found(id, 'Data store', (storeId) => getDataStore(db, storeId));
     const { workspace, role } = await workspaceAccess(db, h, caller, store.workspace_id, unseen('Data store', id));
-    return { store, workspace, role, links: dataStoreLinks(h, store, role) };
+    return { store, workspace, role, links: dataStoreLinks(h, store, role, mayRun(caller)) };
   },
 
   async dataPlugin({ db, h, caller, params }, id) {

@@ -5,9 +5,9 @@ import { forbidden, notFound, type HttpError } from '../http/errors';
 import type { Links } from '../http/hal';
 import { isUuid } from '../repositories/ids';
 import { findWorkspaceWithRole, type WorkspaceRow } from '../repositories/workspaces';
-import type { Caller, WorkspaceLookup } from './caller';
+import { mayRun, VERIFY_EMAIL_TO_RUN, type Caller, type WorkspaceLookup } from './caller';
 import type { Hrefs } from './hrefs';
-import { workspaceLinks } from './links';
+import { RUN_RELS, workspaceLinks } from './links';
 
 /** What the caller is offered on a resource: its links, and maybe their rels known without rendering them. */
 export interface Offer {
@@ -24,15 +24,16 @@ export interface WorkspaceAccess extends Offer {
   rels: ReadonlySet<string>;
 }
 
-// A workspace offers the same rels to every holder of a role (workspaceLinks reads nothing else
-// besides ids), so each server finds them once per role, from the links themselves. The guard's
-// test then renders no links: forty hrefs per request were a twentieth of a feed read (issue 21).
-const relsByRole = new WeakMap<Hrefs, Map<MemberRole, ReadonlySet<string>>>();
-function workspaceRels(h: Hrefs, role: MemberRole): ReadonlySet<string> {
+// A workspace offers the same rels to every holder of a role who may (or may not) run things
+// (workspaceLinks reads nothing else besides ids), so each server finds them once per role and
+// that flag, from the links themselves. The guard's test then renders no links: forty hrefs per
+// request were a twentieth of a feed read (issue 21).
+const relsByRole = new WeakMap<Hrefs, Map<`${MemberRole} ${boolean}`, ReadonlySet<string>>>();
+function workspaceRels(h: Hrefs, role: MemberRole, runs: boolean): ReadonlySet<string> {
   let byRole = relsByRole.get(h);
-  if (!byRole) relsByRole.set(h, (byRole = new Map<MemberRole, ReadonlySet<string>>()));
-  let rels = byRole.get(role);
-  if (!rels) byRole.set(role, (rels = new Set(Object.keys(workspaceLinks(h, { id: '00000000-0000-0000-0000-000000000000' }, role)))));
+  if (!byRole) relsByRole.set(h, (byRole = new Map<`${MemberRole} ${boolean}`, ReadonlySet<string>>()));
+  let rels = byRole.get(`${role} ${runs}`);
+  if (!rels) byRole.set(`${role} ${runs}`, (rels = new Set(Object.keys(workspaceLinks(h, { id: '00000000-0000-0000-0000-000000000000' }, role, runs)))));
   return rels;
 }
 
@@ -52,12 +53,13 @@ export async function workspaceAccess(
   const { workspace, role } = takePrefetched(caller, workspaceId) ?? (await lookUp(db, caller, workspaceId));
   if (!workspace || !role) throw unseen();
   let links: Links | undefined;
+  const runs = mayRun(caller);
   return {
     workspace,
     role,
-    rels: workspaceRels(h, role),
+    rels: workspaceRels(h, role, runs),
     get links() {
-      return (links ??= workspaceLinks(h, workspace, role));
+      return (links ??= workspaceLinks(h, workspace, role, runs));
     },
   };
 }
@@ -84,12 +86,17 @@ async function lookUp(db: Db, caller: Caller, workspaceId: string): Promise<{ wo
  * The one authorisation test: the caller may do what the rendered links offer, and nothing else
  * (403). One of `rels` must be offered. With `pinnedUrl` the request must also address
  * that link itself — the same path, and the same value for every query parameter the href carries
- * that the request sends (a missing one is left to validation, which names the field).
+ * that the request sends (a missing one is left to validation, which names the field). With the
+ * `caller`, a refused rel that queues work (RUN_RELS) tells a caller who may not run things that
+ * verifying their email is what they need (a precondition, whatever else they may lack).
  */
-export function requireOffered(offer: Offer, rels: string | readonly string[], pinnedUrl?: string): void {
+export function requireOffered(offer: Offer, rels: string | readonly string[], pinnedUrl?: string, caller?: Caller): void {
   const wanted = typeof rels === 'string' ? [rels] : rels;
   const offered = wanted.filter((rel) => (offer.rels ? offer.rels.has(rel) : Object.hasOwn(offer.links, rel)));
-  if (offered.length === 0) throw forbidden(`Access is denied: '${wanted.join("' or '")}' is not available to you`);
+  if (offered.length === 0) {
+    if (caller && !mayRun(caller) && wanted.some((rel) => RUN_RELS.has(rel))) throw forbidden(VERIFY_EMAIL_TO_RUN);
+    throw forbidden(`Access is denied: '${wanted.join("' or '")}' is not available to you`);
+  }
   if (pinnedUrl === undefined) return;
   if (!offered.some((rel) => addresses(offer.links[rel]?.href ?? '', pinnedUrl))) {
     throw forbidden(`Access is denied: '${offered.join("' or '")}' does not lead here`);
