@@ -83,7 +83,9 @@ async function build(settings: MeltanoSettings, say: (line: string) => void): Pr
     fs.rmSync(root, { recursive: true, force: true });
     const started = Date.now();
     // a refused or unresolvable index is said at once, before a virtual environment is made for nothing
-    const unreachable = await probeIndex(settings.indexUrl);
+    // (behind a proxy only pip, through it, can tell)
+    const proxied = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].some((name) => process.env[name]);
+    const unreachable = proxied ? undefined : await probeIndex(settings.indexUrl);
     if (unreachable) return failed(`the package index ${settings.indexUrl} could not be reached (${unreachable}).`);
     say(`Installing Meltano ${settings.version} from ${settings.indexUrl} into the runner's cache (once per machine and version).`);
     const temporary = fs.mkdtempSync(path.join(parent, `.${settings.version}-`));
