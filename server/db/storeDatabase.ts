@@ -53,6 +53,15 @@ export function interruptStoreStatement(db: Db, reason?: Error): boolean {
   return apart.get(keyOf(db))?.pool.interrupt(reason) ?? false;
 }
 
+/**
+ * Waits until the stores' thread has opened its directory (embedded only): after a tenant's
+ * statement was ended, a new thread takes from under a second to several on a loaded host, and
+ * that wait is not the next tenant's statement time.
+ */
+export async function storeThreadReady(db: Db): Promise<void> {
+  await apart.get(keyOf(db))?.pool.ready();
+}
+
 /** PGlite's shared buffers in the stores' thread: the app's own setting (database.ts). */
 const SHARED_BUFFERS = '16MB';
 /** The stores' thread ends after this long without a statement (its WebAssembly heap goes with it). */

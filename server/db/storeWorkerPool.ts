@@ -31,6 +31,8 @@ export interface StoreWorkerPool extends PostgresPool {
    * whether a statement was ended.
    */
   interrupt(reason?: Error): boolean;
+  /** a thread is up and has opened the directory (one starts if none runs) */
+  ready(): Promise<void>;
   /** whether a thread is running now (for tests and the idle measurements) */
   readonly running: boolean;
 }
@@ -235,6 +237,9 @@ export function storeWorkerPool(options: StoreWorkerPoolOptions): StoreWorkerPoo
         },
       };
       return client as PostgresPoolClient;
+    },
+    async ready(): Promise<void> {
+      if (!ending) await current();
     },
     interrupt(reason = new StoreStatementEnded()): boolean {
       const running = holder?.thread;

