@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { isValidEnvName } from '../../../src/domain/settingEnv';
 import type { JobLimits } from '../executor';
 import { prlimitArgs } from './limits';
 import { SANDBOX_PROJECT, SANDBOX_TMP, SANDBOX_UID, type MountOp } from './layout';
@@ -36,7 +37,7 @@ export const SANDBOX_SCRIPT = `${SANDBOX_TMP}/.job/script`;
 export function jobPayload(script: string, env: Readonly<Record<string, string>>): Buffer | undefined {
   if (script.includes('\0')) return undefined;
   const entries = Object.entries(env);
-  if (entries.some(([name, value]) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || value.includes('\0'))) return undefined;
+  if (entries.some(([name, value]) => !isValidEnvName(name) || value.includes('\0'))) return undefined;
   return Buffer.from(`${script}\0${entries.map(([name, value]) => `${name}=${value}\0`).join('')}`);
 }
 
