@@ -40,11 +40,14 @@ export interface AppServer {
  * One HTTP server, one port: the embedded identity provider under /idp (a Koa app, handed the raw
  * request), the API under /api, the runtime config at /config.json and the built SPA everywhere else.
  */
+/** Idle keep-alive connections: longer than the usual 60 s of the proxies in front (Fastify's default). */
+const KEEP_ALIVE_MS = 72_000;
+
 export async function buildServer({ config, db, logger = { level: config.env.LOG_LEVEL } }: ServerDeps): Promise<AppServer> {
   let identity: Identity | undefined;
 
-  const serverFactory = (handler: http.RequestListener) =>
-    http.createServer((req, res) => {
+  const serverFactory = (handler: http.RequestListener) => {
+    const server = http.createServer((req, res) => {
       const url = req.url ?? '/';
       if (identity && (url === EMBEDDED_IDP_PATH || url.startsWith(`${EMBEDDED_IDP_PATH}/`) || url.startsWith(`${EMBEDDED_IDP_PATH}?`))) {
         identity.handle(req, res);
@@ -52,6 +55,12 @@ export async function buildServer({ config, db, logger = { level: config.env.LOG
       }
       handler(req, res);
     });
+    // Fastify's own server would keep idle connections 72 s; Node's, made here, only 5 s. A client
+    // (a load balancer's 60 s pool, undici's reuse) sending on a connection the server is closing
+    // at that moment gets ECONNRESET, so the server waits longer than its clients.
+    server.keepAliveTimeout = KEEP_ALIVE_MS;
+    return server;
+  };
 
   const app: FastifyInstance = Fastify({
     logger: logger === false ? false : { level: typeof logger === 'object' ? logger.level : 'info' },

@@ -53,6 +53,11 @@ export function interruptStoreStatement(db: Db, reason?: Error): boolean {
   return apart.get(keyOf(db))?.pool.interrupt(reason) ?? false;
 }
 
+/** How many statements `interruptStoreStatement` has ended (embedded only; 0 on PostgreSQL). */
+export function storeInterruptions(db: Db): number {
+  return apart.get(keyOf(db))?.pool.interruptions ?? 0;
+}
+
 /**
  * Waits until the stores' thread has opened its directory (embedded only): after a tenant's
  * statement was ended, a new thread takes from under a second to several on a loaded host, and

@@ -35,6 +35,8 @@ export interface StoreWorkerPool extends PostgresPool {
   ready(): Promise<void>;
   /** whether a thread is running now (for tests and the idle measurements) */
   readonly running: boolean;
+  /** statements ended by `interrupt()` since the pool opened (what tests can observe of a cut) */
+  readonly interruptions: number;
 }
 
 export interface StoreWorkerPoolOptions extends StoreWorkerData {
@@ -162,6 +164,7 @@ export function storeWorkerPool(options: StoreWorkerPoolOptions): StoreWorkerPoo
   let idleTimer: NodeJS.Timeout | undefined;
   /** set by end(): no thread is started again */
   let ending = false;
+  let interruptions = 0;
 
   const forget = (ended: StoreThread) => {
     if (thread === ended) thread = undefined;
@@ -209,6 +212,9 @@ export function storeWorkerPool(options: StoreWorkerPoolOptions): StoreWorkerPoo
     get running() {
       return thread !== undefined && !thread.ended;
     },
+    get interruptions() {
+      return interruptions;
+    },
     async connect(): Promise<PostgresPoolClient> {
       const release = await acquire();
       clearTimeout(idleTimer);
@@ -245,6 +251,7 @@ export function storeWorkerPool(options: StoreWorkerPoolOptions): StoreWorkerPoo
       const running = holder?.thread;
       if (!holder || !running || running.ended || !running.busy) return false;
       holder.broken = reason;
+      interruptions += 1;
       running.failAll(reason);
       // the next caller should not wait for a thread to start (about a second): one starts at once
       void running.terminate().then(() => (ending ? undefined : current().catch(() => undefined)));
