@@ -42,6 +42,10 @@ export const REL = {
   createJob: 'create job',
   withdrawJob: 'withdraw job',
   verifyPipeline: 'verify pipeline',
+  /** where the pipeline's next run resumes (its incremental state, issue 37) */
+  state: 'state',
+  /** clears that state: the next run loads everything again (Meltano's --full-refresh, kept) */
+  fullRefresh: 'full refresh',
   updatePipeline: 'update pipeline',
   deletePipeline: 'delete pipeline',
   addSubscription: 'add subscription',

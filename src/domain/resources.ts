@@ -539,6 +539,18 @@ export type Metric = z.infer<typeof metricSchema>;
 export const metricsSchema = halResource({ metrics: z.array(metricSchema) });
 export type Metrics = z.infer<typeof metricsSchema>;
 
+/** Where a pipeline's next run resumes: its incremental states' bookmarks (src/domain/pipelineState.ts). */
+export const pipelineStateSchema = halResource({
+  states: z.array(
+    z.looseObject({
+      stateId: z.string(),
+      updated: z.string().nullish(),
+      bookmarks: z.array(z.looseObject({ stream: z.string(), position: z.string() })),
+    }),
+  ),
+});
+export type PipelineState = z.infer<typeof pipelineStateSchema>;
+
 export const subscriptionSchema = halResource({
   id: z.string(),
   type: subscriptionLevelSchema,

@@ -2,13 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { maskedEnvironment } from '../../../src/domain/pipelineRules';
 import { REL } from '../../../src/domain/relations';
-import { environmentSchema, jobSchema, jobsCollectionSchema, type JobStatus, metricsSchema, type Wire } from '../../../src/domain/resources';
+import { environmentSchema, jobSchema, jobsCollectionSchema, type JobStatus, metricsSchema, pipelineStateSchema, type Wire } from '../../../src/domain/resources';
 import { links, pagedCollection } from '../../http/hal';
 import { jobsOf } from '../../repositories/jobs';
 import { componentRule, componentsNamed } from '../../repositories/pipelineFacts';
 import { listDataComponents } from '../../repositories/dataComponents';
 import { jobMetrics } from '../../runner';
 import { startJob } from '../../services/jobControl';
+import { fullRefreshAs, pipelineStateOf } from '../../services/pipelineState';
 import { callerName, iso, isoRequired, requestUrl, type RouteContext } from '../context';
 import { defineRoute } from '../define';
 import { jobBody } from '../../representations/job';
@@ -98,6 +99,32 @@ export function pipelineRunRoutes(app: FastifyInstance, ctx: RouteContext): void
         variables: maskedEnvironment(components.map(componentRule), access.pipeline.properties),
         _links: links({ self: ctx.h.pipelinePart(access.pipeline.id, 'environment') }),
       };
+    },
+  });
+
+  /** Where the next run resumes: each state id's bookmarks, and the 'full refresh' that clears them. */
+  defineRoute(app, ctx, {
+    method: 'GET',
+    url: '/pipelines/:id/state',
+    guard: { resource: 'pipeline', rel: REL.state },
+    response: pipelineStateSchema,
+    handler: async ({ access }): Promise<Wire<typeof pipelineStateSchema>> => {
+      const states = await pipelineStateOf(ctx.db, access.pipeline.id);
+      return {
+        states: states.map((s) => ({ stateId: s.stateId, updated: isoRequired(s.updated), bookmarks: s.bookmarks.map((b) => ({ stream: b.stream, position: b.position })) })),
+        _links: links({ self: ctx.h.pipelinePart(access.pipeline.id, 'state'), [REL.fullRefresh]: access.links[REL.fullRefresh]?.href }),
+      };
+    },
+  });
+
+  /** 'full refresh': 204, the next run loads everything; 409 while a job is queued or running. */
+  defineRoute(app, ctx, {
+    method: 'DELETE',
+    url: '/pipelines/:id/state',
+    guard: { resource: 'pipeline', rel: REL.fullRefresh },
+    handler: async ({ request, reply, access }) => {
+      await fullRefreshAs(ctx.db, access.pipeline, { profileId: request.caller.profileId, name: callerName(request.caller) });
+      return reply.status(204).send();
     },
   });
 

@@ -1369,6 +1369,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/pipelines/{id}/state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Follows the 'state' link of the pipeline */
+        get: operations["getPipelinesByIdState"];
+        put?: never;
+        post?: never;
+        /** Follows the 'full refresh' link of the pipeline */
+        delete: operations["deletePipelinesByIdState"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/pipelines/{id}/subscriptions": {
         parameters: {
             query?: never;
@@ -10242,6 +10260,79 @@ export interface operations {
                             };
                         };
                     };
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    getPipelinesByIdState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource or collection as HAL (`_links` are the actions offered to the caller) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        states: {
+                            stateId: string;
+                            updated?: string | null;
+                            bookmarks: {
+                                stream: string;
+                                position: string;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    deletePipelinesByIdState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource or collection as HAL (`_links` are the actions offered to the caller) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": Record<string, never>;
                 };
             };
             401: components["responses"]["Error"];
