@@ -7,6 +7,7 @@ import { storeDbOf, storesApart } from '../db/storeDatabase';
 import { readWithCaller, type CallerKey, type WithCaller } from './callers';
 import type { JobsTable, MemberRole, WorkspacesTable } from '../db/schema';
 import { storeSchemaName } from '../stores/defaultStore';
+import { dropLoadingRole } from '../stores/loadingRole';
 import { newId } from './ids';
 import { totalOf, type Paging } from '../http/hal';
 
@@ -267,7 +268,11 @@ export async function deleteWorkspace(db: Db, id: string): Promise<boolean> {
     await trx.deleteFrom('workspaces').where('id', '=', id).execute();
     // The default store's schema goes with it (the project directory is removed by the route); in
     // the stores' own database (PGlite) once this transaction is over, so as not to hold it.
-    if (!storesApart(trx)) await sql`DROP SCHEMA IF EXISTS ${sql.id(storeSchemaName(id))} CASCADE`.execute(trx);
+    if (!storesApart(trx)) {
+      await sql`DROP SCHEMA IF EXISTS ${sql.id(storeSchemaName(id))} CASCADE`.execute(trx);
+      // and the login role Meltano's loaders used (PostgreSQL only: PGlite has none)
+      await dropLoadingRole(trx, id);
+    }
     return true;
   });
   if (deleted && storesApart(db)) await sql`DROP SCHEMA IF EXISTS ${sql.id(storeSchemaName(id))} CASCADE`.execute(storeDbOf(db));

@@ -27,6 +27,7 @@ import * as datasetCountsAndTags from './025_dataset_counts_and_tags';
 import * as datasetBodies from './026_dataset_bodies';
 import * as datasetBodyCompression from './027_dataset_body_compression';
 import * as credentialChanges from './028_credential_changes';
+import * as storeLoadingRoles from './029_store_loading_roles';
 
 /** Ordered by name; a new migration is a new file added here, never an edit of an old one. */
 export const migrations: Record<string, Migration> = {
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   '026_dataset_bodies': datasetBodies,
   '027_dataset_body_compression': datasetBodyCompression,
   '028_credential_changes': credentialChanges,
+  '029_store_loading_roles': storeLoadingRoles,
 };
