@@ -61,10 +61,21 @@ function openPostgres(url: string, onConnectionError: (error: Error) => void = (
   const held: HeldClients = new Map();
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparedStatementPool(pool, held) }) });
   heldClients.set(db, held);
+  postgresUrls.set(db, url);
   return { db, kind: 'postgres', close: () => db.destroy() };
 }
 
 const heldClients = new WeakMap<Db, HeldClients>();
+const postgresUrls = new WeakMap<Db, string>();
+
+/**
+ * Where the app's PostgreSQL listens (its URL, password included: for the server's own use only),
+ * for the runner's store proxy, which opens sessions there as a workspace's loading role
+ * (server/runner/warehouse/storeProxy.ts); undefined on PGlite.
+ */
+export function postgresUrlOf(db: Db): string | undefined {
+  return postgresUrls.get(db);
+}
 
 /**
  * The node-postgres client of the connection whose backend is `pid`, while a caller of `db` holds

@@ -75,6 +75,8 @@ export interface JobSpec {
   env: Record<string, string>;
   /** host path of the runner's bridge socket, mounted for jobs that load through it */
   bridgeSocket?: string | undefined;
+  /** Unix sockets bound into the sandbox at `target` (the store proxy's); a job without a sandbox uses the host path */
+  sockets?: ReadonlyArray<{ source: string; target: string }>;
   /** host paths the job may read, visible at the same path (a local repository to clone, Meltano's environment) */
   readOnlyPaths?: readonly string[];
   /** this job's network beside the executor's policy (none: the policy as it is) */

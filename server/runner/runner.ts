@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { pipelineScript, verifyScript } from '../../src/domain/pipelineScript';
 import type { Db } from '../db/database';
-import { listDataComponents } from '../repositories/dataComponents';
+import { listDataComponents, type DataComponentRow } from '../repositories/dataComponents';
 import { getPipeline } from '../repositories/pipelines';
 import { NOTHING_ALLOWED, type AllowList } from '../security/netPolicy';
 import { ensureDefaultStore } from '../stores/defaultStore';
@@ -23,6 +23,8 @@ import { DEFAULT_STORE_LOADER, decideLoadTarget, loadTargetLine, withDefaultStor
 import { needsMeltano, prepareMeltanoJob, type MeltanoJob } from './meltano/job';
 import { loadMeltanoSettings, type MeltanoSettings } from './meltano/settings';
 import { inSteps } from './meltano/steps';
+import { withWarehouseEnv } from './meltano/warehouse';
+import { openWarehouse, routeStoreLoaders, type WarehouseJob } from './meltano/warehouseJob';
 
 /** What the runner says about itself; pino and Fastify's logger fit. */
 export interface RunnerLog {
@@ -299,6 +301,11 @@ export class Runner {
     const paths = executor.paths(dir, this.bridge.socketPath);
     // A Python plugin runs through the real Meltano (meltano/); built-in plugins alone never provision it.
     let meltano: MeltanoJob | undefined;
+    let workspaceComponents = all;
+    if (needsMeltano(components)) {
+      // on PGlite a loader bound for the store becomes target-store before anything is installed (warehouseJob.ts)
+      ({ workspaceComponents, pipelineComponents: components } = await routeStoreLoaders({ db, workspaceId: job.workspace_id, projectDir: dir, workspaceComponents: all, pipelineComponents: components, pipelineProperties: pipeline.properties, write: (line) => writer.write(line) }));
+    }
     if (needsMeltano(components)) {
       meltano = await prepareMeltanoJob({
         db,
@@ -308,13 +315,32 @@ export class Runner {
         pipelineId: pipeline.id,
         projectDir: dir,
         projectPath: paths.project,
-        workspaceComponents: all,
+        workspaceComponents,
         pipelineComponents: components,
         write: (line) => writer.write(line),
       });
       if (!meltano) return { reason: 'EXITED', exitCode: 1, signal: null };
     }
-    writeProjectFile(dir, all, meltano?.definitions);
+    // Meltano's loaders bound for the store reach it through a proxy of this job's own, closed when the job ends
+    const warehouse = meltano
+      ? await openWarehouse({ db, workspaceId: job.workspace_id, jobId: job.id, pipelineId: pipeline.id, projectDir: dir, unsandboxed: paths.project === dir, pipelineComponents: components, definitions: meltano.definitions, pipelineProperties: pipeline.properties, write: (line) => writer.write(line), log: (line) => this.options.log.warn({ jobId: job.id }, `runner: ${line}`) })
+      : undefined;
+    try {
+      return await this.runPipelineSteps(entry, writer, grant, { pipeline, components, workspaceComponents, meltano, warehouse, dir, executor, paths });
+    } finally {
+      await warehouse?.close();
+    }
+  }
+
+  private async runPipelineSteps(
+    entry: Running,
+    writer: LogWriter,
+    grant: (token: string) => void,
+    { pipeline, components, workspaceComponents, meltano, warehouse, dir, executor, paths }: { pipeline: NonNullable<Awaited<ReturnType<typeof getPipeline>>>; components: DataComponentRow[]; workspaceComponents: DataComponentRow[]; meltano: MeltanoJob | undefined; warehouse: WarehouseJob | undefined; dir: string; executor: Executor; paths: ReturnType<Executor['paths']> },
+  ): Promise<JobProcessResult> {
+    const { db } = this.options;
+    const job = entry.job;
+    writeProjectFile(dir, workspaceComponents, meltano?.definitions);
     const scriptComponents = components.map((c) => ({ name: c.name, pluginType: c.plugin_type, pluginName: c.plugin_name }));
     const script = job.type === 'PIPELINE_VERIFY' ? verifyScript(scriptComponents) : pipelineScript({ id: pipeline.id, script: pipeline.script, actions: pipeline.actions, components: scriptComponents });
     const token = this.bridge.grant({ jobId: job.id, workspaceId: job.workspace_id, pipelineId: pipeline.id });
@@ -331,7 +357,7 @@ export class Runner {
       bridgeToken: token,
       allowedHosts: this.sandboxSettings.network.allowedHosts,
     });
-    const env = meltano ? meltano.env(settingsEnv) : settingsEnv;
+    const env = withWarehouseEnv(meltano ? meltano.env(settingsEnv) : settingsEnv, warehouse?.env);
     if (skipped.length > 0) writer.write(`Settings not passed to the job (no such component, an unusable name, or a variable in the system's namespace): ${skipped.join(', ')}.`);
     writer.write(executor.describe());
     const deadline = Date.now() + job.timeout_seconds * 1000;
@@ -343,10 +369,14 @@ export class Runner {
         env,
         bridgeSocket: this.bridge.socketPath,
         ...(meltano ? { readOnlyPaths: meltano.readOnlyPaths } : {}),
+        ...(warehouse ? { sockets: warehouse.sockets } : {}),
         egress,
         timeoutMs: Math.max(1000, deadline - Date.now()),
         killGraceMs: this.options.killGraceMs,
-        onLine: (line) => writer.write(line),
+        onLine: (line) => {
+          writer.write(line);
+          warehouse?.observe(line);
+        },
       });
     const result = await this.quotas.run(job.workspace_id, dir, (line) => writer.write(line), () => {
       if (!meltano) return this.track(entry, step(script, undefined));
@@ -374,6 +404,14 @@ export class Runner {
         for (const line of await meltano.harvest()) writer.write(line);
       } catch (error) {
         writer.write(`Meltano's state could not be saved: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    // a run that ended well: what Meltano's loaders put in the store, counted as the bridge counts target-store's
+    if (warehouse && !entry.lost && result.reason === 'EXITED' && result.exitCode === 0) {
+      try {
+        for (const line of await warehouse.record()) writer.write(line);
+      } catch (error) {
+        writer.write(`The rows loaded into the store could not be recorded: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
     return result;

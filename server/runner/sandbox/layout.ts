@@ -27,6 +27,8 @@ export interface LayoutInput {
   projectDir: string;
   /** host path of the runner's bridge socket, when the job talks to the server */
   bridgeSocket?: string | undefined;
+  /** further Unix sockets, bound at their target (a job's store proxy) */
+  sockets?: ReadonlyArray<{ source: string; target: string }> | undefined;
   /** the directory of generated /etc files (passwd, group, hosts, resolv.conf) */
   etcDir: string;
   /** host system paths: a top-level symlink (/bin -> usr/bin) is recreated, a directory bound */
@@ -55,6 +57,7 @@ export function sandboxLayout(input: LayoutInput): MountOp[] {
   }
   ops.push({ op: 'rw', source: input.projectDir, target: SANDBOX_PROJECT });
   if (input.bridgeSocket) ops.push({ op: 'socket', source: input.bridgeSocket, target: SANDBOX_BRIDGE });
+  for (const socket of input.sockets ?? []) ops.push({ op: 'socket', source: socket.source, target: socket.target });
   return ops;
 }
 

@@ -76,6 +76,7 @@ export class LocalSandbox implements Executor {
     const ops = sandboxLayout({
       projectDir: spec.projectDir,
       bridgeSocket: spec.bridgeSocket,
+      sockets: spec.sockets,
       etcDir: this.etcDir,
       system: this.system,
       readOnly: [...this.code, ...(spec.readOnlyPaths ?? [])],
