@@ -248,6 +248,65 @@ describe("the workspace's store is Meltano's warehouse", () => {
     expect(fresh).toMatchObject({ job_id: job.id, rows: 3 });
   }, RUN_TIMEOUT_MS);
 
+  it.runIf(ON_POSTGRES)("a repository's dbt-postgres runs its models in the store as the same role, its profile read from the environment", async () => {
+    const repository = path.join(projectDir(bench.dataDir, bench.workspaceId), 'repository');
+    const meltanoYml = fs.readFileSync(path.join(repository, 'meltano.yml'), 'utf8');
+    fs.writeFileSync(
+      path.join(repository, 'meltano.yml'),
+      `${meltanoYml}${[
+        '  transformers:',
+        '  - name: dbt-postgres',
+        '    namespace: dbt_postgres',
+        // dbt-core 1.12 builds a parser it downloads from GitHub, which the install step (the index only) refuses
+        '    pip_url: dbt-core~=1.10.0 dbt-postgres~=1.9.0',
+        '    executable: dbt',
+        '    commands: {run: {args: run}}',
+        '    settings:',
+        '    - {name: project_dir, env: DBT_PROJECT_DIR, value: $MELTANO_PROJECT_ROOT/transform}',
+        '    - {name: profiles_dir, env: DBT_PROFILES_DIR, value: $MELTANO_PROJECT_ROOT/transform/profiles/postgres}',
+        '    - {name: host}',
+        '    - {name: port, kind: integer}',
+        '    - {name: user}',
+        '    - {name: password, kind: password, sensitive: true}',
+        '    - {name: dbname}',
+        '    - {name: schema}',
+        '',
+      ].join('\n')}`,
+    );
+    const transform = path.join(repository, 'transform');
+    fs.mkdirSync(path.join(transform, 'models'), { recursive: true });
+    fs.mkdirSync(path.join(transform, 'profiles', 'postgres'), { recursive: true });
+    fs.writeFileSync(path.join(transform, 'dbt_project.yml'), ['name: store_models', "version: '1.0'", 'config-version: 2', 'profile: meltano', 'model-paths: [models]', 'models:', '  store_models:', '    +materialized: table', ''].join('\n'));
+    fs.writeFileSync(path.join(transform, 'models', 'counted.sql'), "select count(*) as n from {{ env_var('DBT_POSTGRES_SCHEMA') }}.counts\n");
+    const env = (name: string) => `"{{ env_var('DBT_POSTGRES_${name}') }}"`;
+    fs.writeFileSync(
+      path.join(transform, 'profiles', 'postgres', 'profiles.yml'),
+      ['meltano:', '  target: store', '  outputs:', '    store:', '      type: postgres', `      host: ${env('HOST')}`, `      port: "{{ env_var('DBT_POSTGRES_PORT') | int }}"`, `      user: ${env('USER')}`, `      password: ${env('PASSWORD')}`, `      dbname: ${env('DBNAME')}`, `      schema: ${env('SCHEMA')}`, '      threads: 1', ''].join('\n'),
+    );
+    const owner = fs.statSync(projectDir(bench.dataDir, bench.workspaceId));
+    const chownAll = (p: string): void => {
+      fs.lchownSync(p, owner.uid, owner.gid);
+      if (fs.lstatSync(p).isDirectory()) for (const name of fs.readdirSync(p)) chownAll(path.join(p, name));
+    };
+    chownAll(repository);
+    await bench.component({ name: 'dbt-postgres', pluginType: 'TRANSFORMER', pluginName: 'dbt-postgres', variant: 'dbt-labs' });
+    const pipeline = await bench.pipeline({ name: 'load and transform', dataComponents: ['tap-counter', 'warehouse', 'dbt-postgres'], script: 'meltano run tap-counter warehouse dbt-postgres:run', properties: { 'tap-counter.api_key': SECRET } });
+    const watch = watchProcesses();
+    const { job, log } = await run(bench, pipeline.id);
+    const { commandLines, tokens } = watch.stop();
+    const text = log.join('\n');
+    expect(job.status, text).toBe('COMPLETE');
+    const role = await ensureLoadingRole(bench.db, bench.workspaceId);
+    expect(text).toContain(`warehouse loads into and dbt-postgres transforms in the workspace's store (schema ${role.schema}) as role ${role.role}`);
+    const counted = await sql<{ n: number; owner: string }>`SELECT (SELECT n FROM ${sql.table(`${role.schema}.counted`)})::int AS n, (SELECT tableowner FROM pg_tables WHERE schemaname = ${role.schema} AND tablename = 'counted') AS owner`.execute(bench.db);
+    const loaded = await storeRows('counts');
+    expect(counted.rows[0]).toEqual({ n: loaded.length, owner: role.role });
+    for (const secret of [role.password, ...tokens]) {
+      expect(text).not.toContain(secret);
+      expect(commandLines.filter((c) => c.includes(secret))).toEqual([]);
+    }
+  }, RUN_TIMEOUT_MS);
+
   it.runIf(ON_POSTGRES)('a deleted workspace takes its loading role with it', async () => {
     const gone = newId();
     await bench.db.insertInto('workspaces').values({ id: gone, name: 'Short-lived', domains: '[]', app_properties: '{}', status: 'READY' }).execute();

@@ -29,8 +29,15 @@ plugins:
       config: { sqlalchemy_url: postgresql://x }
     - name: target-jsonl
       pip_url: target-jsonl
+  transformers:
+    - name: dbt-postgres
+      pip_url: dbt-core dbt-postgres
+    - name: dbt-elsewhere
+      pip_url: dbt-postgres~=1.9
+      config: { host: warehouse.example.com }
 `;
     expect(repositoryWarehouseLoaders(yml)).toEqual([
+      { name: 'dbt-postgres', namespace: 'dbt_postgres', kind: 'dbt' },
       { name: 'warehouse', namespace: 'warehouse' },
       { name: 'target-postgres', namespace: 'target_postgres' },
     ]);
@@ -48,6 +55,12 @@ plugins:
     expect(merged.WAREHOUSE_PORT).toBeUndefined();
     expect(merged.KEEP).toBe('1');
     expect(merged.TARGET_POSTGRES_USER).toBe('ws_x_load_y');
+  });
+
+  it("gives dbt-postgres its profile's settings and no loader's", () => {
+    const env = warehouseEnv([{ name: 'dbt', namespace: 'dbt_postgres', kind: 'dbt' }], { socketDir: '/run/store', database: 'platform', role: 'r', token: 'tok', schema: 'ws_x' });
+    expect(env).toMatchObject({ DBT_POSTGRES_HOST: '/run/store', DBT_POSTGRES_PORT: '5432', DBT_POSTGRES_USER: 'r', DBT_POSTGRES_PASSWORD: 'tok', DBT_POSTGRES_DBNAME: 'platform', DBT_POSTGRES_SCHEMA: 'ws_x', DBT_SEND_ANONYMOUS_USAGE_STATS: 'false' });
+    expect(Object.keys(env).some((k) => k.endsWith('SQLALCHEMY_URL'))).toBe(false);
   });
 
   it("counts the tap's records per stream and the loader's per table from Meltano's log lines", () => {

@@ -19,6 +19,8 @@ export interface WarehouseLoader {
   /** the plugin's name in meltano.yml */
   name: string;
   namespace: string;
+  /** a loader (target-postgres's settings), or dbt-postgres (its profile's settings), as the same role */
+  kind?: 'dbt';
   /** app-made pipelines' table prefix ('' or none: the streams' own names) */
   tablePrefix?: string;
 }
@@ -32,6 +34,9 @@ const isTargetPostgres = (namespace: string | null | undefined, pipUrl: string |
 
 const hasValue = (value: unknown) => value !== undefined && value !== null && value !== '';
 
+const DBT_POSTGRES_NAMESPACE = 'dbt_postgres';
+const isDbtPostgres = (namespace: string | null | undefined, pipUrl: string | null | undefined, name: string) => namespace === DBT_POSTGRES_NAMESPACE || /(^|[\s/@])dbt-postgres\b/.test(pipUrl ?? '') || name === 'dbt-postgres';
+
 /**
  * The runner-written meltano.yml: the pipeline's Python loaders that are target-postgres with no
  * host (nor URL) of their own, in the component's or the pipeline's properties.
@@ -40,8 +45,14 @@ export function componentWarehouseLoaders(components: readonly DataComponentRow[
   const loaders: WarehouseLoader[] = [];
   for (const c of components) {
     const definition = definitions.get(c.name);
-    if (c.plugin_type !== 'LOADER' || !definition || !isTargetPostgres(definition.namespace, definition.pipUrl, definition.name)) continue;
+    if (!definition) continue;
     const setting = (key: string) => pipelineProperties[`${c.name}.${key}`] ?? c.properties[key];
+    // dbt-postgres with no host of its own transforms in the store, as the same role
+    if (c.plugin_type === 'TRANSFORMER' && isDbtPostgres(definition.namespace, definition.pipUrl, definition.name) && !hasValue(setting('host'))) {
+      loaders.push({ name: c.name, namespace: definition.namespace ?? DBT_POSTGRES_NAMESPACE, kind: 'dbt' });
+      continue;
+    }
+    if (c.plugin_type !== 'LOADER' || !isTargetPostgres(definition.namespace, definition.pipUrl, definition.name)) continue;
     if (OWN_CONNECTION.some((key) => hasValue(setting(key)))) continue;
     const prefix = setting(TABLE_PREFIX_SETTING);
     loaders.push({ name: c.name, namespace: definition.namespace ?? TARGET_POSTGRES_NAMESPACE, ...(typeof prefix === 'string' && tablePrefixError(prefix) === undefined ? { tablePrefix: prefix } : {}) });
@@ -64,14 +75,21 @@ export function repositoryWarehouseLoaders(meltanoYml: string): WarehouseLoader[
   const environment = typeof p.default_environment === 'string' ? p.default_environment : undefined;
   // `environments: [{name, config: {plugins: {loaders: [{name, config}]}}}]`: the default environment's overrides
   const environmentPlugins = record(record((Array.isArray(p.environments) ? p.environments : []).map(record).find((e) => e.name === environment)?.config).plugins);
-  const environmentConfig = (name: string) => record((Array.isArray(environmentPlugins.loaders) ? environmentPlugins.loaders : []).map(record).find((l) => l.name === name)?.config);
+  const environmentConfig = (type: string, name: string) => record((Array.isArray(environmentPlugins[type]) ? (environmentPlugins[type] as unknown[]) : []).map(record).find((l) => l.name === name)?.config);
+  const namespaceOf = (entry: Record<string, unknown>, name: string) => (typeof entry.namespace === 'string' ? entry.namespace : typeof entry.inherit_from === 'string' ? entry.inherit_from.replace(/-/g, '_') : name.replace(/-/g, '_'));
   const loaders: WarehouseLoader[] = [];
+  for (const entry of (Array.isArray(record(p.plugins).transformers) ? (record(p.plugins).transformers as unknown[]) : []).map(record)) {
+    if (typeof entry.name !== 'string') continue;
+    const namespace = namespaceOf(entry, entry.name);
+    const config = { ...record(entry.config), ...environmentConfig('transformers', entry.name) };
+    if (isDbtPostgres(namespace, typeof entry.pip_url === 'string' ? entry.pip_url : undefined, typeof entry.inherit_from === 'string' ? entry.inherit_from : entry.name) && !hasValue(config.host)) loaders.push({ name: entry.name, namespace, kind: 'dbt' });
+  }
   for (const entry of (Array.isArray(record(p.plugins).loaders) ? (record(p.plugins).loaders as unknown[]) : []).map(record)) {
     if (typeof entry.name !== 'string') continue;
     const name = entry.name;
-    const namespace = typeof entry.namespace === 'string' ? entry.namespace : typeof entry.inherit_from === 'string' ? entry.inherit_from.replace(/-/g, '_') : name.replace(/-/g, '_');
+    const namespace = namespaceOf(entry, name);
     const annotated = record(record(entry.annotations).matatika).properties_from_datastore !== undefined;
-    const config = { ...record(entry.config), ...environmentConfig(name) };
+    const config = { ...record(entry.config), ...environmentConfig('loaders', name) };
     const postgres = isTargetPostgres(namespace, typeof entry.pip_url === 'string' ? entry.pip_url : undefined, typeof entry.inherit_from === 'string' ? entry.inherit_from : name);
     if (annotated || (postgres && !OWN_CONNECTION.some((key) => hasValue(config[key])))) loaders.push({ name, namespace });
   }
@@ -110,7 +128,8 @@ export function warehouseEnv(loaders: readonly WarehouseLoader[], connection: Wa
   const env: Record<string, string | undefined> = {};
   const url = `postgresql+psycopg://${encodeURIComponent(connection.role)}:${encodeURIComponent(connection.token)}@/${encodeURIComponent(connection.database)}?host=${encodeURIComponent(connection.socketDir)}&port=${STORE_PORT}`;
   for (const loader of loaders) {
-    const settings: Record<string, string> = {
+    // dbt-postgres's profile reads these (env_var('DBT_POSTGRES_HOST') …); psycopg2 takes a socket directory as host as it is
+    const settings: Record<string, string> = loader.kind === 'dbt' ? { host: connection.socketDir, port: String(STORE_PORT), user: connection.role, password: connection.token, dbname: connection.database, schema: connection.schema } : {
       host: connection.socketDir,
       port: String(STORE_PORT),
       user: connection.role,
@@ -120,6 +139,7 @@ export function warehouseEnv(loaders: readonly WarehouseLoader[], connection: Wa
       sqlalchemy_url: url,
     };
     // the prefix is checked (lower-case letters, digits, _), so it is a safe literal in the expression
+    if (loader.kind === 'dbt') env.DBT_SEND_ANONYMOUS_USAGE_STATS = 'false';
     if (loader.tablePrefix) settings.stream_maps = JSON.stringify({ '*': { __alias__: `'${loader.tablePrefix}' + __stream_name__` } });
     for (const [setting, value] of Object.entries(settings)) {
       const byNamespace = envName(loader.namespace, setting);

@@ -23,12 +23,18 @@ export async function routeStoreLoaders(input: { db: Db; workspaceId: string; pr
   if (!storesApart(input.db)) return unchanged;
   const repository = readRepositoryMeltanoYml(input.projectDir);
   if (repository !== undefined) {
-    const loaders = repositoryWarehouseLoaders(repository);
+    const loaders = repositoryWarehouseLoaders(repository).filter((l) => l.kind !== 'dbt');
+    const dbt = repositoryWarehouseLoaders(repository).filter((l) => l.kind === 'dbt');
+    if (dbt.length > 0) input.write(`The repository's ${dbt.map((l) => l.name).join(', ')} would transform in the workspace's store, which needs the platform on PostgreSQL: the embedded database (PGlite) has no server dbt can log in to.`);
     if (loaders.length > 0) input.write(`The repository's loader${loaders.length > 1 ? 's' : ''} ${loaders.map((l) => l.name).join(', ')} would load into the workspace's store, which needs the platform on PostgreSQL: the embedded database (PGlite) has no server a loader can log in to. Give ${loaders.length > 1 ? 'them' : 'it'} a host of ${loaders.length > 1 ? 'their' : 'its'} own (a data store of yours), or load with target-store.`);
     return unchanged;
   }
   const { definitions } = await pythonDefinitions(input.db, input.workspaceId, input.pipelineComponents);
-  const loaders = componentWarehouseLoaders(input.pipelineComponents, definitions, input.pipelineProperties);
+  // dbt-postgres has no built-in stand-in: it is left to fail as dbt fails, after the line below
+  const all = componentWarehouseLoaders(input.pipelineComponents, definitions, input.pipelineProperties);
+  const dbt = all.filter((l) => l.kind === 'dbt').map((l) => l.name);
+  if (dbt.length > 0) input.write(`${dbt.join(', ')} would transform in the workspace's store, which needs the platform on PostgreSQL: the embedded database (PGlite) has no server dbt can log in to.`);
+  const loaders = all.filter((l) => l.kind !== 'dbt');
   if (loaders.length === 0) return unchanged;
   const names = new Set(loaders.map((l) => l.name));
   input.write(`The embedded database (PGlite) has no server for ${[...names].join(', ')} to log in to: ${names.size > 1 ? 'they load' : 'it loads'} into the workspace's store through the built-in target-store instead (table prefix kept).`);
@@ -78,13 +84,16 @@ export async function openWarehouse(input: {
   if (loaders.length === 0) return undefined;
   const url = postgresUrlOf(input.db);
   if (!url) throw new Error('The store proxy needs the address of the platform database.');
-  if (repository === undefined) for (const l of loaders) input.definitions.set(l.name, withWarehouseSettings(input.definitions.get(l.name)!));
+  if (repository === undefined) for (const l of loaders) if (l.kind !== 'dbt') input.definitions.set(l.name, withWarehouseSettings(input.definitions.get(l.name)!));
   const role = await ensureLoadingRole(input.db, input.workspaceId);
   const token = randomBytes(24).toString('hex');
   const proxy = await StoreProxy.open({ upstream: upstreamOf(url), database: role.database, role: role.role, password: role.password, token, log: input.log });
   const socketDir = input.unsandboxed ? proxy.dir : SANDBOX_STORE_DIR;
-  input.write(`${loaders.map((l) => l.name).join(', ')} load${loaders.length > 1 ? '' : 's'} into the workspace's store (schema ${role.schema}) as role ${role.role}, through this job's own socket ${socketDir}.`);
-  const counts = new StreamRecordCounts(new Set(loaders.map((l) => l.name)));
+  const writers = loaders.filter((l) => l.kind !== 'dbt').map((l) => l.name);
+  const dbt = loaders.filter((l) => l.kind === 'dbt').map((l) => l.name);
+  const what = [writers.length > 0 ? `${writers.join(', ')} load${writers.length > 1 ? '' : 's'} into` : '', dbt.length > 0 ? `${dbt.join(', ')} transform${dbt.length > 1 ? '' : 's'} in` : ''].filter((w) => w !== '').join(' and ');
+  input.write(`${what} the workspace's store (schema ${role.schema}) as role ${role.role}, through this job's own socket ${socketDir}.`);
+  const counts = new StreamRecordCounts(new Set(writers));
   return {
     env: warehouseEnv(loaders, { socketDir, database: role.database, role: role.role, token, schema: role.schema }),
     sockets: [{ source: proxy.socketPath, target: `${SANDBOX_STORE_DIR}/${proxy.socketPath.split('/').pop()!}` }],
