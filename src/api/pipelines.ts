@@ -9,12 +9,14 @@ import {
   metricsSchema,
   pipelineSchema,
   pipelinesCollectionSchema,
+  pipelineStateSchema,
   type Environment,
   type Job,
   type JobsCollection,
   type Metric,
   type Pipeline,
   type PipelinesCollection,
+  type PipelineState,
   type SubscriptionType,
 } from '../domain/resources';
 import type { ApiClient, RequestOptions } from './client';
@@ -90,6 +92,16 @@ export async function pipelineMetrics(client: ApiClient, pipeline: HalLike, opti
 
 export function pipelineEnvironment(client: ApiClient, pipeline: HalLike, options: RequestOptions = {}): Promise<Environment> {
   return client.follow(pipeline, REL.environment, { ...options, schema: environmentSchema });
+}
+
+/** Where the pipeline's next run resumes: its 'state' link. */
+export function pipelineState(client: ApiClient, pipeline: HalLike, options: RequestOptions = {}): Promise<PipelineState> {
+  return client.follow(pipeline, REL.state, { ...options, schema: pipelineStateSchema });
+}
+
+/** DELETE 'full refresh': the next run loads everything (409 while a job is queued or running). */
+export async function fullRefresh(client: ApiClient, pipeline: HalLike, options: RequestOptions = {}): Promise<void> {
+  await client.follow(pipeline, REL.fullRefresh, { ...options, method: 'DELETE' });
 }
 
 /** POST 'add subscription' with the chosen type (spec 001 §4 "Watch"). */

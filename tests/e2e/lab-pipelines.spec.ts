@@ -107,6 +107,9 @@ test('the demo import loads rows: the History chart counts them', async ({ page 
   await expect(cells.nth(3)).toHaveText(/^[1-9][\d,]*$/);
   await screenshot(page, 'lab-pipelines-history-1280');
   // the total opens the rows of each stream the demo tap loaded
+  // where the next run resumes: a bookmark per stream the demo tap loaded
+  const state = row.getByRole('region', { name: 'Incremental state' });
+  await expect(state.getByRole('listitem').filter({ hasText: /^orders: / })).toBeVisible();
   await cells.nth(3).getByRole('button', { name: /rows: by stream/ }).click();
   const byStream = page.getByRole('dialog', { name: /^Rows by stream/ }).or(page.getByLabel(/^Rows by stream/));
   for (const stream of ['customers', 'orders', 'web_sessions']) await expect(byStream.getByText(stream, { exact: true })).toBeVisible();
@@ -122,6 +125,12 @@ test('the demo import loads rows: the History chart counts them', async ({ page 
   await screenshot(page, 'lab-log-run-375');
   await page.keyboard.press('Escape');
   await page.setViewportSize({ width: 1280, height: 800 });
+  // Full refresh forgets the bookmarks once confirmed
+  await state.getByRole('button', { name: 'Full refresh' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Full refresh' });
+  await confirm.getByRole('button', { name: 'Full refresh' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(state.getByText('No bookmark: the next run loads everything.')).toBeVisible();
   await row.getByRole('tab', { name: 'Settings' }).click();
   await expect(row.getByRole('heading', { name: /tap-demo/ })).toBeVisible();
   await row.getByRole('tab', { name: 'Environment' }).click();

@@ -1,8 +1,8 @@
-import { deletePipeline, getJob, listPipelineJobs, listPipelines, listPipelinesForGraph, pipelineEnvironment, pipelineMetrics, turnJobsPage } from '../../api/pipelines';
+import { deletePipeline, fullRefresh, getJob, listPipelineJobs, listPipelines, listPipelinesForGraph, pipelineEnvironment, pipelineMetrics, pipelineState, turnJobsPage } from '../../api/pipelines';
 import { downloadLogText, logFileName } from '../../api/logs';
 import { hasLink, type HalLike } from '../../domain/hal';
 import { REL } from '../../domain/relations';
-import type { Environment, Job, JobsCollection, Metric, Pipeline, PipelinesCollection, Workspace } from '../../domain/resources';
+import type { Environment, Job, JobsCollection, Metric, Pipeline, PipelinesCollection, PipelineState, Workspace } from '../../domain/resources';
 import { useMutation } from './useMutation';
 import { useQuery, type Query } from './useQuery';
 
@@ -27,6 +27,17 @@ export function usePipelineMetrics(pipeline: Pipeline, reloadKey: number): Query
 /** The environment a run of the pipeline would get, sensitive values masked by the server. */
 export function usePipelineEnvironment(pipeline: Pipeline): Query<Environment> {
   return useQuery<Environment>((client, signal) => pipelineEnvironment(client, pipeline, { signal }), [pipeline.id]);
+}
+
+/** Where the pipeline's next run resumes, where it offers it (admins); read again when a run ends or `reloadKey` changes. */
+export function usePipelineState(pipeline: Pipeline, reloadKey: number): Query<PipelineState> {
+  const offered = hasLink(pipeline, REL.state);
+  return useQuery<PipelineState>(offered ? (client, signal) => pipelineState(client, pipeline, { signal }) : null, [pipeline.id, reloadKey]);
+}
+
+/** Clears the pipeline's state through its 'full refresh' link. */
+export function useFullRefresh() {
+  return useMutation((client, pipeline: Pipeline) => fullRefresh(client, pipeline));
 }
 
 /** One job by id (a log opened from a link); idle without an id. */

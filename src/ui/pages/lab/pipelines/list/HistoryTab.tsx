@@ -25,6 +25,7 @@ import { usePipelineJobs, usePipelineMetrics } from '../../../../data/pipelines'
 import { JobStatusBadge } from '../../../../components/jobs/JobStatusBadge';
 import { MetricsChart } from './MetricsChart';
 import { RowsCell } from '../../../../components/jobs/RowsCell';
+import { StatePanel } from './StatePanel';
 
 const useStyles = makeStyles({
   stack: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
@@ -35,8 +36,9 @@ const useStyles = makeStyles({
   scroller: { overflowX: 'auto', maxWidth: '100%' },
 });
 
-/** History: the metrics chart, the job list and Newer/Older. `reloadKey` changes when a run ends. */
+/** History: where the next run resumes, the metrics chart, the job list and Newer/Older. `reloadKey` changes when a run ends. */
 export function HistoryTab({ pipeline, reloadKey, onOpenLog }: { pipeline: Pipeline; reloadKey: number; onOpenLog: (job: Job) => void }) {
+  const styles = useStyles();
   // The pipeline object changes on every 5 s poll; the history reloads only when a run ends.
   const jobsQuery = usePipelineJobs(pipeline, reloadKey);
   const metricsQuery = usePipelineMetrics(pipeline, reloadKey);
@@ -51,7 +53,12 @@ export function HistoryTab({ pipeline, reloadKey, onOpenLog }: { pipeline: Pipel
   const jobs = page === null ? null : embeddedList(page, 'jobs');
   // no metrics link, or metrics that could not be read: the chart has no series (not an error)
   const metrics = metricsQuery.state.status === 'ready' ? metricsQuery.state.data : metricsQuery.state.status === 'loading' ? null : [];
-  return <JobsTable jobs={jobs} metrics={metrics} page={page} turning={jobsQuery.following} turn={jobsQuery.turn} onOpenLog={onOpenLog} />;
+  return (
+    <div className={styles.stack}>
+      <StatePanel pipeline={pipeline} reloadKey={reloadKey} />
+      <JobsTable jobs={jobs} metrics={metrics} page={page} turning={jobsQuery.following} turn={jobsQuery.turn} onOpenLog={onOpenLog} />
+    </div>
+  );
 }
 
 function JobsTable({ jobs, metrics, page, turning, turn, onOpenLog }: { jobs: readonly Job[] | null; metrics: Metric[] | null; page: JobsCollection | null; turning: boolean; turn: (rel: 'next' | 'prev') => void; onOpenLog: (job: Job) => void }) {
