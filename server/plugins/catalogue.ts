@@ -37,24 +37,6 @@ export interface BuiltinPlugin {
 export const PLUGINS_DIR = path.join(repositoryRoot(), 'server', 'plugins');
 export const PLUGIN_BIN_DIR = path.join(PLUGINS_DIR, 'bin');
 
-/**
- * A real `meltano` on the server's PATH (jobs see that PATH before bin/, so it would run a Python
- * plugin's default script), or null when only ours is there: then a Python plugin is configure only.
- */
-export function realMeltanoOnPath(searchPath: string = process.env.PATH ?? ''): string | null {
-  for (const dir of searchPath.split(path.delimiter)) {
-    if (dir === '' || !path.isAbsolute(dir) || path.resolve(dir) === PLUGIN_BIN_DIR) continue;
-    const candidate = path.join(dir, 'meltano');
-    try {
-      fs.accessSync(candidate, fs.constants.X_OK);
-      if (fs.statSync(candidate).isFile()) return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return null;
-}
-
 /** The loaders' table prefix (src/domain/tableNamespace.ts): set per pipeline, named from it. */
 const TABLE_PREFIX: SettingDef = {
   name: TABLE_PREFIX_SETTING,
@@ -155,13 +137,14 @@ export function builtinPlugin(name: string, variant?: string | null): BuiltinPlu
 }
 
 // The whole catalogue: the built-in plugins (runnable, installed in every workspace) merged with
-// the well-known Meltano plugins of catalogue.yml (Python packages: configurable, not runnable here).
+// the well-known Meltano plugins of catalogue.yml (Python packages, which Meltano installs and runs
+// in the job's sandbox: server/runner/meltano/).
 
 export interface CataloguePlugin extends DiscoveredPlugin {
   /** `{plural type}/{name}--{variant}` */
   id: string;
   fullDescription: string;
-  /** a job can run it on this machine */
+  /** a job can run it: ours, or a Python package with a pip_url for Meltano to install */
   runnable: boolean;
   builtin: boolean;
 }
@@ -171,7 +154,7 @@ export function cataloguePlugin(plugin: DiscoveredPlugin, builtin: boolean): Cat
     ...plugin,
     id: pluginReference(plugin.pluginType, plugin.name, plugin.variant),
     fullDescription: fullDescription(plugin.description, plugin.docs),
-    runnable: builtin,
+    runnable: builtin || plugin.pipUrl !== null,
     builtin,
   };
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cataloguePlugins } from './catalogue';
+import { cataloguePlugin, cataloguePlugins } from './catalogue';
 import { parse } from 'yaml';
 import { DISCOVERY_SECTIONS, readDiscovery } from '../../src/domain/discovery';
 import { DISCOVERY_TEXT_LIMITS, discoveryYaml, nestingDepth, parseDiscoveryYaml } from './discovery';
@@ -49,11 +49,13 @@ describe('parseDiscoveryYaml', () => {
 });
 
 describe('the catalogue', () => {
-  it('holds the built-ins (runnable) and the curated Meltano plugins (not runnable), each id once', () => {
+  it('holds the built-ins and the curated Meltano plugins, each id once, every one runnable', () => {
     const plugins = cataloguePlugins();
     const ids = plugins.map((p) => p.id);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(plugins.filter((p) => p.runnable).map((p) => p.id)).toEqual(plugins.filter((p) => p.builtin).map((p) => p.id));
+    expect(plugins.filter((p) => !p.runnable).map((p) => p.id)).toEqual([]);
+    // a discovery.yml plugin with nothing to install is configure only
+    expect(cataloguePlugin({ ...plugins.find((p) => !p.builtin)!, pipUrl: null }, false).runnable).toBe(false);
     for (const id of [
       'extractors/tap-github--meltanolabs',
       'extractors/tap-google-analytics--meltanolabs',
@@ -68,7 +70,9 @@ describe('the catalogue', () => {
     ]) {
       const plugin = plugins.find((p) => p.id === id);
       expect(plugin, id).toBeDefined();
-      expect(plugin!.runnable).toBe(false);
+      // Meltano installs it from its pip_url in the job's sandbox
+      expect(plugin!.pipUrl, id).toBeTruthy();
+      expect(plugin!.runnable).toBe(true);
       expect(plugin!.settings.length, id).toBeGreaterThan(2);
       expect(plugin!.fullDescription, id).toMatch(/\n\nDocumentation: https:\/\/(hub|docs)\.meltano\.com\//);
     }

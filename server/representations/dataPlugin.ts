@@ -36,6 +36,7 @@ export function dataPluginBody(plugin: CataloguePlugin | WorkspacePlugin, links:
     })),
     hidden: plugin.hidden,
     runnable: plugin.runnable,
+    pipUrl: plugin.builtin ? null : plugin.pipUrl,
     custom: state?.custom ?? false,
     installed: state?.installed ?? plugin.builtin,
     // Built-in plugins ship with the server: nobody removes them from a workspace.

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_BRANCH, isRemoteGitUrl, parseRepositoryUrl } from '../../src/domain/workspaceRepository';
 import type { Db } from '../db/database';
-import { realMeltanoOnPath } from '../plugins/catalogue';
 import { listDataComponents } from '../repositories/dataComponents';
 import { findWorkspace } from '../repositories/workspaces';
 import { checkLocalRepository } from '../security/localRepositories';
@@ -222,7 +221,6 @@ async function deployDefinitions(db: Db, job: JobRow, repository: string, write:
     datasets: parsed.datasets,
     dryRun: invalid.length > 0,
     lease: { jobId: job.id, owner: job.lease_owner },
-    realMeltano: realMeltanoOnPath(),
   });
   if (invalid.length > 0 || deployed.problems.length > 0) return refuse([...invalid, ...deployed.problems]);
   for (const line of deployed.lines) write(line);

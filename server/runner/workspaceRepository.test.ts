@@ -7,7 +7,6 @@ import { parse as parseYaml, stringify } from 'yaml';
 import { hostilePath, hostileStringWithHuge } from '../../src/domain/hostile.fixture';
 import { POSTGRES_STORE_PLUGIN } from '../../src/domain/dataStores';
 import { parseChannelDefinition, parseDataStoreDefinition, parseDatasetDefinition, parseDefinitions, parsePipelineDefinition, problemLine, readDefinitionFiles } from './deployDefinitions';
-import { PLUGIN_BIN_DIR, realMeltanoOnPath } from '../plugins/catalogue';
 import { parseMeltanoPlugins } from './meltanoPlugins';
 import { checkRepositoryPath, DEFAULT_PATHS, overlayFileOf, parseWorkspaceConfig } from './workspaceConfig';
 
@@ -186,21 +185,6 @@ describe('parseMeltanoPlugins', () => {
       }),
       { numRuns: 300 },
     );
-  });
-});
-
-describe('realMeltanoOnPath', () => {
-  it('finds an executable meltano on the PATH, but never our own (bin/)', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meltano-path-'));
-    try {
-      expect(realMeltanoOnPath(`${PLUGIN_BIN_DIR}:relative/dir:${dir}`)).toBeNull();
-      fs.writeFileSync(path.join(dir, 'meltano'), '#!/bin/sh\n', { mode: 0o755 });
-      expect(realMeltanoOnPath(`${PLUGIN_BIN_DIR}:${dir}`)).toBe(path.join(dir, 'meltano'));
-      fs.chmodSync(path.join(dir, 'meltano'), 0o644);
-      expect(realMeltanoOnPath(dir)).toBeNull();
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
   });
 });
 

@@ -10,7 +10,8 @@ export type CatalogueTab = (typeof CATALOGUE_TABS)[number];
 export const CATALOGUE_TEXTS = {
   removeConfirm: 'Remove this plugin from the workspace...',
   noPluginsFound: 'No Meltano plugins found',
-  notRunnable: 'Runs in Meltano: this server cannot install Python plugins, so a job using it stops with a message. It can be configured here.',
+  notRunnable: 'No pip_url: Meltano has nothing to install, so a job using it stops with a message. It can be configured here.',
+  meltano: 'A Python plugin: Meltano installs it from its pip_url in the job\'s sandbox on its first run, then runs it there.',
 } as const;
 
 /** The discovery text field's rows (spec §5, §9). */

@@ -405,8 +405,10 @@ export const dataPluginSchema = halResource({
   settings: z.array(settingSchema).nullish(),
   hidden: z.boolean().nullish(),
   canDelete: z.boolean().nullish(),
-  /** a job can run it on this server (the built-in plugins); others are configurable only */
+  /** a job can run it: a built-in plugin, or a Python package Meltano installs (pipUrl); others are configurable only */
   runnable: z.boolean().nullish(),
+  /** what Meltano installs (Meltano's pip_url); none for the built-in plugins */
+  pipUrl: z.string().nullish(),
   /** published by the workspace's discovery upload */
   custom: z.boolean().nullish(),
   installed: z.boolean().nullish(),

@@ -20,7 +20,7 @@ test('install a plugin from Available, then add a component from it on Installed
   await expect(page.getByRole('tab', { name: 'Available', selected: true })).toBeVisible();
   const github = page.locator('[data-plugin="extractors/tap-github--meltanolabs"]');
   await expect(github).toBeVisible();
-  await expect(github.getByText('Configure only')).toBeVisible();
+  await expect(github.getByText('Runs with Meltano')).toBeVisible();
   await expect(github.getByRole('link', { name: 'Documentation' })).toHaveAttribute('href', 'https://hub.meltano.com/extractors/tap-github--meltanolabs');
   await screenshot(page, 'lab-catalogue-available-1280');
 

@@ -478,9 +478,9 @@ describe('WORKSPACE_DEPLOY of a Matatika workspace repository', () => {
     expect(result.log).toContain('Read workspace.yml and workspace-dev.yml (environment dev).');
     expect(result.log).toContain('workspace.yml: state_data_store is ignored');
     expect(result.log).toContain('meltano.yml: plugins.transforms is ignored');
-    expect(result.log).toContain('Created data component tap-github (extractors/tap-github--meltanolabs, configure only: a Python plugin');
+    expect(result.log).toContain("Created data component tap-github (extractors/tap-github--meltanolabs, a Python plugin: Meltano installs it in the job's sandbox and runs it) from meltano.yml.");
     expect(result.log).toContain('Created data component tap-demo (extractors/tap-demo--builtin, runs here) from meltano.yml.');
-    expect(result.log).toContain("Created data component tap-postgres (extractors/tap-postgres--custom, configure only: a Python plugin, and no real meltano is on the runner's PATH to install and run it) from meltano.yml.");
+    expect(result.log).toContain("Created data component tap-postgres (extractors/tap-postgres--custom, a Python plugin: Meltano installs it in the job's sandbox and runs it) from meltano.yml.");
     expect(result.log).toContain('Created channel tap-github from analyze/channels/tap-github.yml.');
     expect(result.log).toContain('Created dataset tap-github/issues/open-issues-by-week from analyze/datasets/tap-github/issues/open-issues-by-week.yml.');
     expect(result.log).toContain('Deployed 2 pipelines (2 new) and 3 datasets (3 new).');

@@ -35,6 +35,7 @@ export async function applyPlugins(trx: Db, request: ApplyRequest, problems: Fie
     let pluginName = root.base;
     let pluginVariant: string | null = variant;
     let runs = false;
+    let pipUrl: string | null = null;
     const builtin = builtinPlugin(root.base, variant);
     const catalogue = findCataloguePlugin(plugin.pluginType, root.base, variant);
     if (builtin && (variant === 'builtin' || !root.definition?.pipUrl)) {
@@ -44,6 +45,7 @@ export async function applyPlugins(trx: Db, request: ApplyRequest, problems: Fie
       await installPlugin(trx, request.workspaceId, { pluginType: catalogue.pluginType, name: catalogue.name, variant: catalogue.variant });
       pluginName = catalogue.name;
       pluginVariant = catalogue.variant;
+      pipUrl = catalogue.pipUrl;
     } else if (root.definition) {
       // A Python plugin named like a built-in, without a variant (tap-postgres with a pip_url),
       // would otherwise be taken for ours and run as ours: it is the 'custom' variant.
@@ -51,16 +53,13 @@ export async function applyPlugins(trx: Db, request: ApplyRequest, problems: Fie
       await publishPlugin(trx, request.workspaceId, definition);
       pluginName = definition.name;
       pluginVariant = definition.variant;
+      pipUrl = definition.pipUrl;
     } else {
       problems.push({ file: MELTANO_FILE, field: `${plugin.field}.inherit_from`, message: `names no plugin of this meltano.yml or of the catalogue ('${plugin.base}')` });
       continue;
     }
     const reference = pluginReference(plugin.pluginType, pluginName, pluginVariant);
-    const how = runs
-      ? 'runs here'
-      : request.realMeltano
-        ? `a Python plugin: the meltano at ${request.realMeltano} installs and runs it`
-        : 'configure only: a Python plugin, and no real meltano is on the runner\'s PATH to install and run it';
+    const how = runs ? 'runs here' : pipUrl ? 'a Python plugin: Meltano installs it in the job\'s sandbox and runs it' : 'configure only: a Python plugin without a pip_url, so Meltano has nothing to install';
     const same = components.find((c) => c.name === plugin.name);
     if (same && (same.plugin_type !== plugin.pluginType || same.plugin_name !== pluginName)) {
       problems.push({ file: MELTANO_FILE, field: `${plugin.field}.name`, message: `a data component named ${plugin.name} exists already, made from ${pluginReference(same.plugin_type, same.plugin_name, same.variant)}` });

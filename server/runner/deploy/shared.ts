@@ -23,8 +23,6 @@ export interface ApplyRequest {
   /** meltano.yml's plugins: each one a data component */
   plugins?: readonly RepositoryPlugin[];
   channels?: readonly ChannelDefinition[];
-  /** a real meltano the jobs would find on their PATH (realMeltanoOnPath): Python plugins then run through it */
-  realMeltano?: string | null;
 }
 
 /** The field errors of an API's 400, or undefined for any other failure (rethrown). */

@@ -8380,6 +8380,7 @@ export interface operations {
                                                 hidden?: boolean | null;
                                                 canDelete?: boolean | null;
                                                 runnable?: boolean | null;
+                                                pipUrl?: string | null;
                                                 custom?: boolean | null;
                                                 installed?: boolean | null;
                                             } | null;
@@ -8620,6 +8621,7 @@ export interface operations {
                                         hidden?: boolean | null;
                                         canDelete?: boolean | null;
                                         runnable?: boolean | null;
+                                        pipUrl?: string | null;
                                         custom?: boolean | null;
                                         installed?: boolean | null;
                                     } | null;
@@ -8902,6 +8904,7 @@ export interface operations {
                                         hidden?: boolean | null;
                                         canDelete?: boolean | null;
                                         runnable?: boolean | null;
+                                        pipUrl?: string | null;
                                         custom?: boolean | null;
                                         installed?: boolean | null;
                                     } | null;
@@ -9141,6 +9144,7 @@ export interface operations {
                                         hidden?: boolean | null;
                                         canDelete?: boolean | null;
                                         runnable?: boolean | null;
+                                        pipUrl?: string | null;
                                         custom?: boolean | null;
                                         installed?: boolean | null;
                                     } | null;
@@ -9362,6 +9366,7 @@ export interface operations {
                                         hidden?: boolean | null;
                                         canDelete?: boolean | null;
                                         runnable?: boolean | null;
+                                        pipUrl?: string | null;
                                         custom?: boolean | null;
                                         installed?: boolean | null;
                                     } | null;
@@ -9599,6 +9604,7 @@ export interface operations {
                                         hidden?: boolean | null;
                                         canDelete?: boolean | null;
                                         runnable?: boolean | null;
+                                        pipUrl?: string | null;
                                         custom?: boolean | null;
                                         installed?: boolean | null;
                                     } | null;
@@ -9862,6 +9868,7 @@ export interface operations {
                                         hidden?: boolean | null;
                                         canDelete?: boolean | null;
                                         runnable?: boolean | null;
+                                        pipUrl?: string | null;
                                         custom?: boolean | null;
                                         installed?: boolean | null;
                                     } | null;
@@ -10527,6 +10534,7 @@ export interface operations {
                                         hidden?: boolean | null;
                                         canDelete?: boolean | null;
                                         runnable?: boolean | null;
+                                        pipUrl?: string | null;
                                         custom?: boolean | null;
                                         installed?: boolean | null;
                                     } | null;
@@ -10673,6 +10681,7 @@ export interface operations {
                                 hidden?: boolean | null;
                                 canDelete?: boolean | null;
                                 runnable?: boolean | null;
+                                pipUrl?: string | null;
                                 custom?: boolean | null;
                                 installed?: boolean | null;
                             } | null;
@@ -10790,6 +10799,7 @@ export interface operations {
                                 hidden?: boolean | null;
                                 canDelete?: boolean | null;
                                 runnable?: boolean | null;
+                                pipUrl?: string | null;
                                 custom?: boolean | null;
                                 installed?: boolean | null;
                             } | null;
@@ -10915,6 +10925,7 @@ export interface operations {
                                 hidden?: boolean | null;
                                 canDelete?: boolean | null;
                                 runnable?: boolean | null;
+                                pipUrl?: string | null;
                                 custom?: boolean | null;
                                 installed?: boolean | null;
                             } | null;
@@ -11376,6 +11387,7 @@ export interface operations {
                                 hidden?: boolean | null;
                                 canDelete?: boolean | null;
                                 runnable?: boolean | null;
+                                pipUrl?: string | null;
                                 custom?: boolean | null;
                                 installed?: boolean | null;
                             }[] | null;
@@ -11486,6 +11498,7 @@ export interface operations {
                                 hidden?: boolean | null;
                                 canDelete?: boolean | null;
                                 runnable?: boolean | null;
+                                pipUrl?: string | null;
                                 custom?: boolean | null;
                                 installed?: boolean | null;
                             }[] | null;
@@ -11590,6 +11603,7 @@ export interface operations {
                         hidden?: boolean | null;
                         canDelete?: boolean | null;
                         runnable?: boolean | null;
+                        pipUrl?: string | null;
                         custom?: boolean | null;
                         installed?: boolean | null;
                     };
@@ -11674,6 +11688,7 @@ export interface operations {
                         hidden?: boolean | null;
                         canDelete?: boolean | null;
                         runnable?: boolean | null;
+                        pipUrl?: string | null;
                         custom?: boolean | null;
                         installed?: boolean | null;
                     };
@@ -11833,6 +11848,7 @@ export interface operations {
                                 hidden?: boolean | null;
                                 canDelete?: boolean | null;
                                 runnable?: boolean | null;
+                                pipUrl?: string | null;
                                 custom?: boolean | null;
                                 installed?: boolean | null;
                             }[] | null;

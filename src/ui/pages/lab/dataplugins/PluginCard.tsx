@@ -53,6 +53,8 @@ export function PluginCard({ plugin, workspaceId, busy, onInstall, onDelete }: P
             {plugin.custom === true && <Badge appearance="tint" color="informative">Custom</Badge>}
             {plugin.runnable === false ? (
               <Badge appearance="outline" color="warning" title={CATALOGUE_TEXTS.notRunnable}>Configure only</Badge>
+            ) : plugin.pipUrl ? (
+              <Badge appearance="outline" color="success" title={CATALOGUE_TEXTS.meltano}>Runs with Meltano</Badge>
             ) : (
               <Badge appearance="outline" color="success">Runs here</Badge>
             )}
