@@ -40,12 +40,17 @@ describe('errorBodySchema', () => {
 // texts word for word, checked against the spec itself rather than a copy of the table.
 const SPEC_DIR = path.resolve(import.meta.dirname, '../../../shared/spec');
 
-describe.skipIf(!fs.existsSync(SPEC_DIR))('MESSAGES', () => {
-  const spec = fs
-    .readdirSync(SPEC_DIR)
-    .filter((file) => file.endsWith('.md'))
-    .map((file) => fs.readFileSync(path.join(SPEC_DIR, file), 'utf8'))
-    .join('\n');
+// In a clone of the project alone there is no spec: the check is reported as skipped. A skipped
+// describe's body still runs while vitest collects it, so the spec is read only where it exists.
+const specHere = fs.existsSync(SPEC_DIR);
+describe.skipIf(!specHere)('MESSAGES', () => {
+  const spec = specHere
+    ? fs
+        .readdirSync(SPEC_DIR)
+        .filter((file) => file.endsWith('.md'))
+        .map((file) => fs.readFileSync(path.join(SPEC_DIR, file), 'utf8'))
+        .join('\n')
+    : '';
 
   it.each(Object.entries(MESSAGES))('%s is a text of the spec, word for word', (_key, text) => {
     expect(spec).toContain(text);
