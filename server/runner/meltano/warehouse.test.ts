@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { repositoryWarehouseLoaders, warehouseEnv, withWarehouseEnv } from './warehouse';
+import { upstreamOf, upstreamWantsTls } from './warehouseJob';
 import { StreamRecordCounts } from './warehouseLoads';
 
 describe("Meltano's loaders bound for the workspace's store", () => {
@@ -76,5 +77,16 @@ plugins:
       counts.observe(line);
     expect(Object.fromEntries(counts.byStream)).toEqual({ counts: 12 });
     expect(Object.fromEntries(counts.byTable)).toEqual({ app_counts: 12 });
+  });
+
+  it("finds the platform database's host and port, a socket directory, and a URL that asks for TLS", () => {
+    expect(upstreamOf('postgres://u:p@db.internal:6543/app')).toEqual({ host: 'db.internal', port: 6543 });
+    expect(upstreamOf('postgres://u@[::1]/app')).toEqual({ host: '::1', port: 5432 });
+    expect(upstreamOf('postgres://u@/app?host=/var/run/postgresql')).toEqual({ host: '/var/run/postgresql', port: 5432 });
+    expect(upstreamWantsTls('postgres://u@h/app?sslmode=require')).toBe(true);
+    expect(upstreamWantsTls('postgres://u@h/app?sslmode=verify-full')).toBe(true);
+    expect(upstreamWantsTls('postgres://u@h/app?ssl=true')).toBe(true);
+    expect(upstreamWantsTls('postgres://u@h/app?sslmode=disable')).toBe(false);
+    expect(upstreamWantsTls('postgres://u@127.0.0.1:5432/app')).toBe(false);
   });
 });

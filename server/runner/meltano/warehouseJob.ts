@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import type { DiscoveredPlugin } from '../../../src/domain/discovery';
 import { TABLE_PREFIX_SETTING } from '../../../src/domain/tableNamespace';
 import { postgresUrlOf, type Db } from '../../db/database';
@@ -84,6 +85,7 @@ export async function openWarehouse(input: {
   if (loaders.length === 0) return undefined;
   const url = postgresUrlOf(input.db);
   if (!url) throw new Error('The store proxy needs the address of the platform database.');
+  if (upstreamWantsTls(url)) throw new Error(`${loaders.map((l) => l.name).join(', ')} cannot reach the workspace's store on this install: the platform's database URL asks for TLS, which the runner's store proxy does not speak yet. Give the loader a host of its own, or load with target-store.`);
   if (repository === undefined) for (const l of loaders) if (l.kind !== 'dbt') input.definitions.set(l.name, withWarehouseSettings(input.definitions.get(l.name)!));
   const role = await ensureLoadingRole(input.db, input.workspaceId);
   const token = randomBytes(24).toString('hex');
@@ -106,11 +108,26 @@ export async function openWarehouse(input: {
   };
 }
 
-/** host and port of the platform's database URL (`?host=` names a socket directory, as libpq reads it) */
+/**
+ * How the app's pool reads its database URL (node-postgres's own parsing, nothing connects): the
+ * proxy goes where the pool goes, a socket directory included (`?host=`, as libpq reads it).
+ */
+function poolTarget(url: string): { host: string; port: number; tls: boolean } {
+  const client = new pg.Client({ connectionString: url });
+  const ssl: unknown = client.ssl;
+  return { host: client.host.replace(/^\[|\]$/g, '') || 'localhost', port: client.port || 5432, tls: ssl !== false && ssl !== undefined && ssl !== null };
+}
+
 export function upstreamOf(url: string): StoreUpstream {
-  const parsed = new URL(url);
-  const socketDir = parsed.searchParams.get('host');
-  const port = Number(parsed.searchParams.get('port') ?? parsed.port) || 5432;
-  if (socketDir) return { host: socketDir, port };
-  return { host: parsed.hostname.replace(/^\[|\]$/g, '') || 'localhost', port };
+  const { host, port } = poolTarget(url);
+  return { host, port };
+}
+
+/**
+ * Whether the app's pool connects with TLS, which the store proxy does not speak upstream yet: it
+ * refuses rather than send the role's login and the workspace's rows in the clear where the
+ * operator asked for encryption.
+ */
+export function upstreamWantsTls(url: string): boolean {
+  return poolTarget(url).tls;
 }
