@@ -76,9 +76,9 @@ function watchProcesses(): { stop(): { commandLines: string[]; tokens: string[] 
 }
 
 /** A psql-like session through a store proxy of the test's own, as the workspace's loading role. */
-async function throughProxy<T>(bench: Bench, use: (client: pg.Client, proxy: StoreProxy) => Promise<T>, who: { user?: string; database?: string; password?: string } = {}): Promise<T> {
+async function throughProxy<T>(bench: Bench, use: (client: pg.Client, proxy: StoreProxy) => Promise<T>, who: { user?: string; database?: string; password?: string; loginTimeoutMs?: number } = {}): Promise<T> {
   const role = await ensureLoadingRole(bench.db, bench.workspaceId);
-  const proxy = await StoreProxy.open({ upstream: upstreamOf(postgresUrlOf(bench.db)!), database: role.database, role: role.role, password: role.password, token: 'job-token' });
+  const proxy = await StoreProxy.open({ upstream: upstreamOf(postgresUrlOf(bench.db)!), database: role.database, role: role.role, password: role.password, token: 'job-token', ...(who.loginTimeoutMs !== undefined ? { loginTimeoutMs: who.loginTimeoutMs } : {}) });
   const client = new pg.Client({ host: proxy.dir, port: 5432, user: who.user ?? role.role, database: who.database ?? role.database, password: who.password ?? 'job-token' });
   client.on('error', () => undefined);
   try {
@@ -201,6 +201,22 @@ describe("the workspace's store is Meltano's warehouse", () => {
       await proxy.close();
       expect(await refusal(() => client.query('SELECT 1'))).not.toBe('no error');
     });
+  });
+
+  it.runIf(ON_POSTGRES)('a client that does not log in in time is dropped; a session that did outlives the login deadline', async () => {
+    await throughProxy(
+      bench,
+      async (client, proxy) => {
+        // a silent client: connected, never a startup message
+        const silent = net.connect({ path: proxy.socketPath });
+        const dropped = new Promise<boolean>((resolve) => silent.once('close', () => resolve(true)));
+        await new Promise((resolve) => setTimeout(resolve, 800));
+        expect(await Promise.race([dropped, Promise.resolve(false)])).toBe(true);
+        // the logged-in session is still there past the deadline
+        expect((await client.query('SELECT 1 AS one')).rows[0].one).toBe(1);
+      },
+      { loginTimeoutMs: 300 },
+    );
   });
 
   it.runIf(ON_POSTGRES)("a deployed repository's target-postgres without a host of its own loads its streams under their own names", async () => {

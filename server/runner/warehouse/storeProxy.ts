@@ -20,7 +20,7 @@ export const SANDBOX_STORE_DIR = '/run/store';
 export const STORE_PORT = 5432;
 export const STORE_SOCKET_NAME = `.s.PGSQL.${STORE_PORT}`;
 
-/** the client has this long to log in; the upstream as long to let us in */
+/** the client has this long to log in; the upstream as long to let us in (a session then lasts as long as it likes) */
 const LOGIN_TIMEOUT_MS = 15_000;
 /** two encryption requests (libpq's GSSENC then SSL) are all a real client sends */
 const MAX_NEGOTIATIONS = 2;
@@ -44,6 +44,8 @@ export interface StoreProxyOptions {
   token: string;
   /** the server's log: why a session was refused (never a password) */
   log?: (line: string) => void;
+  /** LOGIN_TIMEOUT_MS unless given (the tests shorten it) */
+  loginTimeoutMs?: number;
 }
 
 export class StoreProxy {
@@ -108,7 +110,7 @@ export class StoreProxy {
       client.end(fatalError(sqlState, text));
       client.removeAllListeners('data');
     };
-    const timer = setTimeout(() => client.destroy(), LOGIN_TIMEOUT_MS);
+    const timer = setTimeout(() => client.destroy(), this.options.loginTimeoutMs ?? LOGIN_TIMEOUT_MS);
     timer.unref();
     client.once('close', () => clearTimeout(timer));
 
@@ -165,6 +167,8 @@ export class StoreProxy {
         phase = 'upstream';
         pending = passwordReader.rest();
         this.connectUpstream(client, session ?? new Map<string, string>(), () => {
+          // logged in: the login's deadline is over, the session lasts as long as the job
+          clearTimeout(timer);
           const early = pending;
           pending = Buffer.alloc(0);
           client.removeListener('data', onData);
@@ -180,7 +184,7 @@ export class StoreProxy {
     const { upstream, role, database, password } = this.options;
     const socket = upstream.host.startsWith('/') ? net.connect({ path: path.join(upstream.host, `.s.PGSQL.${upstream.port}`) }) : net.connect({ host: upstream.host, port: upstream.port });
     this.track(socket);
-    socket.setTimeout(LOGIN_TIMEOUT_MS, () => socket.destroy());
+    socket.setTimeout(this.options.loginTimeoutMs ?? LOGIN_TIMEOUT_MS, () => socket.destroy());
     const reader = new MessageReader(MAX_AUTH_MESSAGE_BYTES);
     let scram: ScramClient | undefined;
     let joined = false;
