@@ -29,6 +29,7 @@ const NO_JSON_BODY: Record<string, string> = {
   'DELETE /api/workspaces/:id/resources/*': '204',
   'POST /api/workspaces/:id/pipelines/validation': '200 with no body, or the 400 of the save',
   'DELETE /api/pipelines/:id': '204',
+  'DELETE /api/pipelines/:id/state': '204',
   'DELETE /api/pipelines/:id/subscriptions': '204',
   'DELETE /api/workspaces/:id/dataplugins/:plural/:plugin': '204',
   'GET /api/discovery.yml': 'YAML',
