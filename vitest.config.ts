@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // Two projects: `unit` (domain, machines, API client, pure server modules: no network, no database)
 // and `api` (integration tests against a real server and database: PGlite by default,
@@ -11,10 +11,25 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'server/**/*.test.ts'],
+          include: ['src/**/*.test.ts', 'server/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'src/ui/**'],
           environment: 'node',
+          // One module graph for every file of a worker: a process and a fresh import of the same
+          // modules per file were two thirds of this lane's time. Files that replace modules
+          // (vi.mock) or need a DOM live in 'unit-ui', isolated.
+          isolate: false,
           // property tests run hundreds of cases; `npm test` runs this lane beside three others on
           // two cores, where a second's work can take several
+          testTimeout: 30_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // React components under happy-dom, some with modules replaced (vi.mock): a graph each
+          name: 'unit-ui',
+          include: ['src/**/*.test.tsx', 'src/ui/**/*.test.ts'],
+          environment: 'node',
           testTimeout: 30_000,
         },
       },
@@ -28,6 +43,10 @@ export default defineConfig({
           // a world (server, seed, sign-ins) starting while three other suites share two cores
           hookTimeout: 120_000,
           fileParallelism: false,
+          // Every file starts its own server and database, and none replaces a module: they share
+          // one process and one import of the server (a process and an import per file took
+          // longer than the tests on a loaded host).
+          isolate: false,
         },
       },
       {

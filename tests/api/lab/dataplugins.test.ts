@@ -69,12 +69,12 @@ describe('installed and available plugins', () => {
     }
   });
 
-  it('lists the built-ins as installed (runnable, not removable) and the Meltano plugins as available (not runnable)', async () => {
+  it('lists the built-ins as installed (runnable here, not removable) and the Meltano plugins as available (runnable by Meltano from their pip_url)', async () => {
     const installed = await owner.get(`${linkOf(workspace, REL.dataplugins)}?sort=label&size=9999`);
     expect(dataPluginsCollectionSchema.safeParse(installed.body).success).toBe(true);
     expect(ids(installed)).toEqual(expect.arrayContaining(['extractors/tap-demo--builtin', 'extractors/tap-files--builtin', 'extractors/tap-postgres--builtin', 'loaders/target-store--builtin']));
     for (const plugin of plugins(installed)) {
-      expect(plugin).toMatchObject({ runnable: true, installed: true, canDelete: false });
+      expect(plugin).toMatchObject({ runnable: true, installed: true, canDelete: false, pipUrl: null });
       expect(plugin._links[REL.addDataplugin]).toBeUndefined();
       expect(plugin._links[REL.deleteDataplugin]).toBeUndefined();
     }
@@ -85,7 +85,7 @@ describe('installed and available plugins', () => {
     const labels = plugins(available).map((p) => String(p.label).toLowerCase());
     expect(labels).toEqual([...labels].sort((a, b) => a.localeCompare(b)));
     for (const plugin of plugins(available)) {
-      expect(plugin).toMatchObject({ runnable: false, installed: false, canDelete: false });
+      expect(plugin).toMatchObject({ runnable: true, installed: false, canDelete: false, pipUrl: expect.any(String) });
       expect(plugin._links[REL.addDataplugin].href).toBe(plugin._links.self.href);
     }
     const github = plugins(available).find((p) => p.name === 'tap-github')!;
@@ -131,7 +131,7 @@ describe('installing and removing', () => {
     // A component made from it keeps it installed.
     const component = await owner.call('POST', linkOf(workspace, REL.createDatacomponent), { name: 'sales-csv', dataPlugin: 'extractors/tap-csv--meltanolabs', properties: { add_metadata_columns: true } });
     expect(component.status).toBe(201);
-    expect(component.body._embedded.dataplugin).toMatchObject({ id: 'extractors/tap-csv--meltanolabs', runnable: false });
+    expect(component.body._embedded.dataplugin).toMatchObject({ id: 'extractors/tap-csv--meltanolabs', runnable: true });
     const used = await owner.get(linkOf(added.body, REL.self));
     expect(used.body).toMatchObject({ installed: true, canDelete: false });
     expect(hasLink(used.body, REL.deleteDataplugin)).toBe(false);
@@ -167,12 +167,12 @@ describe('installing and removing', () => {
     const saved = await owner.call('PUT', linkOf(draft.body, REL.draftPipeline), { name: 'GitHub issues', dataComponents: ['extractors/tap-github--meltanolabs', 'loaders/target-store'] });
     expect(saved.status).toBe(201);
     const embeddedPlugin = saved.body._embedded.dataComponents[0]._embedded.dataplugin;
-    expect(embeddedPlugin).toMatchObject({ name: 'tap-github', variant: 'meltanolabs', runnable: false });
+    expect(embeddedPlugin).toMatchObject({ name: 'tap-github', variant: 'meltanolabs', runnable: true });
     // The built-in tap-postgres and the Meltano one are different plugins of one name.
     const builtin = await owner.get(`/api/workspaces/${DEMO.workspaceId}/dataplugins/extractors/tap-postgres--builtin`);
     const meltano = await owner.get(`/api/workspaces/${DEMO.workspaceId}/dataplugins/extractors/tap-postgres--meltanolabs`);
     expect(builtin.body).toMatchObject({ runnable: true, installed: true });
-    expect(meltano.body).toMatchObject({ runnable: false, installed: false });
+    expect(meltano.body).toMatchObject({ runnable: true, installed: false });
   });
 });
 
