@@ -1,4 +1,4 @@
-import { bookmarksOf } from '../../src/domain/pipelineState';
+import { bookmarksOf, type Bookmark } from '../../src/domain/pipelineState';
 import type { Db } from '../db/database';
 import { conflict, notFound } from '../http/errors';
 import { notifyPipelineActivity } from '../notifications/pipelineEvents';
@@ -10,7 +10,7 @@ import { clearStates, statesOf } from '../repositories/pipelineStates';
 export interface PipelineStateView {
   stateId: string;
   updated: Date;
-  bookmarks: ReturnType<typeof bookmarksOf>;
+  bookmarks: Bookmark[];
 }
 
 export async function pipelineStateOf(db: Db, pipelineId: string): Promise<PipelineStateView[]> {

@@ -4,11 +4,12 @@
 // `{completed: {singer_state: …}, partial: {singer_state: …}}` for Python plugins. Taps write what
 // they like into a bookmark, so everything here reads untrusted JSON and never throws.
 
-export interface Bookmark {
+// a type, not an interface: it then fits the wire schema's open object as it is
+export type Bookmark = {
   stream: string;
   /** one line: `updated_at ≥ 2026-01-02`, `modified = …`, or the bookmark's JSON, shortened */
   position: string;
-}
+};
 
 /** A position longer than this is cut with an ellipsis: it is a hint, not the state itself. */
 export const BOOKMARK_POSITION_MAX = 120;

@@ -111,7 +111,7 @@ export function pipelineRunRoutes(app: FastifyInstance, ctx: RouteContext): void
     handler: async ({ access }): Promise<Wire<typeof pipelineStateSchema>> => {
       const states = await pipelineStateOf(ctx.db, access.pipeline.id);
       return {
-        states: states.map((s) => ({ stateId: s.stateId, updated: isoRequired(s.updated), bookmarks: s.bookmarks.map((b) => ({ stream: b.stream, position: b.position })) })),
+        states: states.map((s) => ({ stateId: s.stateId, updated: isoRequired(s.updated), bookmarks: s.bookmarks })),
         _links: links({ self: ctx.h.pipelinePart(access.pipeline.id, 'state'), [REL.fullRefresh]: access.links[REL.fullRefresh]?.href }),
       };
     },
