@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, JSONColumnType } from 'kysely';
+import type { CatalogStream } from '../../src/domain/streamSelection';
 
 /** Kysely's view of the tables; the migrations in ./migrations are the source of truth. */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -150,6 +151,14 @@ export interface PipelineStatesTable {
   state_id: string;
   value: Json<Record<string, unknown>>;
   updated: Timestamp;
+}
+
+export interface StreamCatalogsTable {
+  workspace_id: string;
+  catalog_key: string;
+  streams: Json<CatalogStream[]>;
+  job_id: string | null;
+  discovered: Timestamp;
 }
 
 export interface JobLogsTable {
@@ -469,6 +478,7 @@ export interface Database {
   data_stores: DataStoresTable;
   workspace_dataplugins: WorkspaceDataPluginsTable;
   pipeline_states: PipelineStatesTable;
+  stream_catalogs: StreamCatalogsTable;
   notifications: NotificationsTable;
   notification_settings: NotificationSettingsTable;
   notification_routes: NotificationRoutesTable;

@@ -5,6 +5,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { settingEnvName } from '../../src/domain/settingEnv';
 import { stateIdOf } from '../../src/domain/pipelineScript';
+import { selectRulesOf, withSelection } from '../../src/domain/streamSelection';
 import { BridgeClient } from './bridgeClient';
 import { PLUGIN_BIN_DIR, builtinPlugin, type BuiltinPlugin, type SettingDef } from './catalogue';
 
@@ -117,6 +118,25 @@ async function invoke(plugins: ProjectPlugin[], name: string, args: string[]): P
   }
 }
 
+/** The catalog the tap prints with --discover (at most 64 MiB), its messages passed on to the log. */
+async function discover(tap: ProjectPlugin, configFile: string): Promise<unknown> {
+  const child = spawn(executable(tap), ['--config', configFile, '--discover'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const chunks: Buffer[] = [];
+  let size = 0;
+  child.stdout.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size <= 64 * 1024 * 1024) chunks.push(chunk);
+  });
+  const [code] = await Promise.all([exitOf(child), prefixLines(child.stderr, (line) => say(line))]);
+  if (code !== 0) throw new Error(`${tap.name} --discover failed with exit code ${code}`);
+  if (size > 64 * 1024 * 1024) throw new Error(`${tap.name} --discover printed a catalog larger than 64 MiB`);
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+  } catch {
+    throw new Error(`${tap.name} --discover printed no catalog`);
+  }
+}
+
 interface StateStore {
   get(id: string): Promise<Record<string, unknown> | null>;
   set(id: string, value: Record<string, unknown>): Promise<void>;
@@ -153,7 +173,16 @@ async function extractLoad(plugins: ProjectPlugin[], tapName: string, targetName
   const states = stateStore();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meltano-'));
   try {
-    const tapArgs = ['--config', writeConfig(dir, tap)];
+    const tapConfig = writeConfig(dir, tap);
+    const tapArgs = ['--config', tapConfig];
+    const rules = selectRulesOf(process.env[settingEnvName(tap.name, '_select')]);
+    if (rules) {
+      // as Meltano does: the tap's own discovery, the rules marked on it, and the tap run with that catalog
+      const catalogFile = path.join(dir, 'catalog.json');
+      fs.writeFileSync(catalogFile, JSON.stringify(withSelection(await discover(tap, tapConfig), rules)));
+      tapArgs.push('--catalog', catalogFile);
+      say(`${NAME} | ${tap.name} runs with the streams its select rules choose: ${rules.join(', ')}`);
+    }
     const previous = fullRefresh ? null : await states.get(stateId);
     if (previous) {
       const stateFile = path.join(dir, 'state.json');

@@ -100,9 +100,53 @@ export function isSelected(catalog: TapArguments['catalog'], stream: string): bo
   return root?.metadata.selected !== false;
 }
 
-/** Writes messages to stdout, waiting when the pipe is full so a slow target is not flooded. */
+/**
+ * Per stream, the properties a catalog deselects (`selected: false` on their breadcrumb, Meltano's
+ * `select` rules applied): never a key, which a target needs whatever was chosen.
+ */
+export function deselectedProperties(catalog: TapArguments['catalog']): Map<string, ReadonlySet<string>> {
+  const dropped = new Map<string, ReadonlySet<string>>();
+  if (!catalog || !Array.isArray(catalog.streams)) return dropped;
+  for (const entry of catalog.streams) {
+    const keys = new Set(Array.isArray(entry.key_properties) ? entry.key_properties : []);
+    const names = (entry.metadata ?? [])
+      .filter((m) => Array.isArray(m.breadcrumb) && m.breadcrumb.length === 2 && m.breadcrumb[0] === 'properties' && m.metadata?.selected === false && m.metadata.inclusion !== 'automatic')
+      .map((m) => m.breadcrumb[1]!)
+      .filter((name) => !keys.has(name));
+    if (names.length > 0) dropped.set(entry.tap_stream_id ?? entry.stream, new Set(names));
+  }
+  return dropped;
+}
+
+function without<T extends Record<string, unknown>>(object: T, names: ReadonlySet<string>): T {
+  const kept: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(object)) if (!names.has(key)) kept[key] = value;
+  return kept as T;
+}
+
+/** A stream's message without the properties the catalog deselects. */
+function projected(message: SingerMessage, dropped: ReadonlyMap<string, ReadonlySet<string>>): SingerMessage {
+  if (message.type !== 'SCHEMA' && message.type !== 'RECORD') return message;
+  const names = dropped.get(message.stream);
+  if (!names) return message;
+  if (message.type === 'RECORD') return { ...message, record: without(message.record, names) };
+  const properties = message.schema.properties;
+  return typeof properties === 'object' && properties !== null ? { ...message, schema: { ...message.schema, properties: without(properties as Record<string, unknown>, names) } } : message;
+}
+
+/**
+ * Writes messages to stdout, waiting when the pipe is full so a slow target is not flooded; with
+ * the run's catalog, without the properties it deselects, as a Singer tap honours a catalog.
+ */
 export class MessageWriter {
-  async write(message: SingerMessage): Promise<void> {
+  private readonly dropped: Map<string, ReadonlySet<string>>;
+
+  constructor(catalog?: TapArguments['catalog']) {
+    this.dropped = deselectedProperties(catalog);
+  }
+
+  async write(original: SingerMessage): Promise<void> {
+    const message = this.dropped.size > 0 ? projected(original, this.dropped) : original;
     if (!process.stdout.write(`${JSON.stringify(message)}\n`)) {
       await new Promise<void>((resolve) => process.stdout.once('drain', resolve));
     }

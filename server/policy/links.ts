@@ -206,6 +206,7 @@ export function pipelineLinks(h: Hrefs, pipeline: { id: string; workspace_id: st
     [REL.withdrawJob]: state.activeJobId !== undefined && h.jobStopped(state.activeJobId),
     [REL.verifyPipeline]: state.runs && !state.draft && part('verification'),
     [REL.state]: part('state'),
+    [REL.streams]: part('streams'),
     // offered while a job runs as well: clearing under a run is a 409 saying why, not a missing link
     [REL.fullRefresh]: !state.draft && part('state'),
     [REL.updatePipeline]: !state.draft && h.pipeline(pipeline.id),

@@ -4,10 +4,12 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
+import { catalogStreams } from '../../src/domain/streamSelection';
 import { tablePrefixError } from '../../src/domain/tableNamespace';
 import type { Db } from '../db/database';
 import { storeDbOf, storesApart } from '../db/storeDatabase';
 import { recordLoad } from '../repositories/freshness';
+import { saveCatalog } from '../repositories/streamCatalogs';
 import { storeSchemaName } from '../stores/defaultStore';
 import { loadRecords, prepareTable } from '../stores/loader';
 import { ensureStoreRole } from '../stores/storeRole';
@@ -16,13 +18,16 @@ import { tableShapeOf, type TableShape } from '../stores/tableShape';
 
 // A job's processes reach the server's database only through this bridge: a Unix socket per
 // runner, a secret token per job, and a few operations scoped to that job — its pipeline's
-// Singer state and its workspace's default store. Loaders never get database credentials, and
-// the embedded PGlite (one process only) serves them just as PostgreSQL does (decisions.md).
+// Singer state, its workspace's default store, and the streams its extractors discover. Loaders
+// never get database credentials, and the embedded PGlite (one process only) serves them just as
+// PostgreSQL does (decisions.md).
 
 export interface BridgeJob {
   jobId: string;
   workspaceId: string;
   pipelineId: string;
+  /** a verify job's extractors, each with its configuration's key: whose discovered catalog it may save */
+  catalogKeys?: Readonly<Record<string, string>>;
 }
 
 interface Session {
@@ -185,6 +190,16 @@ export class RunnerBridge {
           });
         }
         return { rows };
+      }
+      case 'catalog.save': {
+        // what an extractor's discovery listed, kept for the pipeline editor (pipelineStreams.ts)
+        const component = requireText(request.component, 'component');
+        const key = job.catalogKeys && Object.hasOwn(job.catalogKeys, component) ? job.catalogKeys[component] : undefined;
+        if (key === undefined) throw new Error(`this job does not discover the streams of ${component}`);
+        const read = catalogStreams(request.catalog);
+        if (!read.ok) throw new Error(read.message);
+        await saveCatalog(this.db, { workspaceId: job.workspaceId, key, streams: read.streams, jobId: job.jobId });
+        return { streams: read.streams.length };
       }
       default:
         throw new Error(`unknown operation ${String(request.op)}`);

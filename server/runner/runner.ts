@@ -25,6 +25,7 @@ import { loadMeltanoSettings, type MeltanoSettings } from './meltano/settings';
 import { inSteps } from './meltano/steps';
 import { withWarehouseEnv } from './meltano/warehouse';
 import { openWarehouse, routeStoreLoaders, type WarehouseJob } from './meltano/warehouseJob';
+import { extractorKeys } from '../services/pipelineStreams';
 
 /** What the runner says about itself; pino and Fastify's logger fit. */
 export interface RunnerLog {
@@ -343,7 +344,9 @@ export class Runner {
     writeProjectFile(dir, workspaceComponents, meltano?.definitions);
     const scriptComponents = components.map((c) => ({ name: c.name, pluginType: c.plugin_type, pluginName: c.plugin_name }));
     const script = job.type === 'PIPELINE_VERIFY' ? verifyScript(scriptComponents) : pipelineScript({ id: pipeline.id, script: pipeline.script, actions: pipeline.actions, components: scriptComponents });
-    const token = this.bridge.grant({ jobId: job.id, workspaceId: job.workspace_id, pipelineId: pipeline.id });
+    // a verify job's discoveries are kept, each under its extractor's configuration (pipelineStreams.ts)
+    const catalogKeys = job.type === 'PIPELINE_VERIFY' ? Object.fromEntries(extractorKeys(components, pipeline.properties).map(({ component, key }) => [component.name, key])) : undefined;
+    const token = this.bridge.grant({ jobId: job.id, workspaceId: job.workspace_id, pipelineId: pipeline.id, ...(catalogKeys ? { catalogKeys } : {}) });
     grant(token);
     const { env: settingsEnv, skipped } = jobEnvironment({
       jobId: job.id,

@@ -60,7 +60,7 @@ describe('verifyScript', () => {
   it('runs each extractor discovery', async () => {
     const { verifyScript } = await import('./pipelineScript');
     expect(verifyScript([{ name: 'tap-demo', pluginType: 'EXTRACTOR' }, { name: 'target-store', pluginType: 'LOADER' }])).toBe(
-      "set -e\nmeltano invoke tap-demo --discover > /dev/null && echo 'tap-demo: settings and connection verified'",
+      "set -eo pipefail\nmeltano invoke tap-demo --discover | record-catalog tap-demo\necho 'tap-demo: settings and connection verified'",
     );
     expect(verifyScript([])).toContain('Nothing to verify');
   });

@@ -64,10 +64,15 @@ export function stateIdOf(extractor: string, loader: string, suffix?: string): s
 
 /**
  * The 'verify pipeline' job: each extractor runs its discovery (which proves its settings and
- * connection) with the catalogue thrown away; with no extractor there is nothing to verify.
+ * connection), and the catalog it prints goes to `record-catalog`, which keeps its streams for the
+ * pipeline editor; with no extractor there is nothing to verify.
  */
 export function verifyScript(components: readonly ScriptComponent[]): string {
   const extractors = components.filter((c) => c.pluginType === 'EXTRACTOR');
   if (extractors.length === 0) return 'echo "Nothing to verify: the pipeline has no extractor."';
-  return ['set -e', ...extractors.map((c) => `meltano invoke ${shellQuote(c.name)} --discover > /dev/null && echo ${shellQuote(`${c.name}: settings and connection verified`)}`)].join('\n');
+  return [
+    'set -eo pipefail',
+    // one command per line: set -e ignores a failure on the left of `&&`, which would let a later extractor's success hide it
+    ...extractors.flatMap((c) => [`meltano invoke ${shellQuote(c.name)} --discover | record-catalog ${shellQuote(c.name)}`, `echo ${shellQuote(`${c.name}: settings and connection verified`)}`]),
+  ].join('\n');
 }

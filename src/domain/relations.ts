@@ -46,6 +46,8 @@ export const REL = {
   state: 'state',
   /** clears that state: the next run loads everything again (Meltano's --full-refresh, kept) */
   fullRefresh: 'full refresh',
+  /** the streams its extractors' own discovery listed, and the `select` rules in force (issue 37) */
+  streams: 'streams',
   updatePipeline: 'update pipeline',
   deletePipeline: 'delete pipeline',
   addSubscription: 'add subscription',

@@ -553,6 +553,21 @@ export const pipelineStateSchema = halResource({
 });
 export type PipelineState = z.infer<typeof pipelineStateSchema>;
 
+/** A pipeline's extractors' discovered streams (GET /pipelines/{id}/streams); its 'verify pipeline' link discovers them again. */
+export const pipelineStreamsSchema = halResource({
+  extractors: z.array(
+    z.looseObject({
+      name: z.string(),
+      /** when discovery listed these streams for the present settings; absent: not discovered yet */
+      discovered: z.string().nullish(),
+      streams: z.array(z.looseObject({ name: z.string(), properties: z.array(z.looseObject({ name: z.string(), type: z.string(), automatic: z.boolean() })) })).nullish(),
+      /** the `select` rules in force; absent: Meltano's default, everything */
+      select: z.array(z.string()).nullish(),
+    }),
+  ),
+});
+export type PipelineStreams = z.infer<typeof pipelineStreamsSchema>;
+
 export const subscriptionSchema = halResource({
   id: z.string(),
   type: subscriptionLevelSchema,

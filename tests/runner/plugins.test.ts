@@ -5,6 +5,7 @@ import { storeSchemaName, storeTables } from '../../server/stores/defaultStore';
 import { startBench, logOf, waitForStatus, type Bench } from './helpers';
 import { loadMeltanoSettings } from '../../server/runner/meltano/settings';
 import { storeDbOf } from '../../server/db/storeDatabase';
+import { pipelineStreamsOf } from '../../server/services/pipelineStreams';
 
 describe('built-in plugins through the default script', () => {
   let bench: Bench;
@@ -111,5 +112,43 @@ describe('built-in plugins through the default script', () => {
     expect(job.status).toBe('ERROR');
     expect(job.exit_code).toBe(2);
     expect((await logOf(bench.db, job.id)).join('\n')).toContain('target-store | ERROR line 2 is not a valid Singer message (not JSON): not json');
+  });
+
+  it("a verify job keeps the streams tap-demo's discovery lists; select rules then choose the streams and columns a run loads", async () => {
+    const properties = { 'tap-demo.start_date': '2026-10-01T00:00:00Z', 'tap-demo.end_date': '2026-10-05T00:00:00Z', 'tap-demo.seed': 9, 'target-store.table_prefix': 'picked_' };
+    const pipeline = await bench.pipeline({ name: 'demo streams picked', dataComponents: ['tap-demo', 'target-store'], properties });
+    expect((await pipelineStreamsOf(bench.db, pipeline))[0]).toMatchObject({ discovered: null, streams: null });
+
+    const queued = await enqueueJob(bench.db, pipeline.id, { kind: 'MANUAL' }, 'PIPELINE_VERIFY');
+    if (queued.status !== 'QUEUED') throw new Error(queued.status);
+    const verified = await waitForStatus(bench.db, queued.job.id, ['COMPLETE', 'ERROR', 'STOPPED'], 40_000);
+    const verifyLog = (await logOf(bench.db, verified.id)).join('\n');
+    expect(verified.status, verifyLog).toBe('COMPLETE');
+    expect(verifyLog).toContain('tap-demo: 3 streams discovered');
+    const [extractor] = await pipelineStreamsOf(bench.db, pipeline);
+    expect(extractor?.streams?.map((s) => s.name)).toEqual(['customers', 'orders', 'web_sessions']);
+    expect(extractor?.streams?.[0]?.properties.slice(0, 3)).toEqual([
+      { name: 'id', type: 'integer', automatic: true },
+      { name: 'name', type: 'string', automatic: false },
+      { name: 'email', type: 'string', automatic: false },
+    ]);
+
+    // orders whole, customers without their email, no web sessions
+    const select = ['orders.*', 'customers.name', 'customers.country'];
+    const picked = await bench.pipeline({ name: 'demo streams loaded', dataComponents: ['tap-demo', 'target-store'], properties: { ...properties, 'tap-demo._select': JSON.stringify(select) } });
+    const run = await runPipeline(picked.id);
+    const runLog = (await logOf(bench.db, run.id)).join('\n');
+    expect(run.status, runLog).toBe('COMPLETE');
+    expect(runLog).toContain('tap-demo runs with the streams its select rules choose');
+    expect(Object.keys(run.rows_by_stream).sort()).toEqual(['customers', 'orders']);
+    const schema = storeSchemaName(bench.workspaceId);
+    const columns = async (table: string) =>
+      (await sql<{ column_name: string }>`SELECT column_name FROM information_schema.columns WHERE table_schema = ${schema} AND table_name = ${table} ORDER BY ordinal_position`.execute(storeDbOf(bench.db))).rows.map((r) => r.column_name);
+    const customers = await columns('picked_customers');
+    expect(customers).toEqual(expect.arrayContaining(['id', 'name', 'country']));
+    expect(customers).not.toContain('email');
+    expect(customers).not.toContain('segment');
+    expect(await columns('picked_orders')).toEqual(expect.arrayContaining(['id', 'customer_id', 'amount', 'ordered_at']));
+    expect(await columns('picked_web_sessions')).toEqual([]);
   });
 });

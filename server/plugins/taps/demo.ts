@@ -47,7 +47,7 @@ runPlugin(NAME, async () => {
   const lastDay = dayIndex(cutoff);
   if (lastDay - firstDay > 3660) throw new Error('start_date is more than ten years before end_date');
   const bookmarks = (args.state?.bookmarks ?? {}) as Record<string, { replication_key_value?: unknown }>;
-  const out = new MessageWriter();
+  const out = new MessageWriter(args.catalog);
   const state: Record<string, { replication_key: string; replication_key_value: string }> = {};
   for (const [name, value] of Object.entries(bookmarks)) {
     if (typeof value?.replication_key_value === 'string') state[name] = { replication_key: String((DEMO_STREAMS as Record<string, { replicationKey: string }>)[name]?.replicationKey ?? ''), replication_key_value: value.replication_key_value };

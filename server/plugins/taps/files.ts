@@ -77,7 +77,7 @@ runPlugin(NAME, async () => {
   const keys = (args.config.key_properties ?? {}) as Record<string, string[]>;
   const delimiter = typeof args.config.delimiter === 'string' && args.config.delimiter.length === 1 ? args.config.delimiter : ',';
   const bookmarks = { ...((args.state?.bookmarks ?? {}) as Record<string, { modified?: string }>) };
-  const out = new MessageWriter();
+  const out = new MessageWriter(args.catalog);
   const catalog: unknown[] = [];
   for (const file of files) {
     const stream = safeIdentifier(path.basename(file, path.extname(file)), 'file');

@@ -51,7 +51,7 @@ runPlugin(NAME, async () => {
     );
     const tables = [...new Set(columns.rows.map((r) => r.table_name))].filter((t) => !only || only.includes(t));
     const bookmarks = { ...((args.state?.bookmarks ?? {}) as Record<string, { replication_key_value?: unknown }>) };
-    const out = new MessageWriter();
+    const out = new MessageWriter(args.catalog);
     const catalog: unknown[] = [];
     for (const table of tables) {
       const stream = `${schema}-${table}`;

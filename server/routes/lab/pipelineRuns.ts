@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { maskedEnvironment } from '../../../src/domain/pipelineRules';
 import { REL } from '../../../src/domain/relations';
-import { environmentSchema, jobSchema, jobsCollectionSchema, type JobStatus, metricsSchema, pipelineStateSchema, type Wire } from '../../../src/domain/resources';
+import { environmentSchema, jobSchema, jobsCollectionSchema, type JobStatus, metricsSchema, pipelineStateSchema, pipelineStreamsSchema, type Wire } from '../../../src/domain/resources';
 import { links, pagedCollection } from '../../http/hal';
 import { jobsOf } from '../../repositories/jobs';
 import { componentRule, componentsNamed } from '../../repositories/pipelineFacts';
@@ -10,6 +10,7 @@ import { listDataComponents } from '../../repositories/dataComponents';
 import { jobMetrics } from '../../runner';
 import { startJob } from '../../services/jobControl';
 import { fullRefreshAs, pipelineStateOf } from '../../services/pipelineState';
+import { pipelineStreamsOf } from '../../services/pipelineStreams';
 import { callerName, iso, isoRequired, requestUrl, type RouteContext } from '../context';
 import { defineRoute } from '../define';
 import { jobBody } from '../../representations/job';
@@ -113,6 +114,21 @@ export function pipelineRunRoutes(app: FastifyInstance, ctx: RouteContext): void
       return {
         states: states.map((s) => ({ stateId: s.stateId, updated: isoRequired(s.updated), bookmarks: s.bookmarks })),
         _links: links({ self: ctx.h.pipelinePart(access.pipeline.id, 'state'), [REL.fullRefresh]: access.links[REL.fullRefresh]?.href }),
+      };
+    },
+  });
+
+  /** What the extractors' own discovery listed, under the present settings, and the rules that select among it. */
+  defineRoute(app, ctx, {
+    method: 'GET',
+    url: '/pipelines/:id/streams',
+    guard: { resource: 'pipeline', rel: REL.streams },
+    response: pipelineStreamsSchema,
+    handler: async ({ access }): Promise<Wire<typeof pipelineStreamsSchema>> => {
+      const extractors = await pipelineStreamsOf(ctx.db, access.pipeline);
+      return {
+        extractors: extractors.map((e) => ({ name: e.component.name, discovered: iso(e.discovered), streams: e.streams, select: e.select })),
+        _links: links({ self: ctx.h.pipelinePart(access.pipeline.id, 'streams'), [REL.verifyPipeline]: access.links[REL.verifyPipeline]?.href }),
       };
     },
   });
