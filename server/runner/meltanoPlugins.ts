@@ -10,6 +10,8 @@ import type { FieldProblem } from './deployDefinitions';
 
 export const MELTANO_FILE = 'meltano.yml';
 
+const MAX_SELECT_RULES = 1000;
+
 export interface RepositoryPlugin {
   /** the YAML key of the entry, e.g. plugins.extractors.0 */
   field: string;
@@ -88,6 +90,15 @@ export function parseMeltanoPlugins(document: unknown): { plugins: RepositoryPlu
       if (!checked.success) {
         problems.push(...checked.error.issues.map((issue) => ({ file, field: [`${field}.config`, ...issue.path.map((p) => shown(String(p)))].join('.'), message: issue.message })));
         return;
+      }
+      // a repository's `select:` is kept as the component's own rules, which the pipeline editor shows (pipelineStreams.ts)
+      const select = entry.select;
+      if (select !== undefined && select !== null) {
+        if (!Array.isArray(select) || select.length > MAX_SELECT_RULES || !select.every((rule) => typeof rule === 'string' && rule.length > 0 && rule.length <= 500)) {
+          problems.push({ file, field: `${field}.select`, message: `must be a list of at most ${MAX_SELECT_RULES} select rules, each a text of at most 500 characters` });
+          return;
+        }
+        checked.data._select = JSON.stringify(select);
       }
       if (plugins.some((p) => p.name === name)) {
         problems.push({ file, field: `${field}.name`, message: `names the plugin ${name} twice` });

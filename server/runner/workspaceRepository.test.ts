@@ -125,6 +125,23 @@ describe('parseWorkspaceConfig', () => {
 });
 
 describe('parseMeltanoPlugins', () => {
+  it("keeps an extractor's select rules as its own, and refuses select that is not a list of rules", () => {
+    const { plugins, problems } = parseMeltanoPlugins({
+      plugins: {
+        extractors: [
+          { name: 'tap-a', pip_url: 'tap-a', select: ['orders.*', '!orders.secret'] },
+          { name: 'tap-b', pip_url: 'tap-b', select: 'orders.*' },
+          { name: 'tap-c', pip_url: 'tap-c', select: [1] },
+        ],
+      },
+    });
+    expect(plugins.map((p) => [p.name, p.properties._select])).toEqual([['tap-a', '["orders.*","!orders.secret"]']]);
+    expect(problems.map(problemLine)).toEqual([
+      'meltano.yml: plugins.extractors.1.select: must be a list of at most 1000 select rules, each a text of at most 500 characters',
+      'meltano.yml: plugins.extractors.2.select: must be a list of at most 1000 select rules, each a text of at most 500 characters',
+    ]);
+  });
+
   it('reads every plugin section into components named as in the file, with their config', () => {
     const { plugins, problems, notes } = parseMeltanoPlugins({
       version: 1,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CATALOG_LIMITS, catalogStreams, choicesOf, literalPattern, NOTHING_SELECTED, rulesFor, selectionOf, selectRulesOf, type CatalogStream, type StreamChoice } from './streamSelection';
+import { CATALOG_LIMITS, catalogStreams, choicesOf, literalPattern, NOTHING_SELECTED, rulesFor, selectionOf, selectRulesOf, withSelection, type CatalogStream, type StreamChoice } from './streamSelection';
 
 const prop = (name: string, automatic = false) => ({ name, type: 'string', automatic });
 const orders: CatalogStream = { name: 'public-orders', properties: [prop('id', true), prop('total'), prop('note')] };
@@ -76,6 +76,49 @@ describe('selectionOf: Meltano select rules', () => {
     expect(choicesOf([orders], ['[z-a].*'])).toEqual([]);
     expect(choicesOf([orders], ['public-orders[.*'])).toEqual([]);
     expect(() => selectionOf(['(', '\\', '[', '[!]', '.', '!']).stream('x')).not.toThrow();
+  });
+});
+
+describe('withSelection', () => {
+  it("marks each stream and top-level property selected or not, keeping the tap's own metadata and the rest of the catalog", () => {
+    const catalog = {
+      version: 1,
+      streams: [
+        {
+          tap_stream_id: 'orders',
+          key_properties: ['id'],
+          schema: { properties: { id: {}, total: {}, note: {} } },
+          metadata: [
+            { breadcrumb: [], metadata: { 'replication-method': 'INCREMENTAL', selected: false } },
+            { breadcrumb: ['properties', 'note'], metadata: { inclusion: 'available' } },
+            { breadcrumb: ['properties', 'note', 'properties', 'x'], metadata: { inclusion: 'available' } },
+          ],
+        },
+        { tap_stream_id: 'people', schema: { properties: { id: {} } } },
+      ],
+    };
+    expect(withSelection(catalog, ['orders.total'])).toEqual({
+      version: 1,
+      streams: [
+        {
+          tap_stream_id: 'orders',
+          key_properties: ['id'],
+          schema: { properties: { id: {}, total: {}, note: {} } },
+          metadata: [
+            { breadcrumb: [], metadata: { 'replication-method': 'INCREMENTAL', selected: true } },
+            { breadcrumb: ['properties', 'id'], metadata: { selected: true } },
+            { breadcrumb: ['properties', 'total'], metadata: { selected: true } },
+            { breadcrumb: ['properties', 'note'], metadata: { inclusion: 'available', selected: false } },
+            { breadcrumb: ['properties', 'note', 'properties', 'x'], metadata: { inclusion: 'available' } },
+          ],
+        },
+        { tap_stream_id: 'people', schema: { properties: { id: {} } }, metadata: [{ breadcrumb: [], metadata: { selected: false } }, { breadcrumb: ['properties', 'id'], metadata: { selected: false } }] },
+      ],
+    });
+  });
+
+  it('returns what is not a catalog as it is', () => {
+    expect(withSelection('nope', ['*.*'])).toBe('nope');
   });
 });
 
