@@ -77,6 +77,14 @@ describe('the catalogue', () => {
       expect(plugin!.fullDescription, id).toMatch(/\n\nDocumentation: https:\/\/(hub|docs)\.meltano\.com\//);
     }
   });
+
+  it('pins tap-postgres and dbt-postgres to packages on the index that install on Python 3.11 (the install step reaches the index only)', () => {
+    const pipUrl = (id: string) => cataloguePlugins().find((p) => p.id === id)?.pipUrl;
+    // MeltanoHub's pip_url for the MeltanoLabs variant; tests/e2e/lab-meltano.spec.ts installs and runs it
+    expect(pipUrl('extractors/tap-postgres--meltanolabs')).toBe('meltanolabs-tap-postgres');
+    // dbt 1.3 has no build for 3.11, and dbt-core 1.12 downloads a parser from GitHub at install (tests/runner/meltanoWarehouse.test.ts)
+    expect(pipUrl('transformers/dbt-postgres--dbt-labs')).toBe('dbt-core~=1.10.0 dbt-postgres~=1.9.0');
+  });
 });
 
 describe('discoveryYaml', () => {
