@@ -8,7 +8,7 @@ import type { JobEgress } from '../executor';
 import { isPythonComponent, pythonDefinitions } from './definitions';
 import { INSTALL_CHANGED_COMMAND } from './installChanged';
 import { SYSTEM_CA_BUNDLE, SYSTEM_PYTHON, ensureMeltano, type ProvisionedMeltano } from './provision';
-import type { MeltanoSettings } from './settings';
+import { pipTrustedHostEnv, type MeltanoSettings } from './settings';
 import { harvestStates, seedScript, jobStateDir } from './state';
 import { REPOSITORY_DIR } from '../workspaceJobs';
 
@@ -110,6 +110,7 @@ export async function prepareMeltanoJob(input: MeltanoJobInput): Promise<Meltano
       // pip and uv (Meltano's installer) read the runner's index only; settings cannot set these
       // (isSystemVariable), and nothing in the sandbox reads a pip.conf of the host
       PIP_INDEX_URL: settings.indexUrl,
+      ...pipTrustedHostEnv(settings.indexUrl),
       UV_INDEX_URL: settings.indexUrl,
       PIP_CONFIG_FILE: '/dev/null',
       PIP_DISABLE_PIP_VERSION_CHECK: '1',

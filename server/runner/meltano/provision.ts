@@ -3,7 +3,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { runTool } from './tool';
-import type { MeltanoSettings } from './settings';
+import { pipTrustedHostEnv, type MeltanoSettings } from './settings';
 import { withLockFile } from './lockFile';
 import { INSTALL_CHANGED_COMMAND, INSTALL_CHANGED_PY } from './installChanged';
 
@@ -151,6 +151,7 @@ function installerEnv(settings: MeltanoSettings): Record<string, string> {
     LANG: 'C.UTF-8',
     PIP_CONFIG_FILE: os.devNull,
     PIP_INDEX_URL: settings.indexUrl,
+    ...pipTrustedHostEnv(settings.indexUrl),
     PIP_DISABLE_PIP_VERSION_CHECK: '1',
     PIP_NO_INPUT: '1',
   };

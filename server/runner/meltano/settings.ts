@@ -36,6 +36,18 @@ export function indexHostsOf(indexUrl: string): string[] {
   return host === 'pypi.org' ? [host, PYPI_FILES_HOST] : [host];
 }
 
+/**
+ * pip ignores an index served over plain http unless its host is trusted (`--trusted-host`), save
+ * on loopback, so an http index elsewhere (a mirror inside the operator's network, which
+ * RUNNER_PACKAGE_INDEX_URL allows) found nothing and Meltano could not be installed; uv does not ask.
+ * Only the configured index's own host and port, and only over http: pip's trust also stops it
+ * checking a certificate, which an https host must keep.
+ */
+export function pipTrustedHostEnv(indexUrl: string): { PIP_TRUSTED_HOST?: string } {
+  const url = new URL(indexUrl);
+  return url.protocol === 'http:' ? { PIP_TRUSTED_HOST: url.host } : {};
+}
+
 export function loadMeltanoSettings(dataDir: string, source: NodeJS.ProcessEnv = process.env): MeltanoSettings {
   const parsed = schema.safeParse(source);
   if (!parsed.success) {
