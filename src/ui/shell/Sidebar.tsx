@@ -25,6 +25,8 @@ const useStyles = makeStyles({
     backgroundColor: tokens.colorNeutralBackground2,
     borderRight: `1px solid ${tokens.colorNeutralStroke2}`,
     overflowY: 'auto',
+    // a fixed width beside the page: a page whose content is wide (the pipeline editor) squeezed it to 207 px
+    flexShrink: 0,
   },
   expanded: { width: '240px' },
   collapsed: { width: '60px', alignItems: 'center' },
