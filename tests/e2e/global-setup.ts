@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { oauthEnv, startFakeOAuthProvider } from '../support/oauthProvider';
 import { freePort } from '../support/server';
+import { startMeltanoSide } from './meltanoSupport';
 
 // The PostgreSQL on this machine is a store the data-store spec adds, and the deploy spec clones
 // repositories it makes in the temporary directory: both are allowed explicitly, as an operator would.
@@ -16,8 +17,10 @@ export default async function globalSetup() {
   const baseUrl = `http://localhost:${port}`;
   // OAuth connect goes to a provider this setup starts locally (test code only), as the Google client
   const oauth = await startFakeOAuthProvider();
+  // Python plugins: Meltano and the wheels from a machine-level cache, and a source database jobs may reach (meltanoSupport.ts)
+  const meltano = await startMeltanoSide();
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_URL: baseUrl, LOG_LEVEL: 'warn', DATABASE_URL: '', ...oauthEnv(oauth), ...WORKSPACE_ACCESS },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_URL: baseUrl, LOG_LEVEL: 'warn', DATABASE_URL: '', ...oauthEnv(oauth), ...WORKSPACE_ACCESS, ...meltano.env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   await waitUntilUp(`${baseUrl}/config.json`, child);
@@ -28,6 +31,7 @@ export default async function globalSetup() {
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));
     await oauth.close();
+    await meltano.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
 }
