@@ -1,5 +1,6 @@
 // `npm run bench`: what the first route costs the browser, and how many authenticated API reads
-// per second our server serves next to the one-query floor measured in the same run.
+// per second our server serves next to the one-query floor measured in the same run; at the end,
+// rows per second loaded by our pipelines and by Meltano's next to PostgreSQL's COPY (pipelines.ts).
 // It prints figures and the targets; it does not pass or fail on timing (that would flake).
 //
 // Every server under test runs in a child process of its own and autocannon runs here, so the
@@ -20,6 +21,7 @@ import { CONNECTIONS, MEASURE_SECONDS, WARM_UP_SECONDS, measure, type Measuremen
 import { benchCsvExport } from './datasets';
 import { benchDatasetPage } from './datasetPage';
 import { benchDrain, benchLogStream } from './lab';
+import { benchPipelines, PIPELINES_HEADING } from './pipelines';
 import { benchSandbox } from './sandbox';
 import { benchSearch, SEARCH_DATASETS, SEARCH_P95_TARGET_MS } from './search';
 import { AFTER_LOAD_SETTLE_MS, idleRss, printFootprints, timeNpmStart, type Footprint } from './footprint';
@@ -216,3 +218,13 @@ if (adminUrl) {
 
 console.log(`\nThe job sandbox: a trivial \`true\` job from start to end, ${os.cpus().length} CPUs, 30 runs each after 2 warm-up runs:`);
 console.log((await benchSandbox()).join('\n'));
+
+console.log(`\n${PIPELINES_HEADING}${adminUrl ? '' : "; set BENCH_DATABASE_URL for PostgreSQL, which Meltano's target-postgres needs"}:`);
+if (adminUrl) {
+  const scratch = await createScratchDatabase(adminUrl);
+  try {
+    console.log((await benchPipelines(scratch.url)).join('\n'));
+  } finally {
+    await scratch.drop();
+  }
+}

@@ -1,0 +1,135 @@
+// Loading rows, for `npm run bench`: the same CSV file pushed through the built-in path
+// (tap-files → target-store), through Meltano's (the bench's singer-sdk tap → meltanolabs
+// target-postgres, run by the real Meltano the runner provisions) and by PostgreSQL's COPY, the
+// floor. Both pipelines run as jobs of the real runner, in the job sandbox, into the workspace's
+// store on PostgreSQL, as a user's would; their rates come from the job log's own timestamps,
+// install excluded, and Meltano's path is cut into what each part costs.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openDatabase, type Db } from '../server/db/database';
+import { loadMeltanoSettings } from '../server/runner/meltano/settings';
+import { freePort } from '../tests/support/server';
+import { timeCopy } from './copy-floor';
+import { BUILT_IN_MARKS, MELTANO_MARKS, jobPhases, type JobPhases, type Marks } from './job-phases';
+import { prepareWorkspace, resetPipeline, runJob, storedRows, type BenchPipeline } from './pipeline-workspace';
+import { serverEnv, startChild, type Child } from './processes';
+import { ROWS_COLUMNS } from './rows-file';
+
+/** Enough rows that the load, not the start, dominates Meltano's run (15–25 s on two shared cores), and the built-in one's. */
+export const PIPELINE_ROWS = 100_000;
+
+/**
+ * Meltano is installed once per machine and version, into the cache the runner's tests use
+ * (tests/runner/meltano.test.ts), never into a bench run's own data directory. Outside /root: a
+ * root server runs each workspace's sandbox under a uid of its own, which must pass every
+ * directory above it. BENCH_MELTANO_FIRST_INSTALL=true installs it into a temporary cache instead,
+ * to measure a first install on a machine whose cache is warm.
+ */
+const MACHINE_CACHE_DIR = process.env.RUNNER_TEST_CACHE_DIR ?? (process.getuid?.() === 0 ? '/var/cache/workspace-runner-test' : path.join(os.homedir(), '.cache', 'workspace-runner-test'));
+
+/** A path's two runs (a new workspace's first, then the next after a Full refresh), or why it has none. */
+type PathRuns = { runs: [JobPhases, JobPhases] } | { failed: string };
+
+/** The line that says why a job failed: the runner's about installing, else the last before the job's end. */
+function failureOf(log: readonly { message: string }[]): string {
+  const install = log.find((line) => /could not be installed/.test(line.message));
+  return install?.message ?? log.filter((line) => !/^Job ended /.test(line.message)).at(-1)?.message ?? 'the job wrote no log';
+}
+
+async function runTwice(db: Db, workspaceId: string, pipeline: BenchPipeline, marks: Marks): Promise<PathRuns> {
+  const runs: JobPhases[] = [];
+  for (let run = 0; run < 2; run++) {
+    if (run > 0) await resetPipeline(db, workspaceId, pipeline);
+    const job = await runJob(db, pipeline.id);
+    if (job.status !== 'COMPLETE') return { failed: failureOf(job.log) };
+    const stored = await storedRows(db, workspaceId, pipeline);
+    if (job.rowsLoaded !== PIPELINE_ROWS || stored !== PIPELINE_ROWS) throw new Error(`${pipeline.table}: the job counted ${job.rowsLoaded} rows and the store holds ${stored}, not ${PIPELINE_ROWS}`);
+    const phases = jobPhases(job.log, marks);
+    if (typeof phases === 'string') return { failed: phases };
+    runs.push(phases);
+  }
+  return { runs: [runs[0]!, runs[1]!] };
+}
+
+const rate = (seconds: number) => Math.round(PIPELINE_ROWS / seconds).toLocaleString('en');
+const s = (seconds: number | undefined, digits = 1) => (seconds === undefined ? '—' : seconds.toFixed(digits));
+const share = (seconds: number, floor: number) => `${((100 * floor) / seconds).toFixed(1)} %`;
+
+/** One row per path, the next run of each: its run step (start included) and its rows alone, each beside COPY. */
+function table(copy: number, builtIn: PathRuns, meltano: PathRuns): string[] {
+  const header = ['path (next run)', 'run s', 'rows/s', 'of COPY', 'start s', 'rows s', 'rows/s', 'of COPY'];
+  const row = (name: string, result: PathRuns): string[] => {
+    if ('failed' in result) return [name, `not measured: ${result.failed}`];
+    const { start, rows } = result.runs[1];
+    return [name, s(start + rows, 2), rate(start + rows), share(start + rows, copy), s(start, 2), s(rows, 2), rate(rows), share(rows, copy)];
+  };
+  const lines = [
+    ['PostgreSQL COPY (the floor)', s(copy, 2), rate(copy), '100 %', '—', s(copy, 2), rate(copy), '100 %'],
+    row('built-in: tap-files → target-store', builtIn),
+    row('Meltano: tap-bench-csv → target-postgres', meltano),
+  ];
+  // a path not measured has its name and the reason only: its name counts, its reason spans the columns
+  const widths = header.map((h, c) => Math.max(h.length, ...lines.filter((l) => c === 0 || l.length === header.length).map((l) => l[c]!.length)));
+  const format = (cells: string[]) => `  ${cells.map((cell, c) => (c === 0 || cells.length < header.length ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ')}`;
+  return [
+    format(header),
+    ...lines.map(format),
+    '  run: the run step, from its start to the pipeline\'s end (install excluded); start: to the first row (processes up, the file read and typed); rows: from the first row to the end.',
+  ];
+}
+
+/** What each part of Meltano's path cost, the first run of a new workspace beside the next (none when it failed: the table says why). */
+function meltanoParts(result: PathRuns, cacheDir: string, version: string, fresh: boolean): string[] {
+  if ('failed' in result) return [];
+  const [first, next] = result.runs;
+  const found = (run: JobPhases) => run.beforeRun - (run.install ?? 0);
+  const where = `the runner's cache ${cacheDir}${fresh ? ', temporary (BENCH_MELTANO_FIRST_INSTALL)' : ''}`;
+  const provisioning =
+    first.provisioned === undefined
+      ? `already in ${where}: found in ${s(found(first), 2)} s (with the store proxy opened and meltano.yml written); a first install is not measured (BENCH_MELTANO_FIRST_INSTALL=true measures one in a temporary cache)`
+      : `installed by the first run into ${where} in ${s(first.provisioned)} s (once per machine and version); found there by the next in ${s(found(next), 2)} s`;
+  return [
+    "Meltano's path, part by part (from its job logs):",
+    `  Meltano ${version}: ${provisioning}`,
+    `  the plugins (meltano install into the workspace, once per workspace and pip_url): ${s(first.install)} s in a new workspace, ${s(next.install)} s when nothing changed`,
+    `  process start (meltano, the tap and target-postgres up, the file read and typed; a first run also discovers the catalog and imports the plugins for the first time): ${s(first.start)} s first, ${s(next.start)} s next`,
+    `  the rows: ${rate(next.rows)} rows/s next (${s(next.rows)} s), ${rate(first.rows)} rows/s first (${s(first.rows)} s)`,
+    `  after the run (Meltano's state into the database, the rows counted): ${s(next.after)} s`,
+  ];
+}
+
+/** The lines `npm run bench` prints before the figures. */
+export const PIPELINES_HEADING = `Loading: one CSV file of ${PIPELINE_ROWS.toLocaleString('en')} rows (4 columns, keyed by id) into the workspace's store on PostgreSQL, each pipeline a job of the real runner in its sandbox; rates from the job logs' timestamps`;
+
+/** Both paths and the floor on `databaseUrl`, a scratch PostgreSQL database of their own. */
+export async function benchPipelines(databaseUrl: string): Promise<string[]> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-pipelines-'));
+  const fresh = process.env.BENCH_MELTANO_FIRST_INSTALL === 'true';
+  const cacheDir = fresh ? fs.mkdtempSync(path.join(os.tmpdir(), 'bench-meltano-cache-')) : MACHINE_CACHE_DIR;
+  // the sandbox's uid passes it (mkdtemp makes it 0700)
+  if (fresh) fs.chmodSync(cacheDir, 0o755);
+  const handle = await openDatabase({ url: databaseUrl, dataDir: 'memory://' });
+  let server: Child | undefined;
+  try {
+    const workspace = await prepareWorkspace(handle.db, dataDir, PIPELINE_ROWS);
+    // the second of two COPYs, as the pipelines' next runs are measured: the first warms the file and the server's caches
+    await timeCopy(databaseUrl, workspace.rowsFile, PIPELINE_ROWS, ROWS_COLUMNS);
+    const copy = await timeCopy(databaseUrl, workspace.rowsFile, PIPELINE_ROWS, ROWS_COLUMNS);
+    const port = await freePort();
+    const env = serverEnv(port, dataDir, databaseUrl, { SEED_DEMO: 'false', SCHEDULER_ENABLED: 'false', RUNNER_POLL_MS: '100', RUNNER_CACHE_DIR: cacheDir });
+    // the server reads the same settings: the version it provisions is the one named here
+    const settings = loadMeltanoSettings(dataDir, { ...process.env, ...env });
+    server = await startChild('server/main.ts', env, `http://127.0.0.1:${port}/config.json`);
+    const builtIn = await runTwice(handle.db, workspace.workspaceId, workspace.builtIn, BUILT_IN_MARKS);
+    let meltano = await runTwice(handle.db, workspace.workspaceId, workspace.meltano, MELTANO_MARKS);
+    // a failure that does not name the package index (the plugins' install) gets it named: the usual cause is an index out of reach
+    if ('failed' in meltano && !meltano.failed.includes(settings.indexUrl)) meltano = { failed: `${meltano.failed} (package index: ${settings.indexUrl})` };
+    return [...table(copy, builtIn, meltano), ...meltanoParts(meltano, cacheDir, settings.version, fresh)];
+  } finally {
+    await server?.stop();
+    await handle.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (fresh) fs.rmSync(cacheDir, { recursive: true, force: true });
+  }
+}
