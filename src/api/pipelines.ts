@@ -10,6 +10,7 @@ import {
   pipelineSchema,
   pipelinesCollectionSchema,
   pipelineStateSchema,
+  pipelineStreamsSchema,
   type Environment,
   type Job,
   type JobsCollection,
@@ -17,6 +18,7 @@ import {
   type Pipeline,
   type PipelinesCollection,
   type PipelineState,
+  type PipelineStreams,
   type SubscriptionType,
 } from '../domain/resources';
 import type { ApiClient, RequestOptions } from './client';
@@ -97,6 +99,11 @@ export function pipelineEnvironment(client: ApiClient, pipeline: HalLike, option
 /** Where the pipeline's next run resumes: its 'state' link. */
 export function pipelineState(client: ApiClient, pipeline: HalLike, options: RequestOptions = {}): Promise<PipelineState> {
   return client.follow(pipeline, REL.state, { ...options, schema: pipelineStateSchema });
+}
+
+/** What the pipeline's extractors' discovery listed: its 'streams' link. */
+export function pipelineStreams(client: ApiClient, pipeline: HalLike, options: RequestOptions = {}): Promise<PipelineStreams> {
+  return client.follow(pipeline, REL.streams, { ...options, schema: pipelineStreamsSchema });
 }
 
 /** DELETE 'full refresh': the next run loads everything (409 while a job is queued or running). */

@@ -7,6 +7,19 @@ import { z } from 'zod';
 // The same reading runs in the pipeline editor and in the built-in `meltano`, so what the editor
 // shows selected is what a run extracts.
 
+/** What the pipeline editor's Streams part says. */
+export const STREAM_TEXTS = {
+  title: 'Streams',
+  discover: 'Discover streams',
+  discoverAgain: 'Discover again',
+  discovering: 'Discovering streams: the extractor runs its discovery as a verify job',
+  notDiscovered: 'Not discovered yet for these settings: discovery runs the extractor with them and lists what it can extract.',
+  saveFirst: 'Save the pipeline, not as a draft, to discover its streams.',
+  notStarted: 'The discovery did not start.',
+  discoveryFailed: "The discovery ended without listing streams: its verify job's log in History says why.",
+  everything: 'Everything selected (Meltano’s default): tick streams to choose.',
+} as const;
+
 export const CATALOG_LIMITS = { streams: 500, properties: 500, nameLength: 200 } as const;
 
 // type aliases, not interfaces: they fit the wire schema's open objects, so routes pass them through

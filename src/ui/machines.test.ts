@@ -17,6 +17,7 @@ import { datasetEditorMachine } from '../machines/datasetEditor/datasetEditor.ma
 import { datasetPageMachine } from '../machines/datasetPage/datasetPage.machine';
 import { dataPluginsMachine } from '../machines/dataPlugins/dataPlugins.machine';
 import { discoveryUploadMachine } from '../machines/discoveryUpload/discoveryUpload.machine';
+import { streamPickerMachine } from '../machines/streamPicker/streamPicker.machine';
 import { dataStoreFormMachine } from '../machines/dataStoreForm/dataStoreForm.machine';
 import { workspaceFormMachine } from '../machines/workspaceForm/workspaceForm.machine';
 import { dataStoreListMachine } from '../machines/dataStoreList/dataStoreList.machine';
@@ -60,6 +61,7 @@ const ORIGINALS: { readonly [K in keyof Machines]: AnyStateMachine } = {
   datasetEditor: datasetEditorMachine,
   dataPlugins: dataPluginsMachine,
   discoveryUpload: discoveryUploadMachine,
+  streamPicker: streamPickerMachine,
   oauthConnect: oauthConnectMachine,
   dataStoreList: dataStoreListMachine,
   storeBrowser: storeBrowserMachine,

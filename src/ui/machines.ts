@@ -46,6 +46,8 @@ import { tagChipsActors } from '../machines/tagChips/tagChips.actors';
 import { tagChipsMachine } from '../machines/tagChips/tagChips.machine';
 import { jobRunActors } from '../machines/jobRun/jobRun.actors';
 import { jobRunMachine } from '../machines/jobRun/jobRun.machine';
+import { streamPickerActors } from '../machines/streamPicker/streamPicker.actors';
+import { streamPickerMachine } from '../machines/streamPicker/streamPicker.machine';
 import { landingActors } from '../machines/landing/landing.actors';
 import { landingMachine } from '../machines/landing/landing.machine';
 import { libraryListsActors } from '../machines/libraryLists/libraryLists.actors';
@@ -144,6 +146,8 @@ export function provideMachines(effects: MachineEffects) {
     // The Lab's plugin catalogue (spec 001 §2 'Plugin catalogue')
     dataPlugins: dataPluginsMachine.provide({ actors: dataPluginsActors(client) }),
     discoveryUpload: discoveryUploadMachine.provide({ actors: discoveryUploadActors(client) }),
+    // an extractor's streams in the pipeline editor (issue 37, item 6)
+    streamPicker: streamPickerMachine.provide({ actors: streamPickerActors(client) }),
     pipelineForm: pipelineFormMachine.provide({
       actors: pipelineFormActors(client),
       actions: {

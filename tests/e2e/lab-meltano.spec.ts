@@ -83,6 +83,9 @@ test.describe('a Python plugin from the catalogue', () => {
       await client.query(`CREATE SCHEMA "${SCHEMA}"`);
       await client.query(`CREATE TABLE "${SCHEMA}".orchard (id integer PRIMARY KEY, fruit text NOT NULL, trees integer NOT NULL)`);
       for (const [i, [fruit, trees]] of ROWS.entries()) await client.query(`INSERT INTO "${SCHEMA}".orchard VALUES ($1, $2, $3)`, [i + 1, fruit, trees]);
+      // a second table the admin leaves out when picking streams
+      await client.query(`CREATE TABLE "${SCHEMA}".pickers (id integer PRIMARY KEY, wage integer)`);
+      await client.query(`INSERT INTO "${SCHEMA}".pickers VALUES (1, 12)`);
       // the tap reads as a role of its own that may read this schema only
       await client.query(`CREATE ROLE "${ROLE}" LOGIN PASSWORD '${ROLE_PASSWORD}'`);
       await client.query(`GRANT USAGE ON SCHEMA "${SCHEMA}" TO "${ROLE}"`);
@@ -127,7 +130,7 @@ test.describe('a Python plugin from the catalogue', () => {
     await expect(page.getByRole('heading', { name: 'New data import' })).toBeVisible();
 
     // The pipeline: the tap's own settings, then the workspace's store as the loader.
-    const tap = page.getByRole('group', { name: 'Postgres' });
+    const tap = page.getByRole('group', { name: 'Postgres', exact: true });
     await expect(tap).toBeVisible();
     await tap.getByRole('textbox', { name: 'Host' }).fill(process.env.E2E_SOURCE_DB_HOST!);
     await tap.getByRole('spinbutton', { name: 'Port' }).fill(process.env.E2E_SOURCE_DB_PORT!);
@@ -136,13 +139,30 @@ test.describe('a Python plugin from the catalogue', () => {
     await tap.getByRole('textbox', { name: 'Database' }).fill(ADMIN.database);
     await tap.getByRole('button', { name: 'Add value' }).click();
     await tap.getByRole('textbox', { name: 'Filter Schemas 1' }).fill(SCHEMA);
-    // streams: picked here once the editor lists them
     await addComponent(page, 'store', 'Workspace data store');
     const name = `Orchard from Postgres ${stamp}`;
     await page.getByRole('textbox', { name: 'Name' }).fill(name);
     // the editor's wide content leaves the sidebar its width
     expect((await page.getByRole('navigation', { name: 'Main navigation' }).boundingBox())?.width).toBe(240);
-    await bothWidths(page, 'lab-meltano-pipeline-edit', () => tap.scrollIntoViewIfNeeded());
+
+    // Streams: saved, the tap's own discovery lists its tables; the admin takes the orchard only.
+    const streams = page.getByRole('group', { name: 'Streams of tap-postgres' });
+    await expect(streams.getByText('Save the pipeline, not as a draft, to discover its streams.')).toBeVisible();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(toast(page, 'Pipeline saved')).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/lab/${SEED.workspaceId}/pipelines/[0-9a-f-]{36}$`));
+    await streams.getByRole('button', { name: 'Discover streams' }).click();
+    await expect(streams.getByRole('status')).toHaveText(/Discovering streams/);
+    // (the verify job installs the tap first: Meltano's provisioning on a machine's first run)
+    const orchard = streams.getByRole('checkbox', { name: `${SCHEMA}-orchard` });
+    await expect(orchard).toBeVisible({ timeout: 600_000 });
+    await expect(streams.getByText('Everything selected (Meltano’s default): tick streams to choose.')).toBeVisible();
+    await streams.getByRole('button', { name: 'Clear' }).click();
+    await orchard.check();
+    await expect(streams.getByText('1 of 2 streams selected')).toBeVisible();
+    await streams.getByRole('button', { name: `Show the fields of ${SCHEMA}-orchard` }).click();
+    await expect(streams.getByRole('group', { name: `Fields of ${SCHEMA}-orchard` }).getByRole('checkbox', { name: 'id · integer · key' })).toBeDisabled();
+    await bothWidths(page, 'lab-meltano-pipeline-edit', () => streams.scrollIntoViewIfNeeded());
 
     // Save & run: the list, its running row, and the live log of the install step and the run.
     await page.getByRole('button', { name: 'Save & run' }).click();
@@ -161,6 +181,8 @@ test.describe('a Python plugin from the catalogue', () => {
     await expect(streamLine).toBeVisible({ timeout: 180_000 });
     await expect(log.locator('[data-status="COMPLETE"]')).toBeVisible({ timeout: 180_000 });
     await expect(log.getByText(/loaded 5 rows/)).toBeVisible();
+    // the stream left out was not extracted
+    await expect(log.getByText(new RegExp(`stream ${SCHEMA}-pickers`))).toHaveCount(0);
     const table = /→ table (\w+)/.exec((await streamLine.first().textContent()) ?? '')?.[1] ?? '';
     expect(table).toMatch(/orchard$/);
     await bothWidths(page, 'lab-meltano-log-complete');

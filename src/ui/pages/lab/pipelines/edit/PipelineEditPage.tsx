@@ -29,6 +29,8 @@ import { canSaveName, defaultActionsOf, PIPELINE_FORM_TEXTS, settingField, type 
 import { propertyKey, settingMessages } from '../../../../../domain/settingFields';
 import { selectAutoSaving, selectBusy, selectShareQuestion, type EditorComponent } from '../../../../../machines/pipelineForm/pipelineForm.machine';
 import type { DataComponent, Workspace } from '../../../../../domain/resources';
+import { hasLink, type HalLike } from '../../../../../domain/hal';
+import { REL } from '../../../../../domain/relations';
 import { Loading } from '../../../../components/Loading';
 import { useSaveToast } from '../../../../components/useSaveToast';
 import { PageHeader } from '../../../../components/PageHeader';
@@ -39,6 +41,7 @@ import { ComponentPicker } from './ComponentPicker';
 import { DATA_IMPORT_HELP } from './helpTexts';
 import { NextRuns } from './NextRuns';
 import { SettingEditor } from './SettingEditor';
+import { StreamPicker } from './StreamPicker';
 import { ShareTablesDialog } from './ShareTablesDialog';
 import { useWindowWidth } from '../../../../components/useScreenSize';
 
@@ -183,6 +186,7 @@ function PipelineForm(input: { workspaceId: string; workspace: Workspace; pipeli
             {c.components.map((component) => (
               <ComponentSettings
                 key={component.name}
+                pipeline={hasLink(pipeline, REL.streams) ? pipeline : null}
                 component={component}
                 dataComponent={pipeline._embedded?.dataComponents?.find((saved) => saved.name === component.name)}
                 properties={c.properties}
@@ -283,6 +287,7 @@ function PipelineForm(input: { workspaceId: string; workspace: Workspace; pipeli
 }
 
 function ComponentSettings({
+  pipeline,
   component,
   dataComponent,
   properties,
@@ -292,6 +297,8 @@ function ComponentSettings({
   onRemove,
   onChange,
 }: {
+  /** the saved pipeline, whose 'streams' link lists an extractor's streams; null before it is saved */
+  pipeline: HalLike | null;
   component: EditorComponent;
   /** the saved component of that name (its links and credentials), once the pipeline has one */
   dataComponent: DataComponent | undefined;
@@ -327,6 +334,15 @@ function ComponentSettings({
           />
         );
       })}
+      {component.pluginType === 'EXTRACTOR' && (
+        <StreamPicker
+          pipeline={pipeline}
+          component={component.name}
+          value={properties[propertyKey(component.name, '_select')]}
+          disabled={disabled}
+          onChange={(value) => onChange(propertyKey(component.name, '_select'), value)}
+        />
+      )}
     </div>
   );
 }
