@@ -27,3 +27,17 @@ export async function pythonDefinitions(db: Db, workspaceId: string, components:
   }
   return { definitions, unknown };
 }
+
+/**
+ * The hosts of the git repositories a pip_url installs from (`git+https://github.com/…`, pip's VCS
+ * form), in order and once each; a package name or a path names none.
+ */
+export function gitHostsOf(pipUrl: string | null | undefined): string[] {
+  const hosts: string[] = [];
+  for (const word of (pipUrl ?? '').split(/\s+/)) {
+    const match = /^git\+(?:https?|ssh|git):\/\/(?:[^@/]*@)?([^/:?#]+)/i.exec(word);
+    const host = match?.[1]?.toLowerCase();
+    if (host && !hosts.includes(host)) hosts.push(host);
+  }
+  return hosts;
+}

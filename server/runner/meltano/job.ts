@@ -5,7 +5,7 @@ import { shellQuote } from '../../../src/domain/pipelineScript';
 import type { Db } from '../../db/database';
 import type { DataComponentRow } from '../../repositories/dataComponents';
 import type { JobEgress } from '../executor';
-import { isPythonComponent, pythonDefinitions } from './definitions';
+import { gitHostsOf, isPythonComponent, pythonDefinitions } from './definitions';
 import { INSTALL_CHANGED_COMMAND } from './installChanged';
 import { SYSTEM_CA_BUNDLE, SYSTEM_PYTHON, ensureMeltano, type ProvisionedMeltano } from './provision';
 import { pipTrustedHostEnv, type MeltanoSettings } from './settings';
@@ -66,6 +66,18 @@ export function meltanoProjectPath(projectDir: string, projectPath: string): { p
   return { path: projectPath, repository: false };
 }
 
+/**
+ * The install step's network: the package index and nothing else, unless a plugin installs from a
+ * git repository (a pip_url `git+https://…`): then the public internet as the run step has it,
+ * never a private address the policy refuses. The repository's host is not added to the hosts
+ * routed past that refusal, since a stranger's pip_url names it.
+ */
+export function installEgressOf(indexHosts: readonly string[], label: string, gitHosts: readonly string[]): JobEgress {
+  const hosts = [...new Set(gitHosts)];
+  if (hosts.length === 0) return { allowHosts: indexHosts, exclusive: true, label: `${label}, and nothing else` };
+  return { allowHosts: indexHosts, exclusive: false, label: `${label}, and the public internet for the git repositories its plugins install from (${hosts.join(', ')})` };
+}
+
 export const needsMeltano = (components: readonly DataComponentRow[]): boolean => components.some(isPythonComponent);
 
 /** Everything the two steps need; undefined when the job cannot run, after a line saying why. */
@@ -122,7 +134,7 @@ export async function prepareMeltanoJob(input: MeltanoJobInput): Promise<Meltano
       ...(caBundle ? { PIP_CERT: caBundle, SSL_CERT_FILE: caBundle } : {}),
     }),
     installScript: `${cd}${INSTALL_CHANGED_COMMAND} ${python.map((c) => shellQuote(c.name)).join(' ')}`,
-    installEgress: { allowHosts: settings.indexHosts, exclusive: true, label: `${label}, and nothing else` },
+    installEgress: installEgressOf(settings.indexHosts, label, python.flatMap((c) => gitHostsOf(definitions.get(c.name)?.pipUrl))),
     seed: `${seed}${cd}`,
     runEgress: { allowHosts: settings.indexHosts, exclusive: false, label },
     harvest: () => harvestStates(input.db, input.pipelineId, input.projectDir, input.jobId, seeded),
