@@ -113,6 +113,23 @@ describe('read-only workspaces', () => {
       await world.server.db.updateTable('workspaces').set({ app_properties: '{}' }).where('id', '=', W).execute();
     }
   });
+
+  it('takes deleting their own comment from a member too; an admin still deletes it (issue 40)', async () => {
+    const own = await post(world.member, dataset, 'Mine to keep while read-only');
+    expect(hasLink(own, REL.deleteComment)).toBe(true);
+    await world.server.db.updateTable('workspaces').set({ app_properties: JSON.stringify({ MEMBER_COMMENTS_READ_ONLY: 'true' }) }).where('id', '=', W).execute();
+    try {
+      const ownNow = (await world.member.api.get(linkOf(own, REL.self))).body;
+      expect(hasLink(ownNow, REL.deleteComment)).toBe(false);
+      expectError(await world.member.api.call('DELETE', linkOf(own, REL.self)), 403);
+      expect((await world.member.api.get(linkOf(own, REL.self))).body.message).toBe('Mine to keep while read-only');
+      const asOwner = (await world.owner.api.get(linkOf(own, REL.self))).body;
+      expect((await world.owner.api.call('DELETE', linkOf(asOwner, REL.deleteComment))).status).toBe(204);
+      expect((await world.member.api.call('GET', linkOf(own, REL.self))).status).toBe(404);
+    } finally {
+      await world.server.db.updateTable('workspaces').set({ app_properties: '{}' }).where('id', '=', W).execute();
+    }
+  });
 });
 
 describe('bad input', () => {
