@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, waitFor } from 'xstate';
+import { createActor, fromPromise, waitFor } from 'xstate';
 import { createApiClient } from '../../api/client';
 import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
@@ -107,6 +107,119 @@ describe('invitations scenarios', () => {
       `POST ${BASE}/workspaces/w1/invitations`,
       `GET ${BASE}/workspaces/w1/invitations?size=99`,
     ]);
+    actor.stop();
+  });
+});
+
+// Independent checks (issue 40): the actors are the test's own, the expected lists are computed
+// here, and the texts are the spec's words, not INVITATION_TEXT's.
+describe('invitations, checked by hand', () => {
+  /** A promise the test settles when it chooses. */
+  function deferred<T>() {
+    let resolve!: (value: T) => void;
+    let reject!: (error: unknown) => void;
+    const promise = new Promise<T>((yes, no) => {
+      resolve = yes;
+      reject = no;
+    });
+    return { promise, resolve, reject };
+  }
+
+  function start(overrides: { remove?: () => Promise<unknown>; revoke?: () => Promise<unknown> } = {}) {
+    const lists: ReturnType<typeof deferred<Invitation[]>>[] = [];
+    const calls: string[] = [];
+    const actors = {
+      list: fromPromise<Invitation[], unknown>(() => {
+        calls.push('list');
+        const next = deferred<Invitation[]>();
+        lists.push(next);
+        return next.promise;
+      }),
+      send: fromPromise<unknown, { emails: readonly string[] }>(({ input }) => {
+        calls.push(`send ${input.emails.join(',')}`);
+        return Promise.resolve();
+      }),
+      resend: fromPromise(() => Promise.resolve()),
+      revoke: fromPromise<unknown, { invitation: Invitation }>(({ input }) => {
+        calls.push(`revoke ${input.invitation.id}`);
+        return overrides.revoke ? overrides.revoke() : Promise.resolve();
+      }),
+      remove: fromPromise<unknown, { invitation: Invitation }>(({ input }) => {
+        calls.push(`remove ${input.invitation.id}`);
+        return overrides.remove ? overrides.remove() : Promise.resolve();
+      }),
+      toggleAdmin: fromPromise(() => Promise.resolve()),
+    };
+    const actor = createActor(invitationsMachine.provide({ actors }), { input: { workspace } }).start();
+    const toasts: { message: string; intent: string }[] = [];
+    actor.on('invitations.toast', ({ message, intent }) => void toasts.push({ message, intent }));
+    return { actor, lists, calls, toasts };
+  }
+
+  it('takes a deleted invitation off the list at once, before the list is read again', async () => {
+    const { actor, lists, calls } = start();
+    lists[0]!.resolve([pending, accepted, readOnly]);
+    await waitFor(actor, (s) => s.matches('ready'));
+    actor.send({ type: 'user.delete', invitation: pending });
+    // the delete is done and the second read has not answered yet
+    await waitFor(actor, (s) => s.matches('loading') && lists.length === 2);
+    expect(calls).toEqual(['list', 'remove i1', 'list']);
+    expect(actor.getSnapshot().context.invitations?.map((i) => i.id)).toEqual(['i2', 'i3']);
+    lists[1]!.resolve([accepted, readOnly]);
+    await waitFor(actor, (s) => s.matches('ready'));
+    expect(actor.getSnapshot().context.invitations?.map((i) => i.id)).toEqual(['i2', 'i3']);
+    actor.stop();
+  });
+
+  it('keeps a deleted invitation on the list when its delete fails', async () => {
+    const { actor, lists } = start({ remove: () => Promise.reject(offline) });
+    lists[0]!.resolve([pending, accepted]);
+    await waitFor(actor, (s) => s.matches('ready'));
+    actor.send({ type: 'user.delete', invitation: pending });
+    await waitFor(actor, (s) => s.matches('loading') && lists.length === 2);
+    expect(actor.getSnapshot().context.invitations?.map((i) => i.id)).toEqual(['i1', 'i2']);
+    actor.stop();
+  });
+
+  it('says in an error toast that a revoke failed, and reads the list again', async () => {
+    const { actor, lists, calls, toasts } = start({ revoke: () => Promise.reject(offline) });
+    lists[0]!.resolve([pending]);
+    await waitFor(actor, (s) => s.matches('ready'));
+    actor.send({ type: 'user.revoke', invitation: pending });
+    await waitFor(actor, (s) => s.matches('loading') && lists.length === 2);
+    expect(calls).toEqual(['list', 'revoke i1', 'list']);
+    expect(toasts).toEqual([{ message: 'Error while withdrawing invitation. Please try again.', intent: 'error' }]);
+    actor.stop();
+  });
+
+  it('says a successful revoke in a success toast naming the address', async () => {
+    const { actor, lists, toasts } = start();
+    lists[0]!.resolve([pending]);
+    await waitFor(actor, (s) => s.matches('ready'));
+    actor.send({ type: 'user.revoke', invitation: pending });
+    await waitFor(actor, (s) => s.matches('loading') && lists.length === 2);
+    expect(toasts).toHaveLength(1);
+    expect(toasts[0]?.intent).toBe('success');
+    expect(toasts[0]?.message).toContain('ann@example.com');
+    actor.stop();
+  });
+
+  it('shows an error under the form for an invalid address and sends nothing', async () => {
+    const { actor, lists, calls, toasts } = start();
+    lists[0]!.resolve([]);
+    await waitFor(actor, (s) => s.matches('ready'));
+    for (const text of ['nope', 'ann@example.com, nope', 'ann@', '@example.com', '']) {
+      actor.send({ type: 'user.invite', text });
+      expect(actor.getSnapshot().value, text).toBe('ready');
+      expect(actor.getSnapshot().context.formError, text).toBe('Enter valid email address');
+    }
+    expect(calls).toEqual(['list']);
+    expect(toasts).toEqual([]);
+    // a valid address clears it and is sent
+    actor.send({ type: 'user.invite', text: 'dee@example.com' });
+    expect(actor.getSnapshot().context.formError).toBeNull();
+    await waitFor(actor, (s) => s.matches('loading') && lists.length === 2);
+    expect(calls).toEqual(['list', 'send dee@example.com', 'list']);
     actor.stop();
   });
 });
