@@ -2,7 +2,9 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../server/seed';
 import { storeSchemaName } from '../../server/stores/defaultStore';
-import { runQuery } from '../../server/stores/queryRunner';
+import { checkQuery, QueryRefused } from '../../server/stores/queryGuard';
+import { QueryFailed, runQuery } from '../../server/stores/queryRunner';
+import { ensureStoreRole } from '../../server/stores/storeRole';
 import { REL } from '../../src/domain/relations';
 import { expectError, hasLink, linkOf } from './helpers/http';
 import { makePipeline, runLoad, type StreamLoad } from './helpers/storeLoads';
@@ -200,6 +202,42 @@ describe('read-only, checked SQL', () => {
     // even a setting the parser would refuse does not lift READ ONLY for a write in the same statement
     await runQuery(world.server.db, DEMO.workspaceId, write, 10, { timeoutMs: 1000 }).catch(() => undefined);
     expect(await ordersCount()).toBe(before);
+  });
+
+  it('the READ ONLY transaction on its own: a write past the guard and the role fails because the transaction is read-only (issue 40)', async () => {
+    // The other fences switched off in the test: the text goes to runQuery unchecked (the guard
+    // would refuse the function), and the write is a SECURITY DEFINER function of the server's own
+    // user, so the workspace's role (SELECT only) does not stop it. What is left is READ ONLY.
+    const store = storeDbOf(world.server.db);
+    const probe = sql.id(schema, 'read_only_probe');
+    const write = sql.id(schema, 'read_only_probe_write');
+    await sql`CREATE TABLE IF NOT EXISTS ${probe} (n int)`.execute(store);
+    await sql`CREATE OR REPLACE FUNCTION ${write}() RETURNS int LANGUAGE sql VOLATILE SECURITY DEFINER AS ${sql.lit(`INSERT INTO "${schema}".read_only_probe VALUES (1) RETURNING n`)}`.execute(store);
+    const rows = async () => Number((await sql<{ n: number }>`SELECT count(*) AS n FROM ${probe}`.execute(store)).rows[0]?.n);
+    const text = 'SELECT read_only_probe_write() AS written';
+    try {
+      await expect(checkQuery(text)).rejects.toThrow(QueryRefused);
+      // the control: as the workspace's role, outside a read-only transaction, the same statement writes
+      const role = await ensureStoreRole(world.server.db, DEMO.workspaceId);
+      const rolledBack = new Error('roll back');
+      await expect(
+        store.transaction().execute(async (trx) => {
+          await sql`SELECT set_config('search_path', ${`"${schema}", pg_catalog`}, true), set_config('role', ${role}, true)`.execute(trx);
+          expect((await sql<{ written: number }>`SELECT read_only_probe_write() AS written`.execute(trx)).rows).toEqual([{ written: 1 }]);
+          expect(Number((await sql<{ n: number }>`SELECT count(*) AS n FROM ${probe}`.execute(trx)).rows[0]?.n)).toBe(1);
+          throw rolledBack;
+        }),
+      ).rejects.toBe(rolledBack);
+      expect(await rows()).toBe(0);
+      // through the dataset query path: refused by the read-only transaction, and nothing written
+      const failure = runQuery(world.server.db, DEMO.workspaceId, { text, tables: [] }, 10, { timeoutMs: 5000 });
+      await expect(failure).rejects.toThrow(QueryFailed);
+      await expect(failure).rejects.toThrow(/cannot execute INSERT in a read-only transaction/);
+      expect(await rows()).toBe(0);
+    } finally {
+      await sql`DROP FUNCTION IF EXISTS ${write}()`.execute(store);
+      await sql`DROP TABLE IF EXISTS ${probe}`.execute(store);
+    }
   });
 });
 
