@@ -111,6 +111,36 @@ for (const mode of ['bwrap', 'unshare'] as const) {
       connections = 0;
     });
 
+    it('is refused by a prohibit route at both ends of every special-purpose range (issue 40)', async () => {
+      // Written out by hand from IANA's special-purpose registry (RFC 6890), not read from the code:
+      // the second address of each range and the one before its last, so a narrowed range shows.
+      const targets = [
+        '0.0.0.1', '0.255.255.254', // 0.0.0.0/8
+        '10.0.0.1', '10.255.255.254', // 10.0.0.0/8 (slirp's own 10.0.2.0/24 aside)
+        '100.64.0.1', '100.127.255.254', // 100.64.0.0/10
+        '169.254.169.254', '169.254.255.254', // 169.254.0.0/16
+        '172.16.0.1', '172.31.255.254', // 172.16.0.0/12
+        '192.0.0.1', '192.0.0.254', // 192.0.0.0/24
+        '192.0.2.1', '192.0.2.254', // 192.0.2.0/24
+        '192.88.99.1', '192.88.99.254', // 192.88.99.0/24
+        '192.168.0.1', '192.168.255.254', // 192.168.0.0/16
+        '198.18.0.1', '198.19.255.254', // 198.18.0.0/15
+        '198.51.100.1', '198.51.100.254', // 198.51.100.0/24
+        '203.0.113.1', '203.0.113.254', // 203.0.113.0/24
+        '224.0.0.1', '239.255.255.254', // 224.0.0.0/4
+        '240.0.0.1', '255.255.255.254', // 240.0.0.0/4
+      ];
+      // A prohibit route answers at once with EACCES ("Permission denied"): no packet leaves the job,
+      // so the whole probe takes well under a second. Anything else (a timeout, a reset from slirp,
+      // the kernel's own refusal of multicast) means the route was not there.
+      const script = targets.map((t) => `echo "probe ${t} $(timeout 2 bash -c 'exec 3<>/dev/tcp/${t}/${port}' 2>&1 | tail -1 | sed 's/.*: //')"`).join('\n');
+      const started = Date.now();
+      const { log } = await run(script);
+      for (const t of targets) expect(log, t).toContain(`probe ${t} Permission denied\n`);
+      expect(connections).toBe(0);
+      expect(Date.now() - started).toBeLessThan(30_000);
+    });
+
     it('cannot signal the server', async () => {
       const { job, log } = await run(`kill -TERM ${process.pid}; kill -KILL ${process.pid}`);
       expect(job.status).toBe('ERROR');
