@@ -17,7 +17,7 @@ async function main() {
   const log = server.app.log;
 
   if (config.env.SEED_DEMO === 'true') {
-    await seedDemo(database.db, log, { pipelines: true, dataDir: config.dataDir });
+    await seedDemo(database.db, log, { pipelines: true });
   }
 
   // Every server process is also a worker on the shared queue (RUNNER_ENABLED=false and

@@ -161,6 +161,15 @@ export interface StreamCatalogsTable {
   discovered: Timestamp;
 }
 
+export interface WorkspaceDeploymentsTable {
+  workspace_id: string;
+  repository_url: string;
+  branch: string;
+  commit_id: string;
+  job_id: string | null;
+  deployed: Timestamp;
+}
+
 export interface JobLogsTable {
   job_id: string;
   sequence: number;
@@ -479,6 +488,7 @@ export interface Database {
   workspace_dataplugins: WorkspaceDataPluginsTable;
   pipeline_states: PipelineStatesTable;
   stream_catalogs: StreamCatalogsTable;
+  workspace_deployments: WorkspaceDeploymentsTable;
   notifications: NotificationsTable;
   notification_settings: NotificationSettingsTable;
   notification_routes: NotificationRoutesTable;

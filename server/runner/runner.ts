@@ -14,6 +14,8 @@ import { DiskQuotas } from './diskQuota';
 import { createExecutor } from './sandbox';
 import { LogWriter, lastLogSequence } from './logs';
 import { projectDir, writeProjectFile } from './project';
+import { ensureDeployedCommit } from './deployedRepository';
+import { placeWorkspaceFiles } from './workspaceFiles';
 import { claimNextJob, finishJob, recordProcessGroup, recoverLostJobs, renewLeases, stopRequestedAmong, type JobRow } from './queue';
 import { queueSignals } from './signals';
 import { isJobType, type JobType } from './jobKinds';
@@ -271,12 +273,38 @@ export class Runner {
     return started;
   }
 
+  /**
+   * This worker's disk is a cache (issue 42): before a pipeline job runs, its project gets what the
+   * database records — the deployed commit (fetched when this disk lacks it) and the workspace's
+   * files; the generated meltano.yml and Meltano's state follow in the steps below. A result ends
+   * the job (the fetch failed or was stopped).
+   */
+  private async materialiseProject(entry: Running, write: (line: string) => void): Promise<JobProcessResult | undefined> {
+    const { db, dataDir } = this.options;
+    const job = entry.job;
+    const fetched = await ensureDeployedCommit(db, job, {
+      dataDir,
+      executor: this.requireExecutor(),
+      repositoryLocalRoots: this.options.repositoryLocalRoots ?? [],
+      killGraceMs: this.options.killGraceMs,
+      write,
+      track: (started) => this.track(entry, started),
+    });
+    if (fetched) return fetched;
+    const placed = await placeWorkspaceFiles(db, job.workspace_id, projectDir(dataDir, job.workspace_id));
+    if (placed.written > 0) write(`Placed ${placed.written} of the workspace's files in the project (${placed.kept} already there).`);
+    for (const line of placed.refused) write(`Not placed in the project: ${line}.`);
+    return undefined;
+  }
+
   /** Runs a pipeline job's script; `grant` receives the job's bridge token, revoked by the caller. */
   private async runPipeline(entry: Running, writer: LogWriter, grant: (token: string) => void): Promise<JobProcessResult> {
     const { db } = this.options;
     const job = entry.job;
     const pipeline = job.pipeline_id ? await getPipeline(db, job.pipeline_id) : undefined;
     if (!pipeline) throw new Error('The pipeline of this job no longer exists.');
+    const materialised = await this.materialiseProject(entry, (line) => writer.write(line));
+    if (materialised) return materialised;
     // A target-store component loads into the default store, whichever store that is (storeKinds.ts).
     const store = await ensureDefaultStore(db, job.workspace_id);
     const own = await listDataComponents(db, job.workspace_id);

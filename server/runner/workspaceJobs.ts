@@ -1,10 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_BRANCH, isRemoteGitUrl, parseRepositoryUrl } from '../../src/domain/workspaceRepository';
+import { DEFAULT_BRANCH, isRemoteGitUrl } from '../../src/domain/workspaceRepository';
 import type { Db } from '../db/database';
 import { listDataComponents } from '../repositories/dataComponents';
 import { findWorkspace } from '../repositories/workspaces';
-import { checkLocalRepository } from '../security/localRepositories';
 import { ensureDefaultStore } from '../stores/defaultStore';
 import { applyDefinitions } from './deploy/apply';
 import { parseDefinitions, problemLine, readDefinitionFiles, type FieldProblem } from './deployDefinitions';
@@ -12,6 +11,8 @@ import { parseMeltanoPlugins } from './meltanoPlugins';
 import { DEFAULT_ENVIRONMENT, WORKSPACE_FILE } from './workspaceConfig';
 import type { Executor, JobProcess, JobProcessResult } from './executor';
 import { projectDir, writeProjectFile } from './project';
+import { CLONE_SCRIPT, REPOSITORY_DIR, gitSource } from './gitFetch';
+import { forgetCachedCommit, recordDeployment } from './deployedRepository';
 import type { JobRow } from './jobRow';
 
 // A workspace's own jobs (issue 10). WORKSPACE_INIT makes the project directory and the default
@@ -26,8 +27,7 @@ export const WORKSPACE_DEPLOY = 'WORKSPACE_DEPLOY';
 
 const EXITED_OK: JobProcessResult = { reason: 'EXITED', exitCode: 0, signal: null };
 const EXITED_FAILED: JobProcessResult = { reason: 'EXITED', exitCode: 1, signal: null };
-/** where a deployment keeps the clone, inside the project directory */
-export const REPOSITORY_DIR = 'repository';
+export { REPOSITORY_DIR } from './gitFetch';
 
 /** In-process: the project directory with its meltano.yml, and the default store. */
 export async function runWorkspaceInit(db: Db, dataDir: string, job: JobRow, write: (line: string) => void): Promise<JobProcessResult> {
@@ -66,25 +66,6 @@ export interface DeploymentStart {
   after?: (result: JobProcessResult) => Promise<JobProcessResult>;
 }
 
-// The clone goes to a fresh directory and replaces the previous one only when it succeeded, so a
-// failed deployment leaves the last good one. Variables are quoted: the URL is never shell text.
-// It runs in the job sandbox; an SSH key arrives in the environment and lives in its private /tmp.
-const CLONE_SCRIPT = `set -eu
-trap 'rm -f "$HOME/id_deploy"' EXIT
-mkdir -p "$HOME"
-if [ -n "\${DEPLOY_SSH_KEY:-}" ]; then (umask 077; printf '%s\\n' "$DEPLOY_SSH_KEY" > "$HOME/id_deploy"); fi
-unset DEPLOY_SSH_KEY
-rm -rf "$DEPLOY_DIR.new"
-if [ -n "$DEPLOY_BRANCH" ]; then
-  git clone --quiet --depth 1 --branch "$DEPLOY_BRANCH" -- "$DEPLOY_URL" "$DEPLOY_DIR.new"
-else
-  git clone --quiet --depth 1 -- "$DEPLOY_URL" "$DEPLOY_DIR.new"
-fi
-rm -rf "$DEPLOY_DIR"
-mv "$DEPLOY_DIR.new" "$DEPLOY_DIR"
-echo "Deployed commit $(git -C "$DEPLOY_DIR" rev-parse HEAD) of branch $(git -C "$DEPLOY_DIR" rev-parse --abbrev-ref HEAD)."
-`;
-
 /**
  * Starts a deployment: with no repository set it ends at once with a log line saying so;
  * otherwise git clones the repository (a remote URL, or a local repository path) with the
@@ -104,42 +85,17 @@ export async function startDeployment(
     write('Nothing to deploy: this workspace has no repository URL. Set one in the workspace settings, then deploy again.');
     return { done: EXITED_OK };
   }
-  const parsed = parseRepositoryUrl(url);
-  if (!parsed) {
-    write(`Nothing deployed: '${url.slice(0, 200)}' is not a repository URL git can fetch.`);
-    return { done: EXITED_FAILED };
-  }
-  // A local path is cloned by its real path, checked against REPOSITORY_LOCAL_ROOTS (localRepositories.ts).
-  const local = parsed.kind === 'local' ? checkLocalRepository(url, { dataDir, roots: options.repositoryLocalRoots }, true) : undefined;
-  if (local && !local.ok) {
-    write(`Nothing deployed: the local repository ${url.slice(0, 200)} ${local.reason}.`);
-    return { done: EXITED_FAILED };
-  }
   const dir = projectDir(dataDir, workspace.id);
   fs.mkdirSync(dir, { recursive: true });
   const branch = workspace.repository_branch?.trim() || (isRemoteGitUrl(url) ? DEFAULT_BRANCH : '');
   const { executor } = options;
-  // HOME is the job's private /tmp: git's and ssh's files, and the key, go when the job ends
-  const paths = executor.paths(dir, '');
-  const scratch = paths.tmp;
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: scratch,
-    DEPLOY_URL: local?.path ?? url,
-    DEPLOY_BRANCH: branch,
-    DEPLOY_DIR: path.posix.join(paths.project, REPOSITORY_DIR),
-    JOB_ID: job.id,
-    // No prompt can be answered; only these transports (never ext::, which runs commands).
-    GIT_TERMINAL_PROMPT: '0',
-    GIT_ALLOW_PROTOCOL: 'https:ssh:file',
-    GIT_CONFIG_NOSYSTEM: '1',
-  };
-  if (parsed.kind === 'ssh') {
-    const keyFile = path.posix.join(scratch, 'id_deploy');
-    if (workspace.ssh_private_key) env.DEPLOY_SSH_KEY = workspace.ssh_private_key.trim();
-    const identity = workspace.ssh_private_key ? `-i "${keyFile}" -o IdentitiesOnly=yes ` : '';
-    env.GIT_SSH_COMMAND = `ssh ${identity}-o BatchMode=yes -o StrictHostKeyChecking=accept-new -o UserKnownHostsFile="${path.posix.join(scratch, 'known_hosts')}"`;
+  const source = gitSource({ url, branch, sshPrivateKey: workspace.ssh_private_key }, { dataDir, projectDir: dir, repositoryLocalRoots: options.repositoryLocalRoots, executor, jobId: job.id });
+  if (!source.ok) {
+    write(`Nothing deployed: ${source.line}`);
+    return { done: EXITED_FAILED };
   }
+  // the clone on this disk is about to change: until this deployment is recorded, no job takes it for the deployed commit
+  forgetCachedCommit(dataDir, workspace.id);
   write(`Deploying ${describeUrl(url)}${branch ? ` (branch ${branch})` : ''}.`);
   write(executor.describe());
   let commit: string | undefined;
@@ -147,9 +103,9 @@ export async function startDeployment(
     workspaceId: workspace.id,
     script: CLONE_SCRIPT,
     projectDir: dir,
-    env,
+    env: source.env,
     // a local repository is visible to the clone, read-only, where it is
-    ...(local?.ok ? { readOnlyPaths: [local.path] } : {}),
+    ...(source.readOnlyPaths.length > 0 ? { readOnlyPaths: source.readOnlyPaths } : {}),
     timeoutMs: job.timeout_seconds * 1000,
     killGraceMs: options.killGraceMs,
     onLine: (line) => {
@@ -163,7 +119,10 @@ export async function startDeployment(
       return result;
     }
     if (commit) await db.updateTable('jobs').set({ commit_id: commit }).where('id', '=', job.id).execute();
-    return deployDefinitions(db, job, path.join(dir, REPOSITORY_DIR), write);
+    const applied = await deployDefinitions(db, job, path.join(dir, REPOSITORY_DIR), write);
+    // what applied is what every later job finds, on any worker (deployedRepository.ts)
+    if (commit && applied.reason === 'EXITED' && applied.exitCode === 0) await recordDeployment(db, dataDir, { workspaceId: workspace.id, url, branch, commit, jobId: job.id });
+    return applied;
   };
   return { process: started, after };
 }

@@ -5,9 +5,8 @@ import type { MemberRole } from '../db/schema';
 import { createIdpUser } from '../identity/users';
 import { notify } from '../notifications/notify';
 import { newId } from '../repositories/ids';
-import { projectDir } from '../runner/project';
 import { DEMO_CHANNELS, DEMO_DATASETS, SANDBOX_DATASETS, datasetJson, type DemoDataset } from './demoContent';
-import { placeDemoFiles, seedDemoPipelines } from './pipelines';
+import { seedDemoPipelines, storeDemoFiles } from './pipelines';
 import { DEMO_LIST, DEMO_SHOWCASE, type ShowcaseDataset } from './showcase';
 
 export { DEMO_FILES_DIR, DEMO_PIPELINES } from './pipelines';
@@ -31,8 +30,6 @@ export interface SeedOptions {
    * asks for them; the API tests' world does not, so its job counts stay its own.
    */
   pipelines?: boolean;
-  /** the data directory: with `pipelines`, the demo project gets its sample files there */
-  dataDir?: string;
 }
 
 /**
@@ -49,12 +46,12 @@ export async function seedDemo(db: Db, log: FastifyBaseLogger, options: SeedOpti
     return true;
   });
   log.info({ workspace: DEMO.workspaceName, created, pipelines: created && options.pipelines === true }, created ? 'seed: demo content created' : 'seed: demo content already present');
-  if (options.pipelines && options.dataDir) {
-    // The demo's project is the demo workspace's to change: what it did there must not stop a start.
+  if (options.pipelines && !created) {
+    // A restart brings the stored sample files up to the ones this server ships.
     try {
-      placeDemoFiles(projectDir(options.dataDir, DEMO.workspaceId));
+      await storeDemoFiles(db, DEMO.workspaceId);
     } catch (error) {
-      log.warn({ err: error }, 'seed: the demo sample files could not be placed in the demo project');
+      log.warn({ err: error }, "seed: the demo sample files could not be stored as the demo workspace's files");
     }
   }
 }

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { DAILY_CRON } from '../../src/domain/cron';
 import { TABLE_PREFIX_SETTING } from '../../src/domain/tableNamespace';
 import type { Db } from '../db/database';
@@ -8,7 +9,6 @@ import { createPipeline, type PipelineInput } from '../repositories/pipelines';
 import { enqueueJob } from '../runner';
 import { appendLogLines } from '../runner/logs';
 import { repositoryRoot } from '../plugins/repositoryRoot';
-import { readFileInside, replaceFileInside } from '../security/projectFiles';
 import { ensureDefaultStore } from '../stores/defaultStore';
 
 // The demo workspace's Lab: two pipelines of the built-in plugins into the default store, one
@@ -17,21 +17,29 @@ import { ensureDefaultStore } from '../stores/defaultStore';
 
 /** The sample files of the second pipeline, shipped with the server. */
 export const DEMO_FILES_DIR = path.join(repositoryRoot(), 'server', 'seed', 'files');
-/** Where the demo project keeps its copy of them: tap-files reads inside the project only. */
+/** The folder of the demo workspace's files (its resources) they are stored under; tap-files reads it in the project. */
 export const DEMO_FILES_PROJECT_DIR = 'demo-files';
 
 /**
- * Copies the sample files into the demo workspace's project (at every start, restoring them). The
- * project is written by the workspace's jobs, so nothing is written through a link planted there.
+ * Stores the sample files as the demo workspace's files, in the database (at every start,
+ * restoring them), from where every job's project gets them on whichever worker it runs
+ * (runner/workspaceFiles.ts). A file whose bytes did not change keeps its modification time,
+ * which tap-files' bookmarks compare.
  */
-export function placeDemoFiles(project: string): void {
-  const dir = path.join(project, DEMO_FILES_PROJECT_DIR);
-  fs.mkdirSync(dir, { recursive: true });
-  for (const name of fs.readdirSync(DEMO_FILES_DIR)) {
-    const body = fs.readFileSync(path.join(DEMO_FILES_DIR, name));
-    // Unchanged files keep their modification time, which tap-files' bookmarks compare.
-    if (fs.existsSync(path.join(dir, name)) && readFileInside(dir, name, 10 * body.length + 1024).equals(body)) continue;
-    replaceFileInside(dir, name, body);
+export async function storeDemoFiles(db: Db, workspaceId: string): Promise<void> {
+  for (const name of fs.readdirSync(DEMO_FILES_DIR).sort()) {
+    const content = fs.readFileSync(path.join(DEMO_FILES_DIR, name));
+    const row = { content, content_type: name.endsWith('.csv') ? 'text/csv' : 'application/octet-stream', size: content.length };
+    await db
+      .insertInto('workspace_resources')
+      .values({ workspace_id: workspaceId, path: `${DEMO_FILES_PROJECT_DIR}/${name}`, created_by: null, ...row })
+      .onConflict((oc) =>
+        oc
+          .columns(['workspace_id', 'path'])
+          .doUpdateSet({ ...row, last_modified: sql`now()` })
+          .where(sql<boolean>`workspace_resources.content IS DISTINCT FROM excluded.content`),
+      )
+      .execute();
   }
 }
 
@@ -78,6 +86,8 @@ const PIPELINES: Array<PipelineInput & { name: string }> = [
  */
 export async function seedDemoPipelines(db: Db, workspaceId: string, ownerId: string, now: Date): Promise<{ pipelineIds: string[]; firstJobId: string }> {
   await ensureDefaultStore(db, workspaceId);
+  // in the seed's transaction: the first run of the files pipeline must find them on any worker
+  await storeDemoFiles(db, workspaceId);
   for (const component of COMPONENTS) {
     const created = await createDataComponent(db, workspaceId, component);
     if (!created.ok) throw new Error(`seed: the component name ${component.name}: ${created.problem}`);

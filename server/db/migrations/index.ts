@@ -29,6 +29,7 @@ import * as datasetBodyCompression from './027_dataset_body_compression';
 import * as credentialChanges from './028_credential_changes';
 import * as storeLoadingRoles from './029_store_loading_roles';
 import * as streamCatalogs from './030_stream_catalogs';
+import * as workspaceDeployments from './031_workspace_deployments';
 
 /** Ordered by name; a new migration is a new file added here, never an edit of an old one. */
 export const migrations: Record<string, Migration> = {
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   '028_credential_changes': credentialChanges,
   '029_store_loading_roles': storeLoadingRoles,
   '030_stream_catalogs': streamCatalogs,
+  '031_workspace_deployments': workspaceDeployments,
 };
