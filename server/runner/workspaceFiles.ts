@@ -60,7 +60,8 @@ function directoryInside(root: string, relative: string, made: (dir: string) => 
 function holds(file: string, size: number, modified: Date): boolean {
   try {
     const stat = fs.lstatSync(file);
-    return stat.isFile() && stat.size === size && Math.trunc(stat.mtimeMs) === modified.getTime();
+    // mtime, as tap-files reads it: mtimeMs is a float that can fall short of the millisecond written
+    return stat.isFile() && stat.size === size && stat.mtime.getTime() === modified.getTime();
   } catch {
     return false;
   }
