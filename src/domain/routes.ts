@@ -70,12 +70,14 @@ export const ROUTES = {
   pipeline: { pattern: '/lab/:workspaceId/pipelines/:pipelineId', query: ['dataplugin', 'validate'] },
   datastores: { pattern: '/lab/:workspaceId/datastores' },
   newDatastore: { pattern: '/lab/:workspaceId/datastores/new', query: ['dataplugin', 'validate'] },
-  datastore: { pattern: '/lab/:workspaceId/datastores/:datastoreId', query: ['dataplugin', 'validate'] },
+  // ?table opens one of the store's tables in its browser (issue 38)
+  datastore: { pattern: '/lab/:workspaceId/datastores/:datastoreId', query: ['dataplugin', 'validate', 'table'] },
   dataplugins: { pattern: '/lab/:workspaceId/dataplugins', query: ['tab', 'type'] },
   datasources: { pattern: '/lab/:workspaceId/datasources' },
   labChannels: { pattern: '/lab/:workspaceId/channels' },
-  // ?edit={datasetId} or ?edit=new opens the dataset editor (the spec names no route of its own)
-  labDatasets: { pattern: '/lab/:workspaceId/datasets', query: ['search', 'edit'] },
+  // ?edit={datasetId} or ?edit=new opens the dataset editor (the spec names no route of its own);
+  // ?edit=new&table={name} starts the new dataset on a store table (issue 38)
+  labDatasets: { pattern: '/lab/:workspaceId/datasets', query: ['search', 'edit', 'table'] },
   labSetupTasks: { pattern: '/lab/:workspaceId/setupTasks' },
   labSettings: { pattern: '/lab/:workspaceId/settings' },
   project: { pattern: '/lab/:workspaceId/project' },

@@ -13,6 +13,7 @@ import {
   type DatasetFormValues,
 } from '../../domain/datasetEditor';
 import { hasLink, type HalLike } from '../../domain/hal';
+import { datasetFormForTable } from '../../domain/loadedData';
 import { serverErrorsOf } from '../../domain/pipelineForm';
 import { REL } from '../../domain/relations';
 import type { Dataset, DatasetPreview, DatasetWrite } from '../../domain/resources';
@@ -37,6 +38,8 @@ export interface DatasetEditorInput {
   readonly workspace: HalLike;
   /** null for ?edit=new */
   readonly datasetId: string | null;
+  /** a new dataset started on this store table (?edit=new&table, issue 38): its title and first rows */
+  readonly table?: string | null;
 }
 
 export interface LoadedEditor {
@@ -162,10 +165,10 @@ export const datasetEditorMachine = setup({
         input: ({ context }) => context.input,
         onDone: {
           target: 'ready',
-          actions: assign(({ event }) => ({
+          actions: assign(({ context, event }) => ({
             dataset: event.output.dataset,
             channels: event.output.channels,
-            values: event.output.dataset === null ? EMPTY_DATASET_FORM : formValuesOf(event.output.dataset),
+            values: event.output.dataset !== null ? formValuesOf(event.output.dataset) : context.input.table ? datasetFormForTable(context.input.table) : EMPTY_DATASET_FORM,
             loadError: null,
           })),
         },

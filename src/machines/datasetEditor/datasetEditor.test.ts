@@ -77,6 +77,8 @@ const cases: [string, DatasetEditorInput, LoadedEditor][] = [
   ['a new dataset', { workspace: WORKSPACE, datasetId: null }, { dataset: null, channels: CHANNELS }],
   ['an existing dataset with a query', { workspace: WORKSPACE, datasetId: 'd1' }, { dataset: EXISTING, channels: CHANNELS }],
   ['a workspace that offers no preview', { workspace: NO_PREVIEW_WORKSPACE, datasetId: 'd1' }, { dataset: EXISTING, channels: [] }],
+  // 'Build your first chart' (issue 38): a new dataset started on a store table
+  ['a new dataset on a table', { workspace: WORKSPACE, datasetId: null, table: 'web_sessions' }, { dataset: null, channels: CHANNELS }],
 ];
 
 describe.each(cases)('datasetEditor machine for %s, generated paths', (name, input, load) => {
@@ -91,7 +93,7 @@ describe.each(cases)('datasetEditor machine for %s, generated paths', (name, inp
     const expected =
       name === 'a workspace that offers no preview'
         ? ['datasetEditor.ready.preview.previewing', 'datasetEditor.ready.preview.previewed', 'datasetEditor.ready.preview.previewFailed']
-        : name === 'an existing dataset with a query'
+        : name === 'an existing dataset with a query' || name === 'a new dataset on a table'
           ? ['datasetEditor.ready.preview.idle']
           : [];
     expect(unvisited.sort()).toEqual(expected.sort());
@@ -104,7 +106,11 @@ describe.each(cases)('datasetEditor machine for %s, generated paths', (name, inp
         const before = i > 0 ? path.steps[i - 1]!.state : undefined;
         const now = ctx(step.state);
         const event = step.event as { type: string; error?: unknown; field?: string };
-        if (event.type === 'xstate.done.actor.loadEditor') expect(now.values.title).toBe(load.dataset?.title ?? '');
+        if (event.type === 'xstate.done.actor.loadEditor') {
+          expect(now.values.title).toBe(load.dataset?.title ?? (input.table ? 'Web sessions' : ''));
+          // a table's first rows are the query, previewed at once
+          if (input.table) expect([now.values.query, step.state.matches({ ready: { preview: 'previewing' } })]).toEqual(['SELECT * FROM web_sessions LIMIT 100', true]);
+        }
         if (event.type === 'xstate.error.actor.loadEditor') expect(now.loadError).toBe('Down for maintenance');
         // Save without a title or a query stays in editing with the field messages.
         if (event.type === 'user.save' && !step.state.matches({ ready: { form: 'saving' } })) {

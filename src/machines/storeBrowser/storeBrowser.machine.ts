@@ -10,11 +10,14 @@ import { notProvidedActor } from '../notProvided';
 // The store browser (issue 20), on the embedded store's page and beside a dataset's SQL: the
 // tables of the 'tables' link of `owner` (a workspace or its store), filtered as the person types,
 // and one table at a time opened on its columns and first rows. Re-reading the list keeps the
-// open table open when it is still there.
+// open table open when it is still there. A table named in the input (a link to 'View tables' of a
+// run, issue 38) is opened once the list first shows it.
 
-export type StoreBrowserInput = { readonly owner: HalLike };
+export type StoreBrowserInput = { readonly owner: HalLike; readonly table?: string | null };
 export type StoreBrowserContext = {
   readonly owner: HalLike;
+  /** the table to open when the list is first read (then forgotten) */
+  readonly wanted: string | null;
   readonly tables: readonly StoreTable[] | null;
   readonly error: string | null;
   readonly filter: string;
@@ -39,6 +42,10 @@ export const storeBrowserMachine = setup({
   },
   guards: {
     offered: ({ context }) => hasLink(context.owner, REL.tables),
+    wantedListed: ({ context, event }) => {
+      const tables = (event as { output?: StoreTable[] }).output ?? [];
+      return context.wanted !== null && tables.some((t) => t.name === context.wanted);
+    },
     listed: ({ context, event }) => event.type === 'user.open' && (context.tables ?? []).some((t) => t.name === event.table.name),
     stillListed: ({ context, event }) => {
       const tables = (event as { output?: StoreTable[] }).output ?? [];
@@ -47,7 +54,7 @@ export const storeBrowserMachine = setup({
   },
 }).createMachine({
   id: 'storeBrowser',
-  context: ({ input }) => ({ owner: input.owner, tables: null, error: null, filter: '', open: null, sample: null, sampleError: null }),
+  context: ({ input }) => ({ owner: input.owner, wanted: input.table ?? null, tables: null, error: null, filter: '', open: null, sample: null, sampleError: null }),
   initial: 'starting',
   on: {
     'user.filter': { actions: assign({ filter: ({ event }) => event.text }) },
@@ -62,13 +69,18 @@ export const storeBrowserMachine = setup({
         src: 'list',
         input: ({ context }) => ({ owner: context.owner }),
         onDone: [
+          {
+            guard: 'wantedListed',
+            target: 'ready.sampling',
+            actions: assign(({ context, event }) => ({ tables: event.output, error: null, open: event.output.find((t) => t.name === context.wanted) ?? null, wanted: null, sample: null, sampleError: null })),
+          },
           // the open table's link may have changed with the list: its sample is read again
           {
             guard: 'stillListed',
             target: 'ready.sampling',
-            actions: assign(({ context, event }) => ({ tables: event.output, error: null, open: event.output.find((t) => t.name === context.open?.name) ?? null })),
+            actions: assign(({ context, event }) => ({ tables: event.output, error: null, wanted: null, open: event.output.find((t) => t.name === context.open?.name) ?? null })),
           },
-          { target: 'ready', actions: assign({ tables: ({ event }) => event.output, error: null, open: null, sample: null, sampleError: null }) },
+          { target: 'ready', actions: assign({ tables: ({ event }) => event.output, error: null, wanted: null, open: null, sample: null, sampleError: null }) },
         ],
         onError: { target: 'failed', actions: assign({ error: ({ event }) => failureText(event.error) }) },
       },

@@ -6,7 +6,7 @@ import { fakeFetch } from '../../api/testing/fakeFetch';
 import type { StoreTable, StoreTableSample, Workspace } from '../../domain/resources';
 import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions, type ReplayLog } from '../testing';
 import { storeBrowserActors } from './storeBrowser.actors';
-import { selectVisibleTables, storeBrowserMachine, type StoreBrowserSnapshot } from './storeBrowser.machine';
+import { selectVisibleTables, storeBrowserMachine, type StoreBrowserInput, type StoreBrowserSnapshot } from './storeBrowser.machine';
 
 const BASE = 'http://api.test/api';
 const workspace: Workspace = { id: 'w1', name: 'Acme', _links: { self: { href: `${BASE}/workspaces/w1` }, tables: { href: `${BASE}/workspaces/w1/tables` } } };
@@ -34,8 +34,10 @@ const events = {
 
 const visible = (s: unknown) => selectVisibleTables(s as StoreBrowserSnapshot).map((t) => t.name);
 
-describe('the store browser (model-based)', () => {
-  const input = { owner: workspace };
+// opened from the store's page, and from a run's 'View tables' naming the table to open (issue 38)
+const INPUTS: readonly StoreBrowserInput[] = [{ owner: workspace }, { owner: workspace, table: 'orders' }];
+
+describe.each(INPUTS.map((input) => [input.table ?? 'no table', input] as const))('the store browser (model-based), opened on %s', (_name, input) => {
   const options = { input, events };
   const paths = modelPaths(storeBrowserMachine, options);
 
@@ -56,6 +58,11 @@ describe('the store browser (model-based)', () => {
           expect(visible(s)).toEqual(context.filter === 'country' ? context.tables!.filter((t) => t.name === 'customers').map((t) => t.name) : context.tables!.map((t) => t.name));
         },
         'ready.closed': (s) => expect((s as StoreBrowserSnapshot).context.open).toBeNull(),
+        // the table asked for is wanted only until the list is first read
+        loading: (s) => {
+          const { context } = s as StoreBrowserSnapshot;
+          expect(context.wanted).toBe(context.tables === null ? (input.table ?? null) : null);
+        },
         // the sample asked for is the open table's, and the open table is one the list has
         'ready.sampling': (s, log: ReplayLog) => {
           const { context } = s as StoreBrowserSnapshot;
@@ -84,6 +91,18 @@ describe('store browser scenarios', () => {
     const gone = pathOf(storeBrowserMachine, [{ type: 'xstate.done.actor.list', output: [orders, customers] }, { type: 'user.open', table: orders }, { type: 'user.refresh' }, { type: 'xstate.done.actor.list', output: [customers] }], { input: { owner: workspace } });
     expect(gone.state.matches({ ready: 'closed' })).toBe(true);
     expect((gone.state as StoreBrowserSnapshot).context.open).toBeNull();
+  });
+
+  it("a run's 'View tables' opens the table it names on its first rows at once, and one the store lacks opens nothing", () => {
+    const input = { owner: workspace, table: 'orders' };
+    const opened = pathOf(storeBrowserMachine, [{ type: 'xstate.done.actor.list', output: [customers, orders] }], { input });
+    expect(opened.state.matches({ ready: 'sampling' })).toBe(true);
+    expect((opened.state as StoreBrowserSnapshot).context.open?.name).toBe('orders');
+    const missing = pathOf(storeBrowserMachine, [{ type: 'xstate.done.actor.list', output: [customers] }], { input });
+    expect(missing.state.matches({ ready: 'closed' })).toBe(true);
+    // once read, a refresh does not reopen a table the person closed
+    const closed = pathOf(storeBrowserMachine, [{ type: 'xstate.done.actor.list', output: [orders] }, { type: 'user.close' }, { type: 'user.refresh' }, { type: 'xstate.done.actor.list', output: [orders] }], { input });
+    expect(closed.state.matches({ ready: 'closed' })).toBe(true);
   });
 
   it('the real actors: GETs the tables link, then the open table\'s self link', async () => {

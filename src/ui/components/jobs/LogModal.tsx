@@ -15,7 +15,7 @@ import {
   Switch,
   tokens,
 } from '@fluentui/react-components';
-import { ArrowDownloadRegular, ErrorCircleRegular, SearchRegular } from '@fluentui/react-icons';
+import { ArrowDownloadRegular, ErrorCircleRegular, SearchRegular, TableRegular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useMemo, useRef, useState, type UIEvent } from 'react';
 import { isActiveJob, runTimeText } from '../../../domain/jobs';
@@ -24,6 +24,8 @@ import type { Job } from '../../../domain/resources';
 import { selectCanDownload, selectNoLogs } from '../../../machines/logStream/logStream.machine';
 import { useMachines } from '../../MachinesProvider';
 import { useDownloadLog } from '../../data/pipelines';
+import { LOADED_DATA_TEXTS } from '../../../domain/loadedData';
+import { InAppLink } from '../InAppLink';
 import { JobStatusBadge } from './JobStatusBadge';
 import { RowsCell } from './RowsCell';
 import { useNow } from '../useNow';
@@ -83,11 +85,15 @@ const useStyles = makeStyles({
   hit: { backgroundColor: tokens.colorPaletteYellowBackground2 },
   current: { outline: `2px solid ${tokens.colorBrandStroke1}`, outlineOffset: '-2px' },
   empty: { padding: tokens.spacingHorizontalM, color: tokens.colorNeutralForeground3 },
+  tablesLink: { display: 'inline-flex', alignItems: 'center', gap: tokens.spacingHorizontalXS, alignSelf: 'center', marginRight: tokens.spacingHorizontalM },
   narrowHide: { '@media (max-width: 600px)': { display: 'none' } },
 });
 
-/** The log modal (spec 001 §2) with follow mode, search, first error and virtualised rows. */
-export function LogModal({ job, onClose }: { job: Job; onClose: () => void }) {
+/**
+ * The log modal (spec 001 §2) with follow mode, search, first error and virtualised rows.
+ * `tablesOf` says where the job's tables are once it has completed (issue 38: 'View tables').
+ */
+export function LogModal({ job, onClose, tablesOf }: { job: Job; onClose: () => void; tablesOf?: (job: Job) => string | null }) {
   const styles = useStyles();
   const machines = useMachines();
   const actor = useActorRef(machines.logStream, { input: { job } });
@@ -96,6 +102,7 @@ export function LogModal({ job, onClose }: { job: Job; onClose: () => void }) {
   // the job as last re-read while it runs: its start, end and rows for the summary line
   const latest = useSelector(actor, (s) => s.context.job);
   const now = useNow(isActiveJob(latest));
+  const tablesPath = tablesOf?.(latest) ?? null;
   const spinning = useSelector(actor, (s) => s.context.spinning && s.context.lines.length === 0);
   const noLogs = useSelector(actor, selectNoLogs);
   const canDownload = useSelector(actor, selectCanDownload);
@@ -275,6 +282,11 @@ export function LogModal({ job, onClose }: { job: Job; onClose: () => void }) {
             <Caption1>{`${String(lines.length)} lines`}</Caption1>
           </DialogContent>
           <DialogActions>
+            {tablesPath !== null && (
+              <InAppLink to={tablesPath} className={styles.tablesLink}>
+                <TableRegular aria-hidden /> {LOADED_DATA_TEXTS.viewTables}
+              </InAppLink>
+            )}
             {canDownload && (
               // disabledFocusable: the button keeps the focus while it downloads, so Esc still closes the dialog
               <Button icon={downloading ? <Spinner size="tiny" /> : <ArrowDownloadRegular />} disabledFocusable={downloading} onClick={download}>

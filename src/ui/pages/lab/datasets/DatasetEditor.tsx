@@ -57,15 +57,17 @@ type Props = {
   readonly workspaceId: string;
   /** null: a new dataset */
   readonly datasetId: string | null;
+  /** a new dataset started on this store table (?table, issue 38) */
+  readonly table?: string | null;
   readonly onClose: () => void;
   readonly onSaved: (dataset: Dataset) => void;
 };
 
 /** The dataset editor drawer, opened by ?edit (issue 8): every rule is the machine's. */
-export function DatasetEditor({ workspace, workspaceId, datasetId, onClose, onSaved }: Props) {
+export function DatasetEditor({ workspace, workspaceId, datasetId, table = null, onClose, onSaved }: Props) {
   const styles = useStyles();
   const machines = useMachines();
-  const editor = useActorRef(machines.datasetEditor, { input: { workspace, datasetId } });
+  const editor = useActorRef(machines.datasetEditor, { input: { workspace, datasetId, table } });
   useEffect(() => {
     const subscription = editor.on('dataset.saved', (event) => onSaved(event.dataset));
     return () => subscription.unsubscribe();

@@ -35,10 +35,10 @@ export default function LabDatasetsPage() {
   const route = useRoute();
   const query = route?.name === 'labDatasets' ? route.query : {};
   if (workspace === undefined || !hasLink(workspace, REL.publishDataset)) return <Navigate to={pathTo('root')} replace />;
-  return <DatasetsList key={workspace.id} workspace={workspace} search={query.search ?? ''} edit={query.edit ?? null} />;
+  return <DatasetsList key={workspace.id} workspace={workspace} search={query.search ?? ''} edit={query.edit ?? null} table={query.table ?? null} />;
 }
 
-function DatasetsList({ workspace, search, edit }: { workspace: NonNullable<ReturnType<typeof useCurrentWorkspace>>; search: string; edit: string | null }) {
+function DatasetsList({ workspace, search, edit, table }: { workspace: NonNullable<ReturnType<typeof useCurrentWorkspace>>; search: string; edit: string | null; table: string | null }) {
   const styles = useStyles();
   const navigate = useNavigate();
   const workspaceId = workspace.id;
@@ -134,7 +134,17 @@ function DatasetsList({ workspace, search, edit }: { workspace: NonNullable<Retu
           </Button>
         </div>
       )}
-      {edit !== null && <DatasetEditor key={edit} workspace={workspace} datasetId={edit === 'new' ? null : edit} workspaceId={workspaceId} onClose={closeEditor} onSaved={onSaved} />}
+      {edit !== null && (
+        <DatasetEditor
+          key={`${edit}/${table ?? ''}`}
+          workspace={workspace}
+          datasetId={edit === 'new' ? null : edit}
+          table={edit === 'new' ? table : null}
+          workspaceId={workspaceId}
+          onClose={closeEditor}
+          onSaved={onSaved}
+        />
+      )}
     </>
   );
 }

@@ -20,6 +20,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, type FormEvent } from 'react';
 import { storeSettings } from '../../../../../domain/dataStores';
 import { hasLink } from '../../../../../domain/hal';
+import { LOADED_DATA_TEXTS } from '../../../../../domain/loadedData';
 import { REL } from '../../../../../domain/relations';
 import type { DataStore, Workspace } from '../../../../../domain/resources';
 import { selectBusy, selectCanSave } from '../../../../../machines/dataStoreForm/dataStoreForm.machine';
@@ -51,7 +52,7 @@ export default function DataStoreEditPage() {
   const workspace = useCurrentWorkspace();
   if (!workspace || (route?.name !== 'newDatastore' && route?.name !== 'datastore')) return null;
   const datastoreId = route.name === 'datastore' ? route.params.datastoreId : null;
-  const query = route.query as { dataplugin?: string; validate?: string };
+  const query = route.query as { dataplugin?: string; validate?: string; table?: string };
   // A new key per store: saving /new moves to /{id}, a fresh form on the saved store.
   return (
     <DataStoreForm
@@ -61,15 +62,17 @@ export default function DataStoreEditPage() {
       datastoreId={datastoreId}
       dataPluginId={query.dataplugin ?? null}
       validate={query.validate === 'true'}
+      table={query.table ?? null}
     />
   );
 }
 
 /** What the store holds (the store browser): tables, columns, rows, the run that loaded each, 20 rows of one. */
-function StoreTablesCard({ store, workspaceId }: { store: DataStore; workspaceId: string }) {
+function StoreTablesCard({ store, workspaceId, table }: { store: DataStore; workspaceId: string; table: string | null }) {
   const styles = useStyles();
   const machines = useMachines();
-  const browser = useActorRef(machines.storeBrowser, { input: { owner: store } });
+  // ?table (a run's 'View tables') opens that table once the list is read
+  const browser = useActorRef(machines.storeBrowser, { input: { owner: store, table } });
   return (
     <Card className={mergeClasses(styles.section, styles.tables)} role="group" aria-label="Tables">
       <Subtitle2>Tables</Subtitle2>
@@ -78,7 +81,7 @@ function StoreTablesCard({ store, workspaceId }: { store: DataStore; workspaceId
   );
 }
 
-function DataStoreForm(input: { workspaceId: string; workspace: Workspace; datastoreId: string | null; dataPluginId: string | null; validate: boolean }) {
+function DataStoreForm({ table, ...input }: { workspaceId: string; workspace: Workspace; datastoreId: string | null; dataPluginId: string | null; validate: boolean; table: string | null }) {
   const styles = useStyles();
   const machines = useMachines();
   const form = useActorRef(machines.dataStoreForm, { input });
@@ -126,6 +129,38 @@ function DataStoreForm(input: { workspaceId: string; workspace: Workspace; datas
   }
 
   const store = c.store;
+  // A store the caller may not change (the embedded store has nothing to change): what it is and
+  // what it holds, with no form to fill and no Save that could never work (issue 38).
+  if (store !== null && !hasLink(store, REL.updateDatastore)) {
+    return (
+      <>
+        {toaster}
+        <section data-view="Data Store" aria-label="Data store">
+          <PageHeader title={store.name} />
+          <div className={styles.form}>
+            <Card className={styles.section} role="group" aria-label="About this store">
+              <div className={styles.status} aria-label="Status">
+                <StoreStatus store={store} />
+                {store.jdbcUrl && <Caption1 className={styles.url}>{store.jdbcUrl}</Caption1>}
+              </div>
+              <Body1 className={styles.muted}>{store.managed === true ? LOADED_DATA_TEXTS.embeddedStore : LOADED_DATA_TEXTS.readOnlyStore}</Body1>
+            </Card>
+            <div className={styles.actions}>
+              {hasLink(store, REL.deleteDatastore) && (
+                <Button icon={<DeleteRegular />} disabled={busy} onClick={() => form.send({ type: 'user.delete' })}>
+                  Delete
+                </Button>
+              )}
+              <span className={styles.grow} />
+              <Button onClick={() => form.send({ type: 'user.close' })}>Close</Button>
+            </div>
+          </div>
+          {hasLink(store, REL.tables) && <StoreTablesCard store={store} workspaceId={input.workspaceId} table={table} />}
+          <DeleteStoreDialog open={confirmOpen} deleting={deleting} name={store.name} onCancel={() => form.send({ type: 'user.cancel' })} onConfirm={() => form.send({ type: 'user.confirm' })} />
+        </section>
+      </>
+    );
+  }
   const editable = store === null ? hasLink(input.workspace, REL.newDatastore) : hasLink(store, REL.updateDatastore);
   const disabled = busy || !editable;
   const title = store === null ? 'New data store' : store.name;
@@ -189,7 +224,7 @@ function DataStoreForm(input: { workspaceId: string; workspace: Workspace; datas
           </Button>
         </div>
       </form>
-      {store !== null && hasLink(store, REL.tables) && <StoreTablesCard store={store} workspaceId={input.workspaceId} />}
+      {store !== null && hasLink(store, REL.tables) && <StoreTablesCard store={store} workspaceId={input.workspaceId} table={table} />}
       <DeleteStoreDialog
         open={confirmOpen}
         deleting={deleting}

@@ -17,16 +17,18 @@ import {
   tokens,
   useId,
 } from '@fluentui/react-components';
-import { AddRegular, DatabaseRegular, DeleteRegular, EditRegular, MoreHorizontalRegular, StarRegular } from '@fluentui/react-icons';
+import { AddRegular, DatabaseRegular, DeleteRegular, EditRegular, MoreHorizontalRegular, StarRegular, TableRegular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect } from 'react';
+import { useEffect, type MouseEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { hasLink } from '../../../../../domain/hal';
+import { LOADED_DATA_TEXTS, storeTablesPath } from '../../../../../domain/loadedData';
 import { REL } from '../../../../../domain/relations';
 import { pathTo } from '../../../../../domain/routes';
 import type { DataStore, Workspace } from '../../../../../domain/resources';
 import { selectConfirmOpen } from '../../../../../machines/dataStoreList/dataStoreList.machine';
 import { EmptyState } from '../../../../components/EmptyState';
+import { InAppLink } from '../../../../components/InAppLink';
 import { PageHeader } from '../../../../components/PageHeader';
 import { useMachines } from '../../../../MachinesProvider';
 import { useWorkspace } from '../../../../shell/useWorkspace';
@@ -37,7 +39,10 @@ import { DeleteStoreDialog } from '../DeleteStoreDialog';
 const useStyles = makeStyles({
   list: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
   // A Card lays its children out in a column; a store is one line: icon, details, menu.
-  row: { display: 'flex', flexDirection: 'row', alignItems: 'center', gap: tokens.spacingHorizontalM, padding: tokens.spacingHorizontalM },
+  row: { display: 'flex', flexDirection: 'row', alignItems: 'center', gap: tokens.spacingHorizontalM, padding: tokens.spacingHorizontalM, cursor: 'pointer' },
+  name: { fontWeight: tokens.fontWeightSemibold },
+  // on a phone the button keeps its icon only: the card's name is the way in there too
+  viewLabel: { '@media (max-width: 600px)': { display: 'none' } },
   icon: { fontSize: '28px', color: tokens.colorBrandForeground1, flexShrink: 0 },
   main: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXXS, minWidth: 0, flexGrow: 1 },
   url: { color: tokens.colorNeutralForeground3, fontFamily: tokens.fontFamilyMonospace, overflowWrap: 'anywhere' },
@@ -103,7 +108,9 @@ function DataStoresList({ workspace }: { workspace: Workspace }) {
               key={store.id}
               store={store}
               busy={busy}
-              onEdit={() => void navigate(pathTo('datastore', { workspaceId, datastoreId: store.id }))}
+              path={pathTo('datastore', { workspaceId, datastoreId: store.id })}
+              tablesPath={storeTablesPath(workspaceId, store)}
+              onOpen={(path) => void navigate(path)}
               onMakeDefault={() => list.send({ type: 'user.makeDefault', store })}
               onDelete={() => list.send({ type: 'user.delete', store })}
             />
@@ -121,25 +128,63 @@ function DataStoresList({ workspace }: { workspace: Workspace }) {
   );
 }
 
-function StoreRow({ store, busy, onEdit, onMakeDefault, onDelete }: { store: DataStore; busy: boolean; onEdit: () => void; onMakeDefault: () => void; onDelete: () => void }) {
+/**
+ * One store: the whole card opens the store's page, which lists its tables when the store offers
+ * them (issue 38: the embedded store too, though it has nothing to edit); 'View tables' says so.
+ */
+function StoreRow({
+  store,
+  busy,
+  path,
+  tablesPath,
+  onOpen,
+  onMakeDefault,
+  onDelete,
+}: {
+  store: DataStore;
+  busy: boolean;
+  path: string;
+  tablesPath: string | null;
+  onOpen: (path: string) => void;
+  onMakeDefault: () => void;
+  onDelete: () => void;
+}) {
   const styles = useStyles();
+  // a click on the card's own surface opens it; its link, buttons and menu do their own thing
+  const openFromCard = (event: MouseEvent<HTMLDivElement>) => {
+    if ((event.target as HTMLElement).closest('a, button, [role="menu"], [role="menuitem"]')) return;
+    onOpen(path);
+  };
   return (
-    <Card className={styles.row} data-datastore={store.name} role="group" aria-label={store.name}>
+    <Card className={styles.row} data-datastore={store.name} role="group" aria-label={store.name} onClick={openFromCard}>
       <DatabaseRegular className={styles.icon} />
       <div className={styles.main}>
         <Body1>
-          <strong>{store.name}</strong> {store.draft === true && <span className={styles.draft}>DRAFT</span>}
+          <InAppLink to={path} className={styles.name}>
+            {store.name}
+          </InAppLink>{' '}
+          {store.draft === true && <span className={styles.draft}>DRAFT</span>}
         </Body1>
         <StoreStatus store={store} />
         <Caption1 className={styles.url}>{store.jdbcUrl ?? (store.managed === true ? "The workspace's own embedded store" : store.dataPlugin ?? '')}</Caption1>
       </div>
+      {tablesPath !== null && (
+        <Button appearance="secondary" icon={<TableRegular />} aria-label={`${LOADED_DATA_TEXTS.viewTables} of ${store.name}`} onClick={() => onOpen(tablesPath)}>
+          <span className={styles.viewLabel}>{LOADED_DATA_TEXTS.viewTables}</span>
+        </Button>
+      )}
       <Menu positioning="below-end">
         <MenuTrigger disableButtonEnhancement>
           <Button appearance="subtle" icon={<MoreHorizontalRegular />} aria-label={`More for ${store.name}`} />
         </MenuTrigger>
         <MenuPopover>
           <MenuList>
-            <MenuItem icon={<EditRegular />} disabled={!hasLink(store, REL.updateDatastore)} onClick={onEdit}>
+            {tablesPath !== null && (
+              <MenuItem icon={<TableRegular />} onClick={() => onOpen(tablesPath)}>
+                {LOADED_DATA_TEXTS.viewTables}
+              </MenuItem>
+            )}
+            <MenuItem icon={<EditRegular />} disabled={!hasLink(store, REL.updateDatastore)} onClick={() => onOpen(path)}>
               Edit
             </MenuItem>
             <MenuItem icon={<StarRegular />} disabled={busy || !hasLink(store, REL.makeDefault)} onClick={onMakeDefault}>

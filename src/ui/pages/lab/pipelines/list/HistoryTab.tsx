@@ -13,13 +13,15 @@ import {
   TableRow,
   tokens,
 } from '@fluentui/react-components';
-import { DocumentTextRegular } from '@fluentui/react-icons';
+import { DocumentTextRegular, TableRegular } from '@fluentui/react-icons';
 import { formatJobDate } from '../../../../../domain/constants';
 import { embeddedList, hasLink } from '../../../../../domain/hal';
 import { jobReason } from '../../../../../domain/jobReason';
+import { LOADED_DATA_TEXTS } from '../../../../../domain/loadedData';
 import { formatDuration, isActiveJob, jobSeconds } from '../../../../../domain/jobs';
 import { REL } from '../../../../../domain/relations';
 import type { Job, JobsCollection, Metric, Pipeline } from '../../../../../domain/resources';
+import { InAppLink } from '../../../../components/InAppLink';
 import { useNow } from '../../../../components/useNow';
 import { usePipelineJobs, usePipelineMetrics } from '../../../../data/pipelines';
 import { JobStatusBadge } from '../../../../components/jobs/JobStatusBadge';
@@ -34,10 +36,12 @@ const useStyles = makeStyles({
   table: { tableLayout: 'auto' },
   // on a phone the six columns are wider than the card: the table scrolls sideways, not the page
   scroller: { overflowX: 'auto', maxWidth: '100%' },
+  logCell: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, flexWrap: 'nowrap', whiteSpace: 'nowrap' },
+  tablesLink: { display: 'inline-flex', alignItems: 'center', gap: tokens.spacingHorizontalXXS },
 });
 
 /** History: where the next run resumes, the metrics chart, the job list and Newer/Older. `reloadKey` changes when a run ends. */
-export function HistoryTab({ pipeline, reloadKey, onOpenLog }: { pipeline: Pipeline; reloadKey: number; onOpenLog: (job: Job) => void }) {
+export function HistoryTab({ pipeline, reloadKey, onOpenLog, tablesOf }: { pipeline: Pipeline; reloadKey: number; onOpenLog: (job: Job) => void; tablesOf: (job: Job) => string | null }) {
   const styles = useStyles();
   // The pipeline object changes on every 5 s poll; the history reloads only when a run ends.
   const jobsQuery = usePipelineJobs(pipeline, reloadKey);
@@ -56,12 +60,28 @@ export function HistoryTab({ pipeline, reloadKey, onOpenLog }: { pipeline: Pipel
   return (
     <div className={styles.stack}>
       <StatePanel pipeline={pipeline} reloadKey={reloadKey} />
-      <JobsTable jobs={jobs} metrics={metrics} page={page} turning={jobsQuery.following} turn={jobsQuery.turn} onOpenLog={onOpenLog} />
+      <JobsTable jobs={jobs} metrics={metrics} page={page} turning={jobsQuery.following} turn={jobsQuery.turn} onOpenLog={onOpenLog} tablesOf={tablesOf} />
     </div>
   );
 }
 
-function JobsTable({ jobs, metrics, page, turning, turn, onOpenLog }: { jobs: readonly Job[] | null; metrics: Metric[] | null; page: JobsCollection | null; turning: boolean; turn: (rel: 'next' | 'prev') => void; onOpenLog: (job: Job) => void }) {
+function JobsTable({
+  jobs,
+  metrics,
+  page,
+  turning,
+  turn,
+  onOpenLog,
+  tablesOf,
+}: {
+  jobs: readonly Job[] | null;
+  metrics: Metric[] | null;
+  page: JobsCollection | null;
+  turning: boolean;
+  turn: (rel: 'next' | 'prev') => void;
+  onOpenLog: (job: Job) => void;
+  tablesOf: (job: Job) => string | null;
+}) {
   const styles = useStyles();
   const now = useNow(jobs?.some((job) => isActiveJob(job)) === true);
   return (
@@ -97,9 +117,12 @@ function JobsTable({ jobs, metrics, page, turning, turn, onOpenLog }: { jobs: re
                   </TableCell>
                   <TableCell className={styles.reason}>{jobReason(job)}</TableCell>
                   <TableCell>
-                    <Button size="small" appearance="subtle" icon={<DocumentTextRegular />} disabled={!hasLink(job, REL.logs)} onClick={() => onOpenLog(job)} aria-label={`Log of job ${formatJobDate(job.created)}`}>
-                      Log
-                    </Button>
+                    <div className={styles.logCell}>
+                      <Button size="small" appearance="subtle" icon={<DocumentTextRegular />} disabled={!hasLink(job, REL.logs)} onClick={() => onOpenLog(job)} aria-label={`Log of job ${formatJobDate(job.created)}`}>
+                        Log
+                      </Button>
+                      <JobTablesLink path={tablesOf(job)} label={`${LOADED_DATA_TEXTS.viewTables} of job ${formatJobDate(job.created)}`} />
+                    </div>
                   </TableCell>
                 </TableRow>
               ))}
@@ -116,5 +139,16 @@ function JobsTable({ jobs, metrics, page, turning, turn, onOpenLog }: { jobs: re
         </Button>
       </div>
     </div>
+  );
+}
+
+/** A completed run's way to the tables it loaded (issue 38). */
+function JobTablesLink({ path, label }: { path: string | null; label: string }) {
+  const styles = useStyles();
+  if (path === null) return null;
+  return (
+    <InAppLink to={path} className={styles.tablesLink} aria-label={label}>
+      <TableRegular aria-hidden /> Tables
+    </InAppLink>
   );
 }

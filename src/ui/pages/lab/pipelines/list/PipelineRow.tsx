@@ -35,6 +35,7 @@ import {
   PlayRegular,
   ShieldCheckmarkRegular,
   StopRegular,
+  TableRegular,
 } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useState } from 'react';
@@ -43,6 +44,7 @@ import { useDeletePipeline } from '../../../../data/pipelines';
 import { formatJobDate } from '../../../../../domain/constants';
 import { hasLink } from '../../../../../domain/hal';
 import { jobReason } from '../../../../../domain/jobReason';
+import { LOADED_DATA_TEXTS, runTablesPath } from '../../../../../domain/loadedData';
 import { REL } from '../../../../../domain/relations';
 import { pathTo } from '../../../../../domain/routes';
 import type { Job, Pipeline } from '../../../../../domain/resources';
@@ -51,6 +53,7 @@ import { isWatching } from '../../../../../machines/watch/watch.machine';
 import { useMachines } from '../../../../MachinesProvider';
 import { EnvironmentTab } from './EnvironmentTab';
 import { HistoryTab } from './HistoryTab';
+import { InAppLink } from '../../../../components/InAppLink';
 import { JobStatusBadge } from '../../../../components/jobs/JobStatusBadge';
 import { LogModal } from '../../../../components/jobs/LogModal';
 import { SettingsTab } from './SettingsTab';
@@ -63,6 +66,7 @@ const useStyles = makeStyles({
   card: { padding: tokens.spacingHorizontalM },
   head: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalM, flexWrap: 'wrap' },
   title: { flexGrow: 1, minWidth: '10rem', display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXXS },
+  tablesLink: { display: 'inline-flex', alignItems: 'center', gap: tokens.spacingHorizontalXXS },
   meta: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, flexWrap: 'wrap', color: tokens.colorNeutralForeground3 },
   actions: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalXS },
   body: { marginTop: tokens.spacingVerticalM, display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
@@ -116,6 +120,9 @@ export function PipelineRow({
   }, [showsStop]);
 
   const latest = latestJobOf(pipeline);
+  // issue 38: a completed run leads to the tables it loaded
+  const tablesOf = (job: Job) => runTablesPath(workspaceId, pipeline, job);
+  const latestTables = runTablesPath(workspaceId, pipeline, latest);
   const draft = isDraft(pipeline);
   const canStart = hasLink(pipeline, REL.createJob) && !draft;
   const startTooltip = draft ? DRAFT_TOOLTIP : !hasLink(pipeline, REL.createJob) ? INCOMPLETE_TOOLTIP : 'Start job';
@@ -161,6 +168,11 @@ export function PipelineRow({
             {latest !== null && <JobStatusBadge status={latest.status} />}
             {draft && <Caption1>DRAFT</Caption1>}
             {latest !== null && <Caption1>{`${formatJobDate(latest.created)} · ${jobReason(latest)}`}</Caption1>}
+            {latestTables !== null && (
+              <InAppLink to={latestTables} className={styles.tablesLink}>
+                <TableRegular aria-hidden /> {LOADED_DATA_TEXTS.viewTables}
+              </InAppLink>
+            )}
             {latest === null && !draft && <Caption1>Never run</Caption1>}
             {pipeline.triggeredBy != null && pipeline.triggeredBy.length > 0 && <Caption1>{`After ${pipeline.triggeredBy.join(', ')}`}</Caption1>}
           </div>
@@ -229,13 +241,13 @@ export function PipelineRow({
             <Tab value="settings">Settings</Tab>
             <Tab value="environment">Environment</Tab>
           </TabList>
-          {tab === 'history' && <HistoryTab pipeline={pipeline} reloadKey={runsEnded * 1_000 + (showsStop ? 1 : 0)} onOpenLog={setLogJob} />}
+          {tab === 'history' && <HistoryTab pipeline={pipeline} reloadKey={runsEnded * 1_000 + (showsStop ? 1 : 0)} onOpenLog={setLogJob} tablesOf={tablesOf} />}
           {tab === 'settings' && <SettingsTab pipeline={pipeline} />}
           {tab === 'environment' && <EnvironmentTab pipeline={pipeline} />}
         </div>
       )}
       <WatchModal actor={watch} />
-      {logJob !== null && <LogModal job={logJob} onClose={() => setLogJob(null)} />}
+      {logJob !== null && <LogModal job={logJob} onClose={() => setLogJob(null)} tablesOf={tablesOf} />}
       <Dialog open={confirmDelete} onOpenChange={(_, data) => setConfirmDelete(data.open)}>
         <DialogSurface>
           <DialogBody>

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { biggestStream, datasetFormForTable, runTablesPath, firstChartPath, isCompletedRun, pipelineTablesPath, storeTablesPath, tablesLoadedBy, tableTitle } from './loadedData';
+import type { StoreTable } from './resources';
+import { parseRoute } from './routes';
+
+const BASE = 'http://api.test/api';
+const embedded = { id: 's1', _links: { self: { href: `${BASE}/datastores/s1` }, tables: { href: `${BASE}/workspaces/w1/tables` } } };
+const ownPostgres = { id: 's2', _links: { self: { href: `${BASE}/datastores/s2` } } };
+const table = (name: string, rows: number | null, lastLoad: StoreTable['lastLoad'] = null): StoreTable => ({ name, columns: [], rows, lastLoad, _links: {} });
+const load = (pipelineId: string, jobId: string) => ({ loaded: '2026-01-01T00:00:00Z', rows: 1, pipelineId, jobId });
+
+describe('loaded data one click away (issue 38)', () => {
+  it("a store's tables are one path away only when the store offers its 'tables' link", () => {
+    expect(storeTablesPath('w1', embedded)).toBe('/lab/w1/datastores/s1');
+    expect(storeTablesPath('w1', embedded, 'web_sessions')).toBe('/lab/w1/datastores/s1?table=web_sessions');
+    expect(storeTablesPath('w1', ownPostgres)).toBeNull();
+    expect(storeTablesPath('w1', null)).toBeNull();
+    expect(pipelineTablesPath('w1', { _links: {}, _embedded: { datastore: embedded } }, 'orders')).toBe('/lab/w1/datastores/s1?table=orders');
+    expect(pipelineTablesPath('w1', { _links: {}, _embedded: { datastore: ownPostgres } })).toBeNull();
+    expect(pipelineTablesPath('w1', { _links: {} })).toBeNull();
+  });
+
+  it('only a completed run leads to its tables', () => {
+    expect(isCompletedRun({ status: 'COMPLETE' })).toBe(true);
+    for (const status of ['QUEUED', 'RUNNING', 'ERROR', 'STOPPED', 'SKIPPED', null]) expect(isCompletedRun({ status })).toBe(false);
+    expect(isCompletedRun(null)).toBe(false);
+  });
+
+  it("a completed run's 'View tables' opens its store on the stream it loaded most", () => {
+    const pipeline = { _links: {}, _embedded: { datastore: embedded } };
+    expect(runTablesPath('w1', pipeline, { status: 'COMPLETE', rowsByStream: { customers: 50, orders: 400 } })).toBe('/lab/w1/datastores/s1?table=orders');
+    expect(runTablesPath('w1', pipeline, { status: 'COMPLETE' })).toBe('/lab/w1/datastores/s1');
+    expect(runTablesPath('w1', pipeline, { status: 'ERROR', rowsByStream: { orders: 1 } })).toBeNull();
+    expect(runTablesPath('w1', { _links: {}, _embedded: { datastore: ownPostgres } }, { status: 'COMPLETE' })).toBeNull();
+    expect(runTablesPath('w1', pipeline, null)).toBeNull();
+    expect(biggestStream({ rowsByStream: { b: 2, a: 2 } })).toBe('a');
+    expect(biggestStream({ rowsByStream: {} })).toBeNull();
+  });
+
+  it("a run's tables: those its job loaded (else its pipeline), biggest first", () => {
+    const tables = [table('customers', 50, load('p1', 'j1')), table('orders', 400, load('p1', 'j1')), table('files', 9, load('p2', 'j9')), table('old', 900, load('p1', 'j0')), table('manual', 5)];
+    expect(tablesLoadedBy(tables, { pipelineId: 'p1', jobId: 'j1' }).map((t) => t.name)).toEqual(['orders', 'customers']);
+    expect(tablesLoadedBy(tables, { pipelineId: 'p1', jobId: 'j-unrecorded' }).map((t) => t.name)).toEqual(['old', 'orders', 'customers']);
+    expect(tablesLoadedBy(tables, { pipelineId: 'p1' }).map((t) => t.name)).toEqual(['old', 'orders', 'customers']);
+    expect(tablesLoadedBy(tables, { pipelineId: 'p3' })).toEqual([]);
+    // a table whose rows could not be counted comes after those counted
+    expect(tablesLoadedBy([table('a', null, load('p', 'j')), table('b', 0, load('p', 'j'))], { pipelineId: 'p', jobId: 'j' }).map((t) => t.name)).toEqual(['b', 'a']);
+  });
+
+  it('a first chart opens the new dataset editor on the table, and the form starts on its first rows', () => {
+    expect(firstChartPath('w1', 'web_sessions')).toBe('/lab/w1/datasets?edit=new&table=web_sessions');
+    expect(parseRoute(firstChartPath('w1', 'a b&c'))).toMatchObject({ name: 'labDatasets', query: { edit: 'new', table: 'a b&c' } });
+    expect(datasetFormForTable('web_sessions')).toMatchObject({ title: 'Web sessions', query: 'SELECT * FROM web_sessions LIMIT 100', rawData: '', visualisation: '' });
+    expect(datasetFormForTable('Order Lines').query).toBe('SELECT * FROM "Order Lines" LIMIT 100');
+    expect(tableTitle('__')).toBe('__');
+  });
+
+  it('any table name makes a query naming exactly that table, and a title that is never empty', () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 1, maxLength: 63 }), (name) => {
+        const { query, title } = datasetFormForTable(name);
+        const quoted = query.slice('SELECT * FROM '.length, -' LIMIT 100'.length);
+        const unquoted = quoted.startsWith('"') ? quoted.slice(1, -1).replace(/""/g, '"') : quoted;
+        expect(unquoted).toBe(name);
+        expect(title.length).toBeGreaterThan(0);
+      }),
+    );
+  });
+});
