@@ -76,6 +76,7 @@ export const BUILTIN_PLUGINS: readonly BuiltinPlugin[] = [
       { name: 'paths', label: 'Files', kind: 'ARRAY', description: 'Files or directories, relative to the project directory.', required: true },
       { name: 'key_properties', label: 'Keys', kind: 'OBJECT', description: 'Key columns per stream, e.g. {"customers": ["id"]}.' },
       { name: 'delimiter', label: 'CSV delimiter', kind: 'STRING', description: 'The CSV field separator.', value: ',' },
+      { name: 'fail_on_bad_rows', label: 'Stop at a bad row', kind: 'BOOLEAN', description: 'End the run at the first row that cannot be read, instead of skipping it with a log line naming its file and line.', value: false },
     ],
   },
   {

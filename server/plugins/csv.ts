@@ -1,44 +1,205 @@
-/** RFC 4180 CSV: quoted fields, doubled quotes, CRLF or LF; returns rows of fields. */
+/** A parsed CSV row and the line it starts on (1-based; a quoted field may span lines). */
+export interface CsvRow {
+  fields: string[];
+  line: number;
+}
+
+/**
+ * RFC 4180 CSV read chunk by chunk: quoted fields, doubled quotes, CRLF or LF, fields across
+ * chunks and lines. Holds only the row being read, so a file of any size streams through it.
+ */
+export class CsvParser {
+  private row: string[] = [];
+  private field = '';
+  private quoted = false;
+  /** a quote just closed inside a quoted field: the next quote doubles it */
+  private quoteSeen = false;
+  /** a CR ended the last row: an LF right after it belongs to it */
+  private afterCr = false;
+  private line = 1;
+  private rowLine = 1;
+
+  constructor(private readonly delimiter = ',') {}
+
+  push(chunk: string): CsvRow[] {
+    const rows: CsvRow[] = [];
+    for (let i = 0; i < chunk.length; i++) {
+      const c = chunk[i]!;
+      if (this.afterCr) {
+        this.afterCr = false;
+        if (c === '\n') continue;
+      }
+      if (this.quoted) {
+        if (c === '"') {
+          this.quoted = false;
+          this.quoteSeen = true;
+          continue;
+        }
+        // the quoted text up to the next quote, in one slice
+        const close = chunk.indexOf('"', i);
+        const to = close < 0 ? chunk.length : close;
+        const text = chunk.slice(i, to);
+        for (let n = text.indexOf('\n'); n >= 0; n = text.indexOf('\n', n + 1)) this.line++;
+        this.field += text;
+        i = to - 1;
+        continue;
+      }
+      if (c === '"' && this.quoteSeen) {
+        // a doubled quote inside a quoted field
+        this.field += '"';
+        this.quoted = true;
+        this.quoteSeen = false;
+        continue;
+      }
+      this.quoteSeen = false;
+      if (c === '"' && this.field.length === 0) this.quoted = true;
+      else if (c === this.delimiter) {
+        this.row.push(this.field);
+        this.field = '';
+      } else if (c === '\n' || c === '\r') {
+        this.afterCr = c === '\r';
+        this.row.push(this.field);
+        this.emit(rows);
+        this.line++;
+        this.rowLine = this.line;
+      } else {
+        // the plain text up to the next delimiter, quote or line break, in one slice
+        let to = i + 1;
+        while (to < chunk.length) {
+          const d = chunk[to];
+          if (d === this.delimiter || d === '\n' || d === '\r' || d === '"') break;
+          to++;
+        }
+        this.field += chunk.slice(i, to);
+        i = to - 1;
+      }
+    }
+    return rows;
+  }
+
+  /** The last row, when the text does not end with a line break. */
+  end(): CsvRow[] {
+    const rows: CsvRow[] = [];
+    if (this.field.length > 0 || this.row.length > 0 || this.quoteSeen) {
+      this.row.push(this.field);
+      this.emit(rows);
+    }
+    return rows;
+  }
+
+  private emit(rows: CsvRow[]): void {
+    // a blank line is no row
+    if (!(this.row.length === 1 && this.row[0] === '')) rows.push({ fields: this.row, line: this.rowLine });
+    this.row = [];
+    this.field = '';
+    this.quoteSeen = false;
+  }
+}
+
+/** RFC 4180 CSV of a whole text; returns rows of fields. */
 export function parseCsv(text: string, delimiter = ','): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"') {
-        if (text[i + 1] === '"') {
-          field += '"';
-          i++;
-        } else quoted = false;
-      } else field += c;
-    } else if (c === '"' && field.length === 0) quoted = true;
-    else if (c === delimiter) {
-      row.push(field);
-      field = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += c;
+  const parser = new CsvParser(delimiter);
+  return [...parser.push(text), ...parser.end()].map((r) => r.fields);
+}
+
+const INTEGER = /^-?\d{1,15}$/;
+const NUMBER = /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/;
+
+/**
+ * The narrowest JSON Schema type that fits every non-empty value of a column, learnt one value at
+ * a time (so a column of any length is typed in constant memory).
+ */
+export class ColumnType {
+  private seen = false;
+  private boolean = true;
+  private integer = true;
+  private number = true;
+  private string = true;
+
+  add(v: unknown): void {
+    if (v === null || v === undefined || v === '') return;
+    this.seen = true;
+    if (typeof v !== 'boolean') this.boolean = false;
+    if (!((typeof v === 'number' && Number.isInteger(v)) || (typeof v === 'string' && INTEGER.test(v)))) this.integer = false;
+    if (!(typeof v === 'number' || (typeof v === 'string' && NUMBER.test(v)))) this.number = false;
+    if (typeof v !== 'string') this.string = false;
   }
-  if (field.length > 0 || row.length > 0) {
-    row.push(field);
-    rows.push(row);
+
+  schema(): Record<string, unknown> {
+    if (!this.seen) return { type: ['string', 'null'] };
+    if (this.boolean) return { type: ['boolean', 'null'] };
+    if (this.integer) return { type: ['integer', 'null'] };
+    if (this.number) return { type: ['number', 'null'] };
+    if (this.string) return { type: ['string', 'null'] };
+    return { type: ['object', 'array', 'string', 'number', 'boolean', 'null'] };
   }
-  return rows.filter((r) => !(r.length === 1 && r[0] === ''));
 }
 
 /** The narrowest JSON Schema type that fits every non-empty value of a column. */
 export function inferType(values: readonly unknown[]): Record<string, unknown> {
-  const present = values.filter((v) => v !== null && v !== undefined && v !== '');
-  if (present.length === 0) return { type: ['string', 'null'] };
-  if (present.every((v) => typeof v === 'boolean')) return { type: ['boolean', 'null'] };
-  if (present.every((v) => (typeof v === 'number' && Number.isInteger(v)) || (typeof v === 'string' && /^-?\d{1,15}$/.test(v)))) return { type: ['integer', 'null'] };
-  if (present.every((v) => typeof v === 'number' || (typeof v === 'string' && /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(v)))) return { type: ['number', 'null'] };
-  if (present.every((v) => typeof v === 'string')) return { type: ['string', 'null'] };
-  return { type: ['object', 'array', 'string', 'number', 'boolean', 'null'] };
+  const type = new ColumnType();
+  for (const v of values) type.add(v);
+  return type.schema();
+}
+
+/**
+ * The elements of a top-level JSON array, cut out of the text chunk by chunk (each element is
+ * parsed alone, so only one is held at a time). Text that is not an array is one element.
+ */
+export class JsonArrayScanner {
+  private started = false;
+  private array = false;
+  private done = false;
+  private depth = 0;
+  private inString = false;
+  private escaped = false;
+  private element = '';
+  private line = 1;
+  private elementLine = 1;
+
+  push(chunk: string): Array<{ text: string; line: number }> {
+    const out: Array<{ text: string; line: number }> = [];
+    for (let i = 0; i < chunk.length; i++) {
+      const c = chunk[i]!;
+      if (c === '\n') this.line++;
+      if (!this.started) {
+        if (/\s/.test(c) || c === '\uFEFF') continue;
+        this.started = true;
+        this.array = c === '[';
+        if (this.array) continue;
+      }
+      if (!this.array) {
+        this.element += c;
+        continue;
+      }
+      if (this.done) continue;
+      if (this.inString) {
+        this.element += c;
+        if (this.escaped) this.escaped = false;
+        else if (c === '\\') this.escaped = true;
+        else if (c === '"') this.inString = false;
+        continue;
+      }
+      if (this.depth === 0 && (c === ',' || c === ']')) {
+        if (this.element.trim() !== '') out.push({ text: this.element, line: this.elementLine });
+        this.element = '';
+        if (c === ']') this.done = true;
+        continue;
+      }
+      if (this.element.trim() === '' && !/\s/.test(c)) this.elementLine = this.line;
+      this.element += c;
+      if (c === '"') this.inString = true;
+      else if (c === '{' || c === '[') this.depth++;
+      else if (c === '}' || c === ']') this.depth--;
+    }
+    return out;
+  }
+
+  end(): Array<{ text: string; line: number }> {
+    if (this.array) {
+      if (!this.done) throw new Error('the JSON array is not closed');
+      return [];
+    }
+    return this.element.trim() === '' ? [] : [{ text: this.element, line: 1 }];
+  }
 }

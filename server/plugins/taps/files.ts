@@ -1,13 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { inferType, parseCsv } from '../csv';
+import readline from 'node:readline';
+import { ColumnType, CsvParser, JsonArrayScanner } from '../csv';
 import { MessageWriter, isSelected, log, parseArguments, runPlugin } from '../singer';
 import { ProjectPathRefused, realPathInside } from '../../security/projectFiles';
 import { safeIdentifier } from '../../stores/tableShape';
 
 // tap-files: each CSV, JSON (an array of objects) or NDJSON file is a stream named after the file;
 // a file is read again only when its modification time moved past the bookmark. Files are read
-// from the project directory (MELTANO_PROJECT_ROOT) only.
+// from the project directory (MELTANO_PROJECT_ROOT) only, and streamed: a first pass types the
+// columns, a second sends the records, so a file of any size loads in constant memory.
 
 const NAME = 'tap-files';
 const EXTENSIONS = new Set(['.csv', '.json', '.jsonl', '.ndjson']);
@@ -39,29 +41,100 @@ function filesOf(paths: unknown, root: string): string[] {
   return found;
 }
 
-function recordsOf(file: string, delimiter: string): Record<string, unknown>[] {
-  const text = fs.readFileSync(file, 'utf8');
+/** A record read from a file, or a row that could not be read, each with its line. */
+type Read = { record: Record<string, unknown>; line: number } | { bad: string; line: number };
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A file's records one by one, read in chunks (a file of any size streams in constant memory): CSV
+ * rows under their header, NDJSON lines, the elements of a JSON array (or a file's one object).
+ */
+async function* recordsOf(file: string, delimiter: string): AsyncGenerator<Read> {
   const ext = path.extname(file).toLowerCase();
+  const input = fs.createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 });
   if (ext === '.csv') {
-    const [header, ...rows] = parseCsv(text, delimiter);
-    if (!header) return [];
-    return rows.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i] ?? null])));
+    const parser = new CsvParser(delimiter);
+    let header: string[] | undefined;
+    const rows = async function* () {
+      for await (const chunk of input) yield* parser.push(chunk as string);
+      yield* parser.end();
+    };
+    for await (const row of rows()) {
+      if (!header) {
+        header = row.fields;
+        continue;
+      }
+      if (row.fields.length > header.length) yield { bad: `has ${row.fields.length} fields, the header ${header.length}`, line: row.line };
+      else yield { record: Object.fromEntries(header.map((h, i) => [h, row.fields[i] ?? null])), line: row.line };
+    }
+    return;
   }
   if (ext === '.json') {
-    const value = JSON.parse(text) as unknown;
-    const list = Array.isArray(value) ? value : [value];
-    return list.filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v));
-  }
-  return text
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l, i) => {
+    const scanner = new JsonArrayScanner();
+    const elements = async function* () {
+      for await (const chunk of input) yield* scanner.push(chunk as string);
+      yield* scanner.end();
+    };
+    for await (const element of elements()) {
+      let value: unknown;
       try {
-        return JSON.parse(l) as Record<string, unknown>;
+        value = JSON.parse(element.text);
       } catch {
-        throw new Error(`${path.basename(file)} line ${i + 1} is not JSON`);
+        yield { bad: 'is not JSON', line: element.line };
+        continue;
       }
-    });
+      yield isRecord(value) ? { record: value, line: element.line } : { bad: 'is not a JSON object', line: element.line };
+    }
+    return;
+  }
+  let line = 0;
+  for await (const text of readline.createInterface({ input, crlfDelay: Infinity })) {
+    line++;
+    if (text.trim() === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      yield { bad: 'is not JSON', line };
+      continue;
+    }
+    yield isRecord(value) ? { record: value, line } : { bad: 'is not a JSON object', line };
+  }
+}
+
+/** Bad rows named in the log per file; past this, one line counts the rest. */
+const BAD_ROWS_SHOWN = 20;
+
+/**
+ * A file's columns and their types, from a first pass over it (so the SCHEMA before the records is
+ * right for every row, and nothing is held but one type per column). Bad rows are named here,
+ * with file and line; `failOnBadRows` ends the run at the first.
+ */
+async function shapeOf(file: string, shown: string, delimiter: string, failOnBadRows: boolean): Promise<{ columns: Map<string, ColumnType>; records: number; bad: number }> {
+  const columns = new Map<string, ColumnType>();
+  let records = 0;
+  let bad = 0;
+  for await (const read of recordsOf(file, delimiter)) {
+    if ('bad' in read) {
+      bad++;
+      const line = `${shown} line ${read.line} ${read.bad}`;
+      if (failOnBadRows) throw new Error(`${line} (fail_on_bad_rows is set)`);
+      if (bad <= BAD_ROWS_SHOWN) log(NAME, `${line}: skipped`);
+      continue;
+    }
+    records++;
+    for (const [key, value] of Object.entries(read.record)) {
+      let type = columns.get(key);
+      if (!type) {
+        type = new ColumnType();
+        columns.set(key, type);
+      }
+      type.add(value);
+    }
+  }
+  if (bad > BAD_ROWS_SHOWN) log(NAME, `${shown}: ${bad - BAD_ROWS_SHOWN} more bad rows skipped`);
+  return { columns, records, bad };
 }
 
 function numeric(value: unknown, type: unknown): unknown {
@@ -79,30 +152,36 @@ runPlugin(NAME, async () => {
   const bookmarks = { ...((args.state?.bookmarks ?? {}) as Record<string, { modified?: string }>) };
   const out = new MessageWriter(args.catalog);
   const catalog: unknown[] = [];
+  const failOnBadRows = args.config.fail_on_bad_rows === true || args.config.fail_on_bad_rows === 'true';
   for (const file of files) {
     const stream = safeIdentifier(path.basename(file, path.extname(file)), 'file');
+    const shown = path.relative(root, file) || file;
     const modified = fs.statSync(file).mtime.toISOString();
-    const records = recordsOf(file, delimiter);
-    const columns = [...new Set(records.flatMap((r) => Object.keys(r)))];
-    const properties = Object.fromEntries(columns.map((c) => [c, inferType(records.map((r) => r[c]))]));
+    if (!args.discover && !isSelected(args.catalog, stream)) continue;
+    if (!args.discover && bookmarks[stream]?.modified === modified) {
+      log(NAME, `${stream}: unchanged since ${modified}`);
+      continue;
+    }
+    const shape = await shapeOf(file, shown, delimiter, failOnBadRows);
+    const columns = [...shape.columns.keys()];
+    const properties = Object.fromEntries(columns.map((c) => [c, shape.columns.get(c)!.schema()]));
     const schema = { type: 'object', properties };
     const key = Array.isArray(keys[stream]) ? keys[stream].filter((k) => columns.includes(k)) : [];
     if (args.discover) {
       catalog.push({ tap_stream_id: stream, stream, schema, key_properties: key });
       continue;
     }
-    if (!isSelected(args.catalog, stream)) continue;
-    if (bookmarks[stream]?.modified === modified) {
-      log(NAME, `${stream}: unchanged since ${modified}`);
-      continue;
-    }
     await out.write({ type: 'SCHEMA', stream, schema, key_properties: key });
-    for (const record of records) {
-      await out.write({ type: 'RECORD', stream, record: Object.fromEntries(columns.map((c) => [c, numeric(record[c] ?? null, (properties[c] as { type: unknown }).type)])) });
+    const types = columns.map((c) => (properties[c] as { type: unknown }).type);
+    for await (const read of recordsOf(file, delimiter)) {
+      if ('bad' in read) continue;
+      const record: Record<string, unknown> = {};
+      columns.forEach((c, i) => (record[c] = numeric(read.record[c] ?? null, types[i])));
+      await out.write({ type: 'RECORD', stream, record });
     }
     bookmarks[stream] = { modified };
     await out.write({ type: 'STATE', value: { bookmarks: { ...bookmarks } } });
-    log(NAME, `${stream}: ${records.length} records from ${path.relative(root, file) || file}`);
+    log(NAME, `${stream}: ${shape.records} records from ${shown}${shape.bad > 0 ? ` (${shape.bad} bad rows skipped)` : ''}`);
   }
   if (args.discover) process.stdout.write(`${JSON.stringify({ streams: catalog }, null, 2)}\n`);
   return 0;
