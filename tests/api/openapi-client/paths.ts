@@ -1387,6 +1387,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/pipelines/{id}/streams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Follows the 'streams' link of the pipeline */
+        get: operations["getPipelinesByIdStreams"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/pipelines/{id}/subscriptions": {
         parameters: {
             query?: never;
@@ -10340,6 +10357,59 @@ export interface operations {
                 };
                 content: {
                     "application/hal+json": Record<string, never>;
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    getPipelinesByIdStreams: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource or collection as HAL (`_links` are the actions offered to the caller) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        extractors: {
+                            name: string;
+                            discovered?: string | null;
+                            streams?: {
+                                name: string;
+                                properties: {
+                                    name: string;
+                                    type: string;
+                                    automatic: boolean;
+                                }[];
+                            }[] | null;
+                            select?: string[] | null;
+                        }[];
+                    };
                 };
             };
             401: components["responses"]["Error"];
