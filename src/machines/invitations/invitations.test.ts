@@ -6,7 +6,7 @@ import { fakeFetch } from '../../api/testing/fakeFetch';
 import type { Invitation, Workspace } from '../../domain/resources';
 import { modelPaths, replayPath, unvisitedStates, unwalkedTransitions, type ReplayLog } from '../testing';
 import { invitationsActors } from './invitations.actors';
-import { invitationsMachine } from './invitations.machine';
+import { invitationsMachine, type SendInput, type TargetInput, type WorkspaceInput } from './invitations.machine';
 
 const BASE = 'http://api.test/api';
 const workspace: Workspace = {
@@ -129,26 +129,26 @@ describe('invitations, checked by hand', () => {
     const lists: ReturnType<typeof deferred<Invitation[]>>[] = [];
     const calls: string[] = [];
     const actors = {
-      list: fromPromise<Invitation[], unknown>(() => {
+      list: fromPromise<Invitation[], WorkspaceInput>(() => {
         calls.push('list');
         const next = deferred<Invitation[]>();
         lists.push(next);
         return next.promise;
       }),
-      send: fromPromise<unknown, { emails: readonly string[] }>(({ input }) => {
+      send: fromPromise<unknown, SendInput>(({ input }) => {
         calls.push(`send ${input.emails.join(',')}`);
         return Promise.resolve();
       }),
-      resend: fromPromise(() => Promise.resolve()),
-      revoke: fromPromise<unknown, { invitation: Invitation }>(({ input }) => {
+      resend: fromPromise<unknown, TargetInput>(() => Promise.resolve()),
+      revoke: fromPromise<unknown, TargetInput>(({ input }) => {
         calls.push(`revoke ${input.invitation.id}`);
         return overrides.revoke ? overrides.revoke() : Promise.resolve();
       }),
-      remove: fromPromise<unknown, { invitation: Invitation }>(({ input }) => {
+      remove: fromPromise<unknown, TargetInput>(({ input }) => {
         calls.push(`remove ${input.invitation.id}`);
         return overrides.remove ? overrides.remove() : Promise.resolve();
       }),
-      toggleAdmin: fromPromise(() => Promise.resolve()),
+      toggleAdmin: fromPromise<unknown, TargetInput>(() => Promise.resolve()),
     };
     const actor = createActor(invitationsMachine.provide({ actors }), { input: { workspace } }).start();
     const toasts: { message: string; intent: string }[] = [];
