@@ -22,6 +22,8 @@ const envSchema = z.object({
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Workspace <no-reply@localhost>'),
   SEED_DEMO: z.enum(['true', 'false']).default('true'),
+  /** tests: every answer written as JSON text is checked against its response schema (a 500 when it does not pass) */
+  CHECK_TEXT_ANSWERS: z.enum(['true', 'false']).default('false'),
   APP_TITLE: z.string().default('Workspace'),
   DISABLED_FEATURES: z.string().default(''),
   DISABLED_FEATURE_TOOLTIP: z.string().default('This feature is not enabled for your account.'),

@@ -5,6 +5,8 @@ import { z } from 'zod';
 // A route's answer is written by fast-json-stringify from the JSON Schema of the zod schema the SPA
 // parses it with (the `Wire` type: the schema's input side), so a field the schema does not name
 // never leaves the server. The same JSON Schema describes the answer in GET /api/openapi.json.
+// An answer a route writes as JSON text itself (JsonText: workspaces, datasets, the feed) skips the
+// serialiser: the test servers check each against this schema instead (textAnswerProblems).
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -108,6 +110,36 @@ let build: typeof fastJsonStringify | undefined;
 export function compileSerializer(schema: z.ZodType): (data: unknown) => string {
   build ??= require('fast-json-stringify') as typeof fastJsonStringify;
   return build(serializerSchema(schema));
+}
+
+const compiled = new WeakMap<z.ZodType, (data: unknown) => string>();
+
+/**
+ * Where an answer already written as JSON text (JsonText) departs from what its response schema
+ * writes: each JSON path whose value the closed schema would drop or write differently (empty: the
+ * text passes its schema). Such an answer skips the serialiser, so nothing else closes it; the
+ * test servers check every one with this (CHECK_TEXT_ANSWERS, routes/define.ts).
+ */
+export function textAnswerProblems(schema: z.ZodType, text: string): string[] {
+  let serialize = compiled.get(schema);
+  if (!serialize) compiled.set(schema, (serialize = compileSerializer(schema)));
+  const sent = JSON.parse(text) as unknown;
+  const problems: string[] = [];
+  differences(sent, JSON.parse(serialize(sent)) as unknown, '$', problems);
+  return problems;
+}
+
+function differences(sent: unknown, closed: unknown, at: string, out: string[]): void {
+  if (Array.isArray(sent) && Array.isArray(closed) && sent.length === closed.length) {
+    sent.forEach((item, index) => differences(item, closed[index], `${at}[${index}]`, out));
+  } else if (isObject(sent) && isObject(closed)) {
+    for (const [key, value] of Object.entries(sent)) {
+      if (!(key in closed)) out.push(`${at}.${key} (not in the schema)`);
+      else differences(value, closed[key], `${at}.${key}`, out);
+    }
+  } else if (JSON.stringify(sent) !== JSON.stringify(closed)) {
+    out.push(`${at} (written as ${JSON.stringify(closed)?.slice(0, 40)})`);
+  }
 }
 
 /**

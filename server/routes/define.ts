@@ -8,7 +8,8 @@ import type { CallerKey, WithCaller } from '../repositories/callers';
 import { isUuid } from '../repositories/ids';
 import type { RouteContext } from './context';
 import { parseBody, parseQuery, rejectNulCharacters, wellFormedStrings } from '../http/validation';
-import { ResponseSchema, serializerOf } from '../http/responseSchema';
+import { ResponseSchema, serializerOf, textAnswerProblems } from '../http/responseSchema';
+import { HttpError } from '../http/errors';
 import { JSON_CONTENT_TYPE, JsonText } from '../http/jsonText';
 
 // Every API route is declared through `defineRoute`: it names the resource it acts on and the
@@ -85,7 +86,8 @@ export interface RouteSpec<K extends ResourceKind, B extends z.ZodType, Q extend
   /**
    * The body of a 2xx answer: Fastify writes it through this schema's JSON Schema, so a field the
    * schema does not name is not sent (an answer the handler wrote as JsonText is sent as it is,
-   * and the schema still describes it). Every route answering a JSON resource declares one.
+   * and the schema still describes it: with CHECK_TEXT_ANSWERS, as on the test servers, such an
+   * answer that does not pass it is a 500). Every route answering a JSON resource declares one.
    */
   response?: z.ZodType;
   /**
@@ -125,6 +127,7 @@ export function defineRoute<K extends ResourceKind, B extends z.ZodType = z.ZodU
     };
   };
   const readWithCaller = spec.readWithCaller;
+  const checkTextAnswers = ctx.config.env.CHECK_TEXT_ANSWERS === 'true';
   app.route({
     method: spec.method,
     url: spec.url,
@@ -153,6 +156,11 @@ export function defineRoute<K extends ResourceKind, B extends z.ZodType = z.ZodU
       const { body, query, paging } = input ?? validate(request);
       const answer = await spec.handler({ request, reply, access, body, query, paging, param, carried });
       if (!(answer instanceof JsonText)) return answer;
+      if (checkTextAnswers && spec.response) {
+        const problems = textAnswerProblems(spec.response, answer.text);
+        // a 500 that says why: only the test servers check (a server in use sends such text as it is)
+        if (problems.length > 0) throw new HttpError(500, `${spec.method} ${spec.url}: an answer written as JSON text does not pass its response schema: ${problems.join(', ')}`);
+      }
       // Already JSON: it goes out as it is, its pieces encoded once into one buffer here. Sent as a
       // string, Node would prepend the header to it and flatten the pair into a second copy on the
       // JS heap, and Fastify would scan it again for its length.

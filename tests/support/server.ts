@@ -100,6 +100,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     STATIC_DIR: path.join(os.tmpdir(), 'no-spa-in-api-tests'),
     LOG_LEVEL: 'silent',
     SEED_DEMO: 'false',
+    // an answer written as JSON text must pass its response schema, as the serialiser's answers do
+    CHECK_TEXT_ANSWERS: 'true',
     ...options.env,
   });
   const handle = await openDatabase({ url: database.url, dataDir: database.dataDir });
