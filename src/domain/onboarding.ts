@@ -7,6 +7,8 @@ import { pathTo, type SetupStep } from './routes';
 export const ONBOARDING_POLL_MS = 5_000;
 /** Spec §9: the onboarding plugin list is read 10 at a time. */
 export const ONBOARDING_PLUGINS_PAGE_SIZE = 10;
+/** How long typing in step 2's search rests before the catalogue is asked (issue 38: it narrows as letters are typed). */
+export const ONBOARDING_SEARCH_DEBOUNCE_MS = 300;
 export const WORKSPACE_READY = 'READY';
 /** Where every onboarding pipeline loads: the workspace's own default store. */
 export const ONBOARDING_LOADER = 'loaders/target-store';

@@ -2,10 +2,11 @@ import { assign, setup } from 'xstate';
 import type { SnapshotFrom } from 'xstate';
 import { hasLink } from '../../domain/hal';
 import { isActiveJob } from '../../domain/jobs';
-import { canSetUp, importStepFor, labPath, nameOf, ONBOARDING_POLL_MS, ONBOARDING_TEXTS, setupPath, skipPath, workspaceHomePath } from '../../domain/onboarding';
+import { firstChartPath, pipelineTablesPath, tablesLoadedBy } from '../../domain/loadedData';
+import { canSetUp, importStepFor, labPath, nameOf, ONBOARDING_POLL_MS, ONBOARDING_SEARCH_DEBOUNCE_MS, ONBOARDING_TEXTS, setupPath, skipPath, workspaceHomePath } from '../../domain/onboarding';
 import { serverErrorsOf } from '../../domain/pipelineForm';
 import { REL } from '../../domain/relations';
-import type { DataPlugin, Job, Pipeline, Workspace } from '../../domain/resources';
+import type { DataPlugin, Job, Pipeline, StoreTable, Workspace } from '../../domain/resources';
 import type { SetupStep } from '../../domain/routes';
 import { apiErrorOf, shellErrorMessage } from '../apiError';
 import { latestJobOf, ROW_POLL_MS } from '../jobRun/jobRun.machine';
@@ -17,10 +18,14 @@ import { notProvidedActor } from '../notProvided';
 //   loaded sends the user to /setup/w/new.
 // - imports: while the workspace is not READY, 'please wait' and a re-read every 5 s; a READY
 //   non-managed one skips to step 3; otherwise choose a plugin and save a pipeline (a 400 stays).
+//   The search narrows as it is typed (issue 38): 300 ms after the last letter the catalogue is
+//   asked again, and the list shown meanwhile is the one being replaced (the view shows it busy).
 // - firstRun (issue 20): the saved pipeline's first job starts at once through its 'create job'
 //   link and is watched as a pipeline row watches its job (jobRun's calls, its 5 s re-read of the
 //   pipeline) to its end; Continue moves to step 3 whenever it is pressed. No link, a refused start
 //   or a failed run each say why and still continue: the pipeline is saved whatever the run does.
+//   A completed run reads the store's tables (the workspace's 'tables' link) to offer the table it
+//   loaded: 'View tables' and 'Build your first chart' (issue 38).
 // - tasks: the setup-task cards; 'Go to Lab'.
 // A member (the workspace offers no Lab links) is sent to the workspace's home from any step.
 // Moving between steps is the `goTo` action (the router); the page then starts the next step.
@@ -44,6 +49,8 @@ export type OnboardingContext = {
   readonly job: Job | null;
   /** why the first run could not start */
   readonly runError: string | null;
+  /** the tables the completed first run loaded, biggest first; null until read */
+  readonly loadedTables: readonly StoreTable[] | null;
 };
 export type OnboardingEvent =
   | { readonly type: 'user.name'; readonly value: string }
@@ -62,6 +69,7 @@ export type PluginsInput = { readonly workspace: Workspace; readonly search: str
 export type PluginsPage = { readonly plugins: readonly DataPlugin[]; readonly hasMore: boolean };
 export type PipelineInput = { readonly workspace: Workspace; readonly plugin: DataPlugin; readonly name: string };
 export type RunInput = { readonly pipeline: Pipeline };
+export type TablesInput = { readonly workspace: Workspace };
 
 const NO_ERRORS: FormErrors = { banner: null, fields: {} };
 
@@ -86,6 +94,9 @@ function errorsOf(error: unknown): FormErrors {
   return { banner: shellErrorMessage(apiError), fields: {} };
 }
 
+/** Typing in the search: the new text is kept, and the catalogue asked once typing rests. */
+const SEARCH = { guard: 'searchChanged', target: 'searching', actions: 'keepSearch' } as const;
+
 export const onboardingMachine = setup({
   types: { context: {} as OnboardingContext, events: {} as OnboardingEvent, input: {} as OnboardingInput },
   actors: {
@@ -97,12 +108,15 @@ export const onboardingMachine = setup({
     // jobRun's own actors (onboarding.actors.ts): POST 'create job', re-read the pipeline.
     startRun: notProvidedActor<Job | undefined, RunInput>('startRun'),
     readRun: notProvidedActor<Pipeline, RunInput>('readRun'),
+    // the store browser's call: the workspace's 'tables' link
+    listTables: notProvidedActor<StoreTable[], TablesInput>('listTables'),
   },
   actions: {
+    keepSearch: assign({ search: ({ context, event }) => (event.type === 'user.search' ? event.value : context.search) }),
     // The router (machines.ts); `reload` re-reads the session so a new workspace is known.
     goTo: (_, _params: { path: string; reload: boolean }) => undefined,
   },
-  delays: { readinessPoll: ONBOARDING_POLL_MS, runPoll: ROW_POLL_MS },
+  delays: { readinessPoll: ONBOARDING_POLL_MS, runPoll: ROW_POLL_MS, searchDelay: ONBOARDING_SEARCH_DEBOUNCE_MS },
   guards: {
     isNew: ({ context }) => context.step === 'w' && context.workspaceId === 'new',
     isMembersOnly: ({ context }) => context.workspace !== null && !canSetUp(context.workspace),
@@ -112,10 +126,12 @@ export const onboardingMachine = setup({
     waits: ({ context }) => context.workspace !== null && importStepFor(context.workspace) === 'wait',
     skips: ({ context }) => context.workspace !== null && importStepFor(context.workspace) === 'skip',
     canRun: ({ context }) => context.pipeline !== null && hasLink(context.pipeline, REL.createJob),
+    searchChanged: ({ context, event }) => event.type === 'user.search' && event.value !== context.search,
+    offersTables: ({ context }) => context.workspace !== null && hasLink(context.workspace, REL.tables),
   },
 }).createMachine({
   id: 'onboarding',
-  context: ({ input }) => ({ step: input.step, workspaceId: input.workspaceId, workspace: null, name: '', plugins: null, pluginsPage: 0, morePlugins: false, search: '', plugin: null, errors: NO_ERRORS, pipeline: null, job: null, runError: null }),
+  context: ({ input }) => ({ step: input.step, workspaceId: input.workspaceId, workspace: null, name: '', plugins: null, pluginsPage: 0, morePlugins: false, search: '', plugin: null, errors: NO_ERRORS, pipeline: null, job: null, runError: null, loadedTables: null }),
   initial: 'starting',
   states: {
     starting: { always: [{ guard: 'isNew', target: 'naming' }, { target: 'loading' }] },
@@ -187,7 +203,14 @@ export const onboardingMachine = setup({
             onError: { target: 'waiting' },
           },
         },
+        // typing: the catalogue is asked once the text has rested for 300 ms; each letter restarts the wait
+        searching: {
+          on: { 'user.search': { ...SEARCH, reenter: true } },
+          after: { searchDelay: 'listing' },
+        },
         listing: {
+          // a letter typed while the list is read: that answer is stale, and not waited for
+          on: { 'user.search': SEARCH },
           invoke: {
             id: 'listPlugins',
             src: 'listPlugins',
@@ -198,6 +221,7 @@ export const onboardingMachine = setup({
         },
         // The catalogue's next page (10 a time, spec §4), added below those shown; the choice stays.
         listingMore: {
+          on: { 'user.search': SEARCH },
           invoke: {
             id: 'listMorePlugins',
             src: 'listPlugins',
@@ -213,10 +237,10 @@ export const onboardingMachine = setup({
             onError: { target: 'choosing', actions: assign({ errors: ({ event }) => errorsOf(event.error) }) },
           },
         },
-        failed: { on: { 'user.retry': { target: 'listing', actions: assign({ errors: NO_ERRORS }) } } },
+        failed: { on: { 'user.retry': { target: 'listing', actions: assign({ errors: NO_ERRORS }) }, 'user.search': { ...SEARCH, actions: ['keepSearch', assign({ errors: NO_ERRORS })] } } },
         choosing: {
           on: {
-            'user.search': { target: 'listing', actions: assign({ search: ({ event }) => event.value }) },
+            'user.search': SEARCH,
             'user.more': { guard: ({ context }) => context.morePlugins, target: 'listingMore', actions: assign({ errors: NO_ERRORS }) },
             'user.choose': { actions: assign({ plugin: ({ event }) => event.plugin, name: ({ event }) => event.plugin.label ?? event.plugin.name, errors: NO_ERRORS }) },
             'user.name': { actions: assign({ name: ({ event }) => event.value }) },
@@ -273,7 +297,29 @@ export const onboardingMachine = setup({
             onError: 'active',
           },
         },
-        succeeded: {},
+        // what it loaded: the store's tables are read once, to offer the biggest one it loaded
+        succeeded: {
+          initial: 'checking',
+          states: {
+            checking: { always: [{ guard: 'offersTables', target: 'readingTables' }, { target: 'shown' }] },
+            readingTables: {
+              invoke: {
+                id: 'listTables',
+                src: 'listTables',
+                input: ({ context }) => ({ workspace: context.workspace! }),
+                onDone: {
+                  target: 'shown',
+                  actions: assign({
+                    loadedTables: ({ context, event }) => (context.pipeline?.id ? tablesLoadedBy(event.output, { pipelineId: context.pipeline.id, jobId: context.job?.id ?? null }) : []),
+                  }),
+                },
+                // the run is still complete: the step only offers less
+                onError: { target: 'shown', actions: assign({ loadedTables: [] }) },
+              },
+            },
+            shown: {},
+          },
+        },
         failed: {},
       },
     },
@@ -296,3 +342,22 @@ export const selectFirstRun = (s: OnboardingSnapshot): FirstRunPhase | null => {
   return 'starting';
 };
 export const selectBusy = (s: OnboardingSnapshot): boolean => s.matches('savingWorkspace') || s.matches('settingDefault') || s.matches({ importing: 'saving' }) || s.matches('loading');
+
+/** The state of step 2's plugin list: shown, or being replaced after the search changed. */
+export const selectSearching = (s: OnboardingSnapshot): boolean => s.matches({ importing: 'searching' }) || s.matches({ importing: 'listing' });
+
+export type FirstRunLinks = { readonly table: string | null; readonly tablesPath: string | null; readonly chartPath: string | null };
+/**
+ * Where a completed first run leads (issue 38): the store's tables with the run's biggest table
+ * open, and the dataset editor on that table when the workspace offers 'publish dataset'.
+ */
+export const selectFirstRunLinks = (s: OnboardingSnapshot): FirstRunLinks => {
+  const { pipeline, workspace, workspaceId, loadedTables } = s.context;
+  if (!s.matches({ firstRun: { succeeded: 'shown' } }) || pipeline === null) return { table: null, tablesPath: null, chartPath: null };
+  const table = loadedTables?.[0]?.name ?? null;
+  return {
+    table,
+    tablesPath: pipelineTablesPath(workspaceId, pipeline, table),
+    chartPath: table !== null && workspace !== null && hasLink(workspace, REL.publishDataset) ? firstChartPath(workspaceId, table) : null,
+  };
+};

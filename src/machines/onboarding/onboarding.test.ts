@@ -3,17 +3,27 @@ import { createActor, fromPromise, SimulatedClock, waitFor } from 'xstate';
 import { createApiClient } from '../../api/client';
 import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
-import { ONBOARDING_POLL_MS } from '../../domain/onboarding';
-import type { DataPlugin, Job, Pipeline, Workspace } from '../../domain/resources';
+import { ONBOARDING_POLL_MS, ONBOARDING_SEARCH_DEBOUNCE_MS } from '../../domain/onboarding';
+import type { DataPlugin, Job, Pipeline, StoreTable, Workspace } from '../../domain/resources';
 import { ROW_POLL_MS } from '../jobRun/jobRun.machine';
 import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions, type ModelPath, type ReplayLog } from '../testing';
 import { onboardingActors } from './onboarding.actors';
-import { onboardingMachine, selectFirstRun, selectPleaseWait, type OnboardingContext, type OnboardingInput, type PluginsInput, type PluginsPage } from './onboarding.machine';
+import { onboardingMachine, selectFirstRun, selectFirstRunLinks, selectPleaseWait, selectSearching, type OnboardingContext, type OnboardingInput, type PluginsInput, type PluginsPage } from './onboarding.machine';
 
 const BASE = 'http://api.test/api';
-const links = { self: { href: `${BASE}/workspaces/w1` }, 'update delete workspace': { href: `${BASE}/workspaces/w1` }, dataplugins: { href: `${BASE}/workspaces/w1/dataplugins` }, 'new pipeline': { href: `${BASE}/workspaces/w1/pipelines` } };
+const links = {
+  self: { href: `${BASE}/workspaces/w1` },
+  'update delete workspace': { href: `${BASE}/workspaces/w1` },
+  dataplugins: { href: `${BASE}/workspaces/w1/dataplugins` },
+  'new pipeline': { href: `${BASE}/workspaces/w1/pipelines` },
+  tables: { href: `${BASE}/workspaces/w1/tables` },
+  'publish dataset': { href: `${BASE}/workspaces/w1/datasets` },
+};
 const provisioning: Workspace = { id: 'w1', name: 'Acme', status: 'PROVISIONING', managed: true, _links: links };
 const ready: Workspace = { ...provisioning, status: 'READY' };
+// an admin the store's tables are not offered to: the first run offers no table
+const { tables: _tables, 'publish dataset': _publish, ...untabled } = links;
+const readyWithoutTables: Workspace = { ...ready, _links: untabled };
 const ownRepository: Workspace = { ...ready, managed: false };
 // what a plain member is shown of the same workspace: no Lab links
 const asMember: Workspace = { ...ready, _links: { self: links.self } };
@@ -23,8 +33,12 @@ const csv: DataPlugin = { id: 'p2', name: 'tap-csv', label: 'CSV', pluginType: '
 const pipelineLinks = { self: { href: `${BASE}/pipelines/p` } };
 const runnable: Pipeline = { id: 'p', name: 'Demo', _links: { ...pipelineLinks, 'create job': { href: `${BASE}/pipelines/p/jobs` } } };
 const incomplete: Pipeline = { id: 'p', name: 'Demo', _links: pipelineLinks };
+// the store the pipeline loads into, as the pipeline embeds it (the embedded store offers its tables)
+const store = { id: 's1', name: 'Embedded', _links: { self: { href: `${BASE}/datastores/s1` }, tables: links.tables } };
+const storeTable = (name: string, rows: number, pipelineId: string, jobId: string): StoreTable => ({ name, columns: [], rows, lastLoad: { loaded: '2026-01-01T00:00:05Z', rows, pipelineId, jobId }, _links: {} });
+const loaded = [storeTable('customers', 20, 'p', 'j1'), storeTable('orders', 120, 'p', 'j1'), storeTable('files', 500, 'other', 'j0')];
 const runJob = (status: Job['status'], extra: Partial<Job> = {}): Job => ({ id: 'j1', type: 'PIPELINE_RUN', status, created: '2026-01-01T00:00:00Z', _links: {}, ...extra });
-const withJob = (job: Job): Pipeline => ({ ...runnable, _embedded: { 'latest job': job } });
+const withJob = (job: Job): Pipeline => ({ ...runnable, _embedded: { 'latest job': job, datastore: store } });
 const queued = runJob('QUEUED');
 const running = withJob(runJob('RUNNING', { startTime: '2026-01-01T00:00:01Z' }));
 const complete = withJob(runJob('COMPLETE', { exitCode: 0, rowsLoaded: 12 }));
@@ -34,7 +48,7 @@ const offline = new ApiFailure({ kind: 'network', message: 'We were unable to co
 const refused = new ApiFailure({ kind: 'response', status: 400, message: '[400]', body: { message: 'Validation failed', errors: [{ field: 'name', objectName: 'pipeline', defaultMessage: 'is taken' }] } as never });
 
 const events = {
-  'xstate.done.actor.loadWorkspace': [{ output: provisioning }, { output: ready }, { output: ownRepository }, { output: asMember }],
+  'xstate.done.actor.loadWorkspace': [{ output: provisioning }, { output: ready }, { output: ownRepository }, { output: asMember }, { output: readyWithoutTables }],
   'xstate.error.actor.loadWorkspace': [{ error: offline }],
   'xstate.done.actor.saveWorkspace': [{ output: provisioning }],
   'xstate.error.actor.saveWorkspace': [{ error: refused }],
@@ -48,12 +62,14 @@ const events = {
   'xstate.done.actor.createPipeline': [{ output: runnable }, { output: incomplete }],
   'xstate.error.actor.createPipeline': [{ error: refused }],
   'user.name': [{ value: '' }, { value: 'Acme' }],
-  'user.search': [{ value: 'demo' }],
+  'user.search': [{ value: 'de' }, { value: 'demo' }],
   'user.choose': [{ plugin: demo }],
   'xstate.done.actor.startRun': [{ output: queued }],
   'xstate.error.actor.startRun': [{ error: busy }],
   'xstate.done.actor.readRun': [{ output: running }, { output: complete }, { output: errored }],
   'xstate.error.actor.readRun': [{ error: offline }],
+  'xstate.done.actor.listTables': [{ output: loaded }],
+  'xstate.error.actor.listTables': [{ error: offline }],
 };
 
 const INPUTS: readonly OnboardingInput[] = [
@@ -118,6 +134,27 @@ describe('onboarding (model-based)', () => {
             'firstRun.succeeded': (s) => {
               expect(selectFirstRun(s as never)).toBe('succeeded');
               expect((s.context as OnboardingContext).job).toMatchObject({ status: 'COMPLETE', rowsLoaded: 12 });
+            },
+            // what the completed run loaded: its biggest table, one click from its rows and from a chart
+            'firstRun.succeeded.readingTables': (_s, log) => expect(log.invocations.at(-1)).toMatchObject({ id: 'listTables', input: { workspace: ready } }),
+            'firstRun.succeeded.shown': (s, log) => {
+              const read = log.invocations.some((i) => i.id === 'listTables');
+              const context = (s as { context: OnboardingContext }).context;
+              expect(read).toBe(context.workspace?._links?.tables !== undefined);
+              const links = selectFirstRunLinks(s as never);
+              if (context.loadedTables?.length) {
+                expect(context.loadedTables.map((t) => t.name)).toEqual(['orders', 'customers']);
+                expect(links).toEqual({ table: 'orders', tablesPath: '/lab/w1/datastores/s1?table=orders', chartPath: '/lab/w1/datasets?edit=new&table=orders' });
+              } else {
+                // tables not offered or not read: the store's page (its own 'tables' link), no table and no chart
+                expect(links).toEqual({ table: null, tablesPath: '/lab/w1/datastores/s1', chartPath: null });
+              }
+            },
+            // the search: the text is kept at once, and the catalogue asked for it only once typing rests
+            'importing.searching': (s) => expect(selectSearching(s as never)).toBe(true),
+            'importing.listing': (s, log) => {
+              expect(selectSearching(s as never)).toBe(true);
+              expect(log.invocations.at(-1)).toMatchObject({ id: 'listPlugins', input: { search: (s.context as Snap['context']).search, page: 0 } });
             },
             'firstRun.failed': (s) => {
               expect(selectFirstRun(s as never)).toBe('failed');
@@ -222,7 +259,7 @@ describe('onboarding scenarios', () => {
       expect(selectFirstRun(path.state as never)).toBe('succeeded');
       const log = await replayPath(onboardingMachine, path, { input });
       expect(log.clock.now()).toBe(3 * ROW_POLL_MS);
-      expect(log.invocations.map((i) => i.id)).toEqual(['loadWorkspace', 'listPlugins', 'createPipeline', 'startRun', 'readRun', 'readRun', 'readRun']);
+      expect(log.invocations.map((i) => i.id)).toEqual(['loadWorkspace', 'listPlugins', 'createPipeline', 'startRun', 'readRun', 'readRun', 'readRun', 'listTables']);
       expect(goTos(log)).toEqual([]);
       const on = pathOf(onboardingMachine, [...path.steps.slice(1).map((s) => s.event as never), { type: 'user.continue' }], { input });
       expect(goTos(await replayPath(onboardingMachine, on, { input }))).toEqual([{ path: '/setup/tasks/w1', reload: false }]);
@@ -271,6 +308,64 @@ describe('onboarding scenarios', () => {
       clock.increment(ROW_POLL_MS);
       await waitFor(actor, (s) => s.matches({ firstRun: 'succeeded' }));
       expect(fake.calls.map((c) => `${c.method} ${c.url}`)).toEqual([`POST ${BASE}/pipelines/p/jobs`, `GET ${BASE}/pipelines/p`, `GET ${BASE}/pipelines/p`]);
+      actor.stop();
+    });
+  });
+
+  describe('the search narrows as letters are typed (issue 38)', () => {
+    const input: OnboardingInput = { step: 'imports', workspaceId: 'w1' };
+    const shown = [
+      { type: 'xstate.done.actor.loadWorkspace', output: ready },
+      { type: 'xstate.done.actor.listPlugins', output: { plugins: [demo, csv], hasMore: false } },
+    ];
+    const rest = { type: `xstate.after.searchDelay.onboarding.importing.searching` };
+
+    it('asks the catalogue once typing rests, for the text as it stands, with no Enter', async () => {
+      const path = pathOf(
+        onboardingMachine,
+        [...shown, { type: 'user.search', value: 'p' }, { type: 'user.search', value: 'po' }, { type: 'user.search', value: 'pos' }, rest, { type: 'xstate.done.actor.listPlugins', output: { plugins: [], hasMore: false } }],
+        { input },
+      );
+      expect(path.state.matches({ importing: 'choosing' })).toBe(true);
+      expect((path.state.context as OnboardingContext).plugins).toEqual([]);
+      const log = await replayPath(onboardingMachine, path, { input });
+      // one call for the three letters, ONBOARDING_SEARCH_DEBOUNCE_MS after the last
+      expect(log.invocations.filter((i) => i.id === 'listPlugins').map((i) => (i.input as PluginsInput).search)).toEqual(['', 'pos']);
+      expect(log.clock.now()).toBe(ONBOARDING_SEARCH_DEBOUNCE_MS);
+    });
+
+    it('the list being replaced is never shown as the answer to the new text: a letter typed while it is read starts over', () => {
+      const path = pathOf(onboardingMachine, [...shown, { type: 'user.search', value: 'c' }, rest, { type: 'user.search', value: 'cs' }], { input });
+      expect(path.state.matches({ importing: 'searching' })).toBe(true);
+      expect(selectSearching(path.state as never)).toBe(true);
+      // the answer for 'c' can no longer arrive: its call was left
+      expect(path.state.can({ type: 'xstate.done.actor.listPlugins', output: { plugins: [csv], hasMore: false } })).toBe(false);
+      // the same text again changes nothing; clearing it lists everything again
+      expect(path.state.can({ type: 'user.search', value: 'cs' })).toBe(false);
+      const cleared = pathOf(onboardingMachine, [...shown, { type: 'user.search', value: 'c' }, { type: 'user.search', value: '' }], { input });
+      expect(cleared.state.matches({ importing: 'searching' })).toBe(true);
+      expect((cleared.state.context as OnboardingContext).search).toBe('');
+    });
+
+    it('the choice made stays chosen while the list narrows', () => {
+      const path = pathOf(onboardingMachine, [...shown, { type: 'user.choose', plugin: demo }, { type: 'user.search', value: 'dem' }, rest, { type: 'xstate.done.actor.listPlugins', output: { plugins: [demo], hasMore: false } }], { input });
+      expect((path.state.context as OnboardingContext).plugin).toBe(demo);
+    });
+
+    it('the real actors: GETs the catalogue with name= once typing rests', async () => {
+      const pageOf = (plugins: DataPlugin[]) => ({ _embedded: { dataplugins: plugins }, _links: {}, page: { size: 10, totalElements: plugins.length, totalPages: 1, number: 0 } });
+      const fake = fakeFetch({ body: ready }, { body: pageOf([demo, csv]) }, { body: pageOf([]) });
+      const client = createApiClient({ baseURL: BASE, getToken: () => Promise.resolve('t'), fetch: fake.fetch, retryDelay: () => 0 });
+      const clock = new SimulatedClock();
+      const actor = createActor(onboardingMachine.provide({ actors: onboardingActors(client) }), { input, clock }).start();
+      await waitFor(actor, (s) => s.matches({ importing: 'choosing' }));
+      for (const value of ['p', 'po', 'postgres']) actor.send({ type: 'user.search', value });
+      clock.increment(ONBOARDING_SEARCH_DEBOUNCE_MS - 1);
+      expect(fake.calls).toHaveLength(2);
+      clock.increment(1);
+      await waitFor(actor, (s) => s.matches({ importing: 'choosing' }));
+      expect(actor.getSnapshot().context.plugins).toEqual([]);
+      expect(fake.calls.at(-1)?.url).toBe(`${BASE}/workspaces/w1/dataplugins?sort=label&size=10&page=0&type=EXTRACTOR&name=postgres`);
       actor.stop();
     });
   });

@@ -17,13 +17,14 @@ import {
   Title2,
   tokens,
 } from '@fluentui/react-components';
-import { ArrowRightRegular, CheckmarkCircleFilled, PlugConnectedRegular } from '@fluentui/react-icons';
+import { ArrowRightRegular, ChartMultipleRegular, CheckmarkCircleFilled, PlugConnectedRegular, TableRegular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { FIRST_RUN_TEXTS, firstRunElapsed, firstRunEnding, firstRunFollowUpPath } from '../../../domain/firstRun';
+import { LOADED_DATA_TEXTS } from '../../../domain/loadedData';
 import { ONBOARDING_TEXTS } from '../../../domain/onboarding';
 import { SETUP_STEPS, type SetupStep } from '../../../domain/routes';
-import { selectBusy, selectFirstRun, selectPleaseWait, type OnboardingInput } from '../../../machines/onboarding/onboarding.machine';
+import { selectBusy, selectFirstRun, selectFirstRunLinks, selectPleaseWait, selectSearching, type OnboardingInput } from '../../../machines/onboarding/onboarding.machine';
 import { useNow } from '../../components/useNow';
 import { useMachines } from '../../MachinesProvider';
 import { useRoute } from '../../shell/useRoute';
@@ -136,11 +137,12 @@ function ImportStep({ actor, busy }: { actor: OnboardingRef; busy: boolean }) {
   const chosen = useSelector(actor, (s) => s.context.plugin);
   const name = useSelector(actor, (s) => s.context.name);
   const fieldErrors = useSelector(actor, (s) => s.context.errors.fields);
-  const listing = useSelector(actor, (s) => s.matches({ importing: 'listing' }));
+  // a changed search replaces the list: the old one is not shown under the new text
+  const listing = useSelector(actor, selectSearching);
+  const search = useSelector(actor, (s) => s.context.search);
   const morePlugins = useSelector(actor, (s) => s.context.morePlugins);
   const listingMore = useSelector(actor, (s) => s.matches({ importing: 'listingMore' }));
   const failed = useSelector(actor, (s) => s.matches({ importing: 'failed' }));
-  const [search, setSearch] = useState('');
   const skip = (
     <Button appearance="secondary" onClick={() => actor.send({ type: 'user.skip' })} disabled={busy}>
       Skip
@@ -162,8 +164,7 @@ function ImportStep({ actor, busy }: { actor: OnboardingRef; busy: boolean }) {
       <SearchBox
         placeholder="Search data sources..."
         value={search}
-        onChange={(_, data) => setSearch(data.value)}
-        onKeyDown={(event) => event.key === 'Enter' && actor.send({ type: 'user.search', value: search })}
+        onChange={(_, data) => actor.send({ type: 'user.search', value: data.value })}
         aria-label="Search data sources"
       />
       {failed && (
@@ -175,7 +176,7 @@ function ImportStep({ actor, busy }: { actor: OnboardingRef; busy: boolean }) {
         </MessageBar>
       )}
       {listing || plugins === null ? (
-        !failed && <Spinner label="Loading data sources" />
+        !failed && <Spinner label={search.trim() === '' ? 'Loading data sources' : 'Searching data sources'} />
       ) : plugins.length === 0 ? (
         <Body1 className={styles.muted}>No data sources match.</Body1>
       ) : (
@@ -244,6 +245,7 @@ function FirstRunStep({ actor }: { actor: OnboardingRef }) {
   const pipeline = useSelector(actor, (s) => s.context.pipeline);
   const workspaceId = useSelector(actor, (s) => s.context.workspaceId);
   const runError = useSelector(actor, (s) => s.context.runError);
+  const next = useSelector(actor, selectFirstRunLinks, (a, b) => a.tablesPath === b.tablesPath && a.chartPath === b.chartPath);
   const going = phase === 'starting' || phase === 'active';
   const now = useNow(going);
   // A full load, as 'Go to Lab' is: the session may not know a workspace made minutes ago.
@@ -289,9 +291,22 @@ function FirstRunStep({ actor }: { actor: OnboardingRef }) {
         </MessageBar>
       )}
       {going && <Caption1 className={styles.muted}>{FIRST_RUN_TEXTS.background}</Caption1>}
-      <Button appearance="primary" onClick={() => actor.send({ type: 'user.continue' })}>
-        Continue
-      </Button>
+      {/* issue 38: the data just loaded, one click away (full loads, as 'Go to Lab' is: the session may not know this workspace yet) */}
+      <div className={styles.actions}>
+        {next.chartPath !== null && (
+          <Button as="a" href={next.chartPath} appearance="primary" icon={<ChartMultipleRegular />}>
+            {LOADED_DATA_TEXTS.firstChart}
+          </Button>
+        )}
+        {next.tablesPath !== null && (
+          <Button as="a" href={next.tablesPath} icon={<TableRegular />}>
+            {LOADED_DATA_TEXTS.viewTables}
+          </Button>
+        )}
+        <Button appearance={next.chartPath !== null ? 'secondary' : 'primary'} onClick={() => actor.send({ type: 'user.continue' })}>
+          Continue
+        </Button>
+      </div>
     </section>
   );
 }
