@@ -26,6 +26,9 @@ import { notProvidedActor } from '../notProvided';
 // reasons on the fields. The preview region runs beside it: 600 ms after the query stops
 // changing the query is previewed on the server (previewing → previewed / previewFailed).
 
+/** The chart a form started on a table draws from its first preview (the builder then suggests its columns). */
+export const FIRST_CHART: ChartEdit = { type: 'kind', kind: 'bar' };
+
 /** How long the query must rest before it is previewed: typing does not send a query per key. */
 export const PREVIEW_DEBOUNCE_MS = 600;
 
@@ -70,6 +73,8 @@ export interface DatasetEditorContext {
   readonly preview: DatasetPreview | null;
   /** the server's reason the query was refused, or why the preview failed */
   readonly previewError: string | null;
+  /** started on a table (issue 38): the first preview draws a first chart, once */
+  readonly firstChart: boolean;
 }
 
 export type DatasetEditorEvent =
@@ -135,6 +140,10 @@ export const datasetEditorMachine = setup({
       const texts = applyChartEdit(context.values, event.edit, builderSource(context.values, context.preview));
       return { values: { ...context.values, ...texts }, errors: withoutField(withoutField(context.errors, 'visualisation'), 'metadata') };
     }),
+    applyFirstChart: assign(({ context }) => {
+      const texts = applyChartEdit(context.values, FIRST_CHART, builderSource(context.values, context.preview));
+      return { values: { ...context.values, ...texts } };
+    }),
   },
   delays: { previewDelay: PREVIEW_DEBOUNCE_MS },
   guards: {
@@ -142,6 +151,8 @@ export const datasetEditorMachine = setup({
     // Only a workspace that offers 'preview dataset' is asked; an empty query has nothing to show.
     canPreview: ({ context }) => context.values.query.trim() !== '' && hasLink(context.input.workspace, REL.previewDataset),
     isQueryChange: ({ event }) => event.type === 'user.change' && event.field === 'query',
+    // only the first preview of a form started on a table, and only while no chart is set
+    drawsFirstChart: ({ context }) => context.firstChart && context.values.visualisation.trim() === '' && context.values.metadata.trim() === '',
   },
 }).createMachine({
   id: 'datasetEditor',
@@ -155,6 +166,7 @@ export const datasetEditorMachine = setup({
     loadError: null,
     preview: null,
     previewError: null,
+    firstChart: Boolean(input.table),
   }),
   initial: 'loading',
   states: {
@@ -262,7 +274,15 @@ export const datasetEditorMachine = setup({
                 id: 'previewQuery',
                 src: 'previewQuery',
                 input: ({ context }) => ({ workspace: context.input.workspace, query: context.values.query }),
-                onDone: { target: 'previewed', actions: assign({ preview: ({ event }) => event.output, previewError: null }) },
+                onDone: [
+                  // 'Build your first chart': the first rows of a table arrive drawn, as the chart builder suggests a bar chart of them
+                  {
+                    guard: 'drawsFirstChart',
+                    target: 'previewed',
+                    actions: [assign({ preview: ({ event }) => event.output, previewError: null, firstChart: false }), 'applyFirstChart'],
+                  },
+                  { target: 'previewed', actions: assign({ preview: ({ event }) => event.output, previewError: null, firstChart: false }) },
+                ],
                 onError: { target: 'previewFailed', actions: assign({ preview: null, previewError: ({ event }) => previewFailure(event.error) }) },
               },
             },
