@@ -4,7 +4,7 @@ import { expect, test, type Page } from './fixtures';
 import { DEMO as SEED } from '../../server/seed';
 import { fillWheelhouse } from '../support/packageIndex';
 import { LOCAL_PG, MELTANO_TAP_POSTGRES, meltanoWheelhouse } from './meltanoSupport';
-import { DEMO, screenshot, signIn } from './support';
+import { addComponent, DEMO, screenshot, signIn } from './support';
 
 // A Python plugin from the catalogue, end to end (issue 37): a workspace admin installs the
 // MeltanoLabs tap-postgres ("Postgres", not the built-in tap-postgres), builds a pipeline reading a
@@ -41,19 +41,6 @@ async function withAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T>
 }
 
 const toast = (page: Page, text: string) => page.locator('.fui-ToastTitle', { hasText: text });
-
-/** The same picker lab-pipeline-form.spec.ts uses: search, tick, add. */
-async function addComponent(page: Page, search: string, label: string) {
-  await page.getByRole('button', { name: 'Add component' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Add component' });
-  await dialog.getByRole('tab', { name: 'New' }).click();
-  await dialog.getByRole('searchbox', { name: 'Search components' }).fill(search);
-  await dialog.getByRole('checkbox', { name: new RegExp(label) }).check();
-  await dialog.getByRole('button', { name: 'Add', exact: true }).click();
-  await expect(dialog).toBeHidden();
-  await expect(page.getByRole('group', { name: label })).toBeVisible();
-  await expect(page.getByText('Saving draft')).toHaveCount(0);
-}
 
 /** Screenshots at 1280 px and at 375 px, back at 1280 px afterwards. */
 async function bothWidths(page: Page, name: string, settle?: () => Promise<void>) {

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from './fixtures';
 import { DEMO as SEED } from '../../server/seed';
-import { DEMO, screenshot, signIn } from './support';
+import { addComponent, DEMO, screenshot, signIn } from './support';
 
 // OAuth connect and every setting kind on the pipeline form (spec 001 §2, §4, §5, §7). The built-in
 // catalogue has no OAuth source yet, so the test gives the demo extractor's plugin definition the
@@ -42,17 +42,6 @@ async function withOAuthPlugin(page: Page) {
     if (demo?._embedded?.dataplugin) demo._embedded.dataplugin.settings = [...(demo._embedded.dataplugin.settings ?? []), ...EVERY_KIND()];
     await route.fulfill({ response, json: body });
   });
-}
-
-async function addComponent(page: Page, search: string, label: string) {
-  await page.getByRole('button', { name: 'Add component' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Add component' });
-  await dialog.getByRole('tab', { name: 'New' }).click();
-  await dialog.getByRole('searchbox', { name: 'Search components' }).fill(search);
-  await dialog.getByRole('checkbox', { name: new RegExp(label) }).check();
-  await dialog.getByRole('button', { name: 'Add', exact: true }).click();
-  await expect(dialog).toBeHidden();
-  await expect(page.getByText('Saving draft')).toHaveCount(0);
 }
 
 /** A saved pipeline of the demo extractor, opened on its edit page with the OAuth plugin definition. */

@@ -1,24 +1,11 @@
-import { expect, test, type Page } from './fixtures';
+import { expect, test } from './fixtures';
 import { REL } from '../../src/domain/relations';
 import { DEMO as SEED } from '../../server/seed';
 import { ownerToken } from './datasetSupport';
-import { apiCall, DEMO, linkOf, screenshot, signIn } from './support';
+import { addComponent, apiCall, DEMO, linkOf, screenshot, signIn } from './support';
 
 const NEW = `/lab/${SEED.workspaceId}/pipelines/new`;
 const unique = (prefix: string) => `${prefix} ${Date.now().toString(36)}`;
-
-/** Opens the picker, searches, ticks the plugin and adds it (each addition auto-saves a draft). */
-async function addComponent(page: Page, search: string, label: string) {
-  await page.getByRole('button', { name: 'Add component' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Add component' });
-  await dialog.getByRole('tab', { name: 'New' }).click();
-  await dialog.getByRole('searchbox', { name: 'Search components' }).fill(search);
-  await dialog.getByRole('checkbox', { name: new RegExp(label) }).check();
-  await dialog.getByRole('button', { name: 'Add', exact: true }).click();
-  await expect(dialog).toBeHidden();
-  await expect(page.getByRole('group', { name: label })).toBeVisible();
-  await expect(page.getByText('Saving draft')).toHaveCount(0);
-}
 
 test('the owner creates a pipeline from the demo extractor to the default store', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 900 });

@@ -102,3 +102,16 @@ export function linkOf(resource: Resource, rel: string): string {
   if (!link) throw new Error(`no '${rel}' link on ${JSON.stringify(resource)}`);
   return link.href;
 }
+
+/** The pipeline editor's Add component: opens the picker, searches, ticks the plugin and adds it (each addition auto-saves a draft). */
+export async function addComponent(page: Page, search: string, label: string) {
+  await page.getByRole('button', { name: 'Add component' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add component' });
+  await dialog.getByRole('tab', { name: 'New' }).click();
+  await dialog.getByRole('searchbox', { name: 'Search components' }).fill(search);
+  await dialog.getByRole('checkbox', { name: new RegExp(label) }).check();
+  await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('group', { name: label, exact: true })).toBeVisible();
+  await expect(page.getByText('Saving draft')).toHaveCount(0);
+}
