@@ -124,6 +124,12 @@ export interface Finish {
   exitCode: number | null;
   lines: string[];
   retryBaseMs: number;
+  /**
+   * The runner stopped the job because it is itself stopping (a graceful shutdown): the job ends
+   * as lost, and a next attempt is queued at once whatever attempts remain, with one more allowed,
+   * so a worker going away never spends a pipeline's retries (issue 42).
+   */
+  handBack?: boolean;
 }
 
 export interface Finished {
@@ -160,8 +166,9 @@ export async function finishJob(db: Db, jobId: string, owner: string, finish: Fi
       .executeTakeFirstOrThrow();
     const lines = [...finish.lines];
     let retry: JobRow | undefined;
-    if (shouldRetry(status, job.attempt, job.max_attempts) && job.pipeline_id) {
-      const delay = retryDelayMs(job.attempt, finish.retryBaseMs);
+    const handBack = finish.handBack === true && status === 'ERROR';
+    if ((handBack || shouldRetry(status, job.attempt, job.max_attempts)) && job.pipeline_id) {
+      const delay = handBack ? 0 : retryDelayMs(job.attempt, finish.retryBaseMs);
       retry = await insertJobIfIdle(trx, {
         workspaceId: job.workspace_id,
         pipelineId: job.pipeline_id,
@@ -172,11 +179,14 @@ export async function finishJob(db: Db, jobId: string, owner: string, finish: Fi
         triggeredByJobId: job.triggered_by_job_id,
         retryOf: job.id,
         attempt: job.attempt + 1,
-        maxAttempts: job.max_attempts,
+        maxAttempts: job.max_attempts + (handBack ? 1 : 0),
         timeoutSeconds: job.timeout_seconds,
         runAfter: new Date(Date.now() + delay),
       });
-      if (retry) {
+      if (retry && handBack) {
+        lines.push(`The job was handed back to the queue as job ${retry.id} (attempt ${retry.attempt} of ${retry.max_attempts}: a worker stopping does not spend the pipeline's retries).`);
+        await appendLogLines(trx, retry.id, [`Attempt ${retry.attempt} of ${retry.max_attempts}, handed back by the worker that stopped while running job ${job.id}.`]);
+      } else if (retry) {
         lines.push(`Attempt ${job.attempt} of ${job.max_attempts} failed; attempt ${retry.attempt} is queued as job ${retry.id}${delay > 0 ? ` to start in ${Math.round(delay / 1000)} s` : ''}.`);
         await appendLogLines(trx, retry.id, [`Attempt ${retry.attempt} of ${retry.max_attempts}, retrying job ${job.id}.`]);
       }

@@ -241,7 +241,9 @@ export class Runner {
       log.error({ err: error, jobId: job.id }, 'runner: job log lines could not be written');
     }
     if (entry.lost) return;
-    const finished = await finishJob(db, job.id, this.id, { reason: result.reason, exitCode: result.exitCode, lines, retryBaseMs: this.options.retryBaseMs });
+    // a job this worker stopped only because it is stopping goes back to the queue for another (queue.ts)
+    const handBack = result.reason === 'RUNNER_LOST' && entry.shutdown;
+    const finished = await finishJob(db, job.id, this.id, { reason: result.reason, exitCode: result.exitCode, lines, retryBaseMs: this.options.retryBaseMs, handBack });
     if (finished) {
       log.info({ jobId: job.id, status: finished.status, exitCode: result.exitCode, retry: finished.retry?.id, triggered: finished.triggered.map((t) => t.id) }, 'runner: job ended');
     }

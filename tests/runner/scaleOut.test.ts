@@ -16,7 +16,7 @@ import { startServerProcess, type ProcessKind, type ServerProcess } from './serv
 // Issue 42: a worker's disk is a cache. One API process and workers each with a data directory of
 // its own (as on separate machines), sharing one PostgreSQL: a deployment made on one worker, the
 // demo's seeded files and a pipeline's incremental state are found by a job on any other, and a
-// job whose worker dies is retried elsewhere.
+// job whose worker stops is handed back, and one whose worker dies is retried, elsewhere.
 
 const postgres = Boolean(process.env.TEST_DATABASE_URL);
 const WORKER: ProcessKind = { entry: 'server/worker.ts', ready: (l) => l.msg === 'worker: ready' };
@@ -60,7 +60,7 @@ describe.runIf(postgres || process.env.CI === '1')('scale-out: two workers, a da
     return dir;
   };
 
-  it('finds the deployment, the seeded files and the incremental state on any worker, and retries a dead worker’s job elsewhere', async () => {
+  it('finds the deployment, the seeded files and the incremental state on any worker, hands a stopping worker’s job to another and retries a dead worker’s job elsewhere', async () => {
     if (!postgres) throw new Error('CI=1: this test needs TEST_DATABASE_URL (a PostgreSQL the workers share)');
     const database = await createTestDatabase();
     cleanup.push(() => database.dispose());
@@ -86,7 +86,7 @@ describe.runIf(postgres || process.env.CI === '1')('scale-out: two workers, a da
       return started;
     };
     // The API process seeds the demo (its files into the database) and runs no job.
-    const [, a] = await Promise.all([start(API_ONLY, { SEED_DEMO: 'true', RUNNER_ENABLED: 'false', SCHEDULER_ENABLED: 'false' }), start(WORKER, {})]);
+    const [, a] = await Promise.all([start(API_ONLY, { SEED_DEMO: 'true', RUNNER_ENABLED: 'false', SCHEDULER_ENABLED: 'false' }), start(WORKER, { RUNNER_SHUTDOWN_GRACE_SECONDS: '1' })]);
 
     // The seeded pipelines run on worker A: the files pipeline finds the files the seed stored.
     const seeded = await waitFor(
@@ -113,10 +113,26 @@ describe.runIf(postgres || process.env.CI === '1')('scale-out: two workers, a da
     fs.writeFileSync(path.join(repo, 'data', 'hello.txt'), 'a later commit\n');
     git(repo, 'commit', '--quiet', '-am', 'later');
 
-    // A stops; two workers with disks of their own take over (nothing is queued while they start).
+    // A stops gracefully while running a job of a pipeline with no retries: the job is handed back
+    // (not counted as a retry) and waits in the queue while two workers with disks of their own start.
+    // (in a workspace of its own: a job of the deployed workspace would fetch its commit on B or C first)
+    const quiet = newId();
+    await db.insertInto('workspaces').values({ id: quiet, name: 'Patient', domains: '[]', app_properties: '{}', status: 'READY' }).execute();
+    const patient = await createPipeline(db, quiet, { name: 'patient', script: 'echo started; sleep 3; echo finished', draft: false });
+    if (!patient.ok) throw new Error('pipeline name taken');
+    const patientRun = await enqueueJob(db, patient.pipeline.id, { kind: 'MANUAL' });
+    if (patientRun.status !== 'QUEUED') throw new Error(patientRun.status);
+    await waitFor(async () => ((await logOf(db, patientRun.job.id)).split('\n').includes('started') ? true : undefined), 'the patient job to start on A');
     a.child.kill('SIGTERM');
     const [b, c] = await Promise.all([start(WORKER, {}), start(WORKER, {}), a.exited]);
     const others = [b, c];
+    const handedBack = await ended(db, patientRun.job.id);
+    expect(handedBack.status).toBe('ERROR');
+    expect(await logOf(db, handedBack.id)).toMatch(/The job was handed back to the queue as job \S+ \(attempt 2 of 2/);
+    const resumed = await waitFor(() => db.selectFrom('jobs').selectAll().where('retry_of', '=', handedBack.id).executeTakeFirst(), 'the handed-back job');
+    const resumedLog = await logOf(db, (await ended(db, resumed.id)).id);
+    expect((await ended(db, resumed.id)).status, resumedLog).toBe('COMPLETE');
+    expect(ranOn(resumedLog, others)).toBeDefined();
 
     const show = await db.selectFrom('pipelines').selectAll().where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow();
     const showRun = await enqueueJob(db, show.id, { kind: 'MANUAL' });
