@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { biggestStream, datasetFormForTable, runTablesPath, firstChartPath, isCompletedRun, pipelineTablesPath, storeTablesPath, tablesLoadedBy, tableTitle } from './loadedData';
+import { biggestStream, tableNamed, datasetFormForTable, runTablesPath, firstChartPath, isCompletedRun, pipelineTablesPath, storeTablesPath, tablesLoadedBy, tableTitle } from './loadedData';
 import type { StoreTable } from './resources';
 import { parseRoute } from './routes';
 
@@ -38,6 +38,13 @@ describe('loaded data one click away (issue 38)', () => {
     expect(biggestStream({ rowsByStream: {} })).toBeNull();
   });
 
+  it('a table named by a link: that name, else the stream behind a table prefix', () => {
+    const named = (...names: string[]) => names.map((name) => ({ name }));
+    expect(tableNamed(named('orders', 'x_orders'), 'orders')?.name).toBe('orders');
+    expect(tableNamed(named('first_import_orders', 'a_first_import_orders', 'customers'), 'orders')?.name).toBe('first_import_orders');
+    expect(tableNamed(named('myorders'), 'orders')).toBeUndefined();
+  });
+
   it("a run's tables: those its job loaded (else its pipeline), biggest first", () => {
     const tables = [table('customers', 50, load('p1', 'j1')), table('orders', 400, load('p1', 'j1')), table('files', 9, load('p2', 'j9')), table('old', 900, load('p1', 'j0')), table('manual', 5)];
     expect(tablesLoadedBy(tables, { pipelineId: 'p1', jobId: 'j1' }).map((t) => t.name)).toEqual(['orders', 'customers']);
@@ -54,6 +61,16 @@ describe('loaded data one click away (issue 38)', () => {
     expect(datasetFormForTable('web_sessions')).toMatchObject({ title: 'Web sessions', query: 'SELECT * FROM web_sessions LIMIT 100', rawData: '', visualisation: '' });
     expect(datasetFormForTable('Order Lines').query).toBe('SELECT * FROM "Order Lines" LIMIT 100');
     expect(tableTitle('__')).toBe('__');
+    // with its columns: rows counted by the first column that groups them (not an id, key, email or name)
+    const sessions = { name: 'first_import_web_sessions', columns: [{ name: 'id', type: 'text' }, { name: 'customer_id', type: 'bigint' }, { name: 'email', type: 'text' }, { name: 'source', type: 'text' }, { name: 'device', type: 'text' }] };
+    expect(datasetFormForTable(sessions)).toMatchObject({
+      title: 'First import web sessions by source',
+      query: 'SELECT source, count(*) AS row_count FROM first_import_web_sessions GROUP BY source ORDER BY row_count DESC, source LIMIT 20',
+    });
+    expect(datasetFormForTable({ name: 'events', columns: [{ name: 'Event Type', type: 'character varying' }] }).query).toBe(
+      'SELECT "Event Type", count(*) AS row_count FROM events GROUP BY "Event Type" ORDER BY row_count DESC, "Event Type" LIMIT 20',
+    );
+    expect(datasetFormForTable({ name: 'ids', columns: [{ name: 'id', type: 'text' }, { name: 'n', type: 'bigint' }] }).query).toBe('SELECT * FROM ids LIMIT 100');
   });
 
   it('any table name makes a query naming exactly that table, and a title that is never empty', () => {

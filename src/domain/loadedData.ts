@@ -62,9 +62,32 @@ export function tableTitle(table: string): string {
 /** The rows a table's first query reads: enough to chart, few enough to read. */
 export const FIRST_QUERY_ROWS = 100;
 
-/** A new dataset's form started on a table: its title and a query of its first rows. */
-export function datasetFormForTable(table: string): DatasetFormValues {
-  return { ...EMPTY_DATASET_FORM, title: tableTitle(table), query: `SELECT * FROM ${sqlName(table)} LIMIT ${String(FIRST_QUERY_ROWS)}` };
+const TEXT_TYPES = new Set(['text', 'character varying', 'character', 'varchar', 'char', 'citext']);
+/** Columns that name one row each (ids, keys, addresses, names): a chart of them has one bar per row. */
+const ONE_PER_ROW = /(^|_)(id|uuid|guid|key|hash|email|name|url|token|code)$/i;
+
+/** The column a first chart counts rows by: the first text column that groups rows rather than naming each. */
+export function groupingColumn(columns: readonly { readonly name: string; readonly type: string }[]): string | null {
+  return columns.find((c) => TEXT_TYPES.has(c.type.toLowerCase()) && !ONE_PER_ROW.test(c.name))?.name ?? null;
+}
+
+/** The most bars a first chart draws. */
+export const FIRST_CHART_BARS = 20;
+
+/**
+ * A new dataset's form started on a table: rows counted by its first grouping column, most first
+ * ('Web sessions by source'), or, with no such column, its first rows.
+ */
+export function datasetFormForTable(table: string | { readonly name: string; readonly columns?: readonly { readonly name: string; readonly type: string }[] }): DatasetFormValues {
+  const name = typeof table === 'string' ? table : table.name;
+  const group = typeof table === 'string' ? null : groupingColumn(table.columns ?? []);
+  if (group === null) return { ...EMPTY_DATASET_FORM, title: tableTitle(name), query: `SELECT * FROM ${sqlName(name)} LIMIT ${String(FIRST_QUERY_ROWS)}` };
+  const column = sqlName(group);
+  return {
+    ...EMPTY_DATASET_FORM,
+    title: `${tableTitle(name)} by ${group.replace(/[_\-.]+/g, ' ').trim() || group}`,
+    query: `SELECT ${column}, count(*) AS row_count FROM ${sqlName(name)} GROUP BY ${column} ORDER BY row_count DESC, ${column} LIMIT ${String(FIRST_CHART_BARS)}`,
+  };
 }
 
 type RunLike = { readonly status?: string | null; readonly rowsByStream?: Readonly<Record<string, number>> | null | undefined };
@@ -80,4 +103,14 @@ export function biggestStream(job: RunLike): string | null {
 export function runTablesPath(workspaceId: string, pipeline: PipelineLike, job: RunLike | null | undefined): string | null {
   if (!job || !isCompletedRun(job)) return null;
   return pipelineTablesPath(workspaceId, pipeline, biggestStream(job));
+}
+
+/**
+ * The table a link names: that name, else (a stream's name behind the pipeline's table prefix,
+ * as a run's rows name it) the shortest table ending in `_{name}`.
+ */
+export function tableNamed<T extends { readonly name: string }>(tables: readonly T[], name: string): T | undefined {
+  const exact = tables.find((t) => t.name === name);
+  if (exact !== undefined) return exact;
+  return tables.filter((t) => t.name.endsWith(`_${name}`)).sort((a, b) => a.name.length - b.name.length || a.name.localeCompare(b.name))[0];
 }

@@ -16,7 +16,7 @@ import { hasLink, type HalLike } from '../../domain/hal';
 import { datasetFormForTable } from '../../domain/loadedData';
 import { serverErrorsOf } from '../../domain/pipelineForm';
 import { REL } from '../../domain/relations';
-import type { Dataset, DatasetPreview, DatasetWrite } from '../../domain/resources';
+import type { Dataset, DatasetPreview, DatasetWrite, StoreTable } from '../../domain/resources';
 import { apiErrorOf } from '../apiError';
 import { failureText } from '../failureText';
 import { notProvidedActor } from '../notProvided';
@@ -48,6 +48,8 @@ export interface DatasetEditorInput {
 export interface LoadedEditor {
   readonly dataset: Dataset | null;
   readonly channels: readonly ChannelOption[];
+  /** the store table a new dataset starts on (?table), with its columns, when the store lists it */
+  readonly table?: StoreTable | null;
 }
 
 export interface SaveDatasetInput {
@@ -180,7 +182,7 @@ export const datasetEditorMachine = setup({
           actions: assign(({ context, event }) => ({
             dataset: event.output.dataset,
             channels: event.output.channels,
-            values: event.output.dataset !== null ? formValuesOf(event.output.dataset) : context.input.table ? datasetFormForTable(context.input.table) : EMPTY_DATASET_FORM,
+            values: event.output.dataset !== null ? formValuesOf(event.output.dataset) : context.input.table ? datasetFormForTable(event.output.table ?? context.input.table) : EMPTY_DATASET_FORM,
             loadError: null,
           })),
         },

@@ -3,6 +3,7 @@ import type { SnapshotFrom } from 'xstate';
 import { hasLink, type HalLike } from '../../domain/hal';
 import { REL } from '../../domain/relations';
 import type { StoreTable, StoreTableSample } from '../../domain/resources';
+import { tableNamed } from '../../domain/loadedData';
 import { tablesMatching } from '../../domain/storeTables';
 import { failureText } from '../failureText';
 import { notProvidedActor } from '../notProvided';
@@ -44,7 +45,7 @@ export const storeBrowserMachine = setup({
     offered: ({ context }) => hasLink(context.owner, REL.tables),
     wantedListed: ({ context, event }) => {
       const tables = (event as { output?: StoreTable[] }).output ?? [];
-      return context.wanted !== null && tables.some((t) => t.name === context.wanted);
+      return context.wanted !== null && tableNamed(tables, context.wanted) !== undefined;
     },
     listed: ({ context, event }) => event.type === 'user.open' && (context.tables ?? []).some((t) => t.name === event.table.name),
     stillListed: ({ context, event }) => {
@@ -72,7 +73,7 @@ export const storeBrowserMachine = setup({
           {
             guard: 'wantedListed',
             target: 'ready.sampling',
-            actions: assign(({ context, event }) => ({ tables: event.output, error: null, open: event.output.find((t) => t.name === context.wanted) ?? null, wanted: null, sample: null, sampleError: null })),
+            actions: assign(({ context, event }) => ({ tables: event.output, error: null, open: context.wanted === null ? null : (tableNamed(event.output, context.wanted) ?? null), wanted: null, sample: null, sampleError: null })),
           },
           // the open table's link may have changed with the list: its sample is read again
           {

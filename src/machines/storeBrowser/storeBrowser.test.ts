@@ -100,6 +100,10 @@ describe('store browser scenarios', () => {
     expect((opened.state as StoreBrowserSnapshot).context.open?.name).toBe('orders');
     const missing = pathOf(storeBrowserMachine, [{ type: 'xstate.done.actor.list', output: [customers] }], { input });
     expect(missing.state.matches({ ready: 'closed' })).toBe(true);
+    // a stream's name behind the pipeline's table prefix (as a run's rows name it) opens its table
+    const prefixed = table('first_import_orders', ['id']);
+    const behindPrefix = pathOf(storeBrowserMachine, [{ type: 'xstate.done.actor.list', output: [customers, prefixed] }], { input });
+    expect((behindPrefix.state as StoreBrowserSnapshot).context.open?.name).toBe('first_import_orders');
     // once read, a refresh does not reopen a table the person closed
     const closed = pathOf(storeBrowserMachine, [{ type: 'xstate.done.actor.list', output: [orders] }, { type: 'user.close' }, { type: 'user.refresh' }, { type: 'xstate.done.actor.list', output: [orders] }], { input });
     expect(closed.state.matches({ ready: 'closed' })).toBe(true);

@@ -43,6 +43,7 @@ const useStyles = makeStyles({
   name: { fontWeight: tokens.fontWeightSemibold },
   // on a phone the button keeps its icon only: the card's name is the way in there too
   viewLabel: { '@media (max-width: 600px)': { display: 'none' } },
+  viewButton: { flexShrink: 0, '@media (max-width: 600px)': { minWidth: 'auto' } },
   icon: { fontSize: '28px', color: tokens.colorBrandForeground1, flexShrink: 0 },
   main: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXXS, minWidth: 0, flexGrow: 1 },
   url: { color: tokens.colorNeutralForeground3, fontFamily: tokens.fontFamilyMonospace, overflowWrap: 'anywhere' },
@@ -169,7 +170,7 @@ function StoreRow({
         <Caption1 className={styles.url}>{store.jdbcUrl ?? (store.managed === true ? "The workspace's own embedded store" : store.dataPlugin ?? '')}</Caption1>
       </div>
       {tablesPath !== null && (
-        <Button appearance="secondary" icon={<TableRegular />} aria-label={`${LOADED_DATA_TEXTS.viewTables} of ${store.name}`} onClick={() => onOpen(tablesPath)}>
+        <Button appearance="secondary" className={styles.viewButton} icon={<TableRegular />} aria-label={`${LOADED_DATA_TEXTS.viewTables} of ${store.name}`} onClick={() => onOpen(tablesPath)}>
           <span className={styles.viewLabel}>{LOADED_DATA_TEXTS.viewTables}</span>
         </Button>
       )}
