@@ -70,8 +70,8 @@ export interface FetchOptions {
   repositoryLocalRoots: readonly string[];
   killGraceMs: number;
   write: (line: string) => void;
-  /** the fetch's process, recorded by the runner like any job process (stop, recovery) */
-  track: (process: JobProcess) => Promise<JobProcess>;
+  /** runs the fetch's process as the runner runs any job's: recorded (stop, recovery) and under the workspace's disk quota */
+  run: (start: () => JobProcess) => Promise<JobProcessResult>;
 }
 
 // One fetch per workspace and data directory at a time in this process; another job of the
@@ -114,7 +114,7 @@ async function fetchIfMissing(db: Db, job: JobRow, options: FetchOptions): Promi
   }
   write(`This worker does not hold the deployed commit ${deployed.commit_id.slice(0, 7)}; fetching it.`);
   forgetCachedCommit(dataDir, job.workspace_id);
-  const started = await options.track(
+  const result = await options.run(() =>
     options.executor.start({
       workspaceId: job.workspace_id,
       script: FETCH_COMMIT_SCRIPT,
@@ -126,7 +126,6 @@ async function fetchIfMissing(db: Db, job: JobRow, options: FetchOptions): Promi
       onLine: write,
     }),
   );
-  const result = await started.done;
   if (result.reason === 'EXITED' && result.exitCode === 0) {
     markCached(dataDir, job.workspace_id, deployed.commit_id);
     return undefined;

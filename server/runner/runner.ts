@@ -290,7 +290,8 @@ export class Runner {
       repositoryLocalRoots: this.options.repositoryLocalRoots ?? [],
       killGraceMs: this.options.killGraceMs,
       write,
-      track: (started) => this.track(entry, started),
+      // the clone lands in the project directory, so it counts against the workspace's quota
+      run: (start) => this.quotas.run(job.workspace_id, projectDir(dataDir, job.workspace_id), write, () => this.track(entry, start())),
     });
     if (fetched) return fetched;
     const placed = await placeWorkspaceFiles(db, job.workspace_id, projectDir(dataDir, job.workspace_id));
