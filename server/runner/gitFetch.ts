@@ -82,6 +82,8 @@ echo "Deployed commit $(git -C "$DEPLOY_DIR" rev-parse HEAD) of branch $(git -C 
 // else the branch's history. Into a directory of this job's own, so two workers or jobs sharing a
 // data directory never write one; a job that lost the race finds the winner's commit in place.
 export const FETCH_COMMIT_SCRIPT = `${KEY_PREAMBLE}new="$DEPLOY_DIR.$JOB_ID"
+# a fetch that fails leaves nothing in the project (after the move there is nothing left to remove)
+trap 'rm -f "$HOME/id_deploy"; rm -rf "$new"' EXIT
 rm -rf "$new"
 git init --quiet "$new"
 if ! git -C "$new" fetch --quiet --depth 1 -- "$DEPLOY_URL" "$DEPLOY_COMMIT" 2>/dev/null; then
