@@ -4,6 +4,7 @@ import { checkResourcePath } from '../../src/domain/workspaceResources';
 import type { Db } from '../db/database';
 import { resourceContent } from '../repositories/workspaceResources';
 import { ProjectPathRefused, isInside, replaceFileInside } from '../security/projectFiles';
+import { REPOSITORY_DIR } from './gitFetch';
 
 // A workspace's files (its resources: uploads and the demo's seeded files) live in the database
 // (workspace_resources), so every worker sees the same ones (issue 42). Before a pipeline job runs,
@@ -28,6 +29,8 @@ function refusal(stored: string): string | undefined {
   if (!checked.ok || checked.path !== stored) return checked.ok ? 'is not in its normal form' : checked.message;
   if (RUNNER_OWNED.has(stored)) return 'is written by the runner for each job';
   if (stored.split('/').some((segment) => segment.startsWith('.'))) return 'is in a hidden folder or is a hidden file, which the runner keeps for itself';
+  // the deployed commit is placed there as it is (deployedRepository.ts): a file must not change it
+  if (stored.split('/')[0] === REPOSITORY_DIR) return 'is inside the folder of the deployed repository';
   return undefined;
 }
 

@@ -39,6 +39,7 @@ describe('placeWorkspaceFiles', () => {
     await store('.meltano/runner-state/forged/state.json', '{}');
     await store('out/b.csv', 'id\n2\n');
     await store('linked.csv', 'id\n3\n');
+    await store('repository/meltano.yml', 'plugins: {}\n');
     // the workspace's own jobs planted a link to a folder outside, and a link to a file outside
     fs.symlinkSync(outside, path.join(project, 'out'));
     fs.writeFileSync(path.join(outside, 'secret'), 'kept\n');
@@ -50,6 +51,7 @@ describe('placeWorkspaceFiles', () => {
       '.meltano/runner-state/forged/state.json is in a hidden folder or is a hidden file, which the runner keeps for itself',
       'meltano.yml is written by the runner for each job',
       'out/b.csv out is a symbolic link',
+      'repository/meltano.yml is inside the folder of the deployed repository',
     ]);
     expect(fs.readFileSync(path.join(project, 'data', 'a.csv'), 'utf8')).toBe('id\n1\n');
     expect(fs.statSync(path.join(project, 'data', 'a.csv')).mtime.toISOString()).toBe('2026-01-02T03:04:05.678Z');
