@@ -10,6 +10,7 @@ import { meltanoRoot } from '../../server/runner/meltano/provision';
 import { loadMeltanoSettings, type MeltanoSettings } from '../../server/runner/meltano/settings';
 import { STATE_DIR } from '../../server/runner/meltano/state';
 import { projectDir } from '../../server/runner/project';
+import { fullRefreshAs } from '../../server/services/pipelineState';
 import { logOf, startBench, waitForStatus, type Bench } from './helpers';
 
 // Meltano for real (issue 37): the pinned Meltano from the package index, a singer-sdk tap of our
@@ -190,6 +191,20 @@ describe('Meltano runs Python plugins in the job sandbox', () => {
     const state = await bench.db.selectFrom('pipeline_states').select('value').where('pipeline_id', '=', pipelineId).where('state_id', '=', stateId).executeTakeFirstOrThrow();
     expect(state.value).toMatchObject({ completed: { singer_state: { bookmarks: { counts: { replication_key_value: 15 } } } } });
     expect(text).not.toContain(SECRET);
+  }, RUN_TIMEOUT_MS);
+
+  it('after Full refresh the next run reads every row again, and keeps a state of its own', async () => {
+    expect(pipelineId).not.toBe('');
+    // the service the 'full refresh' link calls, as a person would through the API
+    const pipeline = await bench.db.selectFrom('pipelines').select(['id', 'name', 'workspace_id']).where('id', '=', pipelineId).executeTakeFirstOrThrow();
+    await fullRefreshAs(bench.db, pipeline, { profileId: 'runner-test', name: 'Runner test' });
+    expect(await bench.db.selectFrom('pipeline_states').select('state_id').where('pipeline_id', '=', pipelineId).execute()).toEqual([]);
+    fs.rmSync(path.join(project(), 'output'), { recursive: true, force: true });
+    const { job, log } = await run(bench, pipelineId);
+    expect(job.status, log.join('\n')).toBe('COMPLETE');
+    expect(rowsOf().map((r) => r.id)).toEqual(Array.from({ length: 15 }, (_, i) => i + 1));
+    const state = await bench.db.selectFrom('pipeline_states').select('value').where('pipeline_id', '=', pipelineId).executeTakeFirstOrThrow();
+    expect(state.value).toMatchObject({ completed: { singer_state: { bookmarks: { counts: { replication_key_value: 15 } } } } });
   }, RUN_TIMEOUT_MS);
 
   it('while plugins install, the job reaches the package index and nothing else', async () => {
