@@ -4,7 +4,7 @@ import { hostileString, hostileStringWithHuge, wellFormed } from './hostile.fixt
 import { hasUnfinishedProfileJob } from './landing';
 import { JOB_STATUSES } from './resources';
 import { parseRoute } from './routes';
-import { isSetupTaskJob, isTaskInProgress, orderTasks, PUBLISH_DOCS_URL, SETUP_TASK_TYPES, shortCommitId, taskTarget, taskTitle } from './setupTasks';
+import { isSetupTaskJob, isTaskInProgress, orderTasks, PUBLISH_DOCS_URL, SETUP_TASK_TYPES, shortCommitId, taskStatusLabel, taskTarget, taskTitle } from './setupTasks';
 
 describe('setup tasks', () => {
   it('RUNNING and QUEUED are in progress; every other status counts as completed', () => {
@@ -27,7 +27,9 @@ describe('setup tasks', () => {
   it('leads each card where spec 001 §2 says', () => {
     expect(taskTarget({ type: 'PROFILE_IMPORT' }, 'w1')).toEqual({ kind: 'internal', path: '/lab/w1/pipelines' });
     expect(taskTarget({ type: 'PROFILE_COLLABORATE' }, 'w1')).toEqual({ kind: 'internal', path: '/l/w1/invitations' });
-    expect(taskTarget({ type: 'PROFILE_PUBLISH' }, 'w1')).toEqual({ kind: 'external', href: PUBLISH_DOCS_URL });
+    // issue 38: Publish opens the dataset editor, the documentation beside it
+    expect(taskTarget({ type: 'PROFILE_PUBLISH' }, 'w1')).toEqual({ kind: 'internal', path: '/lab/w1/datasets?edit=new', docs: PUBLISH_DOCS_URL });
+    expect([taskStatusLabel('QUEUED'), taskStatusLabel('RUNNING'), taskStatusLabel('COMPLETE'), taskStatusLabel('ERROR')]).toEqual(['To do', 'In progress', 'Done', 'ERROR']);
     expect(taskTarget({ type: 'PROFILE_CONFIGURE_PIPELINE', _embedded: { pipeline: { id: 'p1' } } }, 'w1')).toEqual({ kind: 'internal', path: '/lab/w1/pipelines/p1?validate=true' });
     expect(taskTarget({ type: 'PROFILE_CONFIGURE_DATASTORE', _embedded: { datastore: { id: 'd1' } } }, 'w1')).toEqual({ kind: 'internal', path: '/lab/w1/datastores/d1?validate=true' });
     expect(taskTarget({ type: 'PROFILE_CONFIGURE_PIPELINE', _embedded: null }, 'w1')).toEqual({ kind: 'none' });

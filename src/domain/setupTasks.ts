@@ -38,13 +38,31 @@ export function isTaskInProgress(status: string): boolean {
   return status === 'RUNNING' || status === 'QUEUED';
 }
 
+/**
+ * A task's state in a newcomer's words (issue 38): a task is a to-do, not a queued job. QUEUED is
+ * 'To do', RUNNING 'In progress', COMPLETE 'Done'; any other status is shown as the job says it.
+ */
+export function taskStatusLabel(status: string): string {
+  switch (status) {
+    case 'QUEUED':
+      return 'To do';
+    case 'RUNNING':
+      return 'In progress';
+    case 'COMPLETE':
+      return 'Done';
+    default:
+      return status;
+  }
+}
+
 /** A commit id as shown: its first 7 characters; nothing when there is none. */
 export function shortCommitId(commitId: string | null | undefined): string | undefined {
   const trimmed = commitId?.trim();
   return trimmed ? trimmed.slice(0, 7) : undefined;
 }
 
-export type TaskTarget = { kind: 'internal'; path: string } | { kind: 'external'; href: string } | { kind: 'none' };
+/** Where a card leads, and (the Publish task) the documentation beside it. */
+export type TaskTarget = { kind: 'internal'; path: string; docs?: string } | { kind: 'external'; href: string } | { kind: 'none' };
 
 export interface TaskJob {
   readonly type: string;
@@ -61,8 +79,9 @@ export function taskTarget(job: TaskJob, workspaceId: string): TaskTarget {
       return { kind: 'internal', path: pathTo('pipelines', { workspaceId }) };
     case 'PROFILE_COLLABORATE':
       return { kind: 'internal', path: pathTo('invitations', { workspaceId }) };
+    // issue 38: the dataset editor itself (the spec's documentation page stays beside it)
     case 'PROFILE_PUBLISH':
-      return { kind: 'external', href: PUBLISH_DOCS_URL };
+      return { kind: 'internal', path: pathTo('labDatasets', { workspaceId }, { edit: 'new' }), docs: PUBLISH_DOCS_URL };
     case 'PROFILE_CONFIGURE_PIPELINE': {
       const id = job._embedded?.pipeline?.id;
       return id ? { kind: 'internal', path: pathTo('pipeline', { workspaceId, pipelineId: id }, { validate: 'true' }) } : { kind: 'none' };

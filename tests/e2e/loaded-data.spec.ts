@@ -118,4 +118,20 @@ test('a first run leads in one click each to its table and to a chart; the onboa
   await page.goto(`/lab/${workspaceId}/pipelines`);
   await expect(page.locator('[data-pipeline="First import"]').getByRole('link', { name: 'View tables' })).toBeVisible();
   await screenshot(page, 'loaded-data-pipelines-375');
+
+  // The setup tasks in a newcomer's words: a task is 'To do', not QUEUED; Publish opens the dataset editor
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`/setup/tasks/${workspaceId}`);
+  const publish = page.locator('[data-task="PROFILE_PUBLISH"]');
+  await expect(publish.getByText('To do', { exact: true })).toBeVisible();
+  await expect(publish.getByText('QUEUED')).toHaveCount(0);
+  await expect(page.locator('[data-task="PROFILE_IMPORT"]').getByText('Done', { exact: true })).toBeVisible();
+  await expect(publish.getByRole('link', { name: 'Read how to publish' })).toHaveAttribute('target', '_blank');
+  await screenshot(page, 'loaded-data-setup-tasks-1280');
+  await page.setViewportSize({ width: 375, height: 800 });
+  await screenshot(page, 'loaded-data-setup-tasks-375');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await publish.getByRole('link', { name: 'Start' }).click();
+  await expect(page).toHaveURL(new RegExp(`/lab/${workspaceId}/datasets\\?edit=new$`));
+  await expect(page.getByRole('dialog').getByRole('textbox', { name: /^Query/ })).toBeVisible();
 });

@@ -1,4 +1,4 @@
-import { Body1, Button, Caption1, Card, Link, makeStyles, MessageBar, MessageBarActions, MessageBarBody, Spinner, tokens } from '@fluentui/react-components';
+import { Badge, Body1, Button, Caption1, Card, Link, makeStyles, MessageBar, MessageBarActions, MessageBarBody, Spinner, tokens } from '@fluentui/react-components';
 import {
   CheckmarkCircleFilled,
   CircleRegular,
@@ -16,10 +16,9 @@ import { Link as RouterLink } from 'react-router-dom';
 import { hasLink } from '../../domain/hal';
 import { REL } from '../../domain/relations';
 import type { Job, Workspace } from '../../domain/resources';
-import { isTaskInProgress, shortCommitId, taskTarget, taskTitle } from '../../domain/setupTasks';
+import { isTaskInProgress, shortCommitId, taskStatusLabel, taskTarget, taskTitle } from '../../domain/setupTasks';
 import { EmptyState } from './EmptyState';
 import { useMachines } from '../MachinesProvider';
-import { JobStatusBadge } from './jobs/JobStatusBadge';
 
 const useStyles = makeStyles({
   list: { display: 'grid', gap: tokens.spacingVerticalM, gridTemplateColumns: 'repeat(auto-fill, minmax(280px, 1fr))' },
@@ -99,7 +98,9 @@ function TaskCard({ task, workspaceId, dismissing, busy, onDismiss }: { task: Jo
       </div>
       {subject && <Caption1 className={styles.meta}>{subject}</Caption1>}
       <div className={styles.head}>
-        <JobStatusBadge status={task.status} />
+        <Badge appearance="outline" color={inProgress ? 'informative' : task.status === 'COMPLETE' ? 'success' : 'danger'} data-task-status={task.status}>
+          {taskStatusLabel(task.status)}
+        </Badge>
         {commit && (
           <Caption1 className={styles.meta}>
             Commit <span className={styles.commit} data-commit>{commit}</span>
@@ -111,6 +112,11 @@ function TaskCard({ task, workspaceId, dismissing, busy, onDismiss }: { task: Jo
           <RouterLink to={target.path} className={styles.link}>
             {inProgress ? 'Start' : 'Open'}
           </RouterLink>
+        )}
+        {target.kind === 'internal' && target.docs !== undefined && (
+          <Link href={target.docs} target="_blank" rel="noopener noreferrer">
+            Read how to publish
+          </Link>
         )}
         {target.kind === 'external' && (
           <Link href={target.href} target="_blank" rel="noopener noreferrer">

@@ -98,7 +98,8 @@ function Stepper({ step }: { step: SetupStep }) {
     <ol className={styles.steps} aria-label="Onboarding steps">
       {SETUP_STEPS.map((s, i) => (
         <li key={s} className={`${styles.step} ${i === index ? styles.current : ''}`} aria-current={i === index ? 'step' : undefined}>
-          {i < index ? <CheckmarkCircleFilled className={styles.done} aria-hidden /> : <Text>{i + 1}.</Text>}
+          {/* only the workspace is surely done once passed: a skipped import is still a to-do (issue 38) */}
+          {i < index && s === 'w' ? <CheckmarkCircleFilled className={styles.done} aria-hidden /> : <Text>{i + 1}.</Text>}
           <Text>{STEP_LABELS[s]}</Text>
           {i < SETUP_STEPS.length - 1 && <ArrowRightRegular aria-hidden />}
         </li>
