@@ -49,7 +49,9 @@ function ranOn(log: string, workers: readonly ServerProcess[]): ServerProcess | 
   return workers.find((w) => started?.includes(`:${w.child.pid}:`));
 }
 
-describe.runIf(postgres || process.env.CI === '1')('scale-out: two workers, a data directory each, one PostgreSQL', () => {
+// PostgreSQL only (workers on PGlite would each hold a database of their own): `npm run test:runner`
+// runs this file's PostgreSQL pass whenever TEST_DATABASE_URL is set, as .ci/run sets it
+describe.runIf(postgres)('scale-out: two workers, a data directory each, one PostgreSQL', () => {
   const cleanup: Array<() => Promise<unknown>> = [];
   afterAll(async () => {
     for (const c of cleanup.reverse()) await c().catch(() => undefined);
@@ -61,7 +63,6 @@ describe.runIf(postgres || process.env.CI === '1')('scale-out: two workers, a da
   };
 
   it('finds the deployment, the seeded files and the incremental state on any worker, hands a stopping worker’s job to another and retries a dead worker’s job elsewhere', async () => {
-    if (!postgres) throw new Error('CI=1: this test needs TEST_DATABASE_URL (a PostgreSQL the workers share)');
     const database = await createTestDatabase();
     cleanup.push(() => database.dispose());
     const handle = await openDatabase({ url: database.url, dataDir: 'memory://' });
