@@ -12,6 +12,11 @@ test('a first run leads in one click each to its table and to a chart; the onboa
   const who = await signUpAndVerify(page, 'Lena Loaded');
   await signIn(page, who);
   await expect(page).toHaveURL(/\/setup\/w\/new$/);
+  // onboarding has the app's header: the profile menu with Logout from the first step
+  await page.getByRole('button', { name: 'Profile menu: Lena Loaded' }).click();
+  await expect(page.getByRole('menuitem', { name: 'Logout' })).toBeVisible();
+  await screenshot(page, 'loaded-data-setup-header-1280');
+  await page.keyboard.press('Escape');
   await page.getByLabel('Workspace name').fill('Lena Analytics');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page).toHaveURL(/\/setup\/imports\/[0-9a-f-]{36}$/);

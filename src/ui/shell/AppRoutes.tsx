@@ -6,6 +6,7 @@ import { pathTo, routePattern as path, type RouteName } from '../../domain/route
 import { Loading } from '../components/Loading';
 import { NotFoundPage } from '../pages/notFound/NotFoundPage';
 import { DatasetRedirect, LabRedirect, LandingRedirect, LibraryRedirect, NewDataRedirect, RootRedirect } from './Redirects';
+import { SetupLayout } from './SetupLayout';
 import { ShellLayout } from './ShellLayout';
 import { useSession } from './session';
 import { RequireAdmin, RequireOwner, RequireWorkspace } from './guards';
@@ -79,8 +80,10 @@ export function AppRoutes() {
       <Route path={path('lab')} element={<LabRedirect />} />
       <Route path={path('datasetShortcut')} element={<DatasetRedirect />} />
       <Route path={path('workspaceLanding')} element={<RequireWorkspace><LandingRedirect /></RequireWorkspace>} />
-      <Route path={path('setupNewWorkspace')} element={page(<OnboardingPage />)} />
-      <Route path={path('setup')} element={<Exactly route="setup">{page(<OnboardingPage />)}</Exactly>} />
+      <Route element={<SetupLayout />}>
+        <Route path={path('setupNewWorkspace')} element={page(<OnboardingPage />)} />
+        <Route path={path('setup')} element={<Exactly route="setup">{page(<OnboardingPage />)}</Exactly>} />
+      </Route>
       <Route element={<ShellLayout />}>
         <Route path={path('debug')} element={page(<DebugPage />)} />
         <Route path={path('debugProfile')} element={page(<DebugPage />)} />
