@@ -85,6 +85,8 @@ test('a first run leads in one click each to its table and to a chart; the onboa
   const opened = page.getByRole('table', { name: `First rows of ${table}` });
   await expect(opened).toBeVisible();
   await expect(page.getByRole('button', { name: table, exact: true })).toHaveAttribute('aria-expanded', 'true');
+  // and each table offers its own first chart
+  await expect(page.getByRole('link', { name: `Build a chart of ${table}` })).toHaveAttribute('href', `/lab/${workspaceId}/datasets?edit=new&table=${table}`);
   // the embedded store's page: what it is, no empty Name and no Save that cannot work
   await expect(page.getByText(/This is the workspace's own embedded store\./)).toBeVisible();
   await expect(page.getByRole('button', { name: 'Save' })).toHaveCount(0);

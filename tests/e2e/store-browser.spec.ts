@@ -37,7 +37,9 @@ test("the embedded store's page lists its tables, and opens one on its columns a
   await expect(orders).toBeVisible();
   await expect(orders).toContainText(/\d[\d,]* rows/);
   // the run that last loaded it, linked to its pipeline
-  await expect(orders.getByRole('link')).toHaveAttribute('href', new RegExp(`/lab/${SEED.workspaceId}/pipelines/`));
+  await expect(orders.getByRole('link').filter({ hasNotText: 'Chart' })).toHaveAttribute('href', new RegExp(`/lab/${SEED.workspaceId}/pipelines/`));
+  // and its first chart (issue 38)
+  await expect(orders.getByRole('link', { name: 'Build a chart of orders' })).toHaveAttribute('href', `/lab/${SEED.workspaceId}/datasets?edit=new&table=orders`);
 
   await orders.getByRole('button', { name: 'orders', exact: true }).click();
   await expect(orders.getByRole('button', { name: 'orders', exact: true })).toHaveAttribute('aria-expanded', 'true');

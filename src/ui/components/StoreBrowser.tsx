@@ -1,5 +1,5 @@
 import { Body1Strong, Button, Caption1, Input, makeStyles, MessageBar, MessageBarActions, MessageBarBody, Spinner, tokens } from '@fluentui/react-components';
-import { ArrowSyncRegular, ChevronDownRegular, ChevronRightRegular, SearchRegular, TableRegular } from '@fluentui/react-icons';
+import { ArrowSyncRegular, ChartMultipleRegular, ChevronDownRegular, ChevronRightRegular, SearchRegular, TableRegular } from '@fluentui/react-icons';
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 import { sqlName } from '../../domain/sqlCompletion';
@@ -30,6 +30,7 @@ const useStyles = makeStyles({
   },
   type: { color: tokens.colorNeutralForeground3, marginLeft: tokens.spacingHorizontalXS },
   muted: { color: tokens.colorNeutralForeground3 },
+  chartLink: { display: 'inline-flex', alignItems: 'center', gap: tokens.spacingHorizontalXXS, whiteSpace: 'nowrap' },
 });
 
 type Props = {
@@ -37,6 +38,8 @@ type Props = {
   readonly workspaceId: string;
   /** beside a SQL field: a table or column name clicked goes into the query */
   readonly onInsert?: (name: string) => void;
+  /** on a store's page: where a table's first chart is built (issue 38), null when not offered */
+  readonly chartPathOf?: (table: StoreTable) => string | null;
 };
 
 const NUMBER = new Intl.NumberFormat();
@@ -47,7 +50,7 @@ function rowsText(table: StoreTable): string {
 }
 
 /** What the workspace's store holds: tables, columns with types, rows, the run that last loaded each, and 20 rows of one. */
-export function StoreBrowser({ browser, workspaceId, onInsert }: Props) {
+export function StoreBrowser({ browser, workspaceId, onInsert, chartPathOf }: Props) {
   const styles = useStyles();
   const loading = useSelector(browser, (s) => s.matches('loading'));
   const error = useSelector(browser, (s) => (s.matches('failed') ? s.context.error : null));
@@ -125,6 +128,11 @@ export function StoreBrowser({ browser, workspaceId, onInsert }: Props) {
                       <span>Not loaded by a pipeline</span>
                     )}
                   </Caption1>
+                  {chartPathOf?.(table) && (
+                    <InAppLink to={chartPathOf(table)!} className={styles.chartLink} aria-label={`Build a chart of ${table.name}`}>
+                      <ChartMultipleRegular aria-hidden /> Chart
+                    </InAppLink>
+                  )}
                   {onInsert && (
                     <Button size="small" icon={<TableRegular />} onClick={() => onInsert(sqlName(table.name))} aria-label={`Insert ${table.name} into the query`}>
                       Insert

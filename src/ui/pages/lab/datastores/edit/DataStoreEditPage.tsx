@@ -20,9 +20,9 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, type FormEvent } from 'react';
 import { storeSettings } from '../../../../../domain/dataStores';
 import { hasLink } from '../../../../../domain/hal';
-import { LOADED_DATA_TEXTS } from '../../../../../domain/loadedData';
+import { firstChartPath, LOADED_DATA_TEXTS } from '../../../../../domain/loadedData';
 import { REL } from '../../../../../domain/relations';
-import type { DataStore, Workspace } from '../../../../../domain/resources';
+import type { DataStore, StoreTable, Workspace } from '../../../../../domain/resources';
 import { selectBusy, selectCanSave } from '../../../../../machines/dataStoreForm/dataStoreForm.machine';
 import { Loading } from '../../../../components/Loading';
 import { StoreBrowser } from '../../../../components/StoreBrowser';
@@ -68,7 +68,7 @@ export default function DataStoreEditPage() {
 }
 
 /** What the store holds (the store browser): tables, columns, rows, the run that loaded each, 20 rows of one. */
-function StoreTablesCard({ store, workspaceId, table }: { store: DataStore; workspaceId: string; table: string | null }) {
+function StoreTablesCard({ store, workspace, table }: { store: DataStore; workspace: Workspace; table: string | null }) {
   const styles = useStyles();
   const machines = useMachines();
   // ?table (a run's 'View tables') opens that table once the list is read
@@ -76,7 +76,7 @@ function StoreTablesCard({ store, workspaceId, table }: { store: DataStore; work
   return (
     <Card className={mergeClasses(styles.section, styles.tables)} role="group" aria-label="Tables">
       <Subtitle2>Tables</Subtitle2>
-      <StoreBrowser browser={browser} workspaceId={workspaceId} />
+      <StoreBrowser browser={browser} workspaceId={workspace.id} {...(hasLink(workspace, REL.publishDataset) ? { chartPathOf: (t: StoreTable) => firstChartPath(workspace.id, t.name) } : {})} />
     </Card>
   );
 }
@@ -155,7 +155,7 @@ function DataStoreForm({ table, ...input }: { workspaceId: string; workspace: Wo
               <Button onClick={() => form.send({ type: 'user.close' })}>Close</Button>
             </div>
           </div>
-          {hasLink(store, REL.tables) && <StoreTablesCard store={store} workspaceId={input.workspaceId} table={table} />}
+          {hasLink(store, REL.tables) && <StoreTablesCard store={store} workspace={input.workspace} table={table} />}
           <DeleteStoreDialog open={confirmOpen} deleting={deleting} name={store.name} onCancel={() => form.send({ type: 'user.cancel' })} onConfirm={() => form.send({ type: 'user.confirm' })} />
         </section>
       </>
@@ -224,7 +224,7 @@ function DataStoreForm({ table, ...input }: { workspaceId: string; workspace: Wo
           </Button>
         </div>
       </form>
-      {store !== null && hasLink(store, REL.tables) && <StoreTablesCard store={store} workspaceId={input.workspaceId} table={table} />}
+      {store !== null && hasLink(store, REL.tables) && <StoreTablesCard store={store} workspace={input.workspace} table={table} />}
       <DeleteStoreDialog
         open={confirmOpen}
         deleting={deleting}
