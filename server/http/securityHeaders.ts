@@ -74,11 +74,13 @@ export function cspDirectives(config: Config): Record<string, string[]> {
   };
 }
 
-/** Powerful features nothing in the app uses, switched off for the page and anything it embeds. */
+/**
+ * Powerful features nothing in the app uses, switched off for the page and anything it embeds.
+ * Only features browsers know: an unknown one (`bluetooth`) is a console warning on every page.
+ */
 export const PERMISSIONS_POLICY = [
   'accelerometer',
   'autoplay',
-  'bluetooth',
   'camera',
   'display-capture',
   'geolocation',

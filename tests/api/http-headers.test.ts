@@ -54,6 +54,8 @@ function expectHardened(response: Response, what: string) {
   expect(h.get('referrer-policy'), what).toBe('no-referrer');
   expect(h.get('cross-origin-opener-policy'), what).toBe('same-origin-allow-popups');
   for (const feature of ['camera', 'microphone', 'geolocation', 'payment', 'usb']) expect(h.get('permissions-policy'), what).toContain(`${feature}=()`);
+  // only features browsers know: an unknown one is a console warning on every page
+  expect(h.get('permissions-policy'), what).not.toContain('bluetooth');
   expect(h.get('x-powered-by'), what).toBeNull();
 }
 

@@ -1,4 +1,5 @@
 import { Caption1, makeStyles, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, tokens } from '@fluentui/react-components';
+import { cellText } from '../../domain/cellText';
 import type { DatasetPreview } from '../../domain/resources';
 
 /** How many of the preview's rows the editor lists; the chart beside it uses them all. */
@@ -10,13 +11,6 @@ const useStyles = makeStyles({
   table: { tableLayout: 'auto', width: 'max-content', minWidth: '100%' },
   cell: { fontFamily: tokens.fontFamilyMonospace, whiteSpace: 'nowrap' },
 });
-
-function cellText(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
-  return JSON.stringify(value) ?? '';
-}
 
 /** The first rows a query returns (or a store table's), and how many there were. */
 export function PreviewTable({ preview, rowsShown = PREVIEW_TABLE_ROWS, label = 'Query preview' }: { preview: DatasetPreview; rowsShown?: number; label?: string }) {

@@ -8,7 +8,7 @@ import {
   CHART_HAS_NO_METADATA, LINK_EXPECTED_HREF, METADATA_NOT_WELL_FORMED, METADATA_UNPARSEABLE, NO_DATA_TO_DISPLAY, NOTHING_HERE, ROW_DATA_NONCONFORMING,
 } from '../../../domain/visualisation/messages';
 import { CHART_FAILED } from './ChartJsChart';
-import { HANDSONTABLE_FALLBACK_NOTE, Visualisation, type VisualisationProps } from './Visualisation';
+import { Visualisation, type VisualisationProps } from './Visualisation';
 
 // chart.js is asserted through the configuration it is given: the Chart constructor is replaced.
 const charts = vi.hoisted(() => ({ made: [] as { config: ChartConfiguration; destroyed: boolean; updates: number }[], registered: [] as unknown[] }));
@@ -138,9 +138,9 @@ describe('Visualisation: tables', () => {
     expect(JSON.parse(grid.textContent ?? '')).toEqual([['Month', 'Revenue'], ['2024-01', '10'], ['2024-02', '20']]);
   });
 
-  it('handsontable-table without a key is the html-table with a note', () => {
+  it("handsontable-table without a key is the html-table, with no word of the server's settings to a reader", () => {
     show({ visualisation: '{"handsontable-table":{}}' });
-    expect(screen.getByText(HANDSONTABLE_FALLBACK_NOTE)).toBeTruthy();
+    expect(screen.queryByText(/HANDSONTABLE_LICENSE_KEY|licen[cs]e key/i)).toBeNull();
     expect(screen.getAllByRole('row')).toHaveLength(3);
     expect(screen.queryByTestId('hot')).toBeNull();
   });

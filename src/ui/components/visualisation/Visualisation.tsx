@@ -24,9 +24,6 @@ const ImageView = lazy(() => import('./ImageView'));
 const MermaidDiagram = lazy(() => import('./MermaidDiagram'));
 const HandsontableGrid = lazy(() => import('./HandsontableGrid'));
 
-/** The note above a handsontable-table drawn as a plain table because no licence key is configured. */
-export const HANDSONTABLE_FALLBACK_NOTE = 'Shown as a plain table: no Handsontable licence key is configured (HANDSONTABLE_LICENSE_KEY).';
-
 export interface VisualisationProps {
   /** the dataset's visualisation and metadata JSON text, title, alias, rawData, continuousPoll */
   dataset: Pick<Dataset, 'title' | 'alias' | 'visualisation' | 'metadata' | 'rawData' | 'continuousPoll'>;
@@ -127,7 +124,8 @@ function body({ dataset, rows, mode, spec, metadata, datasetHref, compact, licen
       return <HtmlMetric metric={buildMetric(rows, meta)} compact={compact} />;
     case 'handsontable-table':
       if (rows.length === 0) return <VisualisationMessage message={NO_DATA_TO_DISPLAY} />;
-      if (licenseKey === null) return <HtmlTable rows={rows} labels={labels(rows)} paging="paged" note={HANDSONTABLE_FALLBACK_NOTE} />;
+      // without a licence key the same rows as a plain table; the key is the operator's (README), never a reader's concern
+      if (licenseKey === null) return <HtmlTable rows={rows} labels={labels(rows)} paging="paged" />;
       return <HandsontableGrid rows={rows} labels={labels(rows)} licenseKey={licenseKey} compact={compact} />;
     case 'carousel': {
       const result = carouselSlides(rows, meta?.name ?? null);

@@ -84,7 +84,7 @@ export default function LabChannelsPage() {
             <Card key={channel.id} aria-label={channel.name}>
               <CardHeader
                 header={<Text weight="semibold">{channel.name}</Text>}
-                description={<Caption1>{[channel.type, channel.datasetCount === undefined || channel.datasetCount === null ? null : `${String(channel.datasetCount)} datasets`].filter(Boolean).join(' · ')}</Caption1>}
+                description={<Caption1>{[channel.type, channel.datasetCount === undefined || channel.datasetCount === null ? null : `${String(channel.datasetCount)} ${channel.datasetCount === 1 ? 'dataset' : 'datasets'}`].filter(Boolean).join(' · ')}</Caption1>}
                 action={
                   hasLink(channel, REL.updateChannel) ? (
                     <Button appearance="subtle" icon={<EditRegular />} aria-label={`Edit ${channel.name}`} onClick={() => edit(channel)} />

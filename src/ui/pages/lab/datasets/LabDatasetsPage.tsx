@@ -103,7 +103,7 @@ function DatasetsList({ workspace, search, edit, table }: { workspace: NonNullab
       <PageHeader title="Datasets" actions={newButton} />
       <div className={styles.tools}>
         <SearchBox className={styles.search} placeholder="Search datasets..." aria-label="Search datasets" value={typed} onChange={(_, data) => setTyped(data.value)} />
-        {listing !== null && <span>{`${String(listing.total)} datasets`}</span>}
+        {listing !== null && <span>{`${String(listing.total)} ${listing.total === 1 ? 'dataset' : 'datasets'}`}</span>}
       </div>
       {error !== null && (
         <MessageBar intent="error">
