@@ -11,6 +11,7 @@ import { openDatabase, type Db } from '../server/db/database';
 import { loadMeltanoSettings } from '../server/runner/meltano/settings';
 import { freePort } from '../tests/support/server';
 import { timeCopy } from './copy-floor';
+import { createScratchDatabase } from './scratch-postgres';
 import { BUILT_IN_MARKS, MELTANO_MARKS, jobPhases, type JobPhases, type Marks } from './job-phases';
 import { prepareWorkspace, resetPipeline, runJob, storedRows, type BenchPipeline } from './pipeline-workspace';
 import { serverEnv, startChild, type Child } from './processes';
@@ -131,5 +132,17 @@ export async function benchPipelines(databaseUrl: string): Promise<string[]> {
     await handle.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
     if (fresh) fs.rmSync(cacheDir, { recursive: true, force: true });
+  }
+}
+
+/** The loading section as `npm run bench` prints it: on a scratch database of `adminUrl`'s server, or a line saying what it needs. */
+export async function printPipelines(adminUrl: string | undefined): Promise<void> {
+  console.log(`\n${PIPELINES_HEADING}${adminUrl ? '' : "; set BENCH_DATABASE_URL for PostgreSQL, which Meltano's target-postgres needs"}:`);
+  if (!adminUrl) return;
+  const scratch = await createScratchDatabase(adminUrl);
+  try {
+    console.log((await benchPipelines(scratch.url)).join('\n'));
+  } finally {
+    await scratch.drop();
   }
 }

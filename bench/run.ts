@@ -21,7 +21,7 @@ import { CONNECTIONS, MEASURE_SECONDS, WARM_UP_SECONDS, measure, type Measuremen
 import { benchCsvExport } from './datasets';
 import { benchDatasetPage } from './datasetPage';
 import { benchDrain, benchLogStream } from './lab';
-import { benchPipelines, PIPELINES_HEADING } from './pipelines';
+import { printPipelines } from './pipelines';
 import { benchSandbox } from './sandbox';
 import { benchSearch, SEARCH_DATASETS, SEARCH_P95_TARGET_MS } from './search';
 import { AFTER_LOAD_SETTLE_MS, idleRss, printFootprints, timeNpmStart, type Footprint } from './footprint';
@@ -220,12 +220,4 @@ if (adminUrl) {
 console.log(`\nThe job sandbox: a trivial \`true\` job from start to end, ${os.cpus().length} CPUs, 30 runs each after 2 warm-up runs:`);
 console.log((await benchSandbox()).join('\n'));
 
-console.log(`\n${PIPELINES_HEADING}${adminUrl ? '' : "; set BENCH_DATABASE_URL for PostgreSQL, which Meltano's target-postgres needs"}:`);
-if (adminUrl) {
-  const scratch = await createScratchDatabase(adminUrl);
-  try {
-    console.log((await benchPipelines(scratch.url)).join('\n'));
-  } finally {
-    await scratch.drop();
-  }
-}
+await printPipelines(adminUrl);
