@@ -102,6 +102,13 @@ describe('pipelineErrors', () => {
     expect(pipelineErrors({ ...base, properties: props }, context)).toEqual({ 'properties.tap-postgres._metadata': PIPELINE_MESSAGES.reservedJson });
   });
 
+  it('checks _select holds a list of rules, not any JSON', () => {
+    for (const select of ['{"orders": true}', '"orders.*"', '[1]', 'orders.*']) {
+      const props = { 'tap-postgres.user': 'a', 'tap-postgres.database': 'b', 'tap-postgres._select': select };
+      expect(pipelineErrors({ ...base, properties: props }, context)).toEqual({ 'properties.tap-postgres._select': PIPELINE_MESSAGES.selectRules });
+    }
+  });
+
   it('never throws on hostile names, keys, values and schedules, and names only fields of the input', () => {
     const value = fc.oneof(hostileString, fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.integer(), { maxLength: 3 }), fc.dictionary(hostileString, hostileString, { maxKeys: 2 }));
     fc.assert(

@@ -1,6 +1,7 @@
 import { checkSchedule } from './cron';
 import { DEPLOY_TRIGGER } from './pipelineConstants';
 import { envValue, isSystemVariable, settingEnvName, settingsEnv, splitPropertyKey } from './settingEnv';
+import { selectRulesOf } from './streamSelection';
 import { isValidEmail } from './validation';
 
 // The server's rules for saving a pipeline (spec 001 §3, §5, §7): field errors named `name`,
@@ -36,6 +37,7 @@ export const PIPELINE_MESSAGES = {
   triggerSelf: 'A pipeline cannot trigger itself',
   triggerUnknown: 'names no pipeline of this workspace',
   reservedJson: 'must be JSON text',
+  selectRules: 'must be JSON text of a list of select rules, e.g. ["orders.*", "!orders.note"]',
 } as const;
 
 /** A setting whose variable would land in the system's namespace (settingEnv.ts): never saved. */
@@ -170,7 +172,11 @@ export function pipelineErrors(candidate: PipelineCandidate, context: PipelineRu
       continue;
     }
     if (RESERVED_SUFFIXES.includes(split.setting)) {
-      if (!isBlankValue(value) && !(typeof value === 'string' && parsesAs(value, () => true))) errors[`properties.${key}`] = PIPELINE_MESSAGES.reservedJson;
+      if (isBlankValue(value)) continue;
+      // _select is Meltano's list of rules: anything else would reach the extractor as its catalog's selection
+      if (split.setting === '_select') {
+        if (typeof value !== 'string' || selectRulesOf(value) === undefined) errors[`properties.${key}`] = PIPELINE_MESSAGES.selectRules;
+      } else if (!(typeof value === 'string' && parsesAs(value, () => true))) errors[`properties.${key}`] = PIPELINE_MESSAGES.reservedJson;
       continue;
     }
     const setting = byName.get(split.component)?.settings.find((s) => s.name === split.setting);

@@ -42,6 +42,10 @@ describe('catalogStreams', () => {
     const wide = Object.fromEntries(Array.from({ length: CATALOG_LIMITS.properties + 1 }, (_, i) => [`p${i}`, {}]));
     expect(catalogStreams({ streams: [{ tap_stream_id: 's', schema: { properties: wide } }] }).ok).toBe(false);
     expect(catalogStreams({ streams: [{ tap_stream_id: 's', schema: { properties: { ['y'.repeat(CATALOG_LIMITS.nameLength + 1)]: {} } } }] }).ok).toBe(false);
+    // within every count and length, but more than a workspace keeps
+    const many = Array.from({ length: 60 }, (_, i) => ({ tap_stream_id: `stream_${i}`, schema: { properties: Object.fromEntries(Array.from({ length: 100 }, (__, j) => [`${'p'.repeat(180)}_${j}`, { type: 'string' }])) } }));
+    expect(catalogStreams({ streams: many })).toMatchObject({ ok: false, message: expect.stringContaining('more than 1024 KiB') });
+    expect(catalogStreams({ streams: many.slice(0, 10) }).ok).toBe(true);
   });
 
   it('keeps the first of two streams with one id', () => {

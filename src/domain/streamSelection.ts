@@ -20,7 +20,8 @@ export const STREAM_TEXTS = {
   everything: 'Everything selected (Meltano’s default): tick streams to choose.',
 } as const;
 
-export const CATALOG_LIMITS = { streams: 500, properties: 500, nameLength: 200 } as const;
+/** What is kept of a catalog: it is a stranger's output, stored per workspace (`bytes`: its streams as JSON). */
+export const CATALOG_LIMITS = { streams: 500, properties: 500, nameLength: 200, bytes: 1024 * 1024 } as const;
 
 // type aliases, not interfaces: they fit the wire schema's open objects, so routes pass them through
 export type CatalogProperty = {
@@ -94,6 +95,7 @@ export function catalogStreams(catalog: unknown): { ok: true; streams: CatalogSt
     if (tooLong) return { ok: false, message: `stream ${name} has a property name that is empty or longer than ${CATALOG_LIMITS.nameLength}` };
     streams.push({ name, properties: properties.map(([property, schema]) => ({ name: property, type: schemaType(schema), automatic: automatic.has(property) })) });
   }
+  if (JSON.stringify(streams).length > CATALOG_LIMITS.bytes) return { ok: false, message: `its streams and properties take more than ${CATALOG_LIMITS.bytes / 1024} KiB: select fewer schemas or tables in the extractor's settings` };
   return { ok: true, streams };
 }
 
