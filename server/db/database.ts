@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import { Migrator } from 'kysely/migration';
+import { Migrator } from 'kysely';
 import pg from 'pg';
 import { protectDataFiles } from './fileModes';
 import { pglitePool } from './pglite-pool';

@@ -19,7 +19,6 @@ export function pglitePool(pg: PGlite, wire: PgliteWire): PostgresPool {
   const statements = preparedStatements(pg, wire);
 
   return {
-    options: {},
     async connect(): Promise<PostgresPoolClient> {
       const release = await acquire();
       let released = false;

@@ -26,7 +26,6 @@ const isStalePlan = (error: unknown): boolean =>
  */
 export function preparedStatementPool(pool: pg.Pool, held?: HeldClients): PostgresPool {
   return {
-    options: pool.options,
     async connect(): Promise<PostgresPoolClient> {
       const client = await pool.connect();
       const pid = (client as { processID?: number }).processID;

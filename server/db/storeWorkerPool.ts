@@ -208,7 +208,6 @@ export function storeWorkerPool(options: StoreWorkerPoolOptions): StoreWorkerPoo
   };
 
   return {
-    options: {},
     get running() {
       return thread !== undefined && !thread.ended;
     },

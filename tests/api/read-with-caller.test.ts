@@ -20,9 +20,9 @@ beforeAll(async () => {
   await Promise.all([login(world.owner), login(world.member), login(world.outsider)]);
   const executor = world.server.db.getExecutor();
   const execute = executor.executeQuery.bind(executor);
-  executor.executeQuery = ((query: CompiledQuery, queryId: never) => {
+  executor.executeQuery = ((query: CompiledQuery) => {
     statements.push(query.sql);
-    return execute(query, queryId);
+    return execute(query);
   }) as typeof executor.executeQuery;
 });
 afterAll(() => world?.close());

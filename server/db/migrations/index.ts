@@ -1,4 +1,4 @@
-import type { Migration } from 'kysely/migration';
+import type { Migration } from 'kysely';
 import * as core from './001_core';
 import * as identity from './002_identity';
 import * as identityThrottle from './003_identity_throttle';
