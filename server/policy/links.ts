@@ -207,6 +207,8 @@ export function pipelineLinks(h: Hrefs, pipeline: { id: string; workspace_id: st
     [REL.verifyPipeline]: state.runs && !state.draft && part('verification'),
     [REL.state]: part('state'),
     [REL.streams]: part('streams'),
+    // what its runs feed: tables, datasets and dashboards (issue 41)
+    [REL.lineage]: part('lineage'),
     // offered while a job runs as well: clearing under a run is a 409 saying why, not a missing link
     [REL.fullRefresh]: !state.draft && part('state'),
     [REL.updatePipeline]: !state.draft && h.pipeline(pipeline.id),
@@ -347,6 +349,8 @@ export function datasetLinks(h: Hrefs, dataset: { id: string; holds_rows: boolea
     // Rules are checked after a refresh, which only a dataset with a query has.
     [REL.alertRules]: dataset.query !== null && part('alert-rules'),
     [REL.updateAlertRules]: admin && dataset.query !== null && part('alert-rules'),
+    // where its columns come from: the tables its query reads, the runs that loaded them (issue 41)
+    [REL.lineage]: dataset.query !== null && part('lineage'),
     [REL.editDataset]: admin && h.dataset(dataset.id),
     [REL.deleteDataset]: admin && h.dataset(dataset.id),
   });

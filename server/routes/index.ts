@@ -18,6 +18,7 @@ import { invitationRoutes } from './invitations';
 import { jobRoutes } from './jobs';
 import { memberRoutes } from './members';
 import { labRoutes } from './lab';
+import { lineageRoutes } from './lineage';
 import { notificationRoutes } from './notifications';
 import { profileRoutes } from './profiles';
 import { readingRoutes } from './reading';
@@ -110,6 +111,7 @@ export const apiRoutes: FastifyPluginAsync<ApiOptions> = (app, options) => {
   datasetMessageRoutes(app, ctx);
   resourceRoutes(app, ctx);
   labRoutes(app, ctx);
+  lineageRoutes(app, ctx);
   tokenRoutes(app, ctx);
   return Promise.resolve();
 };

@@ -130,6 +130,15 @@ export const REL = {
   createResource: 'create resource',
   updateResource: 'update resource',
   deleteResource: 'delete resource',
+  // Lineage (issue 41): a dataset's columns back to the runs that loaded their tables and the
+  // sources they extracted; a pipeline's impact. Inside a lineage body a table links to its store
+  // table, its pipeline and the runs that loaded it, a dataset to its own lineage (admins: the Lab's)
+  lineage: 'lineage',
+  dataset: 'dataset',
+  pipeline: 'pipeline',
+  table: 'table',
+  loadedBy: 'loaded by',
+  latestRun: 'latest run',
 } as const;
 
 export type Rel = (typeof REL)[keyof typeof REL];

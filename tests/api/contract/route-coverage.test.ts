@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REL } from '../../../src/domain/relations';
 import type { Caller } from '../../../server/policy/caller';
 import { hrefs } from '../../../server/policy/hrefs';
+import * as lineageLinkSets from '../../../server/policy/lineageLinks';
 import * as linkSets from '../../../server/policy/links';
 import type { RegisteredRoute } from '../../../server/routes';
 import { startWorld, type World } from '../helpers/world';
@@ -109,6 +110,11 @@ function renderEveryLinkSet(baseUrl: string): Record<string, Record<string, { hr
     alertDraftLinks: linkSets.alertDraftLinks(h, ID, ID, 'owner'),
     datasetMessageLinks: linkSets.datasetMessageLinks(h, caller, { id: ID, dataset_id: ID, sender_id: ID }),
     tagLinks: linkSets.tagLinks(h, ID, ID),
+    // Lineage (issue 41): a table with its store table, pipeline and runs; the dataset and pipeline bodies.
+    datasetLineageLinks: lineageLinkSets.datasetLineageLinks(h, ID),
+    pipelineLineageLinks: lineageLinkSets.pipelineLineageLinks(h, ID, 'owner'),
+    lineageTableLinks: lineageLinkSets.lineageTableLinks(h, { workspaceId: ID, name: 'web_sessions', exists: true, pipelineId: ID, loadedById: ID, latestRunId: ID }, 'owner'),
+    lineageDatasetLinks: lineageLinkSets.lineageDatasetLinks(h, ID),
   };
 }
 
@@ -139,7 +145,7 @@ describe('the policy guard covers every route', () => {
 
 describe('every link the policy can render leads to a handler', () => {
   it('renders each exported link set in this test', () => {
-    const exported = Object.keys(linkSets).filter((name) => name.endsWith('Links'));
+    const exported = [...Object.keys(linkSets), ...Object.keys(lineageLinkSets)].filter((name) => name.endsWith('Links'));
     expect(Object.keys(renderEveryLinkSet(world.baseUrl)).sort()).toEqual(exported.sort());
   });
 

@@ -1651,6 +1651,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/datasets/{id}/lineage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Follows the 'lineage' link of the dataset */
+        get: operations["getDatasetsByIdLineage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pipelines/{id}/lineage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Follows the 'lineage' link of the pipeline */
+        get: operations["getPipelinesByIdLineage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tokens/{provider}/token": {
         parameters: {
             query?: never;
@@ -12115,6 +12149,244 @@ export interface operations {
                             [key: string]: unknown;
                         }[];
                         truncated: boolean;
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    getDatasetsByIdLineage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource or collection as HAL (`_links` are the actions offered to the caller) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        datasetId: string;
+                        title: string;
+                        /** @enum {string} */
+                        status: "failed" | "missing" | "stale" | "unloaded" | "fresh";
+                        refused?: string | null;
+                        columns: {
+                            name: string;
+                            /** @enum {string|null} */
+                            kind?: "direct" | "transformation" | "aggregation" | null;
+                            /** @enum {string} */
+                            status: "failed" | "missing" | "stale" | "unloaded" | "fresh";
+                            sources: {
+                                table: string;
+                                column: string;
+                                /** @enum {string} */
+                                kind: "direct" | "transformation" | "aggregation";
+                            }[];
+                            unresolved: string[];
+                        }[];
+                        tables: {
+                            _links?: {
+                                [key: string]: {
+                                    href: string;
+                                    templated?: boolean;
+                                    title?: string;
+                                } | {
+                                    href: string;
+                                    templated?: boolean;
+                                    title?: string;
+                                }[];
+                            };
+                            _embedded?: {
+                                [key: string]: unknown;
+                            };
+                            name: string;
+                            /** @enum {string} */
+                            status: "failed" | "missing" | "stale" | "unloaded" | "fresh";
+                            exists: boolean;
+                            columns: string[];
+                            loaded?: string | null;
+                            rows?: number | null;
+                            stream?: string | null;
+                            pipeline?: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            loadedBy?: {
+                                id: string;
+                                status: string;
+                                startTime?: string | null;
+                                endTime?: string | null;
+                            } | null;
+                            latestRun?: {
+                                id: string;
+                                status: string;
+                                startTime?: string | null;
+                                endTime?: string | null;
+                            } | null;
+                            extractors: {
+                                name: string;
+                                plugin: string;
+                                variant?: string | null;
+                            }[];
+                        }[];
+                        dashboards: {
+                            title: string;
+                            /** @enum {string} */
+                            status: "failed" | "missing" | "stale" | "unloaded" | "fresh";
+                            datasets: string[];
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    getPipelinesByIdLineage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource or collection as HAL (`_links` are the actions offered to the caller) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        pipelineId: string;
+                        name: string;
+                        /** @enum {string} */
+                        status: "failed" | "missing" | "stale" | "unloaded" | "fresh";
+                        latestRun?: {
+                            id: string;
+                            status: string;
+                            startTime?: string | null;
+                            endTime?: string | null;
+                        } | null;
+                        extractors: {
+                            name: string;
+                            plugin: string;
+                            variant?: string | null;
+                        }[];
+                        tables: {
+                            _links?: {
+                                [key: string]: {
+                                    href: string;
+                                    templated?: boolean;
+                                    title?: string;
+                                } | {
+                                    href: string;
+                                    templated?: boolean;
+                                    title?: string;
+                                }[];
+                            };
+                            _embedded?: {
+                                [key: string]: unknown;
+                            };
+                            name: string;
+                            /** @enum {string} */
+                            status: "failed" | "missing" | "stale" | "unloaded" | "fresh";
+                            exists: boolean;
+                            columns: string[];
+                            loaded?: string | null;
+                            rows?: number | null;
+                            stream?: string | null;
+                            pipeline?: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            loadedBy?: {
+                                id: string;
+                                status: string;
+                                startTime?: string | null;
+                                endTime?: string | null;
+                            } | null;
+                            latestRun?: {
+                                id: string;
+                                status: string;
+                                startTime?: string | null;
+                                endTime?: string | null;
+                            } | null;
+                            extractors: {
+                                name: string;
+                                plugin: string;
+                                variant?: string | null;
+                            }[];
+                        }[];
+                        datasets: {
+                            _links?: {
+                                [key: string]: {
+                                    href: string;
+                                    templated?: boolean;
+                                    title?: string;
+                                } | {
+                                    href: string;
+                                    templated?: boolean;
+                                    title?: string;
+                                }[];
+                            };
+                            _embedded?: {
+                                [key: string]: unknown;
+                            };
+                            id: string;
+                            title: string;
+                            alias?: string | null;
+                            /** @enum {string} */
+                            status: "failed" | "missing" | "stale" | "unloaded" | "fresh";
+                            tables: string[];
+                        }[];
+                        dashboards: {
+                            title: string;
+                            /** @enum {string} */
+                            status: "failed" | "missing" | "stale" | "unloaded" | "fresh";
+                            datasets: string[];
+                        }[];
                     };
                 };
             };

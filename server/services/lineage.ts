@@ -1,0 +1,233 @@
+import { parseBlocks } from '../../src/domain/dashboard/blocks';
+import { columnLineage, type LineageKind, type QueryLineage } from '../../src/domain/lineage';
+import { tableStatus, worstStatus, type LineageStatus } from '../../src/domain/lineageResources';
+import type { Db } from '../db/database';
+import { listDataComponents, type DataComponentRow } from '../repositories/dataComponents';
+import { componentsNamed } from '../repositories/pipelineFacts';
+import { datasetsWithQuery, loadsIn, pipelinesWithLatestRun, type LoadRow, type PipelineRunRow, type RunRow } from '../repositories/lineage';
+import { checkQuery, QueryRefused } from '../stores/queryGuard';
+import { parse } from '../stores/sqlParser';
+import { storeTableColumns } from '../stores/storeCatalog';
+import { tableNameOf } from '../stores/tableShape';
+
+// Lineage (issue 41), one use case per resource: a dataset's (its columns ← the store columns they
+// read ← the run and stream that loaded each table ← the pipeline's extractors, and the dashboards
+// that show it) and a pipeline's (the tables its runs feed, the datasets reading them, the
+// dashboards showing those). Everything is read within the dataset's or pipeline's own workspace:
+// a table is looked up only in that workspace's store schema and its loads only in its records, so
+// a query naming a table another workspace has finds nothing ('missing'), never theirs.
+
+export interface TableNode {
+  name: string;
+  exists: boolean;
+  columns: string[];
+  status: LineageStatus;
+  load: LoadRow | undefined;
+  pipeline: PipelineRunRow | undefined;
+  stream: string | null;
+  extractors: DataComponentRow[];
+}
+
+export type ColumnNode = {
+  name: string;
+  kind: LineageKind | null;
+  status: LineageStatus;
+  sources: { table: string; column: string; kind: LineageKind }[];
+  unresolved: string[];
+};
+
+export type DashboardNode = {
+  title: string;
+  status: LineageStatus;
+  datasets: string[];
+};
+
+export interface DatasetLineageFacts {
+  status: LineageStatus;
+  refused: string | null;
+  columns: ColumnNode[];
+  tables: TableNode[];
+  dashboards: DashboardNode[];
+}
+
+export interface DownstreamDataset {
+  id: string;
+  title: string;
+  alias: string | null;
+  status: LineageStatus;
+  tables: string[];
+}
+
+export interface PipelineLineageFacts {
+  pipeline: PipelineRunRow | undefined;
+  status: LineageStatus;
+  extractors: DataComponentRow[];
+  tables: TableNode[];
+  datasets: DownstreamDataset[];
+  dashboards: DashboardNode[];
+}
+
+interface DatasetLike {
+  id: string;
+  alias: string | null;
+  query: string | null;
+}
+
+interface WorkspaceLike {
+  id: string;
+  app_properties: Record<string, string> | string | null;
+}
+
+const extractorsOf = (pipeline: PipelineRunRow | undefined, components: readonly DataComponentRow[]) =>
+  pipeline ? componentsNamed(components, pipeline.data_components).filter((c) => c.plugin_type === 'EXTRACTOR') : [];
+
+/** The stream a table holds: the loading job's stream whose table (behind the pipeline's prefix) it is, else its name less the prefix. */
+function streamOf(table: string, pipeline: PipelineRunRow | undefined, components: readonly DataComponentRow[], job: LoadRow['job']): string | null {
+  if (!pipeline) return null;
+  const loaders = componentsNamed(components, pipeline.data_components).filter((c) => c.plugin_type === 'LOADER');
+  const prefixes = loaders.map((l) => pipeline.properties[`${l.name}.table_prefix`]).filter((p): p is string => typeof p === 'string');
+  if (prefixes.length === 0) prefixes.push('');
+  const streams = Object.keys(job?.rows_by_stream ?? {});
+  for (const prefix of prefixes) {
+    const stream = streams.find((s) => tableNameOf(s, prefix) === table);
+    if (stream !== undefined) return stream;
+  }
+  const prefix = prefixes.find((p) => p !== '' && table.startsWith(p));
+  return prefix === undefined ? table : table.slice(prefix.length);
+}
+
+/** What lineage knows of these store tables of the workspace. */
+export async function tableNodes(db: Db, workspaceId: string, tables: readonly string[], now: Date): Promise<TableNode[]> {
+  if (tables.length === 0) return [];
+  const [columns, loads, components] = await Promise.all([
+    Promise.all(tables.map((t) => storeTableColumns(db, workspaceId, t))),
+    loadsIn(db, workspaceId, { tables }),
+    listDataComponents(db, workspaceId),
+  ]);
+  const pipelineIds = [...new Set(loads.map((l) => l.pipeline_id).filter((id): id is string => id !== null))];
+  const pipelines = await pipelinesWithLatestRun(db, workspaceId, pipelineIds);
+  const loadOf = new Map(loads.map((l) => [l.table_name, l]));
+  return tables.map((name, i) => {
+    const known = columns[i];
+    const load = loadOf.get(name);
+    const pipeline = load?.pipeline_id ? pipelines.get(load.pipeline_id) : undefined;
+    const status = tableStatus(
+      { exists: known !== undefined, loaded: load ? new Date(load.loaded) : null, lastRunFailed: pipeline?.latest?.status === 'ERROR', schedule: pipeline?.schedule ?? null },
+      now,
+    );
+    return {
+      name,
+      exists: known !== undefined,
+      columns: (known ?? []).map((c) => c.name),
+      status,
+      load,
+      pipeline,
+      stream: load ? streamOf(name, pipeline, components, load.job) : null,
+      extractors: extractorsOf(pipeline, components),
+    };
+  });
+}
+
+/** The dashboards (the workspace's DASHBOARD_CONTENT) that show any of these datasets, with the aliases shown. */
+export function dashboardsShowing(workspace: WorkspaceLike, datasets: readonly { id: string; alias: string | null; status: LineageStatus }[]): DashboardNode[] {
+  const properties = propertiesOf(workspace.app_properties);
+  const content = properties['DASHBOARD_CONTENT'];
+  if (typeof content !== 'string' || content.trim() === '') return [];
+  const shown = new Set(parseBlocks(content).flatMap((block) => (block.kind === 'dataset' ? [block.alias] : [])));
+  const read = datasets.filter((d) => (d.alias !== null && shown.has(d.alias)) || shown.has(d.id));
+  if (read.length === 0) return [];
+  const title = properties['DASHBOARD_PAGE_TITLE']?.trim() || 'Dashboard';
+  return [{ title, status: worstStatus(read.map((d) => d.status)), datasets: read.map((d) => d.alias ?? d.id) }];
+}
+
+function propertiesOf(value: WorkspaceLike['app_properties']): Record<string, string> {
+  if (typeof value !== 'string') return value ?? {};
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, string>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The query's column lineage over the store's known columns, or the guard's refusal. */
+async function queryLineage(db: Db, workspaceId: string, query: string): Promise<{ lineage: QueryLineage; refused: null } | { lineage: undefined; refused: string }> {
+  let text: string;
+  let tables: string[];
+  try {
+    ({ text, tables } = await checkQuery(query));
+  } catch (error) {
+    if (error instanceof QueryRefused) return { lineage: undefined, refused: error.message };
+    throw error;
+  }
+  const columns = await Promise.all(tables.map((t) => storeTableColumns(db, workspaceId, t)));
+  const known = new Map<string, string[]>();
+  tables.forEach((t, i) => {
+    const found = columns[i];
+    if (found) known.set(t, found.map((c) => c.name));
+  });
+  return { lineage: columnLineage(await parse(text), known), refused: null };
+}
+
+export async function datasetLineage(db: Db, workspace: WorkspaceLike, dataset: DatasetLike, now: Date = new Date()): Promise<DatasetLineageFacts> {
+  const read = dataset.query === null ? { lineage: { columns: [], tables: [] }, refused: null } : await queryLineage(db, workspace.id, dataset.query);
+  if (read.lineage === undefined) {
+    return { status: 'failed', refused: read.refused, columns: [], tables: [], dashboards: dashboardsShowing(workspace, [{ ...dataset, status: 'failed' }]) };
+  }
+  const tables = await tableNodes(db, workspace.id, read.lineage.tables, now);
+  const statusOf = new Map(tables.map((t) => [t.name, t.status]));
+  const columns = read.lineage.columns.map((c) => ({
+    name: c.name,
+    kind: c.kind,
+    status: worstStatus(c.sources.map((s) => statusOf.get(s.table) ?? 'missing')),
+    sources: c.sources.map((s) => ({ ...s })),
+    unresolved: [...c.unresolved],
+  }));
+  const status = worstStatus(tables.map((t) => t.status));
+  return { status, refused: null, columns, tables, dashboards: dashboardsShowing(workspace, [{ ...dataset, status }]) };
+}
+
+/** The tables a dataset's query reads, or none when the guard refuses it. */
+async function tablesRead(query: string): Promise<string[]> {
+  try {
+    return (await checkQuery(query)).tables;
+  } catch (error) {
+    if (error instanceof QueryRefused) return [];
+    throw error;
+  }
+}
+
+export async function pipelineLineage(db: Db, workspace: WorkspaceLike, pipelineId: string, now: Date = new Date()): Promise<PipelineLineageFacts> {
+  const [loads, components, pipelines, datasets] = await Promise.all([
+    loadsIn(db, workspace.id, { pipelineId }),
+    listDataComponents(db, workspace.id),
+    pipelinesWithLatestRun(db, workspace.id, [pipelineId]),
+    datasetsWithQuery(db, workspace.id),
+  ]);
+  const pipeline = pipelines.get(pipelineId);
+  const fed = new Set(loads.map((l) => l.table_name));
+  const reading = (await Promise.all(datasets.map(async (d) => ({ ...d, tables: await tablesRead(d.query) })))).filter((d) => d.tables.some((t) => fed.has(t)));
+  // every table a downstream dataset reads: another pipeline's failure marks it too
+  const upstream = [...new Set([...fed, ...reading.flatMap((d) => d.tables)])].sort();
+  const nodes = await tableNodes(db, workspace.id, upstream, now);
+  const statusOf = new Map(nodes.map((t) => [t.name, t.status]));
+  const downstream = reading.map((d) => ({
+    id: d.id,
+    title: d.title,
+    alias: d.alias,
+    status: worstStatus(d.tables.map((t) => statusOf.get(t) ?? 'missing')),
+    tables: d.tables.filter((t) => fed.has(t)),
+  }));
+  const tables = nodes.filter((t) => fed.has(t.name));
+  const runFailed: LineageStatus[] = pipeline?.latest?.status === 'ERROR' ? ['failed'] : [];
+  return {
+    pipeline,
+    status: worstStatus([...runFailed, ...tables.map((t) => t.status)]),
+    extractors: extractorsOf(pipeline, components),
+    tables,
+    datasets: downstream,
+    dashboards: dashboardsShowing(workspace, downstream),
+  };
+}
+
+export type { RunRow };

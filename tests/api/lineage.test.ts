@@ -1,0 +1,249 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storeDbOf } from '../../server/db/storeDatabase';
+import { DEMO } from '../../server/seed';
+import { ensureStoreRole, storeSchemaName } from '../../server/stores/storeRole';
+import { datasetLineageSchema, pipelineLineageSchema, type DatasetLineage, type LineageTable, type PipelineLineage } from '../../src/domain/lineageResources';
+import { REL } from '../../src/domain/relations';
+import { expectError, hasLink, linkOf } from './helpers/http';
+import { makePipeline, runLoad, type StreamLoad } from './helpers/storeLoads';
+import { login, startWorld, type World } from './helpers/world';
+import { outsiderWorkspace } from './lab/labWorld';
+
+// Lineage (issue 41) through the API, on PGlite and on PostgreSQL: a dataset's columns back to the
+// tables they read, the pipeline, stream and run that loaded each and the pipeline's extractor, and
+// the dashboard that shows the dataset; a pipeline's impact; a failed or stale upstream marked
+// downstream; and nothing of another workspace, whatever the dataset's SQL names.
+
+let world: World;
+let pipelineId: string;
+let jobId: string;
+let orders: string;
+let customers: string;
+let datasetId: string;
+let rawDatasetId: string;
+const W = DEMO.workspaceId;
+const ALIAS = 'lineage-totals';
+
+const ORDERS: StreamLoad = {
+  stream: 'orders',
+  key: ['id'],
+  schema: { type: 'object', properties: { id: { type: ['integer'] }, customer_id: { type: ['integer'] }, amount: { type: ['number'] } } },
+  records: [
+    { id: 1, customer_id: 1, amount: 10 },
+    { id: 2, customer_id: 2, amount: 5.5 },
+    { id: 3, customer_id: 1, amount: 2 },
+  ],
+};
+const CUSTOMERS: StreamLoad = {
+  stream: 'customers',
+  key: ['id'],
+  schema: { type: 'object', properties: { id: { type: ['integer'] }, name: { type: ['string'] } } },
+  records: [
+    { id: 1, name: 'Ada' },
+    { id: 2, name: 'Grace' },
+  ],
+};
+
+async function lineageAs(who: 'owner' | 'member', id = datasetId): Promise<DatasetLineage> {
+  const dataset = await world[who].api.get(`/api/datasets/${id}`);
+  const answer = await world[who].api.get(linkOf(dataset.body, REL.lineage));
+  expect(answer.status).toBe(200);
+  return datasetLineageSchema.parse(answer.body);
+}
+
+async function impact(): Promise<PipelineLineage> {
+  const pipeline = await world.owner.api.get(`/api/pipelines/${pipelineId}`);
+  const answer = await world.owner.api.get(linkOf(pipeline.body, REL.lineage));
+  expect(answer.status).toBe(200);
+  return pipelineLineageSchema.parse(answer.body);
+}
+
+const tableNamed = (body: { tables: LineageTable[] }, name: string) => body.tables.find((t) => t.name === name)!;
+
+async function setQuery(id: string, query: string): Promise<void> {
+  await world.server.db.updateTable('datasets').set({ query }).where('id', '=', id).execute();
+}
+
+beforeAll(async () => {
+  world = await startWorld();
+  await Promise.all([login(world.owner), login(world.member), login(world.outsider)]);
+  pipelineId = await makePipeline(world, 'Lineage shop');
+  jobId = await runLoad(world, pipelineId, [ORDERS, CUSTOMERS]);
+  const tables = (await world.owner.api.get(`/api/workspaces/${W}/tables`)).body.tables as { name: string; lastLoad: { pipelineId: string } | null }[];
+  const ours = tables.filter((t) => t.lastLoad?.pipelineId === pipelineId).map((t) => t.name);
+  orders = ours.find((t) => t.endsWith('orders'))!;
+  customers = ours.find((t) => t.endsWith('customers'))!;
+  const published = await world.owner.api.call('POST', `/api/workspaces/${W}/datasets`, {
+    title: 'Totals by customer',
+    alias: ALIAS,
+    query: `SELECT c.name AS customer, sum(o.amount) AS total, count(*) AS orders FROM ${orders} o JOIN ${customers} c ON c.id = o.customer_id GROUP BY c.name`,
+  });
+  expect(published.status).toBe(201);
+  datasetId = String(published.body.id);
+  const raw = await world.owner.api.call('POST', `/api/workspaces/${W}/datasets`, { title: 'Raw lineage numbers', alias: 'lineage-raw', rawData: '[{"n":1}]' });
+  expect(raw.status).toBe(201);
+  rawDatasetId = String(raw.body.id);
+  // the workspace's dashboard shows the dataset
+  const workspace = await world.server.db.selectFrom('workspaces').select('app_properties').where('id', '=', W).executeTakeFirstOrThrow();
+  const properties = { ...workspace.app_properties, DASHBOARD_PAGE_TITLE: 'Shop board', DASHBOARD_CONTENT: `# Shop\n\n<DatasetChart alias="${ALIAS}" />\n` };
+  await world.server.db.updateTable('workspaces').set({ app_properties: JSON.stringify(properties) }).where('id', '=', W).execute();
+}, 120_000);
+afterAll(() => world?.close());
+
+describe("a dataset's lineage", () => {
+  it('traces each column to the table columns it reads, marked direct, transformation or aggregation', async () => {
+    const body = await lineageAs('member');
+    expect(body.columns.map((c) => ({ name: c.name, kind: c.kind, sources: c.sources }))).toEqual([
+      { name: 'customer', kind: 'direct', sources: [{ table: customers, column: 'name', kind: 'direct' }] },
+      { name: 'total', kind: 'aggregation', sources: [{ table: orders, column: 'amount', kind: 'aggregation' }] },
+      { name: 'orders', kind: null, sources: [] },
+    ]);
+    expect(body.status).toBe('fresh');
+    expect(body.refused).toBeNull();
+    expect(body._links?.self).toEqual({ href: expect.stringContaining(`/api/datasets/${datasetId}/lineage`) });
+  });
+
+  it('leads each table to the pipeline, stream and run that loaded it, and to its extractor', async () => {
+    const body = await lineageAs('member');
+    expect(body.tables.map((t) => t.name).sort()).toEqual([customers, orders].sort());
+    const table = tableNamed(body, orders);
+    expect(table).toMatchObject({
+      exists: true,
+      status: 'fresh',
+      columns: ['id', 'customer_id', 'amount'],
+      rows: 3,
+      stream: 'orders',
+      pipeline: { id: pipelineId, name: 'Lineage shop' },
+      loadedBy: { id: jobId, status: 'COMPLETE' },
+      latestRun: { id: jobId, status: 'COMPLETE' },
+      extractors: [{ plugin: 'tap-demo' }],
+    });
+    expect(Date.parse(table.loaded ?? '')).toBeGreaterThan(Date.now() - 600_000);
+    expect(tableNamed(body, customers).stream).toBe('customers');
+  });
+
+  it('names the dashboards that show the dataset', async () => {
+    expect((await lineageAs('member')).dashboards).toEqual([{ title: 'Shop board', status: 'fresh', datasets: [ALIAS] }]);
+  });
+
+  it("offers a member the lineage but none of the Lab's links; an admin follows them to the table, pipeline and run", async () => {
+    const member = await lineageAs('member');
+    for (const table of member.tables) expect(table._links ?? {}).toEqual({});
+    const owner = await lineageAs('owner');
+    const table = tableNamed(owner, orders);
+    expect(linkOf(table, REL.pipeline)).toContain(`/api/pipelines/${pipelineId}`);
+    expect(linkOf(table, REL.loadedBy)).toContain(`/api/jobs/${jobId}`);
+    expect((await world.owner.api.get(linkOf(table, REL.loadedBy))).status).toBe(200);
+    expect((await world.owner.api.get(linkOf(table, REL.table))).status).toBe(200);
+    expect((await world.owner.api.get(linkOf(table, REL.lineage))).body.pipelineId).toBe(pipelineId);
+  });
+
+  it('is offered only for a dataset with a query: raw data has none, and its route refuses', async () => {
+    const raw = await world.member.api.get(`/api/datasets/${rawDatasetId}`);
+    expect(hasLink(raw.body, REL.lineage)).toBe(false);
+    expectError(await world.member.api.get(`/api/datasets/${rawDatasetId}/lineage`), 403);
+  });
+
+  it("is never reached by another workspace's caller, nor without a token", async () => {
+    expectError(await world.outsider.api.get(`/api/datasets/${datasetId}/lineage`), 404);
+    expectError(await world.outsider.api.get(`/api/pipelines/${pipelineId}/lineage`), 404);
+    expect((await world.anonymous.get(`/api/datasets/${datasetId}/lineage`)).status).toBe(401);
+  });
+});
+
+describe('what no query reaches', () => {
+  let elsewhere: string;
+
+  beforeAll(async () => {
+    // another workspace with a table of its own, loaded by a run it records
+    elsewhere = await outsiderWorkspace(world);
+    const schema = await ensureStoreRole(world.server.db, elsewhere).then(() => storeSchemaName(elsewhere));
+    await sql`CREATE TABLE ${sql.id(schema, 'secret_orders')} (id integer, card_number text)`.execute(storeDbOf(world.server.db));
+    await world.server.db.insertInto('store_loads').values({ workspace_id: elsewhere, table_name: 'secret_orders', job_id: null, pipeline_id: null, loaded: new Date(), rows: 1 }).execute();
+  });
+
+  it("finds nothing of another workspace's table named bare: the table is missing here, its columns and loads unknown", async () => {
+    await setQuery(datasetId, 'SELECT * FROM secret_orders');
+    try {
+      const body = await lineageAs('member');
+      expect(body.tables).toEqual([expect.objectContaining({ name: 'secret_orders', exists: false, status: 'missing', columns: [], loaded: null, pipeline: null, loadedBy: null })]);
+      expect(body.columns).toEqual([expect.objectContaining({ name: '*', sources: [{ table: 'secret_orders', column: '*', kind: 'direct' }] })]);
+      expect(body.status).toBe('missing');
+      expect(JSON.stringify(body)).not.toContain('card_number');
+      expect(JSON.stringify(body)).not.toContain(elsewhere);
+    } finally {
+      await setQuery(datasetId, `SELECT c.name AS customer, sum(o.amount) AS total, count(*) AS orders FROM ${orders} o JOIN ${customers} c ON c.id = o.customer_id GROUP BY c.name`);
+    }
+  });
+
+  it('answers the refusal for a table named in another schema, and a table that does not exist as missing', async () => {
+    const schema = storeSchemaName(elsewhere);
+    await setQuery(datasetId, `SELECT card_number FROM "${schema}".secret_orders`);
+    try {
+      const refused = await lineageAs('owner');
+      expect(refused.refused).toMatch(/without a schema/);
+      expect(refused).toMatchObject({ status: 'failed', columns: [], tables: [] });
+      await setQuery(datasetId, `SELECT o.amount, ghost.x FROM ${orders} o JOIN no_such_table ghost ON true`);
+      const missing = await lineageAs('owner');
+      expect(missing.columns.map((c) => [c.name, c.status])).toEqual([
+        ['amount', 'fresh'],
+        ['x', 'missing'],
+      ]);
+      expect(tableNamed(missing, 'no_such_table')).toMatchObject({ exists: false, status: 'missing', _links: {} });
+      expect(missing.status).toBe('missing');
+    } finally {
+      await setQuery(datasetId, `SELECT c.name AS customer, sum(o.amount) AS total, count(*) AS orders FROM ${orders} o JOIN ${customers} c ON c.id = o.customer_id GROUP BY c.name`);
+    }
+  });
+});
+
+describe("a pipeline's impact", () => {
+  it('lists the tables its runs feed, the datasets reading them and the dashboards showing those', async () => {
+    const body = await impact();
+    expect(body).toMatchObject({ pipelineId, name: 'Lineage shop', status: 'fresh', latestRun: { id: jobId, status: 'COMPLETE' }, extractors: [{ plugin: 'tap-demo' }] });
+    expect(body.tables.map((t) => t.name).sort()).toEqual([customers, orders].sort());
+    // the demo's own datasets read the same tables
+    const ours = body.datasets.find((d) => d.id === datasetId);
+    expect(ours).toMatchObject({ title: 'Totals by customer', alias: ALIAS, status: 'fresh', tables: [customers, orders].sort() });
+    expect(linkOf(ours, REL.lineage)).toContain(`/api/datasets/${datasetId}/lineage`);
+    expect(body.datasets.every((d) => d.tables.length > 0 && d.tables.every((t) => t === orders || t === customers))).toBe(true);
+    expect(body.dashboards).toEqual([{ title: 'Shop board', status: 'fresh', datasets: [ALIAS] }]);
+  });
+
+  it('is for admins: a member is offered no pipeline lineage and is refused it', async () => {
+    expectError(await world.member.api.get(`/api/pipelines/${pipelineId}/lineage`), 403);
+  });
+});
+
+describe('a stale or failed upstream, marked downstream', () => {
+  it('marks a table stale when two scheduled runs passed since its load, and what reads it', async () => {
+    const db = world.server.db;
+    await db.updateTable('pipelines').set({ schedule: '0 0 * * * *' }).where('id', '=', pipelineId).execute();
+    await db.updateTable('store_loads').set({ loaded: new Date(Date.now() - 3 * 3_600_000) }).where('pipeline_id', '=', pipelineId).execute();
+    try {
+      const body = await lineageAs('member');
+      expect(body.tables.map((t) => t.status)).toEqual(['stale', 'stale']);
+      expect(body.columns.map((c) => c.status)).toEqual(['stale', 'stale', 'fresh']);
+      expect(body.status).toBe('stale');
+      expect(body.dashboards[0]?.status).toBe('stale');
+    } finally {
+      await db.updateTable('pipelines').set({ schedule: null }).where('id', '=', pipelineId).execute();
+    }
+  });
+
+  it('marks the tables of a pipeline whose latest run failed, the datasets reading them and their dashboards', async () => {
+    const failed = await runLoad(world, pipelineId, [], 1);
+    const body = await lineageAs('member');
+    expect(tableNamed(body, orders)).toMatchObject({ status: 'failed', loadedBy: { id: jobId }, latestRun: { id: failed, status: 'ERROR' } });
+    expect(body.columns.map((c) => c.status)).toEqual(['failed', 'failed', 'fresh']);
+    expect(body.status).toBe('failed');
+    expect(body.dashboards).toEqual([{ title: 'Shop board', status: 'failed', datasets: [ALIAS] }]);
+    const pipeline = await impact();
+    expect(pipeline.status).toBe('failed');
+    expect(pipeline.latestRun).toMatchObject({ id: failed, status: 'ERROR' });
+    expect(pipeline.datasets.find((d) => d.id === datasetId)?.status).toBe('failed');
+    expect(new Set(pipeline.datasets.map((d) => d.status))).toEqual(new Set(['failed']));
+    expect(pipeline.dashboards.map((d) => d.status)).toEqual(['failed']);
+  });
+});
