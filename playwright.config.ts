@@ -14,10 +14,8 @@ export default defineConfig({
   expect: { timeout: 30_000 },
   fullyParallel: false,
   workers: 1,
-  // One retry, reported as flaky. Issue 40 asks for none: with none, 'at 375 px Watch, Refresh and
-  // Start job move into More' failed once on a loaded CI host and passed alone; until it and any
-  // like it are fixed, a second try keeps such a flake from blocking a landing.
-  retries: 1,
+  // No retry (issue 40): a test that passes only on its second try is a failure to fix, not to hide.
+  retries: 0,
   reporter: [['list']],
   outputDir: 'test-results',
   use: {

@@ -154,6 +154,8 @@ test('at 375 px Watch, Refresh and Start job move into More', async ({ page }) =
   await createPipeline(name);
   await page.setViewportSize({ width: 375, height: 760 });
   const row = await openList(page, name);
+  // the search answered (its one row left), so no later re-render moves More under the click
+  await expect(page.locator('[data-pipeline]')).toHaveCount(1);
   await expect(row).toBeVisible();
   await expect(row.getByRole('button', { name: 'Start job' })).toHaveCount(0);
   await row.getByRole('button', { name: 'More' }).click();
