@@ -10,12 +10,12 @@ export const RESET_REQUESTED_MESSAGE = "We've just sent you an email to reset yo
 const RESET_MAIL_INTERVAL_SECONDS = 60;
 
 /**
- * `interaction`: the sign-in the person signed up from. Opened in that browser, the verified page
- * finishes it, so they arrive in the app signed in instead of at a second sign-in.
+ * The link verifies the address and hands the person to the app's sign-in, wherever it is opened;
+ * in the browser that signed up, that sign-in needs no password (browser-sign-in.ts).
  */
-export async function sendVerificationMail(context: IdentityContext, user: Pick<IdpUser, 'id' | 'email' | 'name'>, interaction?: string): Promise<void> {
+export async function sendVerificationMail(context: IdentityContext, user: Pick<IdpUser, 'id' | 'email' | 'name'>): Promise<void> {
   const token = await issueOneTimeToken(context.db, user.id, 'verify-email');
-  const link = `${context.issuer}verify-email?token=${token}${interaction ? `&interaction=${encodeURIComponent(interaction)}` : ''}`;
+  const link = `${context.issuer}verify-email?token=${token}`;
   const app = context.config.env.APP_TITLE;
   await deliver(context, {
     to: user.email,
@@ -74,23 +74,24 @@ export async function sendSignUpAttemptMail(context: IdentityContext, user: Pick
 }
 
 /** The answer to a sign-in link request, the same whether or not the address has an account. */
-export const SIGN_IN_LINK_SENT_MESSAGE = `If this address has an account, we have sent it a sign-in link. Open it in this browser within ${SIGN_IN_LINK_TTL_SECONDS / 60} minutes.`;
+export const SIGN_IN_LINK_SENT_MESSAGE = `If this address has an account, we have sent it a sign-in link. Open it within ${SIGN_IN_LINK_TTL_SECONDS / 60} minutes, on this device or another.`;
 
 /**
- * A one-time link that signs the owner in without the password, in the browser of the sign-in
- * request `uid`: the way back in for an owner held up by somebody else's guesses.
+ * A one-time link that signs the owner in without the password, in whichever browser opens it
+ * (the mailbox is the proof, as for a password reset): the way back in for an owner held up by
+ * somebody else's guesses.
  */
-export async function sendSignInLink(context: IdentityContext, email: string, uid: string): Promise<void> {
+export async function sendSignInLink(context: IdentityContext, email: string): Promise<void> {
   const user = await findIdpUserByEmail(context.db, email);
   if (!user) return;
   await retireOneTimeTokens(context.db, user.id, 'sign-in-link');
   const token = await issueOneTimeToken(context.db, user.id, 'sign-in-link');
-  const link = `${context.issuer}interaction/${encodeURIComponent(uid)}/link?token=${token}`;
+  const link = `${context.issuer}sign-in-link?token=${token}`;
   const app = context.config.env.APP_TITLE;
   await deliver(context, {
     to: user.email,
     subject: `Your ${app} sign-in link`,
-    text: `Hello ${user.name},\n\nsomebody asked for a link to sign in to your ${app} account without the password. To sign in, open this link in the browser where you asked for it:\n\n${link}\n\nThe link works once, within ${SIGN_IN_LINK_TTL_SECONDS / 60} minutes. If you did not ask for it, ignore this message. If you see it often, somebody is guessing your password: choose a long one nobody could guess.\n`,
+    text: `Hello ${user.name},\n\nsomebody asked for a link to sign in to your ${app} account without the password. To sign in, open this link:\n\n${link}\n\nThe link works once, within ${SIGN_IN_LINK_TTL_SECONDS / 60} minutes. If you did not ask for it, ignore this message. If you see it often, somebody is guessing your password: choose a long one nobody could guess.\n`,
   });
 }
 

@@ -1,18 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { appSignInLink } from '../../src/domain/emailLinks';
 import type { IdentityContext } from './context';
+import { redirect } from './http';
 import { sendPage } from './html';
-import { consumeOneTimeToken, issueOneTimeToken, ownerOfOneTimeToken, retireOneTimeTokens } from './one-time-tokens';
+import { consumeOneTimeToken, ownerOfOneTimeToken } from './one-time-tokens';
 import { findIdpUserById, markEmailVerified } from './users';
 
-/** An interaction id as oidc-provider makes them; anything else in the link is ignored. */
-const INTERACTION_ID = /^[A-Za-z0-9_-]{1,64}$/;
-
 /**
- * The link of the verification mail (GET: it is opened from a mail client). Opening it again, or a
- * mail scanner having opened it first, still ends on "verified" rather than on an error. The first
- * opening of a link that names the sign-in it came from offers to finish that sign-in: a button
- * posting a fresh sign-in-link token to it, which only the browser holding that sign-in's cookie
- * can use (a scanner or a forwarded mail ends on the sign-in page instead).
+ * The link of the verification mail (GET: it is opened from a mail client). It verifies the
+ * address and hands the person to the app, which begins a fresh sign-in saying "Email verified"
+ * with the address filled in (issue 38): a link cannot finish the sign-in it came from, whose
+ * login transaction lives in the tab that began it. In the browser that signed up, that sign-in
+ * needs no password (browser-sign-in.ts); anywhere else (a phone, a mail scanner, a forwarded
+ * mail) the password is asked for. Opening it again, or after a scanner, still verifies nothing
+ * new and ends at the same sign-in; links mailed with an `interaction` parameter ignore it.
  */
 export async function handleVerifyEmail(context: IdentityContext, req: IncomingMessage, res: ServerResponse, query: URLSearchParams): Promise<void> {
   const { db, pages } = context;
@@ -26,11 +27,5 @@ export async function handleVerifyEmail(context: IdentityContext, req: IncomingM
   const userId = consumedBy ?? (await ownerOfOneTimeToken(db, token, 'verify-email'));
   const user = userId ? await findIdpUserById(db, userId) : undefined;
   if (!user?.emailVerified) return sendPage(res, 400, pages.invalidLink('verification'));
-  const interaction = query.get('interaction') ?? '';
-  if (consumedBy && INTERACTION_ID.test(interaction)) {
-    await retireOneTimeTokens(db, user.id, 'sign-in-link');
-    const token = await issueOneTimeToken(db, user.id, 'sign-in-link');
-    return sendPage(res, 200, pages.emailVerified(user.email, { uid: interaction, token }));
-  }
-  sendPage(res, 200, pages.emailVerified(user.email));
+  redirect(res, appSignInLink(context.config.publicUrl, user.email, 'email_verified'));
 }

@@ -56,6 +56,10 @@ button,.button{display:inline-block;width:100%;padding:.7rem 1rem;font:inherit;f
 button:hover,.button:hover{background:var(--primary-dark)}
 button:focus-visible,.button:focus-visible,a:focus-visible{outline:3px solid rgba(72,61,139,.5);outline-offset:2px}
 a{color:var(--primary)}
+.notice .title{display:block}
+.button.secondary{color:var(--primary);background:#fff;border:1px solid var(--primary)}
+.button.secondary:hover{background:#eeecf7}
+.or{margin:1.25rem 0 .5rem;color:var(--muted);text-align:center}
 .links{margin-top:1.25rem;display:flex;flex-wrap:wrap;justify-content:space-between;gap:.5rem;font-size:.95rem}
 .mail{border-top:1px solid var(--border);padding:1rem 0}
 .mail h2{font-size:1rem;margin:0}

@@ -22,6 +22,7 @@ import { createPages } from './pages';
 import { handleChangePasswordRequest, handleResetPassword } from './password-reset';
 import { createProvider } from './provider';
 import { withProviderContext } from './provider-context';
+import { handleSignInLink } from './sign-in-link';
 import { deleteStaleThrottles } from './throttle';
 import { handleResendVerification } from './verification-resend';
 
@@ -38,7 +39,7 @@ export interface IdentityDeps {
 }
 
 const SWEEP_INTERVAL_MS = 15 * 60 * 1000;
-const INTERACTION_ROUTE = /^\/interaction\/([A-Za-z0-9_-]{1,64})(?:\/(login|signup|forgot|link|link-request))?\/?$/;
+const INTERACTION_ROUTE = /^\/interaction\/([A-Za-z0-9_-]{1,64})(?:\/(login|signup|forgot|link-request))?\/?$/;
 
 /**
  * The embedded OpenID provider (oidc-provider) plus its own pages and Auth0-compatible extras.
@@ -98,6 +99,7 @@ export async function createIdentity({ config, db, logger }: IdentityDeps): Prom
     if (pathname === '/verify-email') return handleVerifyEmail(context, req, res, searchParams);
     if (pathname === '/confirm-email') return handleConfirmEmail(context, req, res, searchParams);
     if (pathname === '/reset-password') return handleResetPassword(context, req, res, searchParams);
+    if (pathname === '/sign-in-link') return handleSignInLink(context, req, res, searchParams);
     if (pathname === '/dbconnections/change_password') return handleChangePasswordRequest(context, req, res);
     if (pathname === '/verify/resend') return handleResendVerification(context, req, res, searchParams);
     if (mailer.usesOutbox && method === 'GET' && pathname === '/outbox') return handleOutbox(context, req, res, 'html');

@@ -1,17 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { InteractionResults } from 'oidc-provider';
+import { appSignInLink, PROVIDER_PARAM } from '../../src/domain/emailLinks';
 import { isValidEmail, PROFILE_MESSAGES } from '../../src/domain/validation';
 import { RESET_REQUESTED_MESSAGE, requestPasswordReset, sendSignInLink, SIGN_IN_LINK_SENT_MESSAGE } from './account-mail';
 import { TOO_MANY_REQUESTS, TOO_MANY_SIGN_IN_ATTEMPTS, TOO_MANY_SIGN_UPS } from './attempt-guards';
+import { AFTER_SIGN_UP_SECONDS, allowSignInHere, useSignInHere } from './browser-sign-in';
 import type { IdentityContext } from './context';
 import { sendPage } from './html';
 import { readForm, redirect } from './http';
-import { consumeOneTimeToken, peekOneTimeToken } from './one-time-tokens';
-import type { FieldErrors } from './pages';
+import { invitedWorkspaceName } from './invitation-notice';
+import { linkNotice, type FieldErrors } from './pages';
 import { passwordProblem } from './password-policy';
 import { registerAccount } from './sign-up';
 import { tryAgainIn } from './throttle-policy';
-import { authenticate, findIdpUserById, markEmailVerified } from './users';
+import { authenticate } from './users';
 
 export const WRONG_CREDENTIALS = 'Wrong email or password.';
 
@@ -37,16 +39,27 @@ export async function handleInteraction(context: IdentityContext, req: IncomingM
 
   if (step === '' && method === 'GET') {
     if (interaction.prompt.name === 'consent') return grantConsent(context, req, res, interaction);
-    if (interaction.params.screen_hint === 'signup') return sendPage(res, 200, context.pages.signUp({ uid }));
-    return sendPage(res, 200, context.pages.signIn({ uid, email: loginHint(interaction) }));
+    const hint = loginHint(interaction);
+    // A fresh sign-in begun by a mailed link's page, in the browser that proved itself there.
+    const here = interaction.prompt.name === 'login' ? await useSignInHere(context, req, res, hint) : undefined;
+    if (here) {
+      context.logger.info({ sub: here.subject }, 'signed in: this browser signed up or used a mailed link');
+      return finish(context, req, res, { login: { accountId: here.subject, remember: true } });
+    }
+    const invitedTo = await invitationOf(context, interaction);
+    if (interaction.params.screen_hint === 'signup') return sendPage(res, 200, context.pages.signUp({ uid, values: { email: hint }, invitedTo }));
+    return sendPage(res, 200, context.pages.signIn({ uid, email: hint, notice: linkNotice(interaction.params[PROVIDER_PARAM.notice]), invitedTo }));
   }
-  if (step === 'login' && method === 'POST') return signIn(context, req, res, uid);
-  if (step === 'signup' && method === 'GET') return sendPage(res, 200, context.pages.signUp({ uid }));
-  if (step === 'signup' && method === 'POST') return signUp(context, req, res, uid);
+  if (step === 'login' && method === 'POST') return signIn(context, req, res, uid, await invitationOf(context, interaction));
+  if (step === 'signup' && method === 'GET') return sendPage(res, 200, context.pages.signUp({ uid, values: { email: loginHint(interaction) }, invitedTo: await invitationOf(context, interaction) }));
+  if (step === 'signup' && method === 'POST') return signUp(context, req, res, uid, await invitationOf(context, interaction));
   if (step === 'link-request' && method === 'POST') return requestSignInLink(context, req, res, uid);
-  if (step === 'link' && method === 'GET') return showSignInLink(context, res, uid, new URL(req.url ?? '/', 'http://internal').searchParams.get('token') ?? '');
-  if (step === 'link' && method === 'POST') return signInByLink(context, req, res);
   return methodNotAllowed(context, res);
+}
+
+/** The workspace the sign-in's invitation link invites its login hint to, if any (see invitation-notice.ts). */
+function invitationOf(context: IdentityContext, interaction: Interaction): Promise<string | undefined> {
+  return invitedWorkspaceName(context.db, interaction.params[PROVIDER_PARAM.invitation], loginHint(interaction));
 }
 
 async function loadInteraction(context: IdentityContext, req: IncomingMessage, res: ServerResponse, uid: string): Promise<Interaction | undefined> {
@@ -66,27 +79,27 @@ function loginHint(interaction: Interaction): string | undefined {
   return typeof hint === 'string' ? hint : undefined;
 }
 
-async function signIn(context: IdentityContext, req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
+async function signIn(context: IdentityContext, req: IncomingMessage, res: ServerResponse, uid: string, invitedTo: string | undefined): Promise<void> {
   const form = await readForm(req);
   const email = (form.get('email') ?? '').trim();
   const password = form.get('password') ?? '';
   // An empty field checks no password, so it is not counted as a guess.
-  if (!email || !password) return sendPage(res, 400, context.pages.signIn({ uid, email, error: WRONG_CREDENTIALS }));
+  if (!email || !password) return sendPage(res, 400, context.pages.signIn({ uid, email, error: WRONG_CREDENTIALS, invitedTo }));
   const address = context.guards.addressOf(req);
   const result = await context.guards.signIn({ email, address }, () => authenticate(context.db, email, password));
   if (result.outcome === 'refused') {
     context.logger.warn({ address }, 'sign-in refused: too many failed attempts');
     const error = `${TOO_MANY_SIGN_IN_ATTEMPTS} ${tryAgainIn(result.retryAfterSeconds)}`;
     // Offered to whoever is held up, account or not: the way back in does not wait for the lock.
-    return sendPage(res, 429, context.pages.signIn({ uid, email, error, offerLink: true }), { 'retry-after': String(result.retryAfterSeconds) });
+    return sendPage(res, 429, context.pages.signIn({ uid, email, error, offerLink: true, invitedTo }), { 'retry-after': String(result.retryAfterSeconds) });
   }
-  if (result.outcome === 'failed') return sendPage(res, 400, context.pages.signIn({ uid, email, error: WRONG_CREDENTIALS }));
+  if (result.outcome === 'failed') return sendPage(res, 400, context.pages.signIn({ uid, email, error: WRONG_CREDENTIALS, invitedTo }));
   const { user } = result;
   context.logger.info({ sub: user.subject }, 'signed in');
   return finish(context, req, res, { login: { accountId: user.subject, remember: true } });
 }
 
-async function signUp(context: IdentityContext, req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
+async function signUp(context: IdentityContext, req: IncomingMessage, res: ServerResponse, uid: string, invitedTo: string | undefined): Promise<void> {
   const form = await readForm(req);
   const values = { name: (form.get('name') ?? '').trim(), email: (form.get('email') ?? '').trim() };
   const password = form.get('password') ?? '';
@@ -95,19 +108,23 @@ async function signUp(context: IdentityContext, req: IncomingMessage, res: Serve
   if (!isValidEmail(values.email)) fieldErrors.email = PROFILE_MESSAGES.emailInvalid;
   const weak = await passwordProblem(password);
   if (weak) fieldErrors.password = weak;
-  if (Object.keys(fieldErrors).length > 0) return sendPage(res, 400, context.pages.signUp({ uid, values, errors: fieldErrors }));
+  if (Object.keys(fieldErrors).length > 0) return sendPage(res, 400, context.pages.signUp({ uid, values, errors: fieldErrors, invitedTo }));
 
   // Counted whether or not the address has an account, before anything looks it up.
   const claim = await context.guards.signUpRequest({ email: values.email, address: context.guards.addressOf(req) });
   if (!claim.allowed) {
     const error = `${TOO_MANY_SIGN_UPS} ${tryAgainIn(claim.retryAfterSeconds)}`;
-    return sendPage(res, 429, context.pages.signUp({ uid, values, error }), { 'retry-after': String(claim.retryAfterSeconds) });
+    return sendPage(res, 429, context.pages.signUp({ uid, values, error, invitedTo }), { 'retry-after': String(claim.retryAfterSeconds) });
   }
   // The same answer for a new address and for one that has an account (its owner is mailed):
   // nobody learns from sign-up which addresses have accounts. Nobody is signed in here either;
-  // the new user signs in after opening the link (or before, and sees /notverified).
-  await registerAccount(context, { ...values, password }, uid);
-  return sendPage(res, 200, context.pages.signUpRequested({ uid, email: values.email }));
+  // the new user signs in after opening the link (or before, and sees /notverified). This browser
+  // may then sign in without the password, once the address is verified (browser-sign-in.ts); for an
+  // address that had an account the cookie opens nothing, and looks the same.
+  const created = await registerAccount(context, { ...values, password });
+  await allowSignInHere(context, res, created, AFTER_SIGN_UP_SECONDS);
+  const signInUrl = appSignInLink(context.config.publicUrl, values.email, 'sign_in');
+  return sendPage(res, 200, context.pages.signUpRequested({ email: values.email, signInUrl }));
 }
 
 async function forgotPassword(context: IdentityContext, req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
@@ -133,32 +150,8 @@ async function requestSignInLink(context: IdentityContext, req: IncomingMessage,
     const error = `${TOO_MANY_REQUESTS} ${tryAgainIn(claim.retryAfterSeconds)}`;
     return sendPage(res, 429, context.pages.signIn({ uid, email, error, offerLink: true }), { 'retry-after': String(claim.retryAfterSeconds) });
   }
-  await sendSignInLink(context, email, uid);
+  await sendSignInLink(context, email);
   return sendPage(res, 200, context.pages.signInLinkSent({ uid, message: SIGN_IN_LINK_SENT_MESSAGE }));
-}
-
-/** The mailed link (GET: mail scanners open links) only shows a button; pressing it signs in. */
-async function showSignInLink(context: IdentityContext, res: ServerResponse, uid: string, token: string): Promise<void> {
-  const userId = await peekOneTimeToken(context.db, token, 'sign-in-link');
-  const user = userId ? await findIdpUserById(context.db, userId) : undefined;
-  if (!user) return sendPage(res, 400, context.pages.invalidLink('sign-in'));
-  return sendPage(res, 200, context.pages.signInByLink({ uid, token, email: user.email }));
-}
-
-/**
- * Signs in without the password and without the throttle: the link proves the mailbox, which is
- * what a password reset proves too. The account's failed sign-ins are forgotten (an attacker's
- * guesses no longer hold its owner up), and the address counts as verified.
- */
-async function signInByLink(context: IdentityContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const form = await readForm(req);
-  const userId = await consumeOneTimeToken(context.db, form.get('token') ?? '', 'sign-in-link');
-  const user = userId ? await findIdpUserById(context.db, userId) : undefined;
-  if (!user) return sendPage(res, 400, context.pages.invalidLink('sign-in'));
-  await markEmailVerified(context.db, user.id);
-  await context.guards.accountRecovered(user.email, context.guards.addressOf(req));
-  context.logger.info({ sub: user.subject }, 'signed in by a mailed link');
-  return finish(context, req, res, { login: { accountId: user.subject, remember: true } });
 }
 
 /**

@@ -6,7 +6,7 @@ import type { Db } from '../db/database';
  * Links sent by mail (verify email, reset password, sign in, confirm a new address). Only a hash
  * is stored: a leaked table opens nothing.
  */
-export type OneTimeTokenKind = 'verify-email' | 'reset-password' | 'sign-in-link' | 'change-email';
+export type OneTimeTokenKind = 'verify-email' | 'reset-password' | 'sign-in-link' | 'change-email' | 'browser-sign-in';
 
 export const ONE_TIME_TOKEN_TTL_SECONDS = 24 * 60 * 60;
 /** A sign-in link skips the password: it is short-lived. */
@@ -15,8 +15,8 @@ const ttlOf = (kind: OneTimeTokenKind) => (kind === 'sign-in-link' ? SIGN_IN_LIN
 
 const hashToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 
-/** `newEmail`: for 'change-email', the address the link confirms. */
-export async function issueOneTimeToken(db: Db, userId: string, kind: OneTimeTokenKind, newEmail: string | null = null): Promise<string> {
+/** `newEmail`: for 'change-email', the address the link confirms; `seconds`: a lifetime other than the kind's. */
+export async function issueOneTimeToken(db: Db, userId: string, kind: OneTimeTokenKind, newEmail: string | null = null, seconds = ttlOf(kind)): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   await db
     .insertInto('idp_tokens')
@@ -24,7 +24,7 @@ export async function issueOneTimeToken(db: Db, userId: string, kind: OneTimeTok
       token_hash: hashToken(token),
       kind,
       user_id: userId,
-      expires_at: sql<Date>`now() + make_interval(secs => ${ttlOf(kind)})`,
+      expires_at: sql<Date>`now() + make_interval(secs => ${seconds})`,
       new_email: newEmail,
     })
     .execute();

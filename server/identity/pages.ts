@@ -1,3 +1,4 @@
+import { isEmailLinkNotice, type EmailLinkNotice } from '../../src/domain/emailLinks';
 import { html, renderPage, SafeHtml, type RenderedPage } from './html';
 import type { OutboxMessage } from './mailer';
 import { MIN_PASSWORD_LENGTH } from './password-policy';
@@ -44,6 +45,29 @@ ${options.error ? html`<p class="field-error" id="${id}-error">${options.error}<
 
 const alert = (message: string | undefined) => (message ? html`<div class="alert" role="alert">${message}</div>` : '');
 
+/** What a mailed link just did, said above the sign-in form (issue 38). */
+export interface Notice {
+  title: string;
+  text: string;
+}
+
+const noticeBox = (notice: Notice | undefined) =>
+  notice ? html`<div class="notice" role="status"><strong class="title">${notice.title}</strong> ${notice.text}</div>` : '';
+
+const LINK_NOTICES: Record<EmailLinkNotice, Notice | undefined> = {
+  email_verified: { title: 'Email verified', text: 'Sign in to continue.' },
+  password_changed: { title: 'Password changed', text: 'Sign in with your new password.' },
+  sign_in: undefined,
+};
+
+/** The notice of the authorization request's `ext-notice` parameter; an unknown one says nothing. */
+export const linkNotice = (param: unknown): Notice | undefined => (isEmailLinkNotice(param) ? LINK_NOTICES[param] : undefined);
+
+const invitationNotice = (workspace: string, brand: string): Notice => ({
+  title: `You're invited to ${workspace}`,
+  text: `Sign in to join it, or create your account if you are new to ${brand}.`,
+});
+
 export function createPages(context: PageContext) {
   const { brand, basePath, appUrl } = context;
   const appOrigin = new URL(appUrl).origin;
@@ -53,8 +77,12 @@ export function createPages(context: PageContext) {
   const continueLink = html`<p><a class="button" href="${appUrl}">Continue to ${brand}</a></p>`;
 
   return {
-    /** `offerLink`: a refused sign-in offers a mailed one-time link, the way in that no lock holds up. */
-    signIn({ uid, email, error, offerLink = false }: { uid: string; email?: string | undefined; error?: string | undefined; offerLink?: boolean }) {
+    /**
+     * `offerLink`: a refused sign-in offers a mailed one-time link, the way in that no lock holds up.
+     * `notice`: what the mailed link that led here did ("Email verified"); `invitedTo`: the workspace
+     * of the invitation link that led here, with the way to create an account beside the form.
+     */
+    signIn({ uid, email, error, offerLink = false, notice, invitedTo }: { uid: string; email?: string | undefined; error?: string | undefined; offerLink?: boolean; notice?: Notice | undefined; invitedTo?: string | undefined }) {
       const linkForm = offerLink
         ? html`<form method="post" action="${interactionPath(uid, 'link-request')}" novalidate>
 <input type="hidden" name="email" value="${email ?? ''}">
@@ -66,6 +94,7 @@ export function createPages(context: PageContext) {
         'Sign in',
         html`<h1>Sign in</h1>
 <p class="lead">to continue to ${brand}</p>
+${invitedTo === undefined ? noticeBox(notice) : noticeBox(invitationNotice(invitedTo, brand))}
 ${alert(error)}
 <form method="post" action="${interactionPath(uid, 'login')}" novalidate>
 ${field({ name: 'email', label: 'Email', type: 'email', value: email, autocomplete: 'username', autofocus: !email })}
@@ -73,6 +102,7 @@ ${field({ name: 'password', label: 'Password', type: 'password', autocomplete: '
 <button type="submit">Sign in</button>
 </form>
 ${linkForm}
+${invitedTo === undefined ? '' : html`<p class="or">New to ${brand}?</p><a class="button secondary" href="${interactionPath(uid, 'signup')}">Create your account</a>`}
 <div class="links">
 <a href="${interactionPath(uid, 'forgot')}">Forgot password?</a>
 <span>No account? <a href="${interactionPath(uid, 'signup')}">Sign up</a></span>
@@ -80,12 +110,14 @@ ${linkForm}
       );
     },
 
-    signUp({ uid, values = {}, errors = {}, error }: { uid: string; values?: { name?: string; email?: string }; errors?: FieldErrors; error?: string }) {
+    /** `values.email`: the sign-in's login hint, filled in; `invitedTo`: as on the sign-in page. */
+    signUp({ uid, values = {}, errors = {}, error, invitedTo }: { uid: string; values?: { name?: string | undefined; email?: string | undefined }; errors?: FieldErrors; error?: string; invitedTo?: string | undefined }) {
       const hasErrors = Object.keys(errors).length > 0;
       return page(
         'Sign up',
         html`<h1>Create your account</h1>
 <p class="lead">for ${brand}</p>
+${invitedTo === undefined ? '' : noticeBox(invitationNotice(invitedTo, brand))}
 ${hasErrors ? alert('Please correct the highlighted fields.') : alert(error)}
 <form method="post" action="${interactionPath(uid, 'signup')}" novalidate>
 ${field({ name: 'name', label: 'Name', type: 'text', value: values.name, autocomplete: 'name', error: errors.name, autofocus: true })}
@@ -97,13 +129,17 @@ ${field({ name: 'password', label: 'Password', type: 'password', autocomplete: '
       );
     },
 
-    /** The answer to every accepted sign-up, new address or not (the same page, byte for byte, but for the uid and the address typed in). */
-    signUpRequested({ uid, email }: { uid: string; email: string }) {
+    /**
+     * The answer to every accepted sign-up, new address or not (the same page, byte for byte, but for
+     * the address typed in). "Back to sign in" begins a fresh sign-in from the app (`signInUrl`), which
+     * works however long the mail took and wherever its link was opened.
+     */
+    signUpRequested({ email, signInUrl }: { email: string; signInUrl: string }) {
       return page(
         'Check your email',
         html`<h1>Check your email</h1>
 <div class="notice" role="status">We have sent a message to <strong>${email}</strong>. Open the link in it to verify your address, then sign in.</div>
-<div class="links"><a href="${interactionPath(uid)}">Back to sign in</a></div>`,
+<div class="links"><a href="${signInUrl}">Back to sign in</a></div>`,
       );
     },
 
@@ -112,12 +148,12 @@ ${field({ name: 'password', label: 'Password', type: 'password', autocomplete: '
     },
 
     /** The page of a mailed sign-in link: a button, so that a mail scanner opening the link signs nobody in. */
-    signInByLink({ uid, token, email }: { uid: string; token: string; email: string }) {
+    signInByLink({ token, email }: { token: string; email: string }) {
       return page(
         'Sign in',
         html`<h1>Sign in</h1>
 <p class="lead">as <strong>${email}</strong></p>
-<form method="post" action="${interactionPath(uid, 'link')}" novalidate>
+<form method="post" action="${basePath}/sign-in-link" novalidate>
 <input type="hidden" name="token" value="${token}">
 <button type="submit">Sign in</button>
 </form>`,
@@ -147,10 +183,6 @@ ${field({ name: 'password', label: 'New password', type: 'password', autocomplet
 <button type="submit">Change password</button>
 </form>`,
       );
-    },
-
-    resetPasswordDone() {
-      return page('Password changed', html`<h1>Password changed</h1><p role="status">Your password has been changed. Sign in with your new password.</p>${continueLink}`);
     },
 
     invalidLink(what: 'password reset' | 'verification' | 'sign-in' | 'email change') {
@@ -186,17 +218,6 @@ ${field({ name: 'email', label: 'Email', type: 'email', value: email, autocomple
 
     emailChanged(email: string) {
       return page('Email changed', html`<h1>Email changed</h1><p role="status">Your account's email address is now <strong>${email}</strong>. Sign in with it from now on.</p>${continueLink}`);
-    },
-
-    /** `signIn`: the sign-in the person signed up from, finished by the button (a mailed sign-in link's form). */
-    emailVerified(email: string, signIn?: { uid: string; token: string }) {
-      const next = signIn
-        ? html`<form method="post" action="${interactionPath(signIn.uid, 'link')}" novalidate>
-<input type="hidden" name="token" value="${signIn.token}">
-<button type="submit">Continue to ${brand}</button>
-</form>`
-        : continueLink;
-      return page('Email verified', html`<h1>Email verified</h1><p role="status">Your email address <strong>${email}</strong> is verified.</p>${next}`);
     },
 
     /** The provider's sign-out form, submitted at once: the SDK's logout must not stop at a question. */

@@ -1,11 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { appSignInLink } from '../../src/domain/emailLinks';
 import { isValidEmail } from '../../src/domain/validation';
 import { revokeAccountState } from './adapter';
 import { RESET_REQUESTED_MESSAGE, requestPasswordReset } from './account-mail';
 import { TOO_MANY_REQUESTS } from './attempt-guards';
+import { AFTER_LINK_SECONDS, allowSignInHere } from './browser-sign-in';
 import type { IdentityContext } from './context';
 import { sendPage } from './html';
-import { readFields, readForm, sendJson, sendText } from './http';
+import { readFields, readForm, redirect, sendJson, sendText } from './http';
 import { consumeOneTimeToken, peekOneTimeToken, retireOneTimeTokens } from './one-time-tokens';
 import { passwordProblem } from './password-policy';
 import { tryAgainIn } from './throttle-policy';
@@ -45,7 +47,10 @@ function corsHeaders(context: IdentityContext, req: IncomingMessage): Record<str
   return origin === appOrigin ? { 'access-control-allow-origin': origin, vary: 'Origin' } : { vary: 'Origin' };
 }
 
-/** The page a reset mail links to: GET shows the form (mail scanners may fetch it), POST uses the token. */
+/**
+ * The page a reset mail links to: GET shows the form (mail scanners may fetch it), POST uses the
+ * token and hands the person to the app, signed in by its fresh sign-in (see below).
+ */
 export async function handleResetPassword(context: IdentityContext, req: IncomingMessage, res: ServerResponse, query: URLSearchParams): Promise<void> {
   const { db, pages } = context;
   if (req.method === 'GET') {
@@ -75,5 +80,9 @@ export async function handleResetPassword(context: IdentityContext, req: Incomin
   // Whoever knew the old password is signed out everywhere (access tokens still run out within the hour).
   await revokeAccountState(db, subjectOf(userId));
   context.logger.info({ sub: subjectOf(userId) }, 'password reset');
-  sendPage(res, 200, pages.resetPasswordDone());
+  if (!user) return sendPage(res, 400, pages.invalidLink('password reset'));
+  // This browser has just chosen the password: its fresh sign-in from the app needs none (issue 38);
+  // should the cookie not come back, the sign-in form says "Password changed" with the address filled in.
+  await allowSignInHere(context, res, user.id, AFTER_LINK_SECONDS);
+  redirect(res, appSignInLink(context.config.publicUrl, user.email, 'password_changed'));
 }

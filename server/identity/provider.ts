@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Account, ClientMetadata, Configuration, default as Provider, KoaContextWithOIDC, ResourceServer } from 'oidc-provider';
+import { PROVIDER_PARAM } from '../../src/domain/emailLinks';
 import type { Config } from '../config';
 import type { Db } from '../db/database';
 import { databaseAdapter } from './adapter';
@@ -111,7 +112,8 @@ export async function createProvider({ config, db, keys, pages, logger }: Provid
     },
     // getUser() in the SDK reads the ID token only, so the profile and email claims must be in it.
     conformIdTokenClaims: false,
-    extraParams: ['audience', 'screen_hint'],
+    // ext-notice / ext-invitation: what the mailed link that began this sign-in did (src/domain/emailLinks.ts).
+    extraParams: ['audience', 'screen_hint', PROVIDER_PARAM.notice, PROVIDER_PARAM.invitation],
     responseTypes: ['code'],
     clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
     pkce: { required: () => true },

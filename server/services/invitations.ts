@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { invitationLink } from '../../src/domain/emailLinks';
 import { isValidEmail, PROFILE_MESSAGES } from '../../src/domain/validation';
 import { isEmailInDomains, normaliseDomain } from '../../src/domain/workspaceDomains';
 import type { Db } from '../db/database';
@@ -41,7 +42,9 @@ export interface InviteRequest {
  */
 async function sendInvitationMail(mail: InvitationMail, invitation: InvitationRow, inviter: string | null): Promise<void> {
   const app = mail.appTitle;
-  const link = `${mail.publicUrl}/l/${invitation.workspace_id}`;
+  // The invited address and the invitation ride along: the app begins a sign-in with the address
+  // filled in and the provider says "You're invited to <workspace>" (src/domain/emailLinks.ts, issue 38).
+  const link = invitationLink(mail.publicUrl, invitation.workspace_id, invitation.email, invitation.id);
   await mail.mailer.send({
     to: invitation.email,
     subject: `You are invited to join ${invitation.workspace_name} on ${app}`,

@@ -59,7 +59,12 @@ export function MachinesProvider({ children }: { children: ReactNode }) {
       client,
       reporter,
       config,
-      login: ({ returnTo, loginHint, screen }) => void port.login({ returnTo, loginHint, ...(screen === 'signup' ? { screen: 'signup' as const } : {}) }),
+      login: ({ returnTo, loginHint, screen, notice, invitation }) => {
+        // Arrived by a mailed link: its address leaves the history first, so Back from the provider
+        // shows the login view rather than following the link again.
+        if (notice !== undefined) void navigateRef.current(returnTo, { replace: true });
+        void port.login({ returnTo, loginHint, ...(screen === 'signup' ? { screen: 'signup' as const } : {}), notice, invitation });
+      },
       navigate: (to, options) => void navigateRef.current(to, options),
       reload: (to) => window.location.assign(to),
       clipboard: browserClipboard,

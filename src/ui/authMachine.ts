@@ -1,6 +1,7 @@
 import { pathTo } from '../domain/routes';
 import { authActors } from '../machines/auth/auth.actors';
 import { authMachine } from '../machines/auth/auth.machine';
+import { rememberSignInRestart } from './auth/signInRestart';
 import type { MachineEffects } from './machines';
 
 /**
@@ -14,6 +15,12 @@ export function provideAuthMachine(effects: MachineEffects) {
     actors: authActors({ client, report: (error, context) => reporter.report(error, context) }),
     actions: {
       redirectToLogin: (_, redirect) => effects.login(redirect),
+      restartSignIn: (_, redirect) => {
+        rememberSignInRestart();
+        navigate(redirect.returnTo, { replace: true });
+        effects.login(redirect);
+      },
+      clearCallbackUrl: (_, { target }) => navigate(target, { replace: true }),
       goNotVerified: (_, { message }) => navigate(pathTo('notVerified'), { replace: true, state: { message } }),
       logout: () => navigate(pathTo('logout')),
     },

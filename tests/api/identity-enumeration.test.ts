@@ -15,7 +15,13 @@ const OWNER = { email: 'olga@example.com', name: 'Olga Owner', password: 'olga-o
 
 /** The page with what legitimately differs (the interaction id, the address typed in) blanked out. */
 const normalise = (html: string, ...variable: string[]) =>
-  variable.reduce((text, value) => text.split(value).join('<VARIABLE>'), html).replace(/\/interaction\/[A-Za-z0-9_-]+/g, '/interaction/<UID>');
+  variable
+    .flatMap((value) => [value, encodeURIComponent(value)])
+    .reduce((text, value) => text.split(value).join('<VARIABLE>'), html)
+    .replace(/\/interaction\/[A-Za-z0-9_-]+/g, '/interaction/<UID>');
+
+/** Set-Cookie lines with their values blanked: the cookies are random, their names and attributes must match. */
+const cookieShapes = (headers: Headers) => headers.getSetCookie().map((line) => line.replace(/^([^=]+)=[^;]*/, '$1=<VALUE>'));
 
 /**
  * How many scrypt derivations `run` performed: passwords.ts calls node:crypto's scrypt, and
@@ -82,7 +88,10 @@ describe('no account enumeration', () => {
     expect(normalise(probed!.html, OWNER.email)).toBe(normalise(created!.html, fresh));
     // Nobody was signed in by either: no redirect, no session cookie.
     expect(created!.headers.get('location')).toBeNull();
-    expect(probed!.headers.get('set-cookie')).toBe(created!.headers.get('set-cookie'));
+    // Both set the same cookie (issue 38: this browser may sign in once verified); the one for a
+    // taken address is bound to nothing, so it is no way into the owner's account (below).
+    expect(cookieShapes(probed!.headers)).toEqual(cookieShapes(created!.headers));
+    expect(cookieShapes(created!.headers)).toHaveLength(1);
     // Both paths do the password-hash work.
     expect(hashesNew).toBeGreaterThanOrEqual(1);
     expect(hashesTaken).toBe(hashesNew);

@@ -24,7 +24,7 @@ const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const postForm = (url: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
-  fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(fields).toString() });
+  fetch(url, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(fields).toString() });
 
 describe('account lockout (LOGIN_LOCKOUT_SECONDS=4, no growing delay)', () => {
   let database: TestDatabase;
@@ -305,7 +305,8 @@ describe('resend verification email, reset throttling', () => {
     expect(oldPage).toContain('/idp/verify/resend');
     expect((await findIdpUserByEmail(server.db, CAROL.email))?.emailVerified).toBe(false);
 
-    expect((await fetch(newLink)).status).toBe(200);
+    // verified, and handed to the app's sign-in (issue 38)
+    expect((await fetch(newLink, { redirect: 'manual' })).status).toBe(303);
     expect((await findIdpUserByEmail(server.db, CAROL.email))?.emailVerified).toBe(true);
   });
 
@@ -366,7 +367,8 @@ describe('resend verification email, reset throttling', () => {
     const link = await mailedLink(server.baseUrl, ALICE.email, '/reset-password');
     const page = await fetch(link);
     const resetForm = findForm(await page.text(), link, '/reset-password');
-    expect((await postForm(resetForm.action, { ...resetForm.fields, password: 'alice-new-password' })).status).toBe(200);
+    // done: handed to the app's sign-in (issue 38)
+    expect((await postForm(resetForm.action, { ...resetForm.fields, password: 'alice-new-password' })).status).toBe(303);
 
     const tokens = await signIn(server.baseUrl, { email: ALICE.email, password: 'alice-new-password' });
     expect(tokens.accessToken).toBeTruthy();

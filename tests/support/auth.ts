@@ -58,6 +58,16 @@ export class Browser {
     return [...this.cookies.values()].map((c) => c.name);
   }
 
+  /** The value of a cookie this browser holds (to replay it elsewhere, as a thief would). */
+  cookieValue(name: string): string | undefined {
+    return [...this.cookies.values()].find((c) => c.name === name)?.value;
+  }
+
+  /** Holds a cookie as if a response had set it. */
+  setCookie(name: string, value: string, path: string): void {
+    this.cookies.set(`${name};${path}`, { name, value, path });
+  }
+
   private cookieHeader(url: URL): string {
     return [...this.cookies.values()]
       .filter((c) => url.pathname === c.path || url.pathname.startsWith(c.path.endsWith('/') ? c.path : `${c.path}/`))
@@ -172,6 +182,8 @@ export interface AuthorizeOptions {
   prompt?: string;
   /** defaults to baseUrl + '/' */
   redirectUri?: string;
+  /** further parameters, as the app's loginWithRedirect sends them (ext-notice, ext-invitation) */
+  extra?: Record<string, string>;
 }
 
 export interface Transaction {
@@ -203,6 +215,7 @@ export async function startAuthorization(browser: Browser, baseUrl: string, opti
   if (options.loginHint) params.set('login_hint', options.loginHint);
   if (options.screenHint) params.set('screen_hint', options.screenHint);
   if (options.prompt) params.set('prompt', options.prompt);
+  for (const [name, value] of Object.entries(options.extra ?? {})) params.set(name, value);
   const url = `${baseUrl}/idp/authorize?${params.toString()}`;
   const landing = await follow(browser, await browser.request(url), url, transaction.redirectUri);
   return { transaction, landing };

@@ -1,3 +1,4 @@
+import { withoutCallbackParams, withoutEmailLinkParams } from '../../domain/emailLinks';
 import { MESSAGES } from '../../domain/errors';
 
 // Pure rules the auth machine's guards use (spec 000 sections 2.1, 5 and 8).
@@ -40,4 +41,24 @@ export function failureIsUnverifiedEmail(failure: AuthFailure): boolean {
 export function authFailureMessage(failure: AuthFailure): string {
   const text = failure.message?.trim();
   return text === undefined || text === '' ? MESSAGES.unexpected : text;
+}
+
+/**
+ * What the SDK says of a provider's answer this tab cannot use: no login transaction in this tab's
+ * storage (the link was opened in another tab), a state that is not the one sent, or a code that
+ * was used or ran out (the address was opened again). Each is cured by a fresh sign-in.
+ */
+const STALE_ANSWER = new Set(['missing_transaction', 'state_mismatch', 'invalid_state', 'invalid_grant']);
+
+export function failureIsStaleAnswer(failure: AuthFailure): boolean {
+  return failure.code !== undefined && STALE_ANSWER.has(failure.code);
+}
+
+/**
+ * Where to go once signed in: the URL asked for, without the provider's answer and, when the visitor
+ * came by a mailed link, without the link's own parameters (they have done their work).
+ */
+export function returnTarget(url: string, arrivedByEmailLink: boolean): string {
+  const target = withoutCallbackParams(url);
+  return arrivedByEmailLink ? withoutEmailLinkParams(target) : target;
 }

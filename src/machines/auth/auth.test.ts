@@ -7,6 +7,22 @@ import type { ReplayLog } from '../testing';
 import { authMachine, type AuthInput, type BootstrapOutput } from './auth.machine';
 
 const input: AuthInput = { returnTo: 'http://localhost:8080/l/w1/feed?x=1', loginHint: 'ann@example.com' };
+const INVITATION = '0b6f7c1e-2d3a-4e5f-8a9b-0c1d2e3f4a5b';
+// Issue 38: arriving by a mailed link, and with a provider's answer in the address.
+const byVerification: AuthInput = { returnTo: '/?email=ann%40example.com&notice=email_verified', loginHint: 'ann@example.com', emailLink: { notice: 'email_verified' } };
+const byInvitation: AuthInput = { returnTo: `/l/w1?email=ann%40example.com&invitation=${INVITATION}`, loginHint: 'ann@example.com', emailLink: { notice: 'sign_in', invitation: INVITATION } };
+const withAnswer: AuthInput = { returnTo: '/l/w1/feed?x=1&code=c0de&state=5tate', loginHint: undefined, callback: { restartedBefore: false } };
+const withAnswerAgain: AuthInput = { ...withAnswer, callback: { restartedBefore: true } };
+const INPUTS = { plain: input, byVerification, byInvitation, withAnswer, withAnswerAgain } as const;
+/** Where each input's visitor goes once signed in: no answer, no link parameters. */
+const TARGET: Record<keyof typeof INPUTS, string> = {
+  plain: input.returnTo,
+  byVerification: '/',
+  byInvitation: '/l/w1',
+  withAnswer: '/l/w1/feed?x=1',
+  withAnswerAgain: '/l/w1/feed?x=1',
+};
+const stale = { code: 'missing_transaction', message: 'Invalid state' };
 const verified = { sub: 'auth0|1', name: 'Ann', email: 'ann@example.com', email_verified: true };
 const unverified = { ...verified, email_verified: false };
 const profile: Profile = { id: 'auth0|1', name: 'Ann', email: 'ann@example.com' };
@@ -21,7 +37,7 @@ const failure = {
   network: new ApiFailure({ kind: 'network', message: MESSAGES.unableToConnect }),
   bug: new TypeError('undefined is not a function'),
 };
-const SHELL_MESSAGES = ['Database down', '[404] Not Found', MESSAGES.unableToConnect, MESSAGES.unexpected, 'User is blocked'];
+const SHELL_MESSAGES = ['Database down', '[404] Not Found', MESSAGES.unableToConnect, MESSAGES.unexpected, 'User is blocked', 'Invalid state', 'grant request is invalid'];
 
 const events = {
   'auth.loaded': [{ isAuthenticated: false }, { isAuthenticated: true, user: verified }, { isAuthenticated: true, user: unverified }],
@@ -29,6 +45,8 @@ const events = {
     { error: { code: 'login_required' } },
     { error: { code: 'access_denied', message: MESSAGES.verifyEmail } },
     { error: { code: 'access_denied', message: 'User is blocked' } },
+    { error: stale },
+    { error: { code: 'invalid_grant', message: 'grant request is invalid' } },
   ],
   'xstate.done.actor.bootstrap': [{ output: bootstrapped }],
   'xstate.error.actor.bootstrap': Object.values(failure).map((error) => ({ error })),
@@ -41,13 +59,39 @@ const events = {
 
 const lastAction = (log: ReplayLog) => log.actions.at(-1);
 
-const states = {
+type Snapshot = { context: Record<string, unknown>; matches: (state: string) => boolean };
+const redirects = (log: ReplayLog) => log.actions.filter((a) => a.name === 'redirectToLogin' || a.name === 'restartSignIn');
+
+/** Per-state checks for one input: each reads the snapshot and the effects seen, never the path. */
+const statesFor = (name: keyof typeof INPUTS) => {
+  const given = INPUTS[name];
+  return {
+  // Every way to the provider keeps the target (cleaned of the answer and the link) and the hint.
   unauthenticated: (_: unknown, log: ReplayLog) => {
-    // The login view redirects only when the visitor asks to.
-    const action = lastAction(log);
-    if (action?.name === 'redirectToLogin') {
-      expect(action).toMatchObject({ params: { returnTo: input.returnTo, loginHint: input.loginHint } });
+    for (const action of redirects(log)) expect(action.params).toMatchObject({ returnTo: TARGET[name], loginHint: given.loginHint });
+  },
+  // The link is followed at once, once, saying what it did; the login view stays behind it.
+  'unauthenticated.followingLink': (snapshot: Snapshot, log: ReplayLog) => {
+    expect(given.emailLink).toBeDefined();
+    // once: a later Sign in (the visitor pressing it) goes without the link's words
+    expect(log.actions.filter((a) => a.name === 'redirectToLogin' && (a.params as { notice?: unknown }).notice !== undefined)).toEqual([
+      expect.objectContaining({ params: { returnTo: TARGET[name], loginHint: given.loginHint, screen: 'login', notice: given.emailLink?.notice, invitation: given.emailLink?.invitation } }),
+    ]);
+    expect(snapshot.context.emailLink).toBeUndefined();
+  },
+  // An unusable answer: a fresh sign-in, never twice in a row.
+  'unauthenticated.restartingSignIn': (_: unknown, log: ReplayLog) => {
+    expect(given.callback).toEqual({ restartedBefore: false });
+    expect(log.actions.filter((a) => a.name === 'restartSignIn')).toEqual([expect.objectContaining({ params: { returnTo: TARGET[name], loginHint: given.loginHint, screen: 'login' } })]);
+  },
+  // The login view waits for the visitor; an answer it could not use is gone from the address.
+  'unauthenticated.idle': (snapshot: Snapshot, log: ReplayLog) => {
+    expect(snapshot.context.emailLink).toBeUndefined();
+    for (const action of log.actions.filter((a) => a.name === 'clearCallbackUrl')) {
+      expect(given.callback?.restartedBefore).toBe(true);
+      expect(action.params).toEqual({ target: TARGET[name] });
     }
+    expect(log.actions.filter((a) => a.name === 'restartSignIn')).toEqual([]);
   },
   unverified: (_: unknown, log: ReplayLog) => {
     expect(lastAction(log)).toMatchObject({ name: 'goNotVerified', params: { message: 'Please verify your email before logging in.' } });
@@ -66,22 +110,32 @@ const states = {
   },
   apiError: (snapshot: { context: { errorMessage: unknown } }) => {
     expect(SHELL_MESSAGES).toContain(snapshot.context.errorMessage);
+    // 'Uh oh! Invalid state' never follows an answer in the address: that is a fresh sign-in.
+    if (given.callback !== undefined) expect(['Invalid state', 'grant request is invalid']).not.toContain(snapshot.context.errorMessage);
   },
   loggingOut: (_: unknown, log: ReplayLog) => {
     expect(lastAction(log)?.name).toBe('logout');
   },
+  };
 };
+const states = statesFor('plain');
 
 describe('auth machine (model-based)', () => {
-  const paths = modelPaths(authMachine, { input, events });
+  const names = Object.keys(INPUTS) as (keyof typeof INPUTS)[];
+  const pathsOf = Object.fromEntries(names.map((name) => [name, modelPaths(authMachine, { input: INPUTS[name], events })])) as Record<keyof typeof INPUTS, ReturnType<typeof modelPaths>>;
 
-  it('reaches every shell state and walks every transition', () => {
-    expect(unvisitedStates(authMachine, paths)).toEqual([]);
-    expect(unwalkedTransitions(authMachine, paths, { input, events })).toEqual([]);
+  it('reaches every shell state and walks every transition, over the ways in', () => {
+    const all = names.flatMap((name) => pathsOf[name]);
+    expect(unvisitedStates(authMachine, all)).toEqual([]);
+    for (const name of names) {
+      // A transition a way in cannot take (the link followed without a link) is no gap in its walk.
+      const unwalked = unwalkedTransitions(authMachine, pathsOf[name], { input: INPUTS[name], events });
+      expect(unwalked, name).toEqual([]);
+    }
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_, path) => {
-    await replayPath(authMachine, path, { input, states });
+  it.each(names.flatMap((name) => pathsOf[name].map((p) => [`${name}: ${p.description}`, name, p] as const)))('%s', async (_, name, path) => {
+    await replayPath(authMachine, path, { input: INPUTS[name], states: statesFor(name) });
   });
 });
 
@@ -140,7 +194,7 @@ describe('auth machine scenarios', () => {
 
   it('an identity failure without a user retries by signing in again', async () => {
     const path = pathOf(authMachine, [{ type: 'auth.failed', error: { code: 'access_denied', message: 'User is blocked' } }, { type: 'user.retry' }], { input });
-    expect(path.state.value).toBe('unauthenticated');
+    expect(path.state.value).toEqual({ unauthenticated: 'idle' });
     await replayPath(authMachine, path, { input, states });
   });
 
@@ -151,7 +205,50 @@ describe('auth machine scenarios', () => {
 
   it('a signed-in event without a subject counts as signed out', () => {
     const path = pathOf(authMachine, [{ type: 'auth.loaded', isAuthenticated: true, user: { ...verified, sub: '' } }], { input });
-    expect(path.state.value).toBe('unauthenticated');
+    expect(path.state.value).toEqual({ unauthenticated: 'idle' });
+  });
+
+  // Issue 38: links that work in any tab.
+  const replayFrom = (name: keyof typeof INPUTS, ...evts: Parameters<typeof pathOf>[1]) =>
+    replayPath(authMachine, pathOf(authMachine, evts, { input: INPUTS[name] }), { input: INPUTS[name], states: statesFor(name) });
+
+  it('a signed-out visitor who came by the verification link goes straight to sign-in, told what happened, with the address', async () => {
+    const log = await replayFrom('byVerification', { type: 'auth.loaded', isAuthenticated: false });
+    expect(log.actions).toEqual([
+      expect.objectContaining({ name: 'redirectToLogin', params: { returnTo: '/', loginHint: 'ann@example.com', screen: 'login', notice: 'email_verified', invitation: undefined } }),
+    ]);
+  });
+
+  it('an invitation link opens sign-in for the invited address and the invitation, and comes back to its workspace', async () => {
+    const log = await replayFrom('byInvitation', { type: 'auth.loaded', isAuthenticated: false });
+    expect(log.actions[0]?.params).toEqual({ returnTo: '/l/w1', loginHint: 'ann@example.com', screen: 'login', notice: 'sign_in', invitation: INVITATION });
+  });
+
+  it('a link opened where the person is signed in asks for nothing: the app opens', async () => {
+    const log = await replayFrom('byInvitation', { type: 'auth.loaded', isAuthenticated: true, user: verified }, { type: 'xstate.done.actor.bootstrap', output: bootstrapped });
+    expect(log.actions).toEqual([]);
+    expect(log.invocations.map((i) => i.id)).toEqual(['bootstrap']);
+  });
+
+  it("an answer this tab cannot use ('Invalid state') begins a fresh sign-in, without the code, instead of 'Uh oh!'", async () => {
+    const path = pathOf(authMachine, [{ type: 'auth.failed', error: stale }], { input: withAnswer });
+    expect(path.state.value).toEqual({ unauthenticated: 'restartingSignIn' });
+    const log = await replayPath(authMachine, path, { input: withAnswer, states: statesFor('withAnswer') });
+    expect(log.actions).toEqual([expect.objectContaining({ name: 'restartSignIn', params: { returnTo: '/l/w1/feed?x=1', loginHint: undefined, screen: 'login' } })]);
+  });
+
+  it('a second unusable answer in a row stops at the login view with a clean address, never a loop', async () => {
+    const path = pathOf(authMachine, [{ type: 'auth.failed', error: stale }, { type: 'user.login' }], { input: withAnswerAgain });
+    const log = await replayPath(authMachine, path, { input: withAnswerAgain, states: statesFor('withAnswerAgain') });
+    expect(log.actions.map((a) => [a.name, a.params])).toEqual([
+      ['clearCallbackUrl', { target: '/l/w1/feed?x=1' }],
+      ['redirectToLogin', { returnTo: '/l/w1/feed?x=1', loginHint: undefined, screen: 'login' }],
+    ]);
+  });
+
+  it('an identity error with no answer in the address is still shown as one', () => {
+    const path = pathOf(authMachine, [{ type: 'auth.failed', error: stale }], { input });
+    expect(path.state.value).toBe('apiError');
   });
 
   it('pages refresh the shell: a new profile, a reloaded workspace list', async () => {

@@ -2,6 +2,7 @@ import { Auth0Provider, useAuth0, type AppState } from '@auth0/auth0-react';
 import { useEffect, useMemo } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { sessionCookieMaxAge } from '../../domain/constants';
+import { PROVIDER_PARAM } from '../../domain/emailLinks';
 import { parseRoute, pathTo } from '../../domain/routes';
 import type { RuntimeConfig } from '../runtimeConfig';
 import { clearSessionCookie, SESSION_COOKIE, type AuthPort, type AuthSnapshot, type SdkSession } from './authState';
@@ -55,10 +56,15 @@ function Reporter({ onSession }: { onSession: (session: SdkSession) => void }) {
         if (typeof token !== 'string') throw new Error('No access token');
         return token;
       },
-      login: ({ returnTo, loginHint, screen }) =>
+      login: ({ returnTo, loginHint, screen, notice, invitation }) =>
         loginWithRedirect({
           appState: { returnTo },
-          authorizationParams: { ...(loginHint ? { login_hint: loginHint } : {}), ...(screen ? { screen_hint: screen } : {}) },
+          authorizationParams: {
+            ...(loginHint ? { login_hint: loginHint } : {}),
+            ...(screen ? { screen_hint: screen } : {}),
+            ...(notice ? { [PROVIDER_PARAM.notice]: notice } : {}),
+            ...(invitation ? { [PROVIDER_PARAM.invitation]: invitation } : {}),
+          },
         }),
       logout: async (returnTo) => {
         clearSessionCookie();

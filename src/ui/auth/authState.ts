@@ -1,3 +1,5 @@
+import type { EmailLinkNotice } from '../../domain/emailLinks';
+
 // What the identity bridge (AuthBridge) and the SDK behind it (Auth0Session) share.
 
 export interface AuthUser {
@@ -16,7 +18,8 @@ export interface AuthSnapshot {
 
 export interface AuthPort {
   getToken(options?: { cacheMode?: 'on' | 'off' }): Promise<string>;
-  login(options: { returnTo: string; loginHint?: string | undefined; screen?: 'signup' }): Promise<void>;
+  /** `notice` and `invitation`: what the mailed link the visitor came by did (src/domain/emailLinks.ts). */
+  login(options: { returnTo: string; loginHint?: string | undefined; screen?: 'signup'; notice?: EmailLinkNotice | undefined; invitation?: string | undefined }): Promise<void>;
   logout(returnTo: string): Promise<void>;
 }
 

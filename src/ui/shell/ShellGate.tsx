@@ -1,8 +1,10 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { lazy, Suspense, useEffect, useMemo } from 'react';
 import { useLocation } from 'react-router-dom';
+import { emailLinkOf, hasCallbackParams } from '../../domain/emailLinks';
 import { featureSwitches } from '../../domain/features';
 import { useAuthSnapshot } from '../auth/AuthBridge';
+import { signInRestartedRecently } from '../auth/signInRestart';
 import { Loading } from '../components/Loading';
 import { preloadMachines, useAuthMachine } from '../MachinesProvider';
 import { useRuntime } from '../runtime';
@@ -29,6 +31,8 @@ export function ShellGate() {
       input: {
         returnTo: `${location.pathname}${location.search}${location.hash}`,
         loginHint: new URLSearchParams(location.search).get('email') ?? undefined,
+        emailLink: emailLinkOf(location.search),
+        callback: hasCallbackParams(location.search) ? { restartedBefore: signInRestartedRecently() } : undefined,
       },
     },
   );
