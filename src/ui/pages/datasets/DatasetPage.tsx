@@ -32,6 +32,7 @@ import { ActionBar, type ViewMode } from './page/ActionBar';
 import type { DatasetPageActor } from './page/datasetPageActor';
 import { Description } from './page/Description';
 import { Freshness } from './page/Freshness';
+import { Lineage } from './page/Lineage';
 import { RendererBoundary } from './page/RendererBoundary';
 import { SidePanel } from './page/SidePanel';
 import { Visualisation } from '../../components/visualisation/Visualisation';
@@ -221,6 +222,7 @@ function DatasetDetails({ actor, workspace, dataset }: { actor: DatasetPageActor
         </div>
 
         <Description actor={actor} dataset={dataset} workspaceId={workspace.id} />
+        <Lineage dataset={dataset} />
       </article>
       {tabs.length > 0 && <SidePanel tabs={tabs} dataset={dataset} workspace={workspace} />}
     </div>
@@ -239,4 +241,3 @@ function DatasetSkeleton() {
     </Skeleton>
   );
 }
-

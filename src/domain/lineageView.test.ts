@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import type { DatasetLineage } from './lineageResources';
+import { columnSummary, LINEAGE_TEXTS, sourceTrails } from './lineageView';
+
+const LINEAGE: Pick<DatasetLineage, 'tables'> = {
+  tables: [
+    {
+      name: 'orders',
+      status: 'failed',
+      exists: true,
+      columns: ['id', 'amount'],
+      loaded: '2026-03-01T10:00:00.000Z',
+      rows: 3,
+      stream: 'orders',
+      pipeline: { id: 'p', name: 'Demo shop' },
+      loadedBy: { id: 'j1', status: 'COMPLETE', endTime: '2026-03-01T10:00:05.000Z' },
+      latestRun: { id: 'j2', status: 'ERROR', endTime: '2026-03-02T10:00:00.000Z' },
+      extractors: [{ name: 'tap-demo', plugin: 'tap-demo' }, { name: 'shop', plugin: 'tap-postgres' }],
+    },
+  ],
+};
+
+describe('sourceTrails', () => {
+  it('follows a source to its table, the run that loaded it, a later failed run and its extractors', () => {
+    expect(sourceTrails(LINEAGE, { sources: [{ table: 'orders', column: 'amount', kind: 'aggregation' }] })).toEqual([
+      {
+        reference: 'orders.amount',
+        kind: 'Aggregated',
+        status: 'failed',
+        statusText: 'Last run failed',
+        pipeline: 'Demo shop',
+        run: { status: 'COMPLETE', ended: '2026-03-01T10:00:05.000Z' },
+        latestRun: { status: 'ERROR', ended: '2026-03-02T10:00:00.000Z' },
+        stream: 'orders',
+        sources: ['tap-demo', 'tap-postgres (shop)'],
+      },
+    ]);
+  });
+
+  it('marks a source whose table the lineage does not hold as missing, with no run', () => {
+    const [trail] = sourceTrails(LINEAGE, { sources: [{ table: 'ghost', column: 'x', kind: 'direct' }] });
+    expect(trail).toMatchObject({ reference: 'ghost.x', status: 'missing', pipeline: null, run: null, latestRun: null, sources: [] });
+  });
+});
+
+describe('columnSummary', () => {
+  it('says how and from what, and when nothing is read', () => {
+    expect(columnSummary({ kind: 'aggregation', sources: [{ table: 'orders', column: 'amount', kind: 'aggregation' }], unresolved: [] })).toBe('Aggregated from orders.amount');
+    expect(
+      columnSummary({
+        kind: 'transformation',
+        sources: [
+          { table: 'a', column: 'x', kind: 'direct' },
+          { table: 'b', column: 'y', kind: 'transformation' },
+        ],
+        unresolved: [],
+      }),
+    ).toBe('Transformed from a.x and 1 more');
+    expect(columnSummary({ kind: null, sources: [], unresolved: [] })).toBe(LINEAGE_TEXTS.noSources);
+    expect(columnSummary({ kind: null, sources: [], unresolved: ['m.x'] })).toBe('m.x could not be traced to one table');
+  });
+});

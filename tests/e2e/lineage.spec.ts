@@ -1,0 +1,51 @@
+import { expect, test } from './fixtures';
+import { REL } from '../../src/domain/relations';
+import { storeTablesSchema } from '../../src/domain/resources';
+import { DEMO as SEED } from '../../server/seed';
+import { apiCall as call, baseUrl, DEMO, linkOf, screenshot, signIn } from './support';
+
+// Lineage on the dataset page (issue 41): a member opens a demo dataset, follows a column back to
+// the store table column it is computed from, the pipeline run that loaded that table, and the
+// stream and source it was extracted from; by keyboard, at 1280 and 375 px.
+
+test.beforeAll(async () => {
+  test.setTimeout(300_000);
+  const { signIn: signInByHttp } = await import('../support/auth');
+  const token = (await signInByHttp(baseUrl(), DEMO.owner)).accessToken;
+  const workspace = await call(token, 'GET', `/api/workspaces/${SEED.workspaceId}`);
+  // the demo pipelines fill the store on the server's first start
+  await expect
+    .poll(async () => storeTablesSchema.parse((await call(token, 'GET', linkOf(workspace.body, REL.tables))).body).tables.filter((t) => t.lastLoad !== null).map((t) => t.name), { timeout: 120_000, intervals: [1_000, 2_000, 5_000] })
+    .toEqual(expect.arrayContaining(['orders', 'customers']));
+});
+
+test("a member follows a dataset's column back to its pipeline run and source (1280 and 375)", async ({ page }) => {
+  await signIn(page, DEMO.member, `/l/${SEED.workspaceId}/dataset/top-customers`);
+  const lineage = page.getByRole('region', { name: 'Lineage' });
+  await expect(lineage).toBeVisible();
+  const columns = lineage.getByRole('list', { name: 'Columns' });
+  const revenue = columns.getByRole('button', { name: /^revenue/ });
+  await expect(revenue).toContainText('Aggregated from orders.amount');
+  await expect(columns.getByRole('button', { name: /^customer/ })).toContainText('Copied from customers.name');
+
+  // by keyboard: focus the column and open it
+  await revenue.focus();
+  await page.keyboard.press('Enter');
+  await expect(revenue).toHaveAttribute('aria-expanded', 'true');
+  const sources = lineage.getByRole('list', { name: 'Sources of revenue' });
+  const amount = sources.getByRole('listitem').filter({ hasText: 'orders.amount' });
+  await expect(amount).toContainText('Aggregated');
+  await expect(amount).toContainText('Fresh');
+  await expect(amount).toContainText(/Loaded by the pipeline .+, run Complete/);
+  await expect(amount).toContainText('Stream orders from the source tap-demo');
+  await lineage.evaluate((element) => element.scrollIntoView({ block: 'start' }));
+  await screenshot(page, 'lineage-1280');
+
+  await page.setViewportSize({ width: 375, height: 812 });
+  await lineage.evaluate((element) => element.scrollIntoView({ block: 'start' }));
+  await expect(amount).toBeVisible();
+  // nothing wider than the phone's screen
+  const overflow = await lineage.evaluate((element) => element.scrollWidth - element.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(1);
+  await screenshot(page, 'lineage-375');
+});
