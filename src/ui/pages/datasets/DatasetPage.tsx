@@ -241,3 +241,4 @@ function DatasetSkeleton() {
     </Skeleton>
   );
 }
+
