@@ -55,7 +55,7 @@ const noticeBox = (notice: Notice | undefined) =>
   notice ? html`<div class="notice" role="status"><strong class="title">${notice.title}</strong> ${notice.text}</div>` : '';
 
 const LINK_NOTICES: Record<EmailLinkNotice, Notice | undefined> = {
-  email_verified: { title: 'Email verified', text: 'Sign in to continue.' },
+  email_verified: { title: 'Email verified', text: 'Enter your password to continue.' },
   password_changed: { title: 'Password changed', text: 'Sign in with your new password.' },
   sign_in: undefined,
 };
@@ -105,7 +105,7 @@ ${linkForm}
 ${invitedTo === undefined ? '' : html`<p class="or">New to ${brand}?</p><a class="button secondary" href="${interactionPath(uid, 'signup')}">Create your account</a>`}
 <div class="links">
 <a href="${interactionPath(uid, 'forgot')}">Forgot password?</a>
-<span>No account? <a href="${interactionPath(uid, 'signup')}">Sign up</a></span>
+${invitedTo === undefined ? html`<span>No account? <a href="${interactionPath(uid, 'signup')}">Sign up</a></span>` : ''}
 </div>`,
       );
     },

@@ -69,7 +69,7 @@ describe('the verification link', () => {
     const { transaction, landing } = await freshSignIn(phone, app);
     const form = page(landing);
     expect(form.html).toContain('Email verified');
-    expect(form.html).toContain('Sign in to continue.');
+    expect(form.html).toContain('Enter your password to continue.');
     expect(findForm(form.html, form.url, '/login').fields.email).toBe(email);
 
     const done = await submitLogin(phone, form, transaction, { email, password: PASSWORD });
