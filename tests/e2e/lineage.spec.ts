@@ -49,3 +49,27 @@ test("a member follows a dataset's column back to its pipeline run and source (1
   expect(overflow).toBeLessThanOrEqual(1);
   await screenshot(page, 'lineage-375');
 });
+
+test("an admin sees a pipeline's impact: the tables its runs feed and the datasets reading them (1280 and 375)", async ({ page }) => {
+  await signIn(page, DEMO.owner, `/lab/${SEED.workspaceId}/pipelines`);
+  await expect(page.getByRole('heading', { name: 'Data Imports' })).toBeVisible();
+  await page.getByPlaceholder('Search pipelines...').fill('Demo sales data');
+  const row = page.locator('[data-pipeline="Demo sales data"]');
+  await row.getByRole('button', { name: 'Expand' }).click();
+  await row.getByRole('tab', { name: 'Impact' }).click();
+  const impact = row.getByRole('region', { name: 'Impact' });
+  const tables = impact.getByRole('list', { name: 'Tables fed' });
+  for (const table of ['orders', 'customers']) await expect(tables.getByRole('listitem').filter({ hasText: table }).first()).toContainText('Fresh');
+  const datasets = impact.getByRole('list', { name: 'Datasets fed' });
+  const top = datasets.getByRole('listitem').filter({ hasText: 'Top Customers by Revenue' });
+  await expect(top).toContainText('reads customers, orders');
+  await impact.evaluate((element) => element.scrollIntoView({ block: 'start' }));
+  await screenshot(page, 'lineage-impact-1280');
+  await page.setViewportSize({ width: 375, height: 812 });
+  await impact.evaluate((element) => element.scrollIntoView({ block: 'start' }));
+  await expect(top).toBeVisible();
+  await screenshot(page, 'lineage-impact-375');
+  // the dataset leads on to its own lineage
+  await top.getByRole('link', { name: 'Top Customers by Revenue' }).click();
+  await expect(page.getByRole('region', { name: 'Lineage' })).toBeVisible();
+});

@@ -1,10 +1,11 @@
-import { Badge, Body1, Button, Caption1, makeStyles, MessageBar, MessageBarBody, Spinner, Subtitle2, tokens } from '@fluentui/react-components';
+import { Body1, Button, Caption1, makeStyles, MessageBar, MessageBarBody, Spinner, Subtitle2, tokens } from '@fluentui/react-components';
 import { ChevronDownRegular, ChevronRightRegular } from '@fluentui/react-icons';
 import { useId, useState } from 'react';
-import { LINEAGE_STATUS_TEXT, type DatasetLineage, type LineageColumn, type LineageStatus } from '../../../../domain/lineageResources';
+import type { DatasetLineage, LineageColumn } from '../../../../domain/lineageResources';
 import { columnSummary, LINEAGE_TEXTS, sourceTrails, type SourceTrail } from '../../../../domain/lineageView';
 import type { Dataset } from '../../../../domain/resources';
 import { DateText } from '../../../components/DateText';
+import { LineageStatusBadge } from '../../../components/LineageStatusBadge';
 import { useDatasetLineage } from '../../../data/lineage';
 
 // Where each column of the dataset comes from (issue 41): a list, not a graph, so it reads the same
@@ -33,23 +34,6 @@ const useStyles = makeStyles({
   line: { display: 'block' },
 });
 
-const BADGE_COLOUR: Readonly<Record<LineageStatus, 'danger' | 'severe' | 'warning' | 'informative' | 'success'>> = {
-  failed: 'danger',
-  missing: 'severe',
-  stale: 'warning',
-  unloaded: 'informative',
-  fresh: 'success',
-};
-
-/** A status in words, coloured: never the colour alone. */
-function StatusBadge({ status }: { status: LineageStatus }) {
-  return (
-    <Badge appearance="tint" color={BADGE_COLOUR[status]} data-status={status}>
-      {LINEAGE_STATUS_TEXT[status]}
-    </Badge>
-  );
-}
-
 const runStatus = (status: string) => status.charAt(0) + status.slice(1).toLowerCase();
 
 /** The dataset's lineage, shown while it offers the 'lineage' link. */
@@ -65,7 +49,7 @@ export function Lineage({ dataset }: { dataset: Dataset }) {
         <Subtitle2 as="h2" id={headingId}>
           {LINEAGE_TEXTS.heading}
         </Subtitle2>
-        {state.status === 'ready' && <StatusBadge status={state.data.status} />}
+        {state.status === 'ready' && <LineageStatusBadge status={state.data.status} />}
       </div>
       {state.status === 'loading' && <Spinner size="tiny" label="Reading the lineage" />}
       {state.status === 'failed' && (
@@ -97,7 +81,7 @@ function LineageList({ lineage }: { lineage: DatasetLineage }) {
           {LINEAGE_TEXTS.dashboards}
           {lineage.dashboards.map((d) => (
             <span key={d.title} className={styles.step}>
-              <strong>{d.title}</strong> <StatusBadge status={d.status} />
+              <strong>{d.title}</strong> <LineageStatusBadge status={d.status} />
             </span>
           ))}
         </Caption1>
@@ -153,7 +137,7 @@ function Trail({ trail }: { trail: SourceTrail }) {
         <Body1>
           <strong>{trail.reference}</strong> · {trail.kind}
         </Body1>
-        <StatusBadge status={trail.status} />
+        <LineageStatusBadge status={trail.status} />
       </span>
       {trail.pipeline === null || trail.run === null ? (
         <Caption1 className={`${styles.line} ${styles.muted}`}>← {LINEAGE_TEXTS.notLoaded}</Caption1>

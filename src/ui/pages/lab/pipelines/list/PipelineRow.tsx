@@ -53,6 +53,7 @@ import { isWatching } from '../../../../../machines/watch/watch.machine';
 import { useMachines } from '../../../../MachinesProvider';
 import { EnvironmentTab } from './EnvironmentTab';
 import { HistoryTab } from './HistoryTab';
+import { ImpactTab } from './ImpactTab';
 import { InAppLink } from '../../../../components/InAppLink';
 import { JobStatusBadge } from '../../../../components/jobs/JobStatusBadge';
 import { LogModal } from '../../../../components/jobs/LogModal';
@@ -72,7 +73,7 @@ const useStyles = makeStyles({
   body: { marginTop: tokens.spacingVerticalM, display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
 });
 
-type TabName = 'history' | 'settings' | 'environment';
+type TabName = 'history' | 'settings' | 'environment' | 'impact';
 
 export function isDraft(pipeline: Pipeline): boolean {
   return pipeline.draft === true || pipeline.status === 'DRAFT';
@@ -240,10 +241,12 @@ export function PipelineRow({
             <Tab value="history">History</Tab>
             <Tab value="settings">Settings</Tab>
             <Tab value="environment">Environment</Tab>
+            {hasLink(pipeline, REL.lineage) && <Tab value="impact">Impact</Tab>}
           </TabList>
           {tab === 'history' && <HistoryTab pipeline={pipeline} reloadKey={runsEnded * 1_000 + (showsStop ? 1 : 0)} onOpenLog={setLogJob} tablesOf={tablesOf} />}
           {tab === 'settings' && <SettingsTab pipeline={pipeline} />}
           {tab === 'environment' && <EnvironmentTab pipeline={pipeline} />}
+          {tab === 'impact' && <ImpactTab pipeline={pipeline} workspaceId={workspaceId} reloadKey={runsEnded} />}
         </div>
       )}
       <WatchModal actor={watch} />
