@@ -9,14 +9,16 @@ import { findIdpUserById, type IdpUser } from './users';
  * the sign-in it came from (the app's login transaction lives in the tab that began it), so the
  * link's page hands the person to the app, which begins a fresh sign-in; this cookie is how that
  * fresh sign-in knows the browser already proved itself:
- * - sign-up sets it (24 h): the browser that typed the password may sign in once the address is
- *   verified, wherever the verification link was opened;
+ * - sign-up sets it (1 h, the lifetime of the sign-in it replaces): the browser that typed the
+ *   password may sign in once the address is verified, wherever the verification link was opened;
+ *   it is a credential like a session, so it is short: a verification later than that asks for the
+ *   password, as it would on any other device;
  * - a sign-in link and a password reset set it (10 min) in the browser that used them.
  * Only a hash is stored (a one-time token of its own kind); it works once, for the account whose
  * address the sign-in names as its login hint, and only once that address is verified.
  */
 const COOKIE = '_idp_continue';
-export const AFTER_SIGN_UP_SECONDS = 24 * 60 * 60;
+export const AFTER_SIGN_UP_SECONDS = 60 * 60;
 export const AFTER_LINK_SECONDS = 10 * 60;
 
 function cookie(context: IdentityContext, value: string, maxAge: number): string {

@@ -86,6 +86,10 @@ describe('the verification link', () => {
 
     const held = browser.cookieValue('_idp_continue');
     expect(held).toBeTruthy();
+    // a credential like a session: it is good for an hour, no longer
+    const { expires_at: expires } = await server.db.selectFrom('idp_tokens as t').innerJoin('idp_users as u', 'u.id', 't.user_id').select('t.expires_at').where('u.email', '=', email).where('t.kind', '=', 'browser-sign-in').executeTakeFirstOrThrow();
+    expect(new Date(expires).getTime() - Date.now()).toBeLessThanOrEqual(3600_000);
+    expect(new Date(expires).getTime() - Date.now()).toBeGreaterThan(3500_000);
     const app = handedTo(await browser.request(link));
     // another address as the hint (a shared browser, the next person): the form, not this account
     expect((await startAuthorization(browser, server.baseUrl, { loginHint: `other-${email}` })).landing.kind).toBe('page');
@@ -121,8 +125,10 @@ describe('the verification link', () => {
     await createIdpUser(server.db, { ...owner, emailVerified: true });
     const intruder = new Browser();
     const { landing } = await startAuthorization(intruder, server.baseUrl, { screenHint: 'signup' });
-    await submitForm(intruder, findForm(page(landing).html, page(landing).url, '/signup'), { name: 'Eve', email: owner.email, password: 'eve-chose-this-1' });
+    const answer = await submitForm(intruder, findForm(page(landing).html, page(landing).url, '/signup'), { name: 'Eve', email: owner.email, password: 'eve-chose-this-1' });
     expect(intruder.cookieNames()).toContain('_idp_continue');
+    // the same cookie as a real sign-up's: an hour, for the provider's paths, out of scripts' reach
+    expect(answer.headers.getSetCookie()).toEqual([expect.stringMatching(/^_idp_continue=[A-Za-z0-9_-]{43}; Max-Age=3600; Path=\/idp; HttpOnly; SameSite=Lax$/)]);
     expect((await startAuthorization(intruder, server.baseUrl, { loginHint: owner.email })).landing.kind).toBe('page');
   });
 
