@@ -150,7 +150,7 @@ describe('the invitation link', () => {
   beforeAll(async () => {
     const workspace = randomUUID();
     invitation = randomUUID();
-    await server.db.insertInto('workspaces').values({ id: workspace, name: 'Rita <Retail> & Co' }).execute();
+    await server.db.insertInto('workspaces').values({ id: workspace, name: 'Rita <Retail> & Co', domains: '[]', app_properties: '{}', status: 'READY' }).execute();
     await server.db.insertInto('invitations').values({ id: invitation, workspace_id: workspace, email: invitee, status: 'PENDING' }).execute();
   });
 
