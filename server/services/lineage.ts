@@ -7,7 +7,7 @@ import { componentsNamed } from '../repositories/pipelineFacts';
 import { datasetsWithQuery, loadsIn, pipelinesWithLatestRun, type LoadRow, type PipelineRunRow, type RunRow } from '../repositories/lineage';
 import { checkQuery, QueryRefused } from '../stores/queryGuard';
 import { parse } from '../stores/sqlParser';
-import { storeTableColumns } from '../stores/storeCatalog';
+import { storeColumnsOf } from '../stores/storeColumns';
 import { tableNameOf } from '../stores/tableShape';
 
 // Lineage (issue 41), one use case per resource: a dataset's (its columns ← the store columns they
@@ -97,18 +97,18 @@ function streamOf(table: string, pipeline: PipelineRunRow | undefined, component
 }
 
 /** What lineage knows of these store tables of the workspace. */
-export async function tableNodes(db: Db, workspaceId: string, tables: readonly string[], now: Date): Promise<TableNode[]> {
+export async function tableNodes(db: Db, workspaceId: string, tables: readonly string[], now: Date, known?: ReadonlyMap<string, string[]>): Promise<TableNode[]> {
   if (tables.length === 0) return [];
   const [columns, loads, components] = await Promise.all([
-    Promise.all(tables.map((t) => storeTableColumns(db, workspaceId, t))),
+    known ?? storeColumnsOf(db, workspaceId, tables),
     loadsIn(db, workspaceId, { tables }),
     listDataComponents(db, workspaceId),
   ]);
   const pipelineIds = [...new Set(loads.map((l) => l.pipeline_id).filter((id): id is string => id !== null))];
   const pipelines = await pipelinesWithLatestRun(db, workspaceId, pipelineIds);
   const loadOf = new Map(loads.map((l) => [l.table_name, l]));
-  return tables.map((name, i) => {
-    const known = columns[i];
+  return tables.map((name) => {
+    const known = columns.get(name);
     const load = loadOf.get(name);
     const pipeline = load?.pipeline_id ? pipelines.get(load.pipeline_id) : undefined;
     const status = tableStatus(
@@ -118,7 +118,7 @@ export async function tableNodes(db: Db, workspaceId: string, tables: readonly s
     return {
       name,
       exists: known !== undefined,
-      columns: (known ?? []).map((c) => c.name),
+      columns: known ?? [],
       status,
       load,
       pipeline,
@@ -151,7 +151,7 @@ function propertiesOf(value: WorkspaceLike['app_properties']): Record<string, st
 }
 
 /** The query's column lineage over the store's known columns, or the guard's refusal. */
-async function queryLineage(db: Db, workspaceId: string, query: string): Promise<{ lineage: QueryLineage; refused: null } | { lineage: undefined; refused: string }> {
+async function queryLineage(db: Db, workspaceId: string, query: string): Promise<{ lineage: QueryLineage; known: Map<string, string[]>; refused: null } | { lineage: undefined; refused: string }> {
   let text: string;
   let tables: string[];
   try {
@@ -160,21 +160,20 @@ async function queryLineage(db: Db, workspaceId: string, query: string): Promise
     if (error instanceof QueryRefused) return { lineage: undefined, refused: error.message };
     throw error;
   }
-  const columns = await Promise.all(tables.map((t) => storeTableColumns(db, workspaceId, t)));
-  const known = new Map<string, string[]>();
-  tables.forEach((t, i) => {
-    const found = columns[i];
-    if (found) known.set(t, found.map((c) => c.name));
-  });
-  return { lineage: columnLineage(await parse(text), known), refused: null };
+  const known = await storeColumnsOf(db, workspaceId, tables);
+  const lineage = columnLineage(await parse(text), known);
+  // the guard leaves out any name some CTE has; where lineage read such a name as a table, look again
+  const unread = lineage.tables.filter((t) => !tables.includes(t));
+  for (const [table, columns] of await storeColumnsOf(db, workspaceId, unread)) known.set(table, columns);
+  return { lineage, known, refused: null };
 }
 
 export async function datasetLineage(db: Db, workspace: WorkspaceLike, dataset: DatasetLike, now: Date = new Date()): Promise<DatasetLineageFacts> {
-  const read = dataset.query === null ? { lineage: { columns: [], tables: [] }, refused: null } : await queryLineage(db, workspace.id, dataset.query);
+  const read = dataset.query === null ? { lineage: { columns: [], tables: [] }, known: new Map<string, string[]>(), refused: null } : await queryLineage(db, workspace.id, dataset.query);
   if (read.lineage === undefined) {
     return { status: 'failed', refused: read.refused, columns: [], tables: [], dashboards: dashboardsShowing(workspace, [{ ...dataset, status: 'failed' }]) };
   }
-  const tables = await tableNodes(db, workspace.id, read.lineage.tables, now);
+  const tables = await tableNodes(db, workspace.id, read.lineage.tables, now, read.known);
   const statusOf = new Map(tables.map((t) => [t.name, t.status]));
   const columns = read.lineage.columns.map((c) => ({
     name: c.name,

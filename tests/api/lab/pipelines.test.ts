@@ -71,7 +71,7 @@ describe('initialise, create, read', () => {
     expect(created._embedded['latest job']).toBeNull();
     const offered = Object.keys(created._links).sort();
     expect(offered).toEqual(
-      [REL.self, REL.jobs, REL.metrics, REL.environment, REL.createJob, REL.verifyPipeline, REL.state, REL.fullRefresh, REL.streams, REL.updatePipeline, REL.draftPipeline, REL.deletePipeline, REL.addSubscription, REL.datacomponents, REL.dataplugins].sort(),
+      [REL.self, REL.jobs, REL.metrics, REL.environment, REL.createJob, REL.verifyPipeline, REL.state, REL.fullRefresh, REL.streams, REL.updatePipeline, REL.draftPipeline, REL.deletePipeline, REL.addSubscription, REL.datacomponents, REL.dataplugins, REL.lineage].sort(),
     );
     // Absent while nothing runs, nobody watches, and it is no draft.
     for (const rel of [REL.withdrawJob, REL.deleteSubscription, REL.createPipeline]) expect(hasLink(created, rel), rel).toBe(false);
