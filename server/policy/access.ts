@@ -5,7 +5,8 @@ import type { Links } from '../http/hal';
 import { findApiKey, type ApiKeyRow } from '../repositories/apiKeys';
 import { getDataComponent, type DataComponentRow } from '../repositories/dataComponents';
 import { pluginTypeOfPlural } from '../../src/domain/discovery';
-import { workspacePlugin, type WorkspacePlugin } from '../repositories/dataPlugins';
+import { findOwnPlugin, workspacePlugin, type OwnPlugin, type WorkspacePlugin } from '../repositories/dataPlugins';
+import { cataloguePlugins, type CataloguePlugin } from '../plugins/catalogue';
 import { getDataStore, type DataStoreRow } from '../repositories/dataStores';
 import { findChannel, type ChannelRow } from '../repositories/channels';
 import { findComment, type CommentRow } from '../repositories/comments';
@@ -17,7 +18,7 @@ import { findNotification, type NotificationRow } from '../repositories/notifica
 import { pipelineFacts, type PipelineFacts } from '../repositories/pipelineFacts';
 import { getPipeline, type PipelineRow } from '../repositories/pipelines';
 import { findProfile, type ProfileRow } from '../repositories/profiles';
-import { findWorkspace, memberRole, type MemberRow, type WorkspaceRow } from '../repositories/workspaces';
+import { administeredWorkspaceIds, findWorkspace, memberRole, type MemberRow, type WorkspaceRow } from '../repositories/workspaces';
 import { findMember } from '../repositories/members';
 import { findSubscription, isSubscribed, type SubscriptionView } from '../repositories/subscriptions';
 import { findAlert, type AlertWithWorkspace } from '../repositories/alerts';
@@ -38,6 +39,8 @@ import {
   dataComponentLinks,
   dataPluginLinks,
   datasetLinks,
+  globalDataPluginDraftLinks,
+  globalDataPluginLinks,
   datasetViewer,
   dataStoreLinks,
   isAdminRole,
@@ -88,6 +91,14 @@ export interface AccessByResource {
   dataStore: Resolved & { store: DataStoreRow; workspace: WorkspaceRow; role: MemberRole };
   /** a workspace's plugin, by the workspace id and the path's `:plural/:plugin` ('extractors', 'tap-github--meltanolabs') */
   dataPlugin: Resolved & { plugin: WorkspacePlugin; workspace: WorkspaceRow; role: MemberRole };
+  /**
+   * A plugin of the global catalogue (/api/dataplugins/{id}): a catalogue plugin by its id
+   * (`extractors/tap-x--variant`, one path segment), or a workspace's own by its UUID, seen only by
+   * members of that workspace (and offered something only to its admins).
+   */
+  globalDataPlugin: Resolved & { plugin: GlobalPlugin };
+  /** the same, or — for a UUID that names no plugin the caller's workspaces have — a draft that only 'create dataplugin' may turn into one */
+  globalDataPluginOrDraft: Resolved & { plugin: GlobalPlugin | undefined; id: string };
   /** the caller's own subscription; anyone else's is offered nothing (403) */
   subscription: Resolved & { subscription: SubscriptionView };
   /** a member, by the workspace id and the path's `:memberId` (their profile id) */
@@ -107,6 +118,28 @@ export interface AccessContext {
   caller: Caller;
   /** the request's other path parameters, for resources named by more than one */
   params?: Readonly<Record<string, string | undefined>>;
+}
+
+/** A plugin of the global catalogue: one the server ships, or one a workspace keeps as its own. */
+export type GlobalPlugin = { kind: 'catalogue'; plugin: CataloguePlugin } | { kind: 'own'; own: OwnPlugin; role: MemberRole };
+
+/**
+ * The plugin a global id names for this caller: a catalogue plugin by its id, a workspace's own by
+ * its UUID when the caller is a member of that workspace; undefined otherwise (made up, or another
+ * workspace's, which look the same).
+ */
+async function globalPlugin(db: Db, caller: Caller, id: string): Promise<GlobalPlugin | undefined> {
+  const shipped = cataloguePlugins().find((p) => p.id === id);
+  if (shipped) return { kind: 'catalogue', plugin: shipped };
+  const own = isUuid(id) ? await findOwnPlugin(db, id) : undefined;
+  const role = own && caller.profile ? await memberRole(db, own.workspaceId, caller.profileId) : undefined;
+  return own && role ? { kind: 'own', own, role } : undefined;
+}
+
+function globalPluginLinks(h: Hrefs, found: GlobalPlugin): Links {
+  return found.kind === 'catalogue'
+    ? globalDataPluginLinks(h, { id: found.plugin.id, workspaceId: null, canDelete: false }, undefined)
+    : globalDataPluginLinks(h, { id: found.own.globalId, workspaceId: found.own.workspaceId, canDelete: found.own.plugin.canDelete }, found.role);
 }
 
 type Resolver<K extends ResourceKind> = (ctx: AccessContext, id: string) => Promise<AccessByResource[K]>;
@@ -261,6 +294,22 @@ const resolvers: { [K in ResourceKind]: Resolver<K> } = {
     const plugin = pluginType ? await workspacePlugin(db, workspace.id, { pluginType, name, variant }) : undefined;
     if (plugin === undefined) throw notFound(`Plugin ${params?.plural ?? ''}/${params?.plugin ?? ''} not found`);
     return { plugin, workspace, role, links: dataPluginLinks(h, workspace.id, plugin, role) };
+  },
+
+  async globalDataPlugin({ db, h, caller }, id) {
+    const plugin = await globalPlugin(db, caller, id);
+    if (!plugin) throw unseen('Dataplugin', id)();
+    return { plugin, links: globalPluginLinks(h, plugin) };
+  },
+
+  async globalDataPluginOrDraft({ db, h, caller }, id) {
+    const plugin = await globalPlugin(db, caller, id);
+    if (plugin) return { id, plugin, links: globalPluginLinks(h, plugin) };
+    // A new plugin is created at a UUID only; to the caller another workspace's plugin is a free id,
+    // and creating at it is a 409 (docs/decisions.md, "Existence oracles").
+    if (!isUuid(id)) throw unseen('Dataplugin', id)();
+    const administers = caller.profile !== undefined && (await administeredWorkspaceIds(db, caller.profileId)).length > 0;
+    return { id, plugin: undefined, links: globalDataPluginDraftLinks(h, id, administers) };
   },
 
   async subscription({ db, h, caller }, id) {

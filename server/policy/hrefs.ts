@@ -36,6 +36,10 @@ export interface Hrefs {
   dataStore(id: string): string;
   /** a workspace's plugin by its id `{plural type}/{name}[--{variant}]` */
   dataPlugin(workspaceId: string, pluginId: string): string;
+  /** the global plugin catalogue (the Matatika reference's /api/dataplugins) */
+  dataPlugins(): string;
+  /** a plugin of that catalogue by its global id (a catalogue plugin's `{plural type}/{name}--{variant}` as one segment, a workspace's own by its UUID) */
+  globalDataPlugin(id: string): string;
   /** the token exchange of OAuth connect; `{provider}` is chosen by the client from the authorization url */
   oauthToken(provider: string): string;
   dataComponentCredentials(id: string): string;
@@ -88,6 +92,8 @@ export function hrefs(config: Pick<Config, 'publicUrl'>): Hrefs {
     dataComponent: (id) => `${api}/datacomponents/${seg(id)}`,
     dataStore: (id) => `${api}/datastores/${seg(id)}`,
     dataPlugin: (workspaceId, pluginId) => `${api}/workspaces/${seg(workspaceId)}/dataplugins/${pluginId.split('/').map(seg).join('/')}`,
+    dataPlugins: () => `${api}/dataplugins`,
+    globalDataPlugin: (id) => `${api}/dataplugins/${seg(id)}`,
     oauthToken: (provider) => `${api}/tokens/${provider === '{provider}' ? provider : seg(provider)}/token`,
     dataComponentCredentials: (id) => `${api}/datacomponents/${seg(id)}/credentials`,
     subscriptions: () => `${api}/subscriptions`,

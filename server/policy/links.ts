@@ -77,6 +77,11 @@ export function rootLinks(h: Hrefs, caller: Caller): Links {
     [REL.newApiKey]: canMintApiKeys(caller) ? h.apiKeys() : null,
     // The global plugin catalogue (the Matatika reference's GET /api/discovery.yml): every caller reads it.
     [REL.discovery]: h.discovery(),
+    // The same catalogue as dataplugins (GET /api/dataplugins), with the caller's workspaces' own plugins
+    [REL.dataplugins]: h.dataPlugins(),
+    // A workspace's own plugin starts as a draft; whether it may be created is the draft's link
+    // (the caller must administer a workspace), so initialising is offered to any person
+    [REL.newDataplugin]: caller.profile ? h.dataPlugins() : null,
     // Initialising a workspace (POST) is for owners: the same mark as the profile's 'new workspace'.
     [REL.newWorkspace]: canCreateWorkspaces(caller) ? h.workspaces() : null,
     // The first sign-in creates the profile of the token's own subject; an API key signs in as nobody.
@@ -288,6 +293,29 @@ export function dataPluginLinks(h: Hrefs, workspaceId: string, plugin: { id: str
 }
 
 /**
+ * A plugin of the global catalogue (GET /api/dataplugins). The catalogue's plugins ship with the
+ * server: every caller reads them, nobody changes them. A workspace's own plugin (published by
+ * discovery.yml, a deployment or 'create dataplugin') is its admins' alone, as the workspace's
+ * plugin list is: they read and change it; a plain member of that workspace is offered nothing.
+ */
+export function globalDataPluginLinks(h: Hrefs, plugin: { id: string; workspaceId: string | null; canDelete: boolean }, role: MemberRole | undefined): Links {
+  if (plugin.workspaceId === null) return links({ [REL.self]: h.globalDataPlugin(plugin.id) });
+  if (role === undefined || !isAdminRole(role)) return {};
+  return links({
+    [REL.self]: h.globalDataPlugin(plugin.id),
+    [REL.updateDataplugin]: h.globalDataPlugin(plugin.id),
+    // as in the workspace's list: while no data component of the workspace is made from it
+    [REL.deleteDataplugin]: plugin.canDelete && h.globalDataPlugin(plugin.id),
+    [REL.workspace]: h.workspace(plugin.workspaceId),
+  });
+}
+
+/** An initialised plugin (POST 'new dataplugin'): its PUT creates it in a workspace the caller administers, if they administer one. */
+export function globalDataPluginDraftLinks(h: Hrefs, id: string, administersAWorkspace: boolean): Links {
+  return links({ [REL.createDataplugin]: administersAWorkspace && h.globalDataPlugin(id) });
+}
+
+/**
  * Jobs belong to the Lab: only the workspace's admins see them, their logs, and may delete them.
  * A setup task (PROFILE_*) runs no process: it cannot be withdrawn, and deleting it dismisses it
  * whatever its status.
@@ -479,7 +507,8 @@ export function invitationLinks(
   return links({
     [REL.self]: (invitee || callerRole !== undefined) && h.invitation(invitation.id),
     [REL.acceptInvitation]: invitee && caller.profile !== undefined && acceptable && h.invitation(invitation.id),
-    [REL.withdrawInvitation]: admin && invitation.status !== 'REVOKED' && h.invitationPart(invitation.id, 'withdrawal'),
+    // the reference's path; PUT …/withdrawal, where it led before, still answers
+    [REL.withdrawInvitation]: admin && invitation.status !== 'REVOKED' && h.invitationPart(invitation.id, 'revoked'),
     [REL.deleteInvitation]: admin && !accepted && h.invitation(invitation.id),
     [REL.addAdministrator]: admin && accepted && invitation.invitee_role === 'member' && h.invitationPart(invitation.id, 'administrator'),
     [REL.withdrawAdministrator]: admin && accepted && invitation.invitee_role === 'editor' && h.invitationPart(invitation.id, 'administrator'),

@@ -46,6 +46,8 @@ export async function getDataComponent(db: Db, id: string): Promise<DataComponen
 }
 
 export interface DataComponentInput {
+  /** the id a client chose (PUT at a workspace's datacomponents/{id}); a new one otherwise */
+  id?: string;
   name: string;
   pluginType: PluginTypeName;
   pluginName: string;
@@ -66,7 +68,7 @@ export async function createDataComponent(db: Db, workspaceId: string, input: Da
     const component = await db
       .insertInto('data_components')
       .values({
-        id: newId(),
+        id: input.id ?? newId(),
         workspace_id: workspaceId,
         name: input.name,
         plugin_type: input.pluginType,

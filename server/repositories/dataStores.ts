@@ -20,6 +20,8 @@ export async function listDataStores(db: Db, workspaceId: string, paging: { page
 export type DataStoreWrite = { ok: true; store: DataStoreRow } | { ok: false; conflict: 'name' };
 
 export interface NewDataStore {
+  /** the id a client chose (PUT at a workspace's datastores/{id}); a new one otherwise */
+  id?: string;
   name: string;
   dataPlugin: string;
   properties: Record<string, unknown>;
@@ -31,7 +33,7 @@ export async function createDataStore(db: Db, workspaceId: string, store: NewDat
   try {
     const row = await db
       .insertInto('data_stores')
-      .values({ id: newId(), workspace_id: workspaceId, name: store.name, data_plugin: store.dataPlugin, properties: JSON.stringify(store.properties), draft: store.draft, status: store.draft ? 'DRAFT' : 'PROVISIONING' })
+      .values({ id: store.id ?? newId(), workspace_id: workspaceId, name: store.name, data_plugin: store.dataPlugin, properties: JSON.stringify(store.properties), draft: store.draft, status: store.draft ? 'DRAFT' : 'PROVISIONING' })
       .returningAll()
       .executeTakeFirstOrThrow();
     return { ok: true, store: row };

@@ -58,6 +58,12 @@ export async function memberRole(db: Db, workspaceId: string, profileId: string)
   return row?.role;
 }
 
+/** The workspaces the profile administers (owner or editor), oldest membership first. */
+export async function administeredWorkspaceIds(db: Db, profileId: string): Promise<string[]> {
+  const rows = await db.selectFrom('workspace_members').select('workspace_id').where('profile_id', '=', profileId).where('role', 'in', ['owner', 'editor']).orderBy('workspace_id').execute();
+  return rows.map((r) => r.workspace_id);
+}
+
 /** The workspace and, when `profileId` is given, that profile's role in it: one query. */
 export async function findWorkspaceWithRole(
   db: Db,

@@ -16,6 +16,7 @@ export function dataPluginBody(plugin: CataloguePlugin | WorkspacePlugin, links:
     description: plugin.description,
     fullDescription: plugin.fullDescription,
     docs: plugin.docs,
+    repositoryUrl: plugin.repo,
     logoUrl: plugin.logoUrl,
     dataPluginLogoUrl: plugin.logoUrl,
     capabilities: plugin.capabilities,
@@ -43,4 +44,13 @@ export function dataPluginBody(plugin: CataloguePlugin | WorkspacePlugin, links:
     canDelete: state?.canDelete ?? false,
     ...(Object.keys(links).length > 0 ? { _links: links } : {}),
   };
+}
+
+/**
+ * A plugin as the global catalogue shows it (GET /api/dataplugins): a catalogue plugin by its own id,
+ * a workspace's own plugin by its global id (its row's UUID), since two workspaces may each have
+ * a plugin of the same type, name and variant.
+ */
+export function globalDataPluginBody(plugin: CataloguePlugin | WorkspacePlugin, globalId: string, links: Links): Wire<typeof dataPluginSchema> {
+  return dataPluginBody({ ...plugin, id: globalId }, links);
 }

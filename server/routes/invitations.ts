@@ -101,17 +101,22 @@ export function invitationRoutes(app: FastifyInstance, ctx: RouteContext): void 
     },
   });
 
-  /** Withdraws it (Revoke; the first half of Resend). An accepted invitee leaves the workspace. */
-  defineRoute(app, ctx, {
-    method: 'PUT',
-    url: '/invitations/:id/withdrawal',
-    guard: { resource: 'invitation', rel: REL.withdrawInvitation },
-    response: invitationSchema,
-    handler: async ({ request, access }) => {
-      await withdrawInvitation(ctx.db, access.invitation);
-      return reread(request.caller, access.invitation.id, access.role);
-    },
-  });
+  /**
+   * Withdraws it (Revoke; the first half of Resend). An accepted invitee leaves the workspace. The
+   * link leads to the reference's `revoked`; `withdrawal`, where it led before, answers the same.
+   */
+  for (const url of ['/invitations/:id/revoked', '/invitations/:id/withdrawal']) {
+    defineRoute(app, ctx, {
+      method: 'PUT',
+      url,
+      guard: { resource: 'invitation', rel: REL.withdrawInvitation },
+      response: invitationSchema,
+      handler: async ({ request, access }) => {
+        await withdrawInvitation(ctx.db, access.invitation);
+        return reread(request.caller, access.invitation.id, access.role);
+      },
+    });
+  }
 
   defineRoute(app, ctx, {
     method: 'DELETE',

@@ -32,6 +32,7 @@ const NO_JSON_BODY: Record<string, string> = {
   'DELETE /api/pipelines/:id/state': '204',
   'DELETE /api/pipelines/:id/subscriptions': '204',
   'DELETE /api/workspaces/:id/dataplugins/:plural/:plugin': '204',
+  'DELETE /api/dataplugins/:id': '204',
   'GET /api/discovery.yml': 'YAML',
   'GET /api/workspaces/:id/discovery.yml': 'YAML',
   'DELETE /api/datastores/:id': '204',

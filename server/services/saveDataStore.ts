@@ -1,9 +1,9 @@
 import { DATA_STORE_TEXTS, mergeStoreProperties, postgresSettingErrors, storeNameError, storeSettings } from '../../src/domain/dataStores';
 import type { Db } from '../db/database';
-import { badRequest, type FieldError } from '../http/errors';
+import { badRequest, conflict, type FieldError } from '../http/errors';
 import { builtinPlugin } from '../plugins/catalogue';
 import { parsePluginReference } from '../repositories/dataComponents';
-import { createDataStore, updateDataStore, type DataStoreRow } from '../repositories/dataStores';
+import { createDataStore, getDataStore, updateDataStore, type DataStoreRow } from '../repositories/dataStores';
 import { enqueueStoreCheck } from '../runner';
 import * as setupTasks from '../setupTasks';
 import { STORE_PLUGINS } from '../stores/storeKinds';
@@ -55,8 +55,12 @@ export interface NewStore {
   draft?: boolean | null | undefined;
 }
 
-/** 'new datastore': the store, PROVISIONING (its check queued) or DRAFT; a 400 with every field error otherwise. */
-export async function createDataStoreAs(db: Db, workspaceId: string, body: NewStore, profileId: string): Promise<DataStoreRow> {
+/**
+ * 'new datastore': the store, PROVISIONING (its check queued) or DRAFT; a 400 with every field
+ * error otherwise. At a chosen `id` (the reference's PUT at a workspace's path; the caller checked
+ * no store of this workspace has it), a 409 when anything else already has it.
+ */
+export async function createDataStoreAs(db: Db, workspaceId: string, body: NewStore, profileId: string, id?: string): Promise<DataStoreRow> {
   const dataPlugin = storePluginOf(body.dataPlugin);
   if (!dataPlugin) throw refuse([fieldError('dataPlugin', DATA_STORE_TEXTS.plugin)]);
   const name = body.name?.trim() ?? '';
@@ -64,9 +68,29 @@ export async function createDataStoreAs(db: Db, workspaceId: string, body: NewSt
   const draft = body.draft ?? false;
   const errors = storeErrors(name, properties, dataPlugin, draft);
   if (errors.length > 0) throw refuse(errors);
-  const created = await createDataStore(db, workspaceId, { name, dataPlugin, properties, draft });
+  // another workspace's store, to this caller a free id: creating at it cannot be
+  if (id !== undefined && (await getDataStore(db, id))) throw conflict(`Data store ${id} already exists`);
+  const created = await createDataStore(db, workspaceId, { ...(id === undefined ? {} : { id }), name, dataPlugin, properties, draft });
   if (!created.ok) throw refuse([fieldError('name', DATA_STORE_TEXTS.nameTaken)]);
   return saved(db, created.store, draft, profileId);
+}
+
+/**
+ * The reference's PUT at a workspace's path, for the workspace's own store: an update, whose
+ * plugin (if the body names one) must be the store's own.
+ */
+export async function putExistingDataStore(db: Db, store: DataStoreRow, body: Omit<NewStore, 'dataPlugin'> & { dataPlugin?: string | null | undefined }, profileId: string): Promise<DataStoreRow> {
+  const named = body.dataPlugin?.trim();
+  if (named && storePluginOf(named) !== store.data_plugin) throw refuse([fieldError('dataPlugin', 'cannot change: a store keeps the loader it was made with')]);
+  if ([body.name, body.properties].every((value) => value === undefined || value === null)) throw refuse([fieldError('properties', 'must change name or properties')]);
+  return updateDataStoreAs(db, store, body, profileId);
+}
+
+/** The reference's PUT at a workspace's path, for an id no store has: a create, which needs the loader. */
+export async function putNewDataStore(db: Db, workspaceId: string, id: string, body: Omit<NewStore, 'dataPlugin'> & { dataPlugin?: string | null | undefined }, profileId: string): Promise<DataStoreRow> {
+  const dataPlugin = body.dataPlugin?.trim();
+  if (!dataPlugin) throw refuse([fieldError('dataPlugin', 'is required')]);
+  return createDataStoreAs(db, workspaceId, { ...body, dataPlugin }, profileId, id);
 }
 
 /**

@@ -59,6 +59,13 @@ export const REL = {
   addDataplugin: 'add dataplugin',
   /** a plugin's removal from the workspace, offered while its canDelete holds (spec §6) */
   deleteDataplugin: 'delete dataplugin',
+  // The global plugin catalogue (the Matatika reference's /api/dataplugins, issue 38): initialising a
+  // workspace's own plugin, creating it at its id, and changing it
+  newDataplugin: 'new dataplugin',
+  createDataplugin: 'create dataplugin',
+  updateDataplugin: 'update dataplugin',
+  /** the workspace a resource belongs to (the reference's item relation) */
+  workspace: 'workspace',
   publishDiscovery: 'publish discovery.yml',
   /** a Meltano discovery.yml: the global catalogue on the root, a workspace's plugins on the workspace */
   discovery: 'discovery.yml',

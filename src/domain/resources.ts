@@ -398,6 +398,8 @@ export const dataPluginSchema = halResource({
   description: z.string().nullish(),
   fullDescription: z.string().nullish(),
   docs: z.string().nullish(),
+  /** where the plugin's code lives (the Matatika reference's repositoryUrl; discovery.yml's repo) */
+  repositoryUrl: z.string().nullish(),
   logoUrl: z.string().nullish(),
   dataPluginLogoUrl: z.string().nullish(),
   capabilities: z.array(z.string()).nullish(),

@@ -100,3 +100,40 @@ describe('an accepted invitation', () => {
     expectError(await world.outsider.api.get(`/api/workspaces/${DEMO.workspaceId}`), 404);
   });
 });
+
+describe("PUT /api/invitations/{id}/revoked: the reference's withdraw", () => {
+  it("is where 'withdraw invitation' leads: an admin revokes (200, REVOKED) and is offered no second withdraw (403); the older …/withdrawal answers the same", async () => {
+    const created = await world.owner.api.call('POST', invitationsOf(DEMO.workspaceId), { email: 'revoked@example.com' });
+    expect(created.status).toBe(201);
+    const id = String(created.body.id);
+    expect(linkOf(created.body, REL.withdrawInvitation)).toBe(`${world.baseUrl}/api/invitations/${id}/revoked`);
+    const revoked = await world.owner.api.call('PUT', `/api/invitations/${id}/revoked`);
+    expect(revoked.status).toBe(200);
+    expect(revoked.body).toMatchObject({ id, email: 'revoked@example.com', status: 'REVOKED' });
+    expect(hasLink(revoked.body, REL.withdrawInvitation)).toBe(false);
+    expectError(await world.owner.api.call('PUT', `/api/invitations/${id}/revoked`), 403);
+    expectError(await world.owner.api.call('PUT', `/api/invitations/${id}/withdrawal`), 403);
+
+    const again = await world.owner.api.call('POST', invitationsOf(DEMO.workspaceId), { email: 'revoked@example.com' });
+    expect(again.body).toMatchObject({ id, status: 'PENDING' });
+    const old = await world.owner.api.call('PUT', `/api/invitations/${id}/withdrawal`);
+    expect(old.body.status).toBe('REVOKED');
+  });
+
+  it('answers an id that names no invitation, or no id at all, with 404; a body is ignored', async () => {
+    for (const id of [crypto.randomUUID(), 'not-an-id', '%00', 'x'.repeat(400)]) expectError(await world.owner.api.call('PUT', `/api/invitations/${id}/revoked`), 404);
+    const created = await world.owner.api.call('POST', invitationsOf(DEMO.workspaceId), { email: 'revoked-body@example.com' });
+    const revoked = await world.owner.api.call('PUT', `/api/invitations/${String(created.body.id)}/revoked`, { status: 'PENDING', email: 'other@example.com' });
+    expect(revoked.body).toMatchObject({ status: 'REVOKED', email: 'revoked-body@example.com' });
+  });
+
+  it("refuses a plain member (403) and a member of another workspace (404, as for no such id), changing nothing", async () => {
+    const created = await world.owner.api.call('POST', invitationsOf(DEMO.workspaceId), { email: 'revoked-others@example.com' });
+    const id = String(created.body.id);
+    expectError(await world.member.api.call('PUT', `/api/invitations/${id}/revoked`), 403);
+    const sandbox = await world.owner.api.call('POST', invitationsOf(DEMO.sandboxWorkspaceId), { email: 'revoked-sandbox@example.com' });
+    expectError(await world.member.api.call('PUT', `/api/invitations/${String(sandbox.body.id)}/revoked`), 404);
+    expect((await world.owner.api.get(`/api/invitations/${id}`)).body.status).toBe('PENDING');
+    expect((await world.owner.api.get(`/api/invitations/${String(sandbox.body.id)}`)).body.status).toBe('PENDING');
+  });
+});

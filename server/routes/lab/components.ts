@@ -1,69 +1,39 @@
 import type { FastifyInstance } from 'fastify';
-import { mayRun } from '../../policy/caller';
-import { sql } from 'kysely';
 import { z } from 'zod';
-import { componentKeySensitivity, keepMaskedValues, settingValueError, type SettingRule } from '../../../src/domain/pipelineRules';
 import { REL } from '../../../src/domain/relations';
 import { dataComponentSchema, dataComponentsCollectionSchema, dataStoreSchema, dataStoresCollectionSchema, PLUGIN_TYPES } from '../../../src/domain/resources';
-import { badRequest, type FieldError } from '../../http/errors';
+import { notFound } from '../../http/errors';
 import { pagedCollection } from '../../http/hal';
-import { credentialEntries, withoutCredentials } from '../../oauth/credentials';
-import { findCataloguePlugin } from '../../plugins/catalogue';
-import { createDataComponent, listDataComponents, parsePluginReference, updateDataComponent, type DataComponentRow } from '../../repositories/dataComponents';
-import { workspacePlugins, type WorkspacePlugin } from '../../repositories/dataPlugins';
+import { mayRun } from '../../policy/caller';
+import { requireOffered } from '../../policy/guard';
+import { dataComponentLinks } from '../../policy/links';
+import { getDataComponent, listDataComponents, type DataComponentRow } from '../../repositories/dataComponents';
 import { listDataStores } from '../../repositories/dataStores';
+import { isUuid } from '../../repositories/ids';
 import { ensureDefaultStore } from '../../stores/defaultStore';
 import { requestUrl, type RouteContext } from '../context';
 import { defineRoute } from '../define';
 import { dataComponentBody } from '../../representations/dataComponent';
 import { dataStoreBody } from '../../representations/dataStore';
-import { installedReference, propertiesRecord } from '../../services/savePipeline';
+import {
+  createComponentBody,
+  createDataComponentAs,
+  OBJECT_NAME,
+  putComponentBody,
+  putExistingDataComponent,
+  putNewDataComponent,
+  updateComponentBody,
+  updateDataComponentAs,
+} from '../../services/saveDataComponent';
 
-// The parts pipelines are built from: the workspace's data components (list, create, update), made
-// from the plugins the workspace installed (dataplugins.ts), and the workspace's data stores (read-only).
-
-const OBJECT_NAME = 'dataComponent';
-const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
-const NAME_MESSAGE = 'must start with a letter or digit and hold only letters, digits, _ . and -';
+// The parts pipelines are built from: the workspace's data components (list, create, update; the
+// rules are ../../services/saveDataComponent.ts), made from the plugins the workspace installed
+// (dataplugins.ts), and the workspace's data stores (read-only).
 
 const filterQuery = z.looseObject({
   name: z.string().max(200, 'must be at most 200 characters').optional(),
   type: z.enum(PLUGIN_TYPES, { message: `must be one of ${PLUGIN_TYPES.join(', ')}` }).optional(),
 });
-
-const createBody = z.object({
-  name: z.string().max(200, 'must be at most 200 characters').regex(NAME, NAME_MESSAGE).nullish(),
-  /** a plugin reference ('extractors/tap-demo--builtin') or a catalogue plugin's name */
-  dataPlugin: z.string({ message: 'is required' }).max(500, 'is too long'),
-  properties: propertiesRecord.nullish(),
-});
-// An empty body (or none: a null body reads as one) changes nothing and is refused as such.
-const updateBody = z
-  .object({
-    name: z.string().max(200, 'must be at most 200 characters').regex(NAME, NAME_MESSAGE).nullish(),
-    properties: propertiesRecord.nullish(),
-  })
-  .refine((body) => (body.name ?? undefined) !== undefined || (body.properties ?? undefined) !== undefined, { message: 'must change name or properties', path: ['properties'] });
-
-const refuse = (errors: FieldError[]) => badRequest(`Validation failed for object='${OBJECT_NAME}'`, errors);
-const fieldError = (field: string, defaultMessage: string): FieldError => ({ field, objectName: OBJECT_NAME, defaultMessage });
-
-/** An installed plugin by reference ('extractors/tap-demo[--builtin]') or by name (built-ins first). */
-function pluginOf(entry: string, installed: readonly WorkspacePlugin[]): WorkspacePlugin | undefined {
-  if (!parsePluginReference(entry)) return installed.find((p) => !p.custom && p.name === entry);
-  const reference = installedReference(entry, installed);
-  return reference === undefined ? undefined : installed.find((p) => p.id === reference);
-}
-
-/** Type errors of a component's own properties; a setting the plugin does not define is refused (Meltano would ignore it silently). */
-function propertyErrors(plugin: { name: string; settings: readonly SettingRule[] } | undefined, properties: Record<string, unknown>): FieldError[] {
-  return Object.entries(properties).flatMap(([key, value]) => {
-    const setting = plugin?.settings.find((s) => s.name === key);
-    if (!setting) return [fieldError(`properties.${key}`, `is not a setting of ${plugin?.name ?? 'this plugin'}`)];
-    const message = settingValueError(setting, value);
-    return message === undefined ? [] : [fieldError(`properties.${key}`, message)];
-  });
-}
 
 function matches(component: DataComponentRow, name: string | undefined, type: string | undefined): boolean {
   return (name === undefined || component.name.toLowerCase().includes(name.toLowerCase())) && (type === undefined || component.plugin_type === type);
@@ -92,21 +62,33 @@ export function componentRoutes(app: FastifyInstance, ctx: RouteContext): void {
     url: '/workspaces/:id/datacomponents',
     guard: { resource: 'workspace', rel: REL.createDatacomponent },
     response: dataComponentSchema,
-    body: createBody,
+    body: createComponentBody,
     objectName: OBJECT_NAME,
-    handler: async ({ reply, access, body }) => {
-      const { installed } = await workspacePlugins(ctx.db, access.workspace.id);
-      const plugin = pluginOf(body.dataPlugin.trim(), installed);
-      if (!plugin) throw refuse([fieldError('dataPlugin', 'names no plugin of the catalogue installed in this workspace')]);
-      const properties = body.properties ?? {};
-      const errors = propertyErrors(plugin, properties);
-      if (errors.length > 0) throw refuse(errors);
-      const existing = await listDataComponents(ctx.db, access.workspace.id);
-      let name = body.name?.trim() || plugin.name;
-      if (!body.name) for (let n = 2; existing.some((c) => c.name === name); n++) name = `${plugin.name}-${n}`;
-      const created = await createDataComponent(ctx.db, access.workspace.id, { name, pluginType: plugin.pluginType, pluginName: plugin.name, variant: plugin.variant, properties });
-      if (!created.ok) throw refuse([fieldError('name', created.problem)]);
-      return reply.status(201).send(dataComponentBody(ctx, created.component, access.role));
+    handler: async ({ reply, access, body }) => reply.status(201).send(dataComponentBody(ctx, await createDataComponentAs(ctx.db, access.workspace.id, body), access.role)),
+  });
+
+  /**
+   * The reference's create-or-update at a workspace's path: an id no component has is created
+   * there (201, as 'create datacomponent'); the workspace's own component is updated (200, as its
+   * 'update datacomponent', which the caller must be offered). Another workspace's component is,
+   * to this caller, a free id that cannot be created at (409).
+   */
+  defineRoute(app, ctx, {
+    method: 'PUT',
+    url: '/workspaces/:id/datacomponents/:componentId',
+    guard: { resource: 'workspace', rel: REL.createDatacomponent },
+    response: dataComponentSchema,
+    body: putComponentBody,
+    objectName: OBJECT_NAME,
+    handler: async ({ reply, access, body, param }) => {
+      const id = param('componentId');
+      if (!isUuid(id)) throw notFound(`Data component ${param('componentId')} not found`);
+      const existing = await getDataComponent(ctx.db, id);
+      if (existing?.workspace_id === access.workspace.id) {
+        requireOffered({ links: dataComponentLinks(ctx.h, existing, access.role) }, REL.updateDatacomponent);
+        return dataComponentBody(ctx, await putExistingDataComponent(ctx.db, existing, body), access.role);
+      }
+      return reply.status(201).send(dataComponentBody(ctx, await putNewDataComponent(ctx.db, access.workspace.id, id, body), access.role));
     },
   });
 
@@ -127,27 +109,9 @@ export function componentRoutes(app: FastifyInstance, ctx: RouteContext): void {
     url: '/datacomponents/:id',
     guard: { resource: 'dataComponent', rel: REL.updateDatacomponent },
     response: dataComponentSchema,
-    body: updateBody,
+    body: updateComponentBody,
     objectName: OBJECT_NAME,
-    handler: async ({ access, body }) => {
-      const component = access.component;
-      const plugin = findCataloguePlugin(component.plugin_type, component.plugin_name, component.variant);
-      // OAuth credentials are the token exchange's to write (routes/tokens.ts): a form never sends or clears them
-      const sent = body.properties ? withoutCredentials(body.properties) : undefined;
-      const kept = sent ? keepMaskedValues(sent, component.properties, componentKeySensitivity(plugin?.settings ?? [])) : undefined;
-      const errors = kept ? propertyErrors(plugin, kept) : [];
-      const properties = kept ? { ...kept, ...credentialEntries(component.properties) } : undefined;
-      const name = body.name?.trim();
-      if (name !== undefined && name !== component.name) {
-        const users = await ctx.db.selectFrom('pipelines').select('name').where('workspace_id', '=', component.workspace_id).where(sql<boolean>`data_components @> ${JSON.stringify([component.name])}::jsonb`).execute();
-        if (users.length > 0) errors.push(fieldError('name', `is used by pipeline ${users.map((u) => u.name).join(', ')}: a used component keeps its name`));
-      }
-      if (errors.length > 0) throw refuse(errors);
-      const updated = await updateDataComponent(ctx.db, component.id, { ...(name === undefined ? {} : { name }), ...(properties === undefined ? {} : { properties }) });
-      if (!updated) throw refuse([fieldError('id', 'names no data component')]);
-      if (!updated.ok) throw refuse([fieldError('name', updated.problem)]);
-      return dataComponentBody(ctx, updated.component, access.role);
-    },
+    handler: async ({ access, body }) => dataComponentBody(ctx, await updateDataComponentAs(ctx.db, access.component, body), access.role),
   });
 
   /** The workspace's stores, the default first; the embedded default store exists for every workspace that asks. */

@@ -4,15 +4,19 @@ import { z } from 'zod';
 import { DATA_STORE_TEXTS } from '../../../src/domain/dataStores';
 import { dataStoreSchema } from '../../../src/domain/resources';
 import { REL } from '../../../src/domain/relations';
-import { conflict } from '../../http/errors';
-import { deleteDataStore, makeDefaultStore } from '../../repositories/dataStores';
+import { conflict, notFound } from '../../http/errors';
+import { requireOffered } from '../../policy/guard';
+import { dataStoreLinks } from '../../policy/links';
+import { isUuid } from '../../repositories/ids';
+import { deleteDataStore, getDataStore, makeDefaultStore } from '../../repositories/dataStores';
 import type { RouteContext } from '../context';
 import { defineRoute } from '../define';
 import { dataStoreBody } from '../../representations/dataStore';
-import { createDataStoreAs, OBJECT_NAME, updateDataStoreAs } from '../../services/saveDataStore';
+import { createDataStoreAs, OBJECT_NAME, putExistingDataStore, putNewDataStore, updateDataStoreAs } from '../../services/saveDataStore';
 import { propertiesRecord } from '../../services/savePipeline';
 
-// Data stores (spec 001 §2, §3, §7 'Data stores'): create, update, make-default and delete. Saving
+// Data stores (spec 001 §2, §3, §7 'Data stores'): create (also at a chosen id, the reference's
+// PUT at the workspace's path), update, make-default and delete. Saving
 // a store that is not a draft queues its connection check (a DATASTORE_VERIFY job): the store is
 // PROVISIONING until the check ends READY or FAILED (../../services/saveDataStore.ts). Reads are in components.ts.
 
@@ -38,6 +42,14 @@ const updateBody = z
   })
   .refine((body) => [body.name, body.properties].some((value) => value !== undefined && value !== null), { message: 'must change name or properties', path: ['properties'] });
 
+/** The reference's create-or-update: a store's body, its loader needed only to create. */
+const putBody = z.object({
+  name: storeName.nullish(),
+  dataPlugin: z.string().max(500, 'is too long').nullish(),
+  properties: propertiesRecord.nullish(),
+  draft: z.boolean().nullish(),
+});
+
 export function dataStoreRoutes(app: FastifyInstance, ctx: RouteContext): void {
   /** 'new datastore': 201 with the store, PROVISIONING (its check queued) or DRAFT. */
   defineRoute(app, ctx, {
@@ -50,6 +62,32 @@ export function dataStoreRoutes(app: FastifyInstance, ctx: RouteContext): void {
     handler: async ({ request, reply, access, body }) => {
       const created = await createDataStoreAs(ctx.db, access.workspace.id, body, request.caller.profileId);
       return reply.status(201).send(dataStoreBody(ctx, created, access.role, mayRun(request.caller)));
+    },
+  });
+
+  /**
+   * The reference's create-or-update at a workspace's path: an id no store has is created there
+   * (201, as 'new datastore'); the workspace's own store is updated (200, as its 'update
+   * datastore', which the caller must be offered: never the embedded store). Another workspace's
+   * store is, to this caller, a free id that cannot be created at (409).
+   */
+  defineRoute(app, ctx, {
+    method: 'PUT',
+    url: '/workspaces/:id/datastores/:storeId',
+    guard: { resource: 'workspace', rel: REL.newDatastore },
+    response: dataStoreSchema,
+    body: putBody,
+    objectName: OBJECT_NAME,
+    handler: async ({ request, reply, access, body, param }) => {
+      const id = param('storeId');
+      if (!isUuid(id)) throw notFound(`Data store ${param('storeId')} not found`);
+      const runs = mayRun(request.caller);
+      const existing = await getDataStore(ctx.db, id);
+      if (existing?.workspace_id === access.workspace.id) {
+        requireOffered({ links: dataStoreLinks(ctx.h, existing, access.role, runs) }, REL.updateDatastore);
+        return dataStoreBody(ctx, await putExistingDataStore(ctx.db, existing, body, request.caller.profileId), access.role, runs);
+      }
+      return reply.status(201).send(dataStoreBody(ctx, await putNewDataStore(ctx.db, access.workspace.id, id, body, request.caller.profileId), access.role, runs));
     },
   });
 

@@ -3,6 +3,7 @@ import type { RouteContext } from '../context';
 import { componentRoutes } from './components';
 import { dataPluginRoutes } from './dataplugins';
 import { dataStoreRoutes } from './dataStores';
+import { globalDataPluginRoutes } from './globalDataplugins';
 import { pipelineRunRoutes } from './pipelineRuns';
 import { pipelineRoutes } from './pipelines';
 import { storeTableRoutes } from './storeTables';
@@ -13,6 +14,7 @@ export function labRoutes(app: FastifyInstance, ctx: RouteContext): void {
   pipelineRunRoutes(app, ctx);
   componentRoutes(app, ctx);
   dataPluginRoutes(app, ctx);
+  globalDataPluginRoutes(app, ctx);
   dataStoreRoutes(app, ctx);
   storeTableRoutes(app, ctx);
 }

@@ -27,7 +27,7 @@ afterAll(() => world.close());
  * offered the same draft, so they answer alike until the create itself (a 409 where a free id gets
  * 201; docs/decisions.md).
  */
-const CREATES_AT_ITS_ID: readonly ResourceKind[] = ['workspaceOrDraft', 'apikeyOrDraft'];
+const CREATES_AT_ITS_ID: readonly ResourceKind[] = ['workspaceOrDraft', 'apikeyOrDraft', 'globalDataPluginOrDraft'];
 
 /** The body with what differs by request alone taken out: the time, the path, and the id asked for. */
 function comparable(answer: Answer, id: string): string {

@@ -56,6 +56,7 @@ export async function prepare(world: World): Promise<{ fixtures: Fixtures; calle
   if (subscription.status !== 201) throw new Error(`subscription not created: ${subscription.status} ${JSON.stringify(subscription.body)}`);
   const alert = await createAlert(owner.api, dataset.id);
   const resourcePath = await createResource(owner.api, 'contract/fixture.csv');
+  const plugin = await createOwnPlugin(owner.api, 'tap-contract');
 
   const fixtures: Fixtures = {
     root: '',
@@ -76,6 +77,9 @@ export async function prepare(world: World): Promise<{ fixtures: Fixtures; calle
     dataStore: store.id,
     // A plugin is named by its workspace and the path's type and name (see urlOf).
     dataPlugin: DEMO.workspaceId,
+    // The demo workspace's own plugin, by its global id (a catalogue plugin is everybody's to read).
+    globalDataPlugin: plugin.id,
+    globalDataPluginOrDraft: plugin.id,
     comment: comment.id,
     // The owner's subscription to the workspace.
     subscription: String(subscription.body.id),
@@ -132,6 +136,20 @@ async function createResource(api: ApiClient, path: string): Promise<string> {
   const created = await api.call('PUT', `/api/workspaces/${DEMO.workspaceId}/resources/${path}`, { content: 'a,b\n1,2\n', contentType: 'text/csv' });
   if (created.status !== 201) throw new Error(`resource not created: ${created.status} ${JSON.stringify(created.body)}`);
   return path;
+}
+
+/** A plugin of the demo workspace's own, through the global catalogue's 'new dataplugin' and 'create dataplugin'. */
+async function createOwnPlugin(api: ApiClient, name: string): Promise<{ id: string }> {
+  const draft = await api.call('POST', '/api/dataplugins');
+  const created = await api.call('PUT', String(draft.body._links['create dataplugin'].href), {
+    workspace: DEMO.workspaceId,
+    pluginType: 'EXTRACTOR',
+    name,
+    variant: 'contract',
+    settings: [{ name: 'api_key', kind: 'password' }],
+  });
+  if (created.status !== 201) throw new Error(`plugin not created: ${created.status} ${JSON.stringify(created.body)}`);
+  return { id: String(created.body.id) };
 }
 
 /** A runnable pipeline of the demo extractor into the default store, through initialise and 'create pipeline'. */

@@ -38,6 +38,8 @@ const SELF_URL: Record<ResourceKind, (f: Fixtures) => string> = {
   dataComponent: (f) => `/api/datacomponents/${f.dataComponent}`,
   dataStore: (f) => `/api/datastores/${f.dataStore}`,
   dataPlugin: (f) => `/api/workspaces/${f.workspace}/dataplugins/extractors/tap-demo--builtin`,
+  globalDataPlugin: (f) => `/api/dataplugins/${f.globalDataPlugin}`,
+  globalDataPluginOrDraft: (f) => `/api/dataplugins/${f.globalDataPluginOrDraft}`,
   comment: (f) => `/api/comments/${f.comment}`,
   subscription: (f) => `/api/subscriptions/${f.subscription}`,
   alert: (f) => `/api/alerts/${f.alert}`,
@@ -54,11 +56,11 @@ async function linksSeenBy(token: string, url: string): Promise<Set<string>> {
 }
 
 /**
- * How a route refuses. A create at an id the client chose ('create workspace', 'create apikey')
+ * How a route refuses. A create at an id the client chose ('create workspace', 'create apikey', 'create dataplugin')
  * treats an id the caller cannot see as a free one (docs/decisions.md, "Existence oracles (issue
  * 36)"): the draft is offered, so the empty body is a 400 that writes nothing.
  */
-const refusals = (kind: ResourceKind): number[] => (kind === 'workspaceOrDraft' || kind === 'apikeyOrDraft' ? [400, 403, 404] : [403, 404]);
+const refusals = (kind: ResourceKind): number[] => (kind === 'workspaceOrDraft' || kind === 'apikeyOrDraft' || kind === 'globalDataPluginOrDraft' ? [400, 403, 404] : [403, 404]);
 
 /** A body that passes no validation: refusals must come before input is read. */
 const call = (api: ApiClient, route: RegisteredRoute) =>
@@ -72,7 +74,7 @@ function label(route: RegisteredRoute): string {
 function expectNoneOfTheirs(answer: Answer, route: RegisteredRoute): void {
   const text = JSON.stringify(answer.body ?? '');
   const asked = urlOf(route, fixtures);
-  for (const kind of ['workspace', 'job', 'dataset', 'channel', 'invitation', 'apikey', 'notification', 'pipeline', 'dataComponent', 'dataStore', 'comment', 'subscription', 'alert'] as const) {
+  for (const kind of ['workspace', 'job', 'dataset', 'channel', 'invitation', 'apikey', 'notification', 'pipeline', 'dataComponent', 'dataStore', 'globalDataPlugin', 'comment', 'subscription', 'alert'] as const) {
     if (asked.includes(fixtures[kind])) continue;
     expect(text.includes(fixtures[kind]), `${label(route)} leaked the ${kind} ${fixtures[kind]}`).toBe(false);
   }

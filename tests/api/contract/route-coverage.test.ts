@@ -87,6 +87,12 @@ function renderEveryLinkSet(baseUrl: string): Record<string, Record<string, { hr
       ...linkSets.dataPluginLinks(h, ID, { id: 'extractors/tap-github--meltanolabs', installed: false, canDelete: false }, 'owner'),
       ...linkSets.dataPluginLinks(h, ID, { id: 'extractors/tap-github--meltanolabs', installed: true, canDelete: true }, 'owner'),
     },
+    // The global catalogue: a plugin the server ships, a workspace's own (removable), and a draft.
+    globalDataPluginLinks: {
+      ...linkSets.globalDataPluginLinks(h, { id: 'extractors/tap-github--meltanolabs', workspaceId: null, canDelete: false }, undefined),
+      ...linkSets.globalDataPluginLinks(h, { id: ID, workspaceId: ID, canDelete: true }, 'owner'),
+    },
+    globalDataPluginDraftLinks: linkSets.globalDataPluginDraftLinks(h, ID, true),
     // An initialised comment offers only its creation; a written one everything else.
     commentLinks: {
       ...linkSets.commentLinks(h, { id: ID, dataset_id: ID, parent_id: null, author_id: ID, message: 'hi' }, { role: 'owner', profileId: ID, mayComment: true }),

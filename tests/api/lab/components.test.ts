@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MASK } from '../../../src/domain/pipelineRules';
 import { REL } from '../../../src/domain/relations';
@@ -10,11 +11,12 @@ import { demoPipeline, outsiderWorkspace } from './labWorld';
 let world: World;
 let owner: ApiClient;
 let workspace: { _links: Record<string, { href: string }> };
+let outsiderWorkspaceId: string;
 
 beforeAll(async () => {
   world = await startWorld();
   await Promise.all([login(world.owner), login(world.member)]);
-  await outsiderWorkspace(world);
+  outsiderWorkspaceId = await outsiderWorkspace(world);
   owner = world.owner.api;
   workspace = (await owner.get(`/api/workspaces/${DEMO.workspaceId}`)).body;
 });
@@ -99,6 +101,63 @@ describe('data components', () => {
       expectError(await api.call('POST', linkOf(workspace, REL.createDatacomponent), { dataPlugin: 'tap-demo' }), refused);
       expectError(await api.get(linkOf(workspace, REL.dataplugins)), refused);
     }
+  });
+});
+
+describe("PUT /api/workspaces/{w}/datacomponents/{id}: the reference's create or update", () => {
+  const at = (workspaceId: string, id: string) => `/api/workspaces/${workspaceId}/datacomponents/${id}`;
+  const storedProperties = async (id: string) => (await world.server.db.selectFrom('data_components').select('properties').where('id', '=', id).executeTakeFirstOrThrow()).properties;
+
+  it("creates at a free id (201, the id kept, as 'create datacomponent') and updates the workspace's own component there (200, as 'update datacomponent')", async () => {
+    const id = randomUUID();
+    const created = await owner.call('PUT', at(DEMO.workspaceId, id), { name: 'put-warehouse', dataPlugin: 'extractors/tap-postgres', properties: { user: 'ada', password: 'hunter2' } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(dataComponentSchema.safeParse(created.body).success).toBe(true);
+    expect(created.body).toMatchObject({ id, name: 'put-warehouse', dataPlugin: 'extractors/tap-postgres--builtin', properties: { user: 'ada', password: MASK } });
+    expect(linkOf(created.body, REL.self)).toBe(`${world.baseUrl}/api/datacomponents/${id}`);
+
+    const updated = await owner.call('PUT', at(DEMO.workspaceId, id), { dataPlugin: 'extractors/tap-postgres', properties: { user: 'grace', password: MASK } });
+    expect(updated.status, JSON.stringify(updated.body)).toBe(200);
+    expect(updated.body).toMatchObject({ id, name: 'put-warehouse', properties: { user: 'grace', password: MASK } });
+    expect(await storedProperties(id)).toEqual({ user: 'grace', password: 'hunter2' });
+    const renamed = await owner.call('PUT', at(DEMO.workspaceId, id), { name: 'put-warehouse-2' });
+    expect(renamed.status).toBe(200);
+    expect((await owner.get(linkOf(created.body, REL.self))).body.name).toBe('put-warehouse-2');
+  });
+
+  it('refuses bad input with 400 and field errors (404 for an id that is not one), writing nothing', async () => {
+    const count = async () => (await world.server.db.selectFrom('data_components').select('id').where('workspace_id', '=', DEMO.workspaceId).execute()).length;
+    const before = await count();
+    const id = randomUUID();
+    expectError(await owner.call('PUT', at(DEMO.workspaceId, id), { name: 'no-plugin' }), 400, { dataPlugin: /required/ });
+    expectError(await owner.call('PUT', at(DEMO.workspaceId, id), { dataPlugin: 'extractors/tap-nothing' }), 400, { dataPlugin: /names no plugin/ });
+    expectError(await owner.call('PUT', at(DEMO.workspaceId, id), { dataPlugin: 'tap-demo', name: 'has space' }), 400, { name: /letters or digits|letter or digit/ });
+    expectError(await owner.call('PUT', at(DEMO.workspaceId, id), { dataPlugin: 'tap-demo', properties: { seed: 'many', colour: 'red' } }), 400, { 'properties.seed': /.+/, 'properties.colour': /not a setting/ });
+    expectError(await owner.call('PUT', at(DEMO.workspaceId, id), { dataPlugin: 42 }), 400, { dataPlugin: /string/i });
+    expectError(await owner.call('PUT', at(DEMO.workspaceId, 'not-an-id'), { dataPlugin: 'tap-demo' }), 404);
+    expect(await count()).toBe(before);
+
+    const existing = await owner.call('PUT', at(DEMO.workspaceId, id), { dataPlugin: 'tap-demo', name: 'put-demo' });
+    expect(existing.status).toBe(201);
+    expectError(await owner.call('PUT', at(DEMO.workspaceId, id), { dataPlugin: 'extractors/tap-files', name: 'put-files' }), 400, { dataPlugin: /cannot change/ });
+    expectError(await owner.call('PUT', at(DEMO.workspaceId, id), { dataPlugin: 'tap-demo' }), 400, { properties: /must change name or properties/ });
+  });
+
+  it("refuses a plain member (403) and another workspace's admin (404, as for no such id); creating at another workspace's component id is a 409 that changes nothing", async () => {
+    const mine = await owner.call('PUT', at(DEMO.workspaceId, randomUUID()), { dataPlugin: 'tap-demo', name: 'put-private' });
+    expect(mine.status).toBe(201);
+    const id = String(mine.body.id);
+    expectError(await world.member.api.call('PUT', at(DEMO.workspaceId, id), { properties: { seed: 7 } }), 403);
+    expectError(await world.member.api.call('PUT', at(DEMO.workspaceId, randomUUID()), { dataPlugin: 'tap-demo' }), 403);
+    expectError(await world.outsider.api.call('PUT', at(DEMO.workspaceId, id), { properties: { seed: 7 } }), 404);
+    expectError(await world.outsider.api.call('PUT', at(outsiderWorkspaceId, id), { dataPlugin: 'tap-demo', properties: { seed: 7 } }), 409);
+    const after = await owner.get(linkOf(mine.body, REL.self));
+    expect(after.body).toMatchObject({ name: 'put-private', properties: {} });
+    expect(await world.server.db.selectFrom('data_components').select('workspace_id').where('id', '=', id).executeTakeFirstOrThrow()).toEqual({ workspace_id: DEMO.workspaceId });
+    // their own workspace's path works for them
+    const theirs = await world.outsider.api.call('PUT', at(outsiderWorkspaceId, randomUUID()), { dataPlugin: 'tap-demo' });
+    expect(theirs.status, JSON.stringify(theirs.body)).toBe(201);
+    expectError(await owner.get(linkOf(theirs.body, REL.self)), 404);
   });
 });
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATA_STORE_TEXTS } from '../../../src/domain/dataStores';
@@ -22,11 +23,12 @@ const SETTINGS = { host: '127.0.0.1', port: 5432, database: 'test', user: 'postg
 let world: World;
 let owner: ApiClient;
 let workspace: Body;
+let outsiderWorkspaceId: string;
 
 beforeAll(async () => {
   world = await startWorld();
   await Promise.all([login(world.owner), login(world.member)]);
-  await outsiderWorkspace(world);
+  outsiderWorkspaceId = await outsiderWorkspace(world);
   owner = world.owner.api;
   workspace = (await owner.get(`/api/workspaces/${DEMO.workspaceId}`)).body;
 });
@@ -203,5 +205,59 @@ describe('data store updates', () => {
     expectError(await owner.call('PUT', linkOf(store, REL.updateDatastore), {}), 400, { properties: 'must change name or properties' });
     expectError(await owner.call('PUT', linkOf(store, REL.updateDatastore), 'null'), 400);
     expectError(await owner.call('PUT', linkOf(store, REL.updateDatastore), { draft: true }), 400, { properties: 'must change name or properties' });
+  });
+});
+
+describe("PUT /api/workspaces/{w}/datastores/{id}: the reference's create or update", () => {
+  const at = (workspaceId: string, id: string) => `/api/workspaces/${workspaceId}/datastores/${id}`;
+
+  it("creates at a free id (201, the id kept, its check queued, as 'new datastore') and updates the workspace's own store there (200, as 'update datastore')", async () => {
+    const id = randomUUID();
+    const created = await owner.call('PUT', at(DEMO.workspaceId, id), { name: 'Put warehouse', dataPlugin: 'loaders/target-postgres', properties: SETTINGS });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(dataStoreSchema.safeParse(created.body).success).toBe(true);
+    expect(created.body).toMatchObject({ id, name: 'Put warehouse', dataPlugin: PLUGIN, status: 'PROVISIONING', properties: { ...SETTINGS, password: MASK } });
+    expect(linkOf(created.body, REL.self)).toBe(`${world.baseUrl}/api/datastores/${id}`);
+    expect((await checkJobOf(id))?.status).toBe('QUEUED');
+    await endCheck(id, { ok: true });
+
+    const updated = await owner.call('PUT', at(DEMO.workspaceId, id), { name: 'Put warehouse, renamed', dataPlugin: PLUGIN, properties: { ...SETTINGS, password: MASK, schema: 'ds_put' } });
+    expect(updated.status, JSON.stringify(updated.body)).toBe(200);
+    expect(updated.body).toMatchObject({ id, name: 'Put warehouse, renamed', status: 'PROVISIONING', properties: { schema: 'ds_put', password: MASK } });
+    expect(await storedProperties(id)).toMatchObject({ password: 's3cret-pass', schema: 'ds_put' });
+    expect((await checkJobOf(id))?.status).toBe('QUEUED');
+  });
+
+  it('refuses bad input with 400 and field errors (404 for an id that is not one), writing nothing; the embedded store is not changed there (403)', async () => {
+    const count = async () => (await world.server.db.selectFrom('data_stores').select('id').execute()).length;
+    const before = await count();
+    const id = randomUUID();
+    expectError(await owner.call('PUT', at(DEMO.workspaceId, id), { name: 'No loader', properties: SETTINGS }), 400, { dataPlugin: 'is required' });
+    expectError(await owner.call('PUT', at(DEMO.workspaceId, id), { name: 'X', dataPlugin: 'loaders/target-nothing', properties: SETTINGS }), 400, { dataPlugin: DATA_STORE_TEXTS.plugin });
+    expectError(await owner.call('PUT', at(DEMO.workspaceId, id), { name: ' ', dataPlugin: PLUGIN, properties: { ...SETTINGS, port: 70000 } }), 400, { name: DATA_STORE_TEXTS.nameRequired, 'properties.port': DATA_STORE_TEXTS.port });
+    expectError(await owner.call('PUT', at(DEMO.workspaceId, id), { name: 'X', dataPlugin: PLUGIN, properties: 'host=evil' }), 400, { properties: /.+/ });
+    expectError(await owner.call('PUT', at(DEMO.workspaceId, 'not-an-id'), { name: 'X', dataPlugin: PLUGIN, properties: SETTINGS }), 404);
+    expect(await count()).toBe(before);
+
+    const existing = await owner.call('PUT', at(DEMO.workspaceId, id), { name: 'Put existing', dataPlugin: PLUGIN, properties: SETTINGS });
+    expect(existing.status).toBe(201);
+    expectError(await owner.call('PUT', at(DEMO.workspaceId, id), { dataPlugin: 'loaders/target-store', name: 'Moved' }), 400, { dataPlugin: /cannot change/ });
+    expectError(await owner.call('PUT', at(DEMO.workspaceId, id), { dataPlugin: PLUGIN, draft: true }), 400, { properties: 'must change name or properties' });
+
+    const embeddedStore = (await owner.get(linkOf(workspace, REL.datastore))).body;
+    expectError(await owner.call('PUT', at(DEMO.workspaceId, String(embeddedStore.id)), { name: 'Renamed' }), 403);
+    expect((await owner.get(linkOf(embeddedStore, REL.self))).body.name).toBe(embeddedStore.name);
+  });
+
+  it("refuses a plain member (403) and another workspace's admin (404, as for no such id); creating at another workspace's store id is a 409 that changes nothing", async () => {
+    const mine = await owner.call('PUT', at(DEMO.workspaceId, randomUUID()), { name: 'Put private', dataPlugin: PLUGIN, properties: SETTINGS });
+    expect(mine.status).toBe(201);
+    const id = String(mine.body.id);
+    expectError(await world.member.api.call('PUT', at(DEMO.workspaceId, id), { name: 'Stolen' }), 403);
+    expectError(await world.member.api.call('PUT', at(DEMO.workspaceId, randomUUID()), { name: 'Mine', dataPlugin: PLUGIN, properties: SETTINGS }), 403);
+    expectError(await world.outsider.api.call('PUT', at(DEMO.workspaceId, id), { name: 'Stolen' }), 404);
+    expectError(await world.outsider.api.call('PUT', at(outsiderWorkspaceId, id), { name: 'Stolen', dataPlugin: PLUGIN, properties: SETTINGS }), 409);
+    expect((await owner.get(linkOf(mine.body, REL.self))).body.name).toBe('Put private');
+    expect(await world.server.db.selectFrom('data_stores').select('workspace_id').where('id', '=', id).executeTakeFirstOrThrow()).toEqual({ workspace_id: DEMO.workspaceId });
   });
 });

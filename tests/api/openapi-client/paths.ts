@@ -353,6 +353,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/invitations/{id}/revoked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Follows the 'withdraw invitation' link of the invitation */
+        put: operations["putInvitationsByIdRevoked"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/invitations/{id}/withdrawal": {
         parameters: {
             query?: never;
@@ -1440,6 +1457,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/workspaces/{id}/datacomponents/{componentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Follows the 'create datacomponent' link of the workspace */
+        put: operations["putWorkspacesByIdDatacomponentsByComponentId"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/datacomponents/{id}": {
         parameters: {
             query?: never;
@@ -1594,6 +1628,60 @@ export interface paths {
         put?: never;
         /** Follows the 'publish discovery.yml' link of the workspace */
         post: operations["postWorkspacesByIdDiscoveryYml"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dataplugins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Follows the 'dataplugins' link of the root */
+        get: operations["getDataplugins"];
+        put?: never;
+        /** Follows the 'new dataplugin' link of the root */
+        post: operations["postDataplugins"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dataplugins/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Follows the 'self' link of the globalDataPlugin */
+        get: operations["getDatapluginsById"];
+        /** Follows the 'create dataplugin' or 'update dataplugin' link of the globalDataPluginOrDraft */
+        put: operations["putDatapluginsById"];
+        post?: never;
+        /** Follows the 'delete dataplugin' link of the globalDataPlugin */
+        delete: operations["deleteDatapluginsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspaces/{id}/datastores/{storeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Follows the 'new datastore' link of the workspace */
+        put: operations["putWorkspacesByIdDatastoresByStoreId"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3602,6 +3690,54 @@ export interface operations {
                 };
             };
             400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    putInvitationsByIdRevoked: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource or collection as HAL (`_links` are the actions offered to the caller) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id?: string | null;
+                        email: string;
+                        status?: string | null;
+                        created?: string | null;
+                        workspace?: {
+                            id: string;
+                            name?: string | null;
+                        } | null;
+                    };
+                };
+            };
             401: components["responses"]["Error"];
             403: components["responses"]["Error"];
             404: components["responses"]["Error"];
@@ -8400,6 +8536,7 @@ export interface operations {
                                                 description?: string | null;
                                                 fullDescription?: string | null;
                                                 docs?: string | null;
+                                                repositoryUrl?: string | null;
                                                 logoUrl?: string | null;
                                                 dataPluginLogoUrl?: string | null;
                                                 capabilities?: string[] | null;
@@ -8641,6 +8778,7 @@ export interface operations {
                                         description?: string | null;
                                         fullDescription?: string | null;
                                         docs?: string | null;
+                                        repositoryUrl?: string | null;
                                         logoUrl?: string | null;
                                         dataPluginLogoUrl?: string | null;
                                         capabilities?: string[] | null;
@@ -8924,6 +9062,7 @@ export interface operations {
                                         description?: string | null;
                                         fullDescription?: string | null;
                                         docs?: string | null;
+                                        repositoryUrl?: string | null;
                                         logoUrl?: string | null;
                                         dataPluginLogoUrl?: string | null;
                                         capabilities?: string[] | null;
@@ -9164,6 +9303,7 @@ export interface operations {
                                         description?: string | null;
                                         fullDescription?: string | null;
                                         docs?: string | null;
+                                        repositoryUrl?: string | null;
                                         logoUrl?: string | null;
                                         dataPluginLogoUrl?: string | null;
                                         capabilities?: string[] | null;
@@ -9386,6 +9526,7 @@ export interface operations {
                                         description?: string | null;
                                         fullDescription?: string | null;
                                         docs?: string | null;
+                                        repositoryUrl?: string | null;
                                         logoUrl?: string | null;
                                         dataPluginLogoUrl?: string | null;
                                         capabilities?: string[] | null;
@@ -9624,6 +9765,7 @@ export interface operations {
                                         description?: string | null;
                                         fullDescription?: string | null;
                                         docs?: string | null;
+                                        repositoryUrl?: string | null;
                                         logoUrl?: string | null;
                                         dataPluginLogoUrl?: string | null;
                                         capabilities?: string[] | null;
@@ -9888,6 +10030,7 @@ export interface operations {
                                         description?: string | null;
                                         fullDescription?: string | null;
                                         docs?: string | null;
+                                        repositoryUrl?: string | null;
                                         logoUrl?: string | null;
                                         dataPluginLogoUrl?: string | null;
                                         capabilities?: string[] | null;
@@ -10607,6 +10750,7 @@ export interface operations {
                                         description?: string | null;
                                         fullDescription?: string | null;
                                         docs?: string | null;
+                                        repositoryUrl?: string | null;
                                         logoUrl?: string | null;
                                         dataPluginLogoUrl?: string | null;
                                         capabilities?: string[] | null;
@@ -10754,6 +10898,137 @@ export interface operations {
                                 description?: string | null;
                                 fullDescription?: string | null;
                                 docs?: string | null;
+                                repositoryUrl?: string | null;
+                                logoUrl?: string | null;
+                                dataPluginLogoUrl?: string | null;
+                                capabilities?: string[] | null;
+                                commands?: {
+                                    [key: string]: unknown;
+                                } | null;
+                                settings?: {
+                                    name: string;
+                                    label?: string | null;
+                                    kind?: string | null;
+                                    description?: string | null;
+                                    value?: unknown;
+                                    placeholder?: string | null;
+                                    required?: boolean | string | null;
+                                    hidden?: boolean | null;
+                                    sensitive?: boolean | null;
+                                    encoding?: string | null;
+                                    env?: string | null;
+                                    options?: {
+                                        label?: string | null;
+                                        value: unknown;
+                                    }[] | null;
+                                    oauth?: {
+                                        provider?: string | null;
+                                    } | null;
+                                    value_processor?: string | null;
+                                    documentation?: string | null;
+                                }[] | null;
+                                hidden?: boolean | null;
+                                canDelete?: boolean | null;
+                                runnable?: boolean | null;
+                                pipUrl?: string | null;
+                                custom?: boolean | null;
+                                installed?: boolean | null;
+                            } | null;
+                        } | null;
+                        id: string;
+                        name: string;
+                        dataPlugin?: string | null;
+                        pluginType?: string | null;
+                        properties?: {
+                            [key: string]: unknown;
+                        } | null;
+                        commands?: {
+                            [key: string]: unknown;
+                        } | null;
+                        created?: string | null;
+                        lastModified?: string | null;
+                        credentials?: {
+                            connected: boolean;
+                            provider?: string | null;
+                            expiresAt?: string | null;
+                            refreshedAt?: string | null;
+                            refreshable?: boolean | null;
+                        } | null;
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    putWorkspacesByIdDatacomponentsByComponentId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                componentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string | null;
+                    properties?: {
+                        [key: string]: unknown;
+                    } | null;
+                    dataPlugin?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The resource or collection as HAL (`_links` are the actions offered to the caller) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
+                        };
+                        _embedded?: {
+                            dataplugin?: {
+                                _links?: {
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                                id: string;
+                                name: string;
+                                label?: string | null;
+                                variant?: string | null;
+                                pluginType: string;
+                                namespace?: string | null;
+                                description?: string | null;
+                                fullDescription?: string | null;
+                                docs?: string | null;
+                                repositoryUrl?: string | null;
                                 logoUrl?: string | null;
                                 dataPluginLogoUrl?: string | null;
                                 capabilities?: string[] | null;
@@ -10872,6 +11147,7 @@ export interface operations {
                                 description?: string | null;
                                 fullDescription?: string | null;
                                 docs?: string | null;
+                                repositoryUrl?: string | null;
                                 logoUrl?: string | null;
                                 dataPluginLogoUrl?: string | null;
                                 capabilities?: string[] | null;
@@ -10998,6 +11274,7 @@ export interface operations {
                                 description?: string | null;
                                 fullDescription?: string | null;
                                 docs?: string | null;
+                                repositoryUrl?: string | null;
                                 logoUrl?: string | null;
                                 dataPluginLogoUrl?: string | null;
                                 capabilities?: string[] | null;
@@ -11460,6 +11737,7 @@ export interface operations {
                                 description?: string | null;
                                 fullDescription?: string | null;
                                 docs?: string | null;
+                                repositoryUrl?: string | null;
                                 logoUrl?: string | null;
                                 dataPluginLogoUrl?: string | null;
                                 capabilities?: string[] | null;
@@ -11571,6 +11849,7 @@ export interface operations {
                                 description?: string | null;
                                 fullDescription?: string | null;
                                 docs?: string | null;
+                                repositoryUrl?: string | null;
                                 logoUrl?: string | null;
                                 dataPluginLogoUrl?: string | null;
                                 capabilities?: string[] | null;
@@ -11676,6 +11955,7 @@ export interface operations {
                         description?: string | null;
                         fullDescription?: string | null;
                         docs?: string | null;
+                        repositoryUrl?: string | null;
                         logoUrl?: string | null;
                         dataPluginLogoUrl?: string | null;
                         capabilities?: string[] | null;
@@ -11761,6 +12041,7 @@ export interface operations {
                         description?: string | null;
                         fullDescription?: string | null;
                         docs?: string | null;
+                        repositoryUrl?: string | null;
                         logoUrl?: string | null;
                         dataPluginLogoUrl?: string | null;
                         capabilities?: string[] | null;
@@ -11921,6 +12202,7 @@ export interface operations {
                                 description?: string | null;
                                 fullDescription?: string | null;
                                 docs?: string | null;
+                                repositoryUrl?: string | null;
                                 logoUrl?: string | null;
                                 dataPluginLogoUrl?: string | null;
                                 capabilities?: string[] | null;
@@ -11977,6 +12259,504 @@ export interface operations {
                     };
                 };
             };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    getDataplugins: {
+        parameters: {
+            query?: {
+                name?: string;
+                type?: "EXTRACTOR" | "LOADER" | "MAPPER" | "TRANSFORMER" | "UTILITY" | "FILE";
+                page?: number;
+                size?: number;
+                sort?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource or collection as HAL (`_links` are the actions offered to the caller) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": {
+                        _embedded?: {
+                            dataplugins?: {
+                                _links?: {
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                                id: string;
+                                name: string;
+                                label?: string | null;
+                                variant?: string | null;
+                                pluginType: string;
+                                namespace?: string | null;
+                                description?: string | null;
+                                fullDescription?: string | null;
+                                docs?: string | null;
+                                repositoryUrl?: string | null;
+                                logoUrl?: string | null;
+                                dataPluginLogoUrl?: string | null;
+                                capabilities?: string[] | null;
+                                commands?: {
+                                    [key: string]: unknown;
+                                } | null;
+                                settings?: {
+                                    name: string;
+                                    label?: string | null;
+                                    kind?: string | null;
+                                    description?: string | null;
+                                    value?: unknown;
+                                    placeholder?: string | null;
+                                    required?: boolean | string | null;
+                                    hidden?: boolean | null;
+                                    sensitive?: boolean | null;
+                                    encoding?: string | null;
+                                    env?: string | null;
+                                    options?: {
+                                        label?: string | null;
+                                        value: unknown;
+                                    }[] | null;
+                                    oauth?: {
+                                        provider?: string | null;
+                                    } | null;
+                                    value_processor?: string | null;
+                                    documentation?: string | null;
+                                }[] | null;
+                                hidden?: boolean | null;
+                                canDelete?: boolean | null;
+                                runnable?: boolean | null;
+                                pipUrl?: string | null;
+                                custom?: boolean | null;
+                                installed?: boolean | null;
+                            }[] | null;
+                        } | null;
+                        _links?: {
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
+                        };
+                        page?: {
+                            size: number;
+                            totalElements: number;
+                            totalPages: number;
+                            number: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    postDataplugins: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource or collection as HAL (`_links` are the actions offered to the caller) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        name: string;
+                        label?: string | null;
+                        variant?: string | null;
+                        pluginType: string;
+                        namespace?: string | null;
+                        description?: string | null;
+                        fullDescription?: string | null;
+                        docs?: string | null;
+                        repositoryUrl?: string | null;
+                        logoUrl?: string | null;
+                        dataPluginLogoUrl?: string | null;
+                        capabilities?: string[] | null;
+                        commands?: {
+                            [key: string]: unknown;
+                        } | null;
+                        settings?: {
+                            name: string;
+                            label?: string | null;
+                            kind?: string | null;
+                            description?: string | null;
+                            value?: unknown;
+                            placeholder?: string | null;
+                            required?: boolean | string | null;
+                            hidden?: boolean | null;
+                            sensitive?: boolean | null;
+                            encoding?: string | null;
+                            env?: string | null;
+                            options?: {
+                                label?: string | null;
+                                value: unknown;
+                            }[] | null;
+                            oauth?: {
+                                provider?: string | null;
+                            } | null;
+                            value_processor?: string | null;
+                            documentation?: string | null;
+                        }[] | null;
+                        hidden?: boolean | null;
+                        canDelete?: boolean | null;
+                        runnable?: boolean | null;
+                        pipUrl?: string | null;
+                        custom?: boolean | null;
+                        installed?: boolean | null;
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    getDatapluginsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource or collection as HAL (`_links` are the actions offered to the caller) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        name: string;
+                        label?: string | null;
+                        variant?: string | null;
+                        pluginType: string;
+                        namespace?: string | null;
+                        description?: string | null;
+                        fullDescription?: string | null;
+                        docs?: string | null;
+                        repositoryUrl?: string | null;
+                        logoUrl?: string | null;
+                        dataPluginLogoUrl?: string | null;
+                        capabilities?: string[] | null;
+                        commands?: {
+                            [key: string]: unknown;
+                        } | null;
+                        settings?: {
+                            name: string;
+                            label?: string | null;
+                            kind?: string | null;
+                            description?: string | null;
+                            value?: unknown;
+                            placeholder?: string | null;
+                            required?: boolean | string | null;
+                            hidden?: boolean | null;
+                            sensitive?: boolean | null;
+                            encoding?: string | null;
+                            env?: string | null;
+                            options?: {
+                                label?: string | null;
+                                value: unknown;
+                            }[] | null;
+                            oauth?: {
+                                provider?: string | null;
+                            } | null;
+                            value_processor?: string | null;
+                            documentation?: string | null;
+                        }[] | null;
+                        hidden?: boolean | null;
+                        canDelete?: boolean | null;
+                        runnable?: boolean | null;
+                        pipUrl?: string | null;
+                        custom?: boolean | null;
+                        installed?: boolean | null;
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    putDatapluginsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    workspace?: string | null;
+                    pluginType?: ("EXTRACTOR" | "LOADER" | "MAPPER" | "TRANSFORMER" | "UTILITY" | "FILE") | null;
+                    name?: string | null;
+                    variant?: string | null;
+                    label?: string | null;
+                    namespace?: string | null;
+                    description?: string | null;
+                    docs?: string | null;
+                    repositoryUrl?: string | null;
+                    logoUrl?: string | null;
+                    pipUrl?: string | null;
+                    executable?: string | null;
+                    capabilities?: string[] | null;
+                    commands?: {
+                        [key: string]: unknown;
+                    } | null;
+                    settings?: ({
+                        name: string;
+                        label?: string | null;
+                        kind?: string | null;
+                        description?: string | null;
+                        value?: unknown;
+                        placeholder?: string | null;
+                        env?: string | null;
+                        documentation?: string | null;
+                        options?: ({
+                            label?: string | null;
+                            value: unknown;
+                        } & {
+                            [key: string]: unknown;
+                        })[] | null;
+                        required?: (boolean | string) | null;
+                        sensitive?: boolean | null;
+                        protected?: boolean | null;
+                        hidden?: boolean | null;
+                    } & {
+                        [key: string]: unknown;
+                    })[] | null;
+                    hidden?: boolean | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The resource or collection as HAL (`_links` are the actions offered to the caller) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        name: string;
+                        label?: string | null;
+                        variant?: string | null;
+                        pluginType: string;
+                        namespace?: string | null;
+                        description?: string | null;
+                        fullDescription?: string | null;
+                        docs?: string | null;
+                        repositoryUrl?: string | null;
+                        logoUrl?: string | null;
+                        dataPluginLogoUrl?: string | null;
+                        capabilities?: string[] | null;
+                        commands?: {
+                            [key: string]: unknown;
+                        } | null;
+                        settings?: {
+                            name: string;
+                            label?: string | null;
+                            kind?: string | null;
+                            description?: string | null;
+                            value?: unknown;
+                            placeholder?: string | null;
+                            required?: boolean | string | null;
+                            hidden?: boolean | null;
+                            sensitive?: boolean | null;
+                            encoding?: string | null;
+                            env?: string | null;
+                            options?: {
+                                label?: string | null;
+                                value: unknown;
+                            }[] | null;
+                            oauth?: {
+                                provider?: string | null;
+                            } | null;
+                            value_processor?: string | null;
+                            documentation?: string | null;
+                        }[] | null;
+                        hidden?: boolean | null;
+                        canDelete?: boolean | null;
+                        runnable?: boolean | null;
+                        pipUrl?: string | null;
+                        custom?: boolean | null;
+                        installed?: boolean | null;
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    deleteDatapluginsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource or collection as HAL (`_links` are the actions offered to the caller) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": Record<string, never>;
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    putWorkspacesByIdDatastoresByStoreId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                storeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string | null;
+                    dataPlugin?: string | null;
+                    properties?: {
+                        [key: string]: unknown;
+                    } | null;
+                    draft?: boolean | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The resource or collection as HAL (`_links` are the actions offered to the caller) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        name: string;
+                        jdbcUrl?: string | null;
+                        logoUrl?: string | null;
+                        managed?: boolean | null;
+                        draft?: boolean | null;
+                        default?: boolean | null;
+                        status?: string | null;
+                        statusMessage?: string | null;
+                        dataPlugin?: string | null;
+                        properties?: {
+                            [key: string]: unknown;
+                        } | null;
+                        created?: string | null;
+                        lastModified?: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
             401: components["responses"]["Error"];
             403: components["responses"]["Error"];
             404: components["responses"]["Error"];
