@@ -106,7 +106,7 @@ async function fetchIfMissing(db: Db, job: JobRow, options: FetchOptions): Promi
   fs.mkdirSync(dir, { recursive: true });
   const source = gitSource(
     { url: deployed.repository_url, branch: deployed.branch, sshPrivateKey: workspace?.ssh_private_key ?? null },
-    { dataDir, projectDir: dir, repositoryLocalRoots: options.repositoryLocalRoots, executor: options.executor, jobId: job.id },
+    { dataDir, projectDir: dir, repositoryLocalRoots: options.repositoryLocalRoots, executor: options.executor, jobId: job.id, workspaceId: job.workspace_id },
   );
   if (!source.ok) {
     write(`The deployed repository could not be fetched on this worker: ${source.line}`);

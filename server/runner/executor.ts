@@ -93,6 +93,11 @@ export interface Executor {
   /** one line for the job log: how this job is isolated and which network it has */
   describe(): string;
   paths(projectDir: string, bridgeSocket: string): JobPaths;
+  /**
+   * The host uid a workspace's job reads files as, when it is not the server's own (a sandbox on a
+   * server that is host root runs each workspace under a uid of its own, a stranger to every file).
+   */
+  jobUid?(workspaceId: string): number | undefined;
   start(spec: JobSpec): JobProcess;
   close(): void;
 }

@@ -1,6 +1,8 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { parseRepositoryUrl } from '../../src/domain/workspaceRepository';
 import { checkLocalRepository } from '../security/localRepositories';
+import { describeReadProblem, readProblem, type Reader } from '../security/readableBy';
 import type { Executor } from './executor';
 
 // What git needs to fetch a workspace's repository in the job sandbox, shared by a deployment
@@ -27,12 +29,19 @@ export interface RepositorySettings {
  * against REPOSITORY_LOCAL_ROOTS, mounted read-only where it is), the branch, the directory the
  * clone goes to, and git's and ssh's settings (no prompt, only https, ssh and file transports).
  */
-export function gitSource(settings: RepositorySettings, options: { dataDir: string; projectDir: string; repositoryLocalRoots: readonly string[]; executor: Executor; jobId: string }): GitSource {
+export function gitSource(
+  settings: RepositorySettings,
+  options: { dataDir: string; projectDir: string; repositoryLocalRoots: readonly string[]; executor: Executor; jobId: string; workspaceId: string },
+): GitSource {
   const { url } = settings;
   const parsed = parseRepositoryUrl(url);
   if (!parsed) return { ok: false, line: `'${url.slice(0, 200)}' is not a repository URL git can fetch.` };
   const local = parsed.kind === 'local' ? checkLocalRepository(url, { dataDir: options.dataDir, roots: options.repositoryLocalRoots }, true) : undefined;
   if (local && !local.ok) return { ok: false, line: `the local repository ${url.slice(0, 200)} ${local.reason}.` };
+  if (local?.ok) {
+    const unreadable = localReadProblem(local.path, options.executor.jobUid?.(options.workspaceId));
+    if (unreadable) return { ok: false, line: `the local repository ${url.slice(0, 200)} ${unreadable}` };
+  }
   // HOME is the job's private /tmp: git's and ssh's files, and the key, go when the job ends
   const paths = options.executor.paths(options.projectDir, '');
   const scratch = paths.tmp;
@@ -55,6 +64,28 @@ export function gitSource(settings: RepositorySettings, options: { dataDir: stri
     env.GIT_SSH_COMMAND = `ssh ${identity}-o BatchMode=yes -o StrictHostKeyChecking=accept-new -o UserKnownHostsFile="${path.posix.join(scratch, 'known_hosts')}"`;
   }
   return { ok: true, env, readOnlyPaths: local?.ok ? [local.path] : [] };
+}
+
+/**
+ * Why the job cannot read the local repository (its clone reads the git data: `.git`, or the whole
+ * of a bare repository), with the fix; undefined when it can. Asked before the job starts, since
+ * the sandbox's launcher would only say "Can't find source path …: Permission denied".
+ */
+function localReadProblem(real: string, uid: number | undefined): string | undefined {
+  const reader: Reader = uid === undefined ? 'server' : { uid };
+  const gitDir = path.join(real, '.git');
+  const problem = readProblem(real, reader, isDirectory(gitDir) ? gitDir : real);
+  if (!problem) return undefined;
+  const who = uid === undefined ? "the server's user, which the job runs as" : `the job's user (uid ${uid}: each workspace's jobs run as a user of their own, with only the rights every user has)`;
+  return `cannot be read by ${who}: ${describeReadProblem(problem, real, reader, 'the repository', 'deploy again')}`;
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return fs.lstatSync(p).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 const KEY_PREAMBLE = `set -eu

@@ -89,7 +89,7 @@ export async function startDeployment(
   fs.mkdirSync(dir, { recursive: true });
   const branch = workspace.repository_branch?.trim() || (isRemoteGitUrl(url) ? DEFAULT_BRANCH : '');
   const { executor } = options;
-  const source = gitSource({ url, branch, sshPrivateKey: workspace.ssh_private_key }, { dataDir, projectDir: dir, repositoryLocalRoots: options.repositoryLocalRoots, executor, jobId: job.id });
+  const source = gitSource({ url, branch, sshPrivateKey: workspace.ssh_private_key }, { dataDir, projectDir: dir, repositoryLocalRoots: options.repositoryLocalRoots, executor, jobId: job.id, workspaceId: workspace.id });
   if (!source.ok) {
     write(`Nothing deployed: ${source.line}`);
     return { done: EXITED_FAILED };

@@ -30,6 +30,16 @@ function realOrResolved(entry: string): string {
   }
 }
 
+/** Whether nothing is at `entry`; a path the server may not look at is not said to be missing (readableBy.ts says why). */
+function missing(entry: string): boolean {
+  try {
+    fs.statSync(entry);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'EACCES';
+  }
+}
+
 /**
  * The real path of a local repository when it may be deployed, else why not (a phrase that
  * follows the path: "is not under ..."). `mustExist` is for
@@ -38,7 +48,7 @@ function realOrResolved(entry: string): string {
 export function checkLocalRepository(entry: string, rules: LocalRepositoryRules, mustExist: boolean): { ok: true; path: string } | { ok: false; reason: string } {
   if (!path.isAbsolute(entry)) return { ok: false, reason: 'must be an absolute path' };
   if (rules.roots.length === 0) return { ok: false, reason: 'is not allowed: this server takes no local repository paths (REPOSITORY_LOCAL_ROOTS is empty)' };
-  if (mustExist && !fs.existsSync(entry)) return { ok: false, reason: 'does not exist' };
+  if (mustExist && missing(entry)) return { ok: false, reason: 'does not exist' };
   const real = realOrResolved(entry);
   const dataDir = realOrResolved(rules.dataDir);
   if (isInside(dataDir, real)) return { ok: false, reason: "is inside the server's data directory" };

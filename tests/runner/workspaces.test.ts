@@ -14,6 +14,7 @@ import { createWorkspace, deleteWorkspace, findWorkspace, insertWorkspaceJob } f
 import { applyDefinitions } from '../../server/runner/deploy/apply';
 import { parseDefinitions } from '../../server/runner/deployDefinitions';
 import { projectDir } from '../../server/runner/project';
+import { outerIds } from '../../server/runner/sandbox/outerUid';
 import { queueSignals } from '../../server/runner/signals';
 import { defaultStoreOf, storeSchemaName } from '../../server/stores/defaultStore';
 import { checkQuery, QueryRefused } from '../../server/stores/queryGuard';
@@ -177,6 +178,42 @@ describe('WORKSPACE_DEPLOY', () => {
     const result = await deploy(id);
     expect(result.status).toBe('ERROR');
     expect(result.log).toMatch(/inside the server's data directory/);
+  });
+
+  // The clone runs as the workspace's own uid, which has only the rights every user has (on a server
+  // that is host root; elsewhere the job reads as the server and this case cannot arise).
+  it.skipIf(outerIds(newId()).uid === undefined)("names the directory the job's user cannot read, and the fix, before the job starts (issue 38)", async () => {
+    const id = await newWorkspace('Unreadable repository');
+    // a repository others may read, in a directory they may not pass through (mkdtemp makes it 0700)
+    const closed = fs.mkdtempSync(path.join(os.tmpdir(), 'deploy-closed-'));
+    const inside = path.join(closed, 'repo');
+    git(os.tmpdir(), 'clone', '--quiet', repo, inside);
+    fs.chmodSync(inside, 0o755);
+    try {
+      await bench.db.updateTable('workspaces').set({ repository_url: inside }).where('id', '=', id).execute();
+      const closedDir = await deploy(id);
+      expect(closedDir.status, closedDir.log).toBe('ERROR');
+      expect(closedDir.log).toContain(`Nothing deployed: the local repository ${inside} cannot be read by the job's user (uid ${outerIds(id).uid ?? ''}`);
+      expect(closedDir.log).toContain(`${closed} is a directory other users cannot pass through (mode 0700)`);
+      expect(closedDir.log).toContain(`chmod o+x ${closed}`);
+      expect(closedDir.log).not.toMatch(/Can't find source path|bwrap/);
+      expect(closedDir.log).not.toMatch(/^Deploying /m);
+
+      // passable, but a file of the repository's git data readable by its owner only
+      fs.chmodSync(closed, 0o711);
+      const head = path.join(inside, '.git', 'HEAD');
+      fs.chmodSync(head, 0o600);
+      const closedFile = await deploy(id);
+      expect(closedFile.status, closedFile.log).toBe('ERROR');
+      expect(closedFile.log).toContain(`${head} is a file other users cannot read (mode 0600)`);
+      expect(closedFile.log).toContain(`chmod -R o+rX ${inside}`);
+
+      fs.chmodSync(head, 0o644);
+      const readable = await deploy(id);
+      expect(readable.status, readable.log).toBe('COMPLETE');
+    } finally {
+      fs.rmSync(closed, { recursive: true, force: true });
+    }
   });
 
   it('refuses a local repository outside REPOSITORY_LOCAL_ROOTS, also when a link inside them leads there', async () => {

@@ -11,6 +11,7 @@ import { limitOfExit, limitOfLine, limitOfUsage } from './limits';
 import { attachPublicNetwork, type Attached } from './network';
 import { outerIds, ownProjectDir } from './outerUid';
 import { treeUsage } from './watch';
+import { describeReadProblem, readProblem } from '../../security/readableBy';
 
 export type SandboxKind = 'bwrap' | 'unshare';
 
@@ -57,6 +58,10 @@ export class LocalSandbox implements Executor {
     return { project: SANDBOX_PROJECT, bridgeSocket: SANDBOX_BRIDGE, tmp: SANDBOX_TMP };
   }
 
+  jobUid(workspaceId: string): number | undefined {
+    return outerIds(workspaceId).uid;
+  }
+
   close(): void {
     fs.rmSync(this.scratch, { recursive: true, force: true });
   }
@@ -67,10 +72,15 @@ export class LocalSandbox implements Executor {
     if (spec.egress && network.mode === 'public') spec.onLine(`Network of this step: ${spec.egress.exclusive ? 'only' : 'also'} ${spec.egress.label} (${spec.egress.allowHosts.join(', ')}).`, 'stdout');
     const ids = outerIds(spec.workspaceId);
     if (ids.uid !== undefined) ownProjectDir(spec.projectDir, ids.uid, this.options.hidden);
-    // The job reads these as the workspace's outer uid: a path only root may read would look empty.
-    const unreadable = ids.uid === undefined ? [] : (spec.readOnlyPaths ?? []).filter((p) => !readableByOthers(p));
+    // The job reads these as the workspace's outer uid: a path only root may read, or one below a
+    // directory others cannot pass, would make the launcher fail with "Can't find source path".
+    const reader = ids.uid === undefined ? undefined : { uid: ids.uid };
+    const unreadable = reader === undefined ? [] : (spec.readOnlyPaths ?? []).flatMap((p) => {
+      const problem = readProblem(p, reader);
+      return problem ? [`${p}: ${describeReadProblem(problem, p, reader, 'it', 'start the job again')}`] : [];
+    });
     if (unreadable.length > 0) {
-      spec.onLine(`The job was not started: ${unreadable.join(', ')} must be readable by others (chmod o+rX) for the job's sandbox to read it.`, 'stderr');
+      spec.onLine(`The job was not started: its user (uid ${ids.uid ?? ''}, with only the rights every user has) cannot read ${unreadable.join(' ')}`, 'stderr');
       return { pid: undefined, done: Promise.resolve({ reason: 'EXITED', exitCode: 1, signal: null }), stop: () => undefined };
     }
     const ops = sandboxLayout({
@@ -219,11 +229,3 @@ function memoryMountBytes(insider: number): number {
   return bytes;
 }
 
-function readableByOthers(p: string): boolean {
-  try {
-    const stat = fs.statSync(p);
-    return (stat.mode & (stat.isDirectory() ? 0o005 : 0o004)) === (stat.isDirectory() ? 0o005 : 0o004);
-  } catch {
-    return false;
-  }
-}
