@@ -52,6 +52,11 @@ const envSchema = z.object({
   DATASET_QUERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
   // A whole CSV export, the client's download included: longer than an interactive query, still bounded.
   DATASET_EXPORT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
+  // A workspace's files (its resources, README "Workspace files"): one upload, and all together, in MB.
+  // An upload streams to a temporary file and into the database a chunk at a time, so these bound
+  // storage, not memory; a file is kept in an integer column of bytes, hence at most 2047 MB.
+  RESOURCE_MAX_MB: z.coerce.number().int().min(1).max(2047).default(256),
+  RESOURCE_WORKSPACE_MB: z.coerce.number().int().min(1).max(1_048_576).default(2048),
   DATASET_ROW_CAP: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   // A dataset query's other bounds (server/stores/querySession.ts): memory per sort or hash and
   // temporary disk (kB), the largest single value and the largest JSON answer (bytes).

@@ -464,16 +464,25 @@ export interface OutboxTable {
   created_at: Timestamp;
 }
 
-/** 022_workspace_resources: a workspace's files by path */
+/** 022_workspace_resources: a workspace's files by path (their bytes: workspace_resource_chunks) */
 export interface WorkspaceResourcesTable {
   workspace_id: string;
   path: string;
-  content: Uint8Array;
+  /** SHA-256 of the bytes, hex (032) */
+  digest: string;
   content_type: string;
   size: number;
   created_by: string | null;
   created: Timestamp;
   last_modified: Timestamp;
+}
+
+/** 032_resource_chunks: a workspace file's bytes, in order, at most 1 MiB each */
+export interface WorkspaceResourceChunksTable {
+  workspace_id: string;
+  path: string;
+  seq: number;
+  bytes: Uint8Array;
 }
 
 export interface Database {
@@ -518,4 +527,5 @@ export interface Database {
   comment_likes: CommentLikesTable;
   comment_edits: CommentEditsTable;
   workspace_resources: WorkspaceResourcesTable;
+  workspace_resource_chunks: WorkspaceResourceChunksTable;
 }

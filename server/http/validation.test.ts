@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../http/errors';
@@ -19,6 +20,15 @@ describe('rejectNulCharacters', () => {
     expect(refusal({ a: { b: ['ok', 'x\u0000'] } })?.errors[0]?.field).toBe('a.b[1]');
     expect(refusal({ ['k\u0000']: 1 })?.status).toBe(400);
     expect(refusal('\u0000')?.errors[0]?.field).toBe('');
+  });
+
+  it('leaves an uploaded body alone: bytes hold NULs as content, and a stream is not walked', () => {
+    expect(refusal(Buffer.from('a\u0000b'))).toBeUndefined();
+    // a stream's object graph (its socket, its server) is not fields: walking it never ended
+    const stream = Readable.from(['x']) as Readable & { planted?: string };
+    stream.planted = 'a\u0000b';
+    expect(refusal(stream)).toBeUndefined();
+    expect(wellFormedStrings(stream)).toBe(stream);
   });
 
   it('lets everything else through, and never throws anything but a 400', () => {

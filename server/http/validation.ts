@@ -1,3 +1,4 @@
+import { Stream } from 'node:stream';
 import type { z } from 'zod';
 import { badRequest, zodFieldErrors, type FieldError } from './errors';
 import { wellFormed } from '../../src/domain/plainText';
@@ -53,8 +54,9 @@ export function rejectNulCharacters(input: unknown, objectName: string): void {
     } else if (Array.isArray(value)) {
       value.forEach((item, index) => visit(item, path === '' ? String(index) : `${path}[${index}]`, depth + 1));
     } else if (typeof value === 'object' && value !== null) {
-      // A Buffer body (an uploaded file) is bytes, not fields: NUL is content there.
-      if (ArrayBuffer.isView(value)) return;
+      // A Buffer or a stream body (an uploaded file) is bytes, where NUL is content; and walking a
+      // stream's object graph (its socket, its server) would never end.
+      if (ArrayBuffer.isView(value) || value instanceof Stream) return;
       for (const [key, item] of Object.entries(value)) {
         const field = path === '' ? key : `${path}.${key}`;
         if (key.includes('\u0000')) found.push({ field, objectName, defaultMessage: 'must not contain NUL characters' });

@@ -1,27 +1,32 @@
+import path from 'node:path';
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { REL } from '../../src/domain/relations';
 import { workspaceResourceSchema, workspaceResourcesCollectionSchema } from '../../src/domain/resources';
-import { attachmentDisposition, recordedContentType, RESOURCE_LIMITS, servedContentType } from '../../src/domain/workspaceResources';
+import { attachmentDisposition, recordedContentType, servedContentType } from '../../src/domain/workspaceResources';
 import { badRequest, HttpError, notFound } from '../http/errors';
 import { pagedCollection } from '../http/hal';
 import { parseBody } from '../http/validation';
 import { resourceLinks } from '../policy/links';
-import { deleteResource, listResources, RESOURCE_SORT_FIELDS, resourceContent, writeResource, type ResourceMeta } from '../repositories/workspaceResources';
+import { bytesOf, deleteResource, listResources, RESOURCE_SORT_FIELDS, resourceChunks, writeResource, type ResourceBytes, type ResourceMeta } from '../repositories/workspaceResources';
+import { spoolUpload, UploadTooLarge } from '../http/uploadSpool';
 import { requestUrl, type RouteContext } from './context';
 import { workspaceResourceBody } from '../representations/workspaceResource';
 import { defineRoute } from './define';
 
 // Workspace resources (spec 002 'resources' and DownloadResource; the Matatika reference's
 // resources): files a workspace keeps, by path. Every member lists and downloads them; admins
-// upload (PUT, create or replace) and delete. The bytes live in the database. A download is always
-// an attachment with nosniff and an inert content type, so an uploaded page or SVG never runs here.
+// upload (PUT, create or replace) and delete. The bytes live in the database, in chunks: an upload
+// streams to a temporary file (cut off at RESOURCE_MAX_MB) and from there into the database, and a
+// download streams out of it, so no process holds a file whole. A download is always an attachment
+// with nosniff and an inert content type, so an uploaded page or SVG never runs here.
 
 const OBJECT_NAME = 'resource';
 
 /** The reference's Resource body: text content and its type. Binary files are sent as raw bytes instead. */
 const resourceWriteBody = z.object({
-  content: z.string({ message: 'is required' }).max(RESOURCE_LIMITS.bytes, `must be at most ${RESOURCE_LIMITS.bytes} bytes`),
+  content: z.string({ message: 'is required' }),
   contentType: z.string().max(200, 'is too long').nullish(),
 });
 
@@ -33,22 +38,40 @@ function wantsJson(accept: string | undefined): boolean {
     .some(([type = '', ...params]) => ['application/json', 'application/hal+json'].includes(type.trim().toLowerCase()) && !params.some((p) => /^\s*q=0(\.0*)?\s*$/.test(p)));
 }
 
-/** What an upload sent: raw bytes (any content type but JSON), or the reference's JSON Resource. */
-function uploaded(request: FastifyRequest): { content: Buffer; declaredType: string | undefined } {
+/** What an upload sent, ready to store: raw bytes (any content type but JSON), or the reference's JSON Resource. */
+async function uploaded(request: FastifyRequest, reply: FastifyReply, spoolDir: string, limitBytes: number): Promise<{ content: ResourceBytes; declaredType: string | undefined; dispose: () => void }> {
   const body: unknown = request.body;
+  const declared = request.headers['content-type'];
   // A browser form's envelope is not the file: stored as is, it would be a corrupt copy.
-  if (/^\s*multipart\//i.test(request.headers['content-type'] ?? '')) {
+  if (/^\s*multipart\//i.test(declared ?? '')) {
     throw badRequest(`Validation failed for object='${OBJECT_NAME}'`, [{ field: 'content', objectName: OBJECT_NAME, defaultMessage: "must be the file's own bytes (a multipart form is not read)" }]);
   }
-  if (Buffer.isBuffer(body)) return { content: body, declaredType: request.headers['content-type'] };
-  if (typeof body === 'string') return { content: Buffer.from(body, 'utf8'), declaredType: request.headers['content-type'] };
+  if (body instanceof Readable) {
+    const announced = Number(request.headers['content-length']);
+    if (announced > limitBytes) throw tooLarge(limitBytes);
+    try {
+      const spooled = await spoolUpload(body, spoolDir, limitBytes);
+      return { content: spooled, declaredType: declared, dispose: spooled.dispose };
+    } catch (error) {
+      if (!(error instanceof UploadTooLarge)) throw error;
+      // the rest of the body is not read: the connection ends with the answer
+      void reply.header('Connection', 'close');
+      throw tooLarge(limitBytes);
+    }
+  }
   const parsed = parseBody(resourceWriteBody, body, OBJECT_NAME);
-  return { content: Buffer.from(parsed.content, 'utf8'), declaredType: parsed.contentType ?? undefined };
+  const content = Buffer.from(parsed.content, 'utf8');
+  if (content.length > limitBytes) throw tooLarge(limitBytes);
+  return { content: bytesOf(content), declaredType: parsed.contentType ?? undefined, dispose: () => undefined };
 }
 
-function sendContent(reply: FastifyReply, resource: ResourceMeta, content: Buffer) {
+const tooLarge = (limitBytes: number) => new HttpError(413, `A file may be at most ${megabytes(limitBytes)} (RESOURCE_MAX_MB)`);
+const megabytes = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MB`;
+
+function sendContent(reply: FastifyReply, resource: ResourceMeta, content: Readable) {
   return reply
     .header('Content-Type', servedContentType(resource.content_type))
+    .header('Content-Length', String(resource.size))
     .header('Content-Disposition', attachmentDisposition(resource.path))
     .header('X-Content-Type-Options', 'nosniff')
     .header('Content-Security-Policy', "default-src 'none'; sandbox")
@@ -80,9 +103,7 @@ export function resourceRoutes(app: FastifyInstance, ctx: RouteContext): void {
     response: workspaceResourceSchema,
     handler: async ({ request, reply, access }) => {
       if (wantsJson(request.headers.accept)) return workspaceResourceBody(access.resource, access.links);
-      const content = await resourceContent(ctx.db, access.workspace.id, access.resource.path);
-      if (content === undefined) throw notFound('Resource not found');
-      return sendContent(reply, access.resource, content);
+      return sendContent(reply, access.resource, Readable.from(resourceChunks(ctx.db, access.resource)));
     },
   });
 
@@ -96,8 +117,11 @@ export function resourceRoutes(app: FastifyInstance, ctx: RouteContext): void {
     },
   });
 
-  // Uploads read any content type as raw bytes (up to the resource limit: a 413 beyond it); JSON is
-  // the reference's Resource body, under the API's usual 1 MB. The parsers are this context's own.
+  // Uploads read any content type as a raw stream (spooled up to RESOURCE_MAX_MB: a 413 beyond it);
+  // JSON is the reference's Resource body, under the API's usual 1 MB. The parsers are this context's own.
+  const fileBytes = ctx.config.env.RESOURCE_MAX_MB * 1024 * 1024;
+  const workspaceBytes = ctx.config.env.RESOURCE_WORKSPACE_MB * 1024 * 1024;
+  const spoolDir = path.join(ctx.config.dataDir, 'uploads');
   void app.register((uploads, _options, done) => {
     const json = uploads.getDefaultJsonParser('error', 'error');
     uploads.removeAllContentTypeParsers();
@@ -106,7 +130,7 @@ export function resourceRoutes(app: FastifyInstance, ctx: RouteContext): void {
       if (text === '') next(null, undefined);
       else void json(request, text, next);
     });
-    uploads.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: RESOURCE_LIMITS.bytes }, (_request, body, next) => next(null, body));
+    uploads.addContentTypeParser('*', (_request, payload, next) => next(null, payload));
 
     /** Creates (201) or replaces (200) the resource at the path: admins only ('create resource', 'update resource'). */
     defineRoute(uploads, ctx, {
@@ -118,16 +142,13 @@ export function resourceRoutes(app: FastifyInstance, ctx: RouteContext): void {
       handler: async ({ request, reply, access }) => {
         if (!access.path.ok) throw badRequest(`Validation failed for object='${OBJECT_NAME}'`, [{ field: 'path', objectName: OBJECT_NAME, defaultMessage: access.path.message }]);
         const path = access.path.path;
-        const { content, declaredType } = uploaded(request);
-        if (content.length > RESOURCE_LIMITS.bytes) {
-          throw badRequest(`Validation failed for object='${OBJECT_NAME}'`, [{ field: 'content', objectName: OBJECT_NAME, defaultMessage: `must be at most ${RESOURCE_LIMITS.bytes} bytes` }]);
-        }
+        const { content, declaredType, dispose } = await uploaded(request, reply, spoolDir, fileBytes);
         const written = await writeResource(
           ctx.db,
           { workspaceId: access.workspace.id, path, content, contentType: recordedContentType(declaredType, path), profileId: request.caller.profile ? request.caller.profileId : null },
-          RESOURCE_LIMITS.workspaceBytes,
-        );
-        if (!written.ok) throw new HttpError(413, `This workspace's resources may hold at most ${RESOURCE_LIMITS.workspaceBytes} bytes together: delete some first`);
+          workspaceBytes,
+        ).finally(dispose);
+        if (!written.ok) throw new HttpError(413, `This workspace's files may hold at most ${megabytes(workspaceBytes)} together (RESOURCE_WORKSPACE_MB): delete some first`);
         return reply.status(written.created ? 201 : 200).send(workspaceResourceBody(written.resource, resourceLinks(ctx.h, written.resource, access.role)));
       },
     });

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { checkResourcePath } from '../../src/domain/workspaceResources';
 import type { Db } from '../db/database';
-import { resourceContent } from '../repositories/workspaceResources';
-import { ProjectPathRefused, isInside, replaceFileInside } from '../security/projectFiles';
+import { resourceChunks, ResourceChanged } from '../repositories/workspaceResources';
+import { ProjectPathRefused, isInside, replaceFileInsideFrom } from '../security/projectFiles';
 import { REPOSITORY_DIR } from './gitFetch';
 
 // A workspace's files (its resources: uploads and the demo's seeded files) live in the database
@@ -76,7 +76,7 @@ function holds(file: string, size: number, modified: Date): boolean {
  * what is written, so the job can read and replace it as its own.
  */
 export async function placeWorkspaceFiles(db: Db, workspaceId: string, project: string): Promise<PlacedFiles> {
-  const files = await db.selectFrom('workspace_resources').select(['path', 'size', 'last_modified']).where('workspace_id', '=', workspaceId).orderBy('path').execute();
+  const files = await db.selectFrom('workspace_resources').select(['workspace_id', 'path', 'size', 'digest', 'last_modified']).where('workspace_id', '=', workspaceId).orderBy('path').execute();
   const placed: PlacedFiles = { written: 0, kept: 0, refused: [] };
   if (files.length === 0) return placed;
   fs.mkdirSync(project, { recursive: true });
@@ -101,9 +101,14 @@ export async function placeWorkspaceFiles(db: Db, workspaceId: string, project: 
         placed.kept += 1;
         continue;
       }
-      const body = await resourceContent(db, workspaceId, file.path);
-      if (body === undefined) continue; // deleted meanwhile
-      replaceFileInside(dir, name, body);
+      try {
+        // a chunk at a time: a file of any size in constant memory
+        await replaceFileInsideFrom(dir, name, resourceChunks(db, file));
+      } catch (error) {
+        if (!(error instanceof ResourceChanged)) throw error;
+        placed.refused.push(`${file.path} was replaced or deleted while it was copied: this job runs without its newest version`);
+        continue;
+      }
       // never through a link the job may have put there meanwhile
       fs.lutimesSync(target, modified, modified);
       chown(target);

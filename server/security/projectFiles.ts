@@ -92,23 +92,51 @@ function openedPath(fd: number): string | undefined {
  * over the entry — which replaces a link planted as `name` rather than following it.
  */
 export function replaceFileInside(dir: string, name: string, body: string | Buffer): void {
+  const { fd, commit, abandon } = temporaryFileInside(dir, name);
+  try {
+    fs.writeFileSync(fd, body);
+  } catch (error) {
+    abandon();
+    throw error;
+  }
+  commit();
+}
+
+/** As replaceFileInside, with the bytes written as they come: a file of any size in constant memory. */
+export async function replaceFileInsideFrom(dir: string, name: string, chunks: AsyncIterable<Buffer>): Promise<void> {
+  const { fd, commit, abandon } = temporaryFileInside(dir, name);
+  try {
+    for await (const chunk of chunks) {
+      for (let at = 0; at < chunk.length; ) at += fs.writeSync(fd, chunk, at);
+    }
+  } catch (error) {
+    abandon();
+    throw error;
+  }
+  commit();
+}
+
+/** A temporary file beside `name` in `dir`, open for writing: renamed over `name` or removed. */
+function temporaryFileInside(dir: string, name: string): { fd: number; commit: () => void; abandon: () => void } {
   if (name !== path.basename(name) || name === '.' || name === '..') throw new ProjectPathRefused(`${name} is not a file name`);
   const stat = fs.lstatSync(dir);
   if (!stat.isDirectory()) throw new ProjectPathRefused(`${dir} is not a directory`);
   const temporary = path.join(dir, `.${name}.${randomBytes(8).toString('hex')}.tmp`);
   const fd = fs.openSync(temporary, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o644);
-  try {
-    fs.writeFileSync(fd, body);
-  } catch (error) {
-    fs.closeSync(fd);
-    fs.rmSync(temporary, { force: true });
-    throw error;
-  }
-  fs.closeSync(fd);
-  try {
-    fs.renameSync(temporary, path.join(dir, name));
-  } catch (error) {
-    fs.rmSync(temporary, { force: true });
-    throw error;
-  }
+  return {
+    fd,
+    abandon: () => {
+      fs.closeSync(fd);
+      fs.rmSync(temporary, { force: true });
+    },
+    commit: () => {
+      fs.closeSync(fd);
+      try {
+        fs.renameSync(temporary, path.join(dir, name));
+      } catch (error) {
+        fs.rmSync(temporary, { force: true });
+        throw error;
+      }
+    },
+  };
 }

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { sql } from 'kysely';
 import { DAILY_CRON } from '../../src/domain/cron';
 import { TABLE_PREFIX_SETTING } from '../../src/domain/tableNamespace';
 import type { Db } from '../db/database';
 import { createDataComponent, type DataComponentInput } from '../repositories/dataComponents';
 import { createPipeline, type PipelineInput } from '../repositories/pipelines';
+import { bytesOf, writeResource } from '../repositories/workspaceResources';
 import { enqueueJob } from '../runner';
 import { appendLogLines } from '../runner/logs';
 import { repositoryRoot } from '../plugins/repositoryRoot';
@@ -28,18 +28,10 @@ export const DEMO_FILES_PROJECT_DIR = 'demo-files';
  */
 export async function storeDemoFiles(db: Db, workspaceId: string): Promise<void> {
   for (const name of fs.readdirSync(DEMO_FILES_DIR).sort()) {
-    const content = fs.readFileSync(path.join(DEMO_FILES_DIR, name));
-    const row = { content, content_type: name.endsWith('.csv') ? 'text/csv' : 'application/octet-stream', size: content.length };
-    await db
-      .insertInto('workspace_resources')
-      .values({ workspace_id: workspaceId, path: `${DEMO_FILES_PROJECT_DIR}/${name}`, created_by: null, ...row })
-      .onConflict((oc) =>
-        oc
-          .columns(['workspace_id', 'path'])
-          .doUpdateSet({ ...row, last_modified: sql`now()` })
-          .where(sql<boolean>`workspace_resources.content IS DISTINCT FROM excluded.content`),
-      )
-      .execute();
+    const content = bytesOf(fs.readFileSync(path.join(DEMO_FILES_DIR, name)));
+    const contentType = name.endsWith('.csv') ? 'text/csv' : 'application/octet-stream';
+    // the demo's own few kilobytes: no quota to keep
+    await writeResource(db, { workspaceId, path: `${DEMO_FILES_PROJECT_DIR}/${name}`, content, contentType, profileId: null }, Number.POSITIVE_INFINITY);
   }
 }
 

@@ -11,6 +11,9 @@ import {
   RESOURCE_LIMITS,
   resourceFileName,
   servedContentType,
+  UPLOAD_FOLDER,
+  UPLOADABLE_EXTENSIONS,
+  uploadPath,
 } from './workspaceResources';
 
 describe('checkResourcePath', () => {
@@ -93,5 +96,36 @@ describe('downloadFailureText', () => {
     expect(downloadFailureText('a/b.csv', 404, 'Resource not found', 'x')).toBe("a/b.csv is not among this workspace's files.");
     expect(downloadFailureText('b.csv', 403, 'Access is denied', 'x')).toBe('b.csv could not be downloaded: Access is denied');
     expect(downloadFailureText('b.csv', undefined, '  ', 'Network error')).toBe('b.csv could not be downloaded: Network error');
+  });
+});
+
+describe('uploadPath', () => {
+  it('stores a CSV, JSON or NDJSON file under uploads/, keeping its name', () => {
+    expect(uploadPath('sales 2026.csv')).toEqual({ ok: true, path: 'uploads/sales 2026.csv' });
+    expect(uploadPath('events.NDJSON')).toEqual({ ok: true, path: 'uploads/events.NDJSON' });
+    expect(uploadPath('rows.jsonl')).toEqual({ ok: true, path: 'uploads/rows.jsonl' });
+    expect(uploadPath('Cafe\u0301.json')).toEqual({ ok: true, path: 'uploads/Caf\u00e9.json' });
+  });
+
+  it('refuses other kinds of file, paths, bare extensions and names a resource path refuses', () => {
+    expect(uploadPath('report.pdf')).toEqual({ ok: false, message: 'must be a CSV, JSON or NDJSON file (.csv, .json, .ndjson, .jsonl)' });
+    expect(uploadPath('.csv').ok).toBe(false);
+    expect(uploadPath('../secret.csv')).toEqual({ ok: false, message: 'must be a file name, not a path' });
+    expect(uploadPath('a:b.csv')).toEqual({ ok: false, message: 'must not contain any of " * : < > ? \\ |' });
+    expect(uploadPath(`${'x'.repeat(RESOURCE_LIMITS.segmentLength)}.csv`).ok).toBe(false);
+  });
+
+  it('answers any name, and what it takes is one file directly under uploads/ with a readable extension', () => {
+    fc.assert(
+      fc.property(fc.oneof(hostileString, fc.string(), fc.constantFrom('a.csv', 'b.json', '..', '.', ' x.csv', 'x.csv.', 'x\u202e.csv')), fc.constantFrom('', '.csv', '.json', '.ndjson', '.jsonl', '.txt'), (name, extension) => {
+        const checked = uploadPath(name + extension);
+        if (!checked.ok) return;
+        const [folder, file, ...rest] = checked.path.split('/');
+        expect(folder).toBe(UPLOAD_FOLDER);
+        expect(rest).toEqual([]);
+        expect(checkResourcePath(checked.path)).toEqual(checked);
+        expect(UPLOADABLE_EXTENSIONS.some((e) => file!.toLowerCase().endsWith(e))).toBe(true);
+      }),
+    );
   });
 });

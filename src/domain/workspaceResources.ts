@@ -11,10 +11,6 @@ export const RESOURCE_LIMITS = {
   segmentLength: 100,
   /** folders deep */
   segments: 8,
-  /** one resource's content, in bytes */
-  bytes: 5 * 1024 * 1024,
-  /** all of a workspace's resources together, in bytes */
-  workspaceBytes: 50 * 1024 * 1024,
 } as const;
 
 export type ResourcePathCheck = { ok: true; path: string } | { ok: false; message: string };
@@ -43,6 +39,27 @@ export function checkResourcePath(raw: string): ResourcePathCheck {
     if (segment.length > RESOURCE_LIMITS.segmentLength) return { ok: false, message: `must have names of at most ${RESOURCE_LIMITS.segmentLength} characters` };
   }
   return { ok: true, path };
+}
+
+/** The folder the Lab's uploads go to: tap-files reads it when its `paths` names it. */
+export const UPLOAD_FOLDER = 'uploads';
+/** What tap-files reads (issue 39): CSV, NDJSON and JSON arrays, by their usual extensions. */
+export const UPLOADABLE_EXTENSIONS = ['.csv', '.json', '.ndjson', '.jsonl'] as const;
+
+/**
+ * Where a file the person picked is stored: `uploads/<its name>`, or why it cannot be. The name
+ * is checked as any resource path is, and must end in an extension tap-files reads, so an upload
+ * is a file a pipeline can load.
+ */
+export function uploadPath(fileName: string): ResourcePathCheck {
+  if (fileName.includes('/')) return { ok: false, message: 'must be a file name, not a path' };
+  const checked = checkResourcePath(`${UPLOAD_FOLDER}/${fileName}`);
+  if (!checked.ok) return checked;
+  const lower = checked.path.toLowerCase();
+  if (!UPLOADABLE_EXTENSIONS.some((extension) => lower.endsWith(extension) && lower.length > UPLOAD_FOLDER.length + 1 + extension.length)) {
+    return { ok: false, message: `must be a CSV, JSON or NDJSON file (${UPLOADABLE_EXTENSIONS.join(', ')})` };
+  }
+  return checked;
 }
 
 /** The file name a download is saved under: the path's last segment. */

@@ -1,8 +1,11 @@
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REL } from '../../src/domain/relations';
 import { workspaceResourceSchema, workspaceResourcesCollectionSchema } from '../../src/domain/resources';
 import { RESOURCE_LIMITS } from '../../src/domain/workspaceResources';
+import { bytesOf, RESOURCE_CHUNK_BYTES } from '../../server/repositories/workspaceResources';
 import { deleteResource, findResource, writeResource } from '../../server/repositories/workspaceResources';
 import { DEMO } from '../../server/seed';
 import { embedded, expectError, hasLink, linkOf, type Answer } from './helpers/http';
@@ -18,9 +21,12 @@ let ownerView: Body;
 let memberView: Body;
 let outsiderWorkspaceId: string;
 const base = () => `${world.baseUrl}/api/workspaces/${DEMO.workspaceId}/resources`;
+/** RESOURCE_MAX_MB for this world: small enough to pass, and several chunks big */
+const MAX_MB = 3;
+const MAX_BYTES = MAX_MB * 1024 * 1024;
 
 beforeAll(async () => {
-  world = await startWorld();
+  world = await startWorld({ env: { RESOURCE_MAX_MB: String(MAX_MB) } });
   await Promise.all([login(world.owner), login(world.member)]);
   outsiderWorkspaceId = await outsiderWorkspace(world);
   ownerView = (await world.owner.api.get(`/api/workspaces/${DEMO.workspaceId}`)).body as Body;
@@ -35,6 +41,19 @@ async function upload(person: Person | undefined, url: string, body: string | Ui
   const response = await fetch(url, { method: 'PUT', headers, body });
   const text = await response.text();
   return { status: response.status, body: text === '' ? undefined : JSON.parse(text), headers: response.headers };
+}
+
+/** A PUT of `body` sent chunked, with no Content-Length: the server learns its size only by reading it. */
+function putStreamed(url: string, body: Uint8Array): Promise<{ status: number }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method: 'PUT', headers: { authorization: `Bearer ${world.owner.token}`, 'content-type': 'application/octet-stream', 'transfer-encoding': 'chunked' } }, (response) => {
+      response.resume();
+      response.on('end', () => resolve({ status: response.statusCode ?? 0 }));
+    });
+    request.on('error', reject);
+    for (let at = 0; at < body.length; at += 64 * 1024) request.write(body.subarray(at, at + 64 * 1024));
+    request.end();
+  });
 }
 
 /** A PUT whose path goes out exactly as written (no dot-segment resolution, unlike fetch). */
@@ -181,11 +200,30 @@ describe('attacks', () => {
     expect(got.headers.get('content-disposition')).toBe(`attachment; filename="Donn_es _t_ (1).csv"; filename*=UTF-8''Donn%C3%A9es%20%C3%A9t%C3%A9%20%281%29.csv`);
   });
 
-  it('refuses a resource over the size limit with 413, and a bad JSON body with 400 field errors', async () => {
-    const big = new Uint8Array(RESOURCE_LIMITS.bytes + 1);
-    const answer = await upload(world.owner, `${base()}/big.bin`, big);
-    expectError(answer, 413);
-    expect(answer.body.message).toMatch(/too large/i);
+  it('stores a file of several chunks byte for byte, and a file at the limit; one byte more is a 413 naming the setting, whether announced or streamed, and keeps the old version', async () => {
+    // bytes that differ in every chunk, so a chunk out of order or repeated shows
+    const atLimit = new Uint8Array(MAX_BYTES);
+    for (let i = 0; i < atLimit.length; i += 1) atLimit[i] = (i * 7 + Math.floor(i / RESOURCE_CHUNK_BYTES)) & 255;
+    const stored = await upload(world.owner, `${base()}/chunks/at-limit.bin`, atLimit);
+    expect(stored.status, JSON.stringify(stored.body)).toBe(201);
+    expect(stored.body.size).toBe(MAX_BYTES);
+    const got = await download(world.owner, linkOf(stored.body, REL.self));
+    expect(got.headers.get('content-length')).toBe(String(MAX_BYTES));
+    expect(Buffer.from(await got.arrayBuffer()).equals(Buffer.from(atLimit))).toBe(true);
+
+    const over = new Uint8Array(MAX_BYTES + 1);
+    const announced = await upload(world.owner, `${base()}/chunks/at-limit.bin`, over);
+    expectError(announced, 413);
+    expect(announced.body.message).toBe(`A file may be at most ${MAX_MB} MB (RESOURCE_MAX_MB)`);
+    // without a length, the server counts as it reads and stops at the limit
+    const streamed = await putStreamed(`${base()}/chunks/at-limit.bin`, over);
+    expect(streamed.status).toBe(413);
+    const after = await download(world.owner, linkOf(stored.body, REL.self));
+    expect(Buffer.from(await after.arrayBuffer()).equals(Buffer.from(atLimit))).toBe(true);
+    expect(fs.readdirSync(path.join(world.server.config.dataDir, 'uploads'))).toEqual([]);
+  });
+
+  it('a bad JSON body is a 400 with field errors', async () => {
     expectError(await world.owner.api.call('PUT', `${base()}/bad.txt`, { contentType: 'text/plain' }), 400, { content: 'is required' });
     expectError(await world.owner.api.call('PUT', `${base()}/bad.txt`, { content: 42 }), 400, { content: /./ });
     expectError(await world.owner.api.call('PUT', `${base()}/bad.txt`, '{"content": '), 400);
@@ -199,7 +237,7 @@ describe('attacks', () => {
 
   it("keeps a workspace's resources under their quota: a write that would pass it changes nothing", async () => {
     const db = world.server.db;
-    const write = (path: string, bytes: number) => writeResource(db, { workspaceId: outsiderWorkspaceId, path, content: Buffer.alloc(bytes, 1), contentType: 'application/octet-stream', profileId: null }, 10);
+    const write = (path: string, bytes: number) => writeResource(db, { workspaceId: outsiderWorkspaceId, path, content: bytesOf(Buffer.alloc(bytes, bytes)), contentType: 'application/octet-stream', profileId: null }, 10);
     expect(await write('quota/a.bin', 6)).toMatchObject({ ok: true, created: true });
     expect(await write('quota/b.bin', 5)).toEqual({ ok: false, reason: 'QUOTA' });
     // Replacing a file counts its new size, not both.

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bytesOf, RESOURCE_CHUNK_BYTES, writeResource } from '../../server/repositories/workspaceResources';
 import { placeWorkspaceFiles } from '../../server/runner/workspaceFiles';
 import { startBench, type Bench } from './helpers';
 
@@ -22,13 +23,10 @@ afterAll(async () => {
   for (const dir of [project, outside]) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function store(filePath: string, body: string, modified = new Date('2026-01-02T03:04:05.678Z')): Promise<void> {
-  const content = Buffer.from(body);
-  await bench.db
-    .insertInto('workspace_resources')
-    .values({ workspace_id: bench.workspaceId, path: filePath, content, content_type: 'text/csv', size: content.length, created_by: null, last_modified: modified })
-    .onConflict((oc) => oc.columns(['workspace_id', 'path']).doUpdateSet({ content, size: content.length, last_modified: modified }))
-    .execute();
+async function store(filePath: string, body: string | Buffer, modified = new Date('2026-01-02T03:04:05.678Z')): Promise<void> {
+  const written = await writeResource(bench.db, { workspaceId: bench.workspaceId, path: filePath, content: bytesOf(Buffer.from(body)), contentType: 'text/csv', profileId: null }, Number.POSITIVE_INFINITY);
+  if (!written.ok) throw new Error(`${filePath} was not stored`);
+  await bench.db.updateTable('workspace_resources').set({ last_modified: modified }).where('workspace_id', '=', bench.workspaceId).where('path', '=', filePath).execute();
 }
 
 describe('placeWorkspaceFiles', () => {
@@ -71,5 +69,13 @@ describe('placeWorkspaceFiles', () => {
     expect([third.written, third.kept]).toEqual([2, 1]);
     expect(fs.readFileSync(path.join(project, 'top.csv'), 'utf8')).toBe('x\n');
     expect(fs.statSync(path.join(project, 'data', 'a.csv')).mtime.toISOString()).toBe('2026-02-01T00:00:00.000Z');
+  });
+
+  it('places a file of several chunks byte for byte', async () => {
+    const big = Buffer.alloc(Math.floor(2.5 * RESOURCE_CHUNK_BYTES));
+    for (let i = 0; i < big.length; i += 1) big[i] = (i * 31 + Math.floor(i / RESOURCE_CHUNK_BYTES)) & 255;
+    await store('data/big.bin', big);
+    await placeWorkspaceFiles(bench.db, bench.workspaceId, project);
+    expect(fs.readFileSync(path.join(project, 'data', 'big.bin')).equals(big)).toBe(true);
   });
 });

@@ -30,6 +30,7 @@ import * as credentialChanges from './028_credential_changes';
 import * as storeLoadingRoles from './029_store_loading_roles';
 import * as streamCatalogs from './030_stream_catalogs';
 import * as workspaceDeployments from './031_workspace_deployments';
+import * as resourceChunks from './032_resource_chunks';
 
 /** Ordered by name; a new migration is a new file added here, never an edit of an old one. */
 export const migrations: Record<string, Migration> = {
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   '029_store_loading_roles': storeLoadingRoles,
   '030_stream_catalogs': streamCatalogs,
   '031_workspace_deployments': workspaceDeployments,
+  '032_resource_chunks': resourceChunks,
 };
