@@ -14,6 +14,7 @@ import {
 } from '../../domain/datasetEditor';
 import { hasLink, type HalLike } from '../../domain/hal';
 import { datasetFormForTable } from '../../domain/loadedData';
+import { applyQueryEdit, initialQueryMode, QUERY_MODES, type QueryEdit, type QueryMode } from '../../domain/queryBuilderEdit';
 import { serverErrorsOf } from '../../domain/pipelineForm';
 import { REL } from '../../domain/relations';
 import type { Dataset, DatasetPreview, DatasetWrite, StoreTable } from '../../domain/resources';
@@ -25,6 +26,8 @@ import { notProvidedActor } from '../notProvided';
 // The form region: loading → editing → validating → saving → saved, or failed with the server's
 // reasons on the fields. The preview region runs beside it: 600 ms after the query stops
 // changing the query is previewed on the server (previewing → previewed / previewFailed).
+// The query is picked in the query builder or typed as SQL (queryMode, issue 38): a pick is one
+// user.buildQuery edit of the SQL, previewed like typing; SQL the builder cannot read is left alone.
 
 /** The chart a form started on a table draws from its first preview (the builder then suggests its columns). */
 export const FIRST_CHART: ChartEdit = { type: 'kind', kind: 'bar' };
@@ -77,12 +80,17 @@ export interface DatasetEditorContext {
   readonly previewError: string | null;
   /** started on a table (issue 38): the first preview draws a first chart, once */
   readonly firstChart: boolean;
+  /** the query builder or the SQL (issue 38); the SQL is the query either way */
+  readonly queryMode: QueryMode;
 }
 
 export type DatasetEditorEvent =
   | { readonly type: 'user.change'; readonly field: DatasetFormField; readonly value: string }
   /** the chart builder's choice, written into the visualisation and metadata JSON together */
   | { readonly type: 'user.build'; readonly edit: ChartEdit }
+  /** the query builder's pick, written into the SQL (issue 38) */
+  | { readonly type: 'user.buildQuery'; readonly edit: QueryEdit }
+  | { readonly type: 'user.queryMode'; readonly mode: QueryMode }
   | { readonly type: 'user.save' }
   | { readonly type: 'user.retry' }
   | { readonly type: 'user.preview' };
@@ -142,6 +150,11 @@ export const datasetEditorMachine = setup({
       const texts = applyChartEdit(context.values, event.edit, builderSource(context.values, context.preview));
       return { values: { ...context.values, ...texts }, errors: withoutField(withoutField(context.errors, 'visualisation'), 'metadata') };
     }),
+    // SQL the builder cannot read comes back unchanged, as the chart builder's JSON does
+    applyQueryBuild: assign(({ context, event }) => {
+      if (event.type !== 'user.buildQuery') return {};
+      return { values: { ...context.values, query: applyQueryEdit(context.values.query, event.edit) }, errors: withoutField(context.errors, 'query') };
+    }),
     applyFirstChart: assign(({ context }) => {
       const texts = applyChartEdit(context.values, FIRST_CHART, builderSource(context.values, context.preview));
       return { values: { ...context.values, ...texts } };
@@ -153,7 +166,10 @@ export const datasetEditorMachine = setup({
     // Only a workspace that offers 'preview dataset' is asked; an empty query has nothing to show.
     canPreview: ({ context }) => context.values.query.trim() !== '' && hasLink(context.input.workspace, REL.previewDataset),
     isQueryChange: ({ event }) => event.type === 'user.change' && event.field === 'query',
+    // a pick the builder cannot write (unreadable SQL, nothing changed) asks for no new preview
+    buildChangesQuery: ({ context, event }) => event.type === 'user.buildQuery' && applyQueryEdit(context.values.query, event.edit) !== context.values.query,
     // only the first preview of a form started on a table, and only while no chart is set
+    isQueryMode: ({ event }) => event.type === 'user.queryMode' && (QUERY_MODES as readonly string[]).includes(event.mode),
     drawsFirstChart: ({ context }) => context.firstChart && context.values.visualisation.trim() === '' && context.values.metadata.trim() === '',
   },
 }).createMachine({
@@ -169,6 +185,7 @@ export const datasetEditorMachine = setup({
     preview: null,
     previewError: null,
     firstChart: Boolean(input.table),
+    queryMode: 'sql',
   }),
   initial: 'loading',
   states: {
@@ -179,12 +196,11 @@ export const datasetEditorMachine = setup({
         input: ({ context }) => context.input,
         onDone: {
           target: 'ready',
-          actions: assign(({ context, event }) => ({
-            dataset: event.output.dataset,
-            channels: event.output.channels,
-            values: event.output.dataset !== null ? formValuesOf(event.output.dataset) : context.input.table ? datasetFormForTable(event.output.table ?? context.input.table) : EMPTY_DATASET_FORM,
-            loadError: null,
-          })),
+          actions: assign(({ context, event }) => {
+            const values = event.output.dataset !== null ? formValuesOf(event.output.dataset) : context.input.table ? datasetFormForTable(event.output.table ?? context.input.table) : EMPTY_DATASET_FORM;
+            // a query the builder reads opens in the builder, any other (and none yet) as SQL
+            return { dataset: event.output.dataset, channels: event.output.channels, values, loadError: null, queryMode: initialQueryMode(values.query) };
+          }),
         },
         onError: { target: 'loadFailed', actions: assign({ loadError: ({ event }) => failureText(event.error) }) },
       },
@@ -194,6 +210,9 @@ export const datasetEditorMachine = setup({
     },
     ready: {
       type: 'parallel',
+      on: {
+        'user.queryMode': { guard: 'isQueryMode', actions: assign({ queryMode: ({ event }) => event.mode }) },
+      },
       states: {
         form: {
           initial: 'editing',
@@ -202,6 +221,7 @@ export const datasetEditorMachine = setup({
               on: {
                 'user.change': { actions: 'changeValue' },
                 'user.build': { actions: 'applyBuild' },
+                'user.buildQuery': { actions: 'applyQueryBuild' },
                 'user.save': 'validating',
               },
             },
@@ -241,6 +261,7 @@ export const datasetEditorMachine = setup({
               on: {
                 'user.change': { target: 'editing', actions: 'changeValue' },
                 'user.build': { target: 'editing', actions: 'applyBuild' },
+                'user.buildQuery': { target: 'editing', actions: 'applyQueryBuild' },
                 'user.save': 'validating',
               },
             },
@@ -252,6 +273,12 @@ export const datasetEditorMachine = setup({
             // typing restarts the wait; a change while the form saves is not taken, so neither is its preview
             'user.change': {
               guard: and(['isQueryChange', not(stateIn('#datasetEditor.ready.form.saving'))]),
+              target: '.debouncing',
+              reenter: true,
+            },
+            // a pick in the query builder is previewed as typing is
+            'user.buildQuery': {
+              guard: and(['buildChangesQuery', not(stateIn('#datasetEditor.ready.form.saving'))]),
               target: '.debouncing',
               reenter: true,
             },
@@ -308,6 +335,8 @@ export type DatasetEditorSnapshot = SnapshotFrom<typeof datasetEditorMachine>;
 export function selectBusy(snapshot: DatasetEditorSnapshot): boolean {
   return snapshot.matches('loading') || snapshot.matches({ ready: { form: 'saving' } }) || snapshot.matches('saved');
 }
+
+export const selectQueryMode = (snapshot: DatasetEditorSnapshot): QueryMode => snapshot.context.queryMode;
 
 export function selectPreviewState(snapshot: DatasetEditorSnapshot): 'idle' | 'waiting' | 'previewing' | 'previewed' | 'failed' {
   if (snapshot.matches({ ready: { preview: 'debouncing' } })) return 'waiting';

@@ -6,6 +6,7 @@ import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
 import { readChartBuilder, type ChartEdit } from '../../domain/chartBuilder';
 import { DATASET_FORM_TEXTS } from '../../domain/datasetEditor';
+import type { QueryMode } from '../../domain/queryBuilderEdit';
 import { parseVisualisation } from '../../domain/visualisation/spec';
 import type { Dataset, DatasetPreview } from '../../domain/resources';
 import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
@@ -71,7 +72,18 @@ const eventsFor = (load: LoadedEditor) => ({
   // The chart builder, offered once the title has changed; stopWhen ends the path there, so
   // the graph does not grow a copy of every state with a chart (the targeted test tries more edits).
   'user.build': (snapshot: AnyMachineSnapshot) => (ctx(snapshot).values.title === 'Orders' ? [{ edit: { type: 'kind', kind: 'bar' } }] : []),
+  // the query builder has paths of its own (below): here the form's rules without it
+  'user.buildQuery': [],
+  'user.queryMode': [],
 });
+
+/** The mode each case opens its query in: the builder reads the table's first rows, not the rest. */
+const OPENS_IN: Readonly<Record<string, QueryMode>> = {
+  'a new dataset': 'sql',
+  'an existing dataset with a query': 'sql',
+  'a workspace that offers no preview': 'sql',
+  'a new dataset on a table': 'build',
+};
 
 const cases: [string, DatasetEditorInput, LoadedEditor][] = [
   ['a new dataset', { workspace: WORKSPACE, datasetId: null }, { dataset: null, channels: CHANNELS }],
@@ -111,6 +123,7 @@ describe.each(cases)('datasetEditor machine for %s, generated paths', (name, inp
         const event = step.event as { type: string; error?: unknown; field?: string };
         if (event.type === 'xstate.done.actor.loadEditor') {
           expect(now.values.title).toBe(load.dataset?.title ?? (input.table ? 'Web sessions' : ''));
+          expect(now.queryMode).toBe(OPENS_IN[name]);
           // a table's first rows are the query, previewed at once
           if (input.table) expect([now.values.query, step.state.matches({ ready: { preview: 'previewing' } })]).toEqual(['SELECT * FROM web_sessions LIMIT 100', true]);
         }

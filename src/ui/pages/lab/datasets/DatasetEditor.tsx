@@ -15,6 +15,8 @@ import {
   OverlayDrawer,
   Spinner,
   Subtitle2,
+  Tab,
+  TabList,
   Textarea,
   tokens,
 } from '@fluentui/react-components';
@@ -27,11 +29,13 @@ import { hasLink } from '../../../../domain/hal';
 import { REL } from '../../../../domain/relations';
 import type { Dataset, StoreTable, Workspace } from '../../../../domain/resources';
 import { pathTo } from '../../../../domain/routes';
-import { selectBusy, selectPreviewState } from '../../../../machines/datasetEditor/datasetEditor.machine';
+import type { QueryMode } from '../../../../domain/queryBuilderEdit';
+import { selectBusy, selectPreviewState, selectQueryMode } from '../../../../machines/datasetEditor/datasetEditor.machine';
 import { useMachines } from '../../../MachinesProvider';
 import { Visualisation } from '../../../components/visualisation/Visualisation';
 import { StoreBrowser } from '../../../components/StoreBrowser';
 import { ChartBuilder } from './ChartBuilder';
+import { QueryBuilder } from './QueryBuilder';
 import { SqlField, type SqlFieldHandle } from './SqlField';
 import { PreviewTable } from '../../../components/PreviewTable';
 
@@ -40,8 +44,10 @@ const useStyles = makeStyles({
   body: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, paddingBottom: tokens.spacingVerticalL },
   mono: { fontFamily: tokens.fontFamilyMonospace },
   section: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, minWidth: 0 },
-  // the SQL beside the store's tables where the drawer is wide enough, above them on a phone
+  // the builder (or the store's tables) beside the SQL where the drawer is wide enough, above it on a phone
   querying: { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 360px), 1fr))', gap: tokens.spacingHorizontalL, alignItems: 'start' },
+  // beside a long builder the SQL it writes stays in view while the picks scroll (not on a phone, where it would cover them)
+  sticky: { '@media (min-width: 900px)': { position: 'sticky', top: 0, zIndex: 1, backgroundColor: tokens.colorNeutralBackground1 } },
   tables: { maxHeight: '360px', overflowY: 'auto', paddingRight: tokens.spacingHorizontalXS },
   // the builder beside its chart where the drawer is wide enough, the chart under it on a phone
   building: { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 380px), 1fr))', gap: tokens.spacingHorizontalL, alignItems: 'start' },
@@ -76,6 +82,8 @@ export function DatasetEditor({ workspace, workspaceId, datasetId, table = null,
   // the store's tables, beside the SQL and behind its autocomplete
   const browser = useActorRef(machines.storeBrowser, { input: { owner: workspace } });
   const storeTables = useSelector(browser, (s) => s.context.tables);
+  const tablesFailed = useSelector(browser, (s) => (s.matches('failed') ? s.context.error : null));
+  const tablesOffered = hasLink(workspace, REL.tables);
   const sqlField = useRef<SqlFieldHandle>(null);
 
   const values = useSelector(editor, (s) => s.context.values);
@@ -88,6 +96,7 @@ export function DatasetEditor({ workspace, workspaceId, datasetId, table = null,
   const previewState = useSelector(editor, selectPreviewState);
   const busy = useSelector(editor, selectBusy);
   const loading = useSelector(editor, (s) => s.matches('loading'));
+  const queryMode = useSelector(editor, selectQueryMode);
 
   const change = (field: DatasetFormField) => (_: unknown, data: { value: string }) => editor.send({ type: 'user.change', field, value: data.value });
   // The JSON fields say what is wrong as they are typed; the other messages come with Save.
@@ -166,11 +175,31 @@ export function DatasetEditor({ workspace, workspaceId, datasetId, table = null,
                 ))}
               </Dropdown>
             </Field>
+            {/* the query picked in the builder or typed as SQL (issue 38): the SQL stays in view and editable either way */}
+            <TabList size="small" aria-label="How the query is made" selectedValue={queryMode} onTabSelect={(_, data) => editor.send({ type: 'user.queryMode', mode: data.value as QueryMode })}>
+              <Tab value="build">Build</Tab>
+              <Tab value="sql">SQL</Tab>
+            </TabList>
             <div className={styles.querying}>
-              <Field label="Query" hint="Read-only SQL against the workspace's data store; names complete as you type" {...fieldProps('query')}>
+              {queryMode === 'build' && (
+                <QueryBuilder
+                  sql={values.query}
+                  tables={tablesOffered ? storeTables : NO_TABLES}
+                  tablesProblem={!tablesOffered ? "Your account cannot read the store's tables, so the builder has none to offer: write the query as SQL." : tablesFailed}
+                  onRetryTables={() => browser.send({ type: 'user.retry' })}
+                  disabled={busy}
+                  onEdit={(edit) => editor.send({ type: 'user.buildQuery', edit })}
+                />
+              )}
+              <Field
+                className={queryMode === 'build' ? styles.sticky : undefined}
+                label="Query"
+                hint={queryMode === 'build' ? 'Written by the builder, and yours to edit: SQL the builder cannot read is left as you type it' : "Read-only SQL against the workspace's data store; names complete as you type"}
+                {...fieldProps('query')}
+              >
                 <SqlField value={values.query} onChange={(value) => editor.send({ type: 'user.change', field: 'query', value })} tables={storeTables ?? NO_TABLES} disabled={busy} handle={sqlField} />
               </Field>
-              {hasLink(workspace, REL.tables) && (
+              {queryMode === 'sql' && tablesOffered && (
                 <section className={styles.section} aria-label="Tables in the store">
                   <Subtitle2>Tables in the store</Subtitle2>
                   <div className={styles.tables}>
@@ -193,7 +222,7 @@ export function DatasetEditor({ workspace, workspaceId, datasetId, table = null,
               ) : preview !== null && values.query.trim() !== '' ? (
                 <PreviewTable preview={preview} />
               ) : (
-                <span>Type a query to see its first rows.</span>
+                <span>{queryMode === 'build' ? 'Pick a table to see its first rows.' : 'Type a query to see its first rows.'}</span>
               )}
             </section>
             {values.query.trim() === '' && (
