@@ -115,7 +115,7 @@ test('an admin builds a bar chart without typing JSON, publishes it, and the dat
   await screenshot(page, 'chart-builder-dataset-1280');
 
   // the table view names the columns with the builder's labels and shows the store's numbers
-  await page.getByRole('button', { name: 'Table' }).click();
+  await page.getByRole('button', { name: 'Table', exact: true }).click();
   const table = page.getByRole('table');
   await expect(table.getByRole('columnheader')).toHaveText(['Status', 'Orders placed']);
   const rows = table.getByRole('row');
