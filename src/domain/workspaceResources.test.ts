@@ -14,6 +14,7 @@ import {
   UPLOAD_FOLDER,
   UPLOADABLE_EXTENSIONS,
   uploadPath,
+  fileSizeText,
 } from './workspaceResources';
 
 describe('checkResourcePath', () => {
@@ -127,5 +128,18 @@ describe('uploadPath', () => {
         expect(UPLOADABLE_EXTENSIONS.some((e) => file!.toLowerCase().endsWith(e))).toBe(true);
       }),
     );
+  });
+});
+
+describe('fileSizeText', () => {
+  it('reads bytes, KB, MB and GB, never rounding up past what is there', () => {
+    expect(fileSizeText(0)).toBe('0 B');
+    expect(fileSizeText(1023)).toBe('1023 B');
+    expect(fileSizeText(1024)).toBe('1 KB');
+    expect(fileSizeText(1536)).toBe('1.5 KB');
+    expect(fileSizeText(10 * 1024 - 1)).toBe('9.9 KB');
+    expect(fileSizeText(3 * 1024 * 1024)).toBe('3 MB');
+    expect(fileSizeText(256 * 1024 * 1024)).toBe('256 MB');
+    expect(fileSizeText(2047 * 1024 * 1024)).toBe('1.9 GB');
   });
 });

@@ -62,6 +62,20 @@ export function uploadPath(fileName: string): ResourcePathCheck {
   return checked;
 }
 
+/** A file's size as people read it: bytes, then KB, MB and GB (1024 each) with one decimal under 10. */
+export function fileSizeText(bytes: number): string {
+  const units = ['KB', 'MB', 'GB'];
+  if (bytes < 1024) return `${bytes} B`;
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  const shown = value < 10 ? Math.floor(value * 10) / 10 : Math.floor(value);
+  return `${shown} ${units[unit]!}`;
+}
+
 /** The file name a download is saved under: the path's last segment. */
 export function resourceFileName(path: string): string {
   return path.split('/').pop() ?? path;

@@ -5,6 +5,7 @@ import { EmptyState } from '../../../components/EmptyState';
 import { PageHeader } from '../../../components/PageHeader';
 import { useDataSources } from '../../../data/lab';
 import { useWorkspace } from '../../../shell/useWorkspace';
+import { WorkspaceFiles } from './WorkspaceFiles';
 
 const useStyles = makeStyles({
   list: { display: 'grid', gap: tokens.spacingVerticalM, gridTemplateColumns: 'repeat(auto-fill, minmax(280px, 1fr))' },
@@ -12,7 +13,7 @@ const useStyles = makeStyles({
   pipelines: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS },
 });
 
-/** /lab/{workspaceId}/datasources: the workspace's extractor components and the pipelines that use them. */
+/** /lab/{workspaceId}/datasources: the workspace's extractor components, the pipelines that use them, and its files. */
 export default function DataSourcesPage() {
   const styles = useStyles();
   const workspace = useWorkspace();
@@ -56,6 +57,7 @@ export default function DataSourcesPage() {
           })}
         </div>
       )}
+      <WorkspaceFiles workspace={workspace} />
     </>
   );
 }

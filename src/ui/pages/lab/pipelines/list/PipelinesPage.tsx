@@ -17,7 +17,7 @@ import {
   useId,
   type MenuButtonProps,
 } from '@fluentui/react-components';
-import { AddRegular, ArrowDownloadRegular, DataHistogramRegular } from '@fluentui/react-icons';
+import { AddRegular, ArrowDownloadRegular, ArrowUploadRegular, DataHistogramRegular } from '@fluentui/react-icons';
 import { useCallback, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { isFeatureEnabled } from '../../../../../domain/features';
@@ -93,6 +93,8 @@ export default function PipelinesPage() {
   const newPipeline = () => void navigate(pathTo('newPipeline', { workspaceId }));
   // Spec 001 §2: adding from the list opens the plugin catalogue filtered to extractors.
   const importSource = () => void navigate(pathTo('dataplugins', { workspaceId }, { type: 'EXTRACTOR' }));
+  // issue 39: a workspace's own files, for tap-files, are listed and uploaded on Data Sources
+  const uploadFiles = () => void navigate(pathTo('datasources', { workspaceId }));
 
   const addButton = canModify && (
     <Menu positioning="below-end">
@@ -110,6 +112,9 @@ export default function PipelinesPage() {
           </MenuItem>
           <MenuItem icon={<ArrowDownloadRegular />} onClick={importSource}>
             Import
+          </MenuItem>
+          <MenuItem icon={<ArrowUploadRegular />} onClick={uploadFiles}>
+            Upload files
           </MenuItem>
         </MenuList>
       </MenuPopover>
