@@ -3,12 +3,11 @@ import { parse } from 'libpg-query';
 import { describe, expect, it } from 'vitest';
 // The property is about the server's own guard: the SQL the builder writes in the browser is what
 // the dataset routes check, so the test reads the guard itself rather than a copy of its rules.
-// eslint-disable-next-line no-restricted-imports -- a test of the domain against the server's query guard (issue 38)
-import { checkQuery, QueryRefused } from '../../server/stores/queryGuard';
-import { builderEdit, builderState } from './queryBuilder.fixture';
-import { normaliseQuery, queryTables, takesValue, truncateName, writeQuery, type QueryState } from './queryBuilder';
-import { applyQueryEdit } from './queryBuilderEdit';
-import { readQuery } from './queryBuilderRead';
+import { builderEdit, builderState } from '../../src/domain/queryBuilder.fixture';
+import { normaliseQuery, queryTables, takesValue, truncateName, writeQuery, type QueryState } from '../../src/domain/queryBuilder';
+import { applyQueryEdit } from '../../src/domain/queryBuilderEdit';
+import { readQuery } from '../../src/domain/queryBuilderRead';
+import { checkQuery, QueryRefused } from './queryGuard';
 
 // Issue 38: SQL the query builder writes from any state — hostile names and values included —
 // parses with PostgreSQL's own parser (libpg-query) and passes the dataset query guard; and the
