@@ -112,7 +112,8 @@ function settingEntry(setting: DiscoveredSetting): Record<string, unknown> {
   });
 }
 
-function pluginEntry(plugin: DiscoveredPlugin): Record<string, unknown> {
+/** A definition as a discovery.yml entry, the shape readDiscovery reads back. */
+export function pluginEntry(plugin: DiscoveredPlugin): Record<string, unknown> {
   return present({
     name: plugin.name,
     variant: plugin.variant,

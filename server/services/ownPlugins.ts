@@ -4,6 +4,7 @@ import { PLUGIN_TYPES, type PluginType } from '../../src/domain/resources';
 import type { Db } from '../db/database';
 import { badRequest, conflict, type FieldError } from '../http/errors';
 import { builtinPlugin } from '../plugins/catalogue';
+import { pluginEntry } from '../plugins/discovery';
 import { createOwnPlugin, findOwnPlugin, pluginIdTaken, updateOwnPlugin, workspaceHoldsPlugin, type OwnPlugin } from '../repositories/dataPlugins';
 import { administeredWorkspaceIds } from '../repositories/workspaces';
 
@@ -58,26 +59,6 @@ export type OwnPluginBody = z.output<typeof ownPluginBody>;
 
 const fieldError = (field: string, defaultMessage: string): FieldError => ({ field, objectName: OBJECT_NAME, defaultMessage });
 const refuse = (errors: FieldError[]) => badRequest(`Validation failed for object='${OBJECT_NAME}'`, errors);
-
-/** A definition as a discovery.yml entry, the shape readDiscovery reads. */
-function entryOf(plugin: DiscoveredPlugin): Record<string, unknown> {
-  return {
-    name: plugin.name,
-    variant: plugin.variant,
-    label: plugin.label,
-    namespace: plugin.namespace,
-    description: plugin.description,
-    docs: plugin.docs,
-    repo: plugin.repo,
-    logo_url: plugin.logoUrl,
-    pip_url: plugin.pipUrl,
-    executable: plugin.executable,
-    capabilities: plugin.capabilities,
-    commands: plugin.commands,
-    settings: plugin.settings,
-    hidden: plugin.hidden,
-  };
-}
 
 /** The body's fields as entry keys: a field left out keeps what `base` holds, null clears it. */
 function bodyEntry(body: OwnPluginBody, base: Record<string, unknown>): Record<string, unknown> {
@@ -180,7 +161,7 @@ export async function updateOwnPluginAs(db: Db, own: OwnPlugin, body: OwnPluginB
   });
   if (errors.length > 0) throw refuse(errors);
   const { name: _name, variant: _variant, ...changes } = body;
-  const plugin = definitionOf(current.pluginType, bodyEntry(changes, entryOf(current)));
+  const plugin = definitionOf(current.pluginType, bodyEntry(changes, pluginEntry(current)));
   await updateOwnPlugin(db, own.globalId, plugin);
   return (await findOwnPlugin(db, own.globalId)) ?? own;
 }

@@ -151,6 +151,10 @@ describe("a workspace's own plugin through the global catalogue", () => {
     const again = await owner.call('PUT', linkOf(acme, REL.updateDataplugin), updated.body);
     expect(again.status, JSON.stringify(again.body)).toBe(200);
     expect(again.body.settings).toEqual(updated.body.settings);
+    // a change that names no settings keeps them as they were, kinds and all
+    const relabelled = await owner.call('PUT', linkOf(acme, REL.updateDataplugin), { label: 'Acme CRM' });
+    expect(relabelled.status, JSON.stringify(relabelled.body)).toBe(200);
+    expect(relabelled.body.settings).toEqual(updated.body.settings);
 
     expectError(await owner.call('PUT', linkOf(acme, REL.updateDataplugin), { name: 'tap-other', variant: 'other', pluginType: 'LOADER', workspace: outsiderWorkspaceId }), 400, {
       name: /cannot change/,
