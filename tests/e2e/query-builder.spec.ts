@@ -214,7 +214,7 @@ test('at 375 px: SQL edited into something the builder cannot read is reported a
   // (another table starts over, keeping the limit: the SQL above had none)
   await pick(builder, page, 'Table', 'orders');
   await builder.getByRole('button', { name: 'Join a table' }).click();
-  await page.getByRole('menuitem', { name: 'customers on orders.customer_id' }).click();
+  await page.getByRole('menuitem', { name: 'customers on orders.customer_id', exact: true }).click();
   await builder.getByRole('combobox', { name: 'Group by' }).click();
   await page.getByRole('menuitemcheckbox', { name: /^customers\.country/ }).click();
   await page.keyboard.press('Escape');

@@ -41,6 +41,18 @@ test('an admin uploads a CSV, a tap-files pipeline loads it, and its table opens
   await screenshot(page, 'workspace-files-375');
   await page.setViewportSize({ width: 1280, height: 800 });
 
+  // deleting asks first: Cancel keeps the file, Delete removes it from the list
+  await files.getByLabel('Files to upload').setInputFiles({ name: `${stem}_spare.csv`, mimeType: 'text/csv', buffer: Buffer.from('a\n1\n') });
+  const spare = files.locator(`[data-file="uploads/${stem}_spare.csv"]`);
+  await spare.getByRole('button', { name: `Delete uploads/${stem}_spare.csv` }).click();
+  const confirm = page.getByRole('dialog', { name: `Delete uploads/${stem}_spare.csv` });
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(spare).toBeVisible();
+  await spare.getByRole('button', { name: `Delete uploads/${stem}_spare.csv` }).click();
+  await confirm.getByRole('button', { name: 'Delete' }).click();
+  await expect(spare).toHaveCount(0);
+  await expect(row).toBeVisible();
+
   // a pipeline reading just that upload, into its own tables
   const token = await ownerToken();
   const workspace = await call(token, 'GET', `/api/workspaces/${SEED.workspaceId}`);

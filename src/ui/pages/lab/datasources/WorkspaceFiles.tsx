@@ -2,6 +2,12 @@ import {
   Body1,
   Button,
   Caption1,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
   makeStyles,
   MessageBar,
   MessageBarBody,
@@ -28,6 +34,7 @@ const useStyles = makeStyles({
   section: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, marginTop: tokens.spacingVerticalXXL },
   head: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', justifyContent: 'space-between', gap: tokens.spacingHorizontalM },
   title: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXXS },
+  caption: { margin: 0 },
   path: { overflowWrap: 'anywhere' },
   // on a phone the table keeps its columns and scrolls sideways rather than squeezing the names
   scroll: { overflowX: 'auto' },
@@ -47,6 +54,7 @@ export function WorkspaceFiles({ workspace }: { workspace: Workspace }) {
   const download = useDownloadResource();
   const picker = useRef<HTMLInputElement>(null);
   const [uploaded, setUploaded] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState<WorkspaceResource | null>(null);
   const files = listed.data?.['_embedded']?.resources ?? null;
   const error = listed.state.status === 'failed' ? listed.state.message : null;
   const problem = upload.error ?? remove.error ?? download.error;
@@ -67,6 +75,7 @@ export function WorkspaceFiles({ workspace }: { workspace: Workspace }) {
 
   const deleteFile = async (file: WorkspaceResource) => {
     const outcome = await remove.run(file);
+    setConfirming(null);
     if (outcome.ok) setReload((n) => n + 1);
   };
 
@@ -75,7 +84,7 @@ export function WorkspaceFiles({ workspace }: { workspace: Workspace }) {
       <div className={styles.head}>
         <div className={styles.title}>
           <Subtitle2 as="h2">Files</Subtitle2>
-          <Caption1 as="p">{`CSV, JSON and NDJSON files a tap-files pipeline can load: add ${UPLOAD_FOLDER} to its paths.`}</Caption1>
+          <Caption1 as="p" className={styles.caption}>{`CSV, JSON and NDJSON files a tap-files pipeline can load: add ${UPLOAD_FOLDER} to its paths.`}</Caption1>
         </div>
         <Button appearance="primary" icon={upload.pending ? <Spinner size="tiny" /> : <ArrowUploadRegular />} disabled={upload.pending} onClick={() => picker.current?.click()}>
           {upload.pending ? 'Uploading…' : 'Upload files'}
@@ -116,7 +125,7 @@ export function WorkspaceFiles({ workspace }: { workspace: Workspace }) {
                   <TableCell>
                     <Button appearance="subtle" icon={<ArrowDownloadRegular />} aria-label={`Download ${file.path}`} onClick={() => void download.run({ workspace, path: file.path })} />
                     {hasLink(file, REL.deleteResource) && (
-                      <Button appearance="subtle" icon={<DeleteRegular />} aria-label={`Delete ${file.path}`} disabled={remove.pending} onClick={() => void deleteFile(file)} />
+                      <Button appearance="subtle" icon={<DeleteRegular />} aria-label={`Delete ${file.path}`} disabled={remove.pending} onClick={() => setConfirming(file)} />
                     )}
                   </TableCell>
                 </TableRow>
@@ -125,6 +134,22 @@ export function WorkspaceFiles({ workspace }: { workspace: Workspace }) {
           </Table>
         </div>
       )}
+      <Dialog open={confirming !== null} onOpenChange={(_, data) => !data.open && !remove.pending && setConfirming(null)}>
+        <DialogSurface>
+          <DialogBody>
+            <DialogTitle>{`Delete ${confirming?.path ?? 'file'}`}</DialogTitle>
+            <DialogContent>A pipeline that reads this file will no longer find it. Its tables keep the rows already loaded.</DialogContent>
+            <DialogActions>
+              <Button disabled={remove.pending} onClick={() => setConfirming(null)}>
+                Cancel
+              </Button>
+              <Button appearance="primary" disabled={remove.pending} icon={remove.pending ? <Spinner size="tiny" /> : null} onClick={() => confirming && void deleteFile(confirming)}>
+                Delete
+              </Button>
+            </DialogActions>
+          </DialogBody>
+        </DialogSurface>
+      </Dialog>
     </section>
   );
 }
