@@ -2,7 +2,7 @@ import pg from 'pg';
 import { expect, test, type Page } from './fixtures';
 import { REL } from '../../src/domain/relations';
 import { DEMO as SEED } from '../../server/seed';
-import { apiCall as call, baseUrl, DEMO, linkOf, screenshot, signIn } from './support';
+import { apiCall as call, baseUrl, DEMO, linkOf, screenshot, searchPipelines, signIn } from './support';
 
 // Data stores (spec 001 §2 'Data stores') against the real server and runner: a PostgreSQL store
 // pointing at the local PostgreSQL (127.0.0.1:5432, database `test`) is added in the browser,
@@ -124,8 +124,7 @@ test.describe('data stores', () => {
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     await page.goto(new URL(`/lab/${SEED.workspaceId}/pipelines`, baseUrl()).toString());
-    await page.getByPlaceholder('Search pipelines...').fill(pipelineName);
-    const pipeline = page.locator(`[data-pipeline="${pipelineName}"]`);
+    const pipeline = await searchPipelines(page, pipelineName);
     await pipeline.getByRole('button', { name: 'Start job' }).click();
     await expect(pipeline.locator('[data-status="ERROR"]').first()).toBeVisible({ timeout: 90_000 });
     const tables = await withClient(async (client) => (await client.query<{ table_name: string }>('SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1', [SCHEMA])).rows.map((r) => r.table_name));

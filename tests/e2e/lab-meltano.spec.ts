@@ -4,7 +4,7 @@ import { expect, test, type Page } from './fixtures';
 import { DEMO as SEED } from '../../server/seed';
 import { fillWheelhouse } from '../support/packageIndex';
 import { LOCAL_PG, MELTANO_TAP_POSTGRES, meltanoWheelhouse } from './meltanoSupport';
-import { addComponent, DEMO, screenshot, signIn } from './support';
+import { addComponent, DEMO, screenshot, searchPipelines, signIn } from './support';
 
 // A Python plugin from the catalogue, end to end (issue 37): a workspace admin installs the
 // MeltanoLabs tap-postgres ("Postgres", not the built-in tap-postgres), builds a pipeline reading a
@@ -155,8 +155,7 @@ test.describe('a Python plugin from the catalogue', () => {
     await page.getByRole('button', { name: 'Save & run' }).click();
     await expect(page).toHaveURL(new RegExp(`/lab/${SEED.workspaceId}/pipelines$`));
     await expect(toast(page, `${name} saved: its run has started.`)).toBeVisible();
-    await page.getByPlaceholder('Search pipelines...').fill(name);
-    const row = page.locator(`[data-pipeline="${name}"]`);
+    const row = await searchPipelines(page, name);
     await row.getByRole('button', { name: /^Log of job/ }).first().click();
     const log = page.getByRole('dialog', { name: 'Job log' });
     // (after Meltano is provisioned, on a machine's first run: 17 s here from the local index)

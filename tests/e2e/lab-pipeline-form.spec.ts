@@ -2,7 +2,7 @@ import { expect, test } from './fixtures';
 import { REL } from '../../src/domain/relations';
 import { DEMO as SEED } from '../../server/seed';
 import { ownerToken } from './datasetSupport';
-import { addComponent, apiCall, DEMO, linkOf, screenshot, signIn } from './support';
+import { addComponent, apiCall, DEMO, linkOf, screenshot, searchPipelines, signIn } from './support';
 
 const NEW = `/lab/${SEED.workspaceId}/pipelines/new`;
 const unique = (prefix: string) => `${prefix} ${Date.now().toString(36)}`;
@@ -128,8 +128,7 @@ test("a second demo import gets tables of its own: the form asks before sharing 
   await page.getByRole('button', { name: 'Save & run' }).click();
   await expect(page).toHaveURL(new RegExp(`/lab/${SEED.workspaceId}/pipelines$`));
   await expect(page.locator('.fui-ToastTitle', { hasText: `${name} saved: its run has started.` })).toBeVisible();
-  await page.getByPlaceholder('Search pipelines...').fill(name);
-  const row = page.locator(`[data-pipeline="${name}"]`);
+  const row = await searchPipelines(page, name);
   await expect(row).toHaveCount(1);
   await screenshot(page, 'lab-save-and-run-1280');
   await expect(row.locator('[data-status="COMPLETE"]').first()).toBeVisible({ timeout: 45_000 });

@@ -2,7 +2,7 @@ import { expect, test } from './fixtures';
 import { REL } from '../../src/domain/relations';
 import { storeTablesSchema } from '../../src/domain/resources';
 import { DEMO as SEED } from '../../server/seed';
-import { apiCall as call, baseUrl, DEMO, linkOf, screenshot, signIn } from './support';
+import { apiCall as call, baseUrl, DEMO, linkOf, screenshot, searchPipelines, signIn } from './support';
 
 // Lineage on the dataset page (issue 41): a member opens a demo dataset, follows a column back to
 // the store table column it is computed from, the pipeline run that loaded that table, and the
@@ -53,8 +53,7 @@ test("a member follows a dataset's column back to its pipeline run and source (1
 test("an admin sees a pipeline's impact: the tables its runs feed and the datasets reading them (1280 and 375)", async ({ page }) => {
   await signIn(page, DEMO.owner, `/lab/${SEED.workspaceId}/pipelines`);
   await expect(page.getByRole('heading', { name: 'Data Imports' })).toBeVisible();
-  await page.getByPlaceholder('Search pipelines...').fill('Demo sales data');
-  const row = page.locator('[data-pipeline="Demo sales data"]');
+  const row = await searchPipelines(page, 'Demo sales data');
   await row.getByRole('button', { name: 'Expand' }).click();
   await row.getByRole('tab', { name: 'Impact' }).click();
   const impact = row.getByRole('region', { name: 'Impact' });

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 export const baseUrl = () => {
   const url = process.env.E2E_BASE_URL;
@@ -117,4 +117,15 @@ export async function addComponent(page: Page, search: string, label: string) {
   await expect(dialog).toBeHidden();
   await expect(page.getByRole('group', { name: label, exact: true })).toBeVisible();
   await expect(page.getByText('Saving draft')).toHaveCount(0);
+}
+
+/**
+ * Searches the Lab's pipeline list for `name` and waits until the search has answered (no other
+ * pipeline's row left), so the row does not move under a click when the answer arrives: a click
+ * on a row of the unfiltered list just before it re-rendered was lost on a loaded machine.
+ */
+export async function searchPipelines(page: Page, name: string): Promise<Locator> {
+  await page.getByPlaceholder('Search pipelines...').fill(name);
+  await expect(page.locator('[data-pipeline]').filter({ hasNotText: name })).toHaveCount(0);
+  return page.locator(`[data-pipeline="${name}"]`);
 }

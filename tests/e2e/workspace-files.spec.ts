@@ -1,7 +1,7 @@
 import { expect, test } from './fixtures';
 import { REL } from '../../src/domain/relations';
 import { DEMO as SEED } from '../../server/seed';
-import { apiCall as call, baseUrl, DEMO, linkOf, screenshot, signIn } from './support';
+import { apiCall as call, baseUrl, DEMO, linkOf, screenshot, searchPipelines, signIn } from './support';
 
 // Issue 39, file sources people can use: the demo owner, signed in through the real identity
 // provider, uploads a CSV from the Lab, a tap-files pipeline reading uploads/ loads it in its
@@ -66,9 +66,7 @@ test('an admin uploads a CSV, a tap-files pipeline loads it, and its table opens
   expect(created.status, JSON.stringify(created.body)).toBe(201);
 
   await page.goto(`/lab/${SEED.workspaceId}/pipelines`);
-  await page.getByPlaceholder('Search pipelines...').fill(name);
-  const pipeline = page.locator(`[data-pipeline="${name}"]`);
-  await expect(page.locator('[data-pipeline]')).toHaveCount(1);
+  const pipeline = await searchPipelines(page, name);
   await pipeline.getByRole('button', { name: 'Start job' }).click();
   await expect(pipeline.locator('[data-status="COMPLETE"]').first()).toBeVisible({ timeout: 90_000 });
   await pipeline.getByRole('link', { name: 'View tables' }).first().click();
