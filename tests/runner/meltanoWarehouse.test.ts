@@ -237,7 +237,7 @@ describe("the workspace's store is Meltano's warehouse", () => {
         '    settings: [{name: count, kind: integer}, {name: api_key, kind: password, sensitive: true}]',
         '    config: {count: 3}',
         '  loaders:',
-        '  - name: warehouse',
+        '  - name: target-postgres',
         '    namespace: target_postgres',
         '    pip_url: meltanolabs-target-postgres',
         '    executable: target-postgres',
@@ -252,12 +252,12 @@ describe("the workspace's store is Meltano's warehouse", () => {
       if (fs.lstatSync(p).isDirectory()) for (const name of fs.readdirSync(p)) chownAll(path.join(p, name));
     };
     chownAll(repository);
-    await bench.component({ name: 'warehouse', pluginType: 'LOADER', pluginName: 'target-postgres', variant: 'meltanolabs' });
-    const pipeline = await bench.pipeline({ name: 'from the repository', dataComponents: ['tap-counter', 'warehouse'], properties: { 'tap-counter.api_key': SECRET } });
+    // the component made in beforeAll; the repository's meltano.yml defines the plugin itself (Matatika's annotation)
+    const pipeline = await bench.pipeline({ name: 'from the repository', dataComponents: ['tap-counter', 'target-postgres'], properties: { 'tap-counter.api_key': SECRET } });
     const { job, log } = await run(bench, pipeline.id);
     const text = log.join('\n');
     expect(job.status, text).toBe('COMPLETE');
-    expect(text).toContain("warehouse loads into the workspace's store");
+    expect(text).toContain("target-postgres loads into the workspace's store");
     expect(await storeRows('counts')).toEqual([1, 2, 3]);
     expect(job.rows_by_stream).toEqual({ counts: 3 });
     const fresh = await bench.db.selectFrom('store_loads').selectAll().where('workspace_id', '=', bench.workspaceId).where('table_name', '=', 'counts').executeTakeFirst();
@@ -306,14 +306,14 @@ describe("the workspace's store is Meltano's warehouse", () => {
     };
     chownAll(repository);
     await bench.component({ name: 'dbt-postgres', pluginType: 'TRANSFORMER', pluginName: 'dbt-postgres', variant: 'dbt-labs' });
-    const pipeline = await bench.pipeline({ name: 'load and transform', dataComponents: ['tap-counter', 'warehouse', 'dbt-postgres'], script: 'meltano run tap-counter warehouse dbt-postgres:run', properties: { 'tap-counter.api_key': SECRET } });
+    const pipeline = await bench.pipeline({ name: 'load and transform', dataComponents: ['tap-counter', 'target-postgres', 'dbt-postgres'], script: 'meltano install\nmeltano run tap-counter target-postgres dbt-postgres:run', properties: { 'tap-counter.api_key': SECRET } });
     const watch = watchProcesses();
     const { job, log } = await run(bench, pipeline.id);
     const { commandLines, tokens } = watch.stop();
     const text = log.join('\n');
     expect(job.status, text).toBe('COMPLETE');
     const role = await ensureLoadingRole(bench.db, bench.workspaceId);
-    expect(text).toContain(`warehouse loads into and dbt-postgres transforms in the workspace's store (schema ${role.schema}) as role ${role.role}`);
+    expect(text).toContain(`target-postgres loads into and dbt-postgres transforms in the workspace's store (schema ${role.schema}) as role ${role.role}`);
     const counted = await sql<{ n: number; owner: string }>`SELECT (SELECT n FROM ${sql.table(`${role.schema}.counted`)})::int AS n, (SELECT tableowner FROM pg_tables WHERE schemaname = ${role.schema} AND tablename = 'counted') AS owner`.execute(bench.db);
     const loaded = await storeRows('counts');
     expect(counted.rows[0]).toEqual({ n: loaded.length, owner: role.role });
