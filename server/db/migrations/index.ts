@@ -31,6 +31,7 @@ import * as storeLoadingRoles from './029_store_loading_roles';
 import * as streamCatalogs from './030_stream_catalogs';
 import * as workspaceDeployments from './031_workspace_deployments';
 import * as resourceChunks from './032_resource_chunks';
+import * as openLineageEvents from './033_openlineage_events';
 
 /** Ordered by name; a new migration is a new file added here, never an edit of an old one. */
 export const migrations: Record<string, Migration> = {
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   '030_stream_catalogs': streamCatalogs,
   '031_workspace_deployments': workspaceDeployments,
   '032_resource_chunks': resourceChunks,
+  '033_openlineage_events': openLineageEvents,
 };
