@@ -440,6 +440,8 @@ export class Runner {
         writer.write(`Meltano's state could not be saved: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
+    // a store that went past its limit ends the job in error, whatever the script made of its loaders' failure
+    if (warehouse?.storeFull && result.reason === 'EXITED' && result.exitCode === 0) return { ...result, exitCode: 1 };
     // a run that ended well: what Meltano's loaders put in the store, counted as the bridge counts target-store's
     if (warehouse && !entry.lost && result.reason === 'EXITED' && result.exitCode === 0) {
       try {

@@ -27,8 +27,9 @@ export async function storeSizeBytes(db: Db, workspaceId: string): Promise<numbe
 }
 
 export class StoreFull extends Error {
-  constructor(limitMb: number, usedBytes: number) {
-    super(`The workspace's data store would grow past its limit of ${limitMb} MB (STORE_MAX_MB); it holds ${(usedBytes / 1_048_576).toFixed(1)} MB. Remove tables or rows, or raise STORE_MAX_MB.`);
+  /** `grown`: the store is past the limit already (a load measured as it ran), not about to be */
+  constructor(limitMb: number, usedBytes: number, grown = false) {
+    super(`The workspace's data store ${grown ? 'has grown' : 'would grow'} past its limit of ${limitMb} MB (STORE_MAX_MB); it holds ${(usedBytes / 1_048_576).toFixed(1)} MB.${grown ? ' The rest of this load was stopped.' : ''} Remove tables or rows, or raise STORE_MAX_MB.`);
     this.name = 'StoreFull';
   }
 }
@@ -37,4 +38,40 @@ export class StoreFull extends Error {
 export async function requireStoreRoom(db: Db, workspaceId: string, limitMb: number, incomingBytes: number): Promise<void> {
   const used = await storeSizeBytes(db, workspaceId);
   if (used + incomingBytes > limitMb * 1_048_576) throw new StoreFull(limitMb, used);
+}
+
+/** How often a load the bridge does not see (Meltano's loaders through the store proxy) is measured. */
+export const STORE_WATCH_MS = 2_000;
+
+/**
+ * Measures the workspace's store every `intervalMs` and calls `onFull` once when it holds more than
+ * `limitMb`; for loads that reach the store directly, where no batch passes the bridge's check. A
+ * soft limit: what was committed before the measure stays. Returns the stop.
+ */
+export function watchStoreRoom(db: Db, workspaceId: string, limitMb: number, onFull: (full: StoreFull) => void, onError: (error: unknown) => void, intervalMs = STORE_WATCH_MS): () => void {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const check = async () => {
+    try {
+      const used = await storeSizeBytes(db, workspaceId);
+      if (stopped) return;
+      if (used > limitMb * 1_048_576) {
+        stopped = true;
+        onFull(new StoreFull(limitMb, used, true));
+        return;
+      }
+    } catch (error) {
+      if (!stopped) onError(error);
+    }
+    if (!stopped) schedule();
+  };
+  const schedule = () => {
+    timer = setTimeout(() => void check(), intervalMs);
+    timer.unref();
+  };
+  schedule();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
 }

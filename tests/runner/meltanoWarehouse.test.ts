@@ -323,6 +323,27 @@ describe("the workspace's store is Meltano's warehouse", () => {
     }
   }, RUN_TIMEOUT_MS);
 
+  it.runIf(ON_POSTGRES)('a load past STORE_MAX_MB is stopped: its sessions end, the job ends ERROR with one line naming the setting, and most rows never arrive', async () => {
+    const COUNT = 60_000;
+    const saved = process.env.STORE_MAX_MB;
+    // read by each job as it opens the store (the bridge keeps the value it started with)
+    process.env.STORE_MAX_MB = '1';
+    try {
+      const pipeline = await bench.pipeline({ name: 'too much for the store', dataComponents: ['tap-counter', 'target-postgres'], properties: { 'tap-counter.count': COUNT, 'tap-counter.api_key': SECRET, 'target-postgres.table_prefix': 'full_' } });
+      const { job, log } = await run(bench, pipeline.id);
+      const text = log.join('\n');
+      expect(job.status, text).toBe('ERROR');
+      const ours = log.filter((line) => line.startsWith("The workspace's data store has grown past its limit of 1 MB (STORE_MAX_MB)"));
+      expect(ours, text).toHaveLength(1);
+      const [{ n }] = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(`${schema()}.full_counts`)}`.execute(storeDbOf(bench.db))).rows;
+      expect(n).toBeLessThan(COUNT / 2);
+    } finally {
+      if (saved === undefined) delete process.env.STORE_MAX_MB;
+      else process.env.STORE_MAX_MB = saved;
+      await sql`DROP TABLE IF EXISTS ${sql.table(`${schema()}.full_counts`)}`.execute(storeDbOf(bench.db));
+    }
+  }, RUN_TIMEOUT_MS);
+
   it.runIf(ON_POSTGRES)('a deleted workspace takes its loading role with it', async () => {
     const gone = newId();
     await bench.db.insertInto('workspaces').values({ id: gone, name: 'Short-lived', domains: '[]', app_properties: '{}', status: 'READY' }).execute();

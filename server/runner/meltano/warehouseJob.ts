@@ -7,6 +7,7 @@ import { storesApart } from '../../db/storeDatabase';
 import type { DataComponentRow } from '../../repositories/dataComponents';
 import { DEFAULT_STORE_LOADER } from '../../stores/storeKinds';
 import { ensureLoadingRole } from '../../stores/loadingRole';
+import { requireStoreRoom, storeMaxMb, watchStoreRoom } from '../../stores/storeSize';
 import { SANDBOX_STORE_DIR, StoreProxy, type StoreUpstream } from '../warehouse/storeProxy';
 import { pythonDefinitions } from './definitions';
 import { StreamRecordCounts, recordWarehouseLoads } from './warehouseLoads';
@@ -55,6 +56,8 @@ export interface WarehouseJob {
   sockets: Array<{ source: string; target: string }>;
   /** each line of the job's log: the tap's record counters */
   observe(line: string): void;
+  /** the store went past STORE_MAX_MB while the job ran, and its sessions were ended */
+  readonly storeFull: boolean;
   /** once the run ended well: rows per stream and freshness, with lines for the job's log */
   record(): Promise<string[]>;
   close(): Promise<void>;
@@ -78,6 +81,8 @@ export async function openWarehouse(input: {
   pipelineProperties: Record<string, unknown>;
   write: (line: string) => void;
   log: (line: string) => void;
+  /** STORE_MAX_MB; from the environment when left out */
+  storeLimitMb?: number;
 }): Promise<WarehouseJob | undefined> {
   if (storesApart(input.db)) return undefined;
   const repository = readRepositoryMeltanoYml(input.projectDir);
@@ -87,9 +92,24 @@ export async function openWarehouse(input: {
   if (!url) throw new Error('The store proxy needs the address of the platform database.');
   if (upstreamWantsTls(url)) throw new Error(`${loaders.map((l) => l.name).join(', ')} cannot reach the workspace's store on this install: the platform's database URL asks for TLS, which the runner's store proxy does not speak yet. Give the loader a host of its own, or load with target-store.`);
   if (repository === undefined) for (const l of loaders) if (l.kind !== 'dbt') input.definitions.set(l.name, withWarehouseSettings(input.definitions.get(l.name)!));
+  // the loaders write past the bridge, so the store's limit is kept by measuring it while they run
+  const limitMb = input.storeLimitMb ?? storeMaxMb();
+  await requireStoreRoom(input.db, input.workspaceId, limitMb, 0);
   const role = await ensureLoadingRole(input.db, input.workspaceId);
   const token = randomBytes(24).toString('hex');
   const proxy = await StoreProxy.open({ upstream: upstreamOf(url), database: role.database, role: role.role, password: role.password, token, log: input.log });
+  let storeFull = false;
+  const stopWatching = watchStoreRoom(
+    input.db,
+    input.workspaceId,
+    limitMb,
+    (full) => {
+      storeFull = true;
+      input.write(full.message);
+      proxy.shut(full.message);
+    },
+    (error) => input.log(`the store's size could not be measured: ${error instanceof Error ? error.message : String(error)}`),
+  );
   const socketDir = input.unsandboxed ? proxy.dir : SANDBOX_STORE_DIR;
   const writers = loaders.filter((l) => l.kind !== 'dbt').map((l) => l.name);
   const dbt = loaders.filter((l) => l.kind === 'dbt').map((l) => l.name);
@@ -98,13 +118,19 @@ export async function openWarehouse(input: {
   const counts = new StreamRecordCounts(new Set(writers));
   return {
     env: warehouseEnv(loaders, { socketDir, database: role.database, role: role.role, token, schema: role.schema }),
+    get storeFull() {
+      return storeFull;
+    },
     sockets: [{ source: proxy.socketPath, target: `${SANDBOX_STORE_DIR}/${proxy.socketPath.split('/').pop()!}` }],
     observe: (line) => counts.observe(line),
     record: async () => {
       const tables = await recordWarehouseLoads(input.db, { jobId: input.jobId, pipelineId: input.pipelineId, workspaceId: input.workspaceId, schema: role.schema, counts });
       return tables.length > 0 ? [`Loaded into the store: ${tables.join(', ')}.`] : [];
     },
-    close: () => proxy.close(),
+    close: () => {
+      stopWatching();
+      return proxy.close();
+    },
   };
 }
 

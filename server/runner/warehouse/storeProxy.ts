@@ -53,8 +53,12 @@ export class StoreProxy {
   readonly socketPath: string;
   private readonly server: net.Server;
   private readonly sockets = new Set<net.Socket>();
+  /** the job's side of each session (told why when the proxy shuts), with its upstream once there is one */
+  private readonly clients = new Map<net.Socket, net.Socket | undefined>();
   private readonly tokenDigest: Buffer;
   private closed = false;
+  /** once set, every session is ended and every new one refused with this text */
+  private shutWith: string | undefined;
 
   private constructor(private readonly options: StoreProxyOptions) {
     this.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'runner-store-'));
@@ -85,6 +89,26 @@ export class StoreProxy {
     fs.rmSync(this.dir, { recursive: true, force: true });
   }
 
+  /**
+   * Ends every session with a FATAL error carrying `text` (SQLSTATE 53100, disk full) and refuses
+   * new ones the same way, the socket left in place so the job's loaders say why they stopped.
+   * PostgreSQL rolls back what an ended session had not committed.
+   */
+  shut(text: string): void {
+    if (this.shutWith !== undefined || this.closed) return;
+    this.shutWith = text;
+    for (const [client, upstream] of this.clients) {
+      if (upstream) {
+        // nothing more either way, and the upstream's end must not cut the client before it hears why
+        client.unpipe(upstream);
+        upstream.unpipe(client);
+        upstream.removeAllListeners('close');
+        upstream.destroy();
+      }
+      client.end(fatalError('53100', text));
+    }
+  }
+
   /** sessions open now (the tests watch them end) */
   get openSockets(): number {
     return this.sockets.size;
@@ -99,6 +123,8 @@ export class StoreProxy {
 
   private serve(client: net.Socket): void {
     this.track(client);
+    this.clients.set(client, undefined);
+    client.once('close', () => this.clients.delete(client));
     const { role, database } = this.options;
     let pending: Buffer = Buffer.alloc(0);
     let phase: 'first' | 'password' | 'upstream' = 'first';
@@ -115,6 +141,8 @@ export class StoreProxy {
     client.once('close', () => clearTimeout(timer));
 
     const onData = (chunk: Buffer) => {
+      // shut: the client has heard why, and nothing it sends goes anywhere
+      if (this.shutWith !== undefined && phase !== 'first') return;
       if (phase === 'upstream') {
         // pipelined bytes before the upstream let us in: kept for it
         pending = Buffer.concat([pending, chunk]);
@@ -141,6 +169,7 @@ export class StoreProxy {
         const parameters = first.parameters;
         const user = parameters.get('user');
         const wanted = parameters.get('database') ?? user;
+        if (this.shutWith !== undefined) return refuse('53100', this.shutWith);
         if (user !== role) return refuse('28000', `this socket serves the workspace's store as role "${role}" only`);
         if (wanted !== database) return refuse('3D000', `this socket serves database "${database}" only`);
         const other = [...parameters.keys()].filter((k) => k !== 'user' && k !== 'database' && !PASSED_PARAMETERS.has(k));
@@ -184,6 +213,7 @@ export class StoreProxy {
     const { upstream, role, database, password } = this.options;
     const socket = upstream.host.startsWith('/') ? net.connect({ path: path.join(upstream.host, `.s.PGSQL.${upstream.port}`) }) : net.connect({ host: upstream.host, port: upstream.port });
     this.track(socket);
+    if (this.clients.has(client)) this.clients.set(client, socket);
     socket.setTimeout(this.options.loginTimeoutMs ?? LOGIN_TIMEOUT_MS, () => socket.destroy());
     const reader = new MessageReader(MAX_AUTH_MESSAGE_BYTES);
     let scram: ScramClient | undefined;
