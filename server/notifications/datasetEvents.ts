@@ -1,14 +1,17 @@
 import { breachDetail, breachingValue } from '../../src/domain/alertRules';
+import { withImpact } from '../../src/domain/lineageImpact';
 import type { Db } from '../db/database';
 import { insertAlert, insertAlertOnce, rulesOf, setBreached, type AlertRow } from '../repositories/alerts';
 import { datasetSubscribersOf } from '../repositories/subscriptions';
 import { checkQuery, type CheckedQuery } from '../stores/queryGuard';
 import { missingTables, runQuery } from '../stores/queryRunner';
+import { failureImpact } from './failureImpact';
 import { notify } from './notify';
 
 // What a pipeline run means for the datasets that read its tables (issue 12):
 // - a run that ends ERROR (no retry left) or times out raises an alert on every dataset whose
-//   query reads a table the pipeline loads, told to the dataset's ALERTS and ALL watchers;
+//   query reads a table the pipeline loads, told to the dataset's ALERTS and ALL watchers, naming
+//   every dataset and dashboard the failure reaches (issue 41: the lineage service's impact);
 // - a COMPLETE run that loaded a dataset's tables is DATASET_ACTIVITY for its ALL watchers, and
 //   then the dataset's threshold rules are checked against its fresh rows.
 // A dataset's tables come from its parsed SQL (queryGuard), the pipeline's tables from store_loads.
@@ -43,14 +46,9 @@ async function datasetsReading(db: Db, workspaceId: string, tables: ReadonlySet<
   return found;
 }
 
-async function tablesLoaded(db: Db, workspaceId: string, by: { jobId: string } | { pipelineId: string }): Promise<Set<string>> {
-  const rows = await db
-    .selectFrom('store_loads')
-    .select('table_name')
-    .where('workspace_id', '=', workspaceId)
-    .$if('jobId' in by, (qb) => qb.where('job_id', '=', 'jobId' in by ? by.jobId : ''))
-    .$if('pipelineId' in by, (qb) => qb.where('pipeline_id', '=', 'pipelineId' in by ? by.pipelineId : ''))
-    .execute();
+/** The tables this job's own loads wrote last. */
+async function tablesLoaded(db: Db, workspaceId: string, jobId: string): Promise<Set<string>> {
+  const rows = await db.selectFrom('store_loads').select('table_name').where('workspace_id', '=', workspaceId).where('job_id', '=', jobId).execute();
   return new Set(rows.map((r) => r.table_name));
 }
 
@@ -84,16 +82,17 @@ export async function datasetEventsOfJobEnd(db: Db, job: EndedJob, status: strin
   if (!pipeline) return [];
   const failed = (status === 'ERROR' && final) || (status === 'STOPPED' && job.end_reason === 'TIMEOUT');
   if (failed) {
-    const datasets = await datasetsReading(db, job.workspace_id, await tablesLoaded(db, job.workspace_id, { pipelineId: job.pipeline_id }));
-    for (const dataset of datasets) {
-      const tables = dataset.checked.tables.join(', ');
-      const detail = `Refresh failed: pipeline ${pipeline.name} ended ${status === 'ERROR' ? 'in error' : 'after its time limit'}, so ${tables} may be out of date.`;
+    // Which datasets are hit, and what each alert names, is the lineage rule (failureImpact.ts).
+    const impact = await failureImpact(db, job.workspace_id, job.pipeline_id);
+    for (const dataset of impact.downstream) {
+      const tables = dataset.tables.join(', ');
+      const detail = withImpact(`Refresh failed: pipeline ${pipeline.name} ended ${status === 'ERROR' ? 'in error' : 'after its time limit'}, so ${tables} may be out of date.`, impact);
       await raiseAlert(db, { id: dataset.id, workspaceId: job.workspace_id }, { detail, jobId: job.id });
     }
     return [];
   }
   if (status !== 'COMPLETE') return [];
-  const datasets = await datasetsReading(db, job.workspace_id, await tablesLoaded(db, job.workspace_id, { jobId: job.id }));
+  const datasets = await datasetsReading(db, job.workspace_id, await tablesLoaded(db, job.workspace_id, job.id));
   for (const dataset of datasets) {
     const profileIds = await datasetSubscribersOf(db, dataset.id, false);
     await notify(db, { profileIds, workspaceId: job.workspace_id, type: 'DATASET_ACTIVITY', message: `${dataset.title} was refreshed by pipeline ${pipeline.name}.`, actorName: null, datasetId: dataset.id, jobId: job.id });

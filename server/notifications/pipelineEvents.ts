@@ -1,11 +1,13 @@
+import { withImpact } from '../../src/domain/lineageImpact';
 import type { Db } from '../db/database';
 import { subscribersOf } from '../repositories/subscriptions';
+import { failureImpact } from './failureImpact';
 import { notify } from './notify';
 
 // What a pipeline's watchers hear (spec 001 §4 Watch): ALL subscribers every event, ALERTS
-// subscribers only the ends that need a person — ERROR and STOPPED. Each is written in the
-// transaction of the event it announces (the caller passes it), so it exists exactly when the
-// event does. Queries run one after another: a transaction is one connection.
+// subscribers only the ends that need a person — ERROR and STOPPED; a run's ERROR names the
+// datasets and dashboards its tables feed. Each is written in the transaction of the event it
+// announces (the caller passes it), so it exists exactly when the event does. Queries run one after another: a transaction is one connection.
 
 export const ALERT_STATUSES: ReadonlySet<string> = new Set(['ERROR', 'STOPPED']);
 
@@ -39,7 +41,10 @@ export async function notifyJobEnded(db: Db, job: JobFacts, status: string): Pro
   const name = await pipelineName(db, job.pipeline_id);
   const profileIds = await subscribersOf(db, job.pipeline_id, ALERT_STATUSES.has(status));
   if (name === undefined) return 0;
-  return notify(db, { profileIds, workspaceId: job.workspace_id, type: 'JOB_ENDED', message: `${what(job)} of ${name} ended ${status}${attemptText(job)}.`, actorName: null, jobId: job.id, pipelineId: job.pipeline_id, isError: ALERT_STATUSES.has(status) });
+  let message = `${what(job)} of ${name} ended ${status}${attemptText(job)}.`;
+  // A failed run names what it reaches downstream (issue 41), by the lineage rule the Impact tab shows.
+  if (status === 'ERROR' && job.type === 'PIPELINE_RUN') message = withImpact(message, await failureImpact(db, job.workspace_id, job.pipeline_id));
+  return notify(db, { profileIds, workspaceId: job.workspace_id, type: 'JOB_ENDED', message, actorName: null, jobId: job.id, pipelineId: job.pipeline_id, isError: ALERT_STATUSES.has(status) });
 }
 
 /** A person changed the pipeline or started or stopped it: news for ALL subscribers other than that person. */

@@ -136,9 +136,9 @@ describe('rules', () => {
 
     await runLoad(world, pipelineId, [], 3);
     const alerts = await world.owner.api.get(linkOf(body, REL.alerts));
-    expect(embedded(alerts.body, 'alerts')[0]).toMatchObject({ detail: 'Refresh failed: pipeline Alert metrics ended in error, so alert_metrics may be out of date.' });
-    expect((await notificationsOf('owner', 'DATASET_ALERT')).map((n) => n.message)).toContain('Refresh failed: pipeline Alert metrics ended in error, so alert_metrics may be out of date.');
-    expect((await notificationsOf('member', 'DATASET_ALERT')).map((n) => n.message)).toContain('Refresh failed: pipeline Alert metrics ended in error, so alert_metrics may be out of date.');
+    expect(embedded(alerts.body, 'alerts')[0]).toMatchObject({ detail: 'Refresh failed: pipeline Alert metrics ended in error, so alert_metrics may be out of date. Affected: dataset Alert metrics total.' });
+    expect((await notificationsOf('owner', 'DATASET_ALERT')).map((n) => n.message)).toContain('Refresh failed: pipeline Alert metrics ended in error, so alert_metrics may be out of date. Affected: dataset Alert metrics total.');
+    expect((await notificationsOf('member', 'DATASET_ALERT')).map((n) => n.message)).toContain('Refresh failed: pipeline Alert metrics ended in error, so alert_metrics may be out of date. Affected: dataset Alert metrics total.');
   });
 
   it("an 'Errors only' route on the dataset drops its refreshes but still delivers its alerts", async () => {

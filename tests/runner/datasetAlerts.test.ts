@@ -47,7 +47,7 @@ describe('a failed refresh raises a dataset alert', () => {
       const rows = await db.selectFrom('dataset_alerts').selectAll().where('job_id', '=', queued.job.id).execute();
       return rows.length > 0 ? rows : undefined;
     }, 'the alert');
-    expect(alerts.map((a) => [a.dataset_id, a.detail])).toEqual([[dataset.id, 'Refresh failed: pipeline orders loader ended in error, so orders may be out of date.']]);
+    expect(alerts.map((a) => [a.dataset_id, a.detail])).toEqual([[dataset.id, 'Refresh failed: pipeline orders loader ended in error, so orders may be out of date. Affected: dataset Orders by day.']]);
     const told = await db.selectFrom('notifications').selectAll().where('type', '=', 'DATASET_ALERT').where('job_id', '=', queued.job.id).execute();
     expect(told.map((n) => [n.profile_id, n.dataset_id, n.workspace_id, n.resolved])).toEqual([[watcher, dataset.id, workspaceId, false]]);
   });

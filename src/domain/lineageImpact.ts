@@ -1,0 +1,38 @@
+// A pipeline's impact in words (issue 41, "Impact before change"): the datasets and dashboards
+// that read the tables its runs feed, as a failed run's alert names them and as a warning before
+// a change that would cut them off asks about them. The list itself comes from the lineage
+// service (server/services/lineage.ts); this only decides when it matters and how it reads.
+
+/** What reads a pipeline's tables downstream, by name. */
+export interface Impact {
+  readonly datasets: readonly string[];
+  readonly dashboards: readonly string[];
+}
+
+/**
+ * Whether a change to the pipeline needs a second look: something reads its tables. Tables alone
+ * (loaded but read by no dataset) are not worth the friction: nothing a person sees breaks.
+ */
+export function hasDownstream(impact: Impact): boolean {
+  return impact.datasets.length > 0 || impact.dashboards.length > 0;
+}
+
+const named = (one: string, many: string, names: readonly string[]): string => `${names.length === 1 ? one : many} ${names.join(', ')}`;
+
+/**
+ * The sentence an alert ends with: 'Affected: datasets Orders by day, Customers; dashboard Shop.'
+ * Empty when nothing is downstream, so a caller can append it as it is.
+ */
+export function impactSentence(impact: Impact): string {
+  const parts = [
+    ...(impact.datasets.length > 0 ? [named('dataset', 'datasets', impact.datasets)] : []),
+    ...(impact.dashboards.length > 0 ? [named('dashboard', 'dashboards', impact.dashboards)] : []),
+  ];
+  return parts.length === 0 ? '' : `Affected: ${parts.join('; ')}.`;
+}
+
+/** `message` followed by the impact sentence, one space apart; `message` alone when nothing is downstream. */
+export function withImpact(message: string, impact: Impact): string {
+  const sentence = impactSentence(impact);
+  return sentence === '' ? message : `${message} ${sentence}`;
+}
