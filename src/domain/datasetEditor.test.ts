@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  changedFields,
   checkAlias,
   checkDatasetForm,
   DATASET_FORM_FIELDS,
@@ -189,6 +190,26 @@ describe('checking the form', () => {
         } else {
           for (const key of Object.keys(check.errors)) expect(DATASET_FORM_FIELDS).toContain(key);
         }
+      }),
+    );
+  });
+});
+
+describe('unsaved changes (issue 38: Cancel asks before throwing work away)', () => {
+  it('names the fields that differ from the loaded form, and none when typed back', () => {
+    expect(changedFields(VALID, VALID)).toEqual([]);
+    expect(changedFields({ ...VALID, title: 'Revenue ' }, VALID)).toEqual(['title']);
+    expect(changedFields({ ...VALID, query: 'select 2', metadata: '{}' }, VALID)).toEqual(['query', 'metadata']);
+  });
+  it('is empty exactly when every field is as it was (hostile input)', () => {
+    const field = fc.oneof(hostileString, fc.constant(''));
+    const values = fc.record(Object.fromEntries(DATASET_FORM_FIELDS.map((f) => [f, field])) as Record<(typeof DATASET_FORM_FIELDS)[number], typeof field>);
+    fc.assert(
+      fc.property(values, values, (now, before) => {
+        const changed = changedFields(now, before);
+        expect(changed.length === 0).toBe(DATASET_FORM_FIELDS.every((f) => now[f] === before[f]));
+        for (const f of changed) expect(now[f]).not.toBe(before[f]);
+        expect(changedFields(now, now)).toEqual([]);
       }),
     );
   });

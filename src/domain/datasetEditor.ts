@@ -39,7 +39,19 @@ export const DATASET_FORM_TEXTS = {
   dataBoth: 'Give a query or raw data, not both',
   notAnObject: 'Must be a JSON object',
   saved: (title: string) => `${title} saved`,
+  discardTitle: 'Discard your changes?',
+  discardText: 'The changes you made to this dataset are not saved. Closing the editor throws them away.',
+  discard: 'Discard changes',
+  keepEditing: 'Keep editing',
 } as const;
+
+/**
+ * The fields the person changed since the form was loaded (or last drawn by the editor itself):
+ * what Cancel would throw away. A field typed and typed back is no change.
+ */
+export function changedFields(values: DatasetFormValues, baseline: DatasetFormValues): DatasetFormField[] {
+  return DATASET_FORM_FIELDS.filter((field) => values[field] !== baseline[field]);
+}
 
 const text = (value: string | null | undefined): string => value ?? '';
 

@@ -4,6 +4,7 @@ import { builderSource } from '../../domain/chartBuilderColumns';
 import type { SnapshotFrom } from 'xstate';
 import type { ApiError } from '../../api/errors';
 import {
+  changedFields,
   checkDatasetForm,
   EMPTY_DATASET_FORM,
   formErrorsFromServer,
@@ -28,6 +29,9 @@ import { notProvidedActor } from '../notProvided';
 // changing the query is previewed on the server (previewing → previewed / previewFailed).
 // The query is picked in the query builder or typed as SQL (queryMode, issue 38): a pick is one
 // user.buildQuery edit of the SQL, previewed like typing; SQL the builder cannot read is left alone.
+// Cancel (user.cancel, issue 38) closes at once when nothing was changed since the form was
+// loaded; with changes it asks first (confirmingDiscard: user.discard closes, user.keepEditing
+// goes back to the form as it was). A closed editor emits dataset.closed.
 
 /** The chart a form started on a table draws from its first preview (the builder then suggests its columns). */
 export const FIRST_CHART: ChartEdit = { type: 'kind', kind: 'bar' };
@@ -82,6 +86,8 @@ export interface DatasetEditorContext {
   readonly firstChart: boolean;
   /** the query builder or the SQL (issue 38); the SQL is the query either way */
   readonly queryMode: QueryMode;
+  /** the values as loaded (and as the editor itself drew the first chart): Cancel compares with them */
+  readonly baseline: DatasetFormValues;
 }
 
 export type DatasetEditorEvent =
@@ -92,10 +98,14 @@ export type DatasetEditorEvent =
   | { readonly type: 'user.buildQuery'; readonly edit: QueryEdit }
   | { readonly type: 'user.queryMode'; readonly mode: QueryMode }
   | { readonly type: 'user.save' }
+  /** Cancel, the drawer's Close or Escape: asks first when there are unsaved changes */
+  | { readonly type: 'user.cancel' }
+  | { readonly type: 'user.discard' }
+  | { readonly type: 'user.keepEditing' }
   | { readonly type: 'user.retry' }
   | { readonly type: 'user.preview' };
 
-export type DatasetSavedEmitted = { readonly type: 'dataset.saved'; readonly dataset: Dataset };
+export type DatasetEditorEmitted = { readonly type: 'dataset.saved'; readonly dataset: Dataset } | { readonly type: 'dataset.closed' };
 
 /** A failed save: a 400's fields on the form (the rest in the banner), anything else as the banner. */
 export function saveFailure(error: unknown): { banner: string | null; errors: DatasetFormErrors } {
@@ -132,7 +142,7 @@ export const datasetEditorMachine = setup({
     context: {} as DatasetEditorContext,
     events: {} as DatasetEditorEvent,
     input: {} as DatasetEditorInput,
-    emitted: {} as DatasetSavedEmitted,
+    emitted: {} as DatasetEditorEmitted,
   },
   actors: {
     loadEditor: notProvidedActor<LoadedEditor, DatasetEditorInput>('loadEditor'),
@@ -155,14 +165,17 @@ export const datasetEditorMachine = setup({
       if (event.type !== 'user.buildQuery') return {};
       return { values: { ...context.values, query: applyQueryEdit(context.values.query, event.edit) }, errors: withoutField(context.errors, 'query') };
     }),
+    // the editor's own first chart is no change of the person's: Cancel does not ask for it
     applyFirstChart: assign(({ context }) => {
       const texts = applyChartEdit(context.values, FIRST_CHART, builderSource(context.values, context.preview));
-      return { values: { ...context.values, ...texts } };
+      return { values: { ...context.values, ...texts }, baseline: { ...context.baseline, ...texts } };
     }),
+    emitClosed: emit((): DatasetEditorEmitted => ({ type: 'dataset.closed' })),
   },
   delays: { previewDelay: PREVIEW_DEBOUNCE_MS },
   guards: {
     formValid: ({ context }) => checkDatasetForm(context.values).ok,
+    hasUnsavedChanges: ({ context }) => changedFields(context.values, context.baseline).length > 0,
     // Only a workspace that offers 'preview dataset' is asked; an empty query has nothing to show.
     canPreview: ({ context }) => context.values.query.trim() !== '' && hasLink(context.input.workspace, REL.previewDataset),
     isQueryChange: ({ event }) => event.type === 'user.change' && event.field === 'query',
@@ -186,6 +199,7 @@ export const datasetEditorMachine = setup({
     previewError: null,
     firstChart: Boolean(input.table),
     queryMode: 'sql',
+    baseline: EMPTY_DATASET_FORM,
   }),
   initial: 'loading',
   states: {
@@ -199,14 +213,15 @@ export const datasetEditorMachine = setup({
           actions: assign(({ context, event }) => {
             const values = event.output.dataset !== null ? formValuesOf(event.output.dataset) : context.input.table ? datasetFormForTable(event.output.table ?? context.input.table) : EMPTY_DATASET_FORM;
             // a query the builder reads opens in the builder, any other (and none yet) as SQL
-            return { dataset: event.output.dataset, channels: event.output.channels, values, loadError: null, queryMode: initialQueryMode(values.query) };
+            return { dataset: event.output.dataset, channels: event.output.channels, values, baseline: values, loadError: null, queryMode: initialQueryMode(values.query) };
           }),
         },
         onError: { target: 'loadFailed', actions: assign({ loadError: ({ event }) => failureText(event.error) }) },
       },
+      on: { 'user.cancel': 'closed' },
     },
     loadFailed: {
-      on: { 'user.retry': 'loading' },
+      on: { 'user.retry': 'loading', 'user.cancel': 'closed' },
     },
     ready: {
       type: 'parallel',
@@ -223,6 +238,14 @@ export const datasetEditorMachine = setup({
                 'user.build': { actions: 'applyBuild' },
                 'user.buildQuery': { actions: 'applyQueryBuild' },
                 'user.save': 'validating',
+                'user.cancel': [{ guard: 'hasUnsavedChanges', target: 'confirmingDiscard' }, { target: '#datasetEditor.closed' }],
+              },
+            },
+            // 'Discard your changes?': nothing else of the form is taken while it asks
+            confirmingDiscard: {
+              on: {
+                'user.discard': '#datasetEditor.closed',
+                'user.keepEditing': 'editing',
               },
             },
             validating: {
@@ -251,7 +274,7 @@ export const datasetEditorMachine = setup({
                   target: '#datasetEditor.saved',
                   actions: [
                     assign({ dataset: ({ event }) => event.output }),
-                    emit(({ event }): DatasetSavedEmitted => ({ type: 'dataset.saved', dataset: event.output })),
+                    emit(({ event }): DatasetEditorEmitted => ({ type: 'dataset.saved', dataset: event.output })),
                   ],
                 },
                 onError: { target: 'failed', actions: assign(({ event }) => saveFailure(event.error)) },
@@ -263,6 +286,7 @@ export const datasetEditorMachine = setup({
                 'user.build': { target: 'editing', actions: 'applyBuild' },
                 'user.buildQuery': { target: 'editing', actions: 'applyQueryBuild' },
                 'user.save': 'validating',
+                'user.cancel': [{ guard: 'hasUnsavedChanges', target: 'confirmingDiscard' }, { target: '#datasetEditor.closed' }],
               },
             },
           },
@@ -326,6 +350,7 @@ export const datasetEditorMachine = setup({
       },
     },
     saved: { type: 'final' },
+    closed: { type: 'final', entry: 'emitClosed' },
   },
 });
 
@@ -335,6 +360,9 @@ export type DatasetEditorSnapshot = SnapshotFrom<typeof datasetEditorMachine>;
 export function selectBusy(snapshot: DatasetEditorSnapshot): boolean {
   return snapshot.matches('loading') || snapshot.matches({ ready: { form: 'saving' } }) || snapshot.matches('saved');
 }
+
+/** 'Discard your changes?' is open. */
+export const selectConfirmingDiscard = (snapshot: DatasetEditorSnapshot): boolean => snapshot.matches({ ready: { form: 'confirmingDiscard' } });
 
 export const selectQueryMode = (snapshot: DatasetEditorSnapshot): QueryMode => snapshot.context.queryMode;
 

@@ -5,7 +5,7 @@ import { createApiClient } from '../../api/client';
 import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
 import { readChartBuilder, type ChartEdit } from '../../domain/chartBuilder';
-import { DATASET_FORM_TEXTS } from '../../domain/datasetEditor';
+import { changedFields, DATASET_FORM_TEXTS } from '../../domain/datasetEditor';
 import type { QueryMode } from '../../domain/queryBuilderEdit';
 import { parseVisualisation } from '../../domain/visualisation/spec';
 import type { Dataset, DatasetPreview } from '../../domain/resources';
@@ -75,6 +75,10 @@ const eventsFor = (load: LoadedEditor) => ({
   // the query builder has paths of its own (below): here the form's rules without it
   'user.buildQuery': [],
   'user.queryMode': [],
+  // Cancel (issue 38): asks only with unsaved changes; the question is answered either way
+  'user.cancel': [{}],
+  'user.discard': [{}],
+  'user.keepEditing': [{}],
 });
 
 /** The mode each case opens its query in: the builder reads the table's first rows, not the rest. */
@@ -158,7 +162,28 @@ describe.each(cases)('datasetEditor machine for %s, generated paths', (name, inp
           expect(step.state.matches({ ready: { form: 'editing' } }) || step.state.matches({ ready: { form: 'saving' } })).toBe(true);
         }
         // a change to a field clears that field's message
-        if (event.type === 'user.change' && before !== undefined && step.state.matches('ready')) expect(now.errors[event.field as 'title']).toBeUndefined();
+        if (event.type === 'user.change' && before !== undefined && step.state.matches('ready') && !before.matches({ ready: { form: 'confirmingDiscard' } })) expect(now.errors[event.field as 'title']).toBeUndefined();
+        // Cancel throws no work away unasked: with changes it asks, without them it closes
+        if (event.type === 'user.cancel' && before !== undefined && before.matches('ready')) {
+          const unsaved = changedFields(ctx(before).values, ctx(before).baseline).length > 0;
+          if (before.matches({ ready: { form: 'saving' } })) expect(step.state.matches({ ready: { form: 'saving' } })).toBe(true);
+          else if (before.matches({ ready: { form: 'confirmingDiscard' } })) expect(step.state.matches({ ready: { form: 'confirmingDiscard' } })).toBe(true);
+          else if (unsaved) expect(step.state.matches({ ready: { form: 'confirmingDiscard' } })).toBe(true);
+          else expect(step.state.matches('closed')).toBe(true);
+          expect(now.values).toEqual(ctx(before).values);
+        }
+        if (event.type === 'user.cancel' && before !== undefined && !before.matches('ready')) expect(step.state.matches('closed')).toBe(true);
+        if (step.state.matches({ ready: { form: 'confirmingDiscard' } })) expect(changedFields(now.values, now.baseline)).not.toEqual([]);
+        // the editor is closed only by Cancel (at once, or confirmed by Discard)
+        if (step.state.matches('closed')) expect(['user.cancel', 'user.discard']).toContain(event.type);
+        if (event.type === 'user.keepEditing' && before !== undefined && before.matches({ ready: { form: 'confirmingDiscard' } })) {
+          expect(step.state.matches({ ready: { form: 'editing' } })).toBe(true);
+          expect(now.values).toEqual(ctx(before).values);
+        }
+        // the editor's own first chart is not the person's change
+        if (event.type === 'xstate.done.actor.previewQuery' && before !== undefined && ctx(before).firstChart) {
+          expect(changedFields(now.values, now.baseline)).toEqual(changedFields(ctx(before).values, ctx(before).baseline));
+        }
         // the preview is never asked for an empty query
         if (step.state.matches({ ready: { preview: 'previewing' } })) expect(now.values.query.trim()).not.toBe('');
         expect(selectBusy(step.state as never)).toBe(step.state.matches('loading') || step.state.matches({ ready: { form: 'saving' } }) || step.state.matches('saved'));
@@ -252,6 +277,50 @@ describe('datasetEditor machine, targeted', () => {
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(actor.getSnapshot().status).toBe('done');
     expect(emitted).toEqual([saved]);
+  });
+
+  it('emits dataset.closed when Cancel closes, at once or after Discard, and never with unsaved work unasked', async () => {
+    const start = () => {
+      const actor = createActor(
+        datasetEditorMachine.provide({
+          actors: {
+            loadEditor: fromPromise<LoadedEditor, DatasetEditorInput>(() => Promise.resolve({ dataset: EXISTING, channels: CHANNELS })),
+            previewQuery: fromPromise<DatasetPreview, PreviewInput>(() => new Promise<DatasetPreview>(() => undefined)),
+            saveDataset: fromPromise<Dataset, SaveDatasetInput>(() => Promise.reject(serverDown)),
+          },
+        }),
+        { input },
+      );
+      const emitted: string[] = [];
+      actor.on('dataset.closed', (event) => emitted.push(event.type));
+      actor.start();
+      return { actor, emitted };
+    };
+    const clean = start();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    clean.actor.send({ type: 'user.cancel' });
+    expect([clean.actor.getSnapshot().status, clean.emitted]).toEqual(['done', ['dataset.closed']]);
+
+    const dirty = start();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    dirty.actor.send({ type: 'user.change', field: 'title', value: 'Orders' });
+    dirty.actor.send({ type: 'user.cancel' });
+    expect([dirty.actor.getSnapshot().value, dirty.emitted]).toEqual([{ ready: { form: 'confirmingDiscard', preview: 'previewing' } }, []]);
+    dirty.actor.send({ type: 'user.keepEditing' });
+    expect(dirty.actor.getSnapshot().context.values.title).toBe('Orders');
+    // typed back as it was: nothing to lose, nothing asked
+    dirty.actor.send({ type: 'user.change', field: 'title', value: EXISTING.title });
+    dirty.actor.send({ type: 'user.cancel' });
+    expect(dirty.emitted).toEqual(['dataset.closed']);
+
+    const failed = start();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    failed.actor.send({ type: 'user.change', field: 'title', value: 'Orders' });
+    failed.actor.send({ type: 'user.save' });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    failed.actor.send({ type: 'user.cancel' });
+    failed.actor.send({ type: 'user.discard' });
+    expect([failed.actor.getSnapshot().status, failed.emitted]).toEqual(['done', ['dataset.closed']]);
   });
 
   it('maps failures: unplaced fields to the banner, other responses by their message', () => {

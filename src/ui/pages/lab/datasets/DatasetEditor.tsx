@@ -1,5 +1,11 @@
 import {
   Button,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
   Dropdown,
   DrawerBody,
   DrawerFooter,
@@ -24,13 +30,13 @@ import { DismissRegular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { builderSource } from '../../../../domain/chartBuilderColumns';
-import { jsonObjectError, rawDataRows, type DatasetFormField } from '../../../../domain/datasetEditor';
+import { DATASET_FORM_TEXTS, jsonObjectError, rawDataRows, type DatasetFormField } from '../../../../domain/datasetEditor';
 import { hasLink } from '../../../../domain/hal';
 import { REL } from '../../../../domain/relations';
 import type { Dataset, StoreTable, Workspace } from '../../../../domain/resources';
 import { pathTo } from '../../../../domain/routes';
 import type { QueryMode } from '../../../../domain/queryBuilderEdit';
-import { selectBusy, selectPreviewState, selectQueryMode } from '../../../../machines/datasetEditor/datasetEditor.machine';
+import { selectBusy, selectConfirmingDiscard, selectPreviewState, selectQueryMode } from '../../../../machines/datasetEditor/datasetEditor.machine';
 import { useMachines } from '../../../MachinesProvider';
 import { Visualisation } from '../../../components/visualisation/Visualisation';
 import { StoreBrowser } from '../../../components/StoreBrowser';
@@ -75,9 +81,16 @@ export function DatasetEditor({ workspace, workspaceId, datasetId, table = null,
   const machines = useMachines();
   const editor = useActorRef(machines.datasetEditor, { input: { workspace, datasetId, table } });
   useEffect(() => {
-    const subscription = editor.on('dataset.saved', (event) => onSaved(event.dataset));
-    return () => subscription.unsubscribe();
-  }, [editor, onSaved]);
+    const saved = editor.on('dataset.saved', (event) => onSaved(event.dataset));
+    // Cancel, Close and Escape ask the machine, which closes at once or after 'Discard changes'
+    const closed = editor.on('dataset.closed', () => onClose());
+    return () => {
+      saved.unsubscribe();
+      closed.unsubscribe();
+    };
+  }, [editor, onSaved, onClose]);
+  const cancel = () => editor.send({ type: 'user.cancel' });
+  const confirmingDiscard = useSelector(editor, selectConfirmingDiscard);
 
   // the store's tables, beside the SQL and behind its autocomplete
   const browser = useActorRef(machines.storeBrowser, { input: { owner: workspace } });
@@ -120,9 +133,9 @@ export function DatasetEditor({ workspace, workspaceId, datasetId, table = null,
   const channelName = channels.find((c) => c.id === values.channelId)?.name ?? '';
 
   return (
-    <OverlayDrawer open position="end" className={styles.drawer} onOpenChange={(_, data) => !data.open && onClose()} aria-label={title}>
+    <OverlayDrawer open position="end" className={styles.drawer} onOpenChange={(_, data) => !data.open && cancel()} aria-label={title}>
       <DrawerHeader>
-        <DrawerHeaderTitle action={<Button appearance="subtle" aria-label="Close" icon={<DismissRegular />} onClick={onClose} />}>{title}</DrawerHeaderTitle>
+        <DrawerHeaderTitle action={<Button appearance="subtle" aria-label="Close" icon={<DismissRegular />} onClick={cancel} />}>{title}</DrawerHeaderTitle>
       </DrawerHeader>
       <DrawerBody>
         {loading ? (
@@ -256,8 +269,22 @@ export function DatasetEditor({ workspace, workspaceId, datasetId, table = null,
         <Button appearance="primary" type="submit" form="dataset-editor" disabled={busy || loadError !== null}>
           {busy && !loading ? 'Saving…' : 'Save'}
         </Button>
-        <Button onClick={onClose}>Cancel</Button>
+        <Button onClick={cancel}>Cancel</Button>
       </DrawerFooter>
+      <Dialog open={confirmingDiscard} onOpenChange={(_, data) => !data.open && editor.send({ type: 'user.keepEditing' })}>
+        <DialogSurface aria-describedby="dataset-editor-discard-text">
+          <DialogBody>
+            <DialogTitle>{DATASET_FORM_TEXTS.discardTitle}</DialogTitle>
+            <DialogContent id="dataset-editor-discard-text">{DATASET_FORM_TEXTS.discardText}</DialogContent>
+            <DialogActions>
+              <Button appearance="primary" onClick={() => editor.send({ type: 'user.discard' })}>
+                {DATASET_FORM_TEXTS.discard}
+              </Button>
+              <Button onClick={() => editor.send({ type: 'user.keepEditing' })}>{DATASET_FORM_TEXTS.keepEditing}</Button>
+            </DialogActions>
+          </DialogBody>
+        </DialogSurface>
+      </Dialog>
     </OverlayDrawer>
   );
 }
