@@ -44,6 +44,24 @@ describe('linkHashtags', () => {
   it('an href cannot break out of its angle brackets', () => {
     expect(linkHashtags('#x', () => '/a b>c<d')).toBe('[#x](</a%20b%3Ec%3Cd>)');
   });
+  it("given the dataset's tags, links only those: a file's #name stays text (issue 38)", () => {
+    expect(linkHashtags('Targets in the #sales_targets file, see #Sales.', href, ['sales', 'targets'])).toBe(
+      'Targets in the #sales_targets file, see [#Sales](</l/w/explore?search=%22tag%3ASales%22>).',
+    );
+    expect(linkHashtags('#x', href, [])).toBe('#x');
+  });
+  it('given tags, links a #word exactly when it names one of them (hostile input)', () => {
+    const word = fc.stringMatching(/^[a-z_][a-z0-9_]{0,8}$/u);
+    fc.assert(
+      fc.property(hostileStringWithHuge, word, fc.array(word, { maxLength: 3 }), (text, tag, tags) => {
+        // on a line of its own, outside any code the hostile text may open
+        const out = linkHashtags(`${text}\n\n#${tag} end`.replace(/^[^]*\n\n/u, (lead) => lead.replace(/[`~]/gu, '')), href, tags);
+        expect(out.endsWith(tags.includes(tag) ? `\n[#${tag}](<${href(tag)}>) end` : `\n#${tag} end`)).toBe(true);
+        // with no tags nothing is linked at all
+        expect(linkHashtags(text, href, [])).toBe(text);
+      }),
+    );
+  });
   it('text without # comes back unchanged, and nothing throws', () => {
     fc.assert(
       fc.property(hostileStringWithHuge, (text) => {

@@ -60,9 +60,12 @@ const HASHTAG = /(^|[\s(])#([\p{L}\p{N}_][\p{L}\p{N}_-]*)/gu;
 /**
  * The description with each #tag outside code turned into a markdown link to `hrefFor(tag)`.
  * Fenced blocks and inline code stay as written. The href is wrapped in <...>, so whatever
- * hrefFor returns cannot end the link early.
+ * hrefFor returns cannot end the link early. Given `tags` (a dataset's own), only a #word naming
+ * one of them (case aside) is a link: '#sales_targets' naming a file stays text (issue 38), as a
+ * link to a tag search that finds nothing would mislead.
  */
-export function linkHashtags(markdown: string, hrefFor: (tag: string) => string): string {
+export function linkHashtags(markdown: string, hrefFor: (tag: string) => string, tags?: readonly string[]): string {
+  const known = tags === undefined ? undefined : new Set(tags.map((tag) => tag.toLowerCase()));
   const lines = markdown.split('\n');
   let fenced = false;
   return lines
@@ -76,7 +79,9 @@ export function linkHashtags(markdown: string, hrefFor: (tag: string) => string)
       return line
         .split('`')
         .map((piece, index) =>
-          index % 2 === 1 ? piece : piece.replace(HASHTAG, (_m, before: string, tag: string) => `${before}[#${tag}](<${hrefFor(tag).replace(/[<>\s]/g, encodeURIComponent)}>)`),
+          index % 2 === 1 ? piece : piece.replace(HASHTAG, (match, before: string, tag: string) =>
+                known !== undefined && !known.has(tag.toLowerCase()) ? match : `${before}[#${tag}](<${hrefFor(tag).replace(/[<>\s]/g, encodeURIComponent)}>)`,
+              ),
         )
         .join('`');
     })

@@ -20,9 +20,12 @@ function MarkdownLink({ href, children }: AnchorHTMLAttributes<HTMLAnchorElement
   );
 }
 
-/** A dataset description: markdown with GitHub extensions, #tags linked to the tag search. */
-export default function Markdown({ text, workspaceId }: { text: string; workspaceId: string }) {
-  const source = useMemo(() => linkHashtags(text, (tag) => tagSearchTarget(workspaceId, tag)), [text, workspaceId]);
+/**
+ * A dataset description: markdown with GitHub extensions, #tags linked to the tag search (given
+ * `tags`, only those: a dataset's description links its own tags, not every #word).
+ */
+export default function Markdown({ text, workspaceId, tags }: { text: string; workspaceId: string; tags?: readonly string[] }) {
+  const source = useMemo(() => linkHashtags(text, (tag) => tagSearchTarget(workspaceId, tag), tags), [text, workspaceId, tags]);
   return (
     <ReactMarkdown remarkPlugins={[remarkGfm]} rehypePlugins={[rehypeSanitize]} components={{ a: MarkdownLink }}>
       {source}

@@ -1,7 +1,7 @@
 import { Body1, Button, Field, makeStyles, MessageBar, MessageBarBody, Spinner, Textarea, tokens } from '@fluentui/react-components';
 import { EditRegular } from '@fluentui/react-icons';
 import { useSelector } from '@xstate/react';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import { hasLink } from '../../../../domain/hal';
 import { REL } from '../../../../domain/relations';
 import type { Dataset } from '../../../../domain/resources';
@@ -37,6 +37,7 @@ export function Description({ actor, dataset, workspaceId }: { actor: DatasetPag
   const error = useSelector(actor, (s) => s.context.descriptionError);
   const canEdit = hasLink(dataset, REL.editDataset);
   const text = dataset.description ?? '';
+  const tagNames = useMemo(() => (dataset.tags ?? []).map((tag) => tag.name), [dataset.tags]);
 
   if (editing) {
     return (
@@ -82,7 +83,7 @@ export function Description({ actor, dataset, workspaceId }: { actor: DatasetPag
       ) : (
         <Suspense fallback={<Spinner size="tiny" label="Loading the description" />}>
           <div className={styles.markdown} data-testid="dataset-description">
-            <Markdown text={text} workspaceId={workspaceId} />
+            <Markdown text={text} workspaceId={workspaceId} tags={tagNames} />
           </div>
         </Suspense>
       )}
