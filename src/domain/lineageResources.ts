@@ -160,3 +160,14 @@ export const pipelineLineageSchema = halResource({
   dashboards: z.array(lineageDashboardSchema),
 });
 export type PipelineLineage = z.infer<typeof pipelineLineageSchema>;
+
+/** A store table's 'lineage' link (the store browser): what loaded it, and what reads it. */
+export const tableLineageSchema = halResource({
+  name: z.string(),
+  /** the table's own status (what reads it is at least as bad) */
+  status: statusSchema,
+  table: lineageTableSchema,
+  datasets: z.array(lineageDatasetSchema),
+  dashboards: z.array(lineageDashboardSchema),
+});
+export type TableLineage = z.infer<typeof tableLineageSchema>;

@@ -1,0 +1,170 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { datasetLineageGraph, GRAPH_TEXTS, mermaidLabel, mermaidText, MERMAID_LINE_BREAK, nodeLines, tableLineageGraph, type LineageGraph } from './lineageGraph';
+import { DATASET_LINEAGE, datasetLineageArb, lineageTable, tableLineageArb } from './lineageGraph.fixture';
+import type { DatasetLineage } from './lineageResources';
+
+/** Mermaid's own reading of an entity-written label: every #<code>; back to its character. */
+const decoded = (label: string) => label.replace(/#(\d+);/g, (_, code: string) => String.fromCodePoint(Number(code)));
+
+/** The statements of the text as this module writes them: node `id<open>"label"<close>`, edge `a --> b` or `a ==>|"label"| b`. */
+function readBack(text: string) {
+  const [header, ...lines] = text.trimEnd().split('\n');
+  const nodes: { id: string; lines: string[] }[] = [];
+  const edges: { from: string; to: string; column: boolean; label: string | null }[] = [];
+  const other: string[] = [];
+  for (const line of lines) {
+    const node = /^ {2}([a-z]+[0-9_]*)(\[\(|\(|\[)"([A-Za-z0-9 #;<>/]*)"(\)\]|\)|\])$/.exec(line);
+    const edge = /^ {2}([a-z]+[0-9_]*) (-->|==>)(?:\|"([A-Za-z0-9 #;]*)"\|)? ([a-z]+[0-9_]*)$/.exec(line);
+    if (node) nodes.push({ id: node[1]!, lines: node[3]!.split(MERMAID_LINE_BREAK).map(decoded) });
+    else if (edge) edges.push({ from: edge[1]!, to: edge[4]!, column: edge[2] === '==>', label: edge[3] === undefined ? null : decoded(edge[3]) });
+    else other.push(line);
+  }
+  return { header, nodes, edges, other };
+}
+
+/** Every statement is a node, an edge, a classDef of ours or a class line naming our ids. */
+function expectWellFormed(graph: LineageGraph, text: string) {
+  const read = readBack(text);
+  expect(read.header).toBe('flowchart LR');
+  expect(read.nodes.map((n) => n.id)).toEqual(graph.nodes.map((n) => n.id));
+  // labels round-trip: what mermaid decodes is exactly the node's lines, names as they were
+  expect(read.nodes.map((n) => n.lines)).toEqual(graph.nodes.map(nodeLines));
+  expect(read.edges).toEqual(graph.edges);
+  const ids = new Set(graph.nodes.map((n) => n.id));
+  for (const line of read.other) {
+    const classLine = /^ {2}class ([a-z0-9_,]+) (marked|focus|column)$/.exec(line);
+    if (classLine) expect(classLine[1]!.split(',').every((id) => ids.has(id))).toBe(true);
+    else expect(line).toMatch(/^ {2}classDef (marked|focus|column) [a-z0-9:#,-]+$/);
+  }
+}
+
+const byKind = (graph: LineageGraph, kind: string) => graph.nodes.filter((n) => n.kind === kind).map((n) => n.name);
+
+describe('datasetLineageGraph', () => {
+  it('runs from the source through the pipeline and the tables to the dataset and its dashboard', () => {
+    const graph = datasetLineageGraph(DATASET_LINEAGE);
+    expect(byKind(graph, 'source')).toEqual(['tap-demo']);
+    expect(byKind(graph, 'pipeline')).toEqual(['Demo sales data']);
+    expect(byKind(graph, 'table')).toEqual(['customers', 'orders']);
+    expect(byKind(graph, 'dataset')).toEqual(['Top Customers by Revenue']);
+    expect(byKind(graph, 'dashboard')).toEqual(['Sales']);
+    expect(graph.edges).toEqual([
+      { from: 's0', to: 'p0', column: false, label: null },
+      { from: 'p0', to: 't0', column: false, label: null },
+      { from: 'p0', to: 't1', column: false, label: null },
+      { from: 't0', to: 'd0', column: false, label: null },
+      { from: 't1', to: 'd0', column: false, label: null },
+      { from: 'd0', to: 'b0', column: false, label: null },
+    ]);
+    expect(graph.nodes.find((n) => n.kind === 'pipeline')?.facts).toEqual(['Last run: Complete']);
+    expect(graph.nodes.find((n) => n.name === 'orders')?.facts).toEqual(['Stream: orders', 'Loaded by run: Complete', 'Fresh']);
+    expect(graph.nodes.some((n) => n.marked)).toBe(false);
+  });
+
+  it('draws an expanded column from its table column into the dataset, and only that one', () => {
+    const graph = datasetLineageGraph(DATASET_LINEAGE, new Set([1]));
+    expect(byKind(graph, 'column')).toEqual(['revenue']);
+    expect(byKind(graph, 'tableColumn')).toEqual(['orders.amount']);
+    expect(graph.edges.filter((e) => e.column)).toEqual([
+      { from: 't1', to: 'tc0_0', column: true, label: null },
+      { from: 'tc0_0', to: 'c0', column: true, label: 'Aggregated' },
+      { from: 'c0', to: 'd0', column: true, label: null },
+    ]);
+  });
+
+  it('marks a failed pipeline and everything downstream of it, in words as well', () => {
+    const lineage: DatasetLineage = {
+      ...DATASET_LINEAGE,
+      tables: [lineageTable('customers', { pipeline: { id: 'p2', name: 'CRM' }, latestRun: { id: 'j9', status: 'ERROR' } }), lineageTable('orders')],
+    };
+    const graph = datasetLineageGraph(lineage);
+    const marked = graph.nodes.filter((n) => n.marked).map((n) => n.name);
+    // the CRM pipeline failed: it, its table, the dataset and the dashboard; not the other pipeline, its source or orders
+    expect(marked).toEqual(['CRM', 'customers', 'Top Customers by Revenue', 'Sales']);
+    const crm = graph.nodes.find((n) => n.name === 'CRM')!;
+    expect(nodeLines(crm)).toEqual(['Pipeline', 'CRM', 'Last run: Error', 'Marked: Last run failed']);
+    expect(nodeLines(graph.nodes.find((n) => n.name === 'Sales')!).at(-1)).toBe(GRAPH_TEXTS.marked('fresh'));
+    expect(mermaidText(graph)).toContain(`  class ${graph.nodes.filter((n) => n.marked).map((n) => n.id).join(',')} marked\n`);
+  });
+
+  it('marks a stale table, not the unloaded one beside it', () => {
+    const graph = datasetLineageGraph({ ...DATASET_LINEAGE, tables: [lineageTable('customers', { status: 'stale' }), lineageTable('orders', { status: 'unloaded', pipeline: null, loadedBy: null, latestRun: null })] });
+    expect(graph.nodes.filter((n) => n.marked).map((n) => n.name)).toEqual(['customers', 'Top Customers by Revenue', 'Sales']);
+  });
+
+  it('writes hostile names only as entities inside quoted labels: one node per entity, labels round-trip', () => {
+    fc.assert(
+      fc.property(datasetLineageArb, fc.uniqueArray(fc.nat(5)), (lineage, expanded) => {
+        const graph = datasetLineageGraph(lineage, new Set(expanded));
+        expectWellFormed(graph, mermaidText(graph));
+        const expandedColumns = expanded.filter((i) => i < lineage.columns.length).length;
+        expect(graph.nodes.filter((n) => n.kind === 'table')).toHaveLength(lineage.tables.length);
+        expect(graph.nodes.filter((n) => n.kind === 'column')).toHaveLength(expandedColumns);
+        expect(graph.nodes.filter((n) => n.kind === 'dataset')).toHaveLength(1);
+        expect(graph.nodes.filter((n) => n.kind === 'dashboard')).toHaveLength(lineage.dashboards.length);
+      }),
+    );
+  });
+
+  it('marks exactly the nodes reachable from a failed, missing or stale one', () => {
+    fc.assert(
+      fc.property(datasetLineageArb, fc.uniqueArray(fc.nat(5)), (lineage, expanded) => {
+        const graph = datasetLineageGraph(lineage, new Set(expanded));
+        const bad = (id: string) => ['failed', 'missing', 'stale'].includes(graph.nodes.find((n) => n.id === id)!.status ?? '');
+        const reaches = (id: string, seen = new Set<string>()): boolean =>
+          bad(id) || graph.edges.some((e) => e.to === id && !seen.has(e.from) && reaches(e.from, seen.add(e.from)));
+        for (const n of graph.nodes) expect(n.marked).toBe(reaches(n.id));
+      }),
+    );
+  });
+});
+
+describe('tableLineageGraph', () => {
+  it('shows what loaded the table and the datasets and dashboards reading it', () => {
+    const graph = tableLineageGraph({
+      name: 'orders',
+      status: 'fresh',
+      table: lineageTable('orders'),
+      datasets: [
+        { id: 'a', title: 'Top Customers by Revenue', alias: 'top', status: 'fresh', tables: ['orders'], _links: {} },
+        { id: 'b', title: 'Order count', alias: null, status: 'fresh', tables: ['orders'], _links: {} },
+      ],
+      dashboards: [{ title: 'Sales', status: 'fresh', datasets: ['top'] }],
+      _links: {},
+    });
+    expect(graph.nodes.map((n) => [n.kind, n.name, n.focus])).toEqual([
+      ['source', 'tap-demo', false],
+      ['pipeline', 'Demo sales data', false],
+      ['table', 'orders', true],
+      ['dataset', 'Top Customers by Revenue', false],
+      ['dataset', 'Order count', false],
+      ['dashboard', 'Sales', false],
+    ]);
+    expect(graph.edges.map((e) => `${e.from}>${e.to}`)).toEqual(['s0>p0', 'p0>t0', 't0>d0', 't0>d1', 'd0>b0']);
+  });
+
+  it('writes hostile names safely here too', () => {
+    fc.assert(
+      fc.property(tableLineageArb, (lineage) => {
+        const graph = tableLineageGraph(lineage);
+        expectWellFormed(graph, mermaidText(graph));
+        expect(graph.nodes.filter((n) => n.kind === 'dataset')).toHaveLength(lineage.datasets.length);
+      }),
+    );
+  });
+});
+
+describe('mermaidLabel', () => {
+  it('keeps letters, digits and spaces and writes everything else as an entity', () => {
+    expect(mermaidLabel('a "b" --> %%')).toBe('a #34;b#34; #45;#45;#62; #37;#37;');
+    expect(mermaidLabel('😀\n')).toBe('#128512;#10;');
+  });
+
+  it('round-trips any text', () => {
+    fc.assert(fc.property(fc.string({ unit: 'binary' }), (text) => {
+        expect(decoded(mermaidLabel(text))).toBe(text);
+      }),
+    );
+  });
+});
