@@ -1,4 +1,4 @@
-import { mentionedMembers } from '../../src/domain/comments';
+import { mentionedMembers, withMemberNames } from '../../src/domain/comments';
 import type { CommentWrite } from '../../src/domain/resources';
 import type { Db } from '../db/database';
 import { rejectFieldErrors } from '../http/validation';
@@ -24,15 +24,18 @@ export function excerpt(message: string): string {
 async function announceComment(trx: Db, comment: CommentRow, message: string, actor: string, change: { created: boolean; mentionedBefore: ReadonlySet<string> }): Promise<void> {
   const notOwn = (ids: readonly (string | undefined)[]) => ids.filter((id): id is string => id !== undefined && id !== comment.author_id);
   const base = { workspaceId: comment.workspace_id, actorName: actor, datasetId: comment.dataset_id };
+  const people = await peopleOf(trx, comment.workspace_id);
+  // the notification says whom the comment names, as the thread shows it, not the raw @handle
+  const said = excerpt(withMemberNames(message, people));
   if (change.created) {
     const watchers = await datasetSubscribersOf(trx, comment.dataset_id, false);
     const parentAuthor = comment.parent_id === null ? undefined : (await findComment(trx, comment.parent_id))?.author_id;
-    await notify(trx, { ...base, profileIds: notOwn([...watchers, parentAuthor]), type: 'DATASET_COMMENT', message: `${actor} commented: ${excerpt(message)}` });
+    await notify(trx, { ...base, profileIds: notOwn([...watchers, parentAuthor]), type: 'DATASET_COMMENT', message: `${actor} commented: ${said}` });
   }
-  const mentioned = mentionedMembers(message, await peopleOf(trx, comment.workspace_id)).filter((person) => !change.mentionedBefore.has(person.id));
+  const mentioned = mentionedMembers(message, people).filter((person) => !change.mentionedBefore.has(person.id));
   const mentionedIds = notOwn(mentioned.map((p) => p.id));
   // A mention addresses each person directly: noise control never drops or delays it.
-  await notify(trx, { ...base, profileIds: mentionedIds, directProfileIds: mentionedIds, type: 'DATASET_MESSAGE', message: `${actor} mentioned you: ${excerpt(message)}` });
+  await notify(trx, { ...base, profileIds: mentionedIds, directProfileIds: mentionedIds, type: 'DATASET_MESSAGE', message: `${actor} mentioned you: ${said}` });
 }
 
 /**

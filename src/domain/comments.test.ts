@@ -11,6 +11,7 @@ import {
   messageParts,
   messageTags,
   suggestMembers,
+  withMemberNames,
 } from './comments';
 import { hostileStringWithHuge } from './hostile.fixture';
 
@@ -88,6 +89,25 @@ describe('memberHandle and mentionedMembers', () => {
 
   it('never throws and never names a non-member, for any text', () => {
     fc.assert(fc.property(hostileStringWithHuge, (text) => mentionedMembers(text, [max, olivia]).every((m) => m === max || m === olivia)));
+  });
+});
+
+describe('withMemberNames (issue 38: a mention notification says the name, not the raw @handle)', () => {
+  it("names the members' handles and leaves the rest as written", () => {
+    expect(withMemberNames('On it @MAX, ask @olivia-owner or @nobody. #sales @', [max, olivia])).toBe('On it Max Member, ask Olivia Owner or @nobody. #sales @');
+    expect(withMemberNames('mail me@max.example', [max])).toBe('mail me@max.example');
+  });
+
+  it('keeps a text without member handles as it is, and leaves no member handle behind (hostile input)', () => {
+    fc.assert(
+      // hostile text mixed with handles, so members are mentioned in every position
+      fc.property(fc.array(fc.oneof(hostileStringWithHuge, fc.constantFrom('@max', ' @MAX.', '@olivia-owner', '(@max)', '@', '#max', ' ', '\n')), { maxLength: 8 }).map((pieces) => pieces.join('')), (text) => {
+        expect(withMemberNames(text, [])).toBe(text);
+        const named = withMemberNames(text, [max, olivia]);
+        expect(mentionedMembers(named, [max, olivia])).toEqual([]);
+        if (mentionedMembers(text, [max, olivia]).length === 0) expect(named).toBe(text);
+      }),
+    );
   });
 });
 

@@ -89,6 +89,17 @@ export function mentionedMembers<M extends { readonly id: string; readonly name:
 }
 
 /**
+ * The message as a notification or any plain text says it: each @handle of one of these members
+ * becomes the member's name (as the comment thread shows it), every other part stays as written.
+ */
+export function withMemberNames(message: string, members: readonly { readonly id: string; readonly name: string; readonly handle?: string | null | undefined }[]): string {
+  const names = new Map(members.map((member) => [memberHandle(member).toLowerCase(), member.name.trim()]));
+  return messageParts(message)
+    .map((part) => (part.kind === 'mention' ? names.get(part.handle) || part.text : part.text))
+    .join('');
+}
+
+/**
  * The mention being typed at the caret: '@' at a word start followed by the handle characters up
  * to the caret. Its start index and the query (without '@'), or undefined.
  */

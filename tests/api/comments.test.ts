@@ -243,6 +243,8 @@ describe('notifications', () => {
     const mentionsBefore = (await notificationsOf(world.member, 'DATASET_MESSAGE')).length;
     const mention = await post(world.owner, target, 'Can you check, @max?');
     expect((await notificationsOf(world.member, 'DATASET_MESSAGE')).length).toBe(mentionsBefore + 1);
+    // the notification names the member as the thread does, not the raw handle (issue 38)
+    expect((await notificationsOf(world.member, 'DATASET_MESSAGE'))[0]?.message).toBe(`${world.owner.name} mentioned you: Can you check, ${world.member.name}?`);
     await world.owner.api.call('PUT', linkOf(mention, REL.updateComment), { message: 'Can you check again, @max?', datasetId: String(target.id) });
     expect((await notificationsOf(world.member, 'DATASET_MESSAGE')).length).toBe(mentionsBefore + 1);
   });
