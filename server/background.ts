@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { Db } from './db/database';
 import { DIGEST_CHECK_MS, startDigests } from './notifications/digest';
+import { OpenLineageSender, senderSettings } from './openLineage/sender';
 import { Runner, loadRunnerSettings } from './runner';
 import { Scheduler, loadSchedulerSettings } from './scheduler';
 
@@ -26,11 +27,14 @@ export function backgroundWork(deps: { config: Config; db: Db; exclusiveDatabase
     ? new Runner({ ...runnerSettings, db: deps.db, exclusiveDatabase: deps.exclusiveDatabase, dataDir: deps.config.dataDir, log: deps.log, storeAllowedHosts: deps.config.storeAllowedHosts, repositoryLocalRoots: deps.config.repositoryLocalRoots })
     : undefined;
   const scheduler = schedulerSettings.enabled ? new Scheduler({ intervalMs: schedulerSettings.intervalMs, db: deps.db, log: deps.log }) : undefined;
+  // OpenLineage events go out from every process: leases keep each event to one sender
+  const openLineage = new OpenLineageSender({ db: deps.db, log: deps.log, settings: senderSettings(deps.config) });
   let stopDigests: (() => Promise<void>) | undefined;
   return {
     stopBudgetMs: runnerSettings.shutdownGraceMs + runnerSettings.killGraceMs + 10_000,
     async start() {
       await runner?.start();
+      openLineage.start();
       scheduler?.start();
       // Digests ride with the scheduler: a process that checks schedules also checks due digests.
       if (scheduler) stopDigests = startDigests({ db: deps.db, config: deps.config, log: deps.log }, DIGEST_CHECK_MS);
@@ -39,6 +43,7 @@ export function backgroundWork(deps: { config: Config; db: Db; exclusiveDatabase
       await scheduler?.stop();
       await stopDigests?.();
       await runner?.stop();
+      await openLineage.stop();
     },
   };
 }

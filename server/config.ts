@@ -92,6 +92,15 @@ const envSchema = z.object({
   PICKER_DRIVE_FILES_URL: z.string().url().default('https://www.googleapis.com/drive/v3/files'),
   PICKER_ANALYTICS_PROFILES_URL: z.string().url().default('https://www.googleapis.com/analytics/v3/management/accounts/~all/webproperties/~all/profiles'),
   PICKER_ADS_CUSTOMERS_URL: z.string().url().default('https://googleads.googleapis.com/v17/customers:listAccessibleCustomers'),
+  // OpenLineage out (issue 41; server/openLineage/sender.ts): the operator's collector (Marquez,
+  // DataHub, OpenMetadata) every run's and publish's events are POSTed to, with its API key as a
+  // Bearer token. Without a URL events are recorded and readable through the API, never sent.
+  OPENLINEAGE_URL: z.string().url().refine((url) => /^https?:/.test(url), 'expected an http(s) URL').optional(),
+  OPENLINEAGE_API_KEY: z.string().optional(),
+  OPENLINEAGE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  OPENLINEAGE_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(8),
+  // the first retry's delay; each next one doubles it, up to an hour
+  OPENLINEAGE_RETRY_BASE_MS: z.coerce.number().int().min(1).max(3_600_000).default(30_000),
 });
 
 const listOf = (text: string): string[] => text.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');

@@ -40,3 +40,8 @@ export function lineageTableLinks(
 export function lineageDatasetLinks(h: Hrefs, datasetId: string): Links {
   return links({ [REL.self]: h.dataset(datasetId), [REL.lineage]: h.datasetPart(datasetId, 'lineage') });
 }
+
+/** One OpenLineage event in that list: what it reports, the run's job or the published dataset. */
+export function lineageEventLinks(h: Hrefs, event: { kind: 'RUN' | 'PUBLISH'; subjectId: string }): Links {
+  return links(event.kind === 'RUN' ? { [REL.run]: h.job(event.subjectId) } : { [REL.dataset]: h.dataset(event.subjectId) });
+}

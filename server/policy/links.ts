@@ -150,6 +150,8 @@ export function workspaceLinks(h: Hrefs, workspace: { id: string }, role: Member
     [REL.publishDataset]: admin && part('datasets'),
     [REL.previewDataset]: admin && part('datasets/preview'),
     [REL.tables]: admin && part('tables'),
+    // OpenLineage out (issue 41): what the workspace's runs and publishes told the collector
+    [REL.lineageEvents]: admin && part('lineage/events'),
     // Every member keeps lists of their own; the href carries the new list's id (PUT creates it).
     [REL.createChannel]: part(`channels/${newChannelId}`),
     // a store saved to be used has its connection checked by a job (a draft does not, but is rare

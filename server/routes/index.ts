@@ -19,6 +19,7 @@ import { jobRoutes } from './jobs';
 import { memberRoutes } from './members';
 import { labRoutes } from './lab';
 import { lineageRoutes } from './lineage';
+import { openLineageRoutes } from './openLineage';
 import { notificationRoutes } from './notifications';
 import { profileRoutes } from './profiles';
 import { readingRoutes } from './reading';
@@ -112,6 +113,7 @@ export const apiRoutes: FastifyPluginAsync<ApiOptions> = (app, options) => {
   resourceRoutes(app, ctx);
   labRoutes(app, ctx);
   lineageRoutes(app, ctx);
+  openLineageRoutes(app, ctx);
   tokenRoutes(app, ctx);
   return Promise.resolve();
 };

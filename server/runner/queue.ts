@@ -9,6 +9,7 @@ import type { JobTriggerKind } from '../db/schema';
 import { checkRulesAfterRefresh, datasetEventsOfJobEnd } from '../notifications/datasetEvents';
 import { notifyJobEnded, notifyJobStarted } from '../notifications/pipelineEvents';
 import { newId } from '../repositories/ids';
+import { recordRunEvent } from '../repositories/openLineage';
 import { appendLogLines } from './logs';
 import { killGroup } from './jobProcess';
 import { queueSignals } from './signals';
@@ -78,7 +79,11 @@ export async function insertJobIfIdle(db: Db, job: NewJob): Promise<JobRow | und
 export async function claimNextJob(db: Db, owner: string, leaseMs: number): Promise<JobRow | undefined> {
   return db.transaction().execute(async (trx) => {
     const claimed = await claimIn(trx, owner, leaseMs);
-    if (claimed) await notifyJobStarted(trx, claimed);
+    if (claimed) {
+      await notifyJobStarted(trx, claimed);
+      // OpenLineage START, with the claim: the event exists exactly when the run does (issue 41)
+      await recordRunEvent(trx, claimed, 'RUNNING');
+    }
     return claimed;
   });
 }
@@ -194,6 +199,7 @@ export async function finishJob(db: Db, jobId: string, owner: string, finish: Fi
     lines.push(`Job ended ${status}${job.exit_code === null ? '' : ` (exit code ${job.exit_code})`}.`);
     await appendLogLines(trx, job.id, lines);
     await notifyJobEnded(trx, job, status);
+    await recordRunEvent(trx, job, status);
     refreshed = await datasetEventsOfJobEnd(trx, job, status, retry === undefined);
     await settleJob(trx, job, status);
     const triggered = status === 'COMPLETE' ? await queueTriggeredPipelines(trx, job) : [];

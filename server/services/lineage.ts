@@ -151,7 +151,7 @@ function propertiesOf(value: WorkspaceLike['app_properties']): Record<string, st
 }
 
 /** The query's column lineage over the store's known columns, or the guard's refusal. */
-async function queryLineage(db: Db, workspaceId: string, query: string): Promise<{ lineage: QueryLineage; known: Map<string, string[]>; refused: null } | { lineage: undefined; refused: string }> {
+export async function queryLineage(db: Db, workspaceId: string, query: string): Promise<{ lineage: QueryLineage; known: Map<string, string[]>; refused: null } | { lineage: undefined; refused: string }> {
   let text: string;
   let tables: string[];
   try {

@@ -4,6 +4,7 @@ import { badRequest } from '../http/errors';
 import type { DatasetRow } from '../repositories/datasets';
 import { channelInWorkspace, createDataset, datasetIdByAlias, datasetWorkspaceOf, updateDataset, type DatasetFields } from '../repositories/datasetWrites';
 import { isUniqueViolation, isUuid, newId } from '../repositories/ids';
+import { recordPublishEvent } from '../repositories/openLineage';
 import { checkQuery, QueryRefused } from '../stores/queryGuard';
 import { rejectFieldErrors } from '../http/validation';
 import * as setupTasks from '../setupTasks';
@@ -123,6 +124,8 @@ export async function publishDataset(db: Db, workspaceId: string, body: DatasetW
 export async function publishWithTask(trx: Db, workspaceId: string, body: DatasetWrite, profileId: string | null): Promise<{ id: string; created: boolean }> {
   const published = await publishDataset(trx, workspaceId, body);
   await setupTasks.datasetPublished(trx, workspaceId, published.id, profileId);
+  // OpenLineage: the publish's job event, sent later by the sender (issue 41)
+  await recordPublishEvent(trx, workspaceId, published.id);
   return published;
 }
 

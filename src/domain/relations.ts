@@ -146,6 +146,10 @@ export const REL = {
   table: 'table',
   loadedBy: 'loaded by',
   latestRun: 'latest run',
+  /** the OpenLineage events the workspace's runs and publishes emitted, each as sent and with its delivery (admins) */
+  lineageEvents: 'lineage events',
+  /** inside that list: the pipeline run (job) an event reports */
+  run: 'run',
 } as const;
 
 export type Rel = (typeof REL)[keyof typeof REL];
