@@ -1773,6 +1773,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/workspaces/{id}/lineage/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Follows the 'lineage events' link of the workspace */
+        get: operations["getWorkspacesByIdLineageEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tokens/{provider}/token": {
         parameters: {
             query?: never;
@@ -13170,6 +13187,86 @@ export interface operations {
                     };
                 };
             };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    getWorkspacesByIdLineageEvents: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                sort?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource or collection as HAL (`_links` are the actions offered to the caller) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": {
+                        _embedded?: {
+                            events?: {
+                                _links?: {
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                                id: string;
+                                /** @enum {string} */
+                                kind: "RUN" | "PUBLISH";
+                                eventType: string;
+                                subjectId: string;
+                                eventTime: string;
+                                /** @enum {string} */
+                                delivery: "PENDING" | "SENT" | "FAILED" | "UNSENT";
+                                attempts: number;
+                                lastError: string | null;
+                                sentAt: string | null;
+                                event: {
+                                    [key: string]: unknown;
+                                } | null;
+                            }[] | null;
+                        } | null;
+                        _links?: {
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
+                        };
+                        page?: {
+                            size: number;
+                            totalElements: number;
+                            totalPages: number;
+                            number: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
             401: components["responses"]["Error"];
             403: components["responses"]["Error"];
             404: components["responses"]["Error"];
