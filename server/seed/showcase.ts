@@ -52,15 +52,22 @@ ORDER BY orders DESC`,
     channel: 'Sales',
     alias: 'sales/targets-vs-actuals',
     title: 'Revenue Targets vs Actuals',
-    description: 'Monthly revenue against the targets in the #sales_targets file.',
+    description: 'Monthly revenue against the targets in the `sales_targets` file, for each whole month the demo shop has orders.',
     tags: ['targets', 'sales'],
     visualisation: { 'chartjs-chart': { chartType: 'area' } },
     metadata: related('targets-vs-actuals', 'Targets vs Actuals', [column('month', 'Month')], [column('target', 'Target (GBP)'), column('actual', 'Actual (GBP)')]),
-    query: `SELECT t.month, t.target_revenue_gbp::float8 AS target, coalesce(a.revenue, 0)::float8 AS actual
+    // Only whole months with orders (issue 38): the demo's orders are its last 90 days, so the
+    // targets' other months would read as zero actuals, and the first and the running month as a
+    // shortfall. The first whole month starts after the day before the first order.
+    query: `SELECT t.month, t.target_revenue_gbp::float8 AS target, a.revenue::float8 AS actual
 FROM sales_targets t
-LEFT JOIN (
+JOIN (
   SELECT to_char(ordered_at, 'YYYY-MM') AS month, round(sum(amount)::numeric, 2) AS revenue
-  FROM orders WHERE status NOT IN ('refunded', 'cancelled') GROUP BY 1
+  FROM orders
+  WHERE status NOT IN ('refunded', 'cancelled')
+    AND ordered_at >= (SELECT date_trunc('month', min(ordered_at) - interval '1 day') + interval '1 month' FROM orders)
+    AND ordered_at < date_trunc('month', now())
+  GROUP BY 1
 ) a ON a.month = t.month::text
 ORDER BY t.month`,
     age: 2.5,

@@ -56,7 +56,7 @@ describe('the demo seed of the Lab', () => {
       ]);
       expect(jobs[1]!.triggered_by_job_id).toBe(jobs[0]!.id);
       expect(Number(jobs[0]!.rows_loaded)).toBeGreaterThan(500);
-      expect(Number(jobs[1]!.rows_loaded)).toBe(7 + 12);
+      expect(Number(jobs[1]!.rows_loaded)).toBe(7 + 24);
 
       expect(await storeTables(db, DEMO.workspaceId)).toEqual(['countries', 'customers', 'orders', 'sales_targets', 'web_sessions']);
       const schema = storeSchemaName(DEMO.workspaceId);
@@ -64,13 +64,21 @@ describe('the demo seed of the Lab', () => {
       const countries = await rows('countries');
       expect(countries).toHaveLength(7);
       expect(countries.find((c) => c.code === 'GB')).toMatchObject({ name: 'United Kingdom', currency: 'GBP' });
-      expect(await rows('sales_targets')).toHaveLength(12);
+      expect(await rows('sales_targets')).toHaveLength(24);
       expect((await rows('orders')).length).toBeGreaterThan(100);
       // Every demo dataset's query answers rows from what the runs loaded, and each table's last load is recorded.
       for (const dataset of [...DEMO_DATASETS, ...DEMO_SHOWCASE]) {
         if (dataset.query === undefined) continue;
         const result = await runQuery(db, DEMO.workspaceId, await checkQuery(dataset.query), 1000, { timeoutMs: 10_000 });
         expect(result.rows.length, dataset.alias).toBeGreaterThan(0);
+        // Revenue Targets vs Actuals (issue 38): whole past months with orders only, never a zero or a month to come
+        if (dataset.alias === 'sales/targets-vs-actuals') {
+          const thisMonth = new Date().toISOString().slice(0, 7);
+          for (const row of result.rows as { month: string; actual: number; target: number }[]) {
+            expect(row.actual, row.month).toBeGreaterThan(0);
+            expect(row.month < thisMonth, row.month).toBe(true);
+          }
+        }
       }
       const loads = await db.selectFrom('store_loads').select(['table_name', 'job_id']).where('workspace_id', '=', DEMO.workspaceId).orderBy('table_name').execute();
       expect(loads).toEqual([
