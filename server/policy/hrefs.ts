@@ -5,6 +5,8 @@ import type { Config } from '../config';
 export interface Hrefs {
   root(): string;
   profile(id: string): string;
+  /** the caller's own profiles (one: their own) */
+  profiles(): string;
   profileLogin(id: string): string;
   workspaces(): string;
   workspace(id: string): string;
@@ -63,6 +65,7 @@ export function hrefs(config: Pick<Config, 'publicUrl'>): Hrefs {
   return {
     root: () => `${api}/`,
     profile: (id) => `${api}/profiles/${seg(id)}`,
+    profiles: () => `${api}/profiles`,
     profileLogin: (id) => `${api}/profiles/${seg(id)}/login`,
     workspaces: () => `${api}/workspaces`,
     workspace: (id) => `${api}/workspaces/${seg(id)}`,

@@ -74,6 +74,12 @@ export function rootLinks(h: Hrefs, caller: Caller): Links {
     [REL.notificationSettings]: caller.profile ? h.notificationSettings() : null,
     [REL.updateNotificationSettings]: caller.profile ? h.notificationSettings() : null,
     [REL.invitations]: email ? h.invitations(email) : null,
+    // The invitations the caller sent, in the workspaces they still administer (GET /invitations without `email`)
+    [REL.sentInvitations]: caller.profile ? h.invitations() : null,
+    // The reference's 'profiles': a page holding the caller's own profile only (other people's addresses are never listed)
+    [REL.profiles]: caller.profile ? h.profiles() : null,
+    // Initialising a list before its workspace is chosen (the reference's POST /channels/{id}): nothing is stored
+    [REL.newChannel]: caller.profile ? h.channel(newId()) : null,
     [REL.newApiKey]: canMintApiKeys(caller) ? h.apiKeys() : null,
     // The global plugin catalogue (the Matatika reference's GET /api/discovery.yml): every caller reads it.
     [REL.discovery]: h.discovery(),
@@ -159,6 +165,8 @@ export function workspaceLinks(h: Hrefs, workspace: { id: string }, role: Member
     [REL.newDatastore]: admin && runs && part('datastores'),
     // Files the workspace keeps (spec 002 'resources', DownloadResource): every member downloads them.
     [REL.resources]: part('resources'),
+    // several files in one body, all or nothing (the reference's POST): admins, who write them one by one too
+    [REL.publishResources]: admin && part('resources'),
   });
 }
 
@@ -248,6 +256,8 @@ export function dataComponentLinks(h: Hrefs, component: { id: string }, role: Me
     // POST {grant_type, code, code_verifier, redirect_uri, scope, component} to the provider's token url
     [REL.authorizeDatacomponent]: h.oauthToken('{provider}'),
     [REL.disconnectDatacomponent]: h.dataComponentCredentials(component.id),
+    // offered while a pipeline uses it too: the DELETE is then a 409 naming those pipelines
+    [REL.deleteDatacomponent]: h.dataComponent(component.id),
   });
 }
 
@@ -456,6 +466,14 @@ export function channelLinks(h: Hrefs, channel: { id: string; type: string; scop
     [REL.addSubscription]: viewer.subscribed !== true && h.channelPart(channel.id, 'subscriptions'),
     [REL.deleteSubscription]: viewer.subscribed === true && h.channelPart(channel.id, 'subscriptions'),
   });
+}
+
+/**
+ * An initialised list (POST 'new channel'), not stored: its PUT creates it in the caller's default
+ * workspace, offered while they are a member there (`memberOf`: that workspace's id); any member may keep lists.
+ */
+export function channelDraftLinks(h: Hrefs, id: string, memberOf: string | undefined): Links {
+  return links({ [REL.createChannel]: memberOf !== undefined && h.workspacePart(memberOf, `channels/${encodeURIComponent(id)}`) });
 }
 
 /** A key is visible and changeable by the profile that owns it, and by nobody else. */

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import { componentNameProblem } from '../../src/domain/settingEnv';
 import type { Db } from '../db/database';
 import type { DataComponentsTable } from '../db/schema';
@@ -104,6 +104,47 @@ export async function updateDataComponent(db: Db, id: string, changes: { name?: 
     if (isUniqueViolation(error)) return { ok: false, problem: COMPONENT_NAME_TAKEN };
     throw error;
   }
+}
+
+/** The names of the workspace's pipelines (drafts too) whose dataComponents name the component. */
+export async function pipelinesUsing(db: Db, component: { workspace_id: string; name: string }): Promise<string[]> {
+  const rows = await db
+    .selectFrom('pipelines')
+    .select('name')
+    .where('workspace_id', '=', component.workspace_id)
+    .where(sql<boolean>`data_components @> ${JSON.stringify([component.name])}::jsonb`)
+    .orderBy('name')
+    .execute();
+  return rows.map((r) => r.name);
+}
+
+/**
+ * Deletes the component, with its properties (settings, secrets and OAuth credentials live in its
+ * row), unless a pipeline names it: then nothing changes and those pipelines are named. The check
+ * and the delete are one statement, so a component is never removed from under a pipeline that
+ * named it before the delete began.
+ */
+export async function deleteUnusedDataComponent(db: Db, component: { id: string; workspace_id: string; name: string }): Promise<{ deleted: true } | { deleted: false; usedBy: string[] }> {
+  const removed = await db
+    .deleteFrom('data_components')
+    .where('id', '=', component.id)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('pipelines')
+            .select(sql`1`.as('one'))
+            .whereRef('pipelines.workspace_id', '=', 'data_components.workspace_id')
+            .where(sql<boolean>`pipelines.data_components @> jsonb_build_array(data_components.name)`),
+        ),
+      ),
+    )
+    .returning('id')
+    .executeTakeFirst();
+  if (removed) return { deleted: true };
+  const usedBy = await pipelinesUsing(db, component);
+  // gone already (a concurrent delete): as deleted
+  return usedBy.length > 0 ? { deleted: false, usedBy } : { deleted: true };
 }
 
 /**

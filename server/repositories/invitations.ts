@@ -47,6 +47,22 @@ export function invitationsOfWorkspace(db: Db, workspaceId: string, paging: Pagi
   return page(withWorkspace(db).where('i.workspace_id', '=', workspaceId), paging);
 }
 
+/**
+ * The invitations this profile sent, in the workspaces they still administer (an admin who was
+ * demoted or left no longer manages what they sent there), each with the sender's role there.
+ */
+export async function invitationsSentBy(db: Db, profileId: string, paging: Paging): Promise<{ items: { invitation: InvitationRow; senderRole: MemberRole | undefined }[]; total: number }> {
+  const administered = db.selectFrom('workspace_members').select('workspace_id').where('profile_id', '=', profileId).where('role', 'in', ['owner', 'editor']);
+  const { items, total } = await page(withWorkspace(db).where('i.invited_by', '=', profileId).where('i.workspace_id', 'in', administered), paging);
+  const workspaceIds = [...new Set(items.map((i) => i.workspace_id))];
+  const roles =
+    workspaceIds.length === 0
+      ? []
+      : await db.selectFrom('workspace_members').select(['workspace_id', 'role']).where('profile_id', '=', profileId).where('workspace_id', 'in', workspaceIds).execute();
+  const roleIn = new Map(roles.map((r) => [r.workspace_id, r.role]));
+  return { items: items.map((invitation) => ({ invitation, senderRole: roleIn.get(invitation.workspace_id) })), total };
+}
+
 export function findInvitation(db: Db, id: string): Promise<InvitationRow | undefined> {
   return withWorkspace(db).where('i.id', '=', id).executeTakeFirst();
 }

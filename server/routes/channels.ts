@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { REL } from '../../src/domain/relations';
-import { channelSchema, channelWriteSchema, datasetsCollectionSchema } from '../../src/domain/resources';
+import { channelSchema, channelWriteSchema, datasetsCollectionSchema, type Wire } from '../../src/domain/resources';
 import { conflict, notFound } from '../http/errors';
 import { pagedCollectionText } from '../http/hal';
-import { canChangeChannel } from '../policy/links';
+import { canChangeChannel, channelDraftLinks } from '../policy/links';
+import { memberRole } from '../repositories/workspaces';
 import { addToList, channelDatasetIds, createList, deleteList, findChannel, removeFromList, setScope, updateChannel, } from '../repositories/channels';
 import { datasetsByIds, findDataset } from '../repositories/datasets';
 import { isUuid } from '../repositories/ids';
@@ -47,6 +48,39 @@ export function channelRoutes(app: FastifyInstance, ctx: RouteContext): void {
         scope: body.scope ?? 'PROFILE',
       });
       return reply.status(201).send(channelBody(ctx, { ...created, dataset_count: 0, creator_name: request.caller.profile?.name ?? null }, viewer));
+    },
+  });
+
+  /**
+   * 'new channel' (the reference's initialise): a blank list at the id in the path, nothing stored.
+   * Its 'create channel' is the PUT in the caller's default workspace, offered while they are a
+   * member there. Whether the id is taken is not looked up: that PUT answers it (409), as for a
+   * workspace's own 'create channel' href.
+   */
+  defineRoute(app, ctx, {
+    method: 'POST',
+    url: '/channels/:id',
+    guard: { resource: 'root', rel: REL.newChannel },
+    response: channelSchema,
+    objectName: 'channel',
+    handler: async ({ request, param }): Promise<Wire<typeof channelSchema>> => {
+      const id = param('id');
+      rejectFieldErrors('channel', { id: isUuid(id) ? undefined : 'must be a channel id' });
+      const workspaceId = request.caller.profile?.default_workspace_id ?? undefined;
+      const member = workspaceId !== undefined && (await memberRole(ctx.db, workspaceId, request.caller.profileId)) !== undefined;
+      return { id, name: '', description: null, type: 'LIST', scope: 'PROFILE', datasetCount: 0, _links: channelDraftLinks(ctx.h, id, member ? workspaceId : undefined) };
+    },
+  });
+
+  /** The reference's channel in a workspace: the same body as GET /channels/{id}, 404 when the channel is not in that workspace. */
+  defineRoute(app, ctx, {
+    method: 'GET',
+    url: '/workspaces/:id/channels/:channelId',
+    guard: { resource: 'channel', rel: REL.self, param: 'channelId' },
+    response: channelSchema,
+    handler: ({ request, access, param }) => {
+      if (access.channel.workspace_id !== param('id')) throw notFound(`Channel ${access.channel.id} not found`);
+      return channelBody(ctx, access.channel, { role: access.role, profileId: request.caller.profileId, subscribed: access.subscribed });
     },
   });
 

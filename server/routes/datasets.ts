@@ -4,13 +4,14 @@ import { z } from 'zod';
 import { csvColumns, csvLine, csvRow } from '../../src/domain/csv';
 import { REL } from '../../src/domain/relations';
 import { missingTablesMessage } from '../../src/domain/storeTables';
-import { datasetPatchSchema, datasetPreviewRequestSchema, datasetPreviewSchema, datasetSchema, datasetsCollectionSchema, datasetWriteSchema, type Freshness, questionAnswerSchema, type Wire } from '../../src/domain/resources';
+import { datasetMultiSearchSchema, datasetPatchSchema, datasetPreviewRequestSchema, datasetPreviewSchema, datasetSchema, datasetsCollectionSchema, datasetWriteSchema, type Freshness, questionAnswerSchema, type Wire } from '../../src/domain/resources';
+import { MULTI_SEARCH_DEFAULT_SIZE, parseMultiSearch } from '../../src/domain/multiSearch';
 import type { Db } from '../db/database';
 import type { MemberRole } from '../db/schema';
 import { untilClientLeaves } from '../http/clientGone';
 import { badRequest, HttpError, notFound } from '../http/errors';
-import { pagedCollectionText } from '../http/hal';
-import { JsonText } from '../http/jsonText';
+import { pagedCollectionText, type Paging } from '../http/hal';
+import { JsonText, type JsonPieces } from '../http/jsonText';
 import { datasetLinks, datasetViewer } from '../policy/links';
 import { answerQuestion } from '../repositories/datasetSearch';
 import { readSearchText } from '../repositories/searchText';
@@ -33,6 +34,11 @@ import { watchRoutes } from './watch';
 // A pasted 10 KB text answers normally (only its first 1000 characters are read); beyond 12,000 it is refused
 // (a longer query string would pass Node's 16 KB header limit anyway).
 const searchQuerySchema = z.looseObject({ q: z.string().max(12_000, 'must be at most 12000 characters').optional() });
+/** An _msearch body: NDJSON text, its lines read by parseMultiSearch (each search a header and a query line). */
+const MULTI_SEARCH_BODY_BYTES = 64 * 1024;
+const multiSearchBody = z
+  .string({ message: 'must be NDJSON (Content-Type: application/x-ndjson): a header line and a query line per search' })
+  .max(MULTI_SEARCH_BODY_BYTES, `must be at most ${MULTI_SEARCH_BODY_BYTES / 1024} KB`);
 const listQuerySchema = z.looseObject({ search: z.string().max(1_000, 'must be at most 1000 characters').optional() });
 const questionSchema = z.looseObject({ question: z.string().max(100_000, 'must be at most 1000 characters').nullish() });
 
@@ -123,6 +129,17 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
     },
   });
 
+  /** One page of a search as the search answers it; `selfUrl` is the GET that answers the same page. */
+  const searchPage = async (search: { workspaceId: string; role: MemberRole; viewerId: string; q: string; paging: Paging; selfUrl: string }): Promise<JsonText> => {
+    const text = readSearchText(search.q);
+    const { hits, total } = await searchEngine.search({ workspaceId: search.workspaceId, viewerId: search.viewerId, text, paging: search.paging });
+    const items = await datasetsByIds(ctx.db, hits.map((hit) => hit.id), search.viewerId);
+    const matches = new Map(hits.map((hit) => [hit.id, hit.matches]));
+    // Each result says why it matched (issue 11).
+    const explained = items.map((d) => datasetJson(ctx, d, search.role, { matches: [...(matches.get(d.id) ?? [])] }));
+    return pagedCollectionText('datasets', explained, search.paging, total, search.selfUrl);
+  };
+
   /** Free text (typo-tolerant) with `tag:name` and `in:channel` filters; quotes are ignored. */
   defineRoute(app, ctx, {
     method: 'GET',
@@ -130,17 +147,41 @@ export function datasetRoutes(app: FastifyInstance, ctx: RouteContext): void {
     guard: { resource: 'workspace', rel: REL.search },
     response: datasetsCollectionSchema,
     query: searchQuerySchema,
-    paging: { defaultSize: 10 },
+    paging: { defaultSize: MULTI_SEARCH_DEFAULT_SIZE },
     objectName: 'search',
-    handler: async ({ request, access, query, paging }) => {
-      const text = readSearchText(query.q ?? '');
-      const { hits, total } = await searchEngine.search({ workspaceId: access.workspace.id, viewerId: request.caller.profileId, text, paging });
-      const items = await datasetsByIds(ctx.db, hits.map((hit) => hit.id), request.caller.profileId);
-      const matches = new Map(hits.map((hit) => [hit.id, hit.matches]));
-      // Each result says why it matched (issue 11).
-      const explained = items.map((d) => datasetJson(ctx, d, access.role, { matches: [...(matches.get(d.id) ?? [])] }));
-      return pagedCollectionText('datasets', explained, paging, total, requestUrl(ctx, request));
-    },
+    handler: ({ request, access, query, paging }) =>
+      searchPage({ workspaceId: access.workspace.id, role: access.role, viewerId: request.caller.profileId, q: query.q ?? '', paging, selfUrl: requestUrl(ctx, request) }),
+  });
+
+  // Elasticsearch's multi-search, for clients written against the reference: NDJSON (a header
+  // line and a query line per search, src/domain/multiSearch.ts), read as text under its own
+  // body limit; JSON is read as the API reads it everywhere, and refused as no NDJSON.
+  void app.register((scope, _options, done) => {
+    scope.addContentTypeParser('application/x-ndjson', { parseAs: 'string', bodyLimit: MULTI_SEARCH_BODY_BYTES }, (_request, body, next) => next(null, body));
+
+    /** 'search', several at once (at most MULTI_SEARCH_MAX): `{responses: [...]}`, each the body GET …/search answers for that page. */
+    defineRoute(scope, ctx, {
+      method: 'POST',
+      url: '/workspaces/:id/datasets/_msearch',
+      guard: { resource: 'workspace', rel: REL.search },
+      response: datasetMultiSearchSchema,
+      body: multiSearchBody,
+      objectName: 'msearch',
+      handler: async ({ request, access, body }) => {
+        const parsed = parseMultiSearch(body);
+        if (!parsed.ok) throw badRequest("Validation failed for object='msearch'", parsed.problems.map((p) => ({ field: p.field, objectName: 'msearch', defaultMessage: p.message })));
+        const base = ctx.h.workspacePart(access.workspace.id, 'search');
+        const pages: JsonPieces[] = [];
+        // one after another: a request's searches share one connection's turn, as its page loads would
+        for (const search of parsed.searches) {
+          const selfUrl = search.q === '' ? base : `${base}?q=${encodeURIComponent(search.q)}`;
+          const page = await searchPage({ workspaceId: access.workspace.id, role: access.role, viewerId: request.caller.profileId, q: search.q, paging: { page: search.page, size: search.size, sort: undefined }, selfUrl });
+          pages.push(pages.length === 0 ? page.pieces : [',', page.pieces]);
+        }
+        return new JsonText(['{"responses":[', pages, ']}']);
+      },
+    });
+    done();
   });
 
   /** The Lab's list: every dataset of the workspace by title, `?search=` on title or alias. */

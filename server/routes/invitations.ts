@@ -9,14 +9,16 @@ import { createMailer } from '../identity/mailer';
 import { pagedCollection } from '../http/hal';
 import type { Caller } from '../policy/caller';
 import { invitationBody } from '../representations/invitation';
-import { findInvitation, deleteUnaccepted, invitationsOfWorkspace, pendingInvitationsFor, setInviteeRole } from '../repositories/invitations';
+import { findInvitation, deleteUnaccepted, invitationsOfWorkspace, invitationsSentBy, pendingInvitationsFor, setInviteeRole } from '../repositories/invitations';
+import { requireOffered } from '../policy/guard';
 import { requestUrl, type RouteContext } from './context';
 import { acceptInvitation, invite, withdrawInvitation } from '../services/invitations';
 import { defineRoute } from './define';
 
 const OBJECT = 'invitation';
 
-const emailQuerySchema = z.looseObject({ email: z.string({ message: 'is required' }).trim().min(1, 'is required').max(320, 'is not an email address') });
+/** With `email`: the invitations waiting for that address (the caller's own); without: those the caller sent. */
+const invitationsQuerySchema = z.looseObject({ email: z.string({ message: 'is required' }).trim().min(1, 'is required').max(320, 'is not an email address').optional() });
 const createSchema = z.looseObject({ email: z.string().max(320, PROFILE_MESSAGES.emailInvalid).nullish() });
 
 export function invitationRoutes(app: FastifyInstance, ctx: RouteContext): void {
@@ -31,18 +33,31 @@ export function invitationRoutes(app: FastifyInstance, ctx: RouteContext): void 
     return invitationBody(ctx, caller, row, role);
   };
 
-  /** The invitations waiting for the caller's own, verified address: the root's 'invitations' link, and only that one. */
+  /**
+   * Two lists at one address, as in the reference. `?email=`: the invitations waiting for the
+   * caller's own, verified address (the root's 'invitations', pinned to that address, and only
+   * that one). Without `email`: the invitations the caller sent, in the workspaces they still
+   * administer (the root's 'sent invitations'). Each half demands its own link: the sent list's
+   * href carries no `email`, so it never authorises reading someone else's.
+   */
   defineRoute(app, ctx, {
     method: 'GET',
     url: '/invitations',
-    guard: { resource: 'root', rel: REL.invitations, pinned: true },
+    guard: { resource: 'root', rel: [REL.invitations, REL.sentInvitations], pinned: true },
     response: invitationsCollectionSchema,
-    query: emailQuerySchema,
+    query: invitationsQuerySchema,
     paging: { defaultSize: 99 },
     objectName: OBJECT,
-    handler: async ({ request, query, paging }) => {
+    handler: async ({ request, access, query, paging }) => {
+      const { caller } = request;
+      if (query.email === undefined) {
+        requireOffered(access, REL.sentInvitations);
+        const { items, total } = await invitationsSentBy(ctx.db, caller.profileId, paging);
+        return pagedCollection('invitations', items.map((i) => invitationBody(ctx, caller, i.invitation, i.senderRole)), paging, total, requestUrl(ctx, request));
+      }
+      requireOffered(access, REL.invitations, request.url);
       const { items, total } = await pendingInvitationsFor(ctx.db, query.email, paging);
-      return pagedCollection('invitations', items.map((i) => invitationBody(ctx, request.caller, i, undefined)), paging, total, requestUrl(ctx, request));
+      return pagedCollection('invitations', items.map((i) => invitationBody(ctx, caller, i, undefined)), paging, total, requestUrl(ctx, request));
     },
   });
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { REL } from '../../src/domain/relations';
-import { profileSchema } from '../../src/domain/resources';
+import { profileSchema, profilesCollectionSchema } from '../../src/domain/resources';
 import { isEmailEditable, validateProfile } from '../../src/domain/validation';
 import { HttpError, notFound } from '../http/errors';
 import { createAttemptGuards, TOO_MANY_REQUESTS } from '../identity/attempt-guards';
@@ -13,7 +13,8 @@ import { workspaceAccess } from '../policy/guard';
 import { isUuid } from '../repositories/ids';
 import { createOrFillProfile, setDefaultWorkspace, updateProfileFields, type ProfileRow } from '../repositories/profiles';
 import { profileBody } from '../representations/profile';
-import type { RouteContext } from './context';
+import { requestUrl, type RouteContext } from './context';
+import { pagedCollection } from '../http/hal';
 import { defineRoute } from './define';
 import { rejectFieldErrors } from '../http/validation';
 
@@ -76,6 +77,26 @@ export function profileRoutes(app: FastifyInstance, ctx: RouteContext): void {
       // credential change makes the profile but gets no further
       requireCurrentToken(caller.principal, profile);
       return profileBody(ctx, { ...caller, profile }, profile);
+    },
+  });
+
+  /**
+   * The reference's 'profiles' (every profile of the signed-in account): here an account has one
+   * profile, so the page holds the caller's own and nobody else's. People are seen by one another
+   * as members of a workspace, never as a list of addresses.
+   */
+  defineRoute(app, ctx, {
+    method: 'GET',
+    url: '/profiles',
+    guard: { resource: 'root', rel: REL.profiles },
+    response: profilesCollectionSchema,
+    paging: { defaultSize: 20 },
+    objectName: 'profiles',
+    handler: async ({ request, paging }) => {
+      const { caller } = request;
+      const profile = existing(caller.profile);
+      const items = paging.page === 0 ? [profileBody(ctx, caller, profile, await pendingEmailOf(ctx.db, profile.id))] : [];
+      return pagedCollection('profiles', items, paging, 1, requestUrl(ctx, request));
     },
   });
 

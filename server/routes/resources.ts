@@ -11,6 +11,7 @@ import { parseBody } from '../http/validation';
 import { resourceLinks } from '../policy/links';
 import { bytesOf, deleteResource, listResources, RESOURCE_SORT_FIELDS, resourceChunks, writeResource, type ResourceBytes, type ResourceMeta } from '../repositories/workspaceResources';
 import { spoolUpload, UploadTooLarge } from '../http/uploadSpool';
+import { publishResources } from '../services/publishResources';
 import { requestUrl, type RouteContext } from './context';
 import { workspaceResourceBody } from '../representations/workspaceResource';
 import { defineRoute } from './define';
@@ -29,6 +30,22 @@ const resourceWriteBody = z.object({
   content: z.string({ message: 'is required' }),
   contentType: z.string().max(200, 'is too long').nullish(),
 });
+
+/** Files one POST publishes at most: enough for a project's files, few enough to check before writing. */
+const PUBLISH_MAX_ITEMS = 100;
+
+/** POST 'publish resources': the reference's Resource, several at once. */
+const publishBody = z
+  .array(
+    z.object({
+      path: z.string({ message: 'is required' }).max(1_024, 'is too long'),
+      content: z.string({ message: 'is required' }),
+      contentType: z.string().max(200, 'is too long').nullish(),
+    }),
+    { message: 'must be a list of resources' },
+  )
+  .min(1, 'must hold at least one resource')
+  .max(PUBLISH_MAX_ITEMS, `must hold at most ${PUBLISH_MAX_ITEMS} resources`);
 
 /** The resource's JSON view is asked for by name; anything else (`*\/*`, a browser, none) downloads its content. */
 function wantsJson(accept: string | undefined): boolean {
@@ -92,6 +109,30 @@ export function resourceRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const { items, total } = await listResources(ctx.db, access.workspace.id, paging);
       const bodies = items.map((r) => workspaceResourceBody(r, resourceLinks(ctx.h, r, access.role)));
       return pagedCollection('resources', bodies, paging, total, requestUrl(ctx, request));
+    },
+  });
+
+  /**
+   * 'publish resources': several of the reference's Resource in one JSON body (`[{path, content,
+   * contentType}]`, at most PUBLISH_MAX_ITEMS, under the API's 1 MB body limit), each checked as
+   * the PUT checks one and written all or nothing. The page of what was written, in the body's order.
+   */
+  defineRoute(app, ctx, {
+    method: 'POST',
+    url: '/workspaces/:id/resources',
+    guard: { resource: 'workspace', rel: REL.publishResources },
+    response: workspaceResourcesCollectionSchema,
+    body: publishBody,
+    objectName: OBJECT_NAME,
+    handler: async ({ request, access, body }) => {
+      const written = await publishResources(
+        ctx.db,
+        { workspaceId: access.workspace.id, profileId: request.caller.profile ? request.caller.profileId : null, items: body },
+        { fileBytes: ctx.config.env.RESOURCE_MAX_MB * 1024 * 1024, workspaceBytes: ctx.config.env.RESOURCE_WORKSPACE_MB * 1024 * 1024 },
+        OBJECT_NAME,
+      );
+      const bodies = written.map(({ resource }) => workspaceResourceBody(resource, resourceLinks(ctx.h, resource, access.role)));
+      return pagedCollection('resources', bodies, { page: 0, size: Math.max(bodies.length, 1), sort: undefined }, bodies.length, requestUrl(ctx, request));
     },
   });
 

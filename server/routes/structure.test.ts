@@ -37,6 +37,7 @@ const NO_JSON_BODY: Record<string, string> = {
   'GET /api/workspaces/:id/discovery.yml': 'YAML',
   'DELETE /api/datastores/:id': '204',
   'DELETE /api/datacomponents/:id/credentials': '204',
+  'DELETE /api/datacomponents/:id': '204',
 };
 
 async function registeredRoutes(): Promise<RegisteredRoute[]> {

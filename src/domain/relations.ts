@@ -150,6 +150,14 @@ export const REL = {
   lineageEvents: 'lineage events',
   /** inside that list: the pipeline run (job) an event reports */
   run: 'run',
+  // The reference's last seven endpoints (issue 38): a list initialised before its workspace is
+  // chosen, a component's removal, the invitations the caller sent, the caller's profiles
+  newChannel: 'new channel',
+  deleteDatacomponent: 'delete datacomponent',
+  sentInvitations: 'sent invitations',
+  profiles: 'profiles',
+  /** POST several of a workspace's resources in one body (admins) */
+  publishResources: 'publish resources',
 } as const;
 
 export type Rel = (typeof REL)[keyof typeof REL];

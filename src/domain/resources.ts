@@ -612,6 +612,8 @@ export const dataStoresCollectionSchema = pagedCollection('datastores', dataStor
 export type DataStoresCollection = z.infer<typeof dataStoresCollectionSchema>;
 
 export const workspacesCollectionSchema = pagedCollection('workspaces', workspaceSchema);
+/** GET /api/profiles: the caller's own profile, alone (nobody else's address is listed) */
+export const profilesCollectionSchema = pagedCollection('profiles', profileSchema);
 export type WorkspacesCollection = z.infer<typeof workspacesCollectionSchema>;
 export const membersCollectionSchema = pagedCollection('members', memberSchema);
 export type MembersCollection = z.infer<typeof membersCollectionSchema>;
@@ -630,6 +632,8 @@ export type ChannelsCollection = z.infer<typeof channelsCollectionSchema>;
 export const tagsCollectionSchema = pagedCollection('tags', tagSchema);
 export type TagsCollection = z.infer<typeof tagsCollectionSchema>;
 export const datasetsCollectionSchema = pagedCollection('datasets', datasetSchema);
+/** POST a workspace's datasets/_msearch: one answer per search, in order, each the body of GET …/search */
+export const datasetMultiSearchSchema = z.looseObject({ responses: z.array(datasetsCollectionSchema) });
 export type DatasetsCollection = z.infer<typeof datasetsCollectionSchema>;
 
 export const commentsCollectionSchema = pagedCollection('datasetComments', commentSchema);

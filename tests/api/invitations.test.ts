@@ -65,7 +65,7 @@ describe('GET /api/invitations?email=', () => {
   it("refuses somebody else's address and an unverified one (403); needs the email (400); 401 without a token", async () => {
     expectError(await world.member.api.get(`/api/invitations?email=${encodeURIComponent(world.outsider.email)}`), 403);
     expectError(await world.unverified.api.get(`/api/invitations?email=${encodeURIComponent(DEMO.unverified.email)}`), 403);
-    expectError(await world.outsider.api.get('/api/invitations'), 400, { email: /required/ });
+    expectError(await world.outsider.api.get('/api/invitations?email='), 400, { email: /required/ });
     expectError(await world.anonymous.get(`/api/invitations?email=${encodeURIComponent(world.outsider.email)}`), 401);
   });
 });

@@ -2,12 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { REL } from '../../../src/domain/relations';
 import { dataComponentSchema, dataComponentsCollectionSchema, dataStoreSchema, dataStoresCollectionSchema, PLUGIN_TYPES } from '../../../src/domain/resources';
-import { notFound } from '../../http/errors';
+import { conflict, notFound } from '../../http/errors';
 import { pagedCollection } from '../../http/hal';
 import { mayRun } from '../../policy/caller';
 import { requireOffered } from '../../policy/guard';
 import { dataComponentLinks } from '../../policy/links';
-import { getDataComponent, listDataComponents, type DataComponentRow } from '../../repositories/dataComponents';
+import { deleteUnusedDataComponent, getDataComponent, listDataComponents, type DataComponentRow } from '../../repositories/dataComponents';
 import { listDataStores } from '../../repositories/dataStores';
 import { isUuid } from '../../repositories/ids';
 import { ensureDefaultStore } from '../../stores/defaultStore';
@@ -112,6 +112,21 @@ export function componentRoutes(app: FastifyInstance, ctx: RouteContext): void {
     body: updateComponentBody,
     objectName: OBJECT_NAME,
     handler: async ({ access, body }) => dataComponentBody(ctx, await updateDataComponentAs(ctx.db, access.component, body), access.role),
+  });
+
+  /**
+   * 'delete datacomponent' (admins): the component goes with its settings and their secrets (204).
+   * Pipelines name their components, so one a pipeline names is kept: a 409 naming the pipelines.
+   */
+  defineRoute(app, ctx, {
+    method: 'DELETE',
+    url: '/datacomponents/:id',
+    guard: { resource: 'dataComponent', rel: REL.deleteDatacomponent },
+    handler: async ({ reply, access }) => {
+      const result = await deleteUnusedDataComponent(ctx.db, access.component);
+      if (!result.deleted) throw conflict(`${access.component.name} is used by pipeline ${result.usedBy.join(', ')}: remove it from ${result.usedBy.length > 1 ? 'them' : 'it'} first`);
+      return reply.status(204).send();
+    },
   });
 
   /** The workspace's stores, the default first; the embedded default store exists for every workspace that asks. */

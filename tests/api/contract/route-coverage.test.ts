@@ -65,6 +65,8 @@ function renderEveryLinkSet(baseUrl: string): Record<string, Record<string, { hr
       ...linkSets.channelLinks(h, { id: ID, type: 'LIST', scope: 'PROFILE', creator_id: ID }, { role: 'member', profileId: ID, subscribed: false }),
       ...linkSets.channelLinks(h, { id: ID, type: 'LIST', scope: 'WORKSPACE', creator_id: ID }, { role: 'member', profileId: ID, subscribed: true }),
     },
+    // An initialised list (POST 'new channel'): its creation in the caller's default workspace.
+    channelDraftLinks: linkSets.channelDraftLinks(h, ID, ID),
     apiKeyLinks: linkSets.apiKeyLinks(h, caller, { id: ID, profile_id: ID }),
     apiKeyDraftLinks: linkSets.apiKeyDraftLinks(h, caller, ID),
     notificationLinks: linkSets.notificationLinks(h, caller, { id: ID, profile_id: ID, resolved: false }),

@@ -35,6 +35,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/profiles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Follows the 'profiles' link of the root */
+        get: operations["getProfiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/profiles/{id}": {
         parameters: {
             query?: never;
@@ -306,7 +323,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Follows the 'invitations' link of the root */
+        /** Follows the 'invitations' or 'sent invitations' link of the root */
         get: operations["getInvitations"];
         put?: never;
         post?: never;
@@ -728,7 +745,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Follows the 'self' link of the channel */
+        get: operations["getWorkspacesByIdChannelsByChannelId"];
         /** Follows the 'create channel' link of the workspace */
         put: operations["putWorkspacesByIdChannelsByChannelId"];
         post?: never;
@@ -749,7 +767,8 @@ export interface paths {
         get: operations["getChannelsById"];
         /** Follows the 'update channel' link of the channel */
         put: operations["putChannelsById"];
-        post?: never;
+        /** Follows the 'new channel' link of the root */
+        post: operations["postChannelsById"];
         /** Follows the 'delete channel' link of the channel */
         delete: operations["deleteChannelsById"];
         options?: never;
@@ -1186,7 +1205,8 @@ export interface paths {
         /** Follows the 'resources' link of the workspace */
         get: operations["getWorkspacesByIdResources"];
         put?: never;
-        post?: never;
+        /** Follows the 'publish resources' link of the workspace */
+        post: operations["postWorkspacesByIdResources"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1486,7 +1506,8 @@ export interface paths {
         /** Follows the 'update datacomponent' link of the dataComponent */
         put: operations["putDatacomponentsById"];
         post?: never;
-        delete?: never;
+        /** Follows the 'delete datacomponent' link of the dataComponent */
+        delete: operations["deleteDatacomponentsById"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1824,6 +1845,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/workspaces/{id}/datasets/_msearch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Follows the 'search' link of the workspace */
+        post: operations["postWorkspacesByIdDatasetsMsearch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1951,6 +1989,78 @@ export interface operations {
                             id: string;
                         } | null;
                         featuresDisabled?: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    getProfiles: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                sort?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource or collection as HAL (`_links` are the actions offered to the caller) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": {
+                        _embedded?: {
+                            profiles?: {
+                                _links?: {
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                                id: string;
+                                name: string;
+                                email: string;
+                                pendingEmail?: string | null;
+                                defaultWorkspace?: {
+                                    id: string;
+                                } | null;
+                                featuresDisabled?: string | null;
+                            }[] | null;
+                        } | null;
+                        _links?: {
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
+                        };
+                        page?: {
+                            size: number;
+                            totalElements: number;
+                            totalPages: number;
+                            number: number;
+                        };
                     };
                 };
             };
@@ -3389,8 +3499,8 @@ export interface operations {
     };
     getInvitations: {
         parameters: {
-            query: {
-                email: string;
+            query?: {
+                email?: string;
                 page?: number;
                 size?: number;
                 sort?: string;
@@ -5927,6 +6037,61 @@ export interface operations {
             404: components["responses"]["Error"];
         };
     };
+    getWorkspacesByIdChannelsByChannelId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource or collection as HAL (`_links` are the actions offered to the caller) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        name: string;
+                        description?: string | null;
+                        picture?: string | null;
+                        type?: string | null;
+                        scope?: string | null;
+                        created?: string | null;
+                        lastModified?: string | null;
+                        datasetCount?: number | null;
+                        creator?: {
+                            name?: string | null;
+                        } | null;
+                        canDelete?: boolean | null;
+                        containsDataset?: boolean | null;
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
     putWorkspacesByIdChannelsByChannelId: {
         parameters: {
             query?: never;
@@ -6109,6 +6274,60 @@ export interface operations {
                 };
             };
             400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    postChannelsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource or collection as HAL (`_links` are the actions offered to the caller) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        id: string;
+                        name: string;
+                        description?: string | null;
+                        picture?: string | null;
+                        type?: string | null;
+                        scope?: string | null;
+                        created?: string | null;
+                        lastModified?: string | null;
+                        datasetCount?: number | null;
+                        creator?: {
+                            name?: string | null;
+                        } | null;
+                        canDelete?: boolean | null;
+                        containsDataset?: boolean | null;
+                    };
+                };
+            };
             401: components["responses"]["Error"];
             403: components["responses"]["Error"];
             404: components["responses"]["Error"];
@@ -8261,6 +8480,81 @@ export interface operations {
             cookie?: never;
         };
         requestBody?: never;
+        responses: {
+            /** @description The resource or collection as HAL (`_links` are the actions offered to the caller) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": {
+                        _embedded?: {
+                            resources?: {
+                                _links?: {
+                                    [key: string]: {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    } | {
+                                        href: string;
+                                        templated?: boolean;
+                                        title?: string;
+                                    }[];
+                                };
+                                _embedded?: {
+                                    [key: string]: unknown;
+                                };
+                                path: string;
+                                created: string;
+                                lastModified: string;
+                                contentType: string;
+                                size: number;
+                            }[] | null;
+                        } | null;
+                        _links?: {
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
+                        };
+                        page?: {
+                            size: number;
+                            totalElements: number;
+                            totalPages: number;
+                            number: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    postWorkspacesByIdResources: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    path: string;
+                    content: string;
+                    contentType?: string | null;
+                }[];
+            };
+        };
         responses: {
             /** @description The resource or collection as HAL (`_links` are the actions offered to the caller) */
             200: {
@@ -11356,6 +11650,31 @@ export interface operations {
             404: components["responses"]["Error"];
         };
     };
+    deleteDatacomponentsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource or collection as HAL (`_links` are the actions offered to the caller) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": Record<string, never>;
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
     getWorkspacesByIdDatastores: {
         parameters: {
             query?: {
@@ -13342,6 +13661,140 @@ export interface operations {
                     "application/hal+json": Record<string, never>;
                 };
             };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    postWorkspacesByIdDatasetsMsearch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": string;
+            };
+        };
+        responses: {
+            /** @description The resource or collection as HAL (`_links` are the actions offered to the caller) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": {
+                        responses: {
+                            _embedded?: {
+                                datasets?: {
+                                    _links?: {
+                                        [key: string]: {
+                                            href: string;
+                                            templated?: boolean;
+                                            title?: string;
+                                        } | {
+                                            href: string;
+                                            templated?: boolean;
+                                            title?: string;
+                                        }[];
+                                    };
+                                    _embedded?: {
+                                        [key: string]: unknown;
+                                    };
+                                    id: string;
+                                    workspaceId?: string | null;
+                                    alias?: string | null;
+                                    title: string;
+                                    description?: string | null;
+                                    descriptionContentType?: string | null;
+                                    questions?: string | null;
+                                    visualisation?: string | null;
+                                    metadata?: string | null;
+                                    rawData?: string | null;
+                                    viewCount?: number | null;
+                                    likeCount?: number | null;
+                                    published?: string | null;
+                                    created?: string | null;
+                                    lastModified?: string | null;
+                                    tags?: {
+                                        _links?: {
+                                            [key: string]: {
+                                                href: string;
+                                                templated?: boolean;
+                                                title?: string;
+                                            } | {
+                                                href: string;
+                                                templated?: boolean;
+                                                title?: string;
+                                            }[];
+                                        };
+                                        _embedded?: {
+                                            [key: string]: unknown;
+                                        };
+                                        id?: string | null;
+                                        name: string;
+                                        usage?: number | null;
+                                    }[] | null;
+                                    query?: string | null;
+                                    likedByProfiles?: {
+                                        id: string;
+                                        name?: string | null;
+                                        email?: string | null;
+                                    }[] | null;
+                                    commentCount?: number | null;
+                                    continuousPoll?: boolean | null;
+                                    freshness?: {
+                                        tables: string[];
+                                        missingTables?: string[] | null;
+                                        refreshed?: string | null;
+                                        jobId?: string | null;
+                                        pipelineId?: string | null;
+                                        pipelineName?: string | null;
+                                        failed: boolean;
+                                        failedJobId?: string | null;
+                                    } | null;
+                                    matches?: {
+                                        /** @enum {string} */
+                                        field: "title" | "alias" | "tags" | "questions" | "description";
+                                        term: string;
+                                        word: string;
+                                        /** @enum {string} */
+                                        kind: "exact" | "prefix" | "fuzzy";
+                                        edits: number;
+                                        snippet: string;
+                                        ranges: {
+                                            start: number;
+                                            end: number;
+                                        }[];
+                                    }[] | null;
+                                }[] | null;
+                            } | null;
+                            _links?: {
+                                [key: string]: {
+                                    href: string;
+                                    templated?: boolean;
+                                    title?: string;
+                                } | {
+                                    href: string;
+                                    templated?: boolean;
+                                    title?: string;
+                                }[];
+                            };
+                            page?: {
+                                size: number;
+                                totalElements: number;
+                                totalPages: number;
+                                number: number;
+                            };
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
             401: components["responses"]["Error"];
             403: components["responses"]["Error"];
             404: components["responses"]["Error"];
