@@ -13,7 +13,7 @@ import { storeSchemaName } from '../server/stores/defaultStore';
 import { signIn } from '../tests/support/auth';
 import { freePort } from '../tests/support/server';
 import { cpuSeconds } from './measure';
-import { startChild, type Child } from './processes';
+import { SERVER_ENTRY, startChild, type Child } from './processes';
 
 const EXPORT_ROWS = 1_000_000;
 /** Issue 21's targets: rows/s per database, and the most the server's RSS may grow during an export. */
@@ -61,7 +61,7 @@ export async function benchCsvExport(kind: string, databaseUrl: string | undefin
     const datasetId = await prepareBigDataset(dataDir, databaseUrl);
     const port = await freePort();
     const env = { PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDir, LOG_LEVEL: 'warn', RUNNER_ENABLED: 'false', SCHEDULER_ENABLED: 'false', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
-    server = await startChild('server/main.ts', env, `http://127.0.0.1:${port}/config.json`);
+    server = await startChild(SERVER_ENTRY, env, `http://127.0.0.1:${port}/config.json`);
     const pid = server.process.pid;
     const { accessToken } = await signIn(`http://127.0.0.1:${port}`, DEMO.member);
     // one read of the dataset first: it checks the query, which loads PostgreSQL's parser (~20 MB

@@ -1,4 +1,4 @@
-// The first route as a browser receives it: our real server (server/main.ts, in a child process,
+// The first route as a browser receives it: our real server (as `npm start` runs it, in a child process,
 // serving `distDir`) and Chromium with an empty cache open `/` signed out, wait until the login
 // view is up and the network is idle, and add up what Chromium's network stack reports as received
 // for every response (Network.loadingFinished encodedDataLength: the bytes on the wire, headers
@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
 import { freePort } from '../tests/support/server';
-import { startChild } from './processes';
+import { SERVER_ENTRY, startChild } from './processes';
 
 export interface WireResponse {
   path: string;
@@ -36,7 +36,7 @@ export async function measureFirstRouteOnWire(distDir: string): Promise<WireRepo
   const baseUrl = `http://127.0.0.1:${port}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-wire-'));
   const server = await startChild(
-    'server/main.ts',
+    SERVER_ENTRY,
     { PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: baseUrl, DATA_DIR: dataDir, STATIC_DIR: distDir, LOG_LEVEL: 'warn', SEED_DEMO: 'false', RUNNER_ENABLED: 'false', SCHEDULER_ENABLED: 'false' },
     `${baseUrl}/config.json`,
   );

@@ -12,7 +12,7 @@ import { enqueueJob } from '../server/runner';
 import { DEMO, seedDemo } from '../server/seed';
 import { signIn } from '../tests/support/auth';
 import { freePort } from '../tests/support/server';
-import { serverEnv, startChild, type Child } from './processes';
+import { SERVER_ENTRY, serverEnv, startChild, type Child } from './processes';
 
 const LOG_LINES = 100_000;
 const LOG_PAGE = 10_000;
@@ -59,7 +59,7 @@ export async function benchLogStream(kind: string, databaseUrl: string | undefin
   try {
     const jobId = await prepareLongLog(dataDir, databaseUrl);
     const port = await freePort();
-    server = await startChild('server/main.ts', serverEnv(port, dataDir, databaseUrl, { RUNNER_ENABLED: 'false', SCHEDULER_ENABLED: 'false' }), `http://127.0.0.1:${port}/config.json`);
+    server = await startChild(SERVER_ENTRY, serverEnv(port, dataDir, databaseUrl, { RUNNER_ENABLED: 'false', SCHEDULER_ENABLED: 'false' }), `http://127.0.0.1:${port}/config.json`);
     const { accessToken } = await signIn(`http://127.0.0.1:${port}`, DEMO.owner);
     const headers = { authorization: `Bearer ${accessToken}`, accept: 'application/stream+json' };
     const before = rssKb(server.process.pid);
@@ -115,7 +115,7 @@ export async function benchDrain(databaseUrl: string, workers = 2): Promise<stri
     const extra = { RUNNER_CONCURRENCY: '4', RUNNER_POLL_MS: '100', SEED_DEMO: 'false', SCHEDULER_ENABLED: 'false', ...sandbox };
     const ports = await Promise.all(Array.from({ length: workers }, () => freePort()));
     // a data directory each, as workers on separate machines have
-    children.push(...(await Promise.all(ports.map((port, i) => startChild('server/main.ts', serverEnv(port, path.join(dir, `worker-${i}`), databaseUrl, extra), `http://127.0.0.1:${port}/config.json`)))));
+    children.push(...(await Promise.all(ports.map((port, i) => startChild(SERVER_ENTRY, serverEnv(port, path.join(dir, `worker-${i}`), databaseUrl, extra), `http://127.0.0.1:${port}/config.json`)))));
     const started = performance.now();
     await handle.db.updateTable('jobs').set({ run_after: new Date() }).where('workspace_id', '=', workspaceId).execute();
     for (;;) {

@@ -14,7 +14,7 @@ import { timeCopy } from './copy-floor';
 import { createScratchDatabase } from './scratch-postgres';
 import { BUILT_IN_MARKS, MELTANO_MARKS, jobPhases, type JobPhases, type Marks } from './job-phases';
 import { prepareWorkspace, resetPipeline, runJob, storedRows, type BenchPipeline } from './pipeline-workspace';
-import { serverEnv, startChild, type Child } from './processes';
+import { SERVER_ENTRY, serverEnv, startChild, type Child } from './processes';
 import { ROWS_COLUMNS } from './rows-file';
 
 /** Enough rows that the load, not the start, dominates Meltano's run (15–25 s on two shared cores), and the built-in one's. */
@@ -121,7 +121,7 @@ export async function benchPipelines(databaseUrl: string): Promise<string[]> {
     const env = serverEnv(port, dataDir, databaseUrl, { SEED_DEMO: 'false', SCHEDULER_ENABLED: 'false', RUNNER_POLL_MS: '100', RUNNER_CACHE_DIR: cacheDir });
     // the server reads the same settings: the version it provisions is the one named here
     const settings = loadMeltanoSettings(dataDir, { ...process.env, ...env });
-    server = await startChild('server/main.ts', env, `http://127.0.0.1:${port}/config.json`);
+    server = await startChild(SERVER_ENTRY, env, `http://127.0.0.1:${port}/config.json`);
     const builtIn = await runTwice(handle.db, workspace.workspaceId, workspace.builtIn, BUILT_IN_MARKS);
     let meltano = await runTwice(handle.db, workspace.workspaceId, workspace.meltano, MELTANO_MARKS);
     // a failure that does not name the package index (the plugins' install) gets it named: the usual cause is an index out of reach

@@ -55,6 +55,7 @@ export function rssBytes(pid: number | undefined): number | undefined {
  */
 export async function startChild(script: string, env: Record<string, string>, readyUrl: string, timeoutMs = 60_000, nodeArgs: string[] = []): Promise<Child> {
   const compiled = script.endsWith('.js');
+  if (compiled && !fs.existsSync(script)) throw new Error(`${script} is missing: run \`npm run build\` first (the bench measures the server as \`npm start\` runs it)`);
   const args = compiled ? [...startNodeOptions(), ...nodeArgs, script] : ['--import', 'tsx', ...nodeArgs, script];
   const startEnv = compiled ? startCommand().env : {};
   return waitReady(spawn(process.execPath, args, { env: { ...process.env, ...startEnv, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }), script, readyUrl, timeoutMs);
