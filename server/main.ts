@@ -1,4 +1,5 @@
 import { buildServer } from './app';
+import { sweepStaleUploads, uploadSpoolDir } from './http/uploadSpool';
 import { backgroundWork, stopOnSignals } from './background';
 import { loadConfig } from './config';
 import { openDatabase } from './db/database';
@@ -15,6 +16,8 @@ async function main() {
   });
   const server = await buildServer({ config, db: database.db });
   const log = server.app.log;
+  const swept = sweepStaleUploads(uploadSpoolDir(config.dataDir));
+  if (swept > 0) log.warn({ files: swept }, 'removed uploads a stopped process left half-spooled');
 
   if (config.env.SEED_DEMO === 'true') {
     await seedDemo(database.db, log, { pipelines: true });

@@ -73,3 +73,39 @@ export function spoolUpload(body: Readable, dir: string, limitBytes: number): Pr
     });
   });
 }
+
+/** Where uploads are spooled: a folder of the process's data directory, never inside a project. */
+export function uploadSpoolDir(dataDir: string): string {
+  return path.join(dataDir, 'uploads');
+}
+
+/** A spooled upload nobody has written to for this long was left by a process that died mid-upload (a live one writes as the body arrives). */
+export const STALE_UPLOAD_MS = 60 * 60 * 1000;
+
+/**
+ * Deletes the spool files a crashed or killed process left behind (`upload-…` not written to for
+ * STALE_UPLOAD_MS), run at start. Other processes sharing the data directory may be spooling now:
+ * their files are recent, so they stay. Answers how many were removed.
+ */
+export function sweepStaleUploads(dir: string, now = Date.now()): number {
+  let removed = 0;
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return 0; // no upload yet
+  }
+  for (const name of names) {
+    if (!name.startsWith('upload-')) continue;
+    const file = path.join(dir, name);
+    try {
+      const stat = fs.lstatSync(file);
+      if (!stat.isFile() || now - stat.mtimeMs < STALE_UPLOAD_MS) continue;
+      fs.rmSync(file, { force: true });
+      removed++;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return removed;
+}
