@@ -36,3 +36,18 @@ export function withImpact(message: string, impact: Impact): string {
   const sentence = impactSentence(impact);
   return sentence === '' ? message : `${message} ${sentence}`;
 }
+
+/** The names a pipeline's lineage resource lists downstream (GET /api/pipelines/{id}/lineage). */
+export function impactOf(lineage: { readonly datasets: readonly { readonly title: string }[]; readonly dashboards: readonly { readonly title: string }[] }): Impact {
+  return { datasets: lineage.datasets.map((d) => d.title), dashboards: lineage.dashboards.map((d) => d.title) };
+}
+
+/** What the delete dialog says and its button reads, with and without something downstream. */
+export const IMPACT_TEXTS = {
+  deleteWarning: 'Its runs feed these. Deleting it stops their refreshes:',
+  deleteAnyway: 'Delete anyway',
+  delete: 'Delete',
+  saveWarning: (changes: string) => `${changes}: what reads its tables by their present names will stop being refreshed:`,
+  saveAnyway: 'Save anyway',
+  reading: 'Reading what this pipeline feeds',
+} as const;

@@ -3,12 +3,6 @@ import {
   Button,
   Caption1,
   Card,
-  Dialog,
-  DialogActions,
-  DialogBody,
-  DialogContent,
-  DialogSurface,
-  DialogTitle,
   makeStyles,
   Menu,
   MenuItem,
@@ -40,7 +34,6 @@ import {
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { useDeletePipeline } from '../../../../data/pipelines';
 import { formatJobDate } from '../../../../../domain/constants';
 import { hasLink } from '../../../../../domain/hal';
 import { jobReason } from '../../../../../domain/jobReason';
@@ -53,6 +46,7 @@ import { isWatching } from '../../../../../machines/watch/watch.machine';
 import { useMachines } from '../../../../MachinesProvider';
 import { EnvironmentTab } from './EnvironmentTab';
 import { HistoryTab } from './HistoryTab';
+import { DeletePipelineDialog } from './DeletePipelineDialog';
 import { ImpactTab } from './ImpactTab';
 import { InAppLink } from '../../../../components/InAppLink';
 import { JobStatusBadge } from '../../../../components/jobs/JobStatusBadge';
@@ -111,9 +105,6 @@ export function PipelineRow({
   const [tab, setTab] = useState<TabName>('history');
   const [logJob, setLogJob] = useState<Job | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const deletion = useDeletePipeline();
-  const deleting = deletion.pending;
-  const deleteError = deletion.error;
 
   // A job started here is worth seeing: open the History.
   useEffect(() => {
@@ -151,14 +142,6 @@ export function PipelineRow({
     </Button>
   );
   const refreshButton = <Button appearance="subtle" icon={<ArrowClockwiseRegular />} aria-label="Refresh" title="Refresh" disabled={busy} onClick={() => run.send({ type: 'user.refresh' })} />;
-
-  const remove = () => {
-    void deletion.run(pipeline).then((outcome) => {
-      if (!outcome.ok) return;
-      setConfirmDelete(false);
-      onDeleted();
-    });
-  };
 
   return (
     <Card className={styles.card} data-pipeline={name}>
@@ -251,29 +234,17 @@ export function PipelineRow({
       )}
       <WatchModal actor={watch} />
       {logJob !== null && <LogModal job={logJob} onClose={() => setLogJob(null)} tablesOf={tablesOf} />}
-      <Dialog open={confirmDelete} onOpenChange={(_, data) => setConfirmDelete(data.open)}>
-        <DialogSurface>
-          <DialogBody>
-            <DialogTitle>Delete pipeline</DialogTitle>
-            <DialogContent>
-              {deleteError !== null && (
-                <MessageBar intent="error">
-                  <MessageBarBody>{deleteError}</MessageBarBody>
-                </MessageBar>
-              )}
-              {`Delete '${name}' and its job history? This cannot be undone.`}
-            </DialogContent>
-            <DialogActions>
-              <Button disabled={deleting} onClick={() => setConfirmDelete(false)}>
-                Cancel
-              </Button>
-              <Button appearance="primary" disabled={deleting} icon={deleting ? <Spinner size="tiny" /> : null} onClick={remove}>
-                Delete
-              </Button>
-            </DialogActions>
-          </DialogBody>
-        </DialogSurface>
-      </Dialog>
+      {confirmDelete && (
+        <DeletePipelineDialog
+          pipeline={pipeline}
+          workspaceId={workspaceId}
+          onCancel={() => setConfirmDelete(false)}
+          onDeleted={() => {
+            setConfirmDelete(false);
+            onDeleted();
+          }}
+        />
+      )}
     </Card>
   );
 }

@@ -1,0 +1,53 @@
+import { expect, test } from './fixtures';
+import { REL } from '../../src/domain/relations';
+import { storeTablesSchema } from '../../src/domain/resources';
+import { DEMO as SEED } from '../../server/seed';
+import { apiCall as call, baseUrl, DEMO, linkOf, screenshot, searchPipelines, signIn } from './support';
+
+// Impact before change (issue 41, item 3): the demo owner goes to delete the pipeline that feeds
+// the demo's datasets; the question lists the tables its runs feed, the datasets reading them and
+// the dashboard showing those, and asks 'Delete anyway'. Cancel keeps the pipeline. 1280 and 375 px.
+
+test.beforeAll(async () => {
+  test.setTimeout(300_000);
+  const { signIn: signInByHttp } = await import('../support/auth');
+  const token = (await signInByHttp(baseUrl(), DEMO.owner)).accessToken;
+  const workspace = await call(token, 'GET', `/api/workspaces/${SEED.workspaceId}`);
+  // the demo pipelines fill the store on the server's first start
+  await expect
+    .poll(async () => storeTablesSchema.parse((await call(token, 'GET', linkOf(workspace.body, REL.tables))).body).tables.filter((t) => t.lastLoad !== null).map((t) => t.name), { timeout: 120_000, intervals: [1_000, 2_000, 5_000] })
+    .toEqual(expect.arrayContaining(['orders', 'customers']));
+});
+
+test('deleting a pipeline that feeds datasets lists them first; Cancel keeps it (1280 and 375)', async ({ page }) => {
+  await signIn(page, DEMO.owner, `/lab/${SEED.workspaceId}/pipelines`);
+  await expect(page.getByRole('heading', { name: 'Data Imports' })).toBeVisible();
+  const row = await searchPipelines(page, 'Demo sales data');
+  await row.getByRole('button', { name: 'More' }).click();
+  await page.getByRole('menuitem', { name: 'Delete' }).click();
+
+  const dialog = page.getByRole('dialog', { name: 'Delete pipeline' });
+  await expect(dialog).toContainText("Delete 'Demo sales data' and its job history?");
+  const impact = dialog.getByRole('group', { name: 'Its runs feed these. Deleting it stops their refreshes:', exact: true });
+  const tables = impact.getByRole('list', { name: 'Tables affected' });
+  for (const table of ['orders', 'customers']) await expect(tables.getByRole('listitem').filter({ hasText: new RegExp(`^${table}$`) })).toHaveCount(1);
+  const datasets = impact.getByRole('list', { name: 'Datasets affected' });
+  await expect(datasets.getByRole('link', { name: 'Top Customers by Revenue', exact: true })).toBeVisible();
+  await expect(impact.getByRole('list', { name: 'Dashboards affected' }).getByRole('listitem')).toHaveCount(1);
+  const anyway = dialog.getByRole('button', { name: 'Delete anyway', exact: true });
+  await expect(anyway).toBeEnabled();
+  await screenshot(page, 'lineage-impact-delete-1280');
+
+  await page.setViewportSize({ width: 375, height: 812 });
+  await expect(anyway).toBeVisible();
+  const overflow = await dialog.evaluate((element) => element.scrollWidth - element.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(1);
+  await screenshot(page, 'lineage-impact-delete-375');
+
+  // Cancel keeps everything: the dialog closes and the pipeline is still listed, after a reload too
+  await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(row).toHaveCount(1);
+  await page.reload();
+  await expect(await searchPipelines(page, 'Demo sales data')).toHaveCount(1);
+});
