@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hasDownstream, impactSentence, withImpact } from './lineageImpact';
+import { cutOffChanges, hasDownstream, impactSentence, mayCutOff, saveWarningTitle, withImpact } from './lineageImpact';
 import { hostileString } from './hostile.fixture';
 
 describe('impactSentence', () => {
@@ -29,6 +29,43 @@ describe('impactSentence', () => {
           from = at + name.length;
         }
         if (sentence !== '') expect(sentence).toMatch(/^Affected: [\s\S]*\.$/);
+      }),
+    );
+  });
+});
+
+describe('mayCutOff and cutOffChanges', () => {
+  const before = { name: 'Shop', properties: { 'target-store.table_prefix': 'shop_', 'tap-demo._select': ['orders.*', 'customers.*'], 'tap-demo.seed': 1 } };
+
+  it('asks only for a new name, table prefix or stream selection', () => {
+    expect(mayCutOff(before, { ...before })).toBe(false);
+    expect(mayCutOff(before, { ...before, name: ' Shop ' })).toBe(false);
+    expect(mayCutOff(before, { ...before, properties: { ...before.properties, 'tap-demo.seed': 2 } })).toBe(false);
+    expect(mayCutOff(before, { ...before, name: 'Shop 2' })).toBe(true);
+    expect(mayCutOff(before, { ...before, properties: { ...before.properties, 'target-store.table_prefix': 'sales_' } })).toBe(true);
+    expect(mayCutOff(before, { ...before, properties: { ...before.properties, 'tap-demo._select': ['orders.*'] } })).toBe(true);
+  });
+
+  it('names each change, and only streams its tables hold that are no longer selected', () => {
+    const after = { name: 'Sales', properties: { 'target-store.table_prefix': 'sales_', 'tap-demo._select': ['orders.*', 'web_sessions.*'] } };
+    expect(cutOffChanges(before, after, ['orders', 'customers'])).toEqual(['renames the pipeline', 'changes its table prefix', 'deselects the stream customers']);
+    // more streams selected: nothing cut off
+    expect(cutOffChanges(before, { ...before, properties: { ...before.properties, 'tap-demo._select': ['*.*'] } }, ['orders', 'customers'])).toEqual([]);
+    // no rules before select everything; rules as JSON text are read too
+    expect(cutOffChanges({ name: 'a', properties: {} }, { name: 'a', properties: { 'tap-demo._select': '["orders.*"]' } }, ['orders', 'customers', 'web_sessions'])).toEqual(['deselects the streams customers, web_sessions']);
+    expect(saveWarningTitle(['renames the pipeline', 'changes its table prefix'])).toBe('This save renames the pipeline and changes its table prefix. Its runs feed these:');
+    expect(saveWarningTitle(['renames the pipeline'])).toBe('This save renames the pipeline. Its runs feed these:');
+  });
+
+  it('a change cutOffChanges names is one mayCutOff asks about (property)', () => {
+    const values = fc.record({
+      name: fc.constantFrom('Shop', 'Sales', null),
+      properties: fc.dictionary(fc.constantFrom('target-store.table_prefix', 'tap-demo._select', 'tap-demo.seed'), fc.oneof(fc.constantFrom('shop_', 'sales_'), fc.constant(['orders.*']), fc.constant(['*.*', '!customers.*']), fc.integer())),
+    });
+    fc.assert(
+      fc.property(values, values, fc.subarray(['orders', 'customers', 'web_sessions']), (a, b, streams) => {
+        if (cutOffChanges(a, b, streams).length > 0) expect(mayCutOff(a, b)).toBe(true);
+        expect(cutOffChanges(a, a, streams)).toEqual([]);
       }),
     );
   });

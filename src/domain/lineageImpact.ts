@@ -3,6 +3,8 @@
 // a change that would cut them off asks about them. The list itself comes from the lineage
 // service (server/services/lineage.ts); this only decides when it matters and how it reads.
 
+import { SELECT_ALL, selectionOf, selectRulesOf } from './streamSelection';
+
 /** What reads a pipeline's tables downstream, by name. */
 export interface Impact {
   readonly datasets: readonly string[];
@@ -47,7 +49,54 @@ export const IMPACT_TEXTS = {
   deleteWarning: 'Its runs feed these. Deleting it stops their refreshes:',
   deleteAnyway: 'Delete anyway',
   delete: 'Delete',
-  saveWarning: (changes: string) => `${changes}: what reads its tables by their present names will stop being refreshed:`,
   saveAnyway: 'Save anyway',
   reading: 'Reading what this pipeline feeds',
 } as const;
+
+/** A pipeline's values a save compares: its name and its properties (`{loader}.table_prefix`, `{extractor}._select`). */
+export interface PipelineValues {
+  readonly name: string | null | undefined;
+  readonly properties: Readonly<Record<string, unknown>> | null | undefined;
+}
+
+const PREFIX_SUFFIX = '.table_prefix';
+const SELECT_SUFFIX = '._select';
+
+const changedKeys = (before: PipelineValues, after: PipelineValues, suffix: string): string[] => {
+  const keys = new Set([...Object.keys(before.properties ?? {}), ...Object.keys(after.properties ?? {})].filter((k) => k.endsWith(suffix)));
+  return [...keys].filter((k) => JSON.stringify(before.properties?.[k] ?? null) !== JSON.stringify(after.properties?.[k] ?? null)).sort();
+};
+
+/**
+ * Whether a save may cut something off downstream, before the impact is read: the name, a table
+ * prefix or a stream selection changed. Anything else (a schedule, a setting) saves without asking.
+ */
+export function mayCutOff(before: PipelineValues, after: PipelineValues): boolean {
+  return (before.name ?? '').trim() !== (after.name ?? '').trim() || changedKeys(before, after, PREFIX_SUFFIX).length > 0 || changedKeys(before, after, SELECT_SUFFIX).length > 0;
+}
+
+/**
+ * What a save changes that reaches the tables its runs feed, in words ('renames the pipeline',
+ * 'changes its table prefix', 'deselects the streams orders, customers'), given the streams those
+ * tables hold. A stream counts only if the `select` rules chose it before and do not now (read as
+ * a run reads them, streamSelection.ts; no rules select everything).
+ */
+export function cutOffChanges(before: PipelineValues, after: PipelineValues, fedStreams: readonly string[]): string[] {
+  const changes: string[] = [];
+  if ((before.name ?? '').trim() !== (after.name ?? '').trim()) changes.push('renames the pipeline');
+  if (changedKeys(before, after, PREFIX_SUFFIX).length > 0) changes.push('changes its table prefix');
+  const dropped = new Set<string>();
+  for (const key of changedKeys(before, after, SELECT_SUFFIX)) {
+    const was = selectionOf(selectRulesOf(before.properties?.[key]) ?? SELECT_ALL);
+    const now = selectionOf(selectRulesOf(after.properties?.[key]) ?? SELECT_ALL);
+    for (const stream of fedStreams) if (was.stream(stream) && !now.stream(stream)) dropped.add(stream);
+  }
+  if (dropped.size > 0) changes.push(`deselects ${dropped.size === 1 ? 'the stream' : 'the streams'} ${[...dropped].sort().join(', ')}`);
+  return changes;
+}
+
+/** The question's title: 'This save renames the pipeline and changes its table prefix. Its runs feed these:'. */
+export function saveWarningTitle(changes: readonly string[]): string {
+  const said = changes.length <= 1 ? (changes[0] ?? '') : `${changes.slice(0, -1).join(', ')} and ${changes.at(-1)!}`;
+  return `This save ${said}. Its runs feed these:`;
+}
