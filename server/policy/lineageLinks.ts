@@ -45,3 +45,15 @@ export function lineageDatasetLinks(h: Hrefs, datasetId: string): Links {
 export function lineageEventLinks(h: Hrefs, event: { kind: 'RUN' | 'PUBLISH'; subjectId: string }): Links {
   return links(event.kind === 'RUN' ? { [REL.run]: h.job(event.subjectId) } : { [REL.dataset]: h.dataset(event.subjectId) });
 }
+
+/** A store table in the store browser: itself and, for the Lab's admins, its lineage (issue 41). */
+export function storeTableLinks(h: Hrefs, workspaceId: string, name: string, role: MemberRole): Links {
+  const self = h.workspacePart(workspaceId, `tables/${encodeURIComponent(name)}`);
+  return links({ [REL.self]: self, [REL.lineage]: isAdminRole(role) && `${self}/lineage` });
+}
+
+/** A store table's lineage: itself and its table. */
+export function tableLineageLinks(h: Hrefs, workspaceId: string, name: string): Links {
+  const table = h.workspacePart(workspaceId, `tables/${encodeURIComponent(name)}`);
+  return links({ [REL.self]: `${table}/lineage`, [REL.table]: table });
+}

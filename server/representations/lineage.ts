@@ -1,13 +1,13 @@
-import type { datasetLineageSchema, lineageExtractorSchema, lineageRunSchema, lineageTableSchema, pipelineLineageSchema } from '../../src/domain/lineageResources';
+import type { datasetLineageSchema, lineageExtractorSchema, lineageRunSchema, lineageTableSchema, pipelineLineageSchema, tableLineageSchema } from '../../src/domain/lineageResources';
 import type { Wire } from '../../src/domain/resources';
 import type { MemberRole } from '../db/schema';
-import { datasetLineageLinks, lineageDatasetLinks, lineageTableLinks, pipelineLineageLinks } from '../policy/lineageLinks';
+import { datasetLineageLinks, lineageDatasetLinks, lineageTableLinks, pipelineLineageLinks, tableLineageLinks } from '../policy/lineageLinks';
 import type { DataComponentRow } from '../repositories/dataComponents';
 import type { RunRow } from '../repositories/lineage';
-import type { DatasetLineageFacts, PipelineLineageFacts, TableNode } from '../services/lineage';
+import type { DatasetLineageFacts, PipelineLineageFacts, TableLineageFacts, TableNode } from '../services/lineage';
 import { iso, type BodyContext } from './context';
 
-// The lineage bodies (issue 41): a dataset's and a pipeline's, built from what services/lineage.ts
+// The lineage bodies (issue 41): a dataset's, a pipeline's and a store table's, built from what services/lineage.ts
 // found; links from the policy (../policy/lineageLinks.ts).
 
 function runBody(run: RunRow | null | undefined): Wire<typeof lineageRunSchema> | null {
@@ -72,5 +72,16 @@ export function pipelineLineageBody(
     datasets: facts.datasets.map((d) => ({ ...d, _links: lineageDatasetLinks(ctx.h, d.id) })),
     dashboards: facts.dashboards,
     _links: pipelineLineageLinks(ctx.h, pipeline.id, role),
+  };
+}
+
+export function tableLineageBody(ctx: BodyContext, workspaceId: string, facts: TableLineageFacts, role: MemberRole): Wire<typeof tableLineageSchema> {
+  return {
+    name: facts.table.name,
+    status: facts.table.status,
+    table: tableBody(ctx, workspaceId, facts.table, role),
+    datasets: facts.datasets.map((d) => ({ ...d, _links: lineageDatasetLinks(ctx.h, d.id) })),
+    dashboards: facts.dashboards,
+    _links: tableLineageLinks(ctx.h, workspaceId, facts.table.name),
   };
 }

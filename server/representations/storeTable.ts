@@ -1,12 +1,13 @@
 import type { storeTableSchema, Wire } from '../../src/domain/resources';
-import { links } from '../http/hal';
+import type { MemberRole } from '../db/schema';
+import { storeTableLinks } from '../policy/lineageLinks';
 import type { StoreTable } from '../stores/storeCatalog';
 import { iso, type BodyContext } from './context';
 
 /** A store table's self link. */
 export const storeTableHref = (ctx: BodyContext, workspaceId: string, table: string) => ctx.h.workspacePart(workspaceId, `tables/${encodeURIComponent(table)}`);
 
-export function storeTableBody(ctx: BodyContext, workspaceId: string, table: StoreTable): Wire<typeof storeTableSchema> {
+export function storeTableBody(ctx: BodyContext, workspaceId: string, table: StoreTable, role: MemberRole): Wire<typeof storeTableSchema> {
   return {
     name: table.name,
     columns: table.columns,
@@ -19,6 +20,6 @@ export function storeTableBody(ctx: BodyContext, workspaceId: string, table: Sto
       pipelineId: table.lastLoad.pipelineId,
       pipelineName: table.lastLoad.pipelineName,
     },
-    _links: links({ self: storeTableHref(ctx, workspaceId, table.name) }),
+    _links: storeTableLinks(ctx.h, workspaceId, table.name, role),
   };
 }

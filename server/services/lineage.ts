@@ -12,10 +12,11 @@ import { tableNameOf } from '../stores/tableShape';
 
 // Lineage (issue 41), one use case per resource: a dataset's (its columns ← the store columns they
 // read ← the run and stream that loaded each table ← the pipeline's extractors, and the dashboards
-// that show it) and a pipeline's (the tables its runs feed, the datasets reading them, the
-// dashboards showing those). Everything is read within the dataset's or pipeline's own workspace:
-// a table is looked up only in that workspace's store schema and its loads only in its records, so
-// a query naming a table another workspace has finds nothing ('missing'), never theirs.
+// that show it), a pipeline's (the tables its runs feed, the datasets reading them, the dashboards
+// showing those) and a store table's (what loaded it, and the same downstream as a pipeline's).
+// Everything is read within the resource's own workspace: a table is looked up only in that
+// workspace's store schema and its loads only in its records, so a query naming a table another
+// workspace has finds nothing ('missing'), never theirs.
 
 export interface TableNode {
   name: string;
@@ -196,17 +197,10 @@ async function tablesRead(query: string): Promise<string[]> {
   }
 }
 
-export async function pipelineLineage(db: Db, workspace: WorkspaceLike, pipelineId: string, now: Date = new Date()): Promise<PipelineLineageFacts> {
-  const [loads, components, pipelines, datasets] = await Promise.all([
-    loadsIn(db, workspace.id, { pipelineId }),
-    listDataComponents(db, workspace.id),
-    pipelinesWithLatestRun(db, workspace.id, [pipelineId]),
-    datasetsWithQuery(db, workspace.id),
-  ]);
-  const pipeline = pipelines.get(pipelineId);
-  const fed = new Set(loads.map((l) => l.table_name));
+/** What reads the tables `fed`: the datasets whose queries name any of them, their statuses over every table they read (another pipeline's failure marks them too), and the dashboards showing them. */
+async function downstreamOf(db: Db, workspace: WorkspaceLike, fed: ReadonlySet<string>, now: Date): Promise<{ tables: TableNode[]; datasets: DownstreamDataset[]; dashboards: DashboardNode[] }> {
+  const datasets = await datasetsWithQuery(db, workspace.id);
   const reading = (await Promise.all(datasets.map(async (d) => ({ ...d, tables: await tablesRead(d.query) })))).filter((d) => d.tables.some((t) => fed.has(t)));
-  // every table a downstream dataset reads: another pipeline's failure marks it too
   const upstream = [...new Set([...fed, ...reading.flatMap((d) => d.tables)])].sort();
   const nodes = await tableNodes(db, workspace.id, upstream, now);
   const statusOf = new Map(nodes.map((t) => [t.name, t.status]));
@@ -217,16 +211,35 @@ export async function pipelineLineage(db: Db, workspace: WorkspaceLike, pipeline
     status: worstStatus(d.tables.map((t) => statusOf.get(t) ?? 'missing')),
     tables: d.tables.filter((t) => fed.has(t)),
   }));
-  const tables = nodes.filter((t) => fed.has(t.name));
+  return { tables: nodes.filter((t) => fed.has(t.name)), datasets: downstream, dashboards: dashboardsShowing(workspace, downstream) };
+}
+
+export async function pipelineLineage(db: Db, workspace: WorkspaceLike, pipelineId: string, now: Date = new Date()): Promise<PipelineLineageFacts> {
+  const [loads, components, pipelines] = await Promise.all([loadsIn(db, workspace.id, { pipelineId }), listDataComponents(db, workspace.id), pipelinesWithLatestRun(db, workspace.id, [pipelineId])]);
+  const pipeline = pipelines.get(pipelineId);
+  const { tables, datasets, dashboards } = await downstreamOf(db, workspace, new Set(loads.map((l) => l.table_name)), now);
   const runFailed: LineageStatus[] = pipeline?.latest?.status === 'ERROR' ? ['failed'] : [];
   return {
     pipeline,
     status: worstStatus([...runFailed, ...tables.map((t) => t.status)]),
     extractors: extractorsOf(pipeline, components),
     tables,
-    datasets: downstream,
-    dashboards: dashboardsShowing(workspace, downstream),
+    datasets,
+    dashboards,
   };
+}
+
+export interface TableLineageFacts {
+  table: TableNode;
+  datasets: DownstreamDataset[];
+  dashboards: DashboardNode[];
+}
+
+/** A store table's lineage (the store browser): the run, stream and pipeline that loaded it, and what reads it; undefined when the workspace's store has no such table. */
+export async function tableLineage(db: Db, workspace: WorkspaceLike, name: string, now: Date = new Date()): Promise<TableLineageFacts | undefined> {
+  const { tables, datasets, dashboards } = await downstreamOf(db, workspace, new Set([name]), now);
+  const table = tables.find((t) => t.name === name);
+  return table?.exists ? { table, datasets, dashboards } : undefined;
 }
 
 export type { RunRow };

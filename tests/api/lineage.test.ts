@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeDbOf } from '../../server/db/storeDatabase';
 import { DEMO } from '../../server/seed';
 import { ensureStoreRole, storeSchemaName } from '../../server/stores/storeRole';
-import { datasetLineageSchema, pipelineLineageSchema, type DatasetLineage, type LineageTable, type PipelineLineage } from '../../src/domain/lineageResources';
+import { datasetLineageSchema, pipelineLineageSchema, tableLineageSchema, type DatasetLineage, type LineageTable, type PipelineLineage, type TableLineage } from '../../src/domain/lineageResources';
 import { REL } from '../../src/domain/relations';
 import { expectError, hasLink, linkOf } from './helpers/http';
 import { makePipeline, runLoad, type StreamLoad } from './helpers/storeLoads';
@@ -57,6 +57,15 @@ async function impact(): Promise<PipelineLineage> {
   const answer = await world.owner.api.get(linkOf(pipeline.body, REL.lineage));
   expect(answer.status).toBe(200);
   return pipelineLineageSchema.parse(answer.body);
+}
+
+/** The store browser's table, as the owner's 'tables' list offers it, and its 'lineage' link followed. */
+async function tableLineageOf(name: string): Promise<TableLineage> {
+  const tables = (await world.owner.api.get(`/api/workspaces/${W}/tables`)).body.tables as { name: string }[];
+  const table = tables.find((t) => t.name === name)!;
+  const answer = await world.owner.api.get(linkOf(table, REL.lineage));
+  expect(answer.status).toBe(200);
+  return tableLineageSchema.parse(answer.body);
 }
 
 const tableNamed = (body: { tables: LineageTable[] }, name: string) => body.tables.find((t) => t.name === name)!;
@@ -152,6 +161,40 @@ describe("a dataset's lineage", () => {
   });
 });
 
+describe("a store table's lineage (the store browser)", () => {
+  it('leads the table to the pipeline, stream and run that loaded it, and on to the datasets reading it and their dashboards', async () => {
+    const body = await tableLineageOf(orders);
+    expect(body).toMatchObject({ name: orders, status: 'fresh' });
+    expect(body.table).toMatchObject({ name: orders, exists: true, stream: 'orders', pipeline: { id: pipelineId, name: 'Lineage shop' }, loadedBy: { id: jobId, status: 'COMPLETE' }, extractors: [{ plugin: 'tap-demo' }] });
+    const ours = body.datasets.find((d) => d.id === datasetId);
+    expect(ours).toMatchObject({ title: 'Totals by customer', alias: ALIAS, status: 'fresh', tables: [orders] });
+    expect(body.datasets.every((d) => d.tables.length === 1 && d.tables[0] === orders)).toBe(true);
+    expect(body.dashboards).toEqual([{ title: 'Shop board', status: 'fresh', datasets: [ALIAS] }]);
+    // its links: itself, its table (the sample), and the table's own admin links
+    expect(linkOf(body, REL.self)).toContain(`/api/workspaces/${W}/tables/${orders}/lineage`);
+    expect((await world.owner.api.get(linkOf(body, REL.table))).body.name).toBe(orders);
+    expect((await world.owner.api.get(linkOf(body.table, REL.lineage))).body.pipelineId).toBe(pipelineId);
+  });
+
+  it('is for the admins the store browser is for: a member is offered no tables and is refused the lineage', async () => {
+    expectError(await world.member.api.get(`/api/workspaces/${W}/tables`), 403);
+    expectError(await world.member.api.get(`/api/workspaces/${W}/tables/${orders}/lineage`), 403);
+  });
+
+  it("is never reached by another workspace's caller", async () => {
+    expectError(await world.outsider.api.get(`/api/workspaces/${W}/tables/${orders}/lineage`), 404);
+    expect((await world.anonymous.get(`/api/workspaces/${W}/tables/${orders}/lineage`)).status).toBe(401);
+  });
+
+  it('answers 404 for a table the store does not have, whatever its name', async () => {
+    for (const name of ['no_such_table', `${orders}"; DROP TABLE ${orders}; --`, `${orders}' OR '1'='1`, '../customers', '%00', 'pg_catalog.pg_user', 'x'.repeat(300)]) {
+      expectError(await world.owner.api.get(`/api/workspaces/${W}/tables/${encodeURIComponent(name)}/lineage`), 404);
+    }
+    // and the table is still there
+    expect((await tableLineageOf(orders)).table.exists).toBe(true);
+  });
+});
+
 describe('what no query reaches', () => {
   let elsewhere: string;
 
@@ -175,6 +218,11 @@ describe('what no query reaches', () => {
     } finally {
       await setQuery(datasetId, `SELECT c.name AS customer, sum(o.amount) AS total, count(*) AS orders FROM ${orders} o JOIN ${customers} c ON c.id = o.customer_id GROUP BY c.name`);
     }
+  });
+
+  it("answers 404 for another workspace's table in the store browser's lineage", async () => {
+    expectError(await world.owner.api.get(`/api/workspaces/${W}/tables/secret_orders/lineage`), 404);
+    expectError(await world.owner.api.get(`/api/workspaces/${W}/tables/${encodeURIComponent(`${storeSchemaName(elsewhere)}.secret_orders`)}/lineage`), 404);
   });
 
   it('answers the refusal for a table named in another schema, and a table that does not exist as missing', async () => {
@@ -245,5 +293,9 @@ describe('a stale or failed upstream, marked downstream', () => {
     expect(pipeline.datasets.find((d) => d.id === datasetId)?.status).toBe('failed');
     expect(new Set(pipeline.datasets.map((d) => d.status))).toEqual(new Set(['failed']));
     expect(pipeline.dashboards.map((d) => d.status)).toEqual(['failed']);
+    const table = await tableLineageOf(orders);
+    expect(table.status).toBe('failed');
+    expect(table.datasets.find((d) => d.id === datasetId)?.status).toBe('failed');
+    expect(table.dashboards.map((d) => d.status)).toEqual(['failed']);
   });
 });

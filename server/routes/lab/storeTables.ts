@@ -26,7 +26,7 @@ export function storeTableRoutes(app: FastifyInstance, ctx: RouteContext): void 
     handler: async ({ reply, access }): Promise<Wire<typeof storeTablesSchema>> => {
       const workspaceId = access.workspace.id;
       const tables = await storeCatalog(ctx.db, workspaceId, datasetQueryLimits(ctx.config.env), untilClientLeaves(reply));
-      return { tables: tables.map((t) => storeTableBody(ctx, workspaceId, t)), _links: links({ self: ctx.h.workspacePart(workspaceId, 'tables') }) };
+      return { tables: tables.map((t) => storeTableBody(ctx, workspaceId, t, access.role)), _links: links({ self: ctx.h.workspacePart(workspaceId, 'tables') }) };
     },
   });
 

@@ -123,6 +123,9 @@ function renderEveryLinkSet(baseUrl: string): Record<string, Record<string, { hr
     pipelineLineageLinks: lineageLinkSets.pipelineLineageLinks(h, ID, 'owner'),
     lineageTableLinks: lineageLinkSets.lineageTableLinks(h, { workspaceId: ID, name: 'web_sessions', exists: true, pipelineId: ID, loadedById: ID, latestRunId: ID }, 'owner'),
     lineageDatasetLinks: lineageLinkSets.lineageDatasetLinks(h, ID),
+    // the store browser's table and its lineage
+    storeTableLinks: lineageLinkSets.storeTableLinks(h, ID, 'web_sessions', 'owner'),
+    tableLineageLinks: lineageLinkSets.tableLineageLinks(h, ID, 'web_sessions'),
     // an OpenLineage event of the workspace's list: the run it reports, or the published dataset
     lineageEventLinks: { ...lineageLinkSets.lineageEventLinks(h, { kind: 'RUN', subjectId: ID }), ...lineageLinkSets.lineageEventLinks(h, { kind: 'PUBLISH', subjectId: ID }) },
   };

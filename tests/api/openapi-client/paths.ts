@@ -1794,6 +1794,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/workspaces/{id}/tables/{table}/lineage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Follows the 'tables' link of the workspace */
+        get: operations["getWorkspacesByIdTablesByTableLineage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/workspaces/{id}/lineage/events": {
         parameters: {
             query?: never;
@@ -13475,6 +13492,123 @@ export interface operations {
                                 variant?: string | null;
                             }[];
                         }[];
+                        datasets: {
+                            _links?: {
+                                [key: string]: {
+                                    href: string;
+                                    templated?: boolean;
+                                    title?: string;
+                                } | {
+                                    href: string;
+                                    templated?: boolean;
+                                    title?: string;
+                                }[];
+                            };
+                            _embedded?: {
+                                [key: string]: unknown;
+                            };
+                            id: string;
+                            title: string;
+                            alias?: string | null;
+                            /** @enum {string} */
+                            status: "failed" | "missing" | "stale" | "unloaded" | "fresh";
+                            tables: string[];
+                        }[];
+                        dashboards: {
+                            title: string;
+                            /** @enum {string} */
+                            status: "failed" | "missing" | "stale" | "unloaded" | "fresh";
+                            datasets: string[];
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    getWorkspacesByIdTablesByTableLineage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                table: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource or collection as HAL (`_links` are the actions offered to the caller) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": {
+                        _links?: {
+                            [key: string]: {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            } | {
+                                href: string;
+                                templated?: boolean;
+                                title?: string;
+                            }[];
+                        };
+                        _embedded?: {
+                            [key: string]: unknown;
+                        };
+                        name: string;
+                        /** @enum {string} */
+                        status: "failed" | "missing" | "stale" | "unloaded" | "fresh";
+                        table: {
+                            _links?: {
+                                [key: string]: {
+                                    href: string;
+                                    templated?: boolean;
+                                    title?: string;
+                                } | {
+                                    href: string;
+                                    templated?: boolean;
+                                    title?: string;
+                                }[];
+                            };
+                            _embedded?: {
+                                [key: string]: unknown;
+                            };
+                            name: string;
+                            /** @enum {string} */
+                            status: "failed" | "missing" | "stale" | "unloaded" | "fresh";
+                            exists: boolean;
+                            columns: string[];
+                            loaded?: string | null;
+                            rows?: number | null;
+                            stream?: string | null;
+                            pipeline?: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            loadedBy?: {
+                                id: string;
+                                status: string;
+                                startTime?: string | null;
+                                endTime?: string | null;
+                            } | null;
+                            latestRun?: {
+                                id: string;
+                                status: string;
+                                startTime?: string | null;
+                                endTime?: string | null;
+                            } | null;
+                            extractors: {
+                                name: string;
+                                plugin: string;
+                                variant?: string | null;
+                            }[];
+                        };
                         datasets: {
                             _links?: {
                                 [key: string]: {
