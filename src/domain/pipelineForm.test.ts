@@ -4,10 +4,12 @@ import { hostileString } from './hostile.fixture';
 import {
   actionsModeOf,
   canAutoSave,
+  defaultActionsLine,
   defaultActionsOf,
   defaultPipelineName,
   keepCurrentProperties,
   missingLinkMessage,
+  NO_DEFAULT_ACTIONS,
   newComponentRef,
   nonNegativeInt,
   saveRelOf,
@@ -29,10 +31,27 @@ describe('actions mode and defaults', () => {
   it('default actions are extractors then loaders, plus dbt', () => {
     expect(defaultActionsOf([store, demo, { ref: 'dbt', name: 'dbt', pluginType: 'TRANSFORMER' }])).toEqual(['tap-demo', 'target-store', 'dbt:deps', 'dbt:run']);
   });
+  it("shows the default actions in order, and before any component what Default will run, not the job's echo fallback (issue 38)", () => {
+    expect(defaultActionsLine([store, demo])).toBe('tap-demo → target-store');
+    expect(defaultActionsLine([])).toBe(NO_DEFAULT_ACTIONS);
+    expect(defaultActionsLine([{ ref: 'dbt', name: 'dbt', pluginType: 'TRANSFORMER' }])).toBe('dbt:deps → dbt:run');
+    expect(NO_DEFAULT_ACTIONS).not.toMatch(/echo|hello/);
+  });
   it('names the pipeline after the first plugin', () => {
     expect(defaultPipelineName([demo, store])).toBe('Demo data');
     expect(defaultPipelineName([store])).toBe('target-store');
     expect(defaultPipelineName([])).toBe('');
+  });
+  it("numbers the default name on past the workspace's other pipelines, case aside (issue 38)", () => {
+    expect(defaultPipelineName([demo, store], ['demo DATA', 'Demo data 2', 'Other'])).toBe('Demo data 3');
+    expect(defaultPipelineName([store], ['Demo data'])).toBe('target-store');
+    fc.assert(
+      fc.property(fc.array(fc.oneof(hostileString, fc.constantFrom('Demo data', 'demo data 2', 'DEMO DATA 3')), { maxLength: 12 }), (taken) => {
+        const name = defaultPipelineName([demo, store], taken);
+        expect(taken.map((t) => t.trim().toLowerCase())).not.toContain(name.trim().toLowerCase());
+        expect(name.startsWith('Demo data')).toBe(true);
+      }),
+    );
   });
 });
 

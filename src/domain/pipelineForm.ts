@@ -39,11 +39,31 @@ export interface FormComponent extends ScriptComponent {
 /** The actions the default mode runs, shown read-only. */
 export const defaultActionsOf = (components: readonly FormComponent[]): string[] => defaultActions(components);
 
-/** The name defaults to the first plugin's label or name unless the user typed one. */
-export function defaultPipelineName(components: readonly FormComponent[]): string {
+/** What Default runs, as the form shows it before anything is added. */
+export const NO_DEFAULT_ACTIONS = 'Nothing to run yet: add an extractor and a loader, and Default runs them in order.';
+
+/**
+ * The default mode's line: its actions in order, or, before any component is chosen, what it
+ * will run (issue 38: the job's 'echo "hello world"' fallback meant nothing to a newcomer).
+ */
+export function defaultActionsLine(components: readonly FormComponent[]): string {
+  const actions = defaultActionsOf(components);
+  return actions.length === 0 ? NO_DEFAULT_ACTIONS : actions.join(' → ');
+}
+
+/**
+ * The name defaults to the first plugin's label or name unless the user typed one; when another
+ * pipeline of the workspace has that name (the server compares case aside) it is numbered on,
+ * 'Demo data 2', so adding a component never meets a refusal the person did not cause (issue 38).
+ */
+export function defaultPipelineName(components: readonly FormComponent[], taken: readonly string[] = []): string {
   const first = components[0];
   if (first === undefined) return '';
-  return typeof first.label === 'string' && first.label.trim() !== '' ? first.label : first.name;
+  const base = typeof first.label === 'string' && first.label.trim() !== '' ? first.label : first.name;
+  const used = new Set(taken.map((name) => name.trim().toLowerCase()));
+  let candidate = base;
+  for (let n = 2; used.has(candidate.trim().toLowerCase()); n++) candidate = `${base} ${String(n)}`;
+  return candidate;
 }
 
 /** Keys '{component}.{setting}' of current components only: settings of removed components are dropped on save. */

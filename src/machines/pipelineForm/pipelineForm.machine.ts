@@ -184,9 +184,12 @@ function failure(error: unknown): { banner: string; fieldErrors: Record<string, 
   return { banner: shellErrorMessage(apiError), fieldErrors: {} };
 }
 
+/** The workspace's other pipelines' names: a default name steers clear of them. */
+const takenNames = (options: readonly TriggerOption[]): string[] => options.map((option) => option.value);
+
 const withComponents = (context: PipelineFormContext, components: readonly EditorComponent[]) => ({
   components,
-  name: context.nameTyped ? context.name : defaultPipelineName(components),
+  name: context.nameTyped ? context.name : defaultPipelineName(components, takenNames(context.triggerOptions)),
 });
 
 export const pipelineFormMachine = setup({
@@ -210,12 +213,13 @@ export const pipelineFormMachine = setup({
     loaded: assign(({ event }) => {
       const { pipeline, components, triggers } = (event as unknown as { output: LoadedForm }).output;
       const values = fromPipeline(pipeline);
+      const others = triggerOptionsOf(triggers, pipeline);
       return {
         pipeline,
         components,
-        triggerOptions: triggerOptionsOf(triggers, pipeline),
+        triggerOptions: others,
         ...values,
-        name: values.name !== '' ? values.name : defaultPipelineName(components),
+        name: values.name !== '' ? values.name : defaultPipelineName(components, takenNames(others)),
         nameTyped: values.name !== '',
       };
     }),

@@ -31,7 +31,14 @@ const EXISTING: Pipeline = {
 const DEMO: EditorComponent = { ref: 'extractors/tap-demo--builtin', name: 'tap-demo', pluginType: 'EXTRACTOR', label: 'Demo data', settings: [{ name: 'rows', kind: 'INTEGER' }] };
 const STORE: EditorComponent = { ref: 'target-store', name: 'target-store', pluginType: 'LOADER', label: 'Default store', settings: [] };
 
-const loaded = (pipeline: Pipeline, components: EditorComponent[] = []): LoadedForm => ({ pipeline, components, triggers: [{ id: 'p2', name: 'Orders' }, { id: 'p9', name: 'Customers' }] });
+// another pipeline is called 'default STORE': a default name steers clear of it, case aside (issue 38)
+const loaded = (pipeline: Pipeline, components: EditorComponent[] = []): LoadedForm => ({
+  pipeline,
+  components,
+  triggers: [{ id: 'p2', name: 'Orders' }, { id: 'p9', name: 'Customers' }, { id: 'p8', name: 'default STORE' }],
+});
+/** The default name of a form whose first component has this label, beside the pipelines above. */
+const defaultNameOf = (label: string | null | undefined): string => (label === 'Default store' ? 'Default store 2' : (label ?? ''));
 const badRequest = new ApiFailure({
   kind: 'response',
   status: 400,
@@ -115,7 +122,7 @@ describe.each(cases)('pipelineForm machine for %s, generated paths', (_, input, 
         if (!path.steps.slice(0, i + 1).some((s) => s.event.type === 'user.shareTables')) expect(now.shareTables).toBe(false);
         if (event.type === 'xstate.error.actor.loadForm') expect(now.loadError).toBe('Down for maintenance');
         // the name follows the first plugin until typed
-        if (!now.nameTyped && now.pipeline !== null) expect(now.name).toBe(now.components[0]?.label ?? '');
+        if (!now.nameTyped && now.pipeline !== null) expect(now.name).toBe(defaultNameOf(now.components[0]?.label));
       }
     }
   });
@@ -235,7 +242,8 @@ describe('pipelineForm, targeted rules', () => {
     await settle();
     expect(saves.map((s) => (s as { body: { dataComponents: string[] } }).body.dataComponents)).toEqual([['extractors/tap-demo--builtin', 'target-store'], ['target-store']]);
     expect(actor.getSnapshot().value).toBe('editing');
-    expect(actor.getSnapshot().context.name).toBe('Default store');
+    // 'default STORE' is another pipeline's name: the default is numbered on
+    expect(actor.getSnapshot().context.name).toBe('Default store 2');
   });
 
   it('asks before sharing tables: Share saves again confirmed, Choose another prefix keeps editing, a new prefix withdraws the confirmation', async () => {

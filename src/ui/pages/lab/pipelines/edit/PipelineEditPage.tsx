@@ -25,7 +25,7 @@ import { useState, type FormEvent } from 'react';
 import { useLocation } from 'react-router-dom';
 import { BREAKPOINTS } from '../../../../../domain/constants';
 import { SCHEDULE_CHOICES, scheduleFor, type ScheduleChoice } from '../../../../../domain/cronText';
-import { canSaveName, defaultActionsOf, PIPELINE_FORM_TEXTS, settingField, type ActionsMode } from '../../../../../domain/pipelineForm';
+import { canSaveName, defaultActionsLine, PIPELINE_FORM_TEXTS, settingField, type ActionsMode } from '../../../../../domain/pipelineForm';
 import { propertyKey, settingMessages } from '../../../../../domain/settingFields';
 import { selectAutoSaving, selectBusy, selectShareQuestion, type EditorComponent } from '../../../../../machines/pipelineForm/pipelineForm.machine';
 import type { DataComponent, Workspace } from '../../../../../domain/resources';
@@ -206,7 +206,7 @@ function PipelineForm(input: { workspaceId: string; workspace: Workspace; pipeli
               <Radio value="custom" label="Custom" />
               <Radio value="script" label="Script" />
             </RadioGroup>
-            {c.actionsMode === 'default' && <Caption1 className={styles.mono}>{defaultActionsOf(c.components).join(' → ') || 'echo "hello world"'}</Caption1>}
+            {c.actionsMode === 'default' && (c.components.length === 0 ? <Caption1>{defaultActionsLine(c.components)}</Caption1> : <Caption1 className={styles.mono}>{defaultActionsLine(c.components)}</Caption1>)}
             {c.actionsMode === 'custom' && (
               <Field label="Actions, one per line">
                 <Textarea className={styles.mono} value={c.actions} disabled={disabled} onChange={(_, d) => form.send({ type: 'user.change', field: 'actions', value: d.value })} />
