@@ -30,6 +30,10 @@ describe('buildChartModel', () => {
     expect(m.series.map((s) => s.colour)).toEqual(DEFAULT_PALETTE.slice(0, 3));
     expect(m.showLegend).toBe(true);
     expect(model({ compact: true }).showLegend).toBe(false);
+    // a pie's slices are named only by its legend: a compact preview keeps it (issue 38)
+    expect(model({ chartType: 'pie', compact: true }).showLegend).toBe(true);
+    expect(model({ chartType: 'doughnut', compact: true }).showLegend).toBe(true);
+    expect(model({ chartType: 'treemap', compact: true }).showLegend).toBe(false);
   });
 
   it('uses the metadata palette', () => {

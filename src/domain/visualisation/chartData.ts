@@ -181,7 +181,7 @@ export function buildChartModel({ chartType, stacked, metadata: result, rows, da
   const { axes, axisOf } = groupAxes(sized ? { ...metadata, aggregates: metadata.aggregates.slice(0, -1) } : metadata);
   const perCategory = chartType === 'pie' || chartType === 'doughnut' || chartType === 'treemap';
   if ((chartType === 'pie' || chartType === 'doughnut') && rows.length === 1 && metadata.aggregates.length > 1) {
-    return { ok: true, model: aggregatesAsSlices(chartType, stacked, metadata, values, hrefs, fullLabels[0] ?? '', compact) };
+    return { ok: true, model: aggregatesAsSlices(chartType, stacked, metadata, values, hrefs, fullLabels[0] ?? '') };
   }
   let seriesValues = values;
   if (chartType === 'pie' || chartType === 'doughnut') {
@@ -229,11 +229,17 @@ export function buildChartModel({ chartType, stacked, metadata: result, rows, da
       axes: perCategory ? [] : axes,
       categoryColours: fullLabels.map((_, index) => colourAt(index, metadata.palette)),
       tileLabelVisible,
-      // a sized bubble chart's legend says what the size means, even for one series
-      showLegend: !compact && chartType !== 'treemap' && (legendEntries > 1 || sizeAggregate !== undefined) && legendEntries <= LEGEND_MAX_ENTRIES,
+      // a sized bubble chart's legend says what the size means, even for one series; a compact
+      // preview keeps only a pie's or doughnut's, whose colours name nothing without it (issue 38)
+      showLegend: (!compact || slicesNamedByLegend(chartType)) && chartType !== 'treemap' && (legendEntries > 1 || sizeAggregate !== undefined) && legendEntries <= LEGEND_MAX_ENTRIES,
       sizeLabel: sizeAggregate ? sizeAggregate.label || sizeAggregate.name : null,
     },
   };
+}
+
+/** A pie's or doughnut's slices carry no label of their own: the legend is their only name. */
+export function slicesNamedByLegend(chartType: ChartType): boolean {
+  return chartType === 'pie' || chartType === 'doughnut';
 }
 
 /**
@@ -249,7 +255,6 @@ function aggregatesAsSlices(
   values: (number | null)[][],
   hrefs: (string | null)[],
   rowLabel: string,
-  compact: boolean,
 ): ChartModel {
   const fullLabels = metadata.aggregates.map((aggregate) => aggregate.label || aggregate.name);
   const href = hrefs.every((h) => h === hrefs[0]) ? (hrefs[0] ?? null) : null;
@@ -262,7 +267,8 @@ function aggregatesAsSlices(
     axes: [],
     categoryColours: fullLabels.map((_, index) => colourAt(index, metadata.palette)),
     tileLabelVisible: fullLabels.map(() => true),
-    showLegend: !compact && fullLabels.length > 1 && fullLabels.length <= LEGEND_MAX_ENTRIES,
+    // the legend names the slices, in a compact preview too (issue 38)
+    showLegend: fullLabels.length > 1 && fullLabels.length <= LEGEND_MAX_ENTRIES,
     sizeLabel: null,
   };
 }

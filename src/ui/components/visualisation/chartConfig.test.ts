@@ -5,17 +5,17 @@ import { MATATIKA_EXAMPLES } from '../../../domain/visualisation/matatikaExample
 import { parseMetadata } from '../../../domain/visualisation/metadata';
 import { TICK_COUNT_MAX } from '../../../domain/visualisation/options';
 import { parseVisualisation } from '../../../domain/visualisation/spec';
-import { chartConfig } from './chartConfig';
+import { categoryLabelRoom, chartConfig } from './chartConfig';
 
 type Options = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- chart.js options read back in tests
 
 /** The chart.js configuration the page builds for a visualisation, metadata and rows. */
-function configOf(visualisation: string, metadata: string, rows: readonly Record<string, unknown>[]) {
+function configOf(visualisation: string, metadata: string, rows: readonly Record<string, unknown>[], compact = false) {
   const spec = parseVisualisation(visualisation);
   if (spec.kind !== 'chart') throw new Error(spec.kind);
-  const result = buildChartModel({ chartType: spec.chartType, stacked: spec.stacked, metadata: parseMetadata(metadata), rows, datasetHref: (a) => a, compact: false });
+  const result = buildChartModel({ chartType: spec.chartType, stacked: spec.stacked, metadata: parseMetadata(metadata), rows, datasetHref: (a) => a, compact });
   if (!result.ok) throw new Error(result.message);
-  const config = chartConfig({ model: result.model, userOptions: spec.options, compact: false, onSeriesClick: () => undefined });
+  const config = chartConfig({ model: result.model, userOptions: spec.options, compact, onSeriesClick: () => undefined });
   return { model: result.model, config, options: config.options as Options };
 }
 
@@ -24,6 +24,40 @@ const example = (key: string) => {
   if (!found) throw new Error(key);
   return configOf(found.visualisation, found.metadata, found.rows);
 };
+
+describe('legible previews (issue 38)', () => {
+  const statuses = JSON.stringify({ related_table: { columns: [{ name: 'status' }], aggregates: [{ name: 'orders' }] } });
+  const rows = ['completed', 'processing', 'refunded', 'shipped', 'cancelled'].map((status, i) => ({ status, orders: 10 + i }));
+
+  it("a category label keeps what its own width holds upright: five bars on a card's 300 px keep 'processing' whole", () => {
+    expect(categoryLabelRoom('x', 300, 160, 5)).toBeGreaterThanOrEqual('processing'.length);
+    // wide enough upright, the whole label up to 50 characters; crowded, the tilted room, never under 12
+    expect(categoryLabelRoom('x', 848, 160, 5)).toBe(23);
+    expect(categoryLabelRoom('x', 300, 160, 60)).toBe(12);
+    expect(categoryLabelRoom('x', 300, 360, 60)).toBe(21);
+    expect(categoryLabelRoom('x', 5000, 160, 1)).toBe(50);
+    expect(categoryLabelRoom('y', 375, 160, 7)).toBe(17);
+    fc.assert(
+      fc.property(fc.constantFrom('x', 'y'), fc.nat(10_000), fc.nat(10_000), fc.nat(1000), (axis, width, height, count) => {
+        const room = categoryLabelRoom(axis, width, height, count);
+        expect(Number.isInteger(room) && room >= 12 && room <= 50).toBe(true);
+      }),
+    );
+  });
+
+  it("a compact pie keeps its legend beside it (its colours name nothing without it); other compact charts drop theirs", () => {
+    const pie = configOf('{"chartjs-chart":{"chartType":"pie"}}', statuses, rows, true);
+    expect(pie.options.plugins.legend).toMatchObject({ display: true, position: 'right' });
+    const line = configOf('{"chartjs-chart":{"chartType":"line"}}', JSON.stringify({ related_table: { columns: [{ name: 'status' }], aggregates: [{ name: 'orders' }, { name: 'value' }] } }), rows.map((r) => ({ ...r, value: 1 })), true);
+    expect(line.options.plugins.legend).toMatchObject({ display: false });
+  });
+
+  it("a horizontal bar chart's names sit close enough that a card shows every one, not every other", () => {
+    const bars = configOf('{"chartjs-chart":{"chartType":"horizontalBar"}}', statuses, rows, true);
+    expect(bars.options.scales.y.ticks).toMatchObject({ autoSkipPadding: 2, font: { size: 11 } });
+    expect(configOf('{"chartjs-chart":{"chartType":"bar"}}', statuses, rows).options.scales.x.ticks.autoSkipPadding).toBe(8);
+  });
+});
 
 describe("chartConfig draws Matatika's examples with their chart.js v3 options as given", () => {
   it('gives every example its chart.js type, labels and one dataset per series', () => {

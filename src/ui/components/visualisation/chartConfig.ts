@@ -117,23 +117,36 @@ function datasetsOf(model: ChartModel) {
 /** Roughly how wide one character of a tick label is (12 px system font). */
 const CHAR_PX = 7;
 
+/** A category tick keeps at least this many characters: a common word ('processing', 'Enterprise') whole. */
+export const CATEGORY_LABEL_MIN = 12;
+
 /**
- * A category tick cut to what the chart has room for (never more than the model's 50 characters):
- * down the side of a horizontal bar chart about a third of the width, so a 375 px phone still
- * shows bars; along the bottom, tilted 45 degrees, about a third of the height, so the labels do
- * not squash the plot.
+ * How many characters a category tick may keep (CATEGORY_LABEL_MIN to the model's 50): down the
+ * side of a horizontal bar chart about a third of the width, so a 375 px phone still shows bars;
+ * along the bottom, whatever a category's own width holds upright, else what fits tilted 45
+ * degrees in about a third of the height, so the labels do not squash the plot. Issue 38: a
+ * card's 160 px cut 'processing' to 'processi…' with room to spare.
  */
-function fitCategoryLabel(this: { axis: string; chart: { width: number; height: number }; getLabelForValue(value: number): string }, value: number | string): string {
-  const label = typeof value === 'number' ? this.getLabelForValue(value) : value;
-  const room = this.axis === 'y' ? (this.chart.width * 0.33) / CHAR_PX : (this.chart.height * 0.3) / (CHAR_PX * Math.SQRT1_2);
-  return truncateLabel(label, Math.min(Math.max(8, Math.floor(room)), 50));
+export function categoryLabelRoom(axis: string, width: number, height: number, categories: number): number {
+  const upright = width / Math.max(1, categories) / CHAR_PX - 1;
+  const room = axis === 'y' ? (width * 0.33) / CHAR_PX : Math.max(upright, (height * 0.3) / (CHAR_PX * Math.SQRT1_2));
+  return Math.min(Math.max(CATEGORY_LABEL_MIN, Math.floor(room)), 50);
 }
+
+/** A category tick cut to categoryLabelRoom. */
+function fitCategoryLabel(this: { axis: string; chart: { width: number; height: number; data?: { labels?: unknown[] } }; getLabelForValue(value: number): string }, value: number | string): string {
+  const label = typeof value === 'number' ? this.getLabelForValue(value) : value;
+  return truncateLabel(label, categoryLabelRoom(this.axis, this.chart.width, this.chart.height, this.chart.data?.labels?.length ?? 1));
+}
+
+/** A compact preview's tick and legend text: the card is small, its labels need not be. */
+const COMPACT_FONT = { size: 11 };
 
 const BUBBLE_GRACE = '12%';
 
 const STAND_ON_ZERO: ReadonlySet<ChartModel['chartType']> = new Set(['bar', 'horizontalBar', 'area']);
 
-function scalesOf(model: ChartModel) {
+function scalesOf(model: ChartModel, compact: boolean) {
   if (model.chartType === 'pie' || model.chartType === 'doughnut' || model.chartType === 'treemap') return undefined;
   const horizontal = model.chartType === 'horizontalBar';
   const pointed = model.chartType === 'scatter' || model.chartType === 'bubble';
@@ -143,10 +156,13 @@ function scalesOf(model: ChartModel) {
     stacked: model.stacked,
     ticks: {
       autoSkip: true,
-      autoSkipPadding: 8,
+      // labels stacked down a horizontal bar chart need little gap: with 8 px a card's seven
+      // countries lost every other name (issue 38)
+      autoSkipPadding: horizontal ? 2 : 8,
       maxRotation: horizontal ? 0 : 45,
       minRotation: 0,
       ...(pointed ? {} : { callback: fitCategoryLabel }),
+      ...(compact ? { font: COMPACT_FONT } : {}),
     },
     grid: { display: false },
     // room for a bubble's radius at either end, so no bubble lies on an axis
@@ -195,7 +211,10 @@ export function chartConfig({ model, userOptions, compact, onSeriesClick }: Char
     animation: points > MANY_POINTS ? false : { duration: 300 },
     normalized: true,
     plugins: {
-      legend: { display: model.showLegend, position: 'bottom', labels: { boxWidth: 12 } },
+      // a compact pie's legend (the only name of its slices) beside it, where a card has width to spare
+      legend: compact
+        ? { display: model.showLegend, position: 'right', labels: { boxWidth: 10, font: COMPACT_FONT } }
+        : { display: model.showLegend, position: 'bottom', labels: { boxWidth: 12 } },
       tooltip: {
         enabled: !compact,
         callbacks: {
@@ -206,7 +225,7 @@ export function chartConfig({ model, userOptions, compact, onSeriesClick }: Char
       },
     },
   };
-  const scales = scalesOf(model);
+  const scales = scalesOf(model, compact);
   if (scales) base.scales = scales;
   // the dataset's own options may restyle the chart, never change its kind or its click handling
   const options = {
