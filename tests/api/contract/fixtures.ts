@@ -189,12 +189,16 @@ async function expiredToken(db: Db, baseUrl: string, subject: string): Promise<s
     .sign(key);
 }
 
-/** The route's URL with its parameters filled from the fixtures (`override` replaces the resource id). */
+/**
+ * The route's URL with its parameters filled from the fixtures (`override` replaces the resource id).
+ * No parameter names the root, so a root route's parameters (a login's profile, an initialised
+ * channel's id) get the owner's profile id, as other parameters do: never an empty segment.
+ */
 export function urlOf(route: RegisteredRoute, fixtures: Fixtures, override?: string): string {
   const kind = route.meta?.guard.resource ?? 'root';
   const paramName = route.meta?.guard.param ?? 'id';
   return route.url
-    .replace(/:([A-Za-z]+)/g, (_, name: string) => encodeURIComponent(override ?? (name === paramName ? fixtures[kind] : fixtures.profile)))
+    .replace(/:([A-Za-z]+)/g, (_, name: string) => encodeURIComponent(override ?? (name === paramName && kind !== 'root' ? fixtures[kind] : fixtures.profile)))
     .replace(/\*$/, override ?? (kind === 'workspaceResource' || kind === 'workspaceResourceOrDraft' ? fixtures.resourcePath : fixtures.datasetAlias));
 }
 
