@@ -137,5 +137,10 @@ export async function publishDatasetAs(db: Db, workspaceId: string, body: Datase
 export async function patchDataset(db: Db, dataset: DatasetRow, body: DatasetPatch): Promise<void> {
   if (body.id !== undefined && body.id !== dataset.id) rejectFieldErrors(OBJECT, { id: 'cannot change' });
   const fields = await validated(db, dataset.workspace_id, body, dataset.id);
-  await aliasSafe(() => updateDataset(db, dataset.id, fields, body.tags ?? undefined));
+  // an edit that changes the query or the alias (the job's name) is a new publish of its job
+  const republished = (fields.query !== undefined && fields.query !== dataset.query) || (fields.alias !== undefined && fields.alias !== dataset.alias);
+  await db.transaction().execute(async (trx) => {
+    await aliasSafe(() => updateDataset(trx, dataset.id, fields, body.tags ?? undefined));
+    if (republished) await recordPublishEvent(trx, dataset.workspace_id, dataset.id);
+  });
 }

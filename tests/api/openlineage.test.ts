@@ -229,6 +229,18 @@ describe('a dataset publish', () => {
       },
     });
   });
+  it('emits it again when an edit changes the query, and not for an edit that leaves it', async () => {
+    const [dataset] = await world.server.db.selectFrom('datasets').select('id').where('alias', '=', 'totals-out').execute();
+    const query = `SELECT customer_id, max(amount) AS largest FROM ${ordersTable} GROUP BY customer_id`;
+    expect((await world.owner.api.call('PATCH', `/api/datasets/${dataset!.id}`, { query })).status).toBe(200);
+    expect((await world.owner.api.call('PATCH', `/api/datasets/${dataset!.id}`, { description: 'Largest order per customer' })).status).toBe(200);
+    await drain();
+    const events = collector.received.map((r) => r.body).filter((e) => e.job?.name === 'dataset.totals-out');
+    expect(events).toHaveLength(2);
+    expect(openLineageErrors(events[1])).toEqual([]);
+    expect(events[1]!.job?.facets?.['sql']).toMatchObject({ query });
+    expect(events[1]!.outputs?.[0]).toMatchObject({ facets: { columnLineage: { fields: { largest: { inputFields: [{ field: 'amount', transformations: [{ subtype: 'AGGREGATION' }] }] } } } } });
+  });
 });
 
 describe('delivery', () => {
