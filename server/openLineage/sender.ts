@@ -82,7 +82,14 @@ export class OpenLineageSender {
     const { settings } = this.deps;
     const leaseMs = BATCH * (settings.timeoutMs + 5_000);
     const rows = await claimDue(this.deps.db, this.owner, leaseMs, BATCH);
-    for (const row of rows) await this.deliver(row);
+    for (const row of rows) {
+      try {
+        await this.deliver(row);
+      } catch (error) {
+        // a database error mid-delivery: the lease expires and the event is taken up again later
+        this.deps.log.error({ err: error, event: row.id }, 'OpenLineage: an event could not be delivered');
+      }
+    }
     return rows.length;
   }
 
@@ -90,8 +97,16 @@ export class OpenLineageSender {
     const { db, settings } = this.deps;
     let payload = row.payload;
     if (payload === null) {
-      payload = (await composeEvent(db, row, settings.producer)) ?? null;
-      if (payload === null) return settle(db, row.id, this.owner, { status: 'FAILED', attempted: false, error: 'What this event reports no longer exists.' });
+      let composed: string | undefined;
+      try {
+        composed = await composeEvent(db, row, settings.producer);
+      } catch (error) {
+        // composing again would fail again: the event is given up rather than retried for ever
+        this.deps.log.error({ err: error, event: row.id }, 'OpenLineage: an event could not be composed');
+        return settle(db, row.id, this.owner, { status: 'FAILED', attempted: false, error: 'The event could not be composed.' });
+      }
+      if (composed === undefined) return settle(db, row.id, this.owner, { status: 'FAILED', attempted: false, error: 'What this event reports no longer exists.' });
+      payload = composed;
       await savePayload(db, row.id, this.owner, payload);
     }
     if (settings.url === undefined) return settle(db, row.id, this.owner, { status: 'UNSENT', attempted: false, error: null });

@@ -271,6 +271,19 @@ describe('delivery', () => {
     const [event] = (await eventsAs('owner')).filter((e) => e.subjectId === published.body.id);
     expect(event).toMatchObject({ kind: 'PUBLISH', eventType: 'JOB', delivery: 'FAILED', attempts: 4, lastError: 'The collector answered 503.' });
   });
+  it('gives up, without sending, the events of a run whose job was deleted before they were composed', async () => {
+    const before = collector.received.length;
+    const job = await runLoad(world, pipelineId, [ORDERS]);
+    const deleted = await world.owner.api.call('DELETE', `/api/jobs/${job}`);
+    expect(deleted.status).toBe(204);
+    await drain();
+    expect(collector.received.length).toBe(before);
+    const listed = (await eventsAs('owner')).filter((e) => e.subjectId === job);
+    expect(listed.map((e) => [e.eventType, e.delivery, e.lastError, e.event])).toEqual([
+      ['COMPLETE', 'FAILED', 'What this event reports no longer exists.', null],
+      ['START', 'FAILED', 'What this event reports no longer exists.', null],
+    ]);
+  });
 });
 
 describe('reading the events through the API', () => {
