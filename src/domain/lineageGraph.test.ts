@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { datasetLineageGraph, GRAPH_TEXTS, mermaidLabel, mermaidText, MERMAID_LINE_BREAK, nodeLines, tableLineageGraph, type LineageGraph } from './lineageGraph';
+import { datasetLineageGraph, defaultLineageView, GRAPH_TEXTS, graphSummary, mermaidLabel, mermaidText, MERMAID_LINE_BREAK, nodeLines, tableLineageGraph, type LineageGraph } from './lineageGraph';
 import { DATASET_LINEAGE, datasetLineageArb, lineageTable, tableLineageArb } from './lineageGraph.fixture';
 import type { DatasetLineage } from './lineageResources';
 
@@ -166,5 +166,19 @@ describe('mermaidLabel', () => {
         expect(decoded(mermaidLabel(text))).toBe(text);
       }),
     );
+  });
+});
+
+describe('defaultLineageView and graphSummary', () => {
+  it('starts a phone on the list and a wider screen on the graph', () => {
+    expect(defaultLineageView('small')).toBe('list');
+    expect(defaultLineageView('medium')).toBe('graph');
+    expect(defaultLineageView('large')).toBe('graph');
+  });
+
+  it('tells a screen reader what is marked', () => {
+    expect(graphSummary(datasetLineageGraph(DATASET_LINEAGE), 'Top Customers by Revenue')).toBe('Lineage graph of Top Customers by Revenue: 6 nodes, none marked. The list view reads the same.');
+    const stale = datasetLineageGraph({ ...DATASET_LINEAGE, tables: [lineageTable('customers', { status: 'stale' }), lineageTable('orders')] });
+    expect(graphSummary(stale, 'X')).toBe('Lineage graph of X: 6 nodes; marked: table customers, dataset Top Customers by Revenue, dashboard Sales. The list view reads the same.');
   });
 });

@@ -1,3 +1,4 @@
+import type { ScreenSize } from './constants';
 import { LINEAGE_KIND_TEXT } from './lineageView';
 import { LINEAGE_STATUS_TEXT, type DatasetLineage, type LineageDashboard, type LineageStatus, type LineageTable, type TableLineage } from './lineageResources';
 
@@ -249,4 +250,19 @@ export function mermaidText(graph: LineageGraph): string {
     if (ids.length > 0) lines.push(`  class ${ids.join(',')} ${name}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** The lineage's two views: the graph, and the list that reads the same by keyboard and on a phone. */
+export type LineageViewMode = 'graph' | 'list';
+
+/** A phone starts on the list: a graph of a dozen nodes shrunk to 375 px cannot be read. */
+export function defaultLineageView(size: ScreenSize): LineageViewMode {
+  return size === 'small' ? 'list' : 'graph';
+}
+
+/** What the graph says to a screen reader: what it is of, and the nodes that are marked. */
+export function graphSummary(graph: LineageGraph, of: string): string {
+  const marked = graph.nodes.filter((n) => n.marked).map((n) => `${GRAPH_TEXTS.kind[n.kind].toLowerCase()} ${n.name}`);
+  const counts = `${graph.nodes.length} ${graph.nodes.length === 1 ? 'node' : 'nodes'}`;
+  return `Lineage graph of ${of}: ${counts}${marked.length === 0 ? ', none marked' : `; marked: ${marked.join(', ')}`}. The list view reads the same.`;
 }

@@ -4,6 +4,7 @@ import { hasLink, type HalLike } from '../../domain/hal';
 import { REL } from '../../domain/relations';
 import type { StoreTable, StoreTableSample } from '../../domain/resources';
 import { tableNamed } from '../../domain/loadedData';
+import type { LineageViewMode } from '../../domain/lineageGraph';
 import { tablesMatching } from '../../domain/storeTables';
 import { failureText } from '../failureText';
 import { notProvidedActor } from '../notProvided';
@@ -12,7 +13,9 @@ import { notProvidedActor } from '../notProvided';
 // tables of the 'tables' link of `owner` (a workspace or its store), filtered as the person types,
 // and one table at a time opened on its columns and first rows. Re-reading the list keeps the
 // open table open when it is still there. A table named in the input (a link to 'View tables' of a
-// run, issue 38) is opened once the list first shows it.
+// run, issue 38) is opened once the list first shows it. The open table's lineage (issue 41) shows
+// as a graph or a list: the person's pick, kept across tables; null until they pick (the screen's
+// width decides, domain/lineageGraph.ts defaultLineageView).
 
 export type StoreBrowserInput = { readonly owner: HalLike; readonly table?: string | null };
 export type StoreBrowserContext = {
@@ -25,13 +28,15 @@ export type StoreBrowserContext = {
   readonly open: StoreTable | null;
   readonly sample: StoreTableSample | null;
   readonly sampleError: string | null;
+  readonly lineageView: LineageViewMode | null;
 };
 export type StoreBrowserEvent =
   | { readonly type: 'user.retry' }
   | { readonly type: 'user.refresh' }
   | { readonly type: 'user.filter'; readonly text: string }
   | { readonly type: 'user.open'; readonly table: StoreTable }
-  | { readonly type: 'user.close' };
+  | { readonly type: 'user.close' }
+  | { readonly type: 'user.lineageView'; readonly view: LineageViewMode };
 export type OwnerInput = { readonly owner: HalLike };
 export type TableInput = { readonly table: StoreTable };
 
@@ -55,10 +60,11 @@ export const storeBrowserMachine = setup({
   },
 }).createMachine({
   id: 'storeBrowser',
-  context: ({ input }) => ({ owner: input.owner, wanted: input.table ?? null, tables: null, error: null, filter: '', open: null, sample: null, sampleError: null }),
+  context: ({ input }) => ({ owner: input.owner, wanted: input.table ?? null, tables: null, error: null, filter: '', open: null, sample: null, sampleError: null, lineageView: null }),
   initial: 'starting',
   on: {
     'user.filter': { actions: assign({ filter: ({ event }) => event.text }) },
+    'user.lineageView': { actions: assign({ lineageView: ({ event }) => event.view }) },
   },
   states: {
     // a caller without the link (a member) has nothing to browse, and nothing is asked for

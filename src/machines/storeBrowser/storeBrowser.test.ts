@@ -30,6 +30,8 @@ const events = {
   'xstate.error.actor.sample': [{ error: offline }],
   'user.open': [{ table: orders }],
   'user.filter': [{ text: 'country' }],
+  // the open table's lineage as a list or a graph (issue 41)
+  'user.lineageView': [{ view: 'list' as const }],
 };
 
 const visible = (s: unknown) => selectVisibleTables(s as StoreBrowserSnapshot).map((t) => t.name);
@@ -47,6 +49,9 @@ describe.each(INPUTS.map((input) => [input.table ?? 'no table', input] as const)
   });
 
   it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, path) => {
+    // the lineage view is the last one picked, or none yet (the screen's width decides)
+    const picked = path.steps.map((step) => step.event).filter((e) => e.type === 'user.lineageView');
+    expect((path.state as StoreBrowserSnapshot).context.lineageView).toBe(picked.length === 0 ? null : (picked.at(-1) as unknown as { view: string }).view);
     await replayPath(storeBrowserMachine, path, {
       input,
       states: {
@@ -107,6 +112,28 @@ describe('store browser scenarios', () => {
     // once read, a refresh does not reopen a table the person closed
     const closed = pathOf(storeBrowserMachine, [{ type: 'xstate.done.actor.list', output: [orders] }, { type: 'user.close' }, { type: 'user.refresh' }, { type: 'xstate.done.actor.list', output: [orders] }], { input });
     expect(closed.state.matches({ ready: 'closed' })).toBe(true);
+  });
+
+  it("keeps the person's pick of the lineage view (graph or list) across tables, refreshes and a failed list; none until they pick", () => {
+    const start = pathOf(storeBrowserMachine, [{ type: 'xstate.done.actor.list', output: [orders, customers] }], { input: { owner: workspace } });
+    expect((start.state as StoreBrowserSnapshot).context.lineageView).toBeNull();
+    const picked = pathOf(
+      storeBrowserMachine,
+      [
+        { type: 'xstate.done.actor.list', output: [orders, customers] },
+        { type: 'user.open', table: orders },
+        { type: 'user.lineageView', view: 'list' },
+        { type: 'user.open', table: customers },
+        { type: 'user.refresh' },
+        { type: 'xstate.error.actor.list', error: offline },
+        { type: 'user.retry' },
+        { type: 'xstate.done.actor.list', output: [orders, customers] },
+        { type: 'user.lineageView', view: 'graph' },
+        { type: 'user.close' },
+      ],
+      { input: { owner: workspace } },
+    );
+    expect((picked.state as StoreBrowserSnapshot).context.lineageView).toBe('graph');
   });
 
   it('the real actors: GETs the tables link, then the open table\'s self link', async () => {

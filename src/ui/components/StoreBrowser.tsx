@@ -2,6 +2,7 @@ import { Body1Strong, Button, Caption1, Input, makeStyles, MessageBar, MessageBa
 import { ArrowSyncRegular, ChartMultipleRegular, ChevronDownRegular, ChevronRightRegular, SearchRegular, TableRegular } from '@fluentui/react-icons';
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
+import { defaultLineageView } from '../../domain/lineageGraph';
 import { sqlName } from '../../domain/sqlCompletion';
 import type { StoreTable } from '../../domain/resources';
 import { pathTo } from '../../domain/routes';
@@ -9,6 +10,8 @@ import { selectVisibleTables, type storeBrowserMachine } from '../../machines/st
 import { PreviewTable } from './PreviewTable';
 import { DateText } from './DateText';
 import { InAppLink } from './InAppLink';
+import { StoreTableLineage } from './lineage/StoreTableLineage';
+import { useScreenSize } from './useScreenSize';
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, minWidth: 0 },
@@ -61,6 +64,10 @@ export function StoreBrowser({ browser, workspaceId, onInsert, chartPathOf }: Pr
   const sample = useSelector(browser, (s) => s.context.sample);
   const sampleError = useSelector(browser, (s) => s.context.sampleError);
   const sampling = useSelector(browser, (s) => s.matches({ ready: 'sampling' }));
+  // the lineage view the person picked, else the screen's width decides (a phone starts on the list)
+  const pickedView = useSelector(browser, (s) => s.context.lineageView);
+  const screen = useScreenSize();
+  const lineageView = pickedView ?? defaultLineageView(screen);
 
   if (error !== null) {
     return (
@@ -170,6 +177,7 @@ export function StoreBrowser({ browser, workspaceId, onInsert, chartPathOf }: Pr
                     ) : sample !== null ? (
                       <PreviewTable preview={{ columns: sample.columns.map((c) => c.name), rows: sample.rows, truncated: sample.truncated }} rowsShown={sample.rows.length} label={`First rows of ${table.name}`} />
                     ) : null}
+                    <StoreTableLineage table={table} view={lineageView} onView={(view) => browser.send({ type: 'user.lineageView', view })} />
                   </div>
                 )}
               </li>

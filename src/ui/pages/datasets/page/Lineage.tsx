@@ -1,16 +1,22 @@
-import { Body1, Button, Caption1, makeStyles, MessageBar, MessageBarBody, Spinner, Subtitle2, tokens } from '@fluentui/react-components';
+import { Body1, Button, Caption1, makeStyles, MessageBar, MessageBarBody, Spinner, Subtitle2, ToggleButton, tokens } from '@fluentui/react-components';
 import { ChevronDownRegular, ChevronRightRegular } from '@fluentui/react-icons';
-import { useId, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
+import { datasetLineageGraph, defaultLineageView, type LineageViewMode } from '../../../../domain/lineageGraph';
 import type { DatasetLineage, LineageColumn } from '../../../../domain/lineageResources';
 import { columnSummary, LINEAGE_TEXTS, sourceTrails, type SourceTrail } from '../../../../domain/lineageView';
 import type { Dataset } from '../../../../domain/resources';
 import { DateText } from '../../../components/DateText';
 import { LineageStatusBadge } from '../../../components/LineageStatusBadge';
+import { LineageGraph, LineageViewSwitch } from '../../../components/lineage/LineageGraph';
+import { useScreenSize } from '../../../components/useScreenSize';
 import { useDatasetLineage } from '../../../data/lineage';
 
-// Where each column of the dataset comes from (issue 41): a list, not a graph, so it reads the same
-// by keyboard, by screen reader and on a phone. A column opens (a disclosure button) on each table
-// column it reads ← the pipeline run that loaded that table ← the stream and source it extracted.
+// Where each column of the dataset comes from (issue 41), as a graph (source → pipeline → table →
+// dataset → dashboards, drawn by mermaid) or as a list, which reads the same by keyboard, by
+// screen reader and on a phone, where it is the view a page starts on. In the list a column opens
+// (a disclosure button) on each table column it reads ← the pipeline run that loaded that table ←
+// the stream and source it extracted; the same columns, opened, are drawn with their edges in the
+// graph (one set of open columns for both views, so switching keeps them).
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, minWidth: 0 },
@@ -32,6 +38,7 @@ const useStyles = makeStyles({
   trail: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXXS, overflowWrap: 'anywhere' },
   step: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalXS, flexWrap: 'wrap' },
   line: { display: 'block' },
+  columnToggles: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: tokens.spacingHorizontalXS },
 });
 
 const runStatus = (status: string) => status.charAt(0) + status.slice(1).toLowerCase();
@@ -57,12 +64,60 @@ export function Lineage({ dataset }: { dataset: Dataset }) {
           <MessageBarBody>{state.message}</MessageBarBody>
         </MessageBar>
       )}
-      {state.status === 'ready' && <LineageList lineage={state.data} />}
+      {state.status === 'ready' && <LineageViews lineage={state.data} />}
     </section>
   );
 }
 
-function LineageList({ lineage }: { lineage: DatasetLineage }) {
+function LineageViews({ lineage }: { lineage: DatasetLineage }) {
+  const size = useScreenSize();
+  // null until the person picks: until then the screen's width decides (a phone starts on the list)
+  const [picked, setPicked] = useState<LineageViewMode | null>(null);
+  const view = picked ?? defaultLineageView(size);
+  const [expanded, setExpanded] = useState<ReadonlySet<number>>(() => new Set());
+  const toggle = (index: number) =>
+    setExpanded((was) => {
+      const next = new Set(was);
+      if (!next.delete(index)) next.add(index);
+      return next;
+    });
+  return (
+    <>
+      <LineageViewSwitch view={view} onChange={setPicked} />
+      {view === 'graph' ? <LineageGraphView lineage={lineage} expanded={expanded} onToggle={toggle} /> : <LineageList lineage={lineage} expanded={expanded} onToggle={toggle} />}
+    </>
+  );
+}
+
+type ColumnsOpen = { expanded: ReadonlySet<number>; onToggle: (index: number) => void };
+
+/** The graph, with a toggle per output column beside it that draws that column's edges. */
+function LineageGraphView({ lineage, expanded, onToggle }: { lineage: DatasetLineage } & ColumnsOpen) {
+  const styles = useStyles();
+  const graph = useMemo(() => datasetLineageGraph(lineage, expanded), [lineage, expanded]);
+  return (
+    <>
+      {lineage.refused && (
+        <MessageBar intent="warning">
+          <MessageBarBody>{LINEAGE_TEXTS.refused(lineage.refused)}</MessageBarBody>
+        </MessageBar>
+      )}
+      {lineage.columns.length > 0 && (
+        <div className={styles.columnToggles} role="group" aria-label="Columns drawn in the graph">
+          <Caption1 className={styles.muted}>Draw a column's sources:</Caption1>
+          {lineage.columns.map((column, index) => (
+            <ToggleButton key={`${index}:${column.name}`} size="small" checked={expanded.has(index)} disabled={column.sources.length === 0} onClick={() => onToggle(index)}>
+              {column.name}
+            </ToggleButton>
+          ))}
+        </div>
+      )}
+      <LineageGraph graph={graph} of={lineage.title} />
+    </>
+  );
+}
+
+function LineageList({ lineage, expanded, onToggle }: { lineage: DatasetLineage } & ColumnsOpen) {
   const styles = useStyles();
   return (
     <>
@@ -73,7 +128,7 @@ function LineageList({ lineage }: { lineage: DatasetLineage }) {
       )}
       <ul className={styles.list} aria-label={LINEAGE_TEXTS.columns}>
         {lineage.columns.map((column, index) => (
-          <ColumnItem key={`${index}:${column.name}`} column={column} lineage={lineage} />
+          <ColumnItem key={`${index}:${column.name}`} column={column} lineage={lineage} open={expanded.has(index)} onToggle={() => onToggle(index)} />
         ))}
       </ul>
       {lineage.dashboards.length > 0 && (
@@ -90,9 +145,8 @@ function LineageList({ lineage }: { lineage: DatasetLineage }) {
   );
 }
 
-function ColumnItem({ column, lineage }: { column: LineageColumn; lineage: DatasetLineage }) {
+function ColumnItem({ column, lineage, open, onToggle }: { column: LineageColumn; lineage: DatasetLineage; open: boolean; onToggle: () => void }) {
   const styles = useStyles();
-  const [open, setOpen] = useState(false);
   const panelId = useId();
   const trails = sourceTrails(lineage, column);
   const expandable = trails.length > 0 || column.unresolved.length > 0;
@@ -105,7 +159,7 @@ function ColumnItem({ column, lineage }: { column: LineageColumn; lineage: Datas
         aria-expanded={expandable ? open : undefined}
         aria-controls={expandable ? panelId : undefined}
         disabled={!expandable}
-        onClick={() => setOpen((was) => !was)}
+        onClick={onToggle}
       >
         <span className={styles.toggleText}>
           <span className={styles.name}>{column.name}</span>
