@@ -26,7 +26,7 @@ const example = (key: string) => {
 };
 
 describe('legible previews (issue 38)', () => {
-  const statuses = JSON.stringify({ related_table: { columns: [{ name: 'status' }], aggregates: [{ name: 'orders' }] } });
+  const statuses = JSON.stringify({ related_table: { columns: [{ name: 'status' }], aggregates: [{ name: 'orders', label: 'Orders' }] } });
   const rows = ['completed', 'processing', 'refunded', 'shipped', 'cancelled'].map((status, i) => ({ status, orders: 10 + i }));
 
   it("a category label keeps what its own width holds upright: five bars on a card's 300 px keep 'processing' whole", () => {
@@ -55,6 +55,8 @@ describe('legible previews (issue 38)', () => {
   it("a horizontal bar chart's names sit close enough that a card shows every one, not every other", () => {
     const bars = configOf('{"chartjs-chart":{"chartType":"horizontalBar"}}', statuses, rows, true);
     expect(bars.options.scales.y.ticks).toMatchObject({ autoSkipPadding: 2, font: { size: 11 } });
+    expect(bars.options.scales.x.title.display).toBe(false);
+    expect(configOf('{"chartjs-chart":{"chartType":"horizontalBar"}}', statuses, rows).options.scales.x.title).toEqual({ display: true, text: 'Orders' });
     expect(configOf('{"chartjs-chart":{"chartType":"bar"}}', statuses, rows).options.scales.x.ticks.autoSkipPadding).toBe(8);
   });
 });

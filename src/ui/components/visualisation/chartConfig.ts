@@ -175,7 +175,8 @@ function scalesOf(model: ChartModel, compact: boolean) {
     // bars and filled areas stand on zero; lines and points fit their data (chart.js's defaults,
     // as Matatika draws them: its 'Scale Start At 0' example asks for zero with beginAtZero)
     beginAtZero: STAND_ON_ZERO.has(model.chartType),
-    title: { display: axis.title !== '', text: axis.title },
+    // a card's horizontal bars need the height more than the value axis its title (the card names it)
+    title: { display: axis.title !== '' && !(compact && horizontal), text: axis.title },
     grid: { drawOnChartArea: axis.id === 'y' },
     ticks: { maxTicksLimit: 8 },
     ...(model.chartType === 'bubble' ? { grace: BUBBLE_GRACE } : {}),
