@@ -27,6 +27,24 @@ test('the campaign gallery and the brand card show their pictures, served by the
   await screenshot(page, 'demo-brand-card-375');
 });
 
+test('Revenue Targets vs Actuals names its channel and links only its own #tags (issue 38; 1280 and 375)', async ({ page }) => {
+  await signIn(page, DEMO.member, datasetPage('sales/targets-vs-actuals'));
+  // the channel by its name beside what it is about, not a grey initial alone
+  const source = page.getByLabel('Source');
+  await expect(source.locator('strong')).toHaveText('Sales');
+  await expect(source).toContainText('Revenue, customers and the deals in flight.');
+  // its tags are links; the file's name in the description is not a tag
+  await expect(page.getByRole('link', { name: '#sales' }).first()).toBeVisible();
+  const description = page.getByTestId('dataset-description');
+  await expect(description).toContainText('sales_targets');
+  await expect(description.getByRole('link')).toHaveCount(0);
+  await expect(page.getByLabel('Visualisation').locator('canvas')).toBeVisible();
+  await screenshot(page, 'demo-targets-vs-actuals-1280');
+  await page.setViewportSize({ width: 375, height: 812 });
+  await expect(source.locator('strong')).toHaveText('Sales');
+  await screenshot(page, 'demo-targets-vs-actuals-375');
+});
+
 test('the data-flow diagram and the seeded dashboard render (1280)', async ({ page }) => {
   // the dashboard tests write their own content over the seeded one: put the seed's back
   await setAppProperties({ DASHBOARD_CONTENT: DEMO_DASHBOARD });

@@ -173,8 +173,13 @@ function DatasetDetails({ actor, workspace, dataset }: { actor: DatasetPageActor
           <DatasetTags workspaceId={workspace.id} tags={dataset.tags} />
           {source !== undefined && (
             <div className={styles.source} aria-label="Source">
-              <Avatar size={24} shape="square" name={source.name ?? source.description ?? 'Source'} {...(source.picture === undefined ? {} : { image: { src: source.picture, alt: '' } })} />
-              <Caption1>{source.description ?? source.name}</Caption1>
+              <Avatar size={24} shape="square" color="colorful" aria-hidden name={source.name ?? source.description ?? 'Source'} {...(source.picture === undefined ? {} : { image: { src: source.picture, alt: '' } })} />
+              {/* the channel by its name, then what it is about (issue 38: an initial alone named nothing) */}
+              <Caption1>
+                {source.name !== undefined && <strong>{source.name}</strong>}
+                {source.name !== undefined && source.description !== undefined && ' · '}
+                {source.description}
+              </Caption1>
             </div>
           )}
           <div className={styles.meta}>
