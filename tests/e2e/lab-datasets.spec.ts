@@ -121,6 +121,37 @@ test('an admin publishes a dataset with a live preview, sees it on the dataset p
   expect((await call(token, 'GET', `/api/workspaces/${SEED.workspaceId}/datasets/${alias}`)).status).toBe(404);
 });
 
+test('Cancel asks before throwing changes away (issue 38): untouched it closes, Keep editing keeps the work, Discard changes closes; at 1280 and 375 px', async ({ page }) => {
+  await signIn(page, DEMO.owner, LIST);
+  await expect(page.getByRole('heading', { name: 'Datasets' })).toBeVisible();
+  const editor = page.getByRole('dialog', { name: 'New dataset' });
+  const ask = page.getByRole('dialog', { name: 'Discard your changes?' });
+  // nothing typed: nothing to lose, nothing asked
+  await page.getByRole('button', { name: 'New dataset' }).click();
+  await expect(editor).toBeVisible();
+  await editor.getByRole('button', { name: 'Cancel' }).click();
+  await expect(editor).toHaveCount(0);
+  await expect(page).not.toHaveURL(/edit=/);
+
+  await page.getByRole('button', { name: 'New dataset' }).click();
+  await fill(page, /^Title/, 'Work in progress');
+  await editor.getByRole('button', { name: 'Cancel' }).click();
+  await expect(ask).toBeVisible();
+  await expect(ask.getByText('Closing the editor throws them away.')).toBeVisible();
+  await screenshot(page, 'lab-datasets-discard-1280');
+  await ask.getByRole('button', { name: 'Keep editing' }).click();
+  await expect(ask).toHaveCount(0);
+  await expect(editor.getByRole('textbox', { name: /^Title/ })).toHaveValue('Work in progress');
+  // the drawer's Close asks too, at 375 px as at 1280
+  await page.setViewportSize({ width: 375, height: 800 });
+  await editor.getByRole('button', { name: 'Close', exact: true }).click();
+  await expect(ask).toBeVisible();
+  await screenshot(page, 'lab-datasets-discard-375');
+  await ask.getByRole('button', { name: 'Discard changes' }).click();
+  await expect(editor).toHaveCount(0);
+  await expect(page).not.toHaveURL(/edit=/);
+});
+
 test('at 375 px the list and the editor fit the screen', async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 800 });
   const token = await ownerToken();
