@@ -3,7 +3,7 @@ import os from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import type { Db } from '../db/database';
-import { claimDue, savePayload, settle, type OutboxRow } from '../repositories/openLineage';
+import { claimDue, release, savePayload, settle, type OutboxRow } from '../repositories/openLineage';
 import { composeEvent } from '../services/openLineage';
 
 // Delivers the OpenLineage outbox (issue 41, item 4) with the spec's HTTP transport: each event
@@ -49,17 +49,21 @@ export class OpenLineageSender {
   private timer: NodeJS.Timeout | undefined;
   private pass: Promise<unknown> | undefined;
   private stopped = true;
+  /** stop() was called: a pass under way ends after its current request */
+  private stopping = false;
 
   constructor(private readonly deps: { db: Db; log: FastifyBaseLogger; settings: SenderSettings }) {}
 
   start(): void {
     this.stopped = false;
+    this.stopping = false;
     this.schedule(0);
   }
 
-  /** No new pass; waits for the one under way (each request is bounded by the timeout). */
+  /** No new pass; waits for the one under way to finish its current request (bounded by the timeout). */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopping = true;
     if (this.timer) clearTimeout(this.timer);
     await this.pass;
   }
@@ -82,7 +86,12 @@ export class OpenLineageSender {
     const { settings } = this.deps;
     const leaseMs = BATCH * (settings.timeoutMs + 5_000);
     const rows = await claimDue(this.deps.db, this.owner, leaseMs, BATCH);
-    for (const row of rows) {
+    for (const [index, row] of rows.entries()) {
+      // stopping: what this pass has not begun goes back at once, for another process (or the next start)
+      if (this.stopping) {
+        for (const rest of rows.slice(index)) await release(this.deps.db, rest.id, this.owner);
+        break;
+      }
       try {
         await this.deliver(row);
       } catch (error) {

@@ -91,6 +91,11 @@ export async function settle(
      WHERE id = ${id} AND lease_owner = ${owner}`.execute(db);
 }
 
+/** Gives a leased event back untouched, due at once (a sender stopping before it got to it). */
+export async function release(db: Db, id: string, owner: string): Promise<void> {
+  await sql`UPDATE openlineage_events SET lease_owner = NULL, lease_until = NULL WHERE id = ${id} AND lease_owner = ${owner}`.execute(db);
+}
+
 /** A workspace's events, newest first, and how many it has. */
 export async function listEvents(db: Db, workspaceId: string, page: { offset: number; limit: number }): Promise<{ rows: OutboxRow[]; total: number }> {
   const [{ rows }, count] = await Promise.all([
