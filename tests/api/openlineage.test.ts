@@ -145,8 +145,11 @@ describe('a pipeline run', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
     await patient.stop();
     expect(collector.requests).toBeGreaterThan(0);
-    // nothing was accepted meanwhile; the events wait for the collector
+    // nothing was accepted meanwhile; the events wait for the collector, saying why
     expect(collector.ofRun(completeJob)).toEqual([]);
+    const waiting = (await eventsAs('owner')).filter((e) => e.subjectId === completeJob);
+    expect(waiting.map((e) => e.delivery)).toEqual(['PENDING', 'PENDING']);
+    expect(waiting.find((e) => e.eventType === 'START')).toMatchObject({ lastError: 'The collector did not answer within 500 ms.' });
     collector.hang = false;
     await drain();
     const loads = await world.server.db.selectFrom('store_loads').select('table_name').where('job_id', '=', completeJob).execute();
@@ -292,6 +295,7 @@ describe('reading the events through the API', () => {
     expect(events.length).toBeGreaterThanOrEqual(8);
     const times = events.map((e) => Date.parse(e.eventTime));
     expect([...times].sort((a, b) => b - a)).toEqual(times);
+    for (const item of events) if (item.event !== null) expect(openLineageErrors(item.event)).toEqual([]);
     const complete = events.find((e) => e.subjectId === completeJob && e.eventType === 'COMPLETE')!;
     expect(complete).toMatchObject({ kind: 'RUN', delivery: 'SENT', lastError: null });
     expect(complete.event).toEqual(collector.ofRun(completeJob)[1]);
