@@ -55,8 +55,8 @@ export const IMPACT_TEXTS = {
 
 /** A pipeline's values a save compares: its name and its properties (`{loader}.table_prefix`, `{extractor}._select`). */
 export interface PipelineValues {
-  readonly name: string | null | undefined;
-  readonly properties: Readonly<Record<string, unknown>> | null | undefined;
+  readonly name?: string | null | undefined;
+  readonly properties?: Readonly<Record<string, unknown>> | null | undefined;
 }
 
 const PREFIX_SUFFIX = '.table_prefix';

@@ -1,9 +1,11 @@
 import { fromPromise } from 'xstate';
 import type { ApiClient } from '../../api/client';
+import { pipelineLineage } from '../../api/lineage';
 import { findDataPlugin, getPipeline, initialisePipeline, listPipelineNames, savePipeline } from '../../api/pipelineForm';
 import { startJob } from '../../api/pipelines';
 import { hasLink } from '../../domain/hal';
 import { REL } from '../../domain/relations';
+import type { PipelineLineage } from '../../domain/lineageResources';
 import type { Pipeline } from '../../domain/resources';
 import { componentFromExisting, componentFromPlugin } from './editorComponents';
 import type { LoadedForm, PipelineFormInput, SavePipelineInput } from './pipelineForm.machine';
@@ -24,5 +26,6 @@ export function pipelineFormActors(client: ApiClient) {
     }),
     savePipeline: fromPromise<Pipeline, SavePipelineInput>(({ input, signal }) => savePipeline(client, input.pipeline, input.rel, input.body, { signal })),
     startJob: fromPromise<unknown, { pipeline: Pipeline }>(({ input, signal }) => startJob(client, input.pipeline, { signal })),
+    loadImpact: fromPromise<PipelineLineage, { pipeline: Pipeline }>(({ input, signal }) => pipelineLineage(client, input.pipeline, { signal })),
   };
 }

@@ -2,7 +2,9 @@ import { assign, setup } from 'xstate';
 import type { SnapshotFrom } from 'xstate';
 import type { ApiError } from '../../api/errors';
 import { scheduleChoiceOf, scheduleFor, type ScheduleChoice } from '../../domain/cronText';
-import type { HalLike } from '../../domain/hal';
+import { hasLink, type HalLike } from '../../domain/hal';
+import { cutOffChanges, hasDownstream, impactOf, mayCutOff, saveWarningTitle } from '../../domain/lineageImpact';
+import type { PipelineLineage } from '../../domain/lineageResources';
 import {
   actionsModeOf,
   canAutoSave,
@@ -20,6 +22,7 @@ import {
   triggerOptions,
   type TriggerOption,
 } from '../../domain/pipelineForm';
+import { REL } from '../../domain/relations';
 import type { Pipeline, PipelineWrite, Setting } from '../../domain/resources';
 import { sharedTablesField, TABLE_PREFIX_SETTING } from '../../domain/tableNamespace';
 import { apiErrorOf, shellErrorMessage } from '../apiError';
@@ -29,7 +32,10 @@ import { notProvided, notProvidedActor } from '../notProvided';
 // Loading reads (or initialises) the pipeline, its components with their plugins' settings, and
 // the workspace's other pipelines for triggers. Editing keeps the form's values; a change to the
 // set of components saves a draft on its own; Save and Save as draft pick the link by §4 and
-// go to the pipeline's detail route; a 400 becomes a red banner plus field errors.
+// go to the pipeline's detail route; a 400 becomes a red banner plus field errors. A save that
+// renames the pipeline, changes its table prefix or deselects streams first reads its impact (its
+// 'lineage' link) and, when datasets or dashboards read its tables, asks (issue 41): Save anyway
+// saves, Keep editing keeps every value as it is.
 
 /** A component with what its editors need from its plugin. */
 export interface EditorComponent extends FormComponent {
@@ -88,6 +94,10 @@ export interface PipelineFormContext {
   readonly shareTables: boolean;
   /** 'Save & run': the save is followed by a run of the saved pipeline */
   readonly runAfterSave: boolean;
+  /** what the pipeline's runs feed, while the form asks whether to save a change that reaches it */
+  readonly impact: PipelineLineage | null;
+  /** what the save changes that reaches it, in words (domain/lineageImpact.ts cutOffChanges) */
+  readonly cutOff: readonly string[];
 }
 
 export type PipelineFormEvent =
@@ -104,7 +114,9 @@ export type PipelineFormEvent =
   | { readonly type: 'user.close' }
   | { readonly type: 'user.retry' }
   | { readonly type: 'user.shareTables' }
-  | { readonly type: 'user.keepTables' };
+  | { readonly type: 'user.keepTables' }
+  | { readonly type: 'user.saveAnyway' }
+  | { readonly type: 'user.keepEditing' };
 
 const str = (value: string | number | null | undefined): string => (value === null || value === undefined ? '' : String(value));
 
@@ -202,6 +214,7 @@ export const pipelineFormMachine = setup({
     loadForm: notProvidedActor<LoadedForm, PipelineFormInput>('loadForm'),
     savePipeline: notProvidedActor<Pipeline, SavePipelineInput>('savePipeline'),
     startJob: notProvidedActor<unknown, { pipeline: Pipeline }>('startJob'),
+    loadImpact: notProvidedActor<PipelineLineage, { pipeline: Pipeline }>('loadImpact'),
   },
   actions: {
     /** Saving a pipeline navigates to its detail route (spec §2), with the toast to show there. */
@@ -252,6 +265,9 @@ export const pipelineFormMachine = setup({
     hasLocalErrors: ({ context }, { kind }: { kind: SaveKind }) => Object.keys(localErrors(context, kind)).length > 0,
     hasSaveLink: ({ context }, { kind }: { kind: SaveKind | 'validate' }) => saveRelOf(context.pipeline, savesAsDraft(kind, isDraft(context.pipeline))).ok,
     savedWithId: (_, { pipeline }: { pipeline: Pipeline }) => hasId(pipeline),
+    /** a save (it has its link) that may cut off what reads the pipeline's tables, of a pipeline that can say what that is */
+    mayCutOff: ({ context }) =>
+      context.pipeline !== null && !isDraft(context.pipeline) && saveRelOf(context.pipeline, false).ok && hasLink(context.pipeline, REL.lineage) && mayCutOff(context.pipeline, valuesOf(context)),
   },
 }).createMachine({
   id: 'pipelineForm',
@@ -278,6 +294,8 @@ export const pipelineFormMachine = setup({
     loadError: null,
     shareTables: false,
     runAfterSave: false,
+    impact: null,
+    cutOff: [],
   }),
   states: {
     loading: {
@@ -323,11 +341,13 @@ export const pipelineFormMachine = setup({
         ],
         'user.save': [
           { guard: { type: 'hasLocalErrors', params: { kind: 'save' } }, actions: { type: 'showLocalErrors', params: { kind: 'save' } } },
+          { guard: 'mayCutOff', target: 'checkingImpact', actions: assign({ saveKind: 'save', runAfterSave: false, banner: null, fieldErrors: {} }) },
           { guard: { type: 'hasSaveLink', params: { kind: 'save' } }, target: 'saving', actions: assign({ saveKind: 'save', runAfterSave: false, banner: null, fieldErrors: {} }) },
           { actions: { type: 'missingLinkFor', params: { kind: 'save' } } },
         ],
         'user.saveAndRun': [
           { guard: { type: 'hasLocalErrors', params: { kind: 'save' } }, actions: { type: 'showLocalErrors', params: { kind: 'save' } } },
+          { guard: 'mayCutOff', target: 'checkingImpact', actions: assign({ saveKind: 'save', runAfterSave: true, banner: null, fieldErrors: {} }) },
           { guard: { type: 'hasSaveLink', params: { kind: 'save' } }, target: 'saving', actions: assign({ saveKind: 'save', runAfterSave: true, banner: null, fieldErrors: {} }) },
           { actions: { type: 'missingLinkFor', params: { kind: 'save' } } },
         ],
@@ -373,6 +393,31 @@ export const pipelineFormMachine = setup({
           { guard: ({ event }) => sharedTablesField(failure(event.error).fieldErrors) !== undefined, target: 'confirmingShare', actions: 'showFailure' },
           { target: 'editing', actions: 'showFailure' },
         ],
+      },
+    },
+    // The save renames the pipeline, moves its tables or deselects streams: what reads them? An
+    // impact that cannot be read does not hold the save up (the question is advice, not a lock).
+    checkingImpact: {
+      invoke: {
+        id: 'loadImpact',
+        src: 'loadImpact',
+        input: ({ context }) => ({ pipeline: context.pipeline! }),
+        onDone: [
+          {
+            guard: ({ context, event }) => hasDownstream(impactOf(event.output)) && cutOffOf(context, event.output).length > 0,
+            target: 'confirmingImpact',
+            actions: assign(({ context, event }) => ({ impact: event.output, cutOff: cutOffOf(context, event.output) })),
+          },
+          { target: 'saving' },
+        ],
+        onError: { target: 'saving' },
+      },
+    },
+    confirmingImpact: {
+      exit: assign({ impact: null, cutOff: [] }),
+      on: {
+        'user.saveAnyway': { target: 'saving' },
+        'user.keepEditing': { target: 'editing' },
       },
     },
     confirmingShare: {
@@ -445,6 +490,15 @@ function hasId(pipeline: Pipeline): boolean {
   return typeof pipeline.id === 'string' && pipeline.id !== '';
 }
 
+/** The values a save would write, as the impact check compares them with the saved pipeline's. */
+const valuesOf = (context: PipelineFormContext) => ({ name: context.name, properties: pipelineBody(context).properties ?? {} });
+
+/** What the save changes that reaches the tables this impact lists (by the streams they hold). */
+function cutOffOf(context: PipelineFormContext, impact: PipelineLineage): string[] {
+  const streams = impact.tables.map((t) => t.stream).filter((s): s is string => typeof s === 'string');
+  return context.pipeline === null ? [] : cutOffChanges(context.pipeline, valuesOf(context), streams);
+}
+
 function isDraft(pipeline: Pipeline | null): boolean {
   return pipeline?.draft === true || pipeline?.status === 'DRAFT';
 }
@@ -467,7 +521,7 @@ function withoutKeys(errors: Readonly<Record<string, string>>, keys: readonly st
 
 export type PipelineFormSnapshot = SnapshotFrom<typeof pipelineFormMachine>;
 
-export const selectBusy = (s: PipelineFormSnapshot): boolean => s.matches('saving') || s.matches('validating') || s.matches('startingRun');
+export const selectBusy = (s: PipelineFormSnapshot): boolean => s.matches('saving') || s.matches('validating') || s.matches('startingRun') || s.matches('checkingImpact');
 export const selectAutoSaving = (s: PipelineFormSnapshot): boolean => s.matches('autoSaving');
 
 /** What the form asks before a save shares another pipeline's tables, or null when it asks nothing. */
@@ -476,3 +530,7 @@ export const selectShareQuestion = (s: PipelineFormSnapshot): string | null => {
   const field = sharedTablesField(s.context.fieldErrors);
   return field === undefined ? null : (s.context.fieldErrors[field] ?? null);
 };
+
+/** What the form asks before a save that reaches downstream datasets and dashboards (issue 41), or null. */
+export const selectImpactQuestion = (s: PipelineFormSnapshot): { title: string; impact: PipelineLineage } | null =>
+  s.matches('confirmingImpact') && s.context.impact !== null ? { title: saveWarningTitle(s.context.cutOff), impact: s.context.impact } : null;

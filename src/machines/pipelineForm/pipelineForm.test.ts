@@ -8,7 +8,8 @@ import type { Pipeline, PipelineWrite } from '../../domain/resources';
 import { modelPaths, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
 import { TABLE_PREFIX_MESSAGES } from '../../domain/tableNamespace';
 import { pipelineFormActors } from './pipelineForm.actors';
-import { pipelineBody, pipelineFormMachine, selectBusy, type EditorComponent, type LoadedForm, type PipelineFormContext, type PipelineFormInput, type SavePipelineInput } from './pipelineForm.machine';
+import type { PipelineLineage } from '../../domain/lineageResources';
+import { pipelineBody, pipelineFormMachine, selectBusy, selectImpactQuestion, type EditorComponent, type LoadedForm, type PipelineFormContext, type PipelineFormInput, type SavePipelineInput } from './pipelineForm.machine';
 
 const link = (href: string) => ({ href: href.startsWith('/') ? `http://api.test/api${href}` : href });
 const WORKSPACE = { _links: { 'new pipeline': link('http://api.test/api/workspaces/w1/pipelines'), pipelines: link('http://api.test/api/workspaces/w1/pipelines'), dataplugins: link('http://api.test/api/workspaces/w1/dataplugins') } };
@@ -28,6 +29,15 @@ const EXISTING: Pipeline = {
   properties: { 'tap-demo.rows': 5, 'tap-gone.x': 1 },
   _links: { 'update pipeline': link('/pipelines/p2') },
 };
+// A saved pipeline that can say what its runs feed (issue 41): renaming it asks first.
+const FEEDING: Pipeline = { ...EXISTING, id: 'p4', name: 'Shop', _links: { 'update pipeline': link('/pipelines/p4'), lineage: link('/pipelines/p4/lineage') } };
+// what the form reads of an impact: the tables' streams and the datasets' and dashboards' titles
+const IMPACT = {
+  tables: [{ name: 'orders', stream: 'orders' }],
+  datasets: [{ id: 'd1', title: 'Top customers', alias: null, status: 'fresh', tables: ['orders'] }],
+  dashboards: [{ title: 'Dashboard', status: 'fresh', datasets: ['d1'] }],
+} as unknown as PipelineLineage;
+const NOTHING_DOWNSTREAM = { tables: [{ name: 'orders', stream: 'orders' }], datasets: [], dashboards: [] } as unknown as PipelineLineage;
 const DEMO: EditorComponent = { ref: 'extractors/tap-demo--builtin', name: 'tap-demo', pluginType: 'EXTRACTOR', label: 'Demo data', settings: [{ name: 'rows', kind: 'INTEGER' }] };
 const STORE: EditorComponent = { ref: 'target-store', name: 'target-store', pluginType: 'LOADER', label: 'Default store', settings: [] };
 
@@ -67,6 +77,8 @@ const eventsFor = (load: LoadedForm) => ({
   'xstate.error.actor.savePipeline': [{ error: badRequest }, { error: serverDown }, { error: sharedTables }],
   'xstate.done.actor.startJob': [{ output: { id: 'j1', status: 'QUEUED' } }],
   'xstate.error.actor.startJob': [{ error: serverDown }],
+  'xstate.done.actor.loadImpact': [{ output: IMPACT }, { output: NOTHING_DOWNSTREAM }],
+  'xstate.error.actor.loadImpact': [{ error: serverDown }],
   'user.addComponents': [{ components: [STORE] }],
   'user.removeComponent': [{ name: 'tap-demo' }],
 });
@@ -74,24 +86,35 @@ const eventsFor = (load: LoadedForm) => ({
 // Value edits are the targeted tests' business: kept out of the graph, they would multiply its contexts.
 const BARE = { 'user.change': [], 'user.setProperty': [], 'user.schedule': [], 'user.actionsMode': [], 'user.triggers': [] };
 
-const cases: [string, PipelineFormInput, LoadedForm][] = [
+const cases: [string, PipelineFormInput, LoadedForm, Record<string, unknown>?][] = [
   ['a new pipeline from ?dataplugin', { workspaceId: 'w1', workspace: WORKSPACE, pipelineId: null, dataPluginId: 'demo', validate: false }, loaded(NEW, [DEMO])],
   ['an existing pipeline with ?validate=true', { workspaceId: 'w1', workspace: WORKSPACE, pipelineId: 'p2', dataPluginId: null, validate: true }, loaded(EXISTING, [DEMO])],
   ['a pipeline without save links', { workspaceId: 'w1', workspace: WORKSPACE, pipelineId: 'p3', dataPluginId: null, validate: true }, loaded({ id: 'p3', name: 'Locked' }, [])],
+  // one value edit in this graph: a new name, which reaches what the pipeline's tables feed
+  ['a pipeline feeding datasets, renamed', { workspaceId: 'w1', workspace: WORKSPACE, pipelineId: 'p4', dataPluginId: null, validate: false }, loaded(FEEDING, [DEMO, STORE]), { 'user.change': [{ field: 'name', value: 'Sales' }] }],
 ];
 
 const ctx = (snapshot: AnyMachineSnapshot) => snapshot.context as PipelineFormContext;
 
-describe.each(cases)('pipelineForm machine for %s, generated paths', (_, input, load) => {
-  const events = eventsFor(load);
-  const paths = modelPaths(pipelineFormMachine, { input, events: { ...events, ...BARE } });
+describe.each(cases)('pipelineForm machine for %s, generated paths', (_, input, load, edits = {}) => {
+  const events = { ...eventsFor(load), ...BARE, ...edits };
+  const paths = modelPaths(pipelineFormMachine, { input, events });
 
   it('visits every state and walks every transition', () => {
     const unvisited = unvisitedStates(pipelineFormMachine, paths);
     // Only a pipeline with save links can be saved; a locked one never leaves editing.
-    const expected = input.pipelineId === 'p3' ? ['pipelineForm.validating', 'pipelineForm.autoSaving', 'pipelineForm.saving', 'pipelineForm.confirmingShare', 'pipelineForm.startingRun', 'pipelineForm.saved'] : input.validate ? [] : ['pipelineForm.validating'];
-    expect(unvisited.sort()).toEqual(expected.sort());
-    expect(unwalkedTransitions(pipelineFormMachine, paths, { input, events: { ...events, ...BARE } })).toEqual([]);
+    // Only a pipeline that can say what it feeds asks about it, and only once renamed.
+    const impact = input.pipelineId === 'p4' ? [] : ['pipelineForm.checkingImpact', 'pipelineForm.confirmingImpact'];
+    const expected =
+      input.pipelineId === 'p3'
+        ? ['pipelineForm.validating', 'pipelineForm.autoSaving', 'pipelineForm.saving', 'pipelineForm.confirmingShare', 'pipelineForm.startingRun', 'pipelineForm.saved']
+        : input.pipelineId === 'p4'
+          ? ['pipelineForm.validating', 'pipelineForm.autoSaving']
+          : input.validate
+            ? []
+            : ['pipelineForm.validating'];
+    expect(unvisited.sort()).toEqual([...expected, ...impact].sort());
+    expect(unwalkedTransitions(pipelineFormMachine, paths, { input, events })).toEqual([]);
   });
 
   it('keeps the rules of spec 001 §4 and §5 on every step', () => {
@@ -104,7 +127,8 @@ describe.each(cases)('pipelineForm machine for %s, generated paths', (_, input, 
         expect(now.triggerOptions.some((o) => o.value === now.pipeline?.name && now.pipeline?.name)).toBe(false);
         expect(now.triggeredBy).not.toContain(now.pipeline?.name ?? '\u0000');
         if (event.type === 'user.actionsMode' && event.mode === 'default') expect(now.script).toBe('');
-        if (event.type === 'user.save' && !step.state.matches('saving')) {
+        // a save goes ahead, asks first what it reaches (issue 41), or says why not
+        if (event.type === 'user.save' && !step.state.matches('saving') && !step.state.matches('checkingImpact')) {
           expect(Object.keys(now.fieldErrors).length > 0 || now.banner !== null).toBe(true);
           if (was?.name.trim() === '') expect(now.fieldErrors.name).toBe('Name is required');
         }
@@ -121,6 +145,29 @@ describe.each(cases)('pipelineForm machine for %s, generated paths', (_, input, 
         if (event.type === 'xstate.done.actor.savePipeline') expect(now.shareTables).toBe(false);
         if (!path.steps.slice(0, i + 1).some((s) => s.event.type === 'user.shareTables')) expect(now.shareTables).toBe(false);
         if (event.type === 'xstate.error.actor.loadForm') expect(now.loadError).toBe('Down for maintenance');
+        // issue 41: a save of a new name asks about what the pipeline feeds before saving, never after
+        const renamed = now.pipeline !== null && now.name.trim() !== (now.pipeline.name ?? '').trim();
+        if ((event.type === 'user.save' || event.type === 'user.saveAndRun') && path.steps[i - 1]?.state.matches('editing')) {
+          expect(step.state.matches('checkingImpact')).toBe(renamed && Object.keys(now.fieldErrors).length === 0 && now.pipeline?._links?.lineage !== undefined);
+        }
+        if (step.state.matches('confirmingImpact')) {
+          expect(now.cutOff).toEqual(['renames the pipeline']);
+          expect(selectImpactQuestion(step.state as never)).toEqual({ title: 'This save renames the pipeline. Its runs feed these:', impact: IMPACT });
+        } else {
+          expect(now.impact).toBeNull();
+          expect(selectImpactQuestion(step.state as never)).toBeNull();
+        }
+        // nothing downstream, or an impact that cannot be read: the save goes on without asking
+        if (event.type === 'xstate.done.actor.loadImpact' || event.type === 'xstate.error.actor.loadImpact') {
+          const output = (step.event as unknown as { output?: PipelineLineage }).output;
+          expect(step.state.matches(output === IMPACT ? 'confirmingImpact' : 'saving')).toBe(true);
+        }
+        if (event.type === 'user.saveAnyway') expect(step.state.matches('saving')).toBe(true);
+        // Keep editing keeps every value as it was typed
+        if (event.type === 'user.keepEditing') {
+          expect(step.state.matches('editing')).toBe(true);
+          expect(now.name).toBe(was?.name);
+        }
         // the name follows the first plugin until typed
         if (!now.nameTyped && now.pipeline !== null) expect(now.name).toBe(defaultNameOf(now.components[0]?.label));
       }
@@ -157,6 +204,11 @@ describe.each(cases)('pipelineForm machine for %s, generated paths', (_, input, 
           if (!runAfterSave) expect(last).toMatchObject({ name: 'showPipeline', params: { workspaceId: 'w1', pipelineId: pipeline?.id, toast: 'Pipeline saved', toastIntent: 'success' } });
           else if (started) expect(last).toMatchObject({ name: 'showRuns', params: { workspaceId: 'w1', toast: expect.stringMatching(/saved: its run has started\.$/) as unknown } });
           else expect(last).toMatchObject({ name: 'showPipeline', params: { pipelineId: pipeline?.id, toast: expect.stringMatching(/saved, but its run could not start: Down for maintenance$/) as unknown, toastIntent: 'warning' } });
+        },
+        checkingImpact: (snapshot, { invocations }) => {
+          // the impact is read from the pipeline being saved, through its 'lineage' link
+          expect(invocations.at(-1)).toMatchObject({ id: 'loadImpact', input: { pipeline: { id: ctx(snapshot).pipeline?.id } } });
+          expect(selectBusy(snapshot as never)).toBe(true);
         },
         startingRun: (snapshot, { invocations }) => {
           // the run is asked for the pipeline just saved

@@ -27,7 +27,7 @@ import { BREAKPOINTS } from '../../../../../domain/constants';
 import { SCHEDULE_CHOICES, scheduleFor, type ScheduleChoice } from '../../../../../domain/cronText';
 import { canSaveName, defaultActionsLine, PIPELINE_FORM_TEXTS, settingField, type ActionsMode } from '../../../../../domain/pipelineForm';
 import { propertyKey, settingMessages } from '../../../../../domain/settingFields';
-import { selectAutoSaving, selectBusy, selectShareQuestion, type EditorComponent } from '../../../../../machines/pipelineForm/pipelineForm.machine';
+import { selectAutoSaving, selectBusy, selectImpactQuestion, selectShareQuestion, type EditorComponent } from '../../../../../machines/pipelineForm/pipelineForm.machine';
 import type { DataComponent, Workspace } from '../../../../../domain/resources';
 import { hasLink, type HalLike } from '../../../../../domain/hal';
 import { REL } from '../../../../../domain/relations';
@@ -42,6 +42,7 @@ import { DATA_IMPORT_HELP } from './helpTexts';
 import { NextRuns } from './NextRuns';
 import { SettingEditor } from './SettingEditor';
 import { StreamPicker } from './StreamPicker';
+import { SaveImpactDialog } from './SaveImpactDialog';
 import { ShareTablesDialog } from './ShareTablesDialog';
 import { useWindowWidth } from '../../../../components/useScreenSize';
 
@@ -108,6 +109,7 @@ function PipelineForm(input: { workspaceId: string; workspace: Workspace; pipeli
   const busy = useSelector(form, selectBusy);
   const autoSaving = useSelector(form, selectAutoSaving);
   const shareQuestion = useSelector(form, selectShareQuestion);
+  const impactQuestion = useSelector(form, selectImpactQuestion);
 
   if (loading) return <Loading />;
   if (loadError !== null || pipeline === null) {
@@ -282,6 +284,7 @@ function PipelineForm(input: { workspaceId: string; workspace: Workspace; pipeli
         onClose={() => setPickerOpen(false)}
       />
       <ShareTablesDialog question={shareQuestion} onShare={() => form.send({ type: 'user.shareTables' })} onKeep={() => form.send({ type: 'user.keepTables' })} />
+      <SaveImpactDialog question={impactQuestion} workspaceId={input.workspaceId} onSave={() => form.send({ type: 'user.saveAnyway' })} onKeep={() => form.send({ type: 'user.keepEditing' })} />
     </section>
   );
 }
