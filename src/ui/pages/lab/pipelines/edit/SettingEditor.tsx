@@ -1,5 +1,6 @@
 import { Button, Caption1, Dropdown, Field, Input, Option, Switch, Textarea, makeStyles, tokens } from '@fluentui/react-components';
 import { AddRegular, DismissRegular } from '@fluentui/react-icons';
+import { useState, type ComponentProps } from 'react';
 import {
   arrayItems,
   editorOf,
@@ -35,6 +36,60 @@ function oauthPart(oauth: { settings: readonly Setting[]; componentName: string;
   return typeof value === 'string' ? value : '';
 }
 
+/**
+ * A list setting: an input per item, clearing one removes it. 'Add value' opens an empty input
+ * that becomes an item with its first letter (issue 38: it used to add the literal text 'value',
+ * and an item left empty would be saved as one).
+ */
+function ArrayEditor({
+  fieldProps,
+  label,
+  items,
+  inputProps,
+  disabled,
+  onChange,
+}: {
+  fieldProps: ComponentProps<typeof Field>;
+  label: string;
+  items: readonly string[];
+  inputProps: { disabled: boolean; name: string; placeholder?: string };
+  disabled: boolean;
+  onChange: (value: unknown) => void;
+}) {
+  const styles = useStyles();
+  const [adding, setAdding] = useState(false);
+  // the new, still empty item is the view's own until typed into; it keeps its index as its key,
+  // so the input keeps focus as it becomes the list's last item
+  const rows = adding ? [...items, ''] : items;
+  const change = (index: number, next: string) => {
+    if (index < items.length) return onChange(withArrayItem(items, index, next));
+    setAdding(false);
+    if (next !== '') onChange([...items, next]);
+  };
+  return (
+    <Field {...fieldProps}>
+      <div className={styles.list}>
+        {rows.map((item, index) => (
+          <div className={styles.item} key={index}>
+            <Input
+              className={styles.grow}
+              {...inputProps}
+              value={item}
+              autoFocus={index === items.length}
+              aria-label={`${label} ${index + 1}`}
+              onChange={(_, data) => change(index, data.value)}
+            />
+            <Button appearance="subtle" icon={<DismissRegular />} aria-label={`Remove ${label} ${index + 1}`} disabled={disabled} onClick={() => change(index, '')} />
+          </div>
+        ))}
+        <Button className={styles.add} appearance="secondary" size="small" icon={<AddRegular />} disabled={disabled || adding} onClick={() => setAdding(true)}>
+          Add value
+        </Button>
+      </div>
+    </Field>
+  );
+}
+
 const text = (value: unknown): string => (value === undefined || value === null ? '' : typeof value === 'string' ? value : objectText(value));
 
 /** One plugin setting (spec 001 §5 'Plugin settings'); an OAUTH setting is the Connect editor. */
@@ -54,7 +109,6 @@ export function SettingEditor({
   /** what an OAUTH setting needs: its plugin's other settings, its component, the pipeline's properties */
   oauth?: { settings: readonly Setting[]; componentName: string; dataComponent: DataComponent | undefined; properties: Readonly<Record<string, unknown>> };
 }) {
-  const styles = useStyles();
   const editor = editorOf(setting);
   if (editor === 'hidden') return null;
   const label = setting.label ?? setting.name;
@@ -102,24 +156,8 @@ export function SettingEditor({
           </Dropdown>
         </Field>
       );
-    case 'array': {
-      const items = arrayItems(value);
-      return (
-        <Field {...fieldProps} hint={hint ?? SETTING_TEXTS.arrayOverride}>
-          <div className={styles.list}>
-            {items.map((item, index) => (
-              <div className={styles.item} key={index}>
-                <Input className={styles.grow} {...inputProps} value={item} aria-label={`${label} ${index + 1}`} onChange={(_, data) => onChange(withArrayItem(items, index, data.value))} />
-                <Button appearance="subtle" icon={<DismissRegular />} aria-label={`Remove ${label} ${index + 1}`} disabled={disabled} onClick={() => onChange(withArrayItem(items, index, ''))} />
-              </div>
-            ))}
-            <Button className={styles.add} appearance="secondary" size="small" icon={<AddRegular />} disabled={disabled} onClick={() => onChange([...items, 'value'])}>
-              Add value
-            </Button>
-          </div>
-        </Field>
-      );
-    }
+    case 'array':
+      return <ArrayEditor fieldProps={{ ...fieldProps, hint: hint ?? SETTING_TEXTS.arrayOverride }} label={label} items={arrayItems(value)} inputProps={inputProps} disabled={disabled} onChange={onChange} />;
     case 'object':
       return (
         <Field {...fieldProps}>
