@@ -10,7 +10,8 @@ describe('firstRun', () => {
     expect(firstRunElapsed({ status: 'COMPLETE', startTime: '2026-01-01T00:00:01Z', endTime: '2026-01-01T00:00:16Z' }, now)).toBe('15 s');
   });
   it('says why a run ended', () => {
-    expect(firstRunEnding({ status: 'COMPLETE', rowsLoaded: 1234 })).toBe(`${FIRST_RUN_TEXTS.complete} 1,234 rows loaded.`);
+    // rows merged on their keys are said, not left to look like a lost count (issue 38)
+    expect(firstRunEnding({ status: 'COMPLETE', rowsLoaded: 1234 })).toBe(`${FIRST_RUN_TEXTS.complete} 1,234 rows loaded. ${FIRST_RUN_TEXTS.rowsMerged}`);
     expect(firstRunEnding({ status: 'COMPLETE', rowsLoaded: 0 })).toBe(FIRST_RUN_TEXTS.complete);
     expect(firstRunEnding({ status: 'ERROR', exitCode: 2 })).toBe('The run ended with an error (exit code 2). Its log says why.');
     expect(firstRunEnding({ status: 'ERROR', exitCode: null })).toBe('The run ended with an error. Its log says why.');

@@ -13,6 +13,11 @@ export const FIRST_RUN_TEXTS = {
   queued: 'Queued: waiting for a worker',
   running: 'Running: moving your data',
   complete: 'Complete: your data is in your workspace.',
+  /**
+   * Deliberate, and said (issue 38): a row loaded again under a key the table already holds
+   * replaces the stored one, so the tables may hold fewer rows than the run loaded.
+   */
+  rowsMerged: 'A row whose key is already stored replaces it, so the tables may hold fewer.',
   /** spec 001 §4: the words for a pipeline without a create-job link */
   notOffered: 'Import configuration incomplete',
   notOfferedDetail: 'This pipeline needs more settings before it can run. You can finish it in the Lab.',
@@ -34,7 +39,7 @@ type EndedJob = { readonly status: string; readonly exitCode?: number | null | u
 
 /** Why a run ended as it did, in one line: the job's status, exit code and, on success, its rows. */
 export function firstRunEnding(job: EndedJob): string {
-  const rows = typeof job.rowsLoaded === 'number' && Number.isSafeInteger(job.rowsLoaded) && job.rowsLoaded > 0 ? ` ${job.rowsLoaded.toLocaleString('en')} rows loaded.` : '';
+  const rows = typeof job.rowsLoaded === 'number' && Number.isSafeInteger(job.rowsLoaded) && job.rowsLoaded > 0 ? ` ${job.rowsLoaded.toLocaleString('en')} rows loaded. ${FIRST_RUN_TEXTS.rowsMerged}` : '';
   const exit = typeof job.exitCode === 'number' && Number.isSafeInteger(job.exitCode) ? ` (exit code ${String(job.exitCode)})` : '';
   switch (job.status) {
     case 'COMPLETE':

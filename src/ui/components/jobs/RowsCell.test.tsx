@@ -2,6 +2,7 @@
 import { FluentProvider, webLightTheme } from '@fluentui/react-components';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { FIRST_RUN_TEXTS } from '../../../domain/firstRun';
 import { jobSchema, type Job } from '../../../domain/resources';
 import { RowsCell } from './RowsCell';
 
@@ -28,6 +29,8 @@ describe("a job's Rows cell", () => {
     const surface = await screen.findByRole('group', { name: 'Rows by stream, job 1 Nov' });
     expect([...surface.querySelectorAll('dt')].map((d) => d.textContent)).toEqual(['orders', 'customers', 'web_sessions']);
     expect([...surface.querySelectorAll('dd')].map((d) => d.textContent)).toEqual([(1000).toLocaleString(), '200', '34']);
+    // rows merged on their keys are deliberate, and said where the count is read (issue 38)
+    expect(surface.textContent).toContain(FIRST_RUN_TEXTS.rowsMerged);
     // and closes with Escape, as a press outside does
     fireEvent.keyDown(surface, { key: 'Escape' });
     await waitFor(() => expect(screen.queryByRole('group', { name: 'Rows by stream, job 1 Nov' })).toBeNull());

@@ -1,5 +1,6 @@
 import { Button, makeStyles, Popover, PopoverSurface, PopoverTrigger, tokens } from '@fluentui/react-components';
 import { ChevronDownRegular } from '@fluentui/react-icons';
+import { FIRST_RUN_TEXTS } from '../../../domain/firstRun';
 import { streamRowsOf } from '../../../domain/jobs';
 import type { Job } from '../../../domain/resources';
 
@@ -9,6 +10,7 @@ const useStyles = makeStyles({
   stream: { margin: 0, overflowWrap: 'anywhere', maxWidth: '40ch' },
   rows: { margin: 0, textAlign: 'end', fontVariantNumeric: 'tabular-nums' },
   other: { margin: 0, color: tokens.colorNeutralForeground3, fontStyle: 'italic' },
+  note: { margin: 0, marginTop: tokens.spacingVerticalS, maxWidth: '40ch', color: tokens.colorNeutralForeground3 },
 });
 
 /**
@@ -43,6 +45,8 @@ export function RowsCell({ job, label }: { job: Pick<Job, 'rowsLoaded' | 'rowsBy
             </div>
           )}
         </dl>
+        {/* rows merged on their keys are deliberate: the store browser may count fewer (issue 38) */}
+        <p className={styles.note}>{FIRST_RUN_TEXTS.rowsMerged}</p>
       </PopoverSurface>
     </Popover>
   );
