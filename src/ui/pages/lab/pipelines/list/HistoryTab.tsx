@@ -36,6 +36,17 @@ const useStyles = makeStyles({
   table: { tableLayout: 'auto' },
   // on a phone the six columns are wider than the card: the table scrolls sideways, not the page
   scroller: { overflowX: 'auto', maxWidth: '100%' },
+  // On a phone the Log column stays pinned at the right edge, over the columns scrolling under it,
+  // with a shadow that says there is more beside it (issue 38: it sat off-screen with no cue)
+  logColumn: {
+    '@media (max-width: 767px)': {
+      position: 'sticky',
+      right: 0,
+      zIndex: 1,
+      backgroundColor: tokens.colorNeutralBackground1,
+      boxShadow: `-6px 0 6px -4px ${tokens.colorNeutralShadowAmbient}`,
+    },
+  },
   logCell: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, flexWrap: 'nowrap', whiteSpace: 'nowrap' },
   tablesLink: { display: 'inline-flex', alignItems: 'center', gap: tokens.spacingHorizontalXXS },
 });
@@ -101,7 +112,7 @@ function JobsTable({
                 <TableHeaderCell>Duration</TableHeaderCell>
                 <TableHeaderCell>Rows</TableHeaderCell>
                 <TableHeaderCell>Why</TableHeaderCell>
-                <TableHeaderCell>Log</TableHeaderCell>
+                <TableHeaderCell className={styles.logColumn}>Log</TableHeaderCell>
               </TableRow>
             </TableHeader>
             <TableBody>
@@ -116,7 +127,7 @@ function JobsTable({
                     <RowsCell job={job} label={`job ${formatJobDate(job.created)}`} />
                   </TableCell>
                   <TableCell className={styles.reason}>{jobReason(job)}</TableCell>
-                  <TableCell>
+                  <TableCell className={styles.logColumn}>
                     <div className={styles.logCell}>
                       <Button size="small" appearance="subtle" icon={<DocumentTextRegular />} disabled={!hasLink(job, REL.logs)} onClick={() => onOpenLog(job)} aria-label={`Log of job ${formatJobDate(job.created)}`}>
                         Log
