@@ -23,6 +23,8 @@ test("a member follows a dataset's column back to its pipeline run and source (1
   await signIn(page, DEMO.member, `/l/${SEED.workspaceId}/dataset/top-customers`);
   const lineage = page.getByRole('region', { name: 'Lineage' });
   await expect(lineage).toBeVisible();
+  // a wide screen starts on the graph (lineage-graph.spec.ts): this test reads the list
+  await lineage.getByRole('tab', { name: 'List' }).click();
   const columns = lineage.getByRole('list', { name: 'Columns' });
   const revenue = columns.getByRole('button', { name: /^revenue/ });
   await expect(revenue).toContainText('Aggregated from orders.amount');

@@ -12,7 +12,8 @@ const LineageDiagram = lazy(() => import('./LineageDiagram'));
 const useStyles = makeStyles({
   graph: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS, minWidth: 0, maxWidth: '100%' },
   list: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS, margin: 0, padding: 0, listStyle: 'none' },
-  node: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: tokens.spacingHorizontalXS, overflowWrap: 'anywhere', minWidth: 0 },
+  node: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXXS, overflowWrap: 'anywhere', minWidth: 0, paddingTop: tokens.spacingVerticalXXS },
+  line: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: tokens.spacingHorizontalXS, minWidth: 0 },
   marked: { borderLeft: `${tokens.strokeWidthThickest} solid ${tokens.colorPaletteRedBorder2}`, paddingLeft: tokens.spacingHorizontalS },
   muted: { color: tokens.colorNeutralForeground3 },
 });
@@ -47,23 +48,23 @@ export function LineageNodeList({ graph, label }: { graph: Graph; label: string 
     <ul className={styles.list} aria-label={label}>
       {graph.nodes.map((node) => {
         const from = graph.edges.filter((e) => e.to === node.id).map((e) => byId.get(e.from)?.name ?? '');
+        const facts = node.facts.filter((fact) => node.status === null || fact !== LINEAGE_STATUS_TEXT[node.status]);
         return (
           <li key={node.id} className={`${styles.node} ${node.marked ? styles.marked : ''}`}>
-            <Caption1 className={styles.muted}>{GRAPH_TEXTS.kind[node.kind]}</Caption1>
-            <strong>{node.name}</strong>
-            {node.status !== null && <LineageStatusBadge status={node.status} />}
-            {/* the status is the badge's: the other facts only */}
-            {node.facts
-              .filter((fact) => node.status === null || fact !== LINEAGE_STATUS_TEXT[node.status])
-              .map((fact) => (
-                <Caption1 key={fact}>{fact}</Caption1>
-              ))}
-            {node.marked && (
-              <Badge appearance="outline" color="danger">
-                {GRAPH_TEXTS.marked(node.status)}
-              </Badge>
+            <span className={styles.line}>
+              <Caption1 className={styles.muted}>{GRAPH_TEXTS.kind[node.kind]}</Caption1>
+              <strong>{node.name}</strong>
+              {node.status !== null && <LineageStatusBadge status={node.status} />}
+              {node.marked && (
+                <Badge appearance="outline" color="danger">
+                  {GRAPH_TEXTS.marked(node.status)}
+                </Badge>
+              )}
+            </span>
+            {/* the status is the badge's: the other facts, and what the node comes from */}
+            {(facts.length > 0 || from.length > 0) && (
+              <Caption1 className={styles.muted}>{[...facts, ...(from.length > 0 ? [`← ${from.join(', ')}`] : [])].join(' · ')}</Caption1>
             )}
-            {from.length > 0 && <Caption1 className={styles.muted}>← {from.join(', ')}</Caption1>}
           </li>
         );
       })}

@@ -1,0 +1,115 @@
+import { expect, test, type Locator, type Page } from './fixtures';
+import { REL } from '../../src/domain/relations';
+import { dataStoresCollectionSchema, storeTablesSchema } from '../../src/domain/resources';
+import { DEMO as SEED } from '../../server/seed';
+import { apiCall as call, baseUrl, DEMO, linkOf, screenshot, signIn } from './support';
+
+// The lineage graph (issue 41, item 2): a member opens Top Customers by Revenue and sees its
+// graph from the source through the Demo sales data pipeline and the orders and customers tables to
+// the dataset, and draws a column's sources; the owner opens a table in the store browser and sees
+// what loaded it and what reads it, on to the demo's dashboard. At 1280 and 375 px: a phone starts on
+// the list, and the graph is never wider than the screen.
+
+let storePath = '';
+
+test.beforeAll(async () => {
+  test.setTimeout(300_000);
+  const { signIn: signInByHttp } = await import('../support/auth');
+  const token = (await signInByHttp(baseUrl(), DEMO.owner)).accessToken;
+  const workspace = await call(token, 'GET', `/api/workspaces/${SEED.workspaceId}`);
+  // the demo pipelines fill the store on the server's first start
+  await expect
+    .poll(async () => storeTablesSchema.parse((await call(token, 'GET', linkOf(workspace.body, REL.tables))).body).tables.filter((t) => t.lastLoad !== null).map((t) => t.name), { timeout: 120_000, intervals: [1_000, 2_000, 5_000] })
+    .toEqual(expect.arrayContaining(['orders', 'customers']));
+  const stores = await call(token, 'GET', linkOf(workspace.body, REL.datastores));
+  const embedded = (dataStoresCollectionSchema.parse(stores.body)._embedded?.datastores ?? []).find((s) => s.managed === true);
+  storePath = `/lab/${SEED.workspaceId}/datastores/${embedded!.id}`;
+});
+
+/** Nothing inside wider than the element itself (a phone's screen). */
+async function expectNoOverflow(element: Locator) {
+  expect(await element.evaluate((e) => e.scrollWidth - e.clientWidth)).toBeLessThanOrEqual(1);
+  const svg = element.locator('svg').first();
+  if ((await svg.count()) > 0) expect((await svg.boundingBox())!.width).toBeLessThanOrEqual((await element.boundingBox())!.width + 1);
+}
+
+const graphOf = (region: Locator) => region.getByRole('img', { name: /^Lineage graph of / });
+
+async function scrollTo(page: Page, region: Locator) {
+  await region.evaluate((element) => element.scrollIntoView({ block: 'start' }));
+  await page.waitForTimeout(100);
+}
+
+test("a member sees a dataset's lineage graph and draws a column's sources (1280 and 375)", async ({ page }) => {
+  await signIn(page, DEMO.member, `/l/${SEED.workspaceId}/dataset/top-customers`);
+  const lineage = page.getByRole('region', { name: 'Lineage' });
+  await expect(lineage.getByRole('tab', { name: 'Graph' })).toHaveAttribute('aria-selected', 'true');
+  const graph = graphOf(lineage);
+  await expect(graph).toHaveAccessibleName(/^Lineage graph of Top Customers by Revenue: \d+ nodes, none marked/);
+  // (the demo's dashboard does not show this dataset: the store browser's orders leads to it)
+  for (const text of ['tap-demo', 'Demo sales data', 'Last run: Complete', 'orders', 'customers', 'Top Customers by Revenue', 'Fresh']) await expect(graph).toContainText(text);
+  await expect(graph).not.toContainText('orders.amount');
+
+  // a column's sources, drawn on demand: revenue ⇐ orders.amount, aggregated
+  const revenue = lineage.getByRole('group', { name: 'Columns drawn in the graph' }).getByRole('button', { name: 'revenue', exact: true });
+  await revenue.click();
+  await expect(revenue).toHaveAttribute('aria-pressed', 'true');
+  await expect(graph).toContainText('orders.amount');
+  await expect(graph).toContainText('Aggregated');
+  await scrollTo(page, lineage);
+  await screenshot(page, 'lineage-graph-1280');
+
+  // the list shows the same column opened
+  await lineage.getByRole('tab', { name: 'List' }).click();
+  await expect(lineage.getByRole('button', { name: /^revenue/ })).toHaveAttribute('aria-expanded', 'true');
+  await lineage.getByRole('tab', { name: 'Graph' }).click();
+
+  await page.setViewportSize({ width: 375, height: 812 });
+  await scrollTo(page, lineage);
+  await expect(graph).toContainText('orders.amount');
+  await expectNoOverflow(lineage);
+  await screenshot(page, 'lineage-graph-375');
+
+  // a page opened on a phone starts on the list, and offers the graph
+  await page.reload();
+  const again = page.getByRole('region', { name: 'Lineage' });
+  await expect(again.getByRole('tab', { name: 'List' })).toHaveAttribute('aria-selected', 'true');
+  await expect(again.getByRole('list', { name: 'Columns' })).toBeVisible();
+  await expectNoOverflow(again);
+});
+
+test('the owner opens a table in the store browser and sees its lineage (1280 and 375)', async ({ page }) => {
+  await signIn(page, DEMO.owner, storePath);
+  const orders = page.getByRole('list', { name: 'Store tables' }).getByRole('listitem').filter({ has: page.getByRole('button', { name: 'orders', exact: true }) });
+  await orders.getByRole('button', { name: 'orders', exact: true }).click();
+  const lineage = orders.getByRole('region', { name: 'Lineage of orders' });
+  const graph = graphOf(lineage);
+  await expect(graph).toHaveAccessibleName(/^Lineage graph of orders: /);
+  for (const text of ['tap-demo', 'Demo sales data', 'Last run: Complete', 'Stream: orders', 'Top Customers by Revenue', 'Dashboard']) await expect(graph).toContainText(text);
+  await scrollTo(page, lineage);
+  await screenshot(page, 'lineage-store-table-1280');
+
+  await lineage.getByRole('tab', { name: 'List' }).click();
+  const list = lineage.getByRole('list', { name: 'Lineage of orders' });
+  await expect(list.getByRole('listitem').filter({ hasText: /^PipelineDemo sales data/ })).toContainText('Last run: Complete');
+  await expect(list.getByRole('listitem').filter({ hasText: /^Dashboard/ })).toContainText('← ');
+  await expect(list.getByRole('listitem').filter({ hasText: /^Tableorders/ })).toContainText('Fresh');
+  await expect(list.getByRole('listitem').filter({ hasText: 'Top Customers by Revenue' })).toContainText('← orders');
+  // the pick stays for the next table opened
+  const customers = page.getByRole('list', { name: 'Store tables' }).getByRole('listitem').filter({ has: page.getByRole('button', { name: 'customers', exact: true }) });
+  await customers.getByRole('button', { name: 'customers', exact: true }).click();
+  await expect(customers.getByRole('region', { name: 'Lineage of customers' }).getByRole('tab', { name: 'List' })).toHaveAttribute('aria-selected', 'true');
+  await customers.getByRole('button', { name: 'customers', exact: true }).click();
+  await orders.getByRole('button', { name: 'orders', exact: true }).click();
+
+  await page.setViewportSize({ width: 375, height: 812 });
+  await scrollTo(page, lineage);
+  await expect(list).toBeVisible();
+  await expectNoOverflow(lineage);
+  await screenshot(page, 'lineage-store-table-375');
+  await lineage.getByRole('tab', { name: 'Graph' }).click();
+  await expect(graph).toContainText('Demo sales data');
+  await expectNoOverflow(lineage);
+  await scrollTo(page, lineage);
+  await screenshot(page, 'lineage-store-table-graph-375');
+});
