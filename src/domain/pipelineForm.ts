@@ -39,6 +39,15 @@ export interface FormComponent extends ScriptComponent {
 /** The actions the default mode runs, shown read-only. */
 export const defaultActionsOf = (components: readonly FormComponent[]): string[] => defaultActions(components);
 
+/**
+ * What 'Add component''s two tabs hold, said under them (issue 38: the same plugins showed two
+ * ways with no word of the difference).
+ */
+export const COMPONENT_TABS_TEXT = {
+  existing: 'Reuse a component this workspace already has, with the settings it was given.',
+  new: 'Make a new component from a plugin, to give it settings of its own.',
+} as const;
+
 /** What Default runs, as the form shows it before anything is added. */
 export const NO_DEFAULT_ACTIONS = 'Nothing to run yet: add an extractor and a loader, and Default runs them in order.';
 

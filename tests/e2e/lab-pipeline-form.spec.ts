@@ -1,4 +1,5 @@
 import { expect, test } from './fixtures';
+import { COMPONENT_TABS_TEXT, NO_DEFAULT_ACTIONS } from '../../src/domain/pipelineForm';
 import { REL } from '../../src/domain/relations';
 import { DEMO as SEED } from '../../server/seed';
 import { ownerToken } from './datasetSupport';
@@ -34,6 +35,32 @@ test('the owner creates a pipeline from the demo extractor to the default store'
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(savedToast).toBeVisible();
   await expect(page.getByRole('group', { name: 'Demo data' }).getByRole('spinbutton', { name: 'Seed' })).toHaveValue('8');
+});
+
+test("a newcomer's form (issue 38): Default says what it will run, Add component what its tabs hold, a new list item starts empty, no banner unasked; 1280 and 375 px", async ({ page }) => {
+  await signIn(page, DEMO.owner, NEW);
+  await expect(page.getByText(NO_DEFAULT_ACTIONS)).toBeVisible();
+  await expect(page.getByText('echo "hello world"')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Add component' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add component' });
+  await expect(dialog.getByText(COMPONENT_TABS_TEXT.new)).toBeVisible();
+  await dialog.getByRole('tab', { name: 'Existing' }).click();
+  await expect(dialog.getByText(COMPONENT_TABS_TEXT.existing)).toBeVisible();
+  await screenshot(page, 'lab-pipeline-form-add-existing-1280');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  // the demo workspace has pipelines of its own: the default name is never one of theirs, so the draft saves quietly
+  await addComponent(page, 'files', 'CSV and JSON files');
+  await expect(page.getByRole('textbox', { name: 'Name' })).toHaveValue(/^CSV and JSON files( \d+)?$/);
+  await expect(page.getByText(/Validation failed/)).toHaveCount(0);
+  const files = page.getByRole('group', { name: 'CSV and JSON files', exact: true });
+  await files.getByRole('button', { name: 'Add value' }).click();
+  await expect(files.getByRole('textbox', { name: 'Files 1' })).toHaveValue('');
+  // with a component, Default lists its actions instead
+  await expect(page.getByText(NO_DEFAULT_ACTIONS)).toHaveCount(0);
+  await page.setViewportSize({ width: 375, height: 812 });
+  await files.getByRole('textbox', { name: 'Files 1' }).fill('demo-files');
+  await screenshot(page, 'lab-pipeline-form-files-375');
+  await expect(files.getByRole('textbox', { name: 'Files 1' })).toHaveValue('demo-files');
 });
 
 test('server validation shows a red banner and the field errors inline', async ({ page }) => {

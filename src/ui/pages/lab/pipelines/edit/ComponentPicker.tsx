@@ -19,6 +19,7 @@ import {
 } from '@fluentui/react-components';
 import { useState } from 'react';
 import type { HalLike } from '../../../../../domain/hal';
+import { COMPONENT_TABS_TEXT } from '../../../../../domain/pipelineForm';
 import type { EditorComponent } from '../../../../../machines/pipelineForm/pipelineForm.machine';
 import { usePickerPage, type PickerPage, type PickerRow } from '../../../../data/lab';
 
@@ -27,6 +28,7 @@ const useStyles = makeStyles({
   list: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS, minHeight: '240px', marginTop: tokens.spacingVerticalS },
   pager: { display: 'flex', alignItems: 'center', justifyContent: 'space-between', marginTop: tokens.spacingVerticalS },
   muted: { color: tokens.colorNeutralForeground3 },
+  explain: { display: 'block', color: tokens.colorNeutralForeground2, marginTop: 0, marginBottom: tokens.spacingVerticalS },
 });
 
 type Tab = 'existing' | 'new';
@@ -66,6 +68,9 @@ export function ComponentPicker({ open, workspace, present, onAdd, onClose }: { 
               <Tab value="existing">Existing</Tab>
               <Tab value="new">New</Tab>
             </TabList>
+            <Text as="p" size={200} className={styles.explain}>
+              {COMPONENT_TABS_TEXT[tab]}
+            </Text>
             <SearchBox placeholder="Search..." aria-label="Search components" value={search} onChange={(_, data) => { setSearch(data.value); setPage(0); }} />
             <div className={styles.list} role="list">
               {query.status === 'loading' && <Spinner size="small" label="Loading" />}
