@@ -332,6 +332,76 @@ describe('pipelineForm, targeted rules', () => {
     expect(actor.getSnapshot().value).toBe('saved');
   });
 
+  it('asks before a new table prefix or a deselected stream its tables hold, and not for a stream they do not (issue 41)', async () => {
+    const bodies: PipelineWrite[] = [];
+    let impactReads = 0;
+    const actor = createActor(
+      pipelineFormMachine.provide({
+        actors: {
+          loadForm: fromPromise(() => Promise.resolve(loaded({ ...FEEDING, properties: { 'target-store.table_prefix': 'shop_' } }, [DEMO, STORE]))),
+          loadImpact: fromPromise(() => {
+            impactReads += 1;
+            return Promise.resolve(IMPACT);
+          }),
+          savePipeline: fromPromise(({ input: save }: { input: SavePipelineInput }) => {
+            bodies.push(save.body);
+            return Promise.resolve({ ...FEEDING, ...save.body, id: 'p4' } as Pipeline);
+          }),
+        },
+        actions: { showPipeline: () => undefined, close: () => undefined },
+      }),
+      { input: { workspaceId: 'w1', workspace: WORKSPACE, pipelineId: 'p4', dataPluginId: null, validate: false } },
+    ).start();
+    await settle();
+    // a schedule change reaches nothing: no question, no impact read
+    actor.send({ type: 'user.change', field: 'timeout', value: '60' });
+    actor.send({ type: 'user.setProperty', key: 'target-store.table_prefix', value: 'sales_' });
+    actor.send({ type: 'user.save' });
+    await settle();
+    expect(actor.getSnapshot().value).toBe('confirmingImpact');
+    expect(actor.getSnapshot().context.cutOff).toEqual(['changes its table prefix']);
+    actor.send({ type: 'user.keepEditing' });
+    expect(actor.getSnapshot().value).toBe('editing');
+    expect(actor.getSnapshot().context.properties['target-store.table_prefix']).toBe('sales_');
+    expect(bodies).toEqual([]);
+    // back to the old prefix; selecting only customers drops orders, which its table holds
+    actor.send({ type: 'user.setProperty', key: 'target-store.table_prefix', value: 'shop_' });
+    actor.send({ type: 'user.setProperty', key: 'tap-demo._select', value: ['customers.*', 'orders.*'] });
+    actor.send({ type: 'user.save' });
+    await settle();
+    // orders stays selected: nothing is cut off, so the save goes ahead without asking
+    expect(impactReads).toBe(2);
+    expect(bodies).toHaveLength(1);
+    expect(actor.getSnapshot().value).toBe('saved');
+  });
+
+  it("Save anyway saves a deselection of a stream its tables hold, after naming it", async () => {
+    const bodies: PipelineWrite[] = [];
+    const actor = createActor(
+      pipelineFormMachine.provide({
+        actors: {
+          loadForm: fromPromise(() => Promise.resolve(loaded(FEEDING, [DEMO, STORE]))),
+          loadImpact: fromPromise(() => Promise.resolve(IMPACT)),
+          savePipeline: fromPromise(({ input: save }: { input: SavePipelineInput }) => {
+            bodies.push(save.body);
+            return Promise.resolve({ ...FEEDING, id: 'p4' });
+          }),
+        },
+        actions: { showPipeline: () => undefined, close: () => undefined },
+      }),
+      { input: { workspaceId: 'w1', workspace: WORKSPACE, pipelineId: 'p4', dataPluginId: null, validate: false } },
+    ).start();
+    await settle();
+    actor.send({ type: 'user.setProperty', key: 'tap-demo._select', value: ['customers.*'] });
+    actor.send({ type: 'user.save' });
+    await settle();
+    expect(selectImpactQuestion(actor.getSnapshot())?.title).toBe('This save deselects the stream orders. Its runs feed these:');
+    actor.send({ type: 'user.saveAnyway' });
+    await settle();
+    expect(bodies.map((b) => b.properties?.['tap-demo._select'])).toEqual([['customers.*']]);
+    expect(actor.getSnapshot().value).toBe('saved');
+  });
+
   it('body of an untouched pipeline keeps its values', () => {
     const context = { ...createActor(pipelineFormMachine, { input: cases[0]![1] }).getSnapshot().context };
     expect(pipelineBody(context)).toEqual({ name: '', properties: {}, schedule: null, dataComponents: [], actions: [], script: null, timeout: null, maxRetries: null, triggeredBy: [] });
