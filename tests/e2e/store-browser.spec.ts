@@ -71,6 +71,8 @@ test('beside the SQL: names complete as they are typed, and a table inserts from
   await page.keyboard.type('SELECT * FROM ord');
   const suggestions = editor.getByRole('listbox', { name: 'Tables and columns' });
   await expect(suggestions.getByRole('option').first()).toHaveText(/^orders/);
+  // the list opens in the drawer's view, not under its footer (issue 38)
+  await expect(suggestions).toBeInViewport({ ratio: 1 });
   await screenshot(page, 'store-browser-autocomplete-1280');
   await page.keyboard.press('Enter');
   await expect(query).toHaveValue('SELECT * FROM orders');
@@ -93,4 +95,9 @@ test('beside the SQL: names complete as they are typed, and a table inserts from
   await page.setViewportSize({ width: 375, height: 812 });
   await editor.getByRole('region', { name: 'Tables in the store' }).scrollIntoViewIfNeeded();
   await screenshot(page, 'store-browser-editor-375');
+  // on a phone too the suggestions open where they can be read
+  await query.press('End');
+  await page.keyboard.type(' JOIN ord');
+  await expect(suggestions).toBeInViewport({ ratio: 1 });
+  await screenshot(page, 'store-browser-autocomplete-375');
 });

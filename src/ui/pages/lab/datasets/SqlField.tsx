@@ -1,5 +1,5 @@
 import { Caption1, makeStyles, mergeClasses, Textarea, tokens, useId } from '@fluentui/react-components';
-import { useImperativeHandle, useMemo, useRef, useState, type KeyboardEvent, type Ref } from 'react';
+import { useEffect, useImperativeHandle, useMemo, useRef, useState, type KeyboardEvent, type Ref } from 'react';
 import { applyCompletion, sqlCompletion, type CompletionOption, type CompletionTable } from '../../../../domain/sqlCompletion';
 
 const useStyles = makeStyles({
@@ -65,6 +65,13 @@ export function SqlField({ value, onChange, tables, disabled, handle }: Props) {
   const completion = useMemo(() => (cursor === null || dismissed === value ? null : sqlCompletion(value, cursor, tables)), [value, cursor, tables, dismissed]);
   const options = completion?.options ?? [];
   const activeIndex = Math.min(active, Math.max(options.length - 1, 0));
+  // An opened list is scrolled into the drawer's view: below a field low in the drawer it was cut
+  // off by the drawer's footer (issue 38). 'nearest' moves nothing when it is already in view.
+  const list = useRef<HTMLUListElement>(null);
+  const open = options.length > 0;
+  useEffect(() => {
+    if (open) list.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [open]);
 
   const place = (text: string, caret: number) => {
     onChange(text);
@@ -145,7 +152,7 @@ export function SqlField({ value, onChange, tables, disabled, handle }: Props) {
         onKeyDown={onKeyDown}
       />
       {options.length > 0 && (
-        <ul id={listId} className={styles.suggestions} role="listbox" aria-label="Tables and columns">
+        <ul ref={list} id={listId} className={styles.suggestions} role="listbox" aria-label="Tables and columns">
           {options.map((option, index) => (
             <li
               key={`${option.kind}:${option.label}`}
