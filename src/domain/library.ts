@@ -17,6 +17,8 @@ export const LIBRARY_TEXT = {
   // not in the spec: the library's tabs when they have nothing to show
   noLists: 'You have no lists yet.',
   noChannels: 'No channels.',
+  // the Channels page of a workspace without channels says why its row of channels is empty (issue 38)
+  noChannelsYet: 'No channels yet. Channels group the datasets published here; an administrator adds them in the Lab.',
 } as const;
 
 export const PAGE_TITLE_PROPERTY = {

@@ -1,6 +1,6 @@
 import { Body1, Caption1, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { ChannelRegular } from '@fluentui/react-icons';
-import { channelSlides } from '../../../domain/library';
+import { channelSlides, LIBRARY_TEXT } from '../../../domain/library';
 import type { Channel } from '../../../domain/resources';
 import { useWindowWidth } from '../../components/useScreenSize';
 
@@ -61,6 +61,8 @@ const useStyles = makeStyles({
 export function ChannelSlider({ channels, selected, onSelect }: { channels: readonly Channel[]; selected: string | undefined; onSelect: (name: string) => void }) {
   const styles = useStyles();
   const slides = channelSlides(useWindowWidth());
+  // an empty row would be a blank band with nothing said (issue 38)
+  if (channels.length === 0) return <Body1 className={styles.muted}>{LIBRARY_TEXT.noChannelsYet}</Body1>;
   return (
     <ul className={styles.slider} style={{ gridAutoFlow: 'column', gridAutoColumns: `max(88px, calc((100% - ${slides - 1} * ${tokens.spacingHorizontalS}) / ${slides}))` }} aria-label="Channels">
       {channels.map((channel) => {
