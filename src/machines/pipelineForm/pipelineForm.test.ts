@@ -382,7 +382,7 @@ describe('pipelineForm, targeted rules', () => {
         actors: {
           loadForm: fromPromise(() => Promise.resolve(loaded(FEEDING, [DEMO, STORE]))),
           loadImpact: fromPromise(() => Promise.resolve(IMPACT)),
-          savePipeline: fromPromise(({ input: save }: { input: SavePipelineInput }) => {
+          savePipeline: fromPromise<Pipeline, SavePipelineInput>(({ input: save }: { input: SavePipelineInput }) => {
             bodies.push(save.body);
             return Promise.resolve({ ...FEEDING, id: 'p4' });
           }),
