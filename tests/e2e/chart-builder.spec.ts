@@ -92,6 +92,11 @@ test('an admin builds a bar chart without typing JSON, publishes it, and the dat
   await expect(chart.getByText('Chart has no metadata')).toHaveCount(0);
   await builder.scrollIntoViewIfNeeded();
   await screenshot(page, 'chart-builder-editor-1280');
+  // at the builder's last pick the chart it draws is still wholly in view beside it (issue 38)
+  await builder.getByRole('combobox', { name: 'Colour of Orders placed' }).scrollIntoViewIfNeeded();
+  await editor.getByRole('textbox', { name: /^Visualisation/ }).evaluate((field) => field.scrollIntoView({ block: 'end' }));
+  await expect(chart).toBeInViewport({ ratio: 1 });
+  await screenshot(page, 'chart-builder-editor-scrolled-1280');
 
   await editor.getByRole('button', { name: 'Save' }).click();
   await expect(toast(page, `${title} saved`)).toBeVisible();

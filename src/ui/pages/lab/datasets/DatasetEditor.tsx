@@ -14,6 +14,7 @@ import {
   Field,
   Input,
   makeStyles,
+  mergeClasses,
   MessageBar,
   MessageBarActions,
   MessageBarBody,
@@ -245,7 +246,8 @@ export function DatasetEditor({ workspace, workspaceId, datasetId, table = null,
             )}
             <div className={styles.building}>
               <ChartBuilder texts={builderTexts} source={source} disabled={busy} onEdit={(edit) => editor.send({ type: 'user.build', edit })} />
-              <section className={styles.section} aria-label="Chart preview">
+              {/* beside a long builder the chart stays in view while its picks scroll (issue 38), as the SQL does beside the query builder */}
+              <section className={mergeClasses(styles.section, styles.sticky)} aria-label="Chart preview">
                 <Subtitle2>Chart preview</Subtitle2>
                 <div className={styles.chart}>
                   {chartable ? (
