@@ -1,7 +1,10 @@
+import { createRequire } from 'node:module';
 import { expect, test, type Locator, type Page } from './fixtures';
 import { REL } from '../../src/domain/relations';
 import { dataStoresCollectionSchema, storeTablesSchema } from '../../src/domain/resources';
 import { DEMO as SEED } from '../../server/seed';
+import { datasetLineageGraph, mermaidText } from '../../src/domain/lineageGraph';
+import { DATASET_LINEAGE, lineageTable } from '../../src/domain/lineageGraph.fixture';
 import { apiCall as call, baseUrl, DEMO, linkOf, screenshot, signIn } from './support';
 
 // The lineage graph (issue 41, item 2): a member opens Top Customers by Revenue and sees its
@@ -112,4 +115,39 @@ test('the owner opens a table in the store browser and sees its lineage (1280 an
   await expectNoOverflow(lineage);
   await scrollTo(page, lineage);
   await screenshot(page, 'lineage-store-table-graph-375');
+});
+
+test("hostile names are drawn as text by Chromium's mermaid, one node each, marked in words", async ({ page }) => {
+  // the graph's text as the views make it, drawn by the same mermaid and settings as LineageDiagram
+  const evil = 'or"] --> x%%<img src=x onerror="window.pwned=1">\nclick t0 call alert()';
+  const lineage = {
+    ...DATASET_LINEAGE,
+    title: 'T <b>bold</b> & #quot;',
+    tables: [lineageTable(evil, { status: 'failed' as const }), lineageTable('orders')],
+    columns: [{ name: 'c"]', kind: 'direct' as const, status: 'failed' as const, sources: [{ table: evil, column: '`x`', kind: 'direct' as const }], unresolved: [] }],
+  };
+  const graph = datasetLineageGraph(lineage, new Set([0]));
+  await page.setContent('<div id="graph"></div>');
+  await page.addScriptTag({ path: createRequire(import.meta.url).resolve('mermaid/dist/mermaid.min.js') });
+  const drawn = await page.evaluate(async (text) => {
+    const mermaid = (window as unknown as { mermaid: { initialize(c: object): void; render(id: string, text: string): Promise<{ svg: string }> } }).mermaid;
+    mermaid.initialize({ startOnLoad: false, securityLevel: 'strict' });
+    const element = document.getElementById('graph')!;
+    element.innerHTML = (await mermaid.render('lineage', text)).svg;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    return {
+      texts: [...element.querySelectorAll('g.node')].map((n) => (n.textContent ?? '').replace(/\s+/g, ' ').trim()),
+      marked: element.querySelectorAll('g.node.marked').length,
+      injected: element.querySelectorAll('img, script, a, [onerror]').length,
+      pwned: (window as unknown as { pwned?: number }).pwned ?? null,
+    };
+  }, mermaidText(graph));
+  expect(drawn.injected).toBe(0);
+  expect(drawn.pwned).toBeNull();
+  expect(drawn.texts).toHaveLength(graph.nodes.length);
+  expect(drawn.marked).toBe(graph.nodes.filter((n) => n.marked).length);
+  // the table's node and its column's, the name as it is (its line break drawn as none)
+  expect(drawn.texts.filter((t) => t.includes('or"] --> x%%<img src=x onerror="window.pwned=1">') && t.includes('click t0 call alert()'))).toHaveLength(2);
+  expect(drawn.texts.some((t) => t.includes('T <b>bold</b> & #quot;') && t.includes('Marked: upstream failed or stale'))).toBe(true);
+  await screenshot(page, 'lineage-graph-hostile-1280');
 });
