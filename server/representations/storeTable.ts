@@ -4,9 +4,6 @@ import { storeTableLinks } from '../policy/lineageLinks';
 import type { StoreTable } from '../stores/storeCatalog';
 import { iso, type BodyContext } from './context';
 
-/** A store table's self link. */
-export const storeTableHref = (ctx: BodyContext, workspaceId: string, table: string) => ctx.h.workspacePart(workspaceId, `tables/${encodeURIComponent(table)}`);
-
 export function storeTableBody(ctx: BodyContext, workspaceId: string, table: StoreTable, role: MemberRole): Wire<typeof storeTableSchema> {
   return {
     name: table.name,
