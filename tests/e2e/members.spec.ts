@@ -18,7 +18,12 @@ const rowOf = (page: Page, name: string) => membersPage(page).getByRole('row', {
 
 test('the owner sees every member with a role badge, and an Invite action leading to the invitations', async ({ page }) => {
   await signIn(page, DEMO.owner, `/l/${WORKSPACE_ID}/feed`);
+  const nav = page.getByRole('navigation', { name: 'Main navigation' });
+  expect((await nav.boundingBox())?.width).toBe(240);
   await openFromMenu(page);
+  // no sidebar entry is Members: none is marked current (issue 38: Home was), and the sidebar keeps its width
+  await expect(nav.locator('[aria-current="page"]')).toHaveCount(0);
+  expect((await nav.boundingBox())?.width).toBe(240);
   await expect(rowOf(page, DEMO.owner.name)).toContainText('@olivia');
   await expect(rowOf(page, DEMO.owner.name).getByText('Admin', { exact: true })).toBeVisible();
   await expect(rowOf(page, DEMO.member.name)).toContainText('@max');
