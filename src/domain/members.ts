@@ -10,6 +10,9 @@ export const MEMBER_TEXT = {
   loading: 'Loading members',
   empty: 'This workspace has no members yet.',
   invite: 'Invite people',
+  // issue 38: the page lists people; their roles and their place here are changed through their invitations
+  manage: "To make someone an admin, or to remove them from the workspace, use their invitation:",
+  manageLink: 'Invitations',
 } as const;
 
 /** One page of members; Load More follows the page's 'next' link for the rest. */

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from './fixtures';
+import { MEMBER_TEXT } from '../../src/domain/members';
 import { WORKSPACE_ID } from './datasetSupport';
 import { DEMO, screenshot, signIn } from './support';
 
@@ -30,6 +31,9 @@ test('the owner sees every member with a role badge, and an Invite action leadin
   await expect(rowOf(page, DEMO.member.name).getByText('Member', { exact: true })).toBeVisible();
   const invite = membersPage(page).getByRole('button', { name: 'Invite people' });
   await expect(invite).toBeVisible();
+  // roles and removals are the invitations' (issue 38: the page gave no way to them)
+  await expect(membersPage(page).getByText(MEMBER_TEXT.manage)).toBeVisible();
+  await expect(membersPage(page).getByRole('link', { name: MEMBER_TEXT.manageLink })).toHaveAttribute('href', `/l/${WORKSPACE_ID}/invitations`);
   // the pointer off the rows, so the pictures show no hover
   await page.mouse.move(1, 790);
   await screenshot(page, 'members-1280');
@@ -55,6 +59,7 @@ test('a plain member sees the same people but no Invite action', async ({ page }
   await expect(rowOf(page, DEMO.owner.name).getByText('Admin', { exact: true })).toBeVisible();
   await expect(rowOf(page, DEMO.member.name).getByText('Member', { exact: true })).toBeVisible();
   await expect(membersPage(page).getByRole('button', { name: 'Invite people' })).toHaveCount(0);
+  await expect(membersPage(page).getByText(MEMBER_TEXT.manage)).toHaveCount(0);
   await page.mouse.move(1, 790);
   await screenshot(page, 'members-member-1280');
 });

@@ -28,6 +28,7 @@ import type { Member, Workspace } from '../../../domain/resources';
 import { pathTo } from '../../../domain/routes';
 import { selectEmpty, selectError, selectFirstLoad, selectHasMore, selectLoadingMore, selectMoreError } from '../../../machines/members/members.machine';
 import { EmptyState } from '../../components/EmptyState';
+import { InAppLink } from '../../components/InAppLink';
 import { PageHeader } from '../../components/PageHeader';
 import { useMachines } from '../../MachinesProvider';
 import { useSession } from '../../shell/session';
@@ -71,6 +72,7 @@ const useStyles = makeStyles({
   roleCell: { width: '120px', [SMALL]: { width: 'auto', flexShrink: 0 } },
   more: { display: 'flex', flexDirection: 'column', alignItems: 'center', gap: tokens.spacingVerticalS, marginTop: tokens.spacingVerticalL },
   muted: { color: tokens.colorNeutralForeground3 },
+  manage: { display: 'block', marginTop: 0, marginBottom: tokens.spacingVerticalM, color: tokens.colorNeutralForeground3 },
 });
 
 /** /l/{workspaceId}/members (issue 20): the workspace's people, each an Admin or a Member. */
@@ -104,6 +106,11 @@ function Members({ workspace }: { workspace: Workspace }) {
   return (
     <section data-view="Members" aria-label={MEMBER_TEXT.title}>
       <PageHeader title={MEMBER_TEXT.title} actions={invite} />
+      {invite !== undefined && (
+        <Body1 as="p" className={styles.manage}>
+          {MEMBER_TEXT.manage} <InAppLink to={pathTo('invitations', { workspaceId: workspace.id })}>{MEMBER_TEXT.manageLink}</InAppLink>
+        </Body1>
+      )}
       {firstLoad && <Spinner label={MEMBER_TEXT.loading} />}
       {error !== null && (
         <MessageBar intent="error" role="alert">
