@@ -8,6 +8,8 @@ import { DEMO } from '../../../server/seed';
 import { clientCredentialsToken } from '../../support/auth';
 import { apiClient, type ApiClient } from '../helpers/http';
 import type { Person, World } from '../helpers/world';
+import { createIdpUser } from '../../../server/identity/users';
+import { signIn } from '../../support/auth';
 
 // What the generated suites need: one resource of each kind in the demo workspace (A), a caller
 // who is admin of another workspace (B), and every kind of bad credential.
@@ -104,6 +106,20 @@ export async function prepare(world: World): Promise<{ fixtures: Fixtures; calle
   };
 }
 
+/**
+ * An administrator (role 'editor') of the demo workspace who owns nothing: an identity provider
+ * user signed in as the world's people are, with a profile (first sign-in) and a membership row.
+ */
+export async function addEditor(world: World): Promise<Person> {
+  const who = { name: 'Edith Editor', email: 'editor@example.com', password: 'editor-password' };
+  const user = await createIdpUser(world.server.db, { ...who, emailVerified: true });
+  const tokens = await signIn(world.baseUrl, { email: who.email, password: who.password });
+  const editor: Person = { subject: user.subject, email: who.email, name: who.name, token: tokens.accessToken, api: apiClient(world.baseUrl, tokens.accessToken) };
+  await login(editor);
+  await world.server.db.insertInto('workspace_members').values({ workspace_id: DEMO.workspaceId, profile_id: editor.subject, role: 'editor' }).execute();
+  return editor;
+}
+
 async function login(person: Person): Promise<void> {
   await person.api.call('POST', `/api/profiles/${encodeURIComponent(person.subject)}/login`, { id: person.subject, name: person.name, email: person.email });
 }
@@ -188,6 +204,33 @@ async function expiredToken(db: Db, baseUrl: string, subject: string): Promise<s
     .setExpirationTime(now - 3600)
     .sign(key);
 }
+
+/** Each kind's own view (its GET): what a caller is offered on it, in `_links` (nothing when refused). Shared by the leak matrix and the permission table. */
+export const SELF_URL: Record<ResourceKind, (f: Fixtures) => string> = {
+  root: () => '/api/',
+  profile: (f) => `/api/profiles/${encodeURIComponent(f.profile)}`,
+  workspace: (f) => `/api/workspaces/${f.workspace}`,
+  workspaceOrDraft: (f) => `/api/workspaces/${f.workspace}`,
+  job: (f) => `/api/jobs/${f.job}`,
+  dataset: (f) => `/api/datasets/${f.dataset}`,
+  channel: (f) => `/api/channels/${f.channel}`,
+  invitation: (f) => `/api/invitations/${f.invitation}`,
+  apikey: (f) => `/api/apikeys/${f.apikey}`,
+  apikeyOrDraft: (f) => `/api/apikeys/${f.apikey}`,
+  notification: (f) => `/api/notifications/${f.notification}`,
+  pipeline: (f) => `/api/pipelines/${f.pipeline}`,
+  dataComponent: (f) => `/api/datacomponents/${f.dataComponent}`,
+  dataStore: (f) => `/api/datastores/${f.dataStore}`,
+  dataPlugin: (f) => `/api/workspaces/${f.workspace}/dataplugins/extractors/tap-demo--builtin`,
+  globalDataPlugin: (f) => `/api/dataplugins/${f.globalDataPlugin}`,
+  globalDataPluginOrDraft: (f) => `/api/dataplugins/${f.globalDataPluginOrDraft}`,
+  comment: (f) => `/api/comments/${f.comment}`,
+  subscription: (f) => `/api/subscriptions/${f.subscription}`,
+  alert: (f) => `/api/alerts/${f.alert}`,
+  member: (f) => `/api/workspaces/${f.workspace}/members/${encodeURIComponent(f.profile)}`,
+  workspaceResource: (f) => `/api/workspaces/${f.workspace}/resources/${f.resourcePath}`,
+  workspaceResourceOrDraft: (f) => `/api/workspaces/${f.workspace}/resources/${f.resourcePath}`,
+};
 
 /**
  * The route's URL with its parameters filled from the fixtures (`override` replaces the resource id).

@@ -3,7 +3,7 @@ import type { ResourceKind } from '../../../server/policy/access';
 import type { RegisteredRoute } from '../../../server/routes';
 import { expectError, type Answer, type ApiClient } from '../helpers/http';
 import { startWorld, type World } from '../helpers/world';
-import { apiRoutes, fingerprint, prepare, urlOf, type Callers, type Fixtures } from './fixtures';
+import { apiRoutes, fingerprint, prepare, SELF_URL, urlOf, type Callers, type Fixtures } from './fixtures';
 
 // Generated from the registered routes: for every route and method, every kind of caller who must
 // not reach the demo workspace's resource is refused with the right status and sees none of its
@@ -20,33 +20,6 @@ beforeAll(async () => {
   before = await fingerprint(world.server.db);
 }, 120_000);
 afterAll(() => world.close());
-
-/** The resource's own view for a caller: what it is offered there (empty when refused). */
-const SELF_URL: Record<ResourceKind, (f: Fixtures) => string> = {
-  root: () => '/api/',
-  profile: (f) => `/api/profiles/${encodeURIComponent(f.profile)}`,
-  workspace: (f) => `/api/workspaces/${f.workspace}`,
-  workspaceOrDraft: (f) => `/api/workspaces/${f.workspace}`,
-  job: (f) => `/api/jobs/${f.job}`,
-  dataset: (f) => `/api/datasets/${f.dataset}`,
-  channel: (f) => `/api/channels/${f.channel}`,
-  invitation: (f) => `/api/invitations/${f.invitation}`,
-  apikey: (f) => `/api/apikeys/${f.apikey}`,
-  apikeyOrDraft: (f) => `/api/apikeys/${f.apikey}`,
-  notification: (f) => `/api/notifications/${f.notification}`,
-  pipeline: (f) => `/api/pipelines/${f.pipeline}`,
-  dataComponent: (f) => `/api/datacomponents/${f.dataComponent}`,
-  dataStore: (f) => `/api/datastores/${f.dataStore}`,
-  dataPlugin: (f) => `/api/workspaces/${f.workspace}/dataplugins/extractors/tap-demo--builtin`,
-  globalDataPlugin: (f) => `/api/dataplugins/${f.globalDataPlugin}`,
-  globalDataPluginOrDraft: (f) => `/api/dataplugins/${f.globalDataPluginOrDraft}`,
-  comment: (f) => `/api/comments/${f.comment}`,
-  subscription: (f) => `/api/subscriptions/${f.subscription}`,
-  alert: (f) => `/api/alerts/${f.alert}`,
-  member: (f) => `/api/workspaces/${f.workspace}/members/${encodeURIComponent(f.profile)}`,
-  workspaceResource: (f) => `/api/workspaces/${f.workspace}/resources/${f.resourcePath}`,
-  workspaceResourceOrDraft: (f) => `/api/workspaces/${f.workspace}/resources/${f.resourcePath}`,
-};
 
 /** A resource's own view as JSON (a workspace resource answers its content unless JSON is asked for). */
 async function linksSeenBy(token: string, url: string): Promise<Set<string>> {
