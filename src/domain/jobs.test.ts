@@ -24,7 +24,8 @@ describe('job durations', () => {
   const at = (iso: string) => Date.parse(iso);
   it('runs from start to end, or to now while running; nothing before the start', () => {
     expect(jobSeconds({ startTime: '2026-01-01T10:00:00Z', endTime: '2026-01-01T10:03:05Z' }, at('2026-01-02T00:00:00Z'))).toBe(185);
-    expect(jobSeconds({ startTime: '2026-01-01T10:00:00Z', endTime: null }, at('2026-01-01T10:00:45.900Z'))).toBe(45);
+    expect(jobSeconds({ startTime: '2026-01-01T10:00:00Z', endTime: null }, at('2026-01-01T10:00:45.900Z'))).toBe(45.9);
+    expect(jobSeconds({ startTime: '2026-01-01T10:00:00Z', endTime: '2026-01-01T10:00:00.400Z' }, 0)).toBe(0.4);
     expect(jobSeconds({ startTime: null, endTime: null }, 0)).toBeNull();
     expect(jobSeconds({ startTime: 'soon', endTime: null }, 0)).toBeNull();
     expect(jobSeconds({ startTime: '2026-01-01T10:00:00Z', endTime: '2026-01-01T09:00:00Z' }, 0)).toBe(0);
@@ -32,12 +33,17 @@ describe('job durations', () => {
 
   it('reads as seconds, minutes or hours', () => {
     expect(formatDuration(45)).toBe('45 s');
+    expect(formatDuration(45.9)).toBe('45 s');
+    // a run of 0.4 s (or one whose start and end fell in the same millisecond) took under a second, never '0 s'
+    expect(formatDuration(0.4)).toBe('under 1 s');
+    expect(formatDuration(0)).toBe('under 1 s');
+    expect(formatDuration(1)).toBe('1 s');
     expect(formatDuration(185)).toBe('3 min 05 s');
     expect(formatDuration(7620)).toBe('2 h 07 min');
     expect(formatDuration(null)).toBe('');
     fc.assert(
       fc.property(fc.oneof(fc.integer(), fc.double(), fc.constant(Number.NaN)), (n) => {
-        expect(formatDuration(n)).toMatch(/^(|\d+ s|\d+ min \d\d s|\d+ h \d\d min)$/);
+        expect(formatDuration(n)).toMatch(/^(|under 1 s|[1-9]\d* s|\d+ min \d\d s|\d+ h \d\d min)$/);
       }),
     );
   });

@@ -17,21 +17,24 @@ export function isActiveJob(job: { status: string }): boolean {
 }
 
 /**
- * How long a job ran, in whole seconds: start to end, or start to `now` while it runs; null before
- * it started or when its times are not dates (a clock skewed backwards counts as 0).
+ * How long a job ran, in seconds (fractions kept, so a sub-second run is not a '0 s' one): start to
+ * end, or start to `now` while it runs; null before it started or when its times are not dates (a
+ * clock skewed backwards counts as 0).
  */
 export function jobSeconds(job: { readonly startTime?: string | null | undefined; readonly endTime?: string | null | undefined }, now: number): number | null {
   if (!job.startTime) return null;
   const start = Date.parse(job.startTime);
   const end = job.endTime ? Date.parse(job.endTime) : now;
   if (Number.isNaN(start) || Number.isNaN(end)) return null;
-  return Math.max(0, Math.floor((end - start) / 1000));
+  return Math.max(0, (end - start) / 1000);
 }
 
-/** A duration as people read it: '45 s', '3 min 05 s', '2 h 07 min'; '' for none. */
+/** A duration as people read it: 'under 1 s', '45 s', '3 min 05 s', '2 h 07 min'; '' for none. */
 export function formatDuration(seconds: number | null): string {
   // past a million hours a 'duration' is a broken clock, not a run
   if (seconds === null || !Number.isFinite(seconds) || seconds < 0 || seconds >= 3.6e9) return '';
+  // a run that ended within its first second took something, not nothing
+  if (seconds < 1) return 'under 1 s';
   const s = Math.floor(seconds);
   if (s < 60) return `${s} s`;
   if (s < 3600) return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
