@@ -334,6 +334,17 @@ export interface StoreLoadsTable {
   rows: ColumnType<number, number | undefined, number>;
 }
 
+/** 034: the store tables a pipeline's dbt models built, and the tables each read (issue 41) */
+export interface StoreModelsTable {
+  workspace_id: string;
+  table_name: string;
+  model: string;
+  inputs: ColumnType<string[], string, string>;
+  job_id: string | null;
+  pipeline_id: string | null;
+  built_at: Timestamp;
+}
+
 /** 016: a dataset's threshold rules (src/domain/alertRules.ts) */
 export interface DatasetAlertRulesTable {
   id: string;
@@ -514,6 +525,7 @@ export interface Database {
   dataset_likes: DatasetLikesTable;
   channel_datasets: ChannelDatasetsTable;
   store_loads: StoreLoadsTable;
+  store_models: StoreModelsTable;
   dataset_alert_rules: DatasetAlertRulesTable;
   dataset_alerts: DatasetAlertsTable;
   dataset_messages: DatasetMessagesTable;

@@ -293,7 +293,9 @@ describe("the workspace's store is Meltano's warehouse", () => {
     fs.mkdirSync(path.join(transform, 'models'), { recursive: true });
     fs.mkdirSync(path.join(transform, 'profiles', 'postgres'), { recursive: true });
     fs.writeFileSync(path.join(transform, 'dbt_project.yml'), ['name: store_models', "version: '1.0'", 'config-version: 2', 'profile: meltano', 'model-paths: [models]', 'models:', '  store_models:', '    +materialized: table', ''].join('\n'));
-    fs.writeFileSync(path.join(transform, 'models', 'counted.sql'), "select count(*) as n from {{ env_var('DBT_POSTGRES_SCHEMA') }}.counts\n");
+    // counts as a dbt source, so the manifest says the model reads it (lineage, issue 41)
+    fs.writeFileSync(path.join(transform, 'models', 'sources.yml'), ['version: 2', 'sources:', '  - name: loaded', `    schema: "{{ env_var('DBT_POSTGRES_SCHEMA') }}"`, '    tables:', '      - name: counts', ''].join('\n'));
+    fs.writeFileSync(path.join(transform, 'models', 'counted.sql'), "select count(*) as n from {{ source('loaded', 'counts') }}\n");
     const env = (name: string) => `"{{ env_var('DBT_POSTGRES_${name}') }}"`;
     fs.writeFileSync(
       path.join(transform, 'profiles', 'postgres', 'profiles.yml'),
@@ -317,6 +319,10 @@ describe("the workspace's store is Meltano's warehouse", () => {
     const counted = await sql<{ n: number; owner: string }>`SELECT (SELECT n FROM ${sql.table(`${role.schema}.counted`)})::int AS n, (SELECT tableowner FROM pg_tables WHERE schemaname = ${role.schema} AND tablename = 'counted') AS owner`.execute(bench.db);
     const loaded = await storeRows('counts');
     expect(counted.rows[0]).toEqual({ n: loaded.length, owner: role.role });
+    // lineage: the model, what it read and the run that built it, from dbt's manifest
+    expect(text).toContain('Built in the store by dbt: counted.');
+    const models = await bench.db.selectFrom('store_models').select(['table_name', 'model', 'inputs', 'job_id', 'pipeline_id']).where('workspace_id', '=', bench.workspaceId).execute();
+    expect(models).toEqual([{ table_name: 'counted', model: 'counted', inputs: ['counts'], job_id: job.id, pipeline_id: pipeline.id }]);
     for (const secret of [role.password, ...tokens]) {
       expect(text).not.toContain(secret);
       expect(commandLines.filter((c) => c.includes(secret))).toEqual([]);

@@ -32,6 +32,7 @@ import * as streamCatalogs from './030_stream_catalogs';
 import * as workspaceDeployments from './031_workspace_deployments';
 import * as resourceChunks from './032_resource_chunks';
 import * as openLineageEvents from './033_openlineage_events';
+import * as storeModels from './034_store_models';
 
 /** Ordered by name; a new migration is a new file added here, never an edit of an old one. */
 export const migrations: Record<string, Migration> = {
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   '031_workspace_deployments': workspaceDeployments,
   '032_resource_chunks': resourceChunks,
   '033_openlineage_events': openLineageEvents,
+  '034_store_models': storeModels,
 };

@@ -9,6 +9,7 @@ import { DEFAULT_STORE_LOADER } from '../../stores/storeKinds';
 import { ensureLoadingRole } from '../../stores/loadingRole';
 import { requireStoreRoom, storeMaxMb, watchStoreRoom } from '../../stores/storeSize';
 import { SANDBOX_STORE_DIR, StoreProxy, type StoreUpstream } from '../warehouse/storeProxy';
+import { recordDbtModels } from './dbtLineage';
 import { pythonDefinitions } from './definitions';
 import { StreamRecordCounts, recordWarehouseLoads } from './warehouseLoads';
 import { componentWarehouseLoaders, readRepositoryMeltanoYml, repositoryWarehouseLoaders, warehouseEnv, withWarehouseSettings, type WarehouseLoader } from './warehouse';
@@ -125,7 +126,10 @@ export async function openWarehouse(input: {
     observe: (line) => counts.observe(line),
     record: async () => {
       const tables = await recordWarehouseLoads(input.db, { jobId: input.jobId, pipelineId: input.pipelineId, workspaceId: input.workspaceId, schema: role.schema, counts });
-      return tables.length > 0 ? [`Loaded into the store: ${tables.join(', ')}.`] : [];
+      const lines = tables.length > 0 ? [`Loaded into the store: ${tables.join(', ')}.`] : [];
+      // what dbt built is lineage too: a table a model made has no load of its own
+      if (dbt.length > 0) lines.push(...(await recordDbtModels(input.db, { workspaceId: input.workspaceId, jobId: input.jobId, pipelineId: input.pipelineId, projectDir: input.projectDir, repository: repository !== undefined, schema: role.schema })));
+      return lines;
     },
     close: () => {
       stopWatching();
