@@ -2,14 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
 import { sql } from 'kysely';
 import type { Db } from '../../../server/db/database';
+import { createIdpUser } from '../../../server/identity/users';
 import type { ResourceKind } from '../../../server/policy/access';
 import type { RegisteredRoute } from '../../../server/routes';
 import { DEMO } from '../../../server/seed';
-import { clientCredentialsToken } from '../../support/auth';
+import { clientCredentialsToken, signIn } from '../../support/auth';
 import { apiClient, type ApiClient } from '../helpers/http';
 import type { Person, World } from '../helpers/world';
-import { createIdpUser } from '../../../server/identity/users';
-import { signIn } from '../../support/auth';
 
 // What the generated suites need: one resource of each kind in the demo workspace (A), a caller
 // who is admin of another workspace (B), and every kind of bad credential.
