@@ -5,6 +5,7 @@ import {
   areaOf,
   areaPath,
   isLabLocation,
+  labReturnPath,
   isRepresentableSegment,
   parseRoute,
   pathTo,
@@ -361,6 +362,34 @@ describe('areaPath', () => {
     fc.assert(
       fc.property(segmentValue, fc.oneof(fc.constantFrom('feed', 'news', 'library/lists', '', '../../lab/x', '%2e%2e/x', '//x', '..?a=/..'), hostileString), (workspaceId, relative) => {
         expect(workspaceIdOf(areaPath('app', workspaceId, relative))).toBe(wellFormed(workspaceId));
+      }),
+    );
+  });
+});
+
+describe('labReturnPath', () => {
+  it('leads back to the Lab location the app page was opened from', () => {
+    expect(labReturnPath({ labReturnTo: '/lab/w1/pipelines' })).toBe('/lab/w1/pipelines');
+    expect(labReturnPath({ labReturnTo: '/lab/w1/datastores/s1?table=orders' })).toBe('/lab/w1/datastores/s1?table=orders');
+  });
+
+  it('is none for any other state or place', () => {
+    for (const state of [undefined, null, 'x', 1, {}, { labReturnTo: 3 }, { labReturnTo: '/l/w1/feed' }, { labReturnTo: 'https://evil.example/lab/w1' }, { labReturnTo: '//evil.example/lab/w1' }, { labReturnTo: '/lab/w1/../../l/w1/feed' }, { labReturnTo: '/lab/w1/\\evil' }, { labReturnTo: '/labx/w1' }]) {
+      expect(labReturnPath(state)).toBeNull();
+    }
+  });
+
+  it('answers only Lab paths, whatever the state holds', () => {
+    fc.assert(
+      fc.property(fc.anything(), fc.string(), (any, text) => {
+        for (const state of [any, { labReturnTo: text }, { labReturnTo: `/lab/${text}` }]) {
+          const path = labReturnPath(state);
+          if (path !== null) {
+            expect(path.startsWith('/lab/')).toBe(true);
+            expect(isLabLocation(path)).toBe(true);
+            expect(path).not.toMatch(/\/\.\.?(\/|$)/);
+          }
+        }
       }),
     );
   });

@@ -279,3 +279,15 @@ export function areaPath(area: Area, workspaceId: string, relative: string): str
   const parts = path.split('/').filter((part) => isRepresentableSegment(safeDecode(part)));
   return `/${AREA_ROOTS[area]}/${encodeSegment(workspaceId)}${parts.map((part) => `/${part}`).join('')}${tail}`;
 }
+
+/**
+ * Where "Back to the Lab" leads from a page of the app opened from the Lab (the notifications'
+ * bell): the Lab location it was opened from, carried in the navigation's state. Anything else —
+ * a state another page left, a location outside the Lab, one that climbs or leaves the origin — is
+ * none, so the link never leads anywhere the Lab did not send the person from.
+ */
+export function labReturnPath(state: unknown): string | null {
+  const returnTo = typeof state === 'object' && state !== null ? (state as { labReturnTo?: unknown }).labReturnTo : undefined;
+  if (typeof returnTo !== 'string' || !returnTo.startsWith('/lab/') || returnTo.startsWith('//') || /[\\\s]|\/\.\.?(\/|$|\?|#)/.test(returnTo)) return null;
+  return isLabLocation(returnTo) ? returnTo : null;
+}

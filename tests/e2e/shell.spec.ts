@@ -125,6 +125,20 @@ test('switching workspace sets the default workspace and reloads to /', async ({
   await expect(page).toHaveURL(new RegExp(`/lab/${SEED.workspaceId}/pipelines$`));
 });
 
+test("the bell in the Lab opens the app's notifications with the way back to where the Lab was", async ({ page }) => {
+  await dismissSetupTasks(SEED.workspaceId);
+  await signIn(page, DEMO.owner);
+  await page.goto(`/lab/${SEED.workspaceId}/datastores`);
+  await bell(page).click();
+  await expect(page).toHaveURL(new RegExp(`/l/${SEED.workspaceId}/notifications$`));
+  await page.getByRole('link', { name: 'Back to the Lab' }).click();
+  await expect(page).toHaveURL(new RegExp(`/lab/${SEED.workspaceId}/datastores$`));
+  // opened in the app, the page has no such link
+  await page.goto(`/l/${SEED.workspaceId}/notifications`);
+  await expect(page.getByRole('heading', { name: 'Notifications' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Back to the Lab' })).toHaveCount(0);
+});
+
 test('an invitation is accepted at sign-in and the unread count rises after a server-side event', async ({ page }) => {
   const invitee = await signUpAndVerify(page, 'Ivy Invitee');
   await inviteAsOwner(SEED.workspaceId, invitee.email);

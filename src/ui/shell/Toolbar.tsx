@@ -8,7 +8,7 @@ import { toolbarSearchPlaceholder } from '../../domain/appProperties';
 import { questionsEnabled } from '../../domain/features';
 import { canInvite } from '../../domain/permissions';
 import type { Workspace } from '../../domain/resources';
-import { pathTo } from '../../domain/routes';
+import { isLabLocation, pathTo } from '../../domain/routes';
 import { toolbarSearchTarget, toolbarSearchText } from '../../domain/searchQuery';
 import { notificationCountInput } from '../../machines/polling/polling.machine';
 import { useMachines } from '../MachinesProvider';
@@ -166,6 +166,7 @@ function NotificationBell({ workspace }: { workspace: Workspace }) {
   const styles = useStyles();
   const machines = useMachines();
   const navigate = useNavigate();
+  const location = useLocation();
   const poller = useActorRef(machines.notificationCount, { input: notificationCountInput });
   const count = useSelector(poller, (s) => s.context.value ?? 0);
   useOnNotificationsChanged(useCallback(() => poller.send({ type: 'user.refresh' }), [poller]));
@@ -173,7 +174,8 @@ function NotificationBell({ workspace }: { workspace: Workspace }) {
   return (
     <Tooltip content={label} relationship="label">
       <span className={styles.bell}>
-        <Button appearance="transparent" className={styles.iconButton} icon={<AlertRegular />} aria-label={label} onClick={() => void navigate(pathTo('notifications', { workspaceId: workspace.id }))} />
+        <Button appearance="transparent" className={styles.iconButton} icon={<AlertRegular />} aria-label={label} onClick={() => void navigate(pathTo('notifications', { workspaceId: workspace.id }), isLabLocation(location.pathname) ? { state: { labReturnTo: `${location.pathname}${location.search}` } } : undefined)}
+        />
         {count > 0 && <CounterBadge className={styles.badge} count={count} size="small" color="danger" overflowCount={99} data-testid="unread-count" />}
       </span>
     </Tooltip>

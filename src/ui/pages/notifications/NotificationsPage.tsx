@@ -21,10 +21,12 @@ import {
 import { CheckmarkRegular, CheckmarkCircleRegular, DeleteRegular, FilterRegular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useRef, useState } from 'react';
+import { Link, useLocation } from 'react-router-dom';
 import { hasLink } from '../../../domain/hal';
 import { embeddedOf, formatNotificationTime, groupByDay, INBOX_MOBILE_MAX_WIDTH, INBOX_TEXT, notificationTarget, routableObject, shortCommitId, typeLabel } from '../../../domain/inbox';
 import { routeFor, ROUTE_LEVEL_TEXT, ROUTE_LEVELS, type RouteLevel } from '../../../domain/noiseControl';
 import { REL } from '../../../domain/relations';
+import { labReturnPath } from '../../../domain/routes';
 import type { Notification, NotificationSettings, Workspace } from '../../../domain/resources';
 import { selectBusyId, selectCanLoadMore, selectCanMarkAllRead } from '../../../machines/inbox/inbox.machine';
 import { EmptyState } from '../../components/EmptyState';
@@ -75,6 +77,7 @@ function Inbox({ workspace }: { workspace: Workspace }) {
   const settings = useSelector(actor, (s) => s.context.settings);
   const savingSettings = useSelector(actor, (s) => s.matches('savingSettings'));
 
+  const labReturnTo = labReturnPath(useLocation().state);
   const open = (n: Notification) => actor.send({ type: 'user.open', notification: n, target: notificationTarget(n, workspace.id) ?? null });
 
   return (
@@ -82,11 +85,15 @@ function Inbox({ workspace }: { workspace: Workspace }) {
       <PageHeader
         title="Notifications"
         actions={
-          (canMarkAllRead || markingAll) && (
-            <Button icon={<CheckmarkCircleRegular />} disabled={markingAll} onClick={() => actor.send({ type: 'user.markAllRead' })}>
-              Mark all read
-            </Button>
-          )
+          <>
+            {/* notifications are the app's page (spec 000 §2.1): opened from the Lab, the way back is offered */}
+            {labReturnTo !== null && <Link to={labReturnTo}>Back to the Lab</Link>}
+            {(canMarkAllRead || markingAll) && (
+              <Button icon={<CheckmarkCircleRegular />} disabled={markingAll} onClick={() => actor.send({ type: 'user.markAllRead' })}>
+                Mark all read
+              </Button>
+            )}
+          </>
         }
       />
       {settings && <NoiseSettings settings={settings} disabled={savingSettings || !hasLink(settings, REL.updateNotificationSettings)} onChange={(mentionsOnly, digest) => actor.send({ type: 'user.saveSettings', mentionsOnly, digest })} />}
