@@ -17,19 +17,22 @@ function runBody(run: RunRow | null | undefined): Wire<typeof lineageRunSchema> 
 const extractorBody = (c: DataComponentRow): Wire<typeof lineageExtractorSchema> => ({ name: c.name, plugin: c.plugin_name, variant: c.variant });
 
 function tableBody(ctx: BodyContext, workspaceId: string, table: TableNode, role: MemberRole): Wire<typeof lineageTableSchema> {
-  const loadedBy = table.load?.job ?? null;
+  // a model's table was made by the run that built it
+  const loadedBy = table.model ? table.model.job : (table.load?.job ?? null);
   return {
     name: table.name,
     status: table.status,
     exists: table.exists,
     columns: table.columns,
-    loaded: table.load ? iso(table.load.loaded) : null,
+    loaded: table.model ? iso(table.model.built_at) : table.load ? iso(table.load.loaded) : null,
     rows: table.load ? Number(table.load.rows) : null,
     stream: table.stream,
     pipeline: table.pipeline ? { id: table.pipeline.id, name: table.pipeline.name } : null,
     loadedBy: runBody(loadedBy),
     latestRun: runBody(table.pipeline?.latest),
     extractors: table.extractors.map(extractorBody),
+    model: table.model ? { name: table.model.model, inputs: table.model.inputs, run: runBody(table.model.job) } : null,
+    ...(table.upstream ? { upstream: true } : {}),
     _links: lineageTableLinks(
       ctx.h,
       { workspaceId, name: table.name, exists: table.exists, pipelineId: table.pipeline?.id ?? null, loadedById: loadedBy?.id ?? null, latestRunId: table.pipeline?.latest?.id ?? null },

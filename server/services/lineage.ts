@@ -1,10 +1,11 @@
 import { parseBlocks } from '../../src/domain/dashboard/blocks';
 import { columnLineage, type LineageKind, type QueryLineage } from '../../src/domain/lineage';
-import { tableStatus, worstStatus, type LineageStatus } from '../../src/domain/lineageResources';
+import { tableStatus, upstreamStatuses, worstStatus, type LineageStatus } from '../../src/domain/lineageResources';
 import type { Db } from '../db/database';
 import { listDataComponents, type DataComponentRow } from '../repositories/dataComponents';
 import { componentsNamed } from '../repositories/pipelineFacts';
 import { datasetsWithQuery, loadsIn, pipelinesWithLatestRun, type LoadRow, type PipelineRunRow, type RunRow } from '../repositories/lineage';
+import { modelsIn, type ModelRow } from '../repositories/storeModels';
 import { checkQuery, QueryRefused } from '../stores/queryGuard';
 import { parse } from '../stores/sqlParser';
 import { storeColumnsOf } from '../stores/storeColumns';
@@ -27,7 +28,15 @@ export interface TableNode {
   pipeline: PipelineRunRow | undefined;
   stream: string | null;
   extractors: DataComponentRow[];
+  /** the dbt model that last built it, when that is more recent than any load (then `load` is undefined and `pipeline` is the model's) */
+  model: ModelRow | undefined;
+  /** not read by the query: a model's input, upstream of a table it reads */
+  upstream?: boolean;
 }
+
+/** How far upstream a model's inputs are followed, and how many tables at most: a manifest is a stranger's. */
+const MAX_UPSTREAM_ROUNDS = 8;
+const MAX_UPSTREAM_TABLES = 200;
 
 export type ColumnNode = {
   name: string;
@@ -100,20 +109,28 @@ function streamOf(table: string, pipeline: PipelineRunRow | undefined, component
 /** What lineage knows of these store tables of the workspace. */
 export async function tableNodes(db: Db, workspaceId: string, tables: readonly string[], now: Date, known?: ReadonlyMap<string, string[]>): Promise<TableNode[]> {
   if (tables.length === 0) return [];
-  const [columns, loads, components] = await Promise.all([
+  const [columns, loads, models, components] = await Promise.all([
     known ?? storeColumnsOf(db, workspaceId, tables),
     loadsIn(db, workspaceId, { tables }),
+    modelsIn(db, workspaceId, tables),
     listDataComponents(db, workspaceId),
   ]);
-  const pipelineIds = [...new Set(loads.map((l) => l.pipeline_id).filter((id): id is string => id !== null))];
+  const pipelineIds = [...new Set([...loads, ...models].map((l) => l.pipeline_id).filter((id): id is string => id !== null))];
   const pipelines = await pipelinesWithLatestRun(db, workspaceId, pipelineIds);
   const loadOf = new Map(loads.map((l) => [l.table_name, l]));
+  const modelOf = new Map(models.map((m) => [m.table_name, m]));
   return tables.map((name) => {
     const known = columns.get(name);
-    const load = loadOf.get(name);
-    const pipeline = load?.pipeline_id ? pipelines.get(load.pipeline_id) : undefined;
+    const loaded = loadOf.get(name);
+    const built = modelOf.get(name);
+    // whichever made the table last is what it holds: a model rebuilding a loaded table replaces its rows
+    const model = built && (!loaded || new Date(built.built_at).getTime() >= new Date(loaded.loaded).getTime()) ? built : undefined;
+    const load = model ? undefined : loaded;
+    const pipelineId = model ? model.pipeline_id : load?.pipeline_id;
+    const pipeline = pipelineId ? pipelines.get(pipelineId) : undefined;
+    const when = model ? model.built_at : load?.loaded;
     const status = tableStatus(
-      { exists: known !== undefined, loaded: load ? new Date(load.loaded) : null, lastRunFailed: pipeline?.latest?.status === 'ERROR', schedule: pipeline?.schedule ?? null },
+      { exists: known !== undefined, loaded: when !== undefined ? new Date(when) : null, lastRunFailed: pipeline?.latest?.status === 'ERROR', schedule: pipeline?.schedule ?? null },
       now,
     );
     return {
@@ -124,9 +141,30 @@ export async function tableNodes(db: Db, workspaceId: string, tables: readonly s
       load,
       pipeline,
       stream: load ? streamOf(name, pipeline, components, load.job) : null,
-      extractors: extractorsOf(pipeline, components),
+      // a model's table comes from its inputs, not from the pipeline's extractors
+      extractors: model ? [] : extractorsOf(pipeline, components),
+      model,
     };
   });
+}
+
+/**
+ * The tables upstream of these through dbt models' inputs (followed a bounded number of rounds),
+ * and each table's status made at least as bad as everything upstream of it.
+ */
+export async function withUpstream(db: Db, workspaceId: string, nodes: readonly TableNode[], now: Date): Promise<{ tables: TableNode[]; upstream: TableNode[] }> {
+  const all = new Map(nodes.map((n) => [n.name, n]));
+  const unseen = (from: Iterable<TableNode>) => [...new Set([...from].flatMap((n) => n.model?.inputs ?? []))].filter((name) => !all.has(name)).sort();
+  let frontier = unseen(nodes);
+  for (let round = 0; frontier.length > 0 && round < MAX_UPSTREAM_ROUNDS && all.size < MAX_UPSTREAM_TABLES; round++) {
+    const found = await tableNodes(db, workspaceId, frontier.slice(0, MAX_UPSTREAM_TABLES - all.size), now);
+    for (const node of found) all.set(node.name, { ...node, upstream: true });
+    frontier = unseen(found);
+  }
+  // an input not followed (past the bounds) is left out rather than taken for missing
+  const statuses = upstreamStatuses([...all.values()].map((t) => ({ name: t.name, status: t.status, inputs: (t.model?.inputs ?? []).filter((i) => all.has(i)) })));
+  const settled = [...all.values()].map((t) => ({ ...t, status: statuses.get(t.name) ?? t.status }));
+  return { tables: settled.filter((t) => !t.upstream), upstream: settled.filter((t) => t.upstream) };
 }
 
 /** The dashboards (the workspace's DASHBOARD_CONTENT) that show any of these datasets, with the aliases shown. */
@@ -174,7 +212,7 @@ export async function datasetLineage(db: Db, workspace: WorkspaceLike, dataset: 
   if (read.lineage === undefined) {
     return { status: 'failed', refused: read.refused, columns: [], tables: [], dashboards: dashboardsShowing(workspace, [{ ...dataset, status: 'failed' }]) };
   }
-  const tables = await tableNodes(db, workspace.id, read.lineage.tables, now, read.known);
+  const { tables, upstream } = await withUpstream(db, workspace.id, await tableNodes(db, workspace.id, read.lineage.tables, now, read.known), now);
   const statusOf = new Map(tables.map((t) => [t.name, t.status]));
   const columns = read.lineage.columns.map((c) => ({
     name: c.name,
@@ -184,7 +222,7 @@ export async function datasetLineage(db: Db, workspace: WorkspaceLike, dataset: 
     unresolved: [...c.unresolved],
   }));
   const status = worstStatus(tables.map((t) => t.status));
-  return { status, refused: null, columns, tables, dashboards: dashboardsShowing(workspace, [{ ...dataset, status }]) };
+  return { status, refused: null, columns, tables: [...tables, ...upstream], dashboards: dashboardsShowing(workspace, [{ ...dataset, status }]) };
 }
 
 /** The tables a dataset's query reads, or none when the guard refuses it. */
@@ -202,7 +240,7 @@ async function downstreamOf(db: Db, workspace: WorkspaceLike, fed: ReadonlySet<s
   const datasets = await datasetsWithQuery(db, workspace.id);
   const reading = (await Promise.all(datasets.map(async (d) => ({ ...d, tables: await tablesRead(d.query) })))).filter((d) => d.tables.some((t) => fed.has(t)));
   const upstream = [...new Set([...fed, ...reading.flatMap((d) => d.tables)])].sort();
-  const nodes = await tableNodes(db, workspace.id, upstream, now);
+  const { tables: nodes } = await withUpstream(db, workspace.id, await tableNodes(db, workspace.id, upstream, now), now);
   const statusOf = new Map(nodes.map((t) => [t.name, t.status]));
   const downstream = reading.map((d) => ({
     id: d.id,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LINEAGE_STATUSES, tableStatus, worstStatus, type LineageStatus } from './lineageResources';
+import { LINEAGE_STATUSES, tableStatus, upstreamStatuses, worstStatus, type LineageStatus } from './lineageResources';
 
 const NOW = new Date('2026-03-10T12:30:00Z');
 const hoursAgo = (h: number) => new Date(NOW.getTime() - h * 3_600_000);
@@ -34,6 +34,37 @@ describe('worstStatus', () => {
         const expected = LINEAGE_STATUSES.find((s) => statuses.includes(s)) ?? 'fresh';
         expect(worstStatus(statuses)).toBe(expected);
         expect(worstStatus([...statuses].reverse())).toBe(expected);
+      }),
+    );
+  });
+});
+
+describe('upstreamStatuses', () => {
+  it('carries an input’s failure down a chain of models, and a missing input as missing', () => {
+    const statuses = upstreamStatuses([
+      { name: 'raw', status: 'failed', inputs: [] },
+      { name: 'staged', status: 'fresh', inputs: ['raw'] },
+      { name: 'mart', status: 'fresh', inputs: ['staged'] },
+      { name: 'other', status: 'fresh', inputs: ['dropped'] },
+      { name: 'alone', status: 'stale', inputs: [] },
+    ]);
+    expect(Object.fromEntries(statuses)).toEqual({ raw: 'failed', staged: 'failed', mart: 'failed', other: 'missing', alone: 'stale' });
+  });
+
+  it('settles on cycles; each table is as bad as itself and each of its inputs, and no worse than the worst of them all', () => {
+    const status = fc.constantFrom(...LINEAGE_STATUSES);
+    const tables = fc.uniqueArray(fc.record({ name: fc.constantFrom('a', 'b', 'c', 'd', 'e'), status, inputs: fc.array(fc.constantFrom('a', 'b', 'c', 'd', 'e', 'x')) }), { selector: (t) => t.name });
+    fc.assert(
+      fc.property(tables, (ts) => {
+        const result = upstreamStatuses(ts);
+        const rank = (s: LineageStatus) => LINEAGE_STATUSES.indexOf(s);
+        const everything = worstStatus([...ts.map((t) => t.status), ...(ts.some((t) => t.inputs.some((i) => !ts.some((u) => u.name === i))) ? (['missing'] as const) : [])]);
+        for (const t of ts) {
+          const s = result.get(t.name)!;
+          expect(rank(s)).toBeLessThanOrEqual(rank(t.status));
+          for (const i of t.inputs) expect(rank(s)).toBeLessThanOrEqual(rank(result.get(i) ?? 'missing'));
+          expect(rank(s)).toBeGreaterThanOrEqual(rank(everything));
+        }
       }),
     );
   });

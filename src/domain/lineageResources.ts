@@ -51,6 +51,26 @@ export function tableStatus(table: TableFacts, now: Date): LineageStatus {
   return 'fresh';
 }
 
+/**
+ * The statuses of tables built from other tables (dbt models, `inputs`): each at least as bad as
+ * every table upstream of it, however far, cycles included (a manifest is a stranger's). A name
+ * not among the tables is 'missing'. Worsening only, over a finite order: it settles.
+ */
+export function upstreamStatuses(tables: readonly { name: string; status: LineageStatus; inputs: readonly string[] }[]): Map<string, LineageStatus> {
+  const status = new Map(tables.map((t) => [t.name, t.status]));
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const t of tables) {
+      const worse = worstStatus([status.get(t.name)!, ...t.inputs.map((i) => status.get(i) ?? 'missing')]);
+      if (worse !== status.get(t.name)) {
+        status.set(t.name, worse);
+        changed = true;
+      }
+    }
+  }
+  return status;
+}
+
 /** The words the view shows for each status. */
 export const LINEAGE_STATUS_TEXT: Readonly<Record<LineageStatus, string>> = {
   failed: 'Last run failed',
@@ -112,6 +132,18 @@ export const lineageTableSchema = halResource({
   /** the pipeline's latest finished run */
   latestRun: lineageRunSchema.nullish(),
   extractors: z.array(lineageExtractorSchema),
+  /** the dbt model that built the table (then `pipeline` is the one whose run built it, and `loaded` when) */
+  model: z
+    .looseObject({
+      name: z.string(),
+      /** the store tables it read */
+      inputs: z.array(z.string()),
+      /** the run that built it */
+      run: lineageRunSchema.nullish(),
+    })
+    .nullish(),
+  /** not read by the query: upstream of a table it reads (a model's input) */
+  upstream: z.boolean().optional(),
 });
 export type LineageTable = z.infer<typeof lineageTableSchema>;
 

@@ -246,6 +246,90 @@ describe('what no query reaches', () => {
   });
 });
 
+describe('a table a dbt model built', () => {
+  const MODEL_QUERY = 'SELECT customer, total FROM totals_by_customer';
+  let transformId: string;
+  let builtBy: string;
+  let elsewhere: string;
+
+  beforeAll(async () => {
+    // a second pipeline's run built totals_by_customer from the shop's tables, as the runner records it from dbt's manifest
+    transformId = await makePipeline(world, 'Lineage transform');
+    builtBy = await runLoad(world, transformId, []);
+    const store = storeDbOf(world.server.db);
+    await sql`CREATE TABLE ${sql.id(storeSchemaName(W), 'totals_by_customer')} (customer text, total numeric)`.execute(store);
+    await sql`CREATE TABLE ${sql.id(storeSchemaName(W), 'plain_table')} (customer text)`.execute(store);
+    await world.server.db
+      .insertInto('store_models')
+      .values({ workspace_id: W, table_name: 'totals_by_customer', model: 'totals', inputs: JSON.stringify([customers, orders].sort()), job_id: builtBy, pipeline_id: transformId, built_at: new Date() })
+      .execute();
+    // another workspace's model of a table named as one of ours: never ours
+    elsewhere = await outsiderWorkspace(world);
+    await world.server.db.insertInto('store_models').values({ workspace_id: elsewhere, table_name: 'plain_table', model: 'secret_model', inputs: JSON.stringify(['secret_input']), job_id: null, pipeline_id: null, built_at: new Date() }).execute();
+  });
+
+  it('carries the model, its inputs and the run that built it instead of "unloaded", and follows the inputs upstream', async () => {
+    await setQuery(datasetId, MODEL_QUERY);
+    try {
+      const body = await lineageAs('member');
+      expect(tableNamed(body, 'totals_by_customer')).toMatchObject({
+        exists: true,
+        status: 'fresh',
+        model: { name: 'totals', inputs: [customers, orders].sort(), run: { id: builtBy, status: 'COMPLETE' } },
+        pipeline: { id: transformId, name: 'Lineage transform' },
+        loadedBy: { id: builtBy, status: 'COMPLETE' },
+        extractors: [],
+        stream: null,
+        _links: {},
+      });
+      expect(Date.parse(tableNamed(body, 'totals_by_customer').loaded ?? '')).toBeGreaterThan(Date.now() - 600_000);
+      // the inputs come along, upstream, each with the run that loaded it
+      expect(body.tables.map((t) => [t.name, t.upstream ?? false])).toEqual([['totals_by_customer', false], ...[customers, orders].sort().map((t) => [t, true])]);
+      expect(tableNamed(body, orders)).toMatchObject({ upstream: true, loadedBy: { id: jobId }, stream: 'orders', model: null });
+      expect(body.status).toBe('fresh');
+      // an admin follows the model's run and pipeline, as the policy offers them
+      const owner = await lineageAs('owner');
+      expect(linkOf(tableNamed(owner, 'totals_by_customer'), REL.loadedBy)).toContain(builtBy);
+      expect(linkOf(tableNamed(owner, 'totals_by_customer'), REL.pipeline)).toContain(transformId);
+      expect((await world.owner.api.get(linkOf(tableNamed(owner, 'totals_by_customer'), REL.loadedBy))).status).toBe(200);
+    } finally {
+      await setQuery(datasetId, `SELECT c.name AS customer, sum(o.amount) AS total, count(*) AS orders FROM ${orders} o JOIN ${customers} c ON c.id = o.customer_id GROUP BY c.name`);
+    }
+  });
+
+  it("is marked by an input that is gone, and by its pipeline's failed run", async () => {
+    await setQuery(datasetId, MODEL_QUERY);
+    const inputs = (list: string[]) => world.server.db.updateTable('store_models').set({ inputs: JSON.stringify(list) }).where('workspace_id', '=', W).where('table_name', '=', 'totals_by_customer').execute();
+    try {
+      await inputs([orders, 'dropped_table']);
+      const missing = await lineageAs('member');
+      expect(tableNamed(missing, 'totals_by_customer').status).toBe('missing');
+      expect(tableNamed(missing, 'dropped_table')).toMatchObject({ exists: false, status: 'missing', upstream: true });
+      expect(missing.status).toBe('missing');
+      await inputs([customers, orders].sort());
+      const failed = await runLoad(world, transformId, [], 1);
+      const body = await lineageAs('member');
+      expect(tableNamed(body, 'totals_by_customer')).toMatchObject({ status: 'failed', model: { run: { id: builtBy } }, latestRun: { id: failed, status: 'ERROR' } });
+      expect(body.status).toBe('failed');
+    } finally {
+      await inputs([customers, orders].sort());
+      await setQuery(datasetId, `SELECT c.name AS customer, sum(o.amount) AS total, count(*) AS orders FROM ${orders} o JOIN ${customers} c ON c.id = o.customer_id GROUP BY c.name`);
+    }
+  });
+
+  it("never shows another workspace's model of a table named as ours", async () => {
+    await setQuery(datasetId, 'SELECT customer FROM plain_table');
+    try {
+      const body = await lineageAs('owner');
+      expect(body.tables).toEqual([expect.objectContaining({ name: 'plain_table', exists: true, status: 'unloaded', model: null, pipeline: null })]);
+      expect(JSON.stringify(body)).not.toContain('secret_');
+      expect(JSON.stringify(body)).not.toContain(elsewhere);
+    } finally {
+      await setQuery(datasetId, `SELECT c.name AS customer, sum(o.amount) AS total, count(*) AS orders FROM ${orders} o JOIN ${customers} c ON c.id = o.customer_id GROUP BY c.name`);
+    }
+  });
+});
+
 describe("a pipeline's impact", () => {
   it('lists the tables its runs feed, the datasets reading them and the dashboards showing those', async () => {
     const body = await impact();
