@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium } from '@playwright/test';
+import { chromium, type Page } from '@playwright/test';
 import { freePort } from '../tests/support/server';
 import { SERVER_ENTRY, startChild } from './processes';
 
@@ -31,13 +31,26 @@ export interface WireReport {
   body: number;
 }
 
-export async function measureFirstRouteOnWire(distDir: string): Promise<WireReport> {
+/** How a measured visit goes: what the server seeds, and what the browser does before counting starts and until it stops. */
+export interface WireScenario {
+  seedDemo: boolean;
+  /** the queue's runner and scheduler on (the demo's data is loaded by its seeded jobs) */
+  runner?: boolean;
+  /** Drives the page; calls `count()` at the moment from which responses are counted (before it, nothing is). */
+  drive: (page: Page, baseUrl: string, count: () => void) => Promise<void>;
+}
+
+/**
+ * Our real server in a child (serving `distDir`), Chromium with its cache disabled, and the
+ * responses of the scenario after it starts counting, as Chromium's network stack saw them.
+ */
+export async function measureOnWire(distDir: string, scenario: WireScenario): Promise<WireReport> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-wire-'));
   const server = await startChild(
     SERVER_ENTRY,
-    { PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: baseUrl, DATA_DIR: dataDir, STATIC_DIR: distDir, LOG_LEVEL: 'warn', SEED_DEMO: 'false', RUNNER_ENABLED: 'false', SCHEDULER_ENABLED: 'false' },
+    { PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: baseUrl, DATA_DIR: dataDir, STATIC_DIR: distDir, LOG_LEVEL: 'warn', SEED_DEMO: String(scenario.seedDemo), RUNNER_ENABLED: String(scenario.runner ?? false), SCHEDULER_ENABLED: String(scenario.runner ?? false) },
     `${baseUrl}/config.json`,
   );
   const browser = await chromium.launch({
@@ -52,12 +65,14 @@ export async function measureFirstRouteOnWire(distDir: string): Promise<WireRepo
     await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
     const seen = new Map<string, { path: string; status: number; type: string; encoding: string; headers: number }>();
     const finished = new Map<string, number>();
+    let counting = false;
     let acceptEncoding = '';
     cdp.on('Network.requestWillBeSentExtraInfo', (event) => {
       const value = Object.entries(event.headers).find(([name]) => name.toLowerCase() === 'accept-encoding')?.[1];
       if (value !== undefined && acceptEncoding === '') acceptEncoding = String(value);
     });
     cdp.on('Network.responseReceived', (event) => {
+      if (!counting) return;
       const { response } = event;
       const header = (name: string) => Object.entries(response.headers).find(([key]) => key.toLowerCase() === name)?.[1] ?? '';
       seen.set(event.requestId, {
@@ -70,9 +85,9 @@ export async function measureFirstRouteOnWire(distDir: string): Promise<WireRepo
     });
     cdp.on('Network.loadingFinished', (event) => finished.set(event.requestId, event.encodedDataLength));
 
-    await page.goto(`${baseUrl}/`, { waitUntil: 'load' });
-    await page.getByRole('button', { name: 'Sign in' }).waitFor({ timeout: 30_000 });
-    await page.waitForLoadState('networkidle');
+    await scenario.drive(page, baseUrl, () => {
+      counting = true;
+    });
 
     const responses: WireResponse[] = [...seen.entries()]
       .filter(([id]) => finished.has(id))
@@ -88,6 +103,19 @@ export async function measureFirstRouteOnWire(distDir: string): Promise<WireRepo
     await server.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** Issue 21: `/` signed out, until the login view is up and the network is idle. */
+export function measureFirstRouteOnWire(distDir: string): Promise<WireReport> {
+  return measureOnWire(distDir, {
+    seedDemo: false,
+    drive: async (page, baseUrl, count) => {
+      count();
+      await page.goto(`${baseUrl}/`, { waitUntil: 'load' });
+      await page.getByRole('button', { name: 'Sign in' }).waitFor({ timeout: 30_000 });
+      await page.waitForLoadState('networkidle');
+    },
+  });
 }
 
 if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === path.resolve(import.meta.dirname, 'firstRouteWire.ts')) {
