@@ -13385,6 +13385,17 @@ export interface operations {
                                 plugin: string;
                                 variant?: string | null;
                             }[];
+                            model?: {
+                                name: string;
+                                inputs: string[];
+                                run?: {
+                                    id: string;
+                                    status: string;
+                                    startTime?: string | null;
+                                    endTime?: string | null;
+                                } | null;
+                            } | null;
+                            upstream?: boolean;
                         }[];
                         dashboards: {
                             title: string;
@@ -13491,6 +13502,17 @@ export interface operations {
                                 plugin: string;
                                 variant?: string | null;
                             }[];
+                            model?: {
+                                name: string;
+                                inputs: string[];
+                                run?: {
+                                    id: string;
+                                    status: string;
+                                    startTime?: string | null;
+                                    endTime?: string | null;
+                                } | null;
+                            } | null;
+                            upstream?: boolean;
                         }[];
                         datasets: {
                             _links?: {
@@ -13608,6 +13630,17 @@ export interface operations {
                                 plugin: string;
                                 variant?: string | null;
                             }[];
+                            model?: {
+                                name: string;
+                                inputs: string[];
+                                run?: {
+                                    id: string;
+                                    status: string;
+                                    startTime?: string | null;
+                                    endTime?: string | null;
+                                } | null;
+                            } | null;
+                            upstream?: boolean;
                         };
                         datasets: {
                             _links?: {
