@@ -120,6 +120,41 @@ describe('datasetLineageGraph', () => {
   });
 });
 
+describe('datasetLineageGraph with a dbt model', () => {
+  const built = (inputStatus: 'fresh' | 'failed', modelName = 'totals'): DatasetLineage => ({
+    ...DATASET_LINEAGE,
+    columns: [{ name: 'total', kind: 'direct', status: inputStatus, sources: [{ table: 'totals', column: 'total', kind: 'direct' }], unresolved: [] }],
+    tables: [
+      lineageTable('totals', { status: inputStatus, stream: null, extractors: [], pipeline: { id: 'p2', name: 'Transform' }, loadedBy: { id: 'j2', status: 'COMPLETE' }, latestRun: { id: 'j2', status: 'COMPLETE' }, model: { name: modelName, inputs: ['orders'], run: { id: 'j2', status: 'COMPLETE' } } }),
+      lineageTable('orders', { status: inputStatus, upstream: true, ...(inputStatus === 'failed' ? { latestRun: { id: 'j3', status: 'ERROR' } } : {}) }),
+    ],
+  });
+
+  it('puts the model between its input table and its pipeline and the table it built; the input reaches the dataset only through it', () => {
+    const graph = datasetLineageGraph(built('fresh'));
+    expect(byKind(graph, 'model')).toEqual(['totals']);
+    const id = (kind: string, name: string) => graph.nodes.find((n) => n.kind === kind && n.name === name)!.id;
+    const edges = graph.edges.map((e) => `${e.from}>${e.to}`);
+    expect(edges).toContain(`${id('pipeline', 'Transform')}>${id('model', 'totals')}`);
+    expect(edges).toContain(`${id('model', 'totals')}>${id('table', 'totals')}`);
+    expect(edges).toContain(`${id('table', 'orders')}>${id('model', 'totals')}`);
+    expect(edges).not.toContain(`${id('pipeline', 'Transform')}>${id('table', 'totals')}`);
+    expect(edges).not.toContain(`${id('table', 'orders')}>${id('dataset', 'Top Customers by Revenue')}`);
+    expect(edges).toContain(`${id('table', 'totals')}>${id('dataset', 'Top Customers by Revenue')}`);
+    expect(graph.nodes.find((n) => n.kind === 'model')?.facts).toEqual(['Built by run: Complete']);
+  });
+
+  it('marks the model, its table and the dataset downstream of a failed input', () => {
+    const graph = datasetLineageGraph(built('failed'));
+    expect(graph.nodes.filter((n) => n.marked).map((n) => `${n.kind}:${n.name}`)).toEqual(expect.arrayContaining(['model:totals', 'table:totals', 'table:orders', 'dataset:Top Customers by Revenue']));
+  });
+
+  it('writes a hostile model name only inside its quoted label', () => {
+    const graph = datasetLineageGraph(built('fresh', 'a"] --> x\n%%{init}'));
+    expectWellFormed(graph, mermaidText(graph));
+  });
+});
+
 describe('tableLineageGraph', () => {
   it('shows what loaded the table and the datasets and dashboards reading it', () => {
     const graph = tableLineageGraph({

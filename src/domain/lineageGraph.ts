@@ -2,7 +2,8 @@ import type { ScreenSize } from './constants';
 import { LINEAGE_KIND_TEXT } from './lineageView';
 import { LINEAGE_STATUS_TEXT, type DatasetLineage, type LineageDashboard, type LineageStatus, type LineageTable, type TableLineage } from './lineageResources';
 
-// The lineage graph (issue 41): source → pipeline → table → dataset → dashboard, with a column's
+// The lineage graph (issue 41): source → pipeline → table → dataset → dashboard (a table a dbt
+// model built: its input tables and its pipeline → the model → the table), with a column's
 // own edges drawn when it is expanded, as nodes and edges (what the list view and the tests read)
 // and as mermaid flowchart text (what the graph view draws). Pure: the lineage resource in.
 //
@@ -11,10 +12,10 @@ import { LINEAGE_STATUS_TEXT, type DatasetLineage, type LineageDashboard, type L
 // not a letter, digit or space is written as mermaid's numeric entity (#34;), which mermaid
 // decodes only after parsing, so no name can end a label, start a statement or add a node.
 
-export type LineageNodeKind = 'source' | 'pipeline' | 'table' | 'tableColumn' | 'column' | 'dataset' | 'dashboard';
+export type LineageNodeKind = 'source' | 'pipeline' | 'model' | 'table' | 'tableColumn' | 'column' | 'dataset' | 'dashboard';
 
 export interface LineageGraphNode {
-  /** ours, never a name: 's0', 'p1', 't2', 'tc2_0', 'c3', 'd0', 'b0' */
+  /** ours, never a name: 's0', 'p1', 'm0', 't2', 'tc2_0', 'c3', 'd0', 'b0' */
   id: string;
   kind: LineageNodeKind;
   /** the entity's own name, as the resource spells it */
@@ -49,6 +50,7 @@ export const GRAPH_TEXTS = {
   kind: {
     source: 'Source',
     pipeline: 'Pipeline',
+    model: 'dbt model',
     table: 'Table',
     tableColumn: 'Table column',
     column: 'Column',
@@ -89,6 +91,7 @@ function buildGraph(source: GraphSource): LineageGraph {
   const sourceIds = new Map<string, string>();
   const pipelineIds = new Map<string, string>();
   const tableIds = new Map<string, string>();
+  const modelIds: { id: string; inputs: readonly string[] }[] = [];
   for (const table of source.tables) {
     let pipelineId: string | null = null;
     if (table.pipeline) {
@@ -127,7 +130,19 @@ function buildGraph(source: GraphSource): LineageGraph {
       focus: table.name === source.focusTable,
     });
     tableIds.set(table.name, tableId);
-    if (pipelineId !== null) edge(pipelineId, tableId);
+    if (table.model) {
+      // the pipeline ran the model, and the model made the table; its inputs are joined once every table has its node
+      const modelId = node({ id: `m${modelIds.length}`, kind: 'model', name: table.model.name, facts: table.model.run ? [`Built by run: ${runText(table.model.run.status)}`] : [], status: null, focus: false });
+      modelIds.push({ id: modelId, inputs: table.model.inputs });
+      if (pipelineId !== null) edge(pipelineId, modelId);
+      edge(modelId, tableId);
+    } else if (pipelineId !== null) edge(pipelineId, tableId);
+  }
+  for (const model of modelIds) {
+    for (const input of model.inputs) {
+      const inputId = tableIds.get(input);
+      if (inputId !== undefined) edge(inputId, model.id);
+    }
   }
 
   const datasetIds = new Map<string, string>();
@@ -181,7 +196,8 @@ function markDownstream(nodes: LineageGraphNode[], edges: readonly LineageGraphE
 
 /** The dataset page's graph; `expanded` holds the indexes (in `lineage.columns`) of the columns whose edges are drawn. */
 export function datasetLineageGraph(lineage: DatasetLineage, expanded: ReadonlySet<number> = new Set()): LineageGraph {
-  const names = lineage.tables.map((t) => t.name);
+  // a model's inputs reach the dataset through the model's table, not directly
+  const names = lineage.tables.filter((t) => !t.upstream).map((t) => t.name);
   return buildGraph({
     tables: lineage.tables,
     focusTable: null,
