@@ -3,7 +3,7 @@
 // domain/lineageGraph.ts, every name in it already written as entities; mermaid still runs with
 // securityLevel 'strict' (its sanitiser on, no click handlers) as a second wall.
 import { Caption1, makeStyles, Spinner, tokens } from '@fluentui/react-components';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useMermaidSvg } from '../useMermaidSvg';
 
 const useStyles = makeStyles({
   // never wider than its column (a phone's width included): the drawing scales down instead
@@ -11,35 +11,9 @@ const useStyles = makeStyles({
   error: { color: tokens.colorPaletteRedForeground1 },
 });
 
-type State = { status: 'drawing' } | { status: 'drawn'; svg: string } | { status: 'failed'; detail: string };
-
 export default function LineageDiagram({ text, label }: { text: string; label: string }) {
   const styles = useStyles();
-  const id = `lineage-${useId().replace(/[^a-zA-Z0-9_-]/g, '')}`;
-  const [state, setState] = useState<State>({ status: 'drawing' });
-  const ref = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    let live = true;
-    void (async () => {
-      try {
-        const { default: mermaid } = await import('mermaid');
-        mermaid.initialize({ startOnLoad: false, securityLevel: 'strict', suppressErrorRendering: true, flowchart: { useMaxWidth: true } });
-        const { svg } = await mermaid.render(id, text);
-        if (live) setState({ status: 'drawn', svg });
-      } catch (error) {
-        if (live) setState({ status: 'failed', detail: error instanceof Error ? error.message : String(error) });
-      }
-    })();
-    return () => {
-      live = false;
-    };
-  }, [id, text]);
-
-  useEffect(() => {
-    // mermaid's strict mode has sanitised the svg (DOMPurify) before returning it
-    if (state.status === 'drawn' && ref.current) ref.current.innerHTML = state.svg;
-  }, [state]);
+  const { state, ref } = useMermaidSvg(text, 'lineage');
 
   if (state.status === 'failed') return <Caption1 className={styles.error}>The graph could not be drawn ({state.detail}); the list view shows the same lineage.</Caption1>;
   return (
