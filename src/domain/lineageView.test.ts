@@ -33,8 +33,26 @@ describe('sourceTrails', () => {
         latestRun: { status: 'ERROR', ended: '2026-03-02T10:00:00.000Z' },
         stream: 'orders',
         sources: ['tap-demo', 'tap-postgres (shop)'],
+        model: null,
       },
     ]);
+  });
+
+  it('follows a table a dbt model built to the model, its run and each table it read', () => {
+    const built: Pick<DatasetLineage, 'tables'> = {
+      tables: [
+        { ...LINEAGE.tables[0]!, name: 'counted', stream: null, extractors: [], latestRun: null, status: 'fresh', pipeline: { id: 'p2', name: 'Transform' }, model: { name: 'counted', inputs: ['counts', 'gone'], run: { id: 'j1', status: 'COMPLETE' } } },
+        { ...LINEAGE.tables[0]!, name: 'counts', stream: 'counts', upstream: true },
+      ],
+    };
+    const [trail] = sourceTrails(built, { sources: [{ table: 'counted', column: 'n', kind: 'direct' }] });
+    expect(trail).toMatchObject({
+      pipeline: 'Transform',
+      stream: null,
+      sources: [],
+      model: { text: 'Built by the dbt model counted from counts, gone', inputs: ['counts: loaded by the pipeline Demo shop, stream counts (Last run failed)', 'gone: Table not found'] },
+    });
+    expect(LINEAGE_TEXTS.ranBy(trail!.model !== null)).toBe('Run by the pipeline');
   });
 
   it('marks a source whose table the lineage does not hold as missing, with no run', () => {

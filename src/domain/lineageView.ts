@@ -13,6 +13,9 @@ export const LINEAGE_TEXTS = {
   unresolved: (reference: string) => `${reference} could not be traced to one table`,
   notLoaded: 'No pipeline run has loaded this table.',
   refused: (message: string) => `The query could not be read: ${message}`,
+  builtBy: (model: string, inputs: readonly string[]) => `Built by the dbt model ${model}${inputs.length > 0 ? ` from ${inputs.join(', ')}` : ''}`,
+  /** the run line's words: a model's table was made by a run of the pipeline, a loaded one loaded by it */
+  ranBy: (model: boolean) => (model ? 'Run by the pipeline' : 'Loaded by the pipeline'),
 } as const;
 
 export const LINEAGE_KIND_TEXT: Readonly<Record<LineageKind, string>> = {
@@ -37,6 +40,17 @@ export interface SourceTrail {
   stream: string | null;
   /** the extractors the pipeline reads from: 'tap-github (github)' */
   sources: string[];
+  /** the dbt model that built the table, and one line for each table it read */
+  model: { text: string; inputs: string[] } | null;
+}
+
+/** One line for a model's input table: what made it ('counts: loaded by the pipeline Demo, stream counts'). */
+export function inputLine(lineage: Pick<DatasetLineage, 'tables'>, name: string): string {
+  const table = lineage.tables.find((t) => t.name === name);
+  if (!table) return `${name}: ${LINEAGE_STATUS_TEXT.missing}`;
+  if (table.model) return `${name}: ${LINEAGE_TEXTS.builtBy(table.model.name, table.model.inputs).replace(/^B/, 'b')} (${LINEAGE_STATUS_TEXT[table.status]})`;
+  if (!table.pipeline) return `${name}: ${LINEAGE_STATUS_TEXT[table.status]}`;
+  return `${name}: loaded by the pipeline ${table.pipeline.name}${table.stream ? `, stream ${table.stream}` : ''} (${LINEAGE_STATUS_TEXT[table.status]})`;
 }
 
 /** The trail of each source of a column, in the column's order. */
@@ -56,6 +70,7 @@ export function sourceTrails(lineage: Pick<DatasetLineage, 'tables'>, column: Pi
       latestRun: latest,
       stream: table?.stream ?? null,
       sources: (table?.extractors ?? []).map((e) => (e.name === e.plugin ? e.plugin : `${e.plugin} (${e.name})`)),
+      model: table?.model ? { text: LINEAGE_TEXTS.builtBy(table.model.name, table.model.inputs), inputs: table.model.inputs.map((input) => inputLine(lineage, input)) } : null,
     };
   });
 }

@@ -193,11 +193,12 @@ function Trail({ trail }: { trail: SourceTrail }) {
         </Body1>
         <LineageStatusBadge status={trail.status} />
       </span>
+      {trail.model !== null && <Caption1 className={styles.line}>← {trail.model.text}</Caption1>}
       {trail.pipeline === null || trail.run === null ? (
         <Caption1 className={`${styles.line} ${styles.muted}`}>← {LINEAGE_TEXTS.notLoaded}</Caption1>
       ) : (
         <Caption1 className={styles.line}>
-          ← Loaded by the pipeline <strong>{trail.pipeline}</strong>, run {runStatus(trail.run.status)}
+          ← {LINEAGE_TEXTS.ranBy(trail.model !== null)} <strong>{trail.pipeline}</strong>, run {runStatus(trail.run.status)}
           {trail.run.ended !== null && (
             <>
               , <DateText iso={trail.run.ended} withTime />
@@ -215,6 +216,11 @@ function Trail({ trail }: { trail: SourceTrail }) {
           )}
         </Caption1>
       )}
+      {trail.model?.inputs.map((line) => (
+        <Caption1 key={line} className={styles.line}>
+          ← {line}
+        </Caption1>
+      ))}
       {trail.stream !== null && (
         <Caption1 className={styles.line}>
           ← Stream <strong>{trail.stream}</strong>
