@@ -1,11 +1,11 @@
 import { createRequire } from 'node:module';
 import { expect, test, type Locator, type Page } from './fixtures';
 import { REL } from '../../src/domain/relations';
-import { dataStoresCollectionSchema, storeTablesSchema } from '../../src/domain/resources';
+import { dataStoresCollectionSchema } from '../../src/domain/resources';
 import { DEMO as SEED } from '../../server/seed';
 import { datasetLineageGraph, mermaidText } from '../../src/domain/lineageGraph';
 import { DATASET_LINEAGE, lineageTable } from '../../src/domain/lineageGraph.fixture';
-import { apiCall as call, baseUrl, DEMO, linkOf, screenshot, signIn } from './support';
+import { apiCall as call, demoTablesLoaded, DEMO, linkOf, screenshot, signIn } from './support';
 
 // The lineage graph (issue 41, item 2): a member opens Top Customers by Revenue and sees its
 // graph from the source through the Demo sales data pipeline and the orders and customers tables to
@@ -17,14 +17,8 @@ let storePath = '';
 
 test.beforeAll(async () => {
   test.setTimeout(300_000);
-  const { signIn: signInByHttp } = await import('../support/auth');
-  const token = (await signInByHttp(baseUrl(), DEMO.owner)).accessToken;
-  const workspace = await call(token, 'GET', `/api/workspaces/${SEED.workspaceId}`);
-  // the demo pipelines fill the store on the server's first start
-  await expect
-    .poll(async () => storeTablesSchema.parse((await call(token, 'GET', linkOf(workspace.body, REL.tables))).body).tables.filter((t) => t.lastLoad !== null).map((t) => t.name), { timeout: 120_000, intervals: [1_000, 2_000, 5_000] })
-    .toEqual(expect.arrayContaining(['orders', 'customers']));
-  const stores = await call(token, 'GET', linkOf(workspace.body, REL.datastores));
+  const { token, workspace } = await demoTablesLoaded(SEED.workspaceId);
+  const stores = await call(token, 'GET', linkOf(workspace, REL.datastores));
   const embedded = (dataStoresCollectionSchema.parse(stores.body)._embedded?.datastores ?? []).find((s) => s.managed === true);
   storePath = `/lab/${SEED.workspaceId}/datastores/${embedded!.id}`;
 });

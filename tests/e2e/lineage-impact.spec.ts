@@ -1,8 +1,6 @@
 import { expect, test } from './fixtures';
-import { REL } from '../../src/domain/relations';
-import { storeTablesSchema } from '../../src/domain/resources';
 import { DEMO as SEED } from '../../server/seed';
-import { apiCall as call, baseUrl, DEMO, linkOf, screenshot, searchPipelines, signIn } from './support';
+import { demoTablesLoaded, DEMO, screenshot, searchPipelines, signIn } from './support';
 
 // Impact before change (issue 41, item 3): the demo owner goes to delete the pipeline that feeds
 // the demo's datasets; the question lists the tables its runs feed, the datasets reading them and
@@ -10,13 +8,7 @@ import { apiCall as call, baseUrl, DEMO, linkOf, screenshot, searchPipelines, si
 
 test.beforeAll(async () => {
   test.setTimeout(300_000);
-  const { signIn: signInByHttp } = await import('../support/auth');
-  const token = (await signInByHttp(baseUrl(), DEMO.owner)).accessToken;
-  const workspace = await call(token, 'GET', `/api/workspaces/${SEED.workspaceId}`);
-  // the demo pipelines fill the store on the server's first start
-  await expect
-    .poll(async () => storeTablesSchema.parse((await call(token, 'GET', linkOf(workspace.body, REL.tables))).body).tables.filter((t) => t.lastLoad !== null).map((t) => t.name), { timeout: 120_000, intervals: [1_000, 2_000, 5_000] })
-    .toEqual(expect.arrayContaining(['orders', 'customers']));
+  await demoTablesLoaded(SEED.workspaceId);
 });
 
 test('deleting a pipeline that feeds datasets lists them first; Cancel keeps it (1280 and 375)', async ({ page }) => {

@@ -1,8 +1,6 @@
 import { expect, test } from './fixtures';
-import { REL } from '../../src/domain/relations';
-import { storeTablesSchema } from '../../src/domain/resources';
 import { DEMO as SEED } from '../../server/seed';
-import { apiCall as call, baseUrl, DEMO, linkOf, screenshot, searchPipelines, signIn } from './support';
+import { demoTablesLoaded, DEMO, screenshot, searchPipelines, signIn } from './support';
 
 // Lineage on the dataset page (issue 41): a member opens a demo dataset, follows a column back to
 // the store table column it is computed from, the pipeline run that loaded that table, and the
@@ -10,13 +8,7 @@ import { apiCall as call, baseUrl, DEMO, linkOf, screenshot, searchPipelines, si
 
 test.beforeAll(async () => {
   test.setTimeout(300_000);
-  const { signIn: signInByHttp } = await import('../support/auth');
-  const token = (await signInByHttp(baseUrl(), DEMO.owner)).accessToken;
-  const workspace = await call(token, 'GET', `/api/workspaces/${SEED.workspaceId}`);
-  // the demo pipelines fill the store on the server's first start
-  await expect
-    .poll(async () => storeTablesSchema.parse((await call(token, 'GET', linkOf(workspace.body, REL.tables))).body).tables.filter((t) => t.lastLoad !== null).map((t) => t.name), { timeout: 120_000, intervals: [1_000, 2_000, 5_000] })
-    .toEqual(expect.arrayContaining(['orders', 'customers']));
+  await demoTablesLoaded(SEED.workspaceId);
 });
 
 test("a member follows a dataset's column back to its pipeline run and source (1280 and 375)", async ({ page }) => {

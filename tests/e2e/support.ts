@@ -129,3 +129,20 @@ export async function searchPipelines(page: Page, name: string): Promise<Locator
   await expect(page.locator('[data-pipeline]').filter({ hasNotText: name })).toHaveCount(0);
   return page.locator(`[data-pipeline="${name}"]`);
 }
+
+/**
+ * Waits until the demo pipelines' first runs have loaded orders and customers (the server's first
+ * start fills the store), for the specs that read what they loaded. Answers the owner's token and
+ * the workspace, for what a spec sets up next.
+ */
+export async function demoTablesLoaded(workspaceId: string): Promise<{ token: string; workspace: Resource }> {
+  const { signIn: signInByHttp } = await import('../support/auth');
+  const { REL } = await import('../../src/domain/relations');
+  const { storeTablesSchema } = await import('../../src/domain/resources');
+  const token = (await signInByHttp(baseUrl(), DEMO.owner)).accessToken;
+  const workspace = (await apiCall(token, 'GET', `/api/workspaces/${workspaceId}`)).body;
+  await expect
+    .poll(async () => storeTablesSchema.parse((await apiCall(token, 'GET', linkOf(workspace, REL.tables))).body).tables.filter((t) => t.lastLoad !== null).map((t) => t.name), { timeout: 120_000, intervals: [1_000, 2_000, 5_000] })
+    .toEqual(expect.arrayContaining(['orders', 'customers']));
+  return { token, workspace };
+}
