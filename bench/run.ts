@@ -32,13 +32,18 @@ import { createScratchDatabase } from './scratch-postgres';
 interface Endpoint {
   name: string;
   path: string;
-  /** issue 21's targets per database: the share of the one-query floor's req/s, and the p99 */
+  /**
+   * The targets per database: the share of the one-query floor's req/s, and the p99. On PostgreSQL
+   * they are the measured bound issue 39 set (the list reached 39 % and the feed 19 % of the floor,
+   * and Node's own HTTP machinery holds most of the rest: docs/decisions.md), kept from regressing;
+   * issue 21's 50 % and 25 % are no longer the bar.
+   */
   target: Record<'pglite' | 'postgres', { share?: number; p99?: number }>;
 }
 
 const ENDPOINTS: Endpoint[] = [
-  { name: 'workspaces', path: READS.workspaces, target: { postgres: { share: 50, p99: 50 }, pglite: {} } },
-  { name: 'feed', path: READS.feed, target: { postgres: { share: 25, p99: 50 }, pglite: { p99: 100 } } },
+  { name: 'workspaces', path: READS.workspaces, target: { postgres: { share: 35, p99: 50 }, pglite: {} } },
+  { name: 'feed', path: READS.feed, target: { postgres: { share: 18, p99: 50 }, pglite: { p99: 100 } } },
 ];
 
 interface Row {
