@@ -4,9 +4,36 @@ import { MessageWriter, isSelected, log, parseArguments, runPlugin, text } from 
 
 // tap-postgres: the tables of one schema as streams (`{schema}-{table}`), keyed by their primary
 // key, read incrementally by a replication key column where one is configured, else in full.
+// A table of any size is read through a server-side cursor, a batch at a time, each batch written
+// out (with the reader's backpressure) before the next is fetched: the tap holds one batch.
 
 const NAME = 'tap-postgres';
-const BATCH = 1000;
+
+/**
+ * Rows per FETCH follow the rows' size, so a batch holds about BATCH_BYTES whatever the table:
+ * a fixed 1,000 rows of 100 KB documents would be 100 MB in the tap at once (issue 39: the same
+ * constant memory as tap-files). The first batch is small; each next is sized from the last.
+ */
+const BATCH_BYTES = 4 * 1024 * 1024;
+const FIRST_BATCH = 100;
+const MAX_BATCH = 10_000;
+
+/** About how many bytes a row takes as JSON, from up to 16 rows spread over the batch. */
+function bytesPerRow(records: readonly Record<string, unknown>[]): number {
+  const step = Math.max(1, Math.floor(records.length / 16));
+  let bytes = 0;
+  let sampled = 0;
+  for (let i = 0; i < records.length; i += step) {
+    bytes += JSON.stringify(records[i]).length;
+    sampled++;
+  }
+  return sampled === 0 ? 1 : Math.max(1, bytes / sampled);
+}
+
+/** The rows of the next FETCH, given the size of the last batch's rows. */
+function nextBatch(rowBytes: number): number {
+  return Math.min(MAX_BATCH, Math.max(1, Math.floor(BATCH_BYTES / rowBytes)));
+}
 
 const JSON_TYPES: Record<string, Record<string, unknown>> = {
   smallint: { type: ['integer', 'null'] },
@@ -73,16 +100,18 @@ runPlugin(NAME, async () => {
       await client.query('BEGIN READ ONLY');
       await client.query(`DECLARE rows NO SCROLL CURSOR FOR SELECT * FROM ${ident(schema)}.${ident(table)} ${where} ${order}`, where ? [from] : []);
       let count = 0;
+      let size = FIRST_BATCH;
       for (;;) {
-        const batch = await client.query<Record<string, unknown>>(`FETCH ${BATCH} FROM rows`);
-        for (const row of batch.rows) {
-          const record = Object.fromEntries(Object.entries(row).map(([k, v]) => [k, v instanceof Date ? v.toISOString() : v]));
+        const batch = await client.query<Record<string, unknown>>(`FETCH ${size} FROM rows`);
+        const records = batch.rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, v instanceof Date ? v.toISOString() : v])));
+        for (const record of records) {
           await out.write({ type: 'RECORD', stream, record });
           if (replicationKey) bookmarks[stream] = { replication_key_value: record[replicationKey] };
           count++;
         }
-        if (batch.rows.length < BATCH) break;
+        if (records.length < size) break;
         await out.write({ type: 'STATE', value: { bookmarks: { ...bookmarks } } });
+        size = nextBatch(bytesPerRow(records));
       }
       await client.query('COMMIT');
       await out.write({ type: 'STATE', value: { bookmarks: { ...bookmarks } } });
