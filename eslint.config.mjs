@@ -47,7 +47,7 @@ const local = { rules: { 'page-boundaries': pageBoundaries, 'route-boundaries': 
 const serverOnly = noImport(['**/src/ui/**', '**/src/machines/**', '**/src/api/**', 'react', 'react-dom', 'xstate', '@fluentui/*', '@auth0/*', 'ofetch'], 'server may import src/domain only.');
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'dist-server/**', '.build-stamps/**', 'public/**', 'node_modules/**', 'data/**', 'test-results/**', 'playwright-report/**', '*.config.*', 'eslint.config.mjs'] },
+  { ignores: ['dist/**', 'dist-server/**', '.build-stamps/**', 'public/**', 'node_modules/**', 'data/**', 'test-results/**', 'playwright-report/**', '.stryker-tmp/**', 'reports/**', '*.config.*', 'eslint.config.mjs'] },
   { linterOptions: { reportUnusedDisableDirectives: 'error' } },
   ...tseslint.configs.recommendedTypeChecked,
   {
