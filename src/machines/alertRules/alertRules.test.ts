@@ -89,7 +89,7 @@ describe.each(cases)('alertRules machine for %s, generated paths', (name, loaded
     }
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replays %s', async (_, path) => {
+  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_, path) => {
     await replayPath(alertRulesMachine, path, {
       input,
       states: {

@@ -138,7 +138,7 @@ describe('apiKeys machine, generated paths', () => {
     }
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replays %s', async (_, path) => {
+  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_, path) => {
     await replayPath(apiKeysMachine, path, {
       input,
       states: {

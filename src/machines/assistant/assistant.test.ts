@@ -46,7 +46,7 @@ describe('assistant machine, generated paths', () => {
     }
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replays %s', async (_, path) => {
+  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_, path) => {
     const log = await replayPath(assistantMachine, path, {
       input,
       states: {

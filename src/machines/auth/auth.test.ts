@@ -134,7 +134,7 @@ describe('auth machine (model-based)', () => {
     }
   });
 
-  it.each(names.flatMap((name) => pathsOf[name].map((p) => [`${name}: ${p.description}`, name, p] as const)))('%s', async (_, name, path) => {
+  it.each(names.flatMap((name) => pathsOf[name].map((p) => [`${name}: ${p.description}`, name, p] as const)))('replay: %s', async (_, name, path) => {
     await replayPath(authMachine, path, { input: INPUTS[name], states: statesFor(name) });
   });
 });

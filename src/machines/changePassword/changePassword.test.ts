@@ -19,7 +19,7 @@ describe('changePassword machine, generated paths', () => {
     expect(unwalkedTransitions(changePasswordMachine, paths, { input, events })).toEqual([]);
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replays %s', async (_, path) => {
+  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_, path) => {
     await replayPath(changePasswordMachine, path, {
       input,
       states: {

@@ -34,7 +34,7 @@ describe.each(['', 'in:weekly-review'])('channel selection from search "%s" (mod
     expect(unwalkedTransitions(channelSelectionMachine, paths, { input, events })).toEqual([]);
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, path) => {
+  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
     const log = await replayPath(channelSelectionMachine, path, {
       input,
       states: {

@@ -63,7 +63,7 @@ describe('the comment thread (model-based)', () => {
     expect(unwalkedTransitions(commentThreadMachine, paths, options)).toEqual([]);
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, path) => {
+  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
     await replayPath(commentThreadMachine, path, {
       input,
       states: {

@@ -62,7 +62,7 @@ describe.each(inputs)('the data store form for %s (model-based)', (_, input) => 
     expect(unwalkedTransitions(dataStoreFormMachine, paths, options).filter((t) => input.datastoreId !== null || !/confirming|deleting|refresh|storePoll|user\.delete/.test(t))).toEqual([]);
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, path) => {
+  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
     await replayPath(dataStoreFormMachine, path, {
       input,
       states: {

@@ -39,7 +39,7 @@ describe('the data stores list (model-based)', () => {
     expect(unwalkedTransitions(dataStoreListMachine, paths, options)).toEqual([]);
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, path) => {
+  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
     await replayPath(dataStoreListMachine, path, {
       input,
       states: {

@@ -142,7 +142,7 @@ describe.each(cases)('datasetEditor machine, the query builder on %s, generated 
     }
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replays %s', async (_, path) => {
+  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_, path) => {
     await replayPath(datasetEditorMachine, path, {
       input,
       states: {

@@ -191,7 +191,7 @@ describe.each(cases)('datasetEditor machine for %s, generated paths', (name, inp
     }
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replays %s', async (_, path) => {
+  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_, path) => {
     await replayPath(datasetEditorMachine, path, {
       input,
       states: {

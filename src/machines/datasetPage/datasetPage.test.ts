@@ -89,7 +89,7 @@ describe.each(Object.entries(suites))('datasetPage: %s (model-based)', (_name, e
     expect(unwalkedTransitions(datasetPageMachine, paths, { input, events })).toEqual([]);
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, path) => {
+  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
     await replayPath(datasetPageMachine, path, {
       input,
       states: {

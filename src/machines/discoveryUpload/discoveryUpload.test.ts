@@ -75,7 +75,7 @@ describe('discoveryUpload machine (model-based)', () => {
     for (const path of paths) for (let i = 1; i < path.steps.length; i += 1) checkStep(path.steps[i - 1]!, path.steps[i]!);
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, path) => {
+  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
     await replayPath(discoveryUploadMachine, path, {
       input,
       states: {

@@ -142,7 +142,7 @@ describe('feed machine, generated paths', () => {
     }
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replays %s', async (_, path) => {
+  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_, path) => {
     await replayPath(feedMachine, path, {
       input,
       states: {

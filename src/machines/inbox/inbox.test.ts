@@ -59,7 +59,7 @@ describe('the inbox (model-based)', () => {
     expect(unwalkedTransitions(inboxMachine, paths, options)).toEqual([]);
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, path) => {
+  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
     const log = await replayPath(inboxMachine, path, {
       states: {
         // Only a notification carrying the link is acted on.

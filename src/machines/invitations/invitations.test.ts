@@ -56,7 +56,7 @@ describe('the invitations list (model-based)', () => {
     expect(unwalkedTransitions(invitationsMachine, paths, options)).toEqual([]);
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, path) => {
+  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
     await replayPath(invitationsMachine, path, {
       input,
       states: {

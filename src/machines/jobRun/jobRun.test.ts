@@ -46,7 +46,7 @@ describe.each([
     expect(unwalkedTransitions(jobRunMachine, paths, options)).toEqual([]);
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, path) => {
+  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
     await replayPath(jobRunMachine, path, {
       input,
       states: {

@@ -40,7 +40,7 @@ describe('landing machine (model-based)', () => {
     expect([...outcomes].sort()).toEqual([...ROUTES].sort());
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_, path) => {
+  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_, path) => {
     await replayPath(landingMachine, path, {
       input,
       states: {

@@ -70,7 +70,7 @@ describe.each(['LIST', 'SOURCE'] as const)('library rows of kind %s (model-based
     if (kind === 'LIST') expect(unwalkedTransitions(libraryListsMachine, paths, { input, events })).toEqual([]);
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, path) => {
+  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
     for (let i = 1; i < path.steps.length; i += 1) checkStep(path.steps[i - 1]!, path.steps[i]!);
     const log = await replayPath(libraryListsMachine, path, { input });
     for (const call of log.invocations.filter((c) => c.src === 'saveList')) {

@@ -38,7 +38,7 @@ describe.each([
     expect(unwalkedTransitions(logStreamMachine, paths, { input, events })).toEqual([]);
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, path) => {
+  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
     await replayPath(logStreamMachine, path, {
       input,
       states: {

@@ -41,7 +41,7 @@ describe('members (model-based)', () => {
     expect(unwalkedTransitions(membersMachine, paths, options)).toEqual([]);
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, path) => {
+  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
     // what the pages read along the path add up to: each member once, where first seen
     const read = path.steps.flatMap(({ event }) => (event.type.startsWith('xstate.done.actor.') ? ((event as unknown as { output: MembersCollection }).output._embedded?.members ?? []) : []));
     const expected = [...new Set(read.map((m) => m.id))];

@@ -42,7 +42,7 @@ describe('news (model-based)', () => {
     expect(unwalkedTransitions(newsMachine, paths, { input, events })).toEqual([]);
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, path) => {
+  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
     await replayPath(newsMachine, path, {
       input,
       states: {

@@ -95,7 +95,7 @@ describe('onboarding (model-based)', () => {
 
   for (const [input, paths] of pathsByInput) {
     describe(`/setup/${input.step}/${input.workspaceId}`, () => {
-      it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, path) => {
+      it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
         await replayPath(onboardingMachine, path, {
           input,
           states: {

@@ -132,7 +132,7 @@ describe('paged list (model-based)', () => {
     }
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replays %s', async (_d, path) => {
+  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
     await replayPath(machine, path, {
       input,
       states: {

@@ -174,7 +174,7 @@ describe.each(cases)('pipelineForm machine for %s, generated paths', (_, input, 
     }
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replays %s', async (_, path) => {
+  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_, path) => {
     await replayPath(pipelineFormMachine, path, {
       input,
       states: {

@@ -71,7 +71,7 @@ describe.each([
     }
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replays %s', async (_, path) => {
+  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_, path) => {
     await replayPath(profileFormMachine, path, {
       input,
       states: {

@@ -34,7 +34,7 @@ describe('the setup tasks view (model-based)', () => {
     expect(unwalkedTransitions(setupTasksMachine, paths, options)).toEqual([]);
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, path) => {
+  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
     await replayPath(setupTasksMachine, path, {
       input,
       states: {

@@ -48,7 +48,7 @@ describe.each(INPUTS.map((input) => [input.table ?? 'no table', input] as const)
     expect(unwalkedTransitions(storeBrowserMachine, paths, options)).toEqual([]);
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, path) => {
+  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
     // the lineage view is the last one picked, or none yet (the screen's width decides)
     const picked = path.steps.map((step) => step.event).filter((e) => e.type === 'user.lineageView');
     expect((path.state as StoreBrowserSnapshot).context.lineageView).toBe(picked.length === 0 ? null : (picked.at(-1) as unknown as { view: string }).view);

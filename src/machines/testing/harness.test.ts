@@ -79,7 +79,7 @@ describe('model-based harness', () => {
     expect(paths.some((p) => p.state.status === 'done')).toBe(true);
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replays %s', async (_, path) => {
+  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_, path) => {
     const log = await replayPath(counter, path, {
       states: {
         loading: (snapshot, { invocations }) => {

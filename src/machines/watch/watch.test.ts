@@ -36,7 +36,7 @@ describe.each([
     expect(unwalkedTransitions(watchMachine, paths, { input, events })).toEqual([]);
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, path) => {
+  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
     await replayPath(watchMachine, path, {
       input,
       states: {

@@ -81,7 +81,7 @@ describe('the workspace form (model-based)', () => {
     expect(unwalkedTransitions(workspaceFormMachine, paths, options)).toEqual([]);
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, path) => {
+  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
     await replayPath(workspaceFormMachine, path, {
       input,
       states: {

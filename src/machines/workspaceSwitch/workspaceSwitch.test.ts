@@ -27,7 +27,7 @@ describe('workspaceSwitch machine, generated paths', () => {
     for (const step of switches) expect((step.event as unknown as { workspaceId: string }).workspaceId).toBe('w2');
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replays %s', async (_, path) => {
+  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_, path) => {
     const log = await replayPath(workspaceSwitchMachine, path, {
       input,
       states: {
