@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { createActor, waitFor } from 'xstate';
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise, waitFor } from 'xstate';
 import { createApiClient } from '../../api/client';
 import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
@@ -93,5 +93,55 @@ describe('members with the real actors', () => {
     expect(actor.getSnapshot().context.items.map((m) => m.administrator)).toEqual([true, false, false, false]);
     expect(fake.calls.map((c) => c.url)).toEqual([`${API}/workspaces/w/members?size=50`, `${API}/workspaces/w/members?page=1&size=2`, `${API}/workspaces/w/members?page=2&size=2`]);
     actor.stop();
+  });
+});
+
+// Independent checks (issue 40): the test's own actors and the lists written out here.
+describe('members, checked by hand', () => {
+  it('lists the members the first page embeds, then each member of the next page not listed yet', async () => {
+    const asked: unknown[] = [];
+    const actors = {
+      loadFirst: fromPromise<MembersCollection, { workspace: unknown }>(({ input: first }) => {
+        asked.push(first);
+        return Promise.resolve(FIRST);
+      }),
+      loadNext: fromPromise<MembersCollection, { page: MembersCollection }>(({ input: next }) => {
+        asked.push(next.page);
+        return Promise.resolve(SECOND);
+      }),
+    };
+    const actor = createActor(membersMachine.provide({ actors }), { input }).start();
+    await waitFor(actor, (s) => s.matches('ready'));
+    expect(actor.getSnapshot().context.items.map((m) => m.id)).toEqual(['a', 'b']);
+    actor.send({ type: 'user.loadMore' });
+    await waitFor(actor, (s) => s.matches('ready') && s.context.items.length > 2);
+    expect(actor.getSnapshot().context.items.map((m) => m.id)).toEqual(['a', 'b', 'c']);
+    expect(asked).toEqual([{ workspace }, FIRST]);
+    actor.stop();
+  });
+
+  it('cancels the request for members when the page is left before it answers', async () => {
+    const signals: AbortSignal[] = [];
+    const fake = fakeFetch({ body: FIRST }, { hang: true }, { hang: true });
+    const client = createApiClient({
+      baseURL: API,
+      getToken: () => Promise.resolve('t'),
+      fetch: (url, init) => {
+        if (init?.signal) signals.push(init.signal);
+        return fake.fetch(url, init);
+      },
+      retryDelay: () => 0,
+    });
+    const first = createActor(membersMachine.provide({ actors: membersActors(client) }), { input }).start();
+    await waitFor(first, (s) => s.matches('ready'));
+    first.send({ type: 'user.loadMore' });
+    await vi.waitFor(() => expect(fake.calls).toHaveLength(2));
+    first.stop();
+    // a second visit leaves while the first page is on its way
+    const second = createActor(membersMachine.provide({ actors: membersActors(client) }), { input }).start();
+    await vi.waitFor(() => expect(fake.calls).toHaveLength(3));
+    second.stop();
+    expect(signals).toHaveLength(3);
+    expect(signals.slice(1).every((s) => s.aborted)).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { createActor, waitFor } from 'xstate';
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise, waitFor } from 'xstate';
 import { createApiClient } from '../../api/client';
 import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
@@ -74,5 +74,70 @@ describe('news with the real actors', () => {
     expect(first.searchParams.get('q')).toBe('in:sales');
     expect(new URL(fake.calls[1]?.url ?? '').pathname).toBe('/api/workspaces/w/news/channels');
     actor.stop();
+  });
+});
+
+// Independent checks (issue 40): the test's own actors, expected lists written here from spec 002
+// §2 News (channel chips, news with their dataset, Load More, reload).
+describe('news, checked by hand', () => {
+  function start() {
+    const calls: string[] = [];
+    const firsts: { resolve: (value: typeof FIRST) => void; reject: (error: unknown) => void }[] = [];
+    const actors = {
+      loadFirst: fromPromise<typeof FIRST, typeof input>(({ input: asked }) => {
+        calls.push(`first ${asked.workspaceId} ${asked.q}`);
+        return new Promise((resolve, reject) => void firsts.push({ resolve, reject }));
+      }),
+      loadNext: fromPromise<NewsCollection, { page: NewsCollection }>(() => {
+        calls.push('next');
+        return Promise.resolve(SECOND);
+      }),
+    };
+    const actor = createActor(newsMachine.provide({ actors }), { input }).start();
+    return { actor, calls, firsts };
+  }
+
+  it('shows the channel chips the first answer brings and only news with a dataset', async () => {
+    const { actor, firsts } = start();
+    firsts[0]!.resolve(FIRST);
+    await waitFor(actor, (s) => s.matches('ready'));
+    expect(actor.getSnapshot().context.channels).toEqual([{ id: 'c', name: 'Sales' }]);
+    // 'x' has no dataset
+    expect(actor.getSnapshot().context.items.map((i) => i.id)).toEqual(['a', 'b']);
+    actor.stop();
+  });
+
+  it('reloads on request, keeping the list on screen until the fresh first page replaces it', async () => {
+    const { actor, calls, firsts } = start();
+    firsts[0]!.resolve(FIRST);
+    await waitFor(actor, (s) => s.matches('ready'));
+    actor.send({ type: 'user.reload' });
+    expect(actor.getSnapshot().value).toBe('loading');
+    expect(actor.getSnapshot().context.items.map((i) => i.id)).toEqual(['a', 'b']);
+    expect(calls).toEqual(['first w in:sales', 'first w in:sales']);
+    firsts[1]!.resolve({ page: page([item('z')], false), channels: [] });
+    await waitFor(actor, (s) => s.matches('ready'));
+    expect(actor.getSnapshot().context.items.map((i) => i.id)).toEqual(['z']);
+    expect(actor.getSnapshot().context.channels).toEqual([]);
+    actor.stop();
+  });
+
+  it('cancels both first requests when the page is left before they answer', async () => {
+    const signals: AbortSignal[] = [];
+    const fake = fakeFetch({ hang: true }, { hang: true });
+    const client = createApiClient({
+      baseURL: API,
+      getToken: () => Promise.resolve('t'),
+      fetch: (url, init) => {
+        if (init?.signal) signals.push(init.signal);
+        return fake.fetch(url, init);
+      },
+      retryDelay: () => 0,
+    });
+    const actor = createActor(newsMachine.provide({ actors: newsActors(client) }), { input }).start();
+    await vi.waitFor(() => expect(fake.calls).toHaveLength(2));
+    actor.stop();
+    expect(signals).toHaveLength(2);
+    expect(signals.every((s) => s.aborted)).toBe(true);
   });
 });
