@@ -2,6 +2,7 @@ import { initialTransition, transition, __unsafe_getAllOwnEventDescriptors as ow
 import type { AnyMachineSnapshot, AnyStateMachine, EventObject, InputFrom, SnapshotFrom } from 'xstate';
 import { getAdjacencyMap, getShortestPaths, getSimplePaths, serializeSnapshot } from 'xstate/graph';
 import type { StatePath } from 'xstate/graph';
+import { test } from 'vitest';
 
 /**
  * Payloads to try for an event type, without `type`. Listing a type is how a test supplies the
@@ -56,6 +57,32 @@ type Adjacency = Record<
  * `xstate.after.*`) that replayPath turns back into scripted actor results and clock ticks.
  */
 export function modelPaths<TMachine extends AnyStateMachine>(machine: TMachine, options: ModelPathOptions<TMachine> = {}): ModelPath[] {
+  return orFailingTest(`the paths of ${machine.id}`, () => generatePaths(machine, options), []);
+}
+
+/**
+ * `build()`, or, when it throws while a test file is being collected, a test that fails with its
+ * error (and `fallback`). Paths are generated at a file's top level; a machine XState cannot
+ * traverse (a guard it cannot evaluate, say) would otherwise crash the file's collection, which
+ * vitest reports as a file error and Stryker's vitest runner does not count as a failed test, so
+ * the mutant "survived". Inside a running test `test()` itself throws, and the error is rethrown.
+ */
+function orFailingTest<T>(what: string, build: () => T, fallback: T): T {
+  try {
+    return build();
+  } catch (error) {
+    try {
+      test(`${what} can be generated`, () => {
+        throw error;
+      });
+    } catch {
+      throw error;
+    }
+    return fallback;
+  }
+}
+
+function generatePaths<TMachine extends AnyStateMachine>(machine: TMachine, options: ModelPathOptions<TMachine>): ModelPath[] {
   const traversal = traversalOf(options);
   const strategy = options.strategy ?? 'transitions';
   const generate = strategy === 'simple' ? getSimplePaths : getShortestPaths;
