@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { createActor, waitFor } from 'xstate';
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise, waitFor } from 'xstate';
 import { createApiClient } from '../../api/client';
 import { fakeFetch } from '../../api/testing/fakeFetch';
 import { modelPaths, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
@@ -60,5 +60,64 @@ describe('workspaceSwitch against the real client', () => {
     await waitFor(actor, (s) => s.status === 'done');
     expect(fake.calls.map((c) => [c.method, c.url, c.body])).toEqual([['PATCH', 'http://api.test/api/profiles/auth0%7C42', { defaultWorkspace: { id: 'w2' } }]]);
     expect(reloads).toBe(1);
+  });
+});
+
+// Independent checks (issue 40): the test's own actor and action, expectations from spec 000
+// section 2.4 (Switch Workspace: set the default workspace, then reload to '/').
+describe('workspaceSwitch, checked by hand', () => {
+  function start(answer: () => Promise<void>) {
+    const calls: unknown[] = [];
+    let reloads = 0;
+    const machine = workspaceSwitchMachine.provide({
+      actors: {
+        setDefaultWorkspace: fromPromise<void, { profileId: string; workspaceId: string }>(({ input: asked }) => {
+          calls.push(asked);
+          return answer();
+        }),
+      },
+      actions: { reloadToRoot: () => void (reloads += 1) },
+    });
+    const actor = createActor(machine, { input }).start();
+    return { actor, calls, reloads: () => reloads };
+  }
+
+  it('stays where it is, says why and does not reload when the new default is refused', async () => {
+    const { actor, calls, reloads } = start(() => Promise.reject(new Error('You may not use this workspace')));
+    actor.send({ type: 'user.switch', workspaceId: 'w9' });
+    await waitFor(actor, (s) => s.matches('idle') && s.context.error !== null);
+    expect(calls).toEqual([{ profileId: 'auth0|42', workspaceId: 'w9' }]);
+    expect(actor.getSnapshot().context).toEqual({ profileId: 'auth0|42', workspaceId: null, error: 'You may not use this workspace' });
+    expect(reloads()).toBe(0);
+    // a second try clears the message while it runs
+    actor.send({ type: 'user.switch', workspaceId: 'w9' });
+    expect(actor.getSnapshot().context.error).toBeNull();
+    actor.stop();
+  });
+
+  it('ignores a blank workspace id', () => {
+    const { actor, calls } = start(() => Promise.resolve());
+    for (const workspaceId of ['', '   ']) actor.send({ type: 'user.switch', workspaceId });
+    expect(actor.getSnapshot().value).toBe('idle');
+    expect(calls).toEqual([]);
+    actor.stop();
+  });
+
+  it('cancels the request when the menu is closed before it answers', async () => {
+    let signal: AbortSignal | undefined;
+    const fake = fakeFetch({ hang: true });
+    const client = createApiClient({
+      baseURL: 'http://api.test/api',
+      getToken: () => Promise.resolve('t'),
+      fetch: (url, init) => {
+        signal = init?.signal ?? undefined;
+        return fake.fetch(url, init);
+      },
+    });
+    const actor = createActor(workspaceSwitchMachine.provide({ actors: workspaceSwitchActors(client), actions: { reloadToRoot: () => undefined } }), { input }).start();
+    actor.send({ type: 'user.switch', workspaceId: 'w2' });
+    await vi.waitFor(() => expect(fake.calls).toHaveLength(1));
+    actor.stop();
+    expect(signal?.aborted).toBe(true);
   });
 });
