@@ -3,33 +3,25 @@ import { useNavigate } from 'react-router-dom';
 import type { Clipboard } from '../machines/apiKeys/apiKeys.actors';
 import { useAuthPort } from './auth/AuthBridge';
 import { provideAuthMachine } from './authMachine';
-import type { MachineEffects, Machines, provideMachines } from './machines';
+import type { MachineArea } from './machineAreas/area';
+import type { MachineEffects } from './machineEffects';
 import { useRuntime } from './runtime';
 
 /**
  * The machines for one set of effects. Only the auth machine is there from the start: the shell
- * gate needs it to choose between sign-in and the app. Every other machine is in a chunk of its own
- * (./machines with the domain and API modules behind it), loaded the first time a view asks for
- * one, so the first route does not carry the whole app (issue 21).
+ * gate needs it to choose between sign-in and the app. Every other machine belongs to an area
+ * (./machineAreas) that the views using it import statically, so its code travels in their route's
+ * chunks and a page loads no machine it does not use (issue 39: the Lab's editors are not in the
+ * feed). An area is provided the first time a view asks for it, and once per set of effects, so
+ * every view of the session starts its actors from the same provided machine.
  */
 interface MachinesCell {
   readonly effects: MachineEffects;
   readonly auth: ReturnType<typeof provideAuthMachine>;
-  machines: Machines | undefined;
-  loading: Promise<void> | undefined;
-  /** the chunk could not be loaded: thrown to the error boundary, as React.lazy does */
-  failure: Error | undefined;
+  readonly areas: Map<MachineArea<unknown>, unknown>;
 }
 
 const MachinesContext = createContext<MachinesCell | null>(null);
-
-type MachinesModule = { provideMachines: typeof provideMachines };
-let machinesModule: Promise<MachinesModule> | undefined;
-
-/** Starts loading every machine's code (once); the signed-in app calls it beside its own chunk. */
-export function preloadMachines(): Promise<MachinesModule> {
-  return (machinesModule ??= import('./machines'));
-}
 
 // The clipboard exists only in secure contexts; elsewhere Copy fails with a message instead of throwing.
 const browserClipboard: Clipboard = {
@@ -70,7 +62,7 @@ export function MachinesProvider({ children }: { children: ReactNode }) {
       clipboard: browserClipboard,
       fetch: browserFetch,
     };
-    return { effects, auth: provideAuthMachine(effects), machines: undefined, loading: undefined, failure: undefined };
+    return { effects, auth: provideAuthMachine(effects), areas: new Map() };
   }, [client, reporter, config, port]);
   return <MachinesContext.Provider value={cell}>{children}</MachinesContext.Provider>;
 }
@@ -86,24 +78,9 @@ export function useAuthMachine(): MachinesCell['auth'] {
   return useMachinesCell().auth;
 }
 
-/**
- * The app's machines, effects already provided: views only start them with their input. Until the
- * machines' chunk is in, the view suspends (the nearest Suspense boundary shows its fallback), as a
- * lazy component does.
- */
-export function useMachines(): Machines {
+/** The machines of one area, effects already provided: views only start them with their input. */
+export function useMachines<M>(area: MachineArea<M>): M {
   const cell = useMachinesCell();
-  if (cell.machines) return cell.machines;
-  if (cell.failure !== undefined) throw cell.failure;
-  cell.loading ??= preloadMachines().then(
-    ({ provideMachines }) => {
-      cell.machines = provideMachines(cell.effects);
-    },
-    (error: unknown) => {
-      cell.failure = error instanceof Error ? error : new Error('The app could not be loaded.');
-    },
-  );
-  // React's Suspense protocol: a thrown promise, rendered again once it settles
-  // eslint-disable-next-line @typescript-eslint/only-throw-error
-  throw cell.loading;
+  if (!cell.areas.has(area)) cell.areas.set(area, area.provide(cell.effects));
+  return cell.areas.get(area) as M;
 }

@@ -2,12 +2,12 @@ import { pathTo } from '../domain/routes';
 import { authActors } from '../machines/auth/auth.actors';
 import { authMachine } from '../machines/auth/auth.machine';
 import { rememberSignInRestart } from './auth/signInRestart';
-import type { MachineEffects } from './machines';
+import type { MachineEffects } from './machineEffects';
 
 /**
  * The auth machine with its effects: the one machine the first route needs (the shell gate decides
- * between sign-in and the app with it). It is apart from provideMachines so that the first route
- * does not carry every other machine of the app (issue 21: the first route's bytes).
+ * between sign-in and the app with it). It is apart from the areas (./machineAreas) so that the
+ * first route carries no other machine of the app (issue 21: the first route's bytes).
  */
 export function provideAuthMachine(effects: MachineEffects) {
   const { client, reporter, navigate } = effects;

@@ -38,7 +38,7 @@ import { pipelineFormMachine } from '../machines/pipelineForm/pipelineForm.machi
 import { profileFormMachine } from '../machines/profileForm/profileForm.machine';
 import { workspaceSwitchMachine } from '../machines/workspaceSwitch/workspaceSwitch.machine';
 import { watchMachine } from '../machines/watch/watch.machine';
-import { provideMachines, type MachineEffects, type Machines } from './machines';
+import { MACHINE_AREAS, provideMachines, type MachineEffects, type Machines } from './machines';
 
 const ORIGINALS: { readonly [K in keyof Machines]: AnyStateMachine } = {
   auth: authMachine,
@@ -110,6 +110,16 @@ describe('the composition root', () => {
     for (const [action, implementation] of Object.entries(original.actions)) {
       if (isEffect(implementation)) expect(provided.actions[action], action).not.toBe(implementation);
     }
+  });
+
+  // provideMachines merges the areas: a name in two of them would hide one machine from the test above
+  it('no two areas provide a machine under the same name', () => {
+    const owners = new Map<string, string[]>();
+    for (const area of MACHINE_AREAS) {
+      for (const name of Object.keys(area.provide(effects().deps))) owners.set(name, [...(owners.get(name) ?? []), area.name]);
+    }
+    expect([...owners].filter(([, areas]) => areas.length > 1)).toEqual([]);
+    expect(owners.size + 1).toBe(Object.keys(ORIGINALS).length);
   });
 
   it('emits the saved profile for the page and the session', async () => {

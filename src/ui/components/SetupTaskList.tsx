@@ -19,6 +19,7 @@ import type { Job, Workspace } from '../../domain/resources';
 import { isTaskInProgress, shortCommitId, taskStatusLabel, taskTarget, taskTitle } from '../../domain/setupTasks';
 import { EmptyState } from './EmptyState';
 import { useMachines } from '../MachinesProvider';
+import { setupTasksMachines } from '../machineAreas/setupTasks';
 
 const useStyles = makeStyles({
   list: { display: 'grid', gap: tokens.spacingVerticalM, gridTemplateColumns: 'repeat(auto-fill, minmax(280px, 1fr))' },
@@ -45,7 +46,7 @@ const ICONS: Readonly<Record<string, ReactElement>> = {
 /** The workspace's setup tasks as cards (spec 001 §2–§4); shared by the Lab, the app area and onboarding step 3. */
 export function SetupTaskList({ workspace }: { workspace: Workspace }) {
   const styles = useStyles();
-  const machines = useMachines();
+  const machines = useMachines(setupTasksMachines);
   const actor = useActorRef(machines.setupTasks, { input: { workspace } });
   const tasks = useSelector(actor, (s) => s.context.tasks);
   const error = useSelector(actor, (s) => s.context.error);

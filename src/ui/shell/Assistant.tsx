@@ -23,6 +23,7 @@ import { MESSAGES } from '../../domain/errors';
 import type { Workspace } from '../../domain/resources';
 import { selectCanSubmit } from '../../machines/assistant/assistant.machine';
 import { useMachines } from '../MachinesProvider';
+import { shellMachines } from '../machineAreas/shell';
 
 const useStyles = makeStyles({
   // The toolbar is brand-coloured: the icon sits on it like the toolbar's other buttons.
@@ -49,7 +50,7 @@ export function Assistant({ workspace }: { workspace: Workspace }) {
 
 function AssistantDialog({ workspace }: { workspace: Workspace }) {
   const styles = useStyles();
-  const machines = useMachines();
+  const machines = useMachines(shellMachines);
   const assistant = useActorRef(machines.assistant, { input: { workspace } });
 
   const open = useSelector(assistant, (s) => !s.matches('closed'));

@@ -4,6 +4,7 @@ import { datasetRedirect, labHomePath, rootRoute } from '../../domain/landing';
 import { pathTo } from '../../domain/routes';
 import { Loading } from '../components/Loading';
 import { useMachines } from '../MachinesProvider';
+import { shellMachines } from '../machineAreas/shell';
 import { ApiErrorScreen } from './ApiErrorScreen';
 import { useSession } from './session';
 import { useRouteParams } from './useRoute';
@@ -25,7 +26,7 @@ export function LandingRedirect() {
 }
 
 function Landing({ workspaceId }: { workspaceId: string }) {
-  const machines = useMachines();
+  const machines = useMachines(shellMachines);
   const { auth } = useSession();
   const landing = useActorRef(machines.landing, { input: { workspaceId } });
   const route = useSelector(landing, (s) => (s.status === 'done' ? s.output?.route : undefined));

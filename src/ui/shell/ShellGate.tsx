@@ -6,7 +6,7 @@ import { featureSwitches } from '../../domain/features';
 import { useAuthSnapshot } from '../auth/AuthBridge';
 import { signInRestartedRecently } from '../auth/signInRestart';
 import { Loading } from '../components/Loading';
-import { preloadMachines, useAuthMachine } from '../MachinesProvider';
+import { useAuthMachine } from '../MachinesProvider';
 import { useRuntime } from '../runtime';
 import { ApiErrorScreen } from './ApiErrorScreen';
 import { LoginView } from './LoginView';
@@ -14,9 +14,9 @@ import { SessionContext, type Session } from './session';
 
 
 
-// The signed-in app (layout, menus, pages) loads after sign-in, so the login view stays small; the
-// app's machines load beside it rather than after it, when its first view asks for one.
-const AppRoutes = lazy(() => Promise.all([import('./AppRoutes'), preloadMachines()]).then(([m]) => ({ default: m.AppRoutes })));
+// The signed-in app (layout, menus, pages) loads after sign-in, so the login view stays small; each
+// view brings its own machines (./machineAreas), so the shell's come with this chunk.
+const AppRoutes = lazy(() => import('./AppRoutes').then((m) => ({ default: m.AppRoutes })));
 
 /** The shell states of spec 000 §2.1, read from the auth machine; the app renders only when ready. */
 export function ShellGate() {

@@ -10,6 +10,7 @@ import type { Workspace } from '../../domain/resources';
 import { areaPath, pathTo } from '../../domain/routes';
 import { taskCountInput } from '../../machines/polling/polling.machine';
 import { useMachines } from '../MachinesProvider';
+import { shellMachines } from '../machineAreas/shell';
 import { menuIcon } from './icons';
 import { useSession } from './session';
 import { WorkspaceMenu } from './WorkspaceMenu';
@@ -156,7 +157,7 @@ function SideLink({ to, label, icon, compact, badge, onNavigate, end }: { to: st
 
 /** The Tasks entry: running or queued jobs of the workspace, polled (admins only). */
 function TasksEntry({ workspace, compact, onNavigate }: { workspace: Workspace; compact: boolean; onNavigate?: (() => void) | undefined }) {
-  const machines = useMachines();
+  const machines = useMachines(shellMachines);
   const poller = useActorRef(machines.taskCount, { input: taskCountInput(workspace) });
   const count = useSelector(poller, (s) => s.context.value ?? 0);
   return (

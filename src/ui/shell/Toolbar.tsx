@@ -12,6 +12,7 @@ import { isLabLocation, pathTo } from '../../domain/routes';
 import { toolbarSearchTarget, toolbarSearchText } from '../../domain/searchQuery';
 import { notificationCountInput } from '../../machines/polling/polling.machine';
 import { useMachines } from '../MachinesProvider';
+import { shellMachines } from '../machineAreas/shell';
 import { useRuntime } from '../runtime';
 import { Assistant } from './Assistant';
 import { ProfileMenu } from './ProfileMenu';
@@ -164,7 +165,7 @@ function ToolbarSearch({ workspace, onDone, shortcut = false, focusOnOpen = fals
 /** The unread count, polled every 90 s with errors silenced (spec 000 §7). */
 function NotificationBell({ workspace }: { workspace: Workspace }) {
   const styles = useStyles();
-  const machines = useMachines();
+  const machines = useMachines(shellMachines);
   const navigate = useNavigate();
   const location = useLocation();
   const poller = useActorRef(machines.notificationCount, { input: notificationCountInput });

@@ -20,6 +20,7 @@ import { canCreateWorkspace, canInvite, canSwitchToLab, canSwitchWorkspace, show
 import type { Workspace } from '../../domain/resources';
 import { pathTo } from '../../domain/routes';
 import { useMachines } from '../MachinesProvider';
+import { shellMachines } from '../machineAreas/shell';
 import { useSession } from './session';
 
 const useStyles = makeStyles({
@@ -46,7 +47,7 @@ const useStyles = makeStyles({
 export function WorkspaceMenu({ workspace, mode, compact }: { workspace: Workspace; mode: 'app' | 'lab'; compact: boolean }) {
   const styles = useStyles();
   const navigate = useNavigate();
-  const machines = useMachines();
+  const machines = useMachines(shellMachines);
   const { profile, workspaces, features } = useSession();
   const switcher = useActorRef(machines.workspaceSwitch, { input: { profileId: profile.id } });
   const switching = useSelector(switcher, (s) => s.matches('switching') || s.status === 'done');

@@ -31,6 +31,7 @@ import {
   type FeedSource,
 } from '../../../machines/feed/feed.machine';
 import { useMachines } from '../../MachinesProvider';
+import { feedMachines } from '../../machineAreas/feed';
 import { useRuntime } from '../../runtime';
 import { DatasetCard } from './DatasetCard';
 
@@ -80,7 +81,7 @@ export const NEW_INSIGHTS_POLL_MS = 60_000;
 export function DatasetFeed({ workspaceId, source, empty, showCount = false, view = 'largCardView', tools }: DatasetFeedProps) {
   const styles = useStyles();
   const { config } = useRuntime();
-  const machines = useMachines();
+  const machines = useMachines(feedMachines);
   const feed = useActorRef(machines.feed, {
     input: { source, loadTimeoutMs: config.placeholderLoadTimeout, minimumLoadMs: config.placeholderMinimumLoad, newInsightsPollMs: NEW_INSIGHTS_POLL_MS },
   });

@@ -23,6 +23,7 @@ import { firstErrorIndex, formatLogTime, isErrorLine, searchLog, visibleRows, WR
 import type { Job } from '../../../domain/resources';
 import { selectCanDownload, selectNoLogs } from '../../../machines/logStream/logStream.machine';
 import { useMachines } from '../../MachinesProvider';
+import { jobLogMachines } from '../../machineAreas/jobLog';
 import { useDownloadLog } from '../../data/pipelines';
 import { LOADED_DATA_TEXTS } from '../../../domain/loadedData';
 import { InAppLink } from '../InAppLink';
@@ -95,7 +96,7 @@ const useStyles = makeStyles({
  */
 export function LogModal({ job, onClose, tablesOf }: { job: Job; onClose: () => void; tablesOf?: (job: Job) => string | null }) {
   const styles = useStyles();
-  const machines = useMachines();
+  const machines = useMachines(jobLogMachines);
   const actor = useActorRef(machines.logStream, { input: { job } });
   const lines = useSelector(actor, (s) => s.context.lines);
   const status = useSelector(actor, (s) => s.context.job.status);

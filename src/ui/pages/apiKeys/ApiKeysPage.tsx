@@ -27,6 +27,7 @@ import { canCreateApiKey } from '../../../domain/permissions';
 import { selectNewEnabled } from '../../../machines/apiKeys/apiKeys.machine';
 import { PageHeader } from '../../components/PageHeader';
 import { useMachines } from '../../MachinesProvider';
+import { accountMachines } from '../../machineAreas/account';
 import { useRuntime } from '../../runtime';
 import { useSession } from '../../shell/session';
 import { ApiKeyTable } from './ApiKeyTable';
@@ -50,7 +51,7 @@ const useStyles = makeStyles({
 export default function ApiKeysPage() {
   const styles = useStyles();
   const { config } = useRuntime();
-  const machines = useMachines();
+  const machines = useMachines(accountMachines);
   const { root } = useSession();
   const canCreate = canCreateApiKey(root);
   const actor = useActorRef(machines.apiKeys, { input: { canCreate } });

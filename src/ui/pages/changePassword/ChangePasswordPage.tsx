@@ -3,6 +3,7 @@ import { ArrowClockwiseRegular, ErrorCircleRegular, MailCheckmarkRegular } from 
 import { useActorRef, useSelector } from '@xstate/react';
 import { PageHeader } from '../../components/PageHeader';
 import { useMachines } from '../../MachinesProvider';
+import { accountMachines } from '../../machineAreas/account';
 import { useSession } from '../../shell/session';
 
 const useStyles = makeStyles({
@@ -28,7 +29,7 @@ const useStyles = makeStyles({
 /** /change-password (spec 000 §2.8): the reset request goes out on load; the provider's text or the failure shows. */
 export default function ChangePasswordPage() {
   const styles = useStyles();
-  const machines = useMachines();
+  const machines = useMachines(accountMachines);
   const { profile } = useSession();
   const request = useActorRef(machines.changePassword, { input: { email: profile.email } });
   const requesting = useSelector(request, (s) => s.matches('requesting'));

@@ -10,6 +10,7 @@ import { dashboardContentOf, type DashboardEditorEvent } from '../../../machines
 import { PageHeader } from '../../components/PageHeader';
 import { useSaveToast } from '../../components/useSaveToast';
 import { useMachines } from '../../MachinesProvider';
+import { dashboardMachines } from '../../machineAreas/dashboard';
 import { useCurrentWorkspace } from '../../shell/useWorkspace';
 import { BlockList } from './BlockList';
 import { DashboardGrid } from './DashboardGrid';
@@ -46,7 +47,7 @@ export default function DashboardPage() {
 
 function Dashboard({ initial }: { initial: Workspace }) {
   const styles = useStyles();
-  const machines = useMachines();
+  const machines = useMachines(dashboardMachines);
   const editor = useActorRef(machines.dashboardEditor, { input: { workspace: initial } });
   const workspace = useSelector(editor, (s) => s.context.workspace);
   const draft = useSelector(editor, (s) => s.context.draft);

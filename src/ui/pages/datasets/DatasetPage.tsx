@@ -22,6 +22,7 @@ import { REL } from '../../../domain/relations';
 import type { Dataset, Workspace } from '../../../domain/resources';
 import { pathTo } from '../../../domain/routes';
 import { useMachines } from '../../MachinesProvider';
+import { datasetPageMachines } from '../../machineAreas/datasetPage';
 import { useRuntime } from '../../runtime';
 import { useSession } from '../../shell/session';
 import { useRouteParams } from '../../shell/useRoute';
@@ -90,7 +91,7 @@ export default function DatasetPage() {
 
 function DatasetView({ workspace, idOrAlias }: { workspace: Workspace; idOrAlias: string }) {
   const styles = useStyles();
-  const machines = useMachines();
+  const machines = useMachines(datasetPageMachines);
   const { profile } = useSession();
   const actor = useActorRef(machines.datasetPage, { input: { workspaceId: workspace.id, idOrAlias, viewer: { id: profile.id, email: profile.email } } });
   const status = useSelector(actor, (s) => (s.matches('ready') ? 'ready' : typeof s.value === 'string' ? s.value : 'ready'));

@@ -4,6 +4,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useState } from 'react';
 import { chipsPerSlide, tagSearchName } from '../../../domain/explore';
 import { useMachines } from '../../MachinesProvider';
+import { feedMachines } from '../../machineAreas/feed';
 
 const useStyles = makeStyles({
   slider: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalXS, minWidth: 0 },
@@ -25,7 +26,7 @@ export type TagChipsProps = {
 /** Explore's slider of tag chips: chipsPerSlide(width) at a time, with previous and next. */
 export function TagChips({ workspaceId, selected, width, onSelect }: TagChipsProps) {
   const styles = useStyles();
-  const machines = useMachines();
+  const machines = useMachines(feedMachines);
   const chips = useActorRef(machines.tagChips, { input: { workspaceId } });
   const tags = useSelector(chips, (s) => s.context.tags);
   const failed = useSelector(chips, (s) => s.matches('failed'));

@@ -28,6 +28,7 @@ import { selectBusyId } from '../../../machines/invitations/invitations.machine'
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
 import { useMachines } from '../../MachinesProvider';
+import { peopleMachines } from '../../machineAreas/people';
 import { useWorkspace } from '../../shell/useWorkspace';
 
 const useStyles = makeStyles({
@@ -49,7 +50,7 @@ export default function InvitationsPage() {
 
 function Invitations({ workspace }: { workspace: Workspace }) {
   const styles = useStyles();
-  const machines = useMachines();
+  const machines = useMachines(peopleMachines);
   const actor = useActorRef(machines.invitations, { input: { workspace } });
   const invitations = useSelector(actor, (s) => s.context.invitations);
   const failed = useSelector(actor, (s) => s.matches('failed'));

@@ -8,6 +8,7 @@ import { stripQuotes } from '../../../domain/searchQuery';
 import { selectSelected } from '../../../machines/channelSelection/channelSelection.machine';
 import { PageHeader } from '../../components/PageHeader';
 import { useMachines } from '../../MachinesProvider';
+import { libraryMachines } from '../../machineAreas/library';
 import { useWorkspace } from '../../shell/useWorkspace';
 import { DatasetFeed } from '../../components/feed/DatasetFeed';
 import { NO_MATCHES } from '../../components/feed/texts';
@@ -28,7 +29,7 @@ export default function ChannelsPage() {
 
 function Channels({ workspace }: { workspace: Workspace }) {
   const styles = useStyles();
-  const machines = useMachines();
+  const machines = useMachines(libraryMachines);
   const search = stripQuotes(useSearchValue());
   const selection = useActorRef(machines.channelSelection, { input: { workspace, search } });
   const channels = useSelector(selection, (s) => s.context.channels);

@@ -36,6 +36,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { useMachines } from '../../MachinesProvider';
+import { libraryMachines } from '../../machineAreas/library';
 import { useRoute } from '../../shell/useRoute';
 import { useCurrentWorkspace } from '../../shell/useWorkspace';
 import { DatasetFeed } from '../../components/feed/DatasetFeed';
@@ -90,7 +91,7 @@ export default function LibraryPage() {
 function Library({ workspace, type, channelId }: { workspace: Workspace; type: LibraryType; channelId: string | undefined }) {
   const styles = useStyles();
   const navigate = useNavigate();
-  const machines = useMachines();
+  const machines = useMachines(libraryMachines);
   const lists = useActorRef(machines.libraryLists, { input: { workspace, kind: KIND[type] } });
   const channels = useSelector(lists, (s) => s.context.channels);
   const loading = useSelector(lists, (s) => s.matches('loading'));

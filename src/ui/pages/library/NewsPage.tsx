@@ -11,6 +11,7 @@ import { selectEmpty, selectError, selectFirstLoad, selectHasMore, selectLoading
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
 import { useMachines } from '../../MachinesProvider';
+import { libraryMachines } from '../../machineAreas/library';
 import { useWorkspace } from '../../shell/useWorkspace';
 import { datasetRoute } from '../../components/feed/DatasetCard';
 import { DateText } from '../../components/DateText';
@@ -54,7 +55,7 @@ export default function NewsPage() {
 
 function News({ workspace, q }: { workspace: Workspace; q: string }) {
   const styles = useStyles();
-  const machines = useMachines();
+  const machines = useMachines(libraryMachines);
   const navigate = useNavigate();
   const news = useActorRef(machines.news, { input: { workspaceId: workspace.id, q } });
   const items = useSelector(news, (s) => s.context.items);

@@ -31,6 +31,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { InAppLink } from '../../components/InAppLink';
 import { PageHeader } from '../../components/PageHeader';
 import { useMachines } from '../../MachinesProvider';
+import { peopleMachines } from '../../machineAreas/people';
 import { useSession } from '../../shell/session';
 import { useCurrentWorkspace } from '../../shell/useWorkspace';
 
@@ -85,7 +86,7 @@ export default function MembersPage() {
 
 function Members({ workspace }: { workspace: Workspace }) {
   const styles = useStyles();
-  const machines = useMachines();
+  const machines = useMachines(peopleMachines);
   const navigate = useNavigate();
   const { features } = useSession();
   const actor = useActorRef(machines.members, { input: { workspace } });

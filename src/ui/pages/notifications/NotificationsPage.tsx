@@ -32,6 +32,7 @@ import { selectBusyId, selectCanLoadMore, selectCanMarkAllRead } from '../../../
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
 import { useMachines } from '../../MachinesProvider';
+import { peopleMachines } from '../../machineAreas/people';
 import { useWorkspace } from '../../shell/useWorkspace';
 import { useWindowWidth } from '../../components/useScreenSize';
 
@@ -62,7 +63,7 @@ export default function NotificationsPage() {
 
 function Inbox({ workspace }: { workspace: Workspace }) {
   const styles = useStyles();
-  const machines = useMachines();
+  const machines = useMachines(peopleMachines);
   const mobile = useMobile();
   const actor = useActorRef(machines.inbox);
   const items = useSelector(actor, (s) => s.context.items);

@@ -27,6 +27,7 @@ import { SETUP_STEPS, type SetupStep } from '../../../domain/routes';
 import { selectBusy, selectFirstRun, selectFirstRunLinks, selectPleaseWait, selectSearching, type OnboardingInput } from '../../../machines/onboarding/onboarding.machine';
 import { useNow } from '../../components/useNow';
 import { useMachines } from '../../MachinesProvider';
+import { onboardingMachines } from '../../machineAreas/onboarding';
 import { useRoute } from '../../shell/useRoute';
 import { SetupTaskList } from '../../components/SetupTaskList';
 
@@ -66,7 +67,7 @@ export default function OnboardingPage() {
 
 function Onboarding({ input }: { input: OnboardingInput }) {
   const styles = useStyles();
-  const machines = useMachines();
+  const machines = useMachines(onboardingMachines);
   const actor = useActorRef(machines.onboarding, { input });
   const errors = useSelector(actor, (s) => s.context.errors);
   const busy = useSelector(actor, selectBusy);
@@ -89,7 +90,7 @@ function Onboarding({ input }: { input: OnboardingInput }) {
   );
 }
 
-type OnboardingRef = ReturnType<typeof useActorRef<ReturnType<typeof useMachines>['onboarding']>>;
+type OnboardingRef = ReturnType<typeof useActorRef<ReturnType<typeof onboardingMachines.provide>['onboarding']>>;
 
 function Stepper({ step }: { step: SetupStep }) {
   const styles = useStyles();

@@ -24,6 +24,7 @@ import { MESSAGES } from '../../../domain/errors';
 import { selectSaving } from '../../../machines/profileForm/profileForm.machine';
 import { PageHeader } from '../../components/PageHeader';
 import { useMachines } from '../../MachinesProvider';
+import { accountMachines } from '../../machineAreas/account';
 import { useSession } from '../../shell/session';
 
 const useStyles = makeStyles({
@@ -54,7 +55,7 @@ function pendingEmailHint(saved: { email: string; pendingEmail?: string | null |
 /** /p/profile (spec 000 §2.7): view 'Profile', heading 'Profile View'. */
 export default function ProfilePage() {
   const styles = useStyles();
-  const machines = useMachines();
+  const machines = useMachines(accountMachines);
   const { auth, profile } = useSession();
   const toasterId = useId('profile-toaster');
   const { dispatchToast, dismissAllToasts } = useToastController(toasterId);

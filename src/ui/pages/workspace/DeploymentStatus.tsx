@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { HalLike } from '../../../domain/hal';
 import type { Job } from '../../../domain/resources';
 import { useMachines } from '../../MachinesProvider';
+import { workspaceMachines } from '../../machineAreas/workspace';
 import { DateText } from '../../components/DateText';
 import { JobStatusBadge } from '../../components/jobs/JobStatusBadge';
 import { LogModal } from '../../components/jobs/LogModal';
@@ -22,7 +23,7 @@ const useStyles = makeStyles({
  */
 export function DeploymentStatus({ workspace, deploying }: { workspace: HalLike; deploying: boolean }) {
   const styles = useStyles();
-  const machines = useMachines();
+  const machines = useMachines(workspaceMachines);
   const poller = useActorRef(machines.latestDeployment, { input: { params: { workspace } } });
   const job = useSelector(poller, (s) => s.context.value);
   const [logOf, setLogOf] = useState<Job | null>(null);

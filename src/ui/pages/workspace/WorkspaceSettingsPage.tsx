@@ -30,6 +30,7 @@ import { selectBusy, selectCanSave } from '../../../machines/workspaceForm/works
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { useMachines } from '../../MachinesProvider';
+import { workspaceMachines } from '../../machineAreas/workspace';
 import { useSession } from '../../shell/session';
 import { useRoute } from '../../shell/useRoute';
 import { DeploymentStatus } from './DeploymentStatus';
@@ -58,7 +59,7 @@ export default function WorkspaceSettingsPage() {
 
 function WorkspaceForm(input: { workspaceId: string; owner: HalLike }) {
   const styles = useStyles();
-  const machines = useMachines();
+  const machines = useMachines(workspaceMachines);
   const form = useActorRef(machines.workspaceForm, { input });
   const c = useSelector(form, (s) => s.context);
   const loading = useSelector(form, (s) => s.matches('loading'));

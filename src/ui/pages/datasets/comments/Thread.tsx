@@ -34,6 +34,7 @@ import {
   type CommentThreadSnapshot,
 } from '../../../../machines/commentThread/commentThread.machine';
 import { useMachines } from '../../../MachinesProvider';
+import { datasetPageMachines } from '../../../machineAreas/datasetPage';
 import { DateText } from '../../../components/DateText';
 import { Composer, useComposerKey } from './Composer';
 import { MessageText } from './MessageText';
@@ -65,7 +66,7 @@ export interface ThreadProps {
 /** A dataset's comments or a comment's replies, run by one commentThread machine. */
 export function Thread({ parent, datasetId, parentId, viewerId, workspaceId, members, disabledText }: ThreadProps) {
   const styles = useStyles();
-  const machines = useMachines();
+  const machines = useMachines(datasetPageMachines);
   const thread = useActorRef(machines.commentThread, { input: { parent, datasetId, parentId, viewerId } });
   const comments = useSelector(thread, selectComments);
   const loading = useSelector(thread, selectLoading);

@@ -7,6 +7,7 @@ import { REL } from '../../../../domain/relations';
 import type { Dataset } from '../../../../domain/resources';
 import type { DraftRule } from '../../../../machines/alertRules/alertRules.machine';
 import { useMachines } from '../../../MachinesProvider';
+import { datasetPageMachines } from '../../../machineAreas/datasetPage';
 
 // The dataset's threshold rules under its alerts: everyone with 'alert rules' reads them; those
 // whose rules carry 'update alert rules' (admins) change them. A rule is a column, a comparison
@@ -24,7 +25,7 @@ const useStyles = makeStyles({
 
 export function AlertRules({ dataset }: { dataset: Dataset }) {
   const styles = useStyles();
-  const machines = useMachines();
+  const machines = useMachines(datasetPageMachines);
   const editor = useActorRef(machines.alertRules, { input: { dataset } });
   const rules = useSelector(editor, (s) => s.context.rules);
   const loadError = useSelector(editor, (s) => s.context.loadError);

@@ -6,6 +6,7 @@ import { DISCOVERY_FILE_TYPES, DISCOVERY_ROWS } from '../../../../domain/catalog
 import type { Workspace } from '../../../../domain/resources';
 import { hasYaml } from '../../../../machines/discoveryUpload/discoveryUpload.machine';
 import { useMachines } from '../../../MachinesProvider';
+import { dataPluginsMachines } from '../../../machineAreas/dataPlugins';
 import { PluginCard } from './PluginCard';
 
 const useStyles = makeStyles({
@@ -19,7 +20,7 @@ const useStyles = makeStyles({
 /** The Custom tab: a discovery.yml from a file or typed, published as the workspace's own plugins. */
 export function DiscoveryUpload({ workspace }: { workspace: Workspace }) {
   const styles = useStyles();
-  const machines = useMachines();
+  const machines = useMachines(dataPluginsMachines);
   const actor = useActorRef(machines.discoveryUpload, { input: { workspace } });
   const context = useSelector(actor, (s) => s.context);
   const state = useSelector(actor, (s) => s.value);

@@ -26,6 +26,7 @@ import { CATALOGUE_TEXTS } from '../../../../domain/catalogue';
 import type { Workspace } from '../../../../domain/resources';
 import { EmptyState } from '../../../components/EmptyState';
 import { useMachines } from '../../../MachinesProvider';
+import { dataPluginsMachines } from '../../../machineAreas/dataPlugins';
 import { PluginCard } from './PluginCard';
 
 const SEARCH_DELAY_MS = 300;
@@ -41,7 +42,7 @@ const useStyles = makeStyles({
 /** The Installed (installed) or Available tab: a searched, paged list of plugin cards. */
 export function PluginList({ workspace, installed, type, filter }: { workspace: Workspace; installed: boolean; type: string | null; filter: React.ReactNode }) {
   const styles = useStyles();
-  const machines = useMachines();
+  const machines = useMachines(dataPluginsMachines);
   const actor = useActorRef(machines.dataPlugins, { input: { workspace, installed, type } });
   const context = useSelector(actor, (s) => s.context);
   const state = useSelector(actor, (s) => s.value);

@@ -38,6 +38,8 @@ import type { Dataset, StoreTable, Workspace } from '../../../../domain/resource
 import { pathTo } from '../../../../domain/routes';
 import type { QueryMode } from '../../../../domain/queryBuilderEdit';
 import { selectBusy, selectConfirmingDiscard, selectPreviewState, selectQueryMode } from '../../../../machines/datasetEditor/datasetEditor.machine';
+import { datasetEditorMachines } from '../../../machineAreas/datasetEditor';
+import { storeBrowserMachines } from '../../../machineAreas/storeBrowser';
 import { useMachines } from '../../../MachinesProvider';
 import { Visualisation } from '../../../components/visualisation/Visualisation';
 import { StoreBrowser } from '../../../components/StoreBrowser';
@@ -79,8 +81,7 @@ type Props = {
 /** The dataset editor drawer, opened by ?edit (issue 8): every rule is the machine's. */
 export function DatasetEditor({ workspace, workspaceId, datasetId, table = null, onClose, onSaved }: Props) {
   const styles = useStyles();
-  const machines = useMachines();
-  const editor = useActorRef(machines.datasetEditor, { input: { workspace, datasetId, table } });
+  const editor = useActorRef(useMachines(datasetEditorMachines).datasetEditor, { input: { workspace, datasetId, table } });
   useEffect(() => {
     const saved = editor.on('dataset.saved', (event) => onSaved(event.dataset));
     // Cancel, Close and Escape ask the machine, which closes at once or after 'Discard changes'
@@ -94,7 +95,7 @@ export function DatasetEditor({ workspace, workspaceId, datasetId, table = null,
   const confirmingDiscard = useSelector(editor, selectConfirmingDiscard);
 
   // the store's tables, beside the SQL and behind its autocomplete
-  const browser = useActorRef(machines.storeBrowser, { input: { owner: workspace } });
+  const browser = useActorRef(useMachines(storeBrowserMachines).storeBrowser, { input: { owner: workspace } });
   const storeTables = useSelector(browser, (s) => s.context.tables);
   const tablesFailed = useSelector(browser, (s) => (s.matches('failed') ? s.context.error : null));
   const tablesOffered = hasLink(workspace, REL.tables);

@@ -27,6 +27,8 @@ import { selectBusy, selectCanSave } from '../../../../../machines/dataStoreForm
 import { Loading } from '../../../../components/Loading';
 import { StoreBrowser } from '../../../../components/StoreBrowser';
 import { PageHeader } from '../../../../components/PageHeader';
+import { dataStoresMachines } from '../../../../machineAreas/dataStores';
+import { storeBrowserMachines } from '../../../../machineAreas/storeBrowser';
 import { useMachines } from '../../../../MachinesProvider';
 import { useRoute } from '../../../../shell/useRoute';
 import { useCurrentWorkspace } from '../../../../shell/useWorkspace';
@@ -70,9 +72,8 @@ export default function DataStoreEditPage() {
 /** What the store holds (the store browser): tables, columns, rows, the run that loaded each, 20 rows of one. */
 function StoreTablesCard({ store, workspace, table }: { store: DataStore; workspace: Workspace; table: string | null }) {
   const styles = useStyles();
-  const machines = useMachines();
   // ?table (a run's 'View tables') opens that table once the list is read
-  const browser = useActorRef(machines.storeBrowser, { input: { owner: store, table } });
+  const browser = useActorRef(useMachines(storeBrowserMachines).storeBrowser, { input: { owner: store, table } });
   return (
     <Card className={mergeClasses(styles.section, styles.tables)} role="group" aria-label="Tables">
       <Subtitle2>Tables</Subtitle2>
@@ -83,8 +84,7 @@ function StoreTablesCard({ store, workspace, table }: { store: DataStore; worksp
 
 function DataStoreForm({ table, ...input }: { workspaceId: string; workspace: Workspace; datastoreId: string | null; dataPluginId: string | null; validate: boolean; table: string | null }) {
   const styles = useStyles();
-  const machines = useMachines();
-  const form = useActorRef(machines.dataStoreForm, { input });
+  const form = useActorRef(useMachines(dataStoresMachines).dataStoreForm, { input });
   const c = useSelector(form, (s) => s.context);
   const loading = useSelector(form, (s) => s.matches('loading'));
   const failed = useSelector(form, (s) => s.matches('failed'));

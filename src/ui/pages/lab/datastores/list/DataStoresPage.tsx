@@ -31,6 +31,7 @@ import { EmptyState } from '../../../../components/EmptyState';
 import { InAppLink } from '../../../../components/InAppLink';
 import { PageHeader } from '../../../../components/PageHeader';
 import { useMachines } from '../../../../MachinesProvider';
+import { dataStoresMachines } from '../../../../machineAreas/dataStores';
 import { useWorkspace } from '../../../../shell/useWorkspace';
 import { StoreStatus } from '../StoreStatus';
 import { useSaveToast } from '../../../../components/useSaveToast';
@@ -58,7 +59,7 @@ export default function DataStoresPage() {
 
 function DataStoresList({ workspace }: { workspace: Workspace }) {
   const styles = useStyles();
-  const machines = useMachines();
+  const machines = useMachines(dataStoresMachines);
   const navigate = useNavigate();
   const list = useActorRef(machines.dataStoreList, { input: { workspace } });
   const stores = useSelector(list, (s) => s.context.stores);

@@ -7,6 +7,7 @@ import type { DataComponent, Setting } from '../../../../../domain/resources';
 import { pathTo } from '../../../../../domain/routes';
 import { selectBusy } from '../../../../../machines/oauthConnect/oauthConnect.machine';
 import { useMachines } from '../../../../MachinesProvider';
+import { pipelinesMachines } from '../../../../machineAreas/pipelines';
 import { useRuntime } from '../../../../runtime';
 
 const useStyles = makeStyles({
@@ -61,7 +62,7 @@ export function OAuthSetting(props: {
 
 function Connect(props: { component: DataComponent; authorizationUrl: string; scope: string; label: string; error: string | undefined; disabled: boolean }) {
   const styles = useStyles();
-  const machines = useMachines();
+  const machines = useMachines(pipelinesMachines);
   const { config } = useRuntime();
   const configured = Object.fromEntries(Object.entries(config.oauth).map(([p, client]) => [p, client.authorizationUrls])) as Partial<Record<OAuthProvider, string[]>>;
   const provider = providerOf(props.authorizationUrl, configured);

@@ -35,6 +35,7 @@ import { Loading } from '../../../../components/Loading';
 import { useSaveToast } from '../../../../components/useSaveToast';
 import { PageHeader } from '../../../../components/PageHeader';
 import { useMachines } from '../../../../MachinesProvider';
+import { pipelinesMachines } from '../../../../machineAreas/pipelines';
 import { useRoute } from '../../../../shell/useRoute';
 import { useCurrentWorkspace } from '../../../../shell/useWorkspace';
 import { ComponentPicker } from './ComponentPicker';
@@ -95,7 +96,7 @@ export default function PipelineEditPage() {
 
 function PipelineForm(input: { workspaceId: string; workspace: Workspace; pipelineId: string | null; dataPluginId: string | null; validate: boolean }) {
   const styles = useStyles();
-  const machines = useMachines();
+  const machines = useMachines(pipelinesMachines);
   const form = useActorRef(machines.pipelineForm, { input });
   const wide = useWindowWidth() >= BREAKPOINTS.small;
   const [pickerOpen, setPickerOpen] = useState(false);

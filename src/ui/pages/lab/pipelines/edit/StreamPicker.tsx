@@ -6,6 +6,7 @@ import type { HalLike } from '../../../../../domain/hal';
 import { choicesOf, rulesFor, selectRulesOf, STREAM_TEXTS, type CatalogStream, type StreamChoice } from '../../../../../domain/streamSelection';
 import { extractorOf } from '../../../../../machines/streamPicker/streamPicker.machine';
 import { useMachines } from '../../../../MachinesProvider';
+import { pipelinesMachines } from '../../../../machineAreas/pipelines';
 
 const useStyles = makeStyles({
   part: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, borderTop: `1px solid ${tokens.colorNeutralStroke2}`, paddingTop: tokens.spacingVerticalS },
@@ -43,7 +44,7 @@ export function StreamPicker({ pipeline, component, value, disabled, onChange }:
 
 function SavedStreams({ pipeline, component, value, disabled, onChange }: { pipeline: HalLike; component: string; value: unknown; disabled: boolean; onChange: (value: string | undefined) => void }) {
   const styles = useStyles();
-  const machines = useMachines();
+  const machines = useMachines(pipelinesMachines);
   const picker = useActorRef(machines.streamPicker, { input: { pipeline, component } });
   const extractor = useSelector(picker, (s) => extractorOf(s.context));
   const message = useSelector(picker, (s) => s.context.message);

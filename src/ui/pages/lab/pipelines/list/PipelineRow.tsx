@@ -44,6 +44,7 @@ import type { Job, Pipeline } from '../../../../../domain/resources';
 import { latestJobOf, selectBusy, selectShowsStop } from '../../../../../machines/jobRun/jobRun.machine';
 import { isWatching } from '../../../../../machines/watch/watch.machine';
 import { useMachines } from '../../../../MachinesProvider';
+import { pipelinesMachines } from '../../../../machineAreas/pipelines';
 import { EnvironmentTab } from './EnvironmentTab';
 import { HistoryTab } from './HistoryTab';
 import { DeletePipelineDialog } from './DeletePipelineDialog';
@@ -88,7 +89,7 @@ export function PipelineRow({
   onDeleted: () => void;
 }) {
   const styles = useStyles();
-  const machines = useMachines();
+  const machines = useMachines(pipelinesMachines);
   const navigate = useNavigate();
   const run = useActorRef(machines.jobRun, { input: { pipeline: initial } });
   const watch = useActorRef(machines.watch, { input: { pipeline: initial } });
