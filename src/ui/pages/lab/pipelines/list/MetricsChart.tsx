@@ -18,8 +18,11 @@ export function MetricsChart({ metrics: all }: { metrics: readonly Metric[] }) {
   useEffect(() => {
     let chart: { destroy: () => void } | undefined;
     let cancelled = false;
-    void import('chart.js/auto').then(({ default: Chart }) => {
+    // The pieces this chart draws, not chart.js/auto: chart.js is one module, so every piece any
+    // importer names goes into its one chunk, which the feed's charts load too (issue 39).
+    void import('chart.js').then(({ Chart, BarController, BarElement, CategoryScale, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip }) => {
       if (cancelled || canvas.current === null) return;
+      Chart.register(BarController, BarElement, LineController, LineElement, PointElement, CategoryScale, LinearScale, Legend, Tooltip);
       honourMotionPreference(Chart.defaults);
       const ordered = [...metrics].sort((a, b) => a.created.localeCompare(b.created));
       chart = new Chart(canvas.current, {
