@@ -112,6 +112,16 @@ describe('static assets on the wire', () => {
     }
   });
 
+  it('sends no validators or Accept-Ranges with an immutable asset, and keeps them where a file is revalidated', async () => {
+    for (const [file, acceptEncoding] of [[HASHED_JS, 'br'], [HASHED_JS, 'identity'], [HASHED_CSS, 'br']] as const) {
+      const answer = await request(server.baseUrl, `/${file}`, { acceptEncoding });
+      for (const name of ['etag', 'last-modified', 'accept-ranges']) expect(answer.headers[name], `${file} ${acceptEncoding}: ${name}`).toBeUndefined();
+    }
+    const index = await request(server.baseUrl, '/', { acceptEncoding: 'br' });
+    expect(index.headers.etag).toBeDefined();
+    expect(index.headers['last-modified']).toBeDefined();
+  });
+
   it('revalidates index.html, at / and as the history fallback of a deep link, compressed too', async () => {
     const index = read('index.html');
     // a folder, and a compressed copy asked for by name, are no files of the app either
