@@ -19,6 +19,7 @@ import { freePort } from '../tests/support/server';
 import { printBundleReport, printDatasetPageReport } from './bundle';
 import { CONNECTIONS, MEASURE_SECONDS, WARM_UP_SECONDS, measure, type Measurement } from './measure';
 import { benchCsvExport } from './datasets';
+import { printBigCsv } from './bigCsv';
 import { benchDatasetPage } from './datasetPage';
 import { benchDrain, benchLogStream } from './lab';
 import { printPipelines } from './pipelines';
@@ -226,3 +227,6 @@ console.log(`\nThe job sandbox: a trivial \`true\` job from start to end, ${os.c
 console.log((await benchSandbox()).join('\n'));
 
 await printPipelines(adminUrl);
+
+// last: a 2 GB CSV through the same path, the longest section (BENCH_BIGCSV_MB makes it smaller)
+await printBigCsv(adminUrl);
