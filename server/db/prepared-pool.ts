@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import type pg from 'pg';
+import { copyInOf, copyResult, postgresCopyIn } from './copyIn';
 import { queryPrepared } from './prepared-query';
 
 /** Statements with more parameters (long IN lists) vary in shape too much to be worth keeping prepared. */
@@ -33,6 +34,8 @@ export function preparedStatementPool(pool: pg.Pool, held?: HeldClients): Postgr
       let stale = false;
       const query = async (sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<unknown>> => {
         const values = parameters as unknown[];
+        const copy = copyInOf(values);
+        if (copy) return copyResult(await postgresCopyIn(client, sql, copy.bytes));
         if (values.length === 0 || values.length > MAX_PREPARED_PARAMETERS) return asResult(await client.query(sql, values));
         const name = statementName(sql);
         try {

@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { blobOf } from './copyIn';
 import { preparedStatements } from './pglite-pool';
 import type { StoreWorkerData, ToStoreWorker, FromStoreWorker, WorkerError } from './storeWorkerProtocol';
 
@@ -41,9 +42,15 @@ try {
       );
       return;
     }
-    const { id, sql, parameters } = message;
-    // Migrations and DDL send several statements at once; only the simple protocol (exec) allows that.
-    (parameters.length === 0 ? statements.exec(sql) : statements.query(sql, parameters)).then(
+    const { id, sql } = message;
+    const run =
+      message.type === 'copy'
+        ? pg.query(sql, [], { blob: blobOf(message.data) })
+        : // Migrations and DDL send several statements at once; only the simple protocol (exec) allows that.
+          message.parameters.length === 0
+          ? statements.exec(sql)
+          : statements.query(sql, message.parameters);
+    run.then(
       (result) => post({ type: 'result', id, rows: result.rows, affectedRows: result.affectedRows }),
       (error: unknown) => post({ type: 'error', id, error: describe(error) }),
     );

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import pgUtils from 'pg/lib/utils.js';
+import { copyInOf, copyResult, pgliteCopyText } from './copyIn';
 import { commandOf, exclusiveSessions } from './pglite-pool';
 import type { FromStoreWorker, StoreWorkerData, ToStoreWorker, WorkerError } from './storeWorkerProtocol';
 
@@ -107,10 +108,12 @@ class StoreThread {
 
   query(sql: string, parameters: readonly unknown[]): Promise<{ rows: unknown[]; affectedRows?: number | undefined }> {
     const id = this.nextId++;
+    const copy = copyInOf(parameters);
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
+      if (copy) this.post({ type: 'copy', id, sql: pgliteCopyText(sql), data: copy.bytes });
       // values become text (or bytes) here as node-postgres would send them; the thread binds them as they are
-      this.post({ type: 'query', id, sql, parameters: parameters.map((value) => pgUtils.prepareValue(value)) });
+      else this.post({ type: 'query', id, sql, parameters: parameters.map((value) => pgUtils.prepareValue(value)) });
     });
   }
 
@@ -231,6 +234,7 @@ export function storeWorkerPool(options: StoreWorkerPoolOptions): StoreWorkerPoo
           if (mine.thread && mine.thread !== running) throw (mine.broken ??= new Error("The stores' database thread ended unexpectedly"));
           mine.thread = running;
           const result = await running.query(sql, parameters);
+          if (copyInOf(parameters)) return copyResult(result.affectedRows ?? 0);
           return { command: commandOf(sql) as PostgresQueryResult<R>['command'], rowCount: result.affectedRows ?? result.rows.length, rows: result.rows as R[] };
         },
         release() {

@@ -11,6 +11,8 @@ export interface StoreWorkerData {
 
 export type ToStoreWorker =
   | { type: 'query'; id: number; sql: string; parameters: unknown[] }
+  /** a COPY … FROM '/dev/blob' with its data (copyIn.ts) */
+  | { type: 'copy'; id: number; sql: string; data: Uint8Array }
   /** close the database cleanly (a checkpoint), then answer 'closed' */
   | { type: 'close' };
 

@@ -1,8 +1,9 @@
 import net from 'node:net';
 
 /**
- * The plugins' side of the runner bridge (server/runner/bridge.ts): one request at a time,
- * newline-delimited JSON. RUNNER_BRIDGE and RUNNER_BRIDGE_TOKEN come from the job's environment.
+ * The plugins' side of the runner bridge (server/runner/bridge.ts): newline-delimited JSON, a
+ * request's bytes (a batch's COPY data) right after its line, answers in order.
+ * RUNNER_BRIDGE and RUNNER_BRIDGE_TOKEN come from the job's environment.
  */
 export class BridgeClient {
   private socket: net.Socket | undefined;
@@ -20,8 +21,15 @@ export class BridgeClient {
     private readonly token: string,
   ) {}
 
-  private async connect(): Promise<void> {
-    if (this.socket) return;
+  private connecting: Promise<void> | undefined;
+
+  /** Connects and sends the token once, however many requests are waiting for it. */
+  private connect(): Promise<void> {
+    this.connecting ??= this.open();
+    return this.connecting;
+  }
+
+  private async open(): Promise<void> {
     const socket = net.createConnection(this.socketPath);
     this.socket = socket;
     socket.setEncoding('utf8');
@@ -50,20 +58,23 @@ export class BridgeClient {
     await this.send({ token: this.token });
   }
 
-  private send(request: Record<string, unknown>): Promise<unknown> {
+  private send(request: Record<string, unknown>, data?: Uint8Array): Promise<unknown> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject });
-      this.socket!.write(`${JSON.stringify(request)}\n`);
+      this.socket!.write(`${JSON.stringify(data ? { ...request, bytes: data.length } : request)}\n`);
+      if (data) this.socket!.write(data);
     });
   }
 
-  async request(op: string, payload: Record<string, unknown>): Promise<unknown> {
+  /** Sends a request (with `data` after its line) and resolves with its answer; several may be on their way at once. */
+  async request(op: string, payload: Record<string, unknown>, data?: Uint8Array): Promise<unknown> {
     await this.connect();
-    return this.send({ op, ...payload });
+    return this.send({ op, ...payload }, data);
   }
 
   close(): void {
     this.socket?.end();
     this.socket = undefined;
+    this.connecting = undefined;
   }
 }

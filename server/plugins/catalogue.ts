@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { repositoryRoot } from './repositoryRoot';
+import { DEFAULT_BATCH_SIZE } from './singerLoader';
 import { fullDescription, pluginReference, readDiscovery, type DiscoveredPlugin } from '../../src/domain/discovery';
 import { TABLE_PREFIX_SETTING } from '../../src/domain/tableNamespace';
 
@@ -44,6 +45,14 @@ const TABLE_PREFIX: SettingDef = {
   kind: 'STRING',
   description: "Put before every stream's table name, so pipelines of the same source never write each other's tables. A new pipeline gets one from its name; empty writes the bare stream names.",
   placeholder: 'named from the pipeline when it is saved',
+};
+
+const BATCH_SIZE: SettingDef = {
+  name: 'batch_size',
+  label: 'Batch size',
+  kind: 'INTEGER',
+  description: 'Records written per batch, from 1 to 100,000. Each batch is copied in while the next is read.',
+  value: DEFAULT_BATCH_SIZE,
 };
 
 export const BUILTIN_PLUGINS: readonly BuiltinPlugin[] = [
@@ -108,7 +117,7 @@ export const BUILTIN_PLUGINS: readonly BuiltinPlugin[] = [
     description: "Loads into the workspace's default data store: a table per stream, upserted on the stream's key.",
     capabilities: [],
     module: 'targets/store.ts',
-    settings: [TABLE_PREFIX, { name: 'batch_size', label: 'Batch size', kind: 'INTEGER', description: 'Records written per flush.', value: 1000 }],
+    settings: [TABLE_PREFIX, BATCH_SIZE],
   },
   {
     name: 'target-postgres',
@@ -127,7 +136,7 @@ export const BUILTIN_PLUGINS: readonly BuiltinPlugin[] = [
       { name: 'password', label: 'Password', kind: 'PASSWORD', description: 'Password; never shown again once saved.', sensitive: true },
       { name: 'schema', label: 'Schema', kind: 'STRING', description: 'The schema tables are created in (created when missing).', value: 'public' },
       TABLE_PREFIX,
-      { name: 'batch_size', label: 'Batch size', kind: 'INTEGER', description: 'Records written per flush.', value: 1000 },
+      BATCH_SIZE,
     ],
   },
 ];

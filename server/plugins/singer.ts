@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import readline from 'node:readline';
+import { StringDecoder } from 'node:string_decoder';
 import { tablePrefixError } from '../../src/domain/tableNamespace';
 
 // The Singer specification as our plugins speak it: one JSON message per line on stdout
@@ -134,22 +134,41 @@ function projected(message: SingerMessage, dropped: ReadonlyMap<string, Readonly
   return typeof properties === 'object' && properties !== null ? { ...message, schema: { ...message.schema, properties: without(properties as Record<string, unknown>, names) } } : message;
 }
 
+/** Output gathered before one write to stdout: a system call per message cost a tap more than making the messages. */
+const WRITE_CHARS = 64 * 1024;
+
+/** Every writer with output not yet written, for runPlugin to write when the plugin's main ends. */
+const unwritten = new Set<MessageWriter>();
+
 /**
- * Writes messages to stdout, waiting when the pipe is full so a slow target is not flooded; with
- * the run's catalog, without the properties it deselects, as a Singer tap honours a catalog.
+ * Writes messages to stdout, gathered into writes of about 64 KB, waiting when the pipe is full
+ * so a slow target is not flooded; with the run's catalog, without the properties it deselects,
+ * as a Singer tap honours a catalog. A SCHEMA or STATE goes out at once with what came before it,
+ * and runPlugin writes what is left when the plugin ends.
  */
 export class MessageWriter {
   private readonly dropped: Map<string, ReadonlySet<string>>;
+  private pending = '';
 
   constructor(catalog?: TapArguments['catalog']) {
     this.dropped = deselectedProperties(catalog);
   }
 
-  async write(original: SingerMessage): Promise<void> {
+  /** Gathers the message; returns a promise only when it wrote, to be awaited (a full pipe). */
+  write(original: SingerMessage): Promise<void> | undefined {
     const message = this.dropped.size > 0 ? projected(original, this.dropped) : original;
-    if (!process.stdout.write(`${JSON.stringify(message)}\n`)) {
-      await new Promise<void>((resolve) => process.stdout.once('drain', resolve));
-    }
+    this.pending += `${JSON.stringify(message)}\n`;
+    unwritten.add(this);
+    return this.pending.length >= WRITE_CHARS || message.type !== 'RECORD' ? this.flush() : undefined;
+  }
+
+  /** Writes what was gathered; resolves once stdout can take more. */
+  async flush(): Promise<void> {
+    if (this.pending === '') return;
+    const text = this.pending;
+    this.pending = '';
+    unwritten.delete(this);
+    if (!process.stdout.write(text)) await new Promise<void>((resolve) => process.stdout.once('drain', resolve));
   }
 }
 
@@ -157,8 +176,27 @@ export function log(plugin: string, message: string): void {
   process.stderr.write(`${plugin} | ${message}\n`);
 }
 
-export function lines(input: NodeJS.ReadableStream): AsyncIterable<string> {
-  return readline.createInterface({ input, crlfDelay: Infinity });
+/**
+ * The input's lines (LF or CRLF), a chunk's worth at a time: a promise per line cost a loader
+ * more than reading the line. A line may span chunks; the last one needs no line break.
+ */
+export async function* lineBatches(input: AsyncIterable<Buffer | string>): AsyncGenerator<string[]> {
+  const decoder = new StringDecoder('utf8');
+  // the text after the last line break, in pieces: a long line is joined once, not once per chunk
+  let pieces: string[] = [];
+  for await (const chunk of input) {
+    const piece = typeof chunk === 'string' ? chunk : decoder.write(chunk);
+    if (!piece.includes('\n')) {
+      pieces.push(piece);
+      continue;
+    }
+    const lines = (pieces.join('') + piece).split('\n');
+    pieces = [lines.pop()!];
+    for (let i = 0; i < lines.length; i++) if (lines[i]!.endsWith('\r')) lines[i] = lines[i]!.slice(0, -1);
+    yield lines;
+  }
+  const partial = pieces.join('') + decoder.end();
+  if (partial !== '') yield [partial.endsWith('\r') ? partial.slice(0, -1) : partial];
 }
 
 /** Runs a plugin's main: a thrown error becomes one clear stderr line and exit code 1. */
@@ -168,11 +206,15 @@ export function runPlugin(name: string, main: () => Promise<number | void>): voi
     if (error.code === 'EPIPE') process.exit(1);
     throw error;
   });
+  // the messages a plugin made before it ended go out, whether it ended well or not
+  const writeRest = () => Promise.all([...unwritten].map((writer) => writer.flush()));
   main()
-    .then((code) => {
+    .then(async (code) => {
+      await writeRest();
       process.exitCode = code ?? 0;
     })
-    .catch((error: unknown) => {
+    .catch(async (error: unknown) => {
+      await writeRest().catch(() => undefined);
       log(name, `ERROR ${error instanceof Error ? error.message : String(error)}`);
       process.exitCode = 1;
     });

@@ -1,69 +1,102 @@
-import { lines, log, parseMessage, type JsonSchema } from './singer';
+import { CopyBatch } from '../stores/copyText';
+import type { TableShape } from '../stores/tableShape';
+import { lineBatches, log, parseMessage, type JsonSchema } from './singer';
 
 // The loop both built-in loaders share (target-store, target-postgres): Singer messages from
-// stdin, records buffered per stream up to a batch, a SCHEMA first readying its table, and the
-// latest STATE echoed on stdout only once every record before it is stored. Where the rows go is
-// the loader's own (its sink).
+// stdin, each record made a row of COPY's text format as it arrives and buffered per stream up to
+// a batch, a SCHEMA first readying its table, and the latest STATE echoed on stdout only once
+// every record before it is stored. Where the rows go is the loader's own (its sink).
+//
+// One batch is stored while the next is read: the tap, this loop and the database work at once,
+// and at most two batches are held, so memory stays constant however many rows flow. A tap that
+// writes faster waits on its full pipe (back-pressure).
+
+/** A batch of one stream: its rows in COPY's text format, how many records the tap sent for them. */
+export interface StreamBatch {
+  stream: string;
+  data: Buffer;
+  records: number;
+}
 
 export interface LoaderSink {
-  /** a stream's SCHEMA: its table made or widened; returns the table's name for the log */
-  prepare(stream: string, schema: JsonSchema, keyProperties: string[]): Promise<string>;
-  /** the buffered records of each stream, stored together; returns the rows each stream loaded */
-  store(batches: ReadonlyMap<string, Record<string, unknown>[]>): Promise<ReadonlyMap<string, number>>;
+  /** a stream's SCHEMA: its table made or widened; returns the table's name for the log and the shape its rows are written in */
+  prepare(stream: string, schema: JsonSchema, keyProperties: string[]): Promise<{ table: string; shape: TableShape }>;
+  /** the batches of a flush, stored together; returns the records each stream loaded */
+  store(batches: readonly StreamBatch[]): Promise<ReadonlyMap<string, number>>;
 }
 
-/** A loader's `batch_size` setting: 1000 by default, from 1 to 50,000. */
+/** A loader's `batch_size` setting: 10,000 by default, from 1 to 100,000. */
 export function batchSizeOf(value: unknown): number {
-  return Math.max(1, Math.min(Number(value ?? 1000) || 1000, 50_000));
+  return Math.max(1, Math.min(Number(value ?? DEFAULT_BATCH_SIZE) || DEFAULT_BATCH_SIZE, 100_000));
 }
+
+export const DEFAULT_BATCH_SIZE = 10_000;
+
+/** A batch is flushed at this much text too, whatever its rows: wide records stay within constant memory. */
+const MAX_BATCH_CHARS = 16 * 1024 * 1024;
 
 /** Loads stdin's Singer messages through the sink; the process's exit code (2: a message it cannot read). */
 export async function loadSingerStream(name: string, batchSize: number, sink: LoaderSink): Promise<number> {
-  const buffers = new Map<string, Record<string, unknown>[]>();
-  const prepared = new Set<string>();
+  const batches = new Map<string, CopyBatch>();
   const loaded = new Map<string, number>();
   let buffered = 0;
+  let chars = 0;
   let pendingState: Record<string, unknown> | undefined;
+  let storing: Promise<void> = Promise.resolve();
 
+  /** Hands the buffered rows to the sink and returns once the batch before them is stored. */
   const flush = async () => {
-    if (buffered > 0) for (const [stream, rows] of await sink.store(buffers)) loaded.set(stream, (loaded.get(stream) ?? 0) + rows);
-    buffers.clear();
+    const taken: StreamBatch[] = [];
+    for (const [stream, batch] of batches) if (batch.records > 0) taken.push({ stream, ...batch.take() });
+    const state = pendingState;
     buffered = 0;
-    if (pendingState) {
-      process.stdout.write(`${JSON.stringify({ type: 'STATE', value: pendingState })}\n`);
-      pendingState = undefined;
-    }
+    chars = 0;
+    pendingState = undefined;
+    if (taken.length === 0 && !state) return;
+    await storing;
+    storing = (async () => {
+      if (taken.length > 0) for (const [stream, rows] of await sink.store(taken)) loaded.set(stream, (loaded.get(stream) ?? 0) + rows);
+      if (state) process.stdout.write(`${JSON.stringify({ type: 'STATE', value: state })}\n`);
+    })();
+    // a failure surfaces at the next await of `storing` (the next flush, or the end)
+    storing.catch(() => undefined);
   };
 
   let number = 0;
-  for await (const line of lines(process.stdin)) {
+  for await (const batch of lineBatches(process.stdin)) for (const line of batch) {
     number++;
     if (line.trim() === '') continue;
     const parsed = parseMessage(line);
     if (!parsed.ok) {
       log(name, `ERROR line ${number} is not a valid Singer message (${parsed.error}): ${line.slice(0, 200)}`);
+      await storing;
       return 2;
     }
     const message = parsed.message;
     if (message.type === 'SCHEMA') {
       await flush();
-      const table = await sink.prepare(message.stream, message.schema, message.key_properties ?? []);
-      if (!prepared.has(message.stream)) log(name, `stream ${message.stream} → table ${table}`);
-      prepared.add(message.stream);
+      // the table changes only once the rows written in its former shape are in
+      await storing;
+      const prepared = await sink.prepare(message.stream, message.schema, message.key_properties ?? []);
+      if (!batches.has(message.stream)) log(name, `stream ${message.stream} → table ${prepared.table}`);
+      batches.set(message.stream, new CopyBatch(prepared.shape));
     } else if (message.type === 'RECORD') {
-      if (!prepared.has(message.stream)) {
+      const batch = batches.get(message.stream);
+      if (!batch) {
         log(name, `ERROR line ${number}: RECORD of stream ${message.stream} before its SCHEMA`);
+        await storing;
         return 2;
       }
-      const list = buffers.get(message.stream) ?? [];
-      list.push(message.record);
-      buffers.set(message.stream, list);
-      if (++buffered >= batchSize) await flush();
+      const before = batch.chars;
+      batch.add(message.record);
+      chars += batch.chars - before;
+      if (++buffered >= batchSize || chars >= MAX_BATCH_CHARS) await flush();
     } else if (message.type === 'STATE') {
       pendingState = message.value;
     }
   }
   await flush();
+  await storing;
   const total = [...loaded.values()].reduce((a, b) => a + b, 0);
   log(name, `loaded ${total} rows${loaded.size > 0 ? `: ${[...loaded].map(([s, n]) => `${s} ${n}`).join(', ')}` : ''}`);
   return 0;

@@ -11,10 +11,11 @@ import { storeDbOf, storesApart } from '../db/storeDatabase';
 import { recordLoad } from '../repositories/freshness';
 import { saveCatalog } from '../repositories/streamCatalogs';
 import { storeSchemaName } from '../stores/defaultStore';
-import { loadRecords, prepareTable } from '../stores/loader';
+import { copyRecords, prepareTable, type CopyMode } from '../stores/loader';
 import { ensureStoreRole } from '../stores/storeRole';
 import { requireStoreRoom, storeMaxMb } from '../stores/storeSize';
 import { tableShapeOf, type TableShape } from '../stores/tableShape';
+import { FrameReader, type Frame } from './bridgeFrames';
 
 // A job's processes reach the server's database only through this bridge: a Unix socket per
 // runner, a secret token per job, and a few operations scoped to that job — its pipeline's
@@ -32,11 +33,16 @@ export interface BridgeJob {
 
 interface Session {
   job: BridgeJob;
-  tables: Map<string, TableShape>;
+  /** each stream's table, and how its batches go in (loader.ts' copyRecords) */
+  tables: Map<string, { shape: TableShape; mode: CopyMode }>;
 }
 
-/** A request line is at most this long (a batch of records). */
-const MAX_REQUEST_CHARS = 64 * 1024 * 1024;
+/** A request line is at most this long (a stream's SCHEMA, a catalog). */
+const MAX_LINE_BYTES = 16 * 1024 * 1024;
+/** A request's data is at most this long (a batch of rows in COPY's text format). */
+const MAX_DATA_BYTES = 64 * 1024 * 1024;
+/** What one job's connection may have sent and not yet had answered before its socket is read no further. */
+const MAX_UNANSWERED_BYTES = 2 * MAX_DATA_BYTES;
 
 export class RunnerBridge {
   readonly socketPath: string;
@@ -84,44 +90,48 @@ export class RunnerBridge {
   }
 
   private serve(socket: net.Socket): void {
-    socket.setEncoding('utf8');
-    let buffer = '';
     let session: Session | undefined;
     let queue = Promise.resolve();
+    /** bytes read but not yet answered: past the limit the socket is paused, so a sender that never waits is held back */
+    let unanswered = 0;
     socket.on('error', () => socket.destroy());
-    socket.on('data', (chunk: string) => {
-      buffer += chunk;
-      if (buffer.length > MAX_REQUEST_CHARS) {
-        socket.end(`${JSON.stringify({ ok: false, error: 'request too large' })}\n`);
-        return;
-      }
-      let index = buffer.indexOf('\n');
-      while (index >= 0) {
-        const line = buffer.slice(0, index);
-        buffer = buffer.slice(index + 1);
-        queue = queue.then(async () => {
-          let reply: unknown;
-          try {
-            const request = JSON.parse(line) as Record<string, unknown>;
-            if (!session) {
-              const job = typeof request.token === 'string' ? this.tokens.get(request.token) : undefined;
-              if (!job) throw new Error('unknown or expired job token');
-              session = { job, tables: new Map() };
-              reply = { id: request.id, ok: true, result: { jobId: job.jobId } };
-            } else {
-              reply = { id: request.id, ok: true, result: await this.handle(session, request) };
-            }
-          } catch (error) {
-            reply = { ok: false, error: error instanceof Error ? error.message : String(error) };
+    const answer = ({ request, data }: Frame) => {
+      const size = data?.length ?? 0;
+      unanswered += size;
+      if (unanswered > MAX_UNANSWERED_BYTES) socket.pause();
+      queue = queue.then(async () => {
+        let reply: unknown;
+        try {
+          if (!request) throw new Error('a request is a JSON object on one line');
+          if (!session) {
+            const job = typeof request.token === 'string' ? this.tokens.get(request.token) : undefined;
+            if (!job) throw new Error('unknown or expired job token');
+            session = { job, tables: new Map() };
+            reply = { ok: true, result: { jobId: job.jobId } };
+          } else {
+            reply = { ok: true, result: await this.handle(session, request, data) };
           }
-          if (!socket.destroyed) socket.write(`${JSON.stringify(reply)}\n`);
-        });
-        index = buffer.indexOf('\n');
+        } catch (error) {
+          reply = { ok: false, error: error instanceof Error ? error.message : String(error) };
+        }
+        if (!socket.destroyed) socket.write(`${JSON.stringify(reply)}\n`);
+        unanswered -= size;
+        if (unanswered <= MAX_UNANSWERED_BYTES) socket.resume();
+      });
+    };
+    const frames = new FrameReader(MAX_LINE_BYTES, MAX_DATA_BYTES);
+    socket.on('data', (chunk: Buffer) => {
+      const read = frames.push(chunk);
+      for (const frame of read.frames) answer(frame);
+      // the framing is lost: answered after what came before, then the connection ends
+      if (read.error) {
+        const error = read.error;
+        queue = queue.then(() => void socket.end(`${JSON.stringify({ ok: false, error })}\n`));
       }
     });
   }
 
-  private async handle(session: Session, request: Record<string, unknown>): Promise<unknown> {
+  private async handle(session: Session, request: Record<string, unknown>, data: Buffer | undefined): Promise<unknown> {
     const { job } = session;
     if (![...this.tokens.values()].includes(job)) throw new Error('the job has ended');
     switch (request.op) {
@@ -150,18 +160,27 @@ export class RunnerBridge {
         // the schema and the role that reads it, made here on the store's first use (defaultStore.ts)
         await ensureStoreRole(this.db, job.workspaceId);
         await prepareTable(storeDbOf(this.db), storeSchemaName(job.workspaceId), shape);
-        session.tables.set(stream, shape);
-        return { table: shape.table, columns: shape.columns.length, key: shape.key };
+        session.tables.set(stream, { shape, mode: 'insert' });
+        // the loader writes its rows in this shape's columns and order (copyText.ts)
+        return { table: shape.table, shape };
       }
-      case 'store.load': {
+      case 'store.copy': {
+        // a batch of the stream's rows in COPY's text format, at most one per key (copyText.ts); `records` is how many the tap sent for them
         const stream = requireText(request.stream, 'stream');
-        const shape = session.tables.get(stream);
-        if (!shape) throw new Error(`no SCHEMA for stream ${stream} before its records`);
-        if (!Array.isArray(request.records)) throw new Error('records must be a list');
-        const records = request.records.filter((r): r is Record<string, unknown> => typeof r === 'object' && r !== null && !Array.isArray(r));
-        // the batch's JSON stands for what it will take on disk: a refused batch leaves the store as it was
-        await requireStoreRoom(this.db, job.workspaceId, this.storeLimitMb, Buffer.byteLength(JSON.stringify(records)));
-        const load = (store: Db) => loadRecords(store, storeSchemaName(job.workspaceId), shape, records);
+        const table = session.tables.get(stream);
+        if (!table) throw new Error(`no SCHEMA for stream ${stream} before its records`);
+        if (!data) throw new Error('store.copy takes its rows as bytes after its line');
+        const records = request.records;
+        if (typeof records !== 'number' || !Number.isSafeInteger(records) || records < 0) throw new Error('records must be a count');
+        const { shape } = table;
+        // the batch's text stands for what it will take on disk: a refused batch leaves the store as it was
+        await requireStoreRoom(this.db, job.workspaceId, this.storeLimitMb, data.length);
+        const load = async (store: Db) => {
+          const copied = await copyRecords(store, storeSchemaName(job.workspaceId), shape, data, table.mode);
+          table.mode = copied.mode;
+          // what the tap sent, never fewer than the rows written (duplicates of a key were one row)
+          return Math.max(records, copied.rows);
+        };
         const account = async (trx: Db, loaded: number) => {
           // the total and the stream's count in one statement: they always agree
           await trx

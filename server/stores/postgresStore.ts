@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { PostgresConnection } from '../../src/domain/dataStores';
+import { copyInPool } from '../db/copyIn';
 import type { Db } from '../db/database';
 import { decideHost, type AllowList, type Lookup } from '../security/netPolicy';
 
@@ -28,7 +29,7 @@ function clientConfig(c: PostgresConnection): pg.ClientConfig {
 
 /** A query builder over the store (one connection: a loader writes in order). Destroy it when done. */
 export function openPostgresStore(c: PostgresConnection): Db {
-  return new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ ...clientConfig(c), max: 1 }) }) });
+  return new Kysely({ dialect: new PostgresDialect({ pool: copyInPool(new pg.Pool({ ...clientConfig(c), max: 1 })) }) });
 }
 
 /** What a user is told of any failure to connect, whatever it was: a check is no port scanner. */

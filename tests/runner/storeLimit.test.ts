@@ -11,11 +11,11 @@ import { logOf, startBench, waitForStatus, type Bench } from './helpers';
 // job's log says so in one line naming the setting.
 
 const LIMIT_MB = 2;
-/** 1,000 records of about 1 KB a batch (target-store's default batch): the second batch no longer fits. */
+/** 10,000 records of about 110 bytes a batch (target-store's default batch): the second batch no longer fits. */
 const SCRIPT = [
   `{ printf '%s\\n' '{"type":"SCHEMA","stream":"padded","schema":{"properties":{"id":{"type":"integer"},"pad":{"type":"string"}}},"key_properties":["id"]}'`,
-  `pad=$(head -c 1000 /dev/zero | tr '\\0' x)`,
-  `for i in $(seq 1 3000); do printf '{"type":"RECORD","stream":"padded","record":{"id":%d,"pad":"%s"}}\\n' "$i" "$pad"; done; } | target-store`,
+  `pad=$(head -c 100 /dev/zero | tr '\\0' x)`,
+  `for i in $(seq 1 30000); do printf '{"type":"RECORD","stream":"padded","record":{"id":%d,"pad":"%s"}}\\n' "$i" "$pad"; done; } | target-store`,
 ].join('\n');
 
 describe('the store size limit (STORE_MAX_MB)', () => {
@@ -47,8 +47,8 @@ describe('the store size limit (STORE_MAX_MB)', () => {
     // the first batch fitted and stays; the refused one left nothing
     const schema = storeSchemaName(bench.workspaceId);
     const rows = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.id(schema, 'padded')}`.execute(storeDbOf(bench.db))).rows[0]?.n;
-    expect(rows).toBe(1000);
-    expect(Number(job.rows_loaded)).toBe(1000);
+    expect(rows).toBe(10_000);
+    expect(Number(job.rows_loaded)).toBe(10_000);
     expect(await storeSizeBytes(bench.db, bench.workspaceId)).toBeLessThanOrEqual(LIMIT_MB * 1_048_576);
   });
 });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
-import { ColumnType, CsvParser, JsonArrayScanner } from '../csv';
+import { ColumnType, CsvParser, JsonArrayScanner, type CsvRow } from '../csv';
 import { MessageWriter, isSelected, log, parseArguments, runPlugin } from '../singer';
 import { ProjectPathRefused, realPathInside } from '../../security/projectFiles';
 import { safeIdentifier } from '../../stores/tableShape';
@@ -47,60 +47,59 @@ type Read = { record: Record<string, unknown>; line: number } | { bad: string; l
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
- * A file's records one by one, read in chunks (a file of any size streams in constant memory): CSV
- * rows under their header, NDJSON lines, the elements of a JSON array (or a file's one object).
+ * A file's records, read in chunks (a file of any size streams in constant memory) and handed on
+ * a chunk's worth at a time (a promise per record cost more than reading it): CSV rows under their
+ * header, NDJSON lines, the elements of a JSON array (or a file's one object).
  */
-async function* recordsOf(file: string, delimiter: string): AsyncGenerator<Read> {
+async function* recordsOf(file: string, delimiter: string): AsyncGenerator<Read[]> {
   const ext = path.extname(file).toLowerCase();
   const input = fs.createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 });
   if (ext === '.csv') {
     const parser = new CsvParser(delimiter);
     let header: string[] | undefined;
-    const rows = async function* () {
-      for await (const chunk of input) yield* parser.push(chunk as string);
-      yield* parser.end();
-    };
-    for await (const row of rows()) {
-      if (!header) {
-        header = row.fields;
-        continue;
+    const readsOf = (rows: CsvRow[]): Read[] => {
+      const reads: Read[] = [];
+      for (const row of rows) {
+        if (!header) header = row.fields;
+        else if (row.fields.length > header.length) reads.push({ bad: `has ${row.fields.length} fields, the header ${header.length}`, line: row.line });
+        else {
+          const record: Record<string, unknown> = {};
+          for (let i = 0; i < header.length; i++) record[header[i]!] = row.fields[i] ?? null;
+          reads.push({ record, line: row.line });
+        }
       }
-      if (row.fields.length > header.length) yield { bad: `has ${row.fields.length} fields, the header ${header.length}`, line: row.line };
-      else yield { record: Object.fromEntries(header.map((h, i) => [h, row.fields[i] ?? null])), line: row.line };
-    }
+      return reads;
+    };
+    for await (const chunk of input) yield readsOf(parser.push(chunk as string));
+    yield readsOf(parser.end());
     return;
   }
-  if (ext === '.json') {
-    const scanner = new JsonArrayScanner();
-    const elements = async function* () {
-      for await (const chunk of input) yield* scanner.push(chunk as string);
-      yield* scanner.end();
-    };
-    for await (const element of elements()) {
-      let value: unknown;
-      try {
-        value = JSON.parse(element.text);
-      } catch {
-        yield { bad: 'is not JSON', line: element.line };
-        continue;
-      }
-      yield isRecord(value) ? { record: value, line: element.line } : { bad: 'is not a JSON object', line: element.line };
-    }
-    return;
-  }
-  let line = 0;
-  for await (const text of readline.createInterface({ input, crlfDelay: Infinity })) {
-    line++;
-    if (text.trim() === '') continue;
+  const parsed = (text: string, line: number): Read => {
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch {
-      yield { bad: 'is not JSON', line };
-      continue;
+      return { bad: 'is not JSON', line };
     }
-    yield isRecord(value) ? { record: value, line } : { bad: 'is not a JSON object', line };
+    return isRecord(value) ? { record: value, line } : { bad: 'is not a JSON object', line };
+  };
+  if (ext === '.json') {
+    const scanner = new JsonArrayScanner();
+    for await (const chunk of input) yield scanner.push(chunk as string).map((element) => parsed(element.text, element.line));
+    yield scanner.end().map((element) => parsed(element.text, element.line));
+    return;
   }
+  let line = 0;
+  let reads: Read[] = [];
+  for await (const text of readline.createInterface({ input, crlfDelay: Infinity })) {
+    line++;
+    if (text.trim() !== '') reads.push(parsed(text, line));
+    if (reads.length >= 1000) {
+      yield reads;
+      reads = [];
+    }
+  }
+  yield reads;
 }
 
 /** Bad rows named in the log per file; past this, one line counts the rest. */
@@ -115,7 +114,7 @@ async function shapeOf(file: string, shown: string, delimiter: string, failOnBad
   const columns = new Map<string, ColumnType>();
   let records = 0;
   let bad = 0;
-  for await (const read of recordsOf(file, delimiter)) {
+  for await (const reads of recordsOf(file, delimiter)) for (const read of reads) {
     if ('bad' in read) {
       bad++;
       const line = `${shown} line ${read.line} ${read.bad}`;
@@ -173,11 +172,14 @@ runPlugin(NAME, async () => {
     }
     await out.write({ type: 'SCHEMA', stream, schema, key_properties: key });
     const types = columns.map((c) => (properties[c] as { type: unknown }).type);
-    for await (const read of recordsOf(file, delimiter)) {
-      if ('bad' in read) continue;
-      const record: Record<string, unknown> = {};
-      columns.forEach((c, i) => (record[c] = numeric(read.record[c] ?? null, types[i])));
-      await out.write({ type: 'RECORD', stream, record });
+    for await (const reads of recordsOf(file, delimiter)) {
+      for (const read of reads) {
+        if ('bad' in read) continue;
+        const record: Record<string, unknown> = {};
+        for (let i = 0; i < columns.length; i++) record[columns[i]!] = numeric(read.record[columns[i]!] ?? null, types[i]);
+        const full = out.write({ type: 'RECORD', stream, record });
+        if (full) await full;
+      }
     }
     bookmarks[stream] = { modified };
     await out.write({ type: 'STATE', value: { bookmarks: { ...bookmarks } } });

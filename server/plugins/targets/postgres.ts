@@ -1,5 +1,5 @@
 import { postgresConnection, postgresSettingErrors } from '../../../src/domain/dataStores';
-import { loadRecords, prepareTable } from '../../stores/loader';
+import { copyRecords, prepareTable, type CopyMode } from '../../stores/loader';
 import { openPostgresStore } from '../../stores/postgresStore';
 import { tableShapeOf, type TableShape } from '../../stores/tableShape';
 import { log, parseArguments, runPlugin, tablePrefixOf } from '../singer';
@@ -20,7 +20,7 @@ runPlugin(NAME, async () => {
   if (errors.length > 0) throw new Error(`invalid config: ${errors.join('; ')}`);
   const connection = postgresConnection(settings);
   const db = openPostgresStore(connection);
-  const shapes = new Map<string, TableShape>();
+  const tables = new Map<string, { shape: TableShape; mode: CopyMode }>();
   try {
     await db.schema.createSchema(connection.schema).ifNotExists().execute();
     log(NAME, `loading into ${connection.host}:${connection.port}/${connection.database}, schema ${connection.schema}`);
@@ -28,14 +28,19 @@ runPlugin(NAME, async () => {
       prepare: async (stream, schema, keyProperties) => {
         const shape = tableShapeOf(stream, schema, keyProperties, prefix);
         await prepareTable(db, connection.schema, shape);
-        shapes.set(stream, shape);
-        return `${connection.schema}.${shape.table}`;
+        tables.set(stream, { shape, mode: 'insert' });
+        return { table: `${connection.schema}.${shape.table}`, shape };
       },
       // one transaction per flush: the STATE echoed after it never runs ahead of the rows it covers
       store: (batches) =>
         db.transaction().execute(async (trx) => {
           const loaded = new Map<string, number>();
-          for (const [stream, records] of batches) loaded.set(stream, await loadRecords(trx, connection.schema, shapes.get(stream)!, records));
+          for (const { stream, data, records } of batches) {
+            const table = tables.get(stream)!;
+            const copied = await copyRecords(trx, connection.schema, table.shape, data, table.mode);
+            table.mode = copied.mode;
+            loaded.set(stream, records);
+          }
           return loaded;
         }),
     });

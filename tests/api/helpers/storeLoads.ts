@@ -1,5 +1,7 @@
 import { BridgeClient } from '../../../server/plugins/bridgeClient';
 import { RunnerBridge } from '../../../server/runner/bridge';
+import { CopyBatch } from '../../../server/stores/copyText';
+import type { TableShape } from '../../../server/stores/tableShape';
 import { claimNextJob, finishJob } from '../../../server/runner/queue';
 import { DEMO } from '../../../server/seed';
 import { REL } from '../../../src/domain/relations';
@@ -7,7 +9,7 @@ import { linkOf } from './http';
 import type { World } from './world';
 
 // Loads store tables the way a pipeline run does: a job of a real pipeline, claimed from the
-// queue, writing through the runner's bridge (store.prepare, store.load), then finished.
+// queue, writing through the runner's bridge (store.prepare, store.copy), then finished.
 
 const RUNNER = 'dataset-test-runner';
 
@@ -40,8 +42,11 @@ export async function runLoad(world: World, pipelineId: string, loads: StreamLoa
   const client = new BridgeClient(bridge.socketPath, token);
   try {
     for (const load of loads) {
-      await client.request('store.prepare', { stream: load.stream, schema: load.schema, keyProperties: load.key });
-      await client.request('store.load', { stream: load.stream, records: load.records });
+      const { shape } = (await client.request('store.prepare', { stream: load.stream, schema: load.schema, keyProperties: load.key })) as { shape: TableShape };
+      const batch = new CopyBatch(shape);
+      for (const record of load.records) batch.add(record);
+      const { data, records } = batch.take();
+      await client.request('store.copy', { stream: load.stream, records }, data);
     }
   } finally {
     client.close();
