@@ -11,14 +11,15 @@ import { openDatabase, type Db } from '../server/db/database';
 import { loadMeltanoSettings } from '../server/runner/meltano/settings';
 import { freePort } from '../tests/support/server';
 import { timeCopy } from './copy-floor';
+import { benchPipelinesPglite, type PgliteRuns } from './pipelines-pglite';
 import { createScratchDatabase } from './scratch-postgres';
 import { BUILT_IN_MARKS, MELTANO_MARKS, jobPhases, type JobPhases, type Marks } from './job-phases';
 import { prepareWorkspace, resetPipeline, runJob, storedRows, type BenchPipeline } from './pipeline-workspace';
 import { SERVER_ENTRY, serverEnv, startChild, type Child } from './processes';
 import { ROWS_COLUMNS } from './rows-file';
 
-/** Enough rows that the load, not the start, dominates Meltano's run (15–25 s on two shared cores), and the built-in one's. */
-export const PIPELINE_ROWS = 100_000;
+/** Enough rows that the load, not the start, dominates Meltano's run (a minute or more on two shared cores), and the built-in one's. */
+export const PIPELINE_ROWS = 200_000;
 
 /**
  * Meltano is installed once per machine and version, into the cache the runner's tests use
@@ -57,26 +58,35 @@ const rate = (seconds: number) => Math.round(PIPELINE_ROWS / seconds).toLocaleSt
 const s = (seconds: number | undefined, digits = 1) => (seconds === undefined ? '—' : seconds.toFixed(digits));
 const share = (seconds: number, floor: number) => `${((100 * floor) / seconds).toFixed(1)} %`;
 
-/** One row per path, the next run of each: its run step (start included) and its rows alone, each beside COPY. */
-function table(copy: number, builtIn: PathRuns, meltano: PathRuns): string[] {
-  const header = ['path (next run)', 'run s', 'rows/s', 'of COPY', 'start s', 'rows s', 'rows/s', 'of COPY'];
-  const row = (name: string, result: PathRuns): string[] => {
-    if ('failed' in result) return [name, `not measured: ${result.failed}`];
-    const { start, rows } = result.runs[1];
-    return [name, s(start + rows, 2), rate(start + rows), share(start + rows, copy), s(start, 2), s(rows, 2), rate(rows), share(rows, copy)];
+/** Issue 39's targets for the built-in path's rows, beside its figures. */
+const TARGETS = { postgres: 'rows ≥ 25 % of COPY and ≥ 150,000 rows/s', pglite: 'rows ≥ 60,000 rows/s' };
+
+/**
+ * One row per path and database, the next run of each: its run step (start included) and its rows
+ * alone, each beside COPY of the same file on the same database, and the target.
+ */
+function table(copy: number, builtIn: PathRuns, meltano: PathRuns, pglite: PgliteRuns | { failed: string }): string[] {
+  const header = ['database', 'path (next run)', 'run s', 'rows/s', 'of COPY', 'start s', 'rows s', 'rows/s', 'of COPY', 'target'];
+  const row = (database: string, name: string, floor: number, phases: JobPhases | { failed: string }, target: string): string[] => {
+    if ('failed' in phases) return [database, name, `not measured: ${phases.failed}`];
+    const { start, rows } = phases;
+    return [database, name, s(start + rows, 2), rate(start + rows), share(start + rows, floor), s(start, 2), s(rows, 2), rate(rows), share(rows, floor), target];
   };
+  const floorRow = (database: string, seconds: number) => [database, 'COPY of the file (the floor)', s(seconds, 2), rate(seconds), '100 %', '—', s(seconds, 2), rate(seconds), '100 %', ''];
+  const next = (result: PathRuns) => ('failed' in result ? result : result.runs[1]);
   const lines = [
-    ['PostgreSQL COPY (the floor)', s(copy, 2), rate(copy), '100 %', '—', s(copy, 2), rate(copy), '100 %'],
-    row('built-in: tap-files → target-store', builtIn),
-    row('Meltano: tap-bench-csv → target-postgres', meltano),
+    floorRow('PostgreSQL', copy),
+    row('PostgreSQL', 'built-in: tap-files → target-store', copy, next(builtIn), TARGETS.postgres),
+    row('PostgreSQL', 'Meltano: tap-bench-csv → target-postgres', copy, next(meltano), ''),
+    ...('failed' in pglite ? [['PGlite', `not measured: ${pglite.failed}`]] : [floorRow('PGlite', pglite.copy), row('PGlite', 'built-in: tap-files → target-store', pglite.copy, pglite.next, TARGETS.pglite)]),
   ];
-  // a path not measured has its name and the reason only: its name counts, its reason spans the columns
-  const widths = header.map((h, c) => Math.max(h.length, ...lines.filter((l) => c === 0 || l.length === header.length).map((l) => l[c]!.length)));
-  const format = (cells: string[]) => `  ${cells.map((cell, c) => (c === 0 || cells.length < header.length ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ')}`;
+  // a path not measured has its names and the reason only: the names count, the reason spans the columns
+  const widths = header.map((h, c) => Math.max(h.length, ...lines.filter((l) => c <= 1 || l.length === header.length).map((l) => l[c]?.length ?? 0)));
+  const format = (cells: string[]) => `  ${cells.map((cell, c) => (c <= 1 || c === header.length - 1 || cells.length < header.length ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ')}`.trimEnd();
   return [
     format(header),
     ...lines.map(format),
-    '  run: the run step, from its start to the pipeline\'s end (install excluded); start: to the first row (processes up, the file read and typed); rows: from the first row to the end.',
+    "  run: the run step, from its start to the pipeline's end (install excluded); start: to the first row (processes up, the file read and typed); rows: from the first row to the end.",
   ];
 }
 
@@ -101,7 +111,7 @@ function meltanoParts(result: PathRuns, cacheDir: string, version: string, fresh
 }
 
 /** The lines `npm run bench` prints before the figures. */
-export const PIPELINES_HEADING = `Loading: one CSV file of ${PIPELINE_ROWS.toLocaleString('en')} rows (4 columns, keyed by id) into the workspace's store on PostgreSQL, each pipeline a job of the real runner in its sandbox; rates from the job logs' timestamps`;
+export const PIPELINES_HEADING = `Loading: one CSV file of ${PIPELINE_ROWS.toLocaleString('en')} rows (4 columns, keyed by id) into the workspace's store on PostgreSQL and on PGlite, each pipeline a job of the real runner in its sandbox; rates from the job logs' timestamps`;
 
 /** Both paths and the floor on `databaseUrl`, a scratch PostgreSQL database of their own. */
 export async function benchPipelines(databaseUrl: string): Promise<string[]> {
@@ -126,7 +136,11 @@ export async function benchPipelines(databaseUrl: string): Promise<string[]> {
     let meltano = await runTwice(handle.db, workspace.workspaceId, workspace.meltano, MELTANO_MARKS);
     // a failure that does not name the package index (the plugins' install) gets it named: the usual cause is an index out of reach
     if ('failed' in meltano && !meltano.failed.includes(settings.indexUrl)) meltano = { failed: `${meltano.failed} (package index: ${settings.indexUrl})` };
-    return [...table(copy, builtIn, meltano), ...meltanoParts(meltano, cacheDir, settings.version, fresh)];
+    await server.stop();
+    server = undefined;
+    // PGlite's run after PostgreSQL's, so neither shares the machine with the other
+    const pglite = await benchPipelinesPglite(PIPELINE_ROWS).catch((error: unknown) => ({ failed: error instanceof Error ? error.message : String(error) }));
+    return [...table(copy, builtIn, meltano, pglite), ...meltanoParts(meltano, cacheDir, settings.version, fresh)];
   } finally {
     await server?.stop();
     await handle.close();
