@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { createActor, waitFor } from 'xstate';
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise, waitFor } from 'xstate';
 import { createApiClient } from '../../api/client';
 import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
@@ -81,5 +81,65 @@ describe('channel selection scenarios', () => {
     expect(`${url.origin}${url.pathname}`).toBe(`${API}/workspaces/w/channels`);
     expect(Object.fromEntries(url.searchParams)).toEqual({ type: 'SOURCE', size: '99', sort: 'lastModified,desc' });
     actor.stop();
+  });
+});
+
+// Independent checks (issue 40): the test's own actor and navigation, expectations from spec 002
+// (the channels page: a chip per source channel, the selection kept in the address's search).
+describe('channel selection, checked by hand', () => {
+  function start(load: () => Promise<Channel[]>, search = '') {
+    const shown: string[] = [];
+    let loads = 0;
+    const loadChannels = fromPromise<Channel[], { workspace: unknown }>(() => {
+      loads += 1;
+      return load();
+    });
+    const machine = channelSelectionMachine.provide({ actors: { loadChannels }, actions: { showSearch: (_, { search: next }) => void shown.push(next) } });
+    const actor = createActor(machine, { input: { workspace, search } }).start();
+    return { actor, shown, loads: () => loads };
+  }
+
+  it('follows the address when it changes by itself (back, a link), without navigating again', async () => {
+    const { actor, shown } = start(() => Promise.resolve(channels));
+    await waitFor(actor, (s) => s.matches('ready'));
+    expect(selectSelected(actor.getSnapshot())).toBeUndefined();
+    actor.send({ type: 'route.changed', search: 'in:weekly-review' });
+    expect(selectSelected(actor.getSnapshot())?.name).toBe('Weekly review');
+    actor.send({ type: 'route.changed', search: '' });
+    expect(selectSelected(actor.getSnapshot())).toBeUndefined();
+    expect(shown).toEqual([]);
+    actor.stop();
+  });
+
+  it('says why the channels failed, and a retry reads them again', async () => {
+    let fail = true;
+    const { actor, loads } = start(() => (fail ? Promise.reject(new Error('disk on fire')) : Promise.resolve(channels)));
+    await waitFor(actor, (s) => s.matches('failed'));
+    expect(actor.getSnapshot().context.error).toBe('disk on fire');
+    fail = false;
+    actor.send({ type: 'user.retry' });
+    expect(actor.getSnapshot().value).toBe('loading');
+    await waitFor(actor, (s) => s.matches('ready'));
+    expect(loads()).toBe(2);
+    expect(actor.getSnapshot().context).toMatchObject({ channels, error: null });
+    actor.stop();
+  });
+
+  it('cancels the request for channels when the page is left before it answers', async () => {
+    let signal: AbortSignal | undefined;
+    const fake = fakeFetch({ hang: true });
+    const client = createApiClient({
+      baseURL: API,
+      getToken: () => Promise.resolve('t'),
+      fetch: (url, init) => {
+        signal = init?.signal ?? undefined;
+        return fake.fetch(url, init);
+      },
+      retryDelay: () => 0,
+    });
+    const actor = createActor(channelSelectionMachine.provide({ actors: channelSelectionActors(client), actions: { showSearch: () => undefined } }), { input: { workspace, search: '' } }).start();
+    await vi.waitFor(() => expect(fake.calls).toHaveLength(1));
+    actor.stop();
+    expect(signal?.aborted).toBe(true);
   });
 });
