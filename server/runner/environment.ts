@@ -19,6 +19,9 @@ export interface JobEnvironmentInput {
   allowedHosts: readonly string[];
 }
 
+/** Whether this module runs bundled into dist-server/ (`npm start`), not from its TypeScript source. */
+const SERVER_COMPILED = import.meta.url.endsWith('.js');
+
 /**
  * The environment a job sees: a fresh one, not the server's (which holds DATABASE_URL and mail
  * credentials), with the server's PATH followed by the built-in plugins, and every component
@@ -44,6 +47,8 @@ export function jobEnvironment(input: JobEnvironmentInput, serverEnv: NodeJS.Pro
     MELTANO_PROJECT_ROOT: input.projectDir,
     RUNNER_BRIDGE: input.bridgeSocket,
     RUNNER_BRIDGE_TOKEN: input.bridgeToken,
+    // the compiled server's jobs run the built-in plugins compiled with it (server/plugins/bin/_launch)
+    ...(SERVER_COMPILED ? { BUILTIN_PLUGINS_COMPILED: '1' } : {}),
     [JOB_ALLOWED_HOSTS_ENV]: input.allowedHosts.join(','),
   };
   return { env, skipped };

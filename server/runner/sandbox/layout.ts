@@ -68,7 +68,7 @@ export function isInside(candidate: string, dir: string): boolean {
 
 /**
  * The repository's pieces the built-in plugins load at run time (server/plugins/bin/_launch runs
- * them with tsx): node_modules, and every folder of the repository their relative imports reach
+ * them with tsx, or compiled in dist-server/plugins): node_modules, and every folder of the repository their relative imports reach
  * from server/plugins, followed at start — so a new import cannot break the plugins in the sandbox,
  * and nothing else of the server is there.
  */
@@ -76,7 +76,7 @@ export function pluginCodePaths(): string[] {
   const root = path.resolve(PLUGINS_DIR, '../..');
   const node = path.resolve(process.execPath, '../..');
   return [
-    ...['node_modules', 'package.json', 'tsconfig.json'].map((p) => path.join(root, p)),
+    ...['node_modules', 'package.json', 'tsconfig.json', 'dist-server/plugins'].map((p) => path.join(root, p)),
     ...importedFolders(PLUGINS_DIR, root),
     // node itself when it is not part of /usr (nvm, a tarball in /opt)
     ...(isInside(process.execPath, '/usr') ? [] : [node]),
