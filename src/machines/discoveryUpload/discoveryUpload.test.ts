@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { createActor, waitFor } from 'xstate';
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise, waitFor } from 'xstate';
 import { createApiClient } from '../../api/client';
 import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
@@ -8,7 +8,7 @@ import type { DataPlugin } from '../../domain/resources';
 import { modelPaths, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
 import type { ModelStep, ReplayLog } from '../testing';
 import { discoveryUploadActors } from './discoveryUpload.actors';
-import { discoveryUploadMachine, type DiscoveryUploadContext } from './discoveryUpload.machine';
+import { discoveryUploadMachine, uploadFailure, type DiscoveryUploadContext } from './discoveryUpload.machine';
 
 const API = 'http://api.test/api';
 const WORKSPACE = { id: 'w1', _links: { 'publish discovery.yml': { href: `${API}/workspaces/w1/discovery.yml` } } };
@@ -97,5 +97,89 @@ describe('discoveryUpload against the API', () => {
     expect(fake.calls[0]).toMatchObject({ method: 'POST', url: `${API}/workspaces/w1/discovery.yml`, body: YAML });
     expect(fake.calls[0]!.headers.get('content-type')).toBe('text/x-yaml');
     actor.stop();
+  });
+});
+
+// Independent checks (issue 40): the test's own actor, the texts of spec 001 §8 written out here.
+describe('discoveryUpload, checked by hand', () => {
+  it('shows a 400 as one line per field error, anything else as its message', () => {
+    expect(uploadFailure(refused)).toEqual({ errorLines: ['extractors[1].settings[0].kind - must be one of string', 'discovery.loaders - must be a list of plugins'], message: null });
+    // a 409 with the same field errors is not a validation failure: its message shows
+    const busy = new ApiFailure({ kind: 'response', status: 409, message: '[409] conflict', body: { ...refused.apiError.body!, status: 409, message: 'Busy' } });
+    expect(uploadFailure(busy)).toEqual({ errorLines: [], message: 'Busy' });
+    // a 400 without field errors shows the server's message
+    const plain400 = new ApiFailure({ kind: 'response', status: 400, message: '[400] bad', body: { ...errorBody([]), message: 'Not YAML' } });
+    expect(uploadFailure(plain400)).toEqual({ errorLines: [], message: 'Not YAML' });
+    const bodiless = new ApiFailure({ kind: 'response', status: 400, message: '[400] bad' });
+    expect(uploadFailure(bodiless).errorLines).toEqual([]);
+    expect(uploadFailure(offline)).toEqual({ errorLines: [], message: 'We were unable to connect.' });
+  });
+
+  function start(answers: (() => Promise<DataPlugin[]>)[]) {
+    const sent: string[] = [];
+    const publishDiscovery = fromPromise<DataPlugin[], { yaml: string }>(({ input: asked }) => {
+      sent.push(asked.yaml);
+      return answers.shift()!();
+    });
+    const actor = createActor(discoveryUploadMachine.provide({ actors: { publishDiscovery } }), { input }).start();
+    return { actor, sent };
+  }
+
+  it('keeps the text after a refusal, and Next clears the lines shown before it sends again', async () => {
+    let answer!: (plugins: DataPlugin[]) => void;
+    const { actor, sent } = start([() => Promise.reject(refused), () => new Promise((resolve) => (answer = resolve))]);
+    actor.send({ type: 'user.edit', yaml: YAML });
+    actor.send({ type: 'user.next' });
+    await waitFor(actor, (s) => s.matches('editing') && s.context.errorLines.length > 0);
+    expect(actor.getSnapshot().context).toMatchObject({ yaml: YAML, errorLines: ['extractors[1].settings[0].kind - must be one of string', 'discovery.loaders - must be a list of plugins'], message: null });
+    actor.send({ type: 'user.next' });
+    expect(actor.getSnapshot().value).toBe('publishing');
+    expect(actor.getSnapshot().context).toMatchObject({ errorLines: [], message: null });
+    answer([ACME]);
+    await waitFor(actor, (s) => s.matches('published'));
+    expect(actor.getSnapshot().context.published).toEqual([ACME]);
+    expect(sent).toEqual([YAML, YAML]);
+    actor.stop();
+  });
+
+  it('starts another upload from an empty text once the published plugins are shown', async () => {
+    const { actor } = start([() => Promise.resolve([ACME])]);
+    actor.send({ type: 'user.edit', yaml: YAML });
+    actor.send({ type: 'user.next' });
+    await waitFor(actor, (s) => s.matches('published'));
+    actor.send({ type: 'user.again' });
+    expect(actor.getSnapshot().value).toBe('editing');
+    expect(actor.getSnapshot().context).toEqual({ workspace: WORKSPACE, yaml: '', errorLines: [], message: null, published: [] });
+    actor.stop();
+  });
+
+  it('clears the "no plugins" message when Next is pressed again', async () => {
+    const { actor } = start([() => Promise.resolve([]), () => new Promise<DataPlugin[]>(() => undefined)]);
+    actor.send({ type: 'user.edit', yaml: YAML });
+    actor.send({ type: 'user.next' });
+    await waitFor(actor, (s) => s.matches('editing') && s.context.message !== null);
+    actor.send({ type: 'user.next' });
+    expect(actor.getSnapshot().context.message).toBeNull();
+    actor.stop();
+  });
+
+  it('cancels the upload when the tab is left before it answers', async () => {
+    let signal: AbortSignal | undefined;
+    const fake = fakeFetch({ hang: true });
+    const client = createApiClient({
+      baseURL: API,
+      getToken: () => Promise.resolve('t'),
+      fetch: (url, init) => {
+        signal = init?.signal ?? undefined;
+        return fake.fetch(url, init);
+      },
+      retryDelay: () => 0,
+    });
+    const actor = createActor(discoveryUploadMachine.provide({ actors: discoveryUploadActors(client) }), { input }).start();
+    actor.send({ type: 'user.edit', yaml: YAML });
+    actor.send({ type: 'user.next' });
+    await vi.waitFor(() => expect(fake.calls).toHaveLength(1));
+    actor.stop();
+    expect(signal?.aborted).toBe(true);
   });
 });
