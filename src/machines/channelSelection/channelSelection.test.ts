@@ -8,7 +8,7 @@ import type { Channel } from '../../domain/resources';
 import { modelPaths, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
 import type { ReplayLog } from '../testing';
 import { channelSelectionActors } from './channelSelection.actors';
-import { channelSelectionMachine, selectSelected, type ChannelSelectionContext, type ChannelSelectionSnapshot } from './channelSelection.machine';
+import { channelSelectionMachine, selectSelected, type ChannelSelectionContext, type ChannelSelectionSnapshot, type LoadChannelsInput } from './channelSelection.machine';
 
 const API = 'http://api.test/api';
 const workspace = { id: 'w', _links: { channels: { href: `${API}/workspaces/w/channels` } } };
@@ -90,7 +90,7 @@ describe('channel selection, checked by hand', () => {
   function start(load: () => Promise<Channel[]>, search = '') {
     const shown: string[] = [];
     let loads = 0;
-    const loadChannels = fromPromise<Channel[], { workspace: unknown }>(() => {
+    const loadChannels = fromPromise<Channel[], LoadChannelsInput>(() => {
       loads += 1;
       return load();
     });

@@ -8,7 +8,7 @@ import type { DataPlugin } from '../../domain/resources';
 import { modelPaths, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
 import type { ModelStep, ReplayLog } from '../testing';
 import { discoveryUploadActors } from './discoveryUpload.actors';
-import { discoveryUploadMachine, uploadFailure, type DiscoveryUploadContext } from './discoveryUpload.machine';
+import { discoveryUploadMachine, uploadFailure, type DiscoveryUploadContext, type PublishInput } from './discoveryUpload.machine';
 
 const API = 'http://api.test/api';
 const WORKSPACE = { id: 'w1', _links: { 'publish discovery.yml': { href: `${API}/workspaces/w1/discovery.yml` } } };
@@ -105,7 +105,7 @@ describe('discoveryUpload, checked by hand', () => {
   it('shows a 400 as one line per field error, anything else as its message', () => {
     expect(uploadFailure(refused)).toEqual({ errorLines: ['extractors[1].settings[0].kind - must be one of string', 'discovery.loaders - must be a list of plugins'], message: null });
     // a 409 with the same field errors is not a validation failure: its message shows
-    const busy = new ApiFailure({ kind: 'response', status: 409, message: '[409] conflict', body: { ...refused.apiError.body!, status: 409, message: 'Busy' } });
+    const busy = new ApiFailure({ kind: 'response', status: 409, message: '[409] conflict', body: { ...errorBody([{ objectName: 'discovery', field: 'loaders', defaultMessage: 'must be a list of plugins' }]), status: 409, message: 'Busy' } });
     expect(uploadFailure(busy)).toEqual({ errorLines: [], message: 'Busy' });
     // a 400 without field errors shows the server's message
     const plain400 = new ApiFailure({ kind: 'response', status: 400, message: '[400] bad', body: { ...errorBody([]), message: 'Not YAML' } });
@@ -117,7 +117,7 @@ describe('discoveryUpload, checked by hand', () => {
 
   function start(answers: (() => Promise<DataPlugin[]>)[]) {
     const sent: string[] = [];
-    const publishDiscovery = fromPromise<DataPlugin[], { yaml: string }>(({ input: asked }) => {
+    const publishDiscovery = fromPromise<DataPlugin[], PublishInput>(({ input: asked }) => {
       sent.push(asked.yaml);
       return answers.shift()!();
     });

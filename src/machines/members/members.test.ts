@@ -4,9 +4,10 @@ import { createApiClient } from '../../api/client';
 import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
 import type { Member, MembersCollection } from '../../domain/resources';
+import type { PageInput } from '../pagedList/pagedList.machine';
 import { modelPaths, replayPath, unvisitedStates, unwalkedTransitions, type ReplayLog } from '../testing';
 import { membersActors } from './members.actors';
-import { membersMachine, selectEmpty, selectError, selectFirstLoad, selectHasMore, type MembersContext, type MembersSnapshot } from './members.machine';
+import { membersMachine, selectEmpty, selectError, selectFirstLoad, selectHasMore, type MembersContext, type MembersInput, type MembersSnapshot } from './members.machine';
 
 const API = 'http://api.test/api';
 const workspace = { _links: { self: { href: `${API}/workspaces/w` }, members: { href: `${API}/workspaces/w/members` } } };
@@ -101,11 +102,11 @@ describe('members, checked by hand', () => {
   it('lists the members the first page embeds, then each member of the next page not listed yet', async () => {
     const asked: unknown[] = [];
     const actors = {
-      loadFirst: fromPromise<MembersCollection, { workspace: unknown }>(({ input: first }) => {
+      loadFirst: fromPromise<MembersCollection, MembersInput>(({ input: first }) => {
         asked.push(first);
         return Promise.resolve(FIRST);
       }),
-      loadNext: fromPromise<MembersCollection, { page: MembersCollection }>(({ input: next }) => {
+      loadNext: fromPromise<MembersCollection, PageInput<MembersCollection>>(({ input: next }) => {
         asked.push(next.page);
         return Promise.resolve(SECOND);
       }),

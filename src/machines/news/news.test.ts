@@ -4,9 +4,10 @@ import { createApiClient } from '../../api/client';
 import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
 import type { NewsCollection, NewsItem } from '../../domain/library';
+import type { PageInput } from '../pagedList/pagedList.machine';
 import { modelPaths, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
 import { newsActors } from './news.actors';
-import { newsMachine, selectEmpty, selectHasMore, type NewsContext, type NewsSnapshot } from './news.machine';
+import { newsMachine, selectEmpty, selectHasMore, type NewsContext, type NewsFirst, type NewsInput, type NewsSnapshot } from './news.machine';
 
 const API = 'http://api.test/api';
 const item = (id: string, withDataset = true): NewsItem => ({
@@ -82,13 +83,13 @@ describe('news with the real actors', () => {
 describe('news, checked by hand', () => {
   function start() {
     const calls: string[] = [];
-    const firsts: { resolve: (value: typeof FIRST) => void; reject: (error: unknown) => void }[] = [];
+    const firsts: { resolve: (value: NewsFirst) => void; reject: (error: unknown) => void }[] = [];
     const actors = {
-      loadFirst: fromPromise<typeof FIRST, typeof input>(({ input: asked }) => {
+      loadFirst: fromPromise<NewsFirst, NewsInput>(({ input: asked }) => {
         calls.push(`first ${asked.workspaceId} ${asked.q}`);
         return new Promise((resolve, reject) => void firsts.push({ resolve, reject }));
       }),
-      loadNext: fromPromise<NewsCollection, { page: NewsCollection }>(() => {
+      loadNext: fromPromise<NewsCollection, PageInput<NewsCollection>>(() => {
         calls.push('next');
         return Promise.resolve(SECOND);
       }),

@@ -7,7 +7,7 @@ import type { Pipeline } from '../../domain/resources';
 import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
 import type { ReplayLog } from '../testing';
 import { watchActors } from './watch.actors';
-import { selectModalOpen, watchMachine } from './watch.machine';
+import { selectModalOpen, watchMachine, type SubscribeInput, type WatchInput } from './watch.machine';
 
 const BASE = 'http://api.test/api';
 const unwatched: Pipeline = { id: 'p1', _links: { self: { href: `${BASE}/pipelines/p1` }, 'add subscription': { href: `${BASE}/pipelines/p1/subscriptions` } } };
@@ -91,15 +91,15 @@ describe('watch, checked by hand', () => {
     const calls: string[] = [];
     const answer = <T>(name: keyof typeof answers, value: T) => (answers[name] === 'fail' ? Promise.reject(new Error(`${name} refused`)) : Promise.resolve(value));
     const actors = {
-      subscribe: fromPromise<unknown, { pipeline: Pipeline; subscription: string }>(({ input: asked }) => {
+      subscribe: fromPromise<unknown, SubscribeInput>(({ input: asked }) => {
         calls.push(`subscribe ${asked.subscription}`);
         return answer('subscribe', undefined);
       }),
-      unsubscribe: fromPromise<unknown, { pipeline: Pipeline }>(() => {
+      unsubscribe: fromPromise<unknown, WatchInput>(() => {
         calls.push('unsubscribe');
         return answer('unsubscribe', undefined);
       }),
-      refresh: fromPromise<Pipeline, { pipeline: Pipeline }>(() => {
+      refresh: fromPromise<Pipeline, WatchInput>(() => {
         calls.push('refresh');
         return answer('refresh', pipeline === unwatched ? watched : unwatched);
       }),
