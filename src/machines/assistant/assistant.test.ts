@@ -1,12 +1,12 @@
-import { describe, expect, it } from 'vitest';
-import { createActor } from 'xstate';
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise, waitFor } from 'xstate';
 import { createApiClient } from '../../api/client';
 import { fakeFetch } from '../../api/testing/fakeFetch';
-import type { Workspace } from '../../domain/resources';
+import type { QuestionAnswer, Workspace } from '../../domain/resources';
 import { modelPaths, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
 import { assistantActors } from './assistant.actors';
 import { answerTarget, assistantMachine, selectCanSubmit } from './assistant.machine';
-import type { AssistantContext } from './assistant.machine';
+import type { AskInput, AssistantContext } from './assistant.machine';
 
 const API = 'http://api.test/api';
 const WORKSPACE: Workspace = { id: 'w1', name: 'Sales', _links: { questions: { href: `${API}/workspaces/w1/questions` } } };
@@ -92,6 +92,83 @@ describe('assistant, targeted rules', () => {
     expect(actor.getSnapshot().value).toBe('open');
     expect(actor.getSnapshot().context.message).toBe('We found no information related to your request.');
     expect(opened).toEqual([]);
+    actor.stop();
+  });
+});
+
+// Independent checks (issue 40): the test's own actor and navigation, expectations written here.
+describe('assistant, checked by hand', () => {
+  function start(answer: () => Promise<QuestionAnswer | null>) {
+    const asked: string[] = [];
+    const opened: string[] = [];
+    const ask = fromPromise<QuestionAnswer | null, AskInput>(({ input: question }) => {
+      asked.push(question.question);
+      return answer();
+    });
+    const machine = assistantMachine.provide({ actors: { ask }, actions: { openDataset: (_, { path }) => void opened.push(path) } });
+    const actor = createActor(machine, { input }).start();
+    return { actor, asked, opened };
+  }
+
+  it('keeps the question and says why when asking fails; asking again clears the message', async () => {
+    let fail = true;
+    const { actor, asked } = start(() => (fail ? Promise.reject(new Error('We were unable to connect.')) : new Promise(() => undefined)));
+    actor.send({ type: 'user.open' });
+    actor.send({ type: 'user.type', text: ' revenue ' });
+    actor.send({ type: 'user.submit' });
+    await waitFor(actor, (s) => s.matches('open'));
+    expect(actor.getSnapshot().context).toMatchObject({ text: ' revenue ', message: 'We were unable to connect.' });
+    fail = false;
+    actor.send({ type: 'user.submit' });
+    expect(actor.getSnapshot().value).toBe('asking');
+    expect(actor.getSnapshot().context.message).toBeNull();
+    expect(asked).toEqual(['revenue', 'revenue']);
+    actor.stop();
+  });
+
+  it('closes while asking, and the late answer opens nothing', async () => {
+    let answer!: (value: QuestionAnswer | null) => void;
+    const { actor, opened } = start(() => new Promise((resolve) => (answer = resolve)));
+    actor.send({ type: 'user.open' });
+    actor.send({ type: 'user.type', text: 'revenue' });
+    actor.send({ type: 'user.submit' });
+    actor.send({ type: 'user.close' });
+    expect(actor.getSnapshot().value).toBe('closed');
+    expect(actor.getSnapshot().context.text).toBe('');
+    answer({ description: 'Revenue', alias: 'sales/revenue', id: 'ds-1' });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(opened).toEqual([]);
+    actor.stop();
+  });
+
+  it('closes from the open box and forgets the question', () => {
+    const { actor } = start(() => Promise.resolve(null));
+    actor.send({ type: 'user.open' });
+    actor.send({ type: 'user.type', text: 'revenue' });
+    actor.send({ type: 'user.close' });
+    expect(actor.getSnapshot().value).toBe('closed');
+    expect(actor.getSnapshot().context.text).toBe('');
+    actor.stop();
+  });
+
+  it('cancels the question when the box is closed before the answer', async () => {
+    let signal: AbortSignal | undefined;
+    const fake = fakeFetch({ hang: true });
+    const client = createApiClient({
+      baseURL: API,
+      getToken: () => Promise.resolve('t'),
+      fetch: (url, init) => {
+        signal = init?.signal ?? undefined;
+        return fake.fetch(url, init);
+      },
+    });
+    const actor = createActor(assistantMachine.provide({ actors: assistantActors(client), actions: { openDataset: () => undefined } }), { input }).start();
+    actor.send({ type: 'user.open' });
+    actor.send({ type: 'user.type', text: 'revenue' });
+    actor.send({ type: 'user.submit' });
+    await vi.waitFor(() => expect(fake.calls).toHaveLength(1));
+    actor.send({ type: 'user.close' });
+    expect(signal?.aborted).toBe(true);
     actor.stop();
   });
 });
