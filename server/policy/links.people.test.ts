@@ -7,7 +7,7 @@ import { mayRun, requireCurrentToken, resolveCallerWith, verifiedEmail, type Cal
 import { requireOffered } from './guard';
 import { hrefs } from './hrefs';
 import {
-  alertDraftLinks, alertLinks, apiKeyDraftLinks, apiKeyLinks, awaitsVerificationToCreate, canRemoveMember, channelDraftLinks, channelLinks, datasetLinks,
+  alertDraftLinks, alertLinks, apiKeyDraftLinks, apiKeyLinks, awaitsVerificationToCreate, canRemoveMember, channelDraftLinks, channelLinks, datasetLinks, pipelineLinks,
   datasetMessageLinks, datasetViewer, invitationLinks, memberLinks, notificationLinks, notificationSettingsLinks, profileLinks, rootLinks,
   subscriptionLinks, tagLinks, workspaceDraftLinks,
 } from './links';
@@ -250,3 +250,39 @@ describe('requireOffered with a pinned URL: the request must address the offered
     expect(() => requireOffered(offer, [REL.deleteComment, REL.history])).toThrow(expect.objectContaining({ status: 403, message: "Access is denied: 'delete comment' or 'history' is not available to you" }));
   });
 });
+
+describe('where the links of datasets, comments, pipelines and invitations lead', () => {
+  it('a dataset’s, for its admin', () => {
+    const viewer = datasetViewer('owner', { liked: false, subscription_type: null });
+    const d = `${A}/datasets/d1`;
+    expect(datasetLinks(h, { id: 'd1', holds_rows: false, query: 'SELECT 1' }, viewer)).toEqual({
+      [REL.self]: { href: d }, [REL.data]: { href: `${d}/data` }, [REL.likeDataset]: { href: `${d}/like` }, [REL.viewDataset]: { href: `${d}/view` },
+      [REL.addSubscription]: { href: `${d}/subscriptions` }, [REL.related]: { href: `${d}/related` }, [REL.comments]: { href: `${d}/comments` },
+      [REL.newComment]: { href: `${d}/comments` }, [REL.alerts]: { href: `${d}/alerts` }, [REL.newAlert]: { href: `${d}/alerts` }, [REL.newMessage]: { href: `${d}/messages` },
+      [REL.alertRules]: { href: `${d}/alert-rules` }, [REL.updateAlertRules]: { href: `${d}/alert-rules` }, [REL.lineage]: { href: `${d}/lineage` },
+      [REL.editDataset]: { href: d }, [REL.deleteDataset]: { href: d },
+    });
+  });
+
+  it('a pipeline’s, for its admin', () => {
+    const p = `${A}/pipelines/p1`;
+    const links = pipelineLinksFor();
+    expect(links).toEqual({
+      [REL.self]: { href: p }, [REL.jobs]: { href: `${p}/jobs` }, [REL.metrics]: { href: `${p}/metrics` }, [REL.environment]: { href: `${p}/environment` },
+      [REL.createJob]: { href: `${p}/jobs` }, [REL.verifyPipeline]: { href: `${p}/verification` }, [REL.state]: { href: `${p}/state` }, [REL.streams]: { href: `${p}/streams` },
+      [REL.lineage]: { href: `${p}/lineage` }, [REL.fullRefresh]: { href: `${p}/state` }, [REL.updatePipeline]: { href: p }, [REL.draftPipeline]: { href: `${p}/draft` },
+      [REL.deletePipeline]: { href: p }, [REL.addSubscription]: { href: `${p}/subscriptions` },
+      [REL.datacomponents]: { href: `${A}/workspaces/w1/datacomponents` }, [REL.dataplugins]: { href: `${A}/workspaces/w1/dataplugins` },
+    });
+  });
+
+  it('an accepted invitation: a plain member still only reads it', () => {
+    for (const invitee_role of ['member', 'editor'] as MemberRole[]) {
+      expect(rels(invitationLinks(h, person(), { id: 'i1', email: 'bob@x.org', status: 'ACCEPTED', invitee_role }, 'member'))).toEqual([REL.self]);
+    }
+  });
+});
+
+function pipelineLinksFor() {
+  return pipelineLinks(h, { id: 'p1', workspace_id: 'w1' }, 'owner', { draft: false, complete: true, activeJobId: undefined, subscribed: false, runs: true });
+}
