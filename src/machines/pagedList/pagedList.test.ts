@@ -4,7 +4,7 @@ import { setup } from 'xstate';
 import { ApiFailure } from '../../api/errors';
 import { notProvidedActor } from '../notProvided';
 import { modelPaths, replayPath, unvisitedStates, unwalkedTransitions, type ModelStep } from '../testing';
-import { appendNew, pagedList, selectEmpty, selectError, selectFirstLoad, selectHasMore, selectLoadingMore, type PagedContext, type PagedEvent, type PageInput } from './pagedList.machine';
+import { appendNew, pagedList, selectEmpty, selectError, selectFirstLoad, selectHasMore, selectLoadingMore, selectMoreError, type PagedContext, type PagedEvent, type PageInput } from './pagedList.machine';
 
 // The paged list on its own, with the smallest page and item there are: whatever list is built on
 // it (members, news, the dataset feed's Load More) keeps these rules.
@@ -158,5 +158,13 @@ describe('appendNew', () => {
         expect(result).toEqual([...new Set([...unique.map((r) => r.id), ...more])]);
       }),
     );
+  });
+});
+
+describe('selectMoreError, checked by hand', () => {
+  it('is the reason the last Load More failed, whatever the state', () => {
+    const snapshot = (moreError: string | null) => ({ context: { items: [], lastPage: null, error: null, moreError }, matches: () => false });
+    expect(selectMoreError(snapshot('We were unable to connect.'))).toBe('We were unable to connect.');
+    expect(selectMoreError(snapshot(null))).toBeNull();
   });
 });
