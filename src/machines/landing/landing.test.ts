@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { createActor, toPromise } from 'xstate';
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise, toPromise, waitFor } from 'xstate';
 import { createApiClient } from '../../api/client';
 import { fakeFetch } from '../../api/testing/fakeFetch';
 import { ApiFailure } from '../../api/errors';
@@ -96,5 +96,54 @@ describe('landing with the real actors', () => {
     actor.start();
     await expect(toPromise(actor)).resolves.toEqual({ route: '/setup/tasks/w%201' });
     expect(fake.calls.map((c) => c.url)).toEqual(['http://api.test/api/workspaces/w%201', 'http://api.test/api/workspaces/w%201/jobs?type=PROFILE_IMPORT,PROFILE_COLLABORATE,PROFILE_PUBLISH,PROFILE_CONFIGURE_PIPELINE,PROFILE_CONFIGURE_DATASTORE&size=100']);
+  });
+});
+
+// Independent checks (issue 40): the error kept for the error view, and the requests cancelled.
+describe('landing, checked by hand', () => {
+  it('keeps the jobs failure for the error view, and a retry starts again from the workspace', async () => {
+    const asked: string[] = [];
+    let failJobs = true;
+    const actors = {
+      loadWorkspace: fromPromise<Workspace, { workspaceId: string }>(() => {
+        asked.push('workspace');
+        return Promise.resolve(admin);
+      }),
+      loadJobs: fromPromise<readonly Job[], { workspaceId: string }>(() => {
+        asked.push('jobs');
+        return failJobs ? Promise.reject(new ApiFailure({ kind: 'network', message: 'We were unable to connect.' })) : Promise.resolve([]);
+      }),
+    };
+    const actor = createActor(landingMachine.provide({ actors }), { input }).start();
+    await waitFor(actor, (s) => s.matches('failed'));
+    expect(actor.getSnapshot().context.error).toEqual({ kind: 'network', message: 'We were unable to connect.' });
+    failJobs = false;
+    actor.send({ type: 'user.retry' });
+    expect(actor.getSnapshot().context.error).toBeUndefined();
+    await expect(toPromise(actor)).resolves.toEqual({ route: '/lab' });
+    expect(asked).toEqual(['workspace', 'jobs', 'workspace', 'jobs']);
+  });
+
+  it('cancels the workspace and the jobs requests when the landing is left before they answer', async () => {
+    const signals: AbortSignal[] = [];
+    const client = (fake: ReturnType<typeof fakeFetch>) =>
+      createApiClient({
+        baseURL: 'http://api.test/api',
+        getToken: () => Promise.resolve('t'),
+        fetch: (url, init) => {
+          if (init?.signal) signals.push(init.signal);
+          return fake.fetch(url, init);
+        },
+      });
+    for (const [fake, calls] of [
+      [fakeFetch({ hang: true }), 1],
+      [fakeFetch({ body: admin }, { hang: true }), 2],
+    ] as const) {
+      const actor = createActor(landingMachine.provide({ actors: landingActors(client(fake)) }), { input }).start();
+      await vi.waitFor(() => expect(fake.calls).toHaveLength(calls));
+      actor.stop();
+    }
+    expect(signals).toHaveLength(3);
+    expect([signals[0]?.aborted, signals[2]?.aborted]).toEqual([true, true]);
   });
 });
