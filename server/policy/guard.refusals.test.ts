@@ -53,6 +53,8 @@ describe('workspaceAccess refuses whoever is not a member as if the workspace di
     const access = await workspaceAccess(db, h, c, W);
     expect(access.role).toBe('owner');
     expect(c.prefetched).toBeUndefined();
+    // a caller who brings no lookup at all is looked up (an id that is no UUID: without the database)
+    expect(await status(workspaceAccess(db, h, caller(undefined), 'not-a-uuid'))).toBe('404 Workspace not-a-uuid not found');
   });
 
   it('a member is let in with their role', async () => {
