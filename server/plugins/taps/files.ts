@@ -136,10 +136,16 @@ async function shapeOf(file: string, shown: string, delimiter: string, failOnBad
   return { columns, records, bad };
 }
 
-function numeric(value: unknown, type: unknown): unknown {
-  if (typeof value !== 'string' || value === '') return value === '' ? null : value;
+/** Whether a column's JSON Schema type is a number's: its text values are sent as numbers. */
+function isNumeric(type: unknown): boolean {
   const types = Array.isArray(type) ? type : [type];
-  return types.includes('integer') || types.includes('number') ? Number(value) : value;
+  return types.includes('integer') || types.includes('number');
+}
+
+/** A value as the record sends it: '' is null, a numeric column's text a number. */
+function valueOf(value: unknown, numeric: boolean): unknown {
+  if (typeof value !== 'string' || value === '') return value === '' ? null : value;
+  return numeric ? Number(value) : value;
 }
 
 runPlugin(NAME, async () => {
@@ -171,12 +177,12 @@ runPlugin(NAME, async () => {
       continue;
     }
     await out.write({ type: 'SCHEMA', stream, schema, key_properties: key });
-    const types = columns.map((c) => (properties[c] as { type: unknown }).type);
+    const numeric = columns.map((c) => isNumeric((properties[c] as { type: unknown }).type));
     for await (const reads of recordsOf(file, delimiter)) {
       for (const read of reads) {
         if ('bad' in read) continue;
         const record: Record<string, unknown> = {};
-        for (let i = 0; i < columns.length; i++) record[columns[i]!] = numeric(read.record[columns[i]!] ?? null, types[i]);
+        for (let i = 0; i < columns.length; i++) record[columns[i]!] = valueOf(read.record[columns[i]!] ?? null, numeric[i]!);
         const full = out.write({ type: 'RECORD', stream, record });
         if (full) await full;
       }
