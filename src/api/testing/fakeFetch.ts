@@ -13,6 +13,8 @@ export type RecordedCall = {
   readonly headers: Headers;
   /** The request body decoded as JSON when it is JSON text. */
   readonly body: unknown;
+  /** The request's abort signal: whether the caller cancelled it. */
+  readonly signal: AbortSignal | undefined;
 };
 
 export type FakeFetch = {
@@ -29,9 +31,10 @@ export function fakeFetch(...replies: (FakeReply | ((call: RecordedCall) => Fake
       method: (init?.method ?? 'GET').toUpperCase(),
       headers: new Headers(init?.headers),
       body: decodeBody(init?.body),
+      signal: init?.signal ?? undefined,
     };
     calls.push(call);
-    const signal = init?.signal ?? undefined;
+    const signal = call.signal;
     if (signal?.aborted === true) return Promise.reject(abortError());
     const next = queue.shift();
     if (next === undefined) return Promise.reject(new Error(`fakeFetch: no reply scripted for call ${calls.length} (${call.method} ${call.url})`));

@@ -152,15 +152,11 @@ describe('assistant, checked by hand', () => {
   });
 
   it('cancels the question when the box is closed before the answer', async () => {
-    let signal: AbortSignal | undefined;
     const fake = fakeFetch({ hang: true });
     const client = createApiClient({
       baseURL: API,
       getToken: () => Promise.resolve('t'),
-      fetch: (url, init) => {
-        signal = init?.signal ?? undefined;
-        return fake.fetch(url, init);
-      },
+      fetch: fake.fetch,
     });
     const actor = createActor(assistantMachine.provide({ actors: assistantActors(client), actions: { openDataset: () => undefined } }), { input }).start();
     actor.send({ type: 'user.open' });
@@ -168,7 +164,7 @@ describe('assistant, checked by hand', () => {
     actor.send({ type: 'user.submit' });
     await vi.waitFor(() => expect(fake.calls).toHaveLength(1));
     actor.send({ type: 'user.close' });
-    expect(signal?.aborted).toBe(true);
+    expect(fake.calls[0]?.signal?.aborted).toBe(true);
     actor.stop();
   });
 });
