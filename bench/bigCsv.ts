@@ -105,9 +105,10 @@ function roleOf(pid: number): string | undefined {
     const args = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
     // a process that is ending has no command line left: it is counted under its name until then
     if (args.length === 0) return undefined;
-    // a built-in plugin runs as `node … <plugins>/bin/../taps/files.ts …` (server/plugins/bin/_launch)
-    const module = args.find((arg) => arg.endsWith('.ts'));
-    const plugin = module === undefined ? undefined : /(?:(?:^|\/)(taps|targets)\/)?([\w-]+)\.ts$/.exec(module);
+    // a built-in plugin runs as `node … <plugins>/bin/../taps/files.ts …`, or compiled as
+    // `node …/dist-server/plugins/taps/files.js …` under the compiled server (server/plugins/bin/_launch)
+    const module = args.find((arg) => arg.endsWith('.ts') || /\/dist-server\/plugins\/.*\.js$/.test(arg));
+    const plugin = module === undefined ? undefined : /(?:(?:^|\/)(taps|targets)\/)?([\w-]+)\.(?:ts|js)$/.exec(module);
     if (plugin) return plugin[1] === 'taps' ? `tap-${plugin[2]}` : plugin[1] === 'targets' ? `target-${plugin[2]}` : plugin[2] === 'meltano' ? 'meltano (the pipeline shim)' : plugin[2];
     return path.basename(args[0] ?? '?');
   } catch {
