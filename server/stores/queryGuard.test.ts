@@ -3,16 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_DATASETS } from '../seed/demoContent';
 import { DEMO_SHOWCASE } from '../seed/showcase';
 import { ALLOWED_FUNCTIONS, checkQuery, QueryRefused, statementName } from './queryGuard';
+import { refusalOf } from './queryRefusal.fixture';
 
-const refused = async (query: string): Promise<string> => {
-  try {
-    await checkQuery(query);
-  } catch (error) {
-    expect(error).toBeInstanceOf(QueryRefused);
-    return (error as Error).message;
-  }
-  throw new Error(`accepted: ${query}`);
-};
 
 describe('checkQuery accepts reads of the store', () => {
   it('takes one SELECT with CTEs, joins, aggregates, windows, casts and the SQL-standard forms, naming the tables it reads', async () => {
@@ -76,7 +68,7 @@ describe('checkQuery refuses everything that is not a plain read of the store', 
   ];
   for (const [query, message] of HOSTILE) {
     it(`refuses ${JSON.stringify(query)}`, async () => {
-      const why = await refused(query);
+      const why = await refusalOf(query);
       expect(why).toMatch(message);
       // in the words people write SQL in, never the parser's node names
       expect(why).not.toMatch(/[a-z](Stmt|Clause|Ref|Expr)\b/);
