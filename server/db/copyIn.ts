@@ -5,7 +5,8 @@ import type { Db } from './database';
 // `COPY … FROM STDIN` through Kysely, on both databases. Kysely has no COPY: a statement's data
 // travels as its one parameter, a CopyInData, which each of our pools recognises and sends the
 // way its database takes COPY data — node-postgres's CopyData messages on PostgreSQL
-// (prepared-pool.ts), PGlite's '/dev/blob' in the embedded one (pglite-pool.ts, storeWorker.ts).
+// (prepared-pool.ts; copyInPool for an external store), PGlite's '/dev/blob' in the embedded
+// stores' thread (storeWorkerPool.ts, storeWorker.ts), where the stores always live on PGlite.
 // So a COPY runs inside the caller's Kysely transaction, on its session, like any statement.
 
 /** The data of one COPY FROM STDIN: the statement's only parameter. */

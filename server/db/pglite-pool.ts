@@ -2,7 +2,6 @@ import type * as PgliteModule from '@electric-sql/pglite';
 import type { PGlite } from '@electric-sql/pglite';
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import pgUtils from 'pg/lib/utils.js';
-import { blobOf, copyInOf, copyResult, pgliteCopyText } from './copyIn';
 
 /**
  * PGlite's wire-protocol helpers, handed in by whoever loaded the package: it is imported only when
@@ -25,8 +24,6 @@ export function pglitePool(pg: PGlite, wire: PgliteWire): PostgresPool {
       let released = false;
       const client = {
         async query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> {
-          const copy = copyInOf(parameters);
-          if (copy) return copyResult((await pg.query(pgliteCopyText(sql), [], { blob: blobOf(copy.bytes) })).affectedRows ?? 0);
           // Migrations send several statements at once; only the simple protocol (exec) allows that.
           const result = parameters.length === 0 ? await statements.exec(sql) : await statements.query(sql, parameters);
           return { command: commandOf(sql) as PostgresQueryResult<R>['command'], rowCount: result.affectedRows ?? result.rows.length, rows: result.rows as R[] };
