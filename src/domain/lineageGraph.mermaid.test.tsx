@@ -45,6 +45,9 @@ async function expectParsedAs(graph: LineageGraph) {
 
 describe('the lineage graph read by mermaid', () => {
   it('parses a dataset lineage with hostile names into exactly its nodes, edges and labels', async () => {
+    // a name ending in a space, which mermaid trims from a label's end (found by this property in CI)
+    const trailingSpace = { datasetId: 'ds1', title: ' ', status: 'failed', tables: [], columns: [{ name: ' ', kind: 'direct', status: 'failed', sources: [{ table: 'ghost', column: ' ', kind: 'direct' }], unresolved: [] }], dashboards: [], _links: {} } as unknown as Parameters<typeof datasetLineageGraph>[0];
+    await expectParsedAs(datasetLineageGraph(trailingSpace, new Set([0])));
     await fc.assert(fc.asyncProperty(datasetLineageArb, fc.uniqueArray(fc.nat(5)), (lineage, expanded) => expectParsedAs(datasetLineageGraph(lineage, new Set(expanded)))), { numRuns: 60 });
   });
 

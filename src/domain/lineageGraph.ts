@@ -221,10 +221,18 @@ export function tableLineageGraph(lineage: TableLineage): LineageGraph {
   });
 }
 
-/** A label's text as mermaid reads it back: letters, digits and spaces as they are, every other character as its numeric entity. */
+/**
+ * A label's text as mermaid reads it back: letters, digits and inner spaces as they are, every
+ * other character as its numeric entity. A space at either end is an entity too: mermaid trims a
+ * label's ends, so a name ending in a space would show without it.
+ */
 export function mermaidLabel(text: string): string {
+  const chars = [...text];
   let out = '';
-  for (const char of text) out += /^[A-Za-z0-9 ]$/.test(char) ? char : `#${char.codePointAt(0)!};`;
+  chars.forEach((char, i) => {
+    const plain = /^[A-Za-z0-9]$/.test(char) || (char === ' ' && i > 0 && i < chars.length - 1);
+    out += plain ? char : `#${char.codePointAt(0)!};`;
+  });
   return out;
 }
 
