@@ -23,7 +23,8 @@ const slug = process.env.STRYKER_SLUG ?? 'all';
 export default {
   testRunner: 'vitest',
   plugins: ['@stryker-mutator/vitest-runner'],
-  vitest: { configFile: 'vitest.mutate.config.ts', related: true },
+  // the unit lane, or (`--tests domain`) the domain's own tests: vitest.mutate.domain.config.ts
+  vitest: { configFile: process.env.STRYKER_VITEST_CONFIG ?? 'vitest.mutate.config.ts', related: true },
   mutate: [...(only ?? AREAS), ...NOT_SOURCE],
   // each test runs only against the mutants it reached in the dry run
   coverageAnalysis: 'perTest',

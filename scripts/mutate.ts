@@ -1,4 +1,4 @@
-// `npm run mutate [-- --mutate <globs>] [other stryker flags]`: Stryker over stryker.config.mjs.
+// `npm run mutate [-- --mutate <globs>] [--tests domain] [other stryker flags]`: Stryker over stryker.config.mjs.
 // `--mutate` is taken here rather than by Stryker so the config still leaves out tests and
 // fixtures (`--mutate 'src/machines/**/*.ts'` alone would mutate the machines' test files too) and
 // names the report and incremental files after the globs, so areas run side by side keep apart.
@@ -17,6 +17,19 @@ if (at >= 0) {
   env.STRYKER_MUTATE = globs;
   // 'src/machines/**/*.ts' -> 'src-machines'; a file -> its path without the extension
   env.STRYKER_SLUG = globs.split(',')[0]!.replace(/\*.*$|\.ts$/, '').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'some';
+}
+
+// `--tests domain`: the tests that judge the mutants are src/domain's own (vitest.mutate.domain.config.ts),
+// not every unit test that imports the mutated file; without it, the unit lane (vitest.mutate.config.ts).
+const testsAt = args.findIndex((arg) => arg === '--tests' || arg.startsWith('--tests='));
+if (testsAt >= 0) {
+  const arg = args[testsAt] ?? '';
+  const tests = arg.startsWith('--tests=') ? arg.slice('--tests='.length) : args[testsAt + 1];
+  if (tests !== 'domain') throw new Error(`--tests takes 'domain' (the domain's own tests), not ${JSON.stringify(tests)}`);
+  args.splice(testsAt, arg.startsWith('--tests=') ? 1 : 2);
+  env.STRYKER_VITEST_CONFIG = 'vitest.mutate.domain.config.ts';
+  // its own incremental file and report: results judged by other tests are not reused
+  env.STRYKER_SLUG = `${env.STRYKER_SLUG ?? 'all'}-by-domain-tests`;
 }
 
 // src/domain/errors.test.ts reads the spec at ../shared/spec beside the repository, three levels up
