@@ -129,6 +129,18 @@ describe('model-based harness', () => {
     await expect(replayPath(counter, broken)).rejects.toThrow(/no actor with id 'load' is running/);
   });
 
+  it('leaves out a path whose events begin another path, and keeps every other', () => {
+    // the oracle: every path, each compared with every other by its list of events
+    const all = modelPaths(counter, { events, keepPrefixes: true });
+    const eventsOf = (path: (typeof all)[number]) => path.steps.map((step) => JSON.stringify(step.event));
+    const begins = (short: string[], long: string[]) => short.length < long.length && short.every((key, i) => long[i] === key);
+    const expected = new Set(all.map(eventsOf).filter((list, _, lists) => !lists.some((other) => begins(list, other))).map((list) => list.join(' ')));
+    const kept = paths.map((path) => eventsOf(path).join(' '));
+    expect(new Set(kept)).toEqual(expected);
+    expect(kept).toHaveLength(expected.size);
+    expect(kept.length).toBeLessThan(all.length);
+  });
+
   it('simple paths include every cycle-free route', () => {
     const simple = modelPaths(counter, { events, strategy: 'simple', keepPrefixes: true });
     expect(simple.length).toBeGreaterThan(paths.length);

@@ -194,13 +194,26 @@ export function unwalkedTransitions<TMachine extends AnyStateMachine>(
   return missing;
 }
 
+/**
+ * The paths whose events are not the first events of a longer (or equal) kept path. Every prefix of
+ * a kept path's events is remembered as one key, so each path is looked up once: comparing it with
+ * every kept path instead took 8 to 12 s per test file for the larger machines (1,500 paths), paid
+ * again on every module-level mutant a mutation run makes (issue 40).
+ */
 function withoutPrefixes(paths: readonly ModelPath[]): ModelPath[] {
   const byLength = [...paths].sort((a, b) => b.steps.length - a.steps.length);
   const kept: ModelPath[] = [];
+  const prefixesOfKept = new Set<string>();
   for (const path of byLength) {
+    // JSON never holds a raw newline, so the joined keys of two different event lists differ
     const keys = path.steps.map((step) => JSON.stringify(step.event));
-    const covered = kept.some((longer) => keys.every((key, i) => longer.steps[i] !== undefined && JSON.stringify(longer.steps[i].event) === key));
-    if (!covered) kept.push(path);
+    if (prefixesOfKept.has(keys.join('\n'))) continue;
+    kept.push(path);
+    let prefix = '';
+    for (const [i, key] of keys.entries()) {
+      prefix = i === 0 ? key : `${prefix}\n${key}`;
+      prefixesOfKept.add(prefix);
+    }
   }
   return kept;
 }
