@@ -1,12 +1,12 @@
-import { describe, expect, it } from 'vitest';
-import { createActor, waitFor } from 'xstate';
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise, waitFor } from 'xstate';
 import { createApiClient } from '../../api/client';
 import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
 import type { DataStore, Workspace } from '../../domain/resources';
 import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions, type ReplayLog } from '../testing';
 import { dataStoreListActors } from './dataStoreList.actors';
-import { dataStoreListMachine, LIST_POLL_MS, selectConfirmOpen } from './dataStoreList.machine';
+import { dataStoreListMachine, LIST_POLL_MS, selectConfirmOpen, type TargetInput, type WorkspaceInput } from './dataStoreList.machine';
 
 const BASE = 'http://api.test/api';
 const workspace: Workspace = { id: 'w1', name: 'Acme', _links: { self: { href: `${BASE}/workspaces/w1` }, datastores: { href: `${BASE}/workspaces/w1/datastores` } } };
@@ -85,5 +85,140 @@ describe('data stores list scenarios', () => {
     ]);
     expect(deleted).toEqual(['Warehouse deleted']);
     actor.stop();
+  });
+});
+
+describe('dataStoreList, checked by hand', () => {
+  // The replays check the machine against paths it made itself; these check what a page sees,
+  // through actors the test provides. Failure texts are spec 000 §8's for a network failure.
+  const UNABLE = 'We were unable to connect.';
+  type Step<T> = { resolve: (value: T) => void; reject: (error: unknown) => void };
+  function start() {
+    const calls: string[] = [];
+    const pending: Step<unknown>[] = [];
+    const answer = <T,>(name: string, describeInput: (input: never) => string) =>
+      fromPromise<T, never>(({ input }) => {
+        calls.push(`${name} ${describeInput(input)}`);
+        return new Promise<T>((resolve, reject) => void pending.push({ resolve: resolve as (value: unknown) => void, reject }));
+      });
+    const actors = {
+      list: answer<DataStore[]>('list', (input: WorkspaceInput) => input.workspace.name),
+      makeDefault: answer<unknown>('makeDefault', (input: TargetInput) => input.store.id),
+      refreshWorkspace: answer<Workspace>('refreshWorkspace', (input: WorkspaceInput) => input.workspace.name),
+      remove: answer<unknown>('remove', (input: TargetInput) => input.store.id),
+    };
+    const actor = createActor(dataStoreListMachine.provide({ actors: actors as never }), { input: { workspace } }).start();
+    /** Settles the request made last, and waits for the machine to act on it. */
+    const settle = async (outcome: { ok: unknown } | { fail: unknown }) => {
+      const step = pending.shift()!;
+      if ('ok' in outcome) step.resolve(outcome.ok);
+      else step.reject(outcome.fail);
+      await new Promise((resolve) => setImmediate(resolve));
+    };
+    return { actor, calls, settle, context: () => actor.getSnapshot().context };
+  }
+
+  it('shows a failed read and reads again on Retry, the message gone', async () => {
+    const { actor, calls, settle, context } = start();
+    await settle({ fail: offline });
+    expect(actor.getSnapshot().value).toBe('failed');
+    expect(context().error).toBe(UNABLE);
+    actor.send({ type: 'user.retry' });
+    expect(actor.getSnapshot().value).toBe('loading');
+    expect(context().error).toBeNull();
+    await settle({ ok: [embedded, ready] });
+    expect(actor.getSnapshot().value).toBe('ready');
+    expect(calls).toEqual(['list Acme', 'list Acme']);
+    actor.stop();
+  });
+
+  it('keeps the list when make-default fails, saying why, with no store chosen', async () => {
+    const { actor, calls, settle, context } = start();
+    await settle({ ok: [embedded, ready] });
+    actor.send({ type: 'user.makeDefault', store: ready });
+    expect(context().target?.id).toBe('s1');
+    await settle({ fail: offline });
+    expect(actor.getSnapshot().value).toBe('ready');
+    expect(context()).toMatchObject({ error: UNABLE, target: null });
+    expect(context().stores?.map((s) => s.id)).toEqual(['m', 's1']);
+    expect(calls).toEqual(['list Acme', 'makeDefault s1']);
+    actor.stop();
+  });
+
+  it('after make-default reads the list again with the workspace it re-read, or with the old one and the failure', async () => {
+    const renamed: Workspace = { ...workspace, name: 'Acme 2' };
+    const good = start();
+    await good.settle({ ok: [embedded, ready] });
+    good.actor.send({ type: 'user.makeDefault', store: ready });
+    await good.settle({ ok: undefined });
+    await good.settle({ ok: renamed });
+    expect(good.actor.getSnapshot().value).toBe('loading');
+    expect(good.context()).toMatchObject({ workspace: renamed, target: null, error: null });
+    expect(good.calls).toEqual(['list Acme', 'makeDefault s1', 'refreshWorkspace Acme', 'list Acme 2']);
+    good.actor.stop();
+
+    const bad = start();
+    await bad.settle({ ok: [embedded, ready] });
+    bad.actor.send({ type: 'user.makeDefault', store: ready });
+    await bad.settle({ ok: undefined });
+    await bad.settle({ fail: offline });
+    expect(bad.actor.getSnapshot().value).toBe('loading');
+    expect(bad.context()).toMatchObject({ workspace, target: null, error: UNABLE });
+    expect(bad.calls).toEqual(['list Acme', 'makeDefault s1', 'refreshWorkspace Acme', 'list Acme']);
+    bad.actor.stop();
+  });
+
+  it('asks before deleting: Cancel keeps the store, Confirm deletes it and keeps the dialog open until it is done', async () => {
+    const { actor, calls, settle, context } = start();
+    await settle({ ok: [embedded, ready] });
+    actor.send({ type: 'user.delete', store: ready });
+    expect(selectConfirmOpen(actor.getSnapshot())).toBe(true);
+    actor.send({ type: 'user.cancel' });
+    expect(actor.getSnapshot().value).toBe('ready');
+    expect(context().target).toBeNull();
+    expect(selectConfirmOpen(actor.getSnapshot())).toBe(false);
+
+    actor.send({ type: 'user.delete', store: ready });
+    actor.send({ type: 'user.confirm' });
+    expect(actor.getSnapshot().value).toBe('deleting');
+    expect(selectConfirmOpen(actor.getSnapshot())).toBe(true);
+    await settle({ ok: undefined });
+    // gone from the list before the list is read again (which has not answered)
+    expect(actor.getSnapshot().value).toBe('loading');
+    expect(context().stores?.map((s) => s.id)).toEqual(['m']);
+    expect(context().target).toBeNull();
+    expect(calls).toEqual(['list Acme', 'remove s1', 'list Acme']);
+    actor.stop();
+  });
+
+  it('keeps a store whose delete failed, saying why', async () => {
+    const { actor, settle, context } = start();
+    await settle({ ok: [embedded, ready] });
+    actor.send({ type: 'user.delete', store: ready });
+    actor.send({ type: 'user.confirm' });
+    await settle({ fail: offline });
+    expect(actor.getSnapshot().value).toBe('ready');
+    expect(context()).toMatchObject({ error: UNABLE, target: null });
+    expect(context().stores?.map((s) => s.id)).toEqual(['m', 's1']);
+    actor.stop();
+  });
+
+  it('cancels each request when the page is left before it answers', async () => {
+    const fake = fakeFetch({ hang: true }, { hang: true }, { hang: true }, { hang: true });
+    const client = createApiClient({ baseURL: BASE, getToken: () => Promise.resolve('t'), fetch: fake.fetch, retryDelay: () => 0 });
+    const actors = dataStoreListActors(client);
+    const runs = [
+      createActor(actors.list, { input: { workspace } }),
+      createActor(actors.makeDefault, { input: { store: ready } }),
+      createActor(actors.refreshWorkspace, { input: { workspace } }),
+      createActor(actors.remove, { input: { store: ready } }),
+    ];
+    for (const [i, run] of runs.entries()) {
+      run.subscribe({ error: () => {} });
+      run.start();
+      await vi.waitFor(() => expect(fake.calls).toHaveLength(i + 1));
+      run.stop();
+    }
+    expect(fake.calls.map((call) => call.signal?.aborted)).toEqual([true, true, true, true]);
   });
 });
