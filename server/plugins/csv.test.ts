@@ -44,6 +44,43 @@ describe('CsvParser', () => {
     );
   });
 
+  it('reads plain and quoted fields, mixed in any line, with the line each row starts on', () => {
+    // Plain fields are written bare (the parser splits such lines whole), the others quoted (read a
+    // character at a time); the expected rows and lines are the ones the text was written from.
+    const field = fc.string({ unit: fc.constantFrom('a', ';', ',', '"', '\n', '\r', ' ', 'é', '\t'), maxLength: 6 });
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(fc.tuple(field, fc.boolean()), { minLength: 1, maxLength: 5 }), { minLength: 1, maxLength: 8 }),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        fc.constantFrom('\n', '\r\n', '\r'),
+        fc.constantFrom(',', ';', '\t'),
+        fc.boolean(),
+        (rows, cuts, eol, delimiter, finalEol) => {
+          const special = (f: string) => f.includes('"') || f.includes(delimiter) || f.includes('\n') || f.includes('\r');
+          let text = '';
+          let line = 1;
+          const expected: Array<{ fields: string[]; line: number }> = [];
+          for (const row of rows) {
+            const fields = row.map(([f]) => f);
+            // a row of one empty field is a blank line, which is no row
+            if (!(fields.length === 1 && fields[0] === '')) expected.push({ fields, line });
+            text += row.map(([f, quote]) => (quote || special(f) ? `"${f.replace(/"/g, '""')}"` : f)).join(delimiter) + eol;
+            // a row's lines: its line break, and each LF inside its quoted fields
+            line += 1 + fields.join('').split('\n').length - 1;
+          }
+          if (!finalEol) text = text.slice(0, -eol.length);
+          const read = (parts: readonly string[]) => {
+            const parser = new CsvParser(delimiter);
+            return [...parts.flatMap((p) => parser.push(p)), ...parser.end()];
+          };
+          expect(read([text])).toEqual(expected);
+          expect(read(chunks(text, cuts))).toEqual(expected);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
   it('never throws on hostile text', () => {
     fc.assert(fc.property(fc.string(), fc.array(fc.nat(), { maxLength: 5 }), (text, cuts) => void csvRows(chunks(text, cuts))));
   });

@@ -23,11 +23,53 @@ export class CsvParser {
 
   push(chunk: string): CsvRow[] {
     const rows: CsvRow[] = [];
-    for (let i = 0; i < chunk.length; i++) {
+    // false once the chunk has no LF left, so that a file of CR-ended lines is not searched to its end at every row
+    let lfLeft = this.delimiter !== '"' && this.delimiter !== '\n' && this.delimiter !== '\r';
+    let i = 0;
+    while (i < chunk.length) {
+      if (lfLeft && this.field.length === 0 && this.row.length === 0 && !this.quoted && !this.quoteSeen && !this.afterCr) {
+        i = this.plainLines(chunk, i, rows);
+        if (i >= chunk.length) break;
+        lfLeft = chunk.indexOf('\n', i) >= 0;
+      }
+      i = this.readRow(chunk, i, rows);
+    }
+    return rows;
+  }
+
+  /**
+   * Whole lines without a quote, from a row's start, each split in one call: most lines of most
+   * files are, and reading them a character at a time was most of tap-files' time. Returns where
+   * the first line it leaves to readRow starts (a quote, a lone CR, or no line break in the chunk).
+   * Apart from readRow, so that each loop is optimised for its own case.
+   */
+  private plainLines(chunk: string, from: number, rows: CsvRow[]): number {
+    let i = from;
+    for (;;) {
+      const end = chunk.indexOf('\n', i);
+      if (end < 0) return i;
+      let line = chunk.slice(i, end);
+      if (line.includes('"')) return i;
+      const cr = line.indexOf('\r');
+      if (cr >= 0) {
+        if (cr < line.length - 1) return i;
+        line = line.slice(0, cr);
+      }
+      this.row = line.split(this.delimiter);
+      this.emit(rows);
+      this.line++;
+      this.rowLine = this.line;
+      i = end + 1;
+    }
+  }
+
+  /** Reads a character at a time, up to the end of the row (past its line break) or of the chunk; returns where it stopped. */
+  private readRow(chunk: string, from: number, rows: CsvRow[]): number {
+    for (let i = from; i < chunk.length; i++) {
       const c = chunk[i]!;
       if (this.afterCr) {
         this.afterCr = false;
-        if (c === '\n') continue;
+        if (c === '\n') return i + 1;
       }
       if (this.quoted) {
         if (c === '"') {
@@ -57,11 +99,14 @@ export class CsvParser {
         this.row.push(this.field);
         this.field = '';
       } else if (c === '\n' || c === '\r') {
-        this.afterCr = c === '\r';
         this.row.push(this.field);
         this.emit(rows);
         this.line++;
         this.rowLine = this.line;
+        // a CR's LF belongs to it, in this chunk or at the start of the next
+        if (c === '\r' && chunk[i + 1] === '\n') return i + 2;
+        this.afterCr = c === '\r' && i + 1 === chunk.length;
+        return i + 1;
       } else {
         // the plain text up to the next delimiter, quote or line break, in one slice
         let to = i + 1;
@@ -74,7 +119,7 @@ export class CsvParser {
         i = to - 1;
       }
     }
-    return rows;
+    return chunk.length;
   }
 
   /** The last row, when the text does not end with a line break. */
@@ -120,8 +165,9 @@ export class ColumnType {
     if (v === null || v === undefined || v === '') return;
     this.seen = true;
     if (typeof v !== 'boolean') this.boolean = false;
-    if (!((typeof v === 'number' && Number.isInteger(v)) || (typeof v === 'string' && INTEGER.test(v)))) this.integer = false;
-    if (!(typeof v === 'number' || (typeof v === 'string' && NUMBER.test(v)))) this.number = false;
+    // a type ruled out is not tested again: most columns are ruled out of most types at their first value
+    if (this.integer && !((typeof v === 'number' && Number.isInteger(v)) || (typeof v === 'string' && INTEGER.test(v)))) this.integer = false;
+    if (this.number && !(typeof v === 'number' || (typeof v === 'string' && NUMBER.test(v)))) this.number = false;
     if (typeof v !== 'string') this.string = false;
   }
 

@@ -157,9 +157,26 @@ export class MessageWriter {
   /** Gathers the message; returns a promise only when it wrote, to be awaited (a full pipe). */
   write(original: SingerMessage): Promise<void> | undefined {
     const message = this.dropped.size > 0 ? projected(original, this.dropped) : original;
-    this.pending += `${JSON.stringify(message)}\n`;
+    return this.gather(`${JSON.stringify(message)}\n`, message.type !== 'RECORD');
+  }
+
+  /**
+   * Gathers a RECORD message the tap wrote itself (recordLine.ts), without the properties
+   * `deselected` names for its stream; returns a promise only when it wrote, as `write` does.
+   */
+  writeRecordLine(line: string): Promise<void> | undefined {
+    return this.gather(line, false);
+  }
+
+  /** The properties the catalog deselects in a stream: a tap writing its own lines leaves them out. */
+  deselected(stream: string): ReadonlySet<string> {
+    return this.dropped.get(stream) ?? new Set();
+  }
+
+  private gather(line: string, now: boolean): Promise<void> | undefined {
+    this.pending += line;
     unwritten.add(this);
-    return this.pending.length >= WRITE_CHARS || message.type !== 'RECORD' ? this.flush() : undefined;
+    return this.pending.length >= WRITE_CHARS || now ? this.flush() : undefined;
   }
 
   /** Writes what was gathered; resolves once stdout can take more. */

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { ColumnType, CsvParser, JsonArrayScanner, type CsvRow } from '../csv';
+import { CsvRecordLines } from '../recordLine';
 import { MessageWriter, isSelected, log, parseArguments, runPlugin } from '../singer';
 import { ProjectPathRefused, realPathInside } from '../../security/projectFiles';
 import { safeIdentifier } from '../../stores/tableShape';
@@ -41,39 +42,47 @@ function filesOf(paths: unknown, root: string): string[] {
   return found;
 }
 
-/** A record read from a file, or a row that could not be read, each with its line. */
+/** A record read from a JSON or NDJSON file, or an element that could not be read, each with its line. */
 type Read = { record: Record<string, unknown>; line: number } | { bad: string; line: number };
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** A file read in chunks: a file of any size streams in constant memory. */
+const chunksOf = (file: string) => fs.createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 }) as AsyncIterable<string>;
+
 /**
- * A file's records, read in chunks (a file of any size streams in constant memory) and handed on
- * a chunk's worth at a time (a promise per record cost more than reading it): CSV rows under their
- * header, NDJSON lines, the elements of a JSON array (or a file's one object).
+ * A CSV file's header and the rows after it, handed on a chunk's worth at a time (a promise per
+ * row cost more than reading it).
  */
-async function* recordsOf(file: string, delimiter: string): AsyncGenerator<Read[]> {
-  const ext = path.extname(file).toLowerCase();
-  const input = fs.createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 });
-  if (ext === '.csv') {
-    const parser = new CsvParser(delimiter);
-    let header: string[] | undefined;
-    const readsOf = (rows: CsvRow[]): Read[] => {
-      const reads: Read[] = [];
-      for (const row of rows) {
-        if (!header) header = row.fields;
-        else if (row.fields.length > header.length) reads.push({ bad: `has ${row.fields.length} fields, the header ${header.length}`, line: row.line });
-        else {
-          const record: Record<string, unknown> = {};
-          for (let i = 0; i < header.length; i++) record[header[i]!] = row.fields[i] ?? null;
-          reads.push({ record, line: row.line });
-        }
-      }
-      return reads;
-    };
-    for await (const chunk of input) yield readsOf(parser.push(chunk as string));
-    yield readsOf(parser.end());
-    return;
+async function* csvRowsOf(file: string, delimiter: string): AsyncGenerator<{ header: string[]; rows: CsvRow[] }> {
+  const parser = new CsvParser(delimiter);
+  let header: string[] | undefined;
+  const after = (rows: CsvRow[]) => {
+    if (!header && rows.length > 0) header = rows.shift()!.fields;
+    return header ? { header, rows } : undefined;
+  };
+  for await (const chunk of chunksOf(file)) {
+    const read = after(parser.push(chunk));
+    if (read) yield read;
   }
+  const read = after(parser.end());
+  if (read) yield read;
+}
+
+/** Why a CSV row is not read, or undefined: more fields than the header has names. */
+const badCsvRow = (row: CsvRow, header: readonly string[]) => (row.fields.length > header.length ? `has ${row.fields.length} fields, the header ${header.length}` : undefined);
+
+/**
+ * A CSV header's columns, in the order a record object of the row would hold them (JavaScript puts
+ * integer-like names first), each read from the last field of its name, as such an object keeps it.
+ */
+function csvColumns(header: readonly string[]): Array<{ name: string; index: number }> {
+  const last = new Map(header.map((name, index) => [name, index]));
+  return Object.keys(Object.fromEntries(header.map((name) => [name, 0]))).map((name) => ({ name, index: last.get(name)! }));
+}
+
+/** The records of an NDJSON file's lines, or of a JSON file's array elements (or its one object), a chunk's worth at a time. */
+async function* jsonRecordsOf(file: string): AsyncGenerator<Read[]> {
   const parsed = (text: string, line: number): Read => {
     let value: unknown;
     try {
@@ -83,15 +92,15 @@ async function* recordsOf(file: string, delimiter: string): AsyncGenerator<Read[
     }
     return isRecord(value) ? { record: value, line } : { bad: 'is not a JSON object', line };
   };
-  if (ext === '.json') {
+  if (path.extname(file).toLowerCase() === '.json') {
     const scanner = new JsonArrayScanner();
-    for await (const chunk of input) yield scanner.push(chunk as string).map((element) => parsed(element.text, element.line));
+    for await (const chunk of chunksOf(file)) yield scanner.push(chunk).map((element) => parsed(element.text, element.line));
     yield scanner.end().map((element) => parsed(element.text, element.line));
     return;
   }
   let line = 0;
   let reads: Read[] = [];
-  for await (const text of readline.createInterface({ input, crlfDelay: Infinity })) {
+  for await (const text of readline.createInterface({ input: fs.createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 }), crlfDelay: Infinity })) {
     line++;
     if (text.trim() !== '') reads.push(parsed(text, line));
     if (reads.length >= 1000) {
@@ -105,35 +114,62 @@ async function* recordsOf(file: string, delimiter: string): AsyncGenerator<Read[
 /** Bad rows named in the log per file; past this, one line counts the rest. */
 const BAD_ROWS_SHOWN = 20;
 
+/** A file's columns and their types, and for a CSV file the field each column reads. */
+interface Shape {
+  columns: Map<string, ColumnType>;
+  fieldOf: Map<string, number>;
+  records: number;
+  bad: number;
+}
+
 /**
  * A file's columns and their types, from a first pass over it (so the SCHEMA before the records is
  * right for every row, and nothing is held but one type per column). Bad rows are named here,
  * with file and line; `failOnBadRows` ends the run at the first.
  */
-async function shapeOf(file: string, shown: string, delimiter: string, failOnBadRows: boolean): Promise<{ columns: Map<string, ColumnType>; records: number; bad: number }> {
-  const columns = new Map<string, ColumnType>();
-  let records = 0;
-  let bad = 0;
-  for await (const reads of recordsOf(file, delimiter)) for (const read of reads) {
-    if ('bad' in read) {
-      bad++;
-      const line = `${shown} line ${read.line} ${read.bad}`;
-      if (failOnBadRows) throw new Error(`${line} (fail_on_bad_rows is set)`);
-      if (bad <= BAD_ROWS_SHOWN) log(NAME, `${line}: skipped`);
-      continue;
+async function shapeOf(file: string, shown: string, delimiter: string, failOnBadRows: boolean): Promise<Shape> {
+  const shape: Shape = { columns: new Map(), fieldOf: new Map(), records: 0, bad: 0 };
+  const badRow = (line: number, why: string) => {
+    shape.bad++;
+    const text = `${shown} line ${line} ${why}`;
+    if (failOnBadRows) throw new Error(`${text} (fail_on_bad_rows is set)`);
+    if (shape.bad <= BAD_ROWS_SHOWN) log(NAME, `${text}: skipped`);
+  };
+  const typeOf = (key: string) => {
+    let type = shape.columns.get(key);
+    if (!type) {
+      type = new ColumnType();
+      shape.columns.set(key, type);
     }
-    records++;
-    for (const [key, value] of Object.entries(read.record)) {
-      let type = columns.get(key);
-      if (!type) {
-        type = new ColumnType();
-        columns.set(key, type);
+    return type;
+  };
+  if (path.extname(file).toLowerCase() === '.csv') {
+    let columns: Array<{ index: number; type: ColumnType }> | undefined;
+    for await (const { header, rows } of csvRowsOf(file, delimiter)) {
+      columns ??= csvColumns(header).map(({ name, index }) => {
+        shape.fieldOf.set(name, index);
+        return { index, type: typeOf(name) };
+      });
+      for (const row of rows) {
+        const bad = badCsvRow(row, header);
+        if (bad) badRow(row.line, bad);
+        else {
+          shape.records++;
+          for (const { index, type } of columns) type.add(row.fields[index]);
+        }
       }
-      type.add(value);
+    }
+  } else {
+    for await (const reads of jsonRecordsOf(file)) for (const read of reads) {
+      if ('bad' in read) badRow(read.line, read.bad);
+      else {
+        shape.records++;
+        for (const [key, value] of Object.entries(read.record)) typeOf(key).add(value);
+      }
     }
   }
-  if (bad > BAD_ROWS_SHOWN) log(NAME, `${shown}: ${bad - BAD_ROWS_SHOWN} more bad rows skipped`);
-  return { columns, records, bad };
+  if (shape.bad > BAD_ROWS_SHOWN) log(NAME, `${shown}: ${shape.bad - BAD_ROWS_SHOWN} more bad rows skipped`);
+  return shape;
 }
 
 /** Whether a column's JSON Schema type is a number's: its text values are sent as numbers. */
@@ -146,6 +182,32 @@ function isNumeric(type: unknown): boolean {
 function valueOf(value: unknown, numeric: boolean): unknown {
   if (typeof value !== 'string' || value === '') return value === '' ? null : value;
   return numeric ? Number(value) : value;
+}
+
+/** Sends a file's records, typed by its shape, without the columns the catalog deselects. */
+async function sendRecords(out: MessageWriter, file: string, delimiter: string, stream: string, shape: Shape): Promise<void> {
+  const dropped = out.deselected(stream);
+  const columns = [...shape.columns].filter(([name]) => !dropped.has(name)).map(([name, type]) => ({ name, numeric: isNumeric(type.schema().type), index: shape.fieldOf.get(name) ?? -1 }));
+  if (path.extname(file).toLowerCase() === '.csv') {
+    const lines = new CsvRecordLines(stream, columns);
+    for await (const { header, rows } of csvRowsOf(file, delimiter)) {
+      for (const row of rows) {
+        if (badCsvRow(row, header)) continue;
+        const full = out.writeRecordLine(lines.line(row.fields));
+        if (full) await full;
+      }
+    }
+    return;
+  }
+  for await (const reads of jsonRecordsOf(file)) {
+    for (const read of reads) {
+      if ('bad' in read) continue;
+      const record: Record<string, unknown> = {};
+      for (const { name, numeric } of columns) record[name] = valueOf(read.record[name] ?? null, numeric);
+      const full = out.write({ type: 'RECORD', stream, record });
+      if (full) await full;
+    }
+  }
 }
 
 runPlugin(NAME, async () => {
@@ -177,16 +239,7 @@ runPlugin(NAME, async () => {
       continue;
     }
     await out.write({ type: 'SCHEMA', stream, schema, key_properties: key });
-    const numeric = columns.map((c) => isNumeric((properties[c] as { type: unknown }).type));
-    for await (const reads of recordsOf(file, delimiter)) {
-      for (const read of reads) {
-        if ('bad' in read) continue;
-        const record: Record<string, unknown> = {};
-        for (let i = 0; i < columns.length; i++) record[columns[i]!] = valueOf(read.record[columns[i]!] ?? null, numeric[i]!);
-        const full = out.write({ type: 'RECORD', stream, record });
-        if (full) await full;
-      }
-    }
+    await sendRecords(out, file, delimiter, stream, shape);
     bookmarks[stream] = { modified };
     await out.write({ type: 'STATE', value: { bookmarks: { ...bookmarks } } });
     log(NAME, `${stream}: ${shape.records} records from ${shown}${shape.bad > 0 ? ` (${shape.bad} bad rows skipped)` : ''}`);
