@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, SimulatedClock } from 'xstate';
 import { createApiClient } from '../../api/client';
 import { ApiFailure } from '../../api/errors';
@@ -145,5 +145,71 @@ describe('a 100,000-line log', () => {
     expect(asked.slice(0, 3)).toEqual([0, 1_000, 2_000]);
     expect(Date.now() - started).toBeLessThan(10_000);
     actor.stop();
+  });
+});
+
+describe('logStream, checked by hand', () => {
+  // What the modal shows, on the real machine's transitions (pathOf); the texts are spec 000 §8's.
+  const running = { job: jobOf('RUNNING'), pageSize: 2 };
+  const complete = { job: jobOf('COMPLETE'), pageSize: 2 };
+  const UNABLE = 'We were unable to connect.';
+
+  it('a failed read or job check stops the spinner and says why; Retry reads on from the last line, the message gone', () => {
+    const failedRead = pathOf(logStreamMachine, [{ type: 'xstate.error.actor.readPage', error: offline }], { input: running });
+    expect(failedRead.state.value).toBe('failed');
+    expect(failedRead.state.context).toMatchObject({ error: UNABLE, spinning: false });
+
+    const failedCheck = pathOf(
+      logStreamMachine,
+      [{ type: 'xstate.done.actor.readPage', output: [line(1)] }, { type: 'xstate.after.logPoll.logStream.streaming.waiting' }, { type: 'xstate.error.actor.readJob', error: offline }],
+      { input: running },
+    );
+    expect(failedCheck.state.value).toBe('failed');
+    expect(failedCheck.state.context.error).toBe(UNABLE);
+
+    const retried = pathOf(
+      logStreamMachine,
+      [{ type: 'xstate.done.actor.readPage', output: [line(1)] }, { type: 'xstate.after.logPoll.logStream.streaming.waiting' }, { type: 'xstate.error.actor.readJob', error: offline }, { type: 'user.retry' }],
+      { input: running },
+    );
+    expect(retried.state.value).toEqual({ streaming: 'reading' });
+    expect(retried.state.context.error).toBeNull();
+    expect((retried.state.context.lines as LogEntry[]).map((l) => l.sequence)).toEqual([1]);
+  });
+
+  it('a cancelled stream stops the spinner', () => {
+    const path = pathOf(logStreamMachine, [{ type: 'xstate.error.actor.readPage', error: garbled }], { input: running });
+    expect(path.state.context.spinning).toBe(false);
+  });
+
+  it('the spinner stops as soon as lines come, and stays on while none have', () => {
+    const some = pathOf(logStreamMachine, [{ type: 'xstate.done.actor.readPage', output: [line(1)] }], { input: running });
+    expect(some.state.value).toEqual({ streaming: 'waiting' });
+    expect(some.state.context.spinning).toBe(false);
+    const none = pathOf(logStreamMachine, [{ type: 'xstate.done.actor.readPage', output: [] }], { input: running });
+    expect(none.state.context.spinning).toBe(true);
+  });
+
+  it('"No logs yet" only once reading is over, nothing came and the spinner is gone', () => {
+    // an ended job's first read is under way: no spinner, no lines, but not yet 'No logs yet'
+    expect(selectNoLogs(pathOf(logStreamMachine, [], { input: complete }).state as never)).toBe(false);
+    expect(selectNoLogs(pathOf(logStreamMachine, [], { input: running }).state as never)).toBe(false);
+    expect(selectNoLogs(pathOf(logStreamMachine, [{ type: 'xstate.done.actor.readPage', output: [] }], { input: running }).state as never)).toBe(false);
+    expect(selectNoLogs(pathOf(logStreamMachine, [{ type: 'xstate.done.actor.readPage', output: [line(1)] }], { input: complete }).state as never)).toBe(false);
+    expect(selectNoLogs(pathOf(logStreamMachine, [{ type: 'xstate.done.actor.readPage', output: [] }], { input: complete }).state as never)).toBe(true);
+  });
+
+  it('cancels each request when the modal is closed before it answers', async () => {
+    const fake = fakeFetch({ hang: true }, { hang: true });
+    const client = createApiClient({ baseURL: BASE, getToken: () => Promise.resolve('t'), fetch: fake.fetch, retryDelay: () => 0 });
+    const actors = logStreamActors(client);
+    const runs = [createActor(actors.readPage, { input: { job: jobOf('RUNNING'), sequence: 0, size: 2 } }), createActor(actors.readJob, { input: { job: jobOf('RUNNING') } })];
+    for (const [i, run] of runs.entries()) {
+      run.subscribe({ error: () => {} });
+      run.start();
+      await vi.waitFor(() => expect(fake.calls).toHaveLength(i + 1));
+      run.stop();
+    }
+    expect(fake.calls.map((call) => call.signal?.aborted)).toEqual([true, true]);
   });
 });
