@@ -47,8 +47,13 @@ type Read = { record: Record<string, unknown>; line: number } | { bad: string; l
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** A file read in chunks: a file of any size streams in constant memory. */
-const chunksOf = (file: string) => fs.createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 }) as AsyncIterable<string>;
+/**
+ * A file read in chunks: a file of any size streams in constant memory. 64 KB: a chunk's rows are
+ * alive while they are sent, and at 1 MB (20,000 rows) copying them at each garbage collection
+ * cost a third of the tap's time.
+ */
+const CHUNK_BYTES = 64 * 1024;
+const chunksOf = (file: string) => fs.createReadStream(file, { encoding: 'utf8', highWaterMark: CHUNK_BYTES });
 
 /**
  * A CSV file's header and the rows after it, handed on a chunk's worth at a time (a promise per
@@ -62,7 +67,7 @@ async function* csvRowsOf(file: string, delimiter: string): AsyncGenerator<{ hea
     return header ? { header, rows } : undefined;
   };
   for await (const chunk of chunksOf(file)) {
-    const read = after(parser.push(chunk));
+    const read = after(parser.push(chunk as string));
     if (read) yield read;
   }
   const read = after(parser.end());
@@ -94,13 +99,13 @@ async function* jsonRecordsOf(file: string): AsyncGenerator<Read[]> {
   };
   if (path.extname(file).toLowerCase() === '.json') {
     const scanner = new JsonArrayScanner();
-    for await (const chunk of chunksOf(file)) yield scanner.push(chunk).map((element) => parsed(element.text, element.line));
+    for await (const chunk of chunksOf(file)) yield scanner.push(chunk as string).map((element) => parsed(element.text, element.line));
     yield scanner.end().map((element) => parsed(element.text, element.line));
     return;
   }
   let line = 0;
   let reads: Read[] = [];
-  for await (const text of readline.createInterface({ input: fs.createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 }), crlfDelay: Infinity })) {
+  for await (const text of readline.createInterface({ input: chunksOf(file), crlfDelay: Infinity })) {
     line++;
     if (text.trim() !== '') reads.push(parsed(text, line));
     if (reads.length >= 1000) {
