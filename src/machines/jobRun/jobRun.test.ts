@@ -7,6 +7,7 @@ import type { Pipeline } from '../../domain/resources';
 import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
 import type { ReplayLog } from '../testing';
 import { jobRunActors } from './jobRun.actors';
+import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
 import { jobRunMachine, ROW_POLL_MS, selectBusy, selectShowsStop } from './jobRun.machine';
 
 const BASE = 'http://api.test/api';
@@ -120,3 +121,10 @@ async function waitFor(condition: () => boolean): Promise<void> {
   for (let i = 0; i < 100 && !condition(); i += 1) await new Promise((resolve) => setTimeout(resolve, 0));
   expect(condition()).toBe(true);
 }
+
+describe('jobRun, checked by hand', () => {
+  it('cancels each request when the row goes away before it answers', async () => {
+    const inputs = { start: { pipeline: idle }, stop: { pipeline: running }, verify: { pipeline: idle }, refresh: { pipeline: idle } };
+    expect(await requestsCancelledOnStop(jobRunActors, inputs)).toEqual({ start: true, stop: true, verify: true, refresh: true });
+  });
+});
