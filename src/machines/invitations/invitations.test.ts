@@ -6,6 +6,7 @@ import { fakeFetch } from '../../api/testing/fakeFetch';
 import type { Invitation, Workspace } from '../../domain/resources';
 import { modelPaths, replayPath, unvisitedStates, unwalkedTransitions, type ReplayLog } from '../testing';
 import { invitationsActors } from './invitations.actors';
+import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
 import { invitationsMachine, type SendInput, type TargetInput, type WorkspaceInput } from './invitations.machine';
 
 const BASE = 'http://api.test/api';
@@ -221,5 +222,22 @@ describe('invitations, checked by hand', () => {
     await waitFor(actor, (s) => s.matches('loading') && lists.length === 2);
     expect(calls).toEqual(['list', 'send dee@example.com', 'list']);
     actor.stop();
+  });
+});
+
+describe('invitations, each request cancelled', () => {
+  it('cancels each request when the page is left before it answers', async () => {
+    // resend withdraws first (the invitation is pending), then invites again: both carry the signal
+    const inputs = {
+      list: { workspace },
+      send: { workspace, emails: ['ann@example.com'] },
+      resend: { workspace, invitation: pending },
+      revoke: { workspace, invitation: pending },
+      remove: { workspace, invitation: pending },
+      toggleAdmin: { workspace, invitation: accepted },
+    };
+    expect(await requestsCancelledOnStop(invitationsActors, inputs)).toEqual({ list: true, send: true, resend: true, revoke: true, remove: true, toggleAdmin: true });
+    const revoked = { ...pending, status: 'REVOKED' as const };
+    expect(await requestsCancelledOnStop(invitationsActors, { resend: { workspace, invitation: revoked } })).toEqual({ resend: true });
   });
 });

@@ -6,6 +6,7 @@ import { fakeFetch } from '../../api/testing/fakeFetch';
 import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
 import type { ReplayLog } from '../testing';
 import { latestDeploymentActor, notificationCountActor, taskCountActor } from './polling.actors';
+import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
 import {
   createPollingMachine,
   DEPLOYMENT_POLL_MS,
@@ -277,5 +278,14 @@ describe('latest deployment', () => {
       'http://api.test/api/workspaces/w1/jobs?type=WORKSPACE_DEPLOY&size=1',
     ]);
     actor.stop();
+  });
+});
+
+describe('polling, checked by hand', () => {
+  it('cancels each count when its poller stops before it answers', async () => {
+    const workspace = { id: 'w1', _links: { jobs: { href: '/api/workspaces/w1/jobs' } } };
+    const actorsOf = (client: Parameters<typeof taskCountActor>[0]) => ({ unread: notificationCountActor(client), tasks: taskCountActor(client), deployment: latestDeploymentActor(client) });
+    const inputs = { unread: { params: null }, tasks: { params: { workspace } }, deployment: { params: { workspace } } };
+    expect(await requestsCancelledOnStop(actorsOf, inputs)).toEqual({ unread: true, tasks: true, deployment: true });
   });
 });

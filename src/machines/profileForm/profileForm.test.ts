@@ -8,6 +8,7 @@ import type { Profile } from '../../domain/resources';
 import { modelPaths, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
 import type { ModelStep } from '../testing';
 import { profileFormActors } from './profileForm.actors';
+import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
 import { profileFormMachine, selectSaving, selectToast } from './profileForm.machine';
 import type { ProfileFormContext } from './profileForm.machine';
 
@@ -163,5 +164,12 @@ describe('profileForm, targeted rules', () => {
     ]);
     expect(actor.getSnapshot().context.profile.name).toBe('Ada L.');
     actor.stop();
+  });
+});
+
+describe('profileForm, checked by hand', () => {
+  it('cancels the save when the form is left before it answers', async () => {
+    const inputs = { saveProfile: { id: OWN.id, name: 'Ada L.', email: OWN.email } };
+    expect(await requestsCancelledOnStop(profileFormActors, inputs)).toEqual({ saveProfile: true });
   });
 });
