@@ -6,6 +6,7 @@ import { fakeFetch } from '../../api/testing/fakeFetch';
 import type { Dataset } from '../../domain/resources';
 import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions, type EventCases, type ModelPath } from '../testing';
 import { datasetPageActors } from './datasetPage.actors';
+import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
 import { datasetPageMachine, selectBusy, selectIsLiked } from './datasetPage.machine';
 
 const BASE = 'http://api.test/api';
@@ -171,5 +172,21 @@ describe('datasetPage coverage and scenarios', () => {
     expect(fake.calls[2]?.body).toEqual({ description: 'New' });
     expect(views).toHaveLength(1);
     actor.stop();
+  });
+});
+
+describe('datasetPage, checked by hand', () => {
+  it('cancels each request when the page is left before it answers', async () => {
+    const inputs = {
+      load: { workspaceId: 'w1', idOrAlias: 'sales/monthly' },
+      rows: { dataset: full },
+      like: { dataset: full, liked: true },
+      subscribe: { dataset: full, subscription: 'ALL' },
+      unsubscribe: { dataset: liked },
+      reload: { dataset: full },
+      remove: { dataset: full },
+      saveDescription: { dataset: full, description: 'Monthly sales' },
+    };
+    expect(await requestsCancelledOnStop(datasetPageActors, inputs)).toEqual({ load: true, rows: true, like: true, subscribe: true, unsubscribe: true, reload: true, remove: true, saveDescription: true });
   });
 });
