@@ -6,6 +6,7 @@ import { fakeFetch } from '../../api/testing/fakeFetch';
 import type { Notification, NotificationSettings, NotificationsCollection } from '../../domain/resources';
 import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions, type ReplayLog } from '../testing';
 import { inboxActors } from './inbox.actors';
+import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
 import { inboxMachine, selectCanLoadMore, selectCanMarkAllRead, type InboxSnapshot } from './inbox.machine';
 
 const BASE = 'http://api.test/api';
@@ -145,5 +146,19 @@ describe('inbox scenarios', () => {
     ]);
     expect(fake.calls.at(-1)?.body).toEqual({ mentionsOnly: false, digest: false, routes: [{ objectType: 'DATASET', objectId: D, level: 'ERRORS' }] });
     actor.stop();
+  });
+});
+
+describe('inbox, checked by hand', () => {
+  it('cancels each request when the inbox is left before it answers (both of the first load)', async () => {
+    const inputs = {
+      load: undefined,
+      more: { page: pageOf([unread], true) },
+      resolve: { notification: unread },
+      resolveAll: { lastReadAt: '2026-11-23T10:00:00Z' },
+      remove: { notification: unread },
+      saveSettings: { settings: { ...settings, digest: true } },
+    };
+    expect(await requestsCancelledOnStop(inboxActors, inputs)).toEqual({ load: true, more: true, resolve: true, resolveAll: true, remove: true, saveSettings: true });
   });
 });

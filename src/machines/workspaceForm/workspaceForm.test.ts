@@ -7,6 +7,7 @@ import type { Workspace } from '../../domain/resources';
 import { WORKSPACE_TEXTS } from '../../domain/workspaceForm';
 import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions, type ReplayLog } from '../testing';
 import { workspaceFormActors } from './workspaceForm.actors';
+import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
 import { saveFailure, workspaceFormMachine } from './workspaceForm.machine';
 
 const BASE = 'http://api.test/api';
@@ -164,5 +165,14 @@ describe('workspace form scenarios', () => {
     expect(more.calls.map((c) => `${c.method} ${c.url}`)).toEqual([`GET ${BASE}/workspaces/w1`, `PUT ${BASE}/workspaces/w1`, `POST ${BASE}/workspaces/w1/deployments`, `DELETE ${BASE}/workspaces/w1`]);
     expect(more.calls[1]?.body).toEqual({ name: 'Acme', domains: ['acme.example'], imageUrl: null, deploymentSecret: '' });
     expect(left).toBe(true);
+  });
+});
+
+describe('workspaceForm, checked by hand', () => {
+  it('cancels each request when the form is left before it answers', async () => {
+    const inputs = { load: { workspaceId: 'w1', owner: null }, save: { workspace: existing, body: { name: 'Acme 2' } }, deploy: { workspace: existing }, remove: { workspace: existing } };
+    expect(await requestsCancelledOnStop(workspaceFormActors, inputs)).toEqual({ load: true, save: true, deploy: true, remove: true });
+    // a new workspace is first initialised through the profile's 'new workspace'
+    expect(await requestsCancelledOnStop(workspaceFormActors, { load: { workspaceId: 'new', owner: profile } })).toEqual({ load: true });
   });
 });
