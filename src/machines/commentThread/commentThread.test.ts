@@ -6,6 +6,7 @@ import { fakeFetch } from '../../api/testing/fakeFetch';
 import type { Comment, CommentsCollection, Dataset } from '../../domain/resources';
 import { modelPaths, replayPath, unvisitedStates, unwalkedTransitions, type ReplayLog } from '../testing';
 import { commentThreadActors } from './commentThread.actors';
+import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
 import { commentThreadMachine, likedBy, selectBusyId, selectConfirmOpen, selectError, selectHasMore, type CommentThreadSnapshot } from './commentThread.machine';
 
 const BASE = 'http://api.test/api';
@@ -140,5 +141,12 @@ describe('comment thread scenarios', () => {
     expect(fake.calls[3]?.body).toEqual({ message: 'Hi', datasetId: 'd1' });
     expect(posted).toEqual(['posted']);
     actor.stop();
+  });
+});
+
+describe('commentThread, checked by hand', () => {
+  it('cancels a read of the comments when the thread is closed before it answers', async () => {
+    const inputs = { loadFirst: { parent: dataset }, loadNext: { page: page([mine], true) } };
+    expect(await requestsCancelledOnStop(commentThreadActors, inputs)).toEqual({ loadFirst: true, loadNext: true });
   });
 });

@@ -10,6 +10,7 @@ import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions } 
 import type { ReplayLog } from '../testing';
 import { inspectPopup, oauthConnectActors, preparePkce } from './oauthConnect.actors';
 import { oauthConnectMachine, selectBusy, type OAuthConnectInput, type Prepared } from './oauthConnect.machine';
+import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
 
 const BASE = 'http://api.test/api';
 const links = {
@@ -176,5 +177,16 @@ describe('the real effects', () => {
     await new Promise((resolve) => refused.subscribe({ error: () => resolve(undefined), complete: () => resolve(undefined) }));
     expect(refused.getSnapshot().status).toBe('error');
     expect(reported).toEqual([]);
+  });
+});
+
+describe('oauthConnect, checked by hand', () => {
+  it('cancels each request when the dialog is closed before it answers', async () => {
+    const inputs = {
+      exchange: { component: fresh, provider: 'oauth2-google', code: 'c1', verifier: 'v', redirectUri: 'http://app.test/oauth', scope: 's' },
+      refresh: { component: connected, provider: 'oauth2-google' },
+      disconnect: { component: connected, provider: 'oauth2-google' },
+    };
+    expect(await requestsCancelledOnStop((client) => oauthConnectActors(client) as never, inputs)).toEqual({ exchange: true, refresh: true, disconnect: true });
   });
 });
