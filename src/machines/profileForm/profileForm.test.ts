@@ -168,6 +168,37 @@ describe('profileForm, targeted rules', () => {
 });
 
 describe('profileForm, checked by hand', () => {
+  // spec 000 §5's texts, written out
+  const FAILED = 'Error while updating. Please try again.';
+
+  it('sends the trimmed fields, shows the form again after a save, and a failure says why until the next try', async () => {
+    const sent: unknown[] = [];
+    const answers: { resolve: (p: Profile) => void; reject: (e: unknown) => void }[] = [];
+    const saveProfile = fromPromise<Profile, unknown>(({ input }) => {
+      sent.push(input);
+      return new Promise<Profile>((resolve, reject) => void answers.push({ resolve, reject }));
+    });
+    const actor = createActor(profileFormMachine.provide({ actors: { saveProfile }, actions: { profileSaved: () => {} } }), { input: { profile: OWN } }).start();
+    const tick = () => new Promise((resolve) => setImmediate(resolve));
+    actor.send({ type: 'user.change', field: 'email', value: ' ada@lovelace.org ' });
+    actor.send({ type: 'user.change', field: 'name', value: ' Ada L. ' });
+    actor.send({ type: 'user.save' });
+    expect(selectSaving(actor.getSnapshot())).toBe(true);
+    expect(sent).toEqual([{ id: OWN.id, name: 'Ada L.', email: 'ada@lovelace.org' }]);
+    answers[0]!.reject(new Error('[500] boom'));
+    await tick();
+    expect(actor.getSnapshot().matches({ form: 'editing' })).toBe(true);
+    expect(selectSaving(actor.getSnapshot())).toBe(false);
+    expect(actor.getSnapshot().context.saveError).toBe(FAILED);
+    actor.send({ type: 'user.save' });
+    expect(actor.getSnapshot().context.saveError).toBeNull();
+    answers[1]!.resolve({ ...OWN, name: 'Ada L.', email: 'ada@lovelace.org' });
+    await tick();
+    expect(actor.getSnapshot().matches({ form: 'editing' })).toBe(true);
+    expect(selectToast(actor.getSnapshot())).toBe('Profile updated successfully!');
+    actor.stop();
+  });
+
   it('cancels the save when the form is left before it answers', async () => {
     const inputs = { saveProfile: { id: OWN.id, name: 'Ada L.', email: OWN.email } };
     expect(await requestsCancelledOnStop(profileFormActors, inputs)).toEqual({ saveProfile: true });
