@@ -123,6 +123,52 @@ async function waitFor(condition: () => boolean): Promise<void> {
 }
 
 describe('jobRun, checked by hand', () => {
+  const UNABLE = 'We were unable to connect.';
+  const from = (pipeline: Pipeline, events: Parameters<typeof pathOf>[1]) => pathOf(jobRunMachine, events, { input: { pipeline } }).state;
+
+  it('a failed verify or stop says why where the row was; a failed re-read keeps the row as it was', () => {
+    const verify = from(idle, [{ type: 'user.verify' }, { type: 'xstate.error.actor.verify', error: offline }]);
+    expect(verify.value).toBe('idle');
+    expect(verify.context.error).toBe(UNABLE);
+    const stop = from(running, [{ type: 'user.stop' }, { type: 'xstate.error.actor.stop', error: offline }]);
+    expect(stop.value).toBe('active');
+    expect(stop.context.error).toBe(UNABLE);
+    const reread = from(idle, [{ type: 'user.refresh' }, { type: 'xstate.error.actor.refresh', error: offline }]);
+    expect(reread.value).toBe('idle');
+    expect(reread.context).toMatchObject({ pipeline: idle, error: UNABLE });
+  });
+
+  it("a start's failure stays shown after the re-read; a later poll's answer clears it; a missed poll changes nothing", () => {
+    const started = from(idle, [{ type: 'user.start' }, { type: 'xstate.error.actor.start', error: offline }, { type: 'xstate.done.actor.refresh', output: running }]);
+    expect(started.value).toBe('active');
+    expect(started.context).toMatchObject({ pipeline: running, error: UNABLE });
+    const missed = from(idle, [{ type: 'user.start' }, { type: 'xstate.error.actor.start', error: offline }, { type: 'xstate.done.actor.refresh', output: running }, { type: 'user.refresh' }, { type: 'xstate.error.actor.refresh', error: offline }]);
+    expect(missed.value).toBe('active');
+    expect(missed.context).toMatchObject({ pipeline: running, error: UNABLE, runsEnded: 0 });
+    const polled = from(idle, [{ type: 'user.start' }, { type: 'xstate.error.actor.start', error: offline }, { type: 'xstate.done.actor.refresh', output: running }, { type: 'user.refresh' }, { type: 'xstate.done.actor.refresh', output: running }]);
+    expect(polled.value).toBe('active');
+    expect(polled.context.error).toBeNull();
+  });
+
+  it('shows Stop while a job runs and is busy while a request is out, state by state', () => {
+    const states: [string, ReturnType<typeof from>][] = [
+      ['idle', from(idle, [])],
+      ['starting', from(idle, [{ type: 'user.start' }])],
+      ['verifying', from(idle, [{ type: 'user.verify' }])],
+      ['refreshing', from(idle, [{ type: 'user.refresh' }])],
+      ['active', from(running, [])],
+      ['polling', from(running, [{ type: 'user.refresh' }])],
+      ['stopping', from(running, [{ type: 'user.stop' }])],
+    ];
+    const showsStop = new Set(['active', 'polling', 'stopping']);
+    const busy = new Set(['starting', 'verifying', 'refreshing', 'stopping']);
+    for (const [name, snapshot] of states) {
+      expect(snapshot.value, name).toBe(name);
+      expect(selectShowsStop(snapshot as never), name).toBe(showsStop.has(name));
+      expect(selectBusy(snapshot as never), name).toBe(busy.has(name));
+    }
+  });
+
   it('cancels each request when the row goes away before it answers', async () => {
     const inputs = { start: { pipeline: idle }, stop: { pipeline: running }, verify: { pipeline: idle }, refresh: { pipeline: idle } };
     expect(await requestsCancelledOnStop(jobRunActors, inputs)).toEqual({ start: true, stop: true, verify: true, refresh: true });
