@@ -41,14 +41,28 @@ interface Session {
 const MAX_LINE_BYTES = 16 * 1024 * 1024;
 /** A request's data is at most this long (a batch of rows in COPY's text format). */
 const MAX_DATA_BYTES = 64 * 1024 * 1024;
-/** What one job's connection may have sent and not yet had answered before its socket is read no further. */
+/** What one job's connections together may have sent and not yet had answered before they are read no further. */
 const MAX_UNANSWERED_BYTES = 2 * MAX_DATA_BYTES;
+/**
+ * The first request of a connection, its job's token, is at most this long and has no data: any
+ * job's sandbox can reach the socket, and a connection without a token holds nothing more.
+ */
+const MAX_TOKEN_LINE_BYTES = 4096;
+/** A job's open connections (target-store holds one): each may hold a request being read. */
+const MAX_CONNECTIONS_PER_JOB = 4;
+
+/** A job's connections, and the bytes they have sent that are not answered yet. */
+interface JobTraffic {
+  sockets: Set<net.Socket>;
+  unanswered: number;
+}
 
 export class RunnerBridge {
   readonly socketPath: string;
   private readonly socketDir: string;
   private readonly server: net.Server;
   private readonly tokens = new Map<string, BridgeJob>();
+  private readonly traffic = new Map<BridgeJob, JobTraffic>();
 
   /**
    * @param storeLimitMb STORE_MAX_MB: a load that would take a workspace's store past it is refused
@@ -86,40 +100,62 @@ export class RunnerBridge {
   }
 
   revoke(token: string): void {
+    const job = this.tokens.get(token);
     this.tokens.delete(token);
+    if (job) this.traffic.delete(job);
   }
 
   private serve(socket: net.Socket): void {
     let session: Session | undefined;
+    let traffic: JobTraffic | undefined;
     let queue = Promise.resolve();
-    /** bytes read but not yet answered: past the limit the socket is paused, so a sender that never waits is held back */
-    let unanswered = 0;
     socket.on('error', () => socket.destroy());
+    socket.on('close', () => {
+      traffic?.sockets.delete(socket);
+      if (session && traffic?.sockets.size === 0) this.traffic.delete(session.job);
+    });
+    const frames = new FrameReader(MAX_TOKEN_LINE_BYTES, 0);
+    /** The job's token: the connection is its job's from now on, or ends. */
+    const authenticate = (request: Record<string, unknown>): unknown => {
+      const job = typeof request.token === 'string' ? this.tokens.get(request.token) : undefined;
+      if (!job) throw new Error('unknown or expired job token');
+      const jobTraffic = this.traffic.get(job) ?? { sockets: new Set(), unanswered: 0 };
+      if (jobTraffic.sockets.size >= MAX_CONNECTIONS_PER_JOB) throw new Error(`a job may hold at most ${MAX_CONNECTIONS_PER_JOB} connections to the runner bridge`);
+      jobTraffic.sockets.add(socket);
+      this.traffic.set(job, jobTraffic);
+      traffic = jobTraffic;
+      session = { job, tables: new Map() };
+      frames.setLimits(MAX_LINE_BYTES, MAX_DATA_BYTES);
+      return { jobId: job.jobId };
+    };
     const answer = ({ request, data }: Frame) => {
+      // bytes read but not yet answered, counted per job: past the limit all its connections are
+      // read no further, so a sender that never waits (or opens more connections) is held back
       const size = data?.length ?? 0;
-      unanswered += size;
-      if (unanswered > MAX_UNANSWERED_BYTES) socket.pause();
+      const counted = traffic;
+      if (counted) {
+        counted.unanswered += size;
+        if (counted.unanswered > MAX_UNANSWERED_BYTES) for (const s of counted.sockets) s.pause();
+      }
       queue = queue.then(async () => {
         let reply: unknown;
         try {
           if (!request) throw new Error('a request is a JSON object on one line');
-          if (!session) {
-            const job = typeof request.token === 'string' ? this.tokens.get(request.token) : undefined;
-            if (!job) throw new Error('unknown or expired job token');
-            session = { job, tables: new Map() };
-            reply = { ok: true, result: { jobId: job.jobId } };
-          } else {
-            reply = { ok: true, result: await this.handle(session, request, data) };
-          }
+          reply = { ok: true, result: session ? await this.handle(session, request, data) : authenticate(request) };
         } catch (error) {
           reply = { ok: false, error: error instanceof Error ? error.message : String(error) };
         }
-        if (!socket.destroyed) socket.write(`${JSON.stringify(reply)}\n`);
-        unanswered -= size;
-        if (unanswered <= MAX_UNANSWERED_BYTES) socket.resume();
+        // a connection whose first request is not an accepted token is answered and ended
+        if (!socket.destroyed) {
+          if (session) socket.write(`${JSON.stringify(reply)}\n`);
+          else socket.end(`${JSON.stringify(reply)}\n`);
+        }
+        if (counted) {
+          counted.unanswered -= size;
+          if (counted.unanswered <= MAX_UNANSWERED_BYTES) for (const s of counted.sockets) s.resume();
+        }
       });
     };
-    const frames = new FrameReader(MAX_LINE_BYTES, MAX_DATA_BYTES);
     socket.on('data', (chunk: Buffer) => {
       const read = frames.push(chunk);
       for (const frame of read.frames) answer(frame);

@@ -22,9 +22,15 @@ export class FrameReader {
   private ended = false;
 
   constructor(
-    private readonly maxLineBytes: number,
-    private readonly maxDataBytes: number,
+    private maxLineBytes: number,
+    private maxDataBytes: number,
   ) {}
+
+  /** New limits for what is read from now on (the bridge's are small until a job's token is accepted). */
+  setLimits(maxLineBytes: number, maxDataBytes: number): void {
+    this.maxLineBytes = maxLineBytes;
+    this.maxDataBytes = maxDataBytes;
+  }
 
   push(chunk: Buffer): FramesRead {
     const frames: Frame[] = [];

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import net from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../server/db/database';
@@ -72,5 +73,50 @@ describe("the bridge's store.copy", () => {
       { id: 1, name: 'Ann' },
       { id: 2, name: text },
     ]);
+  });
+});
+
+/** A raw connection to the bridge, as any process in any job's sandbox can open: what it is answered, and whether the bridge ended it. */
+async function rawConnection(send: (socket: net.Socket) => void): Promise<{ replies: Array<{ ok: boolean; error?: string }>; ended: boolean }> {
+  const socket = net.createConnection(bridge.socketPath);
+  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  let text = '';
+  socket.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+  const ended = new Promise<boolean>((resolve) => socket.once('end', () => resolve(true)));
+  send(socket);
+  const result = await Promise.race([ended, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2_000))]);
+  socket.destroy();
+  return { replies: text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { ok: boolean; error?: string }), ended: result };
+}
+
+describe('a connection to the runner bridge', () => {
+  it('without a job token is answered once and ended, and may send no more than a token’s line before it', async () => {
+    const noToken = await rawConnection((socket) => socket.write(`${JSON.stringify({ op: 'store.copy', stream: 'people', records: 1 })}\n`));
+    expect(noToken).toEqual({ replies: [{ ok: false, error: 'unknown or expired job token' }], ended: true });
+    const wrongToken = await rawConnection((socket) => socket.write(`${JSON.stringify({ token: 'f'.repeat(48) })}\n`));
+    expect(wrongToken).toEqual({ replies: [{ ok: false, error: 'unknown or expired job token' }], ended: true });
+    // a line past a token's length, or data, before a token is accepted: the framing ends the connection
+    const long = await rawConnection((socket) => socket.write(`${JSON.stringify({ token: 'x'.repeat(5_000) })}\n`));
+    expect(long).toEqual({ replies: [{ ok: false, error: 'request too large' }], ended: true });
+    const data = await rawConnection((socket) => socket.write(`${JSON.stringify({ token: 'x', bytes: 1_000_000 })}\n${'1\tx\n'.repeat(10)}`));
+    expect(data).toEqual({ replies: [{ ok: false, error: 'request too large' }], ended: true });
+  });
+
+  it('of a job that holds four already is refused, and a job may connect again once one closes', async () => {
+    const pipeline = await createPipeline(handle.db, workspaceId, { name: 'many', draft: false, script: 'true' });
+    if (!pipeline.ok) throw new Error('pipeline not made');
+    const queued = await enqueueJob(handle.db, pipeline.pipeline.id, { kind: 'MANUAL' });
+    if (queued.status !== 'QUEUED') throw new Error(queued.status);
+    const token = bridge.grant({ jobId: queued.job.id, workspaceId, pipelineId: pipeline.pipeline.id });
+    const clients = Array.from({ length: 4 }, () => new BridgeClient(bridge.socketPath, token));
+    // no state saved: each connection is answered null
+    for (const c of clients) expect(await c.request('state.get', { stateId: 's' })).toBeNull();
+    const fifth = await rawConnection((socket) => socket.write(`${JSON.stringify({ token })}\n`));
+    expect(fifth).toEqual({ replies: [{ ok: false, error: 'a job may hold at most 4 connections to the runner bridge' }], ended: true });
+    clients[0]!.close();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const again = new BridgeClient(bridge.socketPath, token);
+    expect(await again.request('state.get', { stateId: 's' })).toBeNull();
+    for (const c of [...clients, again]) c.close();
   });
 });
