@@ -207,7 +207,8 @@ async function sendRecords(out: MessageWriter, file: string, delimiter: string, 
   for await (const reads of jsonRecordsOf(file)) {
     for (const read of reads) {
       if ('bad' in read) continue;
-      const record: Record<string, unknown> = {};
+      // without a prototype, so that a property named __proto__ is a property like any other
+      const record: Record<string, unknown> = Object.create(null);
       for (const { name, numeric } of columns) record[name] = valueOf(read.record[name] ?? null, numeric);
       const full = out.write({ type: 'RECORD', stream, record });
       if (full) await full;
