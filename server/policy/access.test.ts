@@ -337,6 +337,8 @@ describe('resources named by the workspace and the rest of the path', () => {
     expect([free.resource, free.links]).toEqual([undefined, { [REL.createResource]: { href: `${A}/workspaces/${W1}/resources/new.csv` } }]);
     const refused = await resolve('workspaceResourceOrDraft', who(EDITOR), W1, { '*': '/abs' });
     expect([refused.resource, refused.path.ok, refused.links]).toEqual([undefined, false, { [REL.createResource]: { href: `${A}/workspaces/${W1}/resources/{path}`, templated: true } }]);
+    // no path at all is refused as an empty one: the template, not some path made up for it
+    expect((await resolve('workspaceResourceOrDraft', who(EDITOR), W1)).links).toEqual({ [REL.createResource]: { href: `${A}/workspaces/${W1}/resources/{path}`, templated: true } });
     expect((await resolve('workspaceResourceOrDraft', who(MEMBER), W1, { '*': 'new.csv' })).links).toEqual({});
     expect(await refusal(resolve('workspaceResourceOrDraft', who(OUTSIDER), W1, { '*': 'new.csv' }))).toEqual(notFound(`Workspace ${W1} not found`));
   });
