@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { createApiClient } from '../../api/client';
 import { ApiFailure } from '../../api/errors';
@@ -6,6 +6,7 @@ import { fakeFetch } from '../../api/testing/fakeFetch';
 import type { DataStore, Workspace } from '../../domain/resources';
 import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions, type ReplayLog } from '../testing';
 import { dataStoreListActors } from './dataStoreList.actors';
+import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
 import { dataStoreListMachine, LIST_POLL_MS, selectConfirmOpen, type TargetInput, type WorkspaceInput } from './dataStoreList.machine';
 
 const BASE = 'http://api.test/api';
@@ -204,21 +205,7 @@ describe('dataStoreList, checked by hand', () => {
   });
 
   it('cancels each request when the page is left before it answers', async () => {
-    const fake = fakeFetch({ hang: true }, { hang: true }, { hang: true }, { hang: true });
-    const client = createApiClient({ baseURL: BASE, getToken: () => Promise.resolve('t'), fetch: fake.fetch, retryDelay: () => 0 });
-    const actors = dataStoreListActors(client);
-    const runs = [
-      createActor(actors.list, { input: { workspace } }),
-      createActor(actors.makeDefault, { input: { store: ready } }),
-      createActor(actors.refreshWorkspace, { input: { workspace } }),
-      createActor(actors.remove, { input: { store: ready } }),
-    ];
-    for (const [i, run] of runs.entries()) {
-      run.subscribe({ error: () => {} });
-      run.start();
-      await vi.waitFor(() => expect(fake.calls).toHaveLength(i + 1));
-      run.stop();
-    }
-    expect(fake.calls.map((call) => call.signal?.aborted)).toEqual([true, true, true, true]);
+    const inputs = { list: { workspace }, makeDefault: { store: ready }, refreshWorkspace: { workspace }, remove: { store: ready } };
+    expect(await requestsCancelledOnStop(dataStoreListActors, inputs)).toEqual({ list: true, makeDefault: true, refreshWorkspace: true, remove: true });
   });
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, SimulatedClock } from 'xstate';
 import { createApiClient } from '../../api/client';
 import { ApiFailure } from '../../api/errors';
@@ -8,6 +8,7 @@ import type { Job, LogEntry } from '../../domain/resources';
 import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
 import type { ReplayLog } from '../testing';
 import { logStreamActors } from './logStream.actors';
+import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
 import { logStreamMachine, selectCanDownload, selectNoLogs, type ReadJobInput, type ReadPageInput } from './logStream.machine';
 
 const BASE = 'http://api.test/api';
@@ -200,16 +201,7 @@ describe('logStream, checked by hand', () => {
   });
 
   it('cancels each request when the modal is closed before it answers', async () => {
-    const fake = fakeFetch({ hang: true }, { hang: true });
-    const client = createApiClient({ baseURL: BASE, getToken: () => Promise.resolve('t'), fetch: fake.fetch, retryDelay: () => 0 });
-    const actors = logStreamActors(client);
-    const runs = [createActor(actors.readPage, { input: { job: jobOf('RUNNING'), sequence: 0, size: 2 } }), createActor(actors.readJob, { input: { job: jobOf('RUNNING') } })];
-    for (const [i, run] of runs.entries()) {
-      run.subscribe({ error: () => {} });
-      run.start();
-      await vi.waitFor(() => expect(fake.calls).toHaveLength(i + 1));
-      run.stop();
-    }
-    expect(fake.calls.map((call) => call.signal?.aborted)).toEqual([true, true]);
+    const inputs = { readPage: { job: jobOf('RUNNING'), sequence: 0, size: 2 }, readJob: { job: jobOf('RUNNING') } };
+    expect(await requestsCancelledOnStop(logStreamActors, inputs)).toEqual({ readPage: true, readJob: true });
   });
 });

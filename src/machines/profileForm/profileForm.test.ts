@@ -10,7 +10,7 @@ import type { ModelStep } from '../testing';
 import { profileFormActors } from './profileForm.actors';
 import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
 import { profileFormMachine, selectSaving, selectToast } from './profileForm.machine';
-import type { ProfileFormContext } from './profileForm.machine';
+import type { ProfileFormContext, SaveProfileInput } from './profileForm.machine';
 
 const OWN: Profile = { id: 'auth0|42', name: 'Ada', email: 'ada@example.com', _links: { self: { href: '/profiles/auth0|42' } } };
 const SOCIAL: Profile = { id: 'google-oauth2|7', name: 'Grace', email: 'grace@example.com' };
@@ -174,7 +174,7 @@ describe('profileForm, checked by hand', () => {
   it('sends the trimmed fields, shows the form again after a save, and a failure says why until the next try', async () => {
     const sent: unknown[] = [];
     const answers: { resolve: (p: Profile) => void; reject: (e: unknown) => void }[] = [];
-    const saveProfile = fromPromise<Profile, unknown>(({ input }) => {
+    const saveProfile = fromPromise<Profile, SaveProfileInput>(({ input }) => {
       sent.push(input);
       return new Promise<Profile>((resolve, reject) => void answers.push({ resolve, reject }));
     });
