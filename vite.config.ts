@@ -1,6 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { precompressAssets } from './scripts/precompressAssets.ts';
+import { routeChunkName } from './scripts/routeChunks.ts';
+
+const ROOT = fileURLToPath(new URL('.', import.meta.url));
 
 /** Fluent UI's shared infrastructure: the packages its components are built on, and their dependencies. */
 const FLUENT_CORE = /[\\/]node_modules[\\/](?:@fluentui[\\/]react-(?:utilities|tabster|shared-contexts|context-selector|motion|portal|positioning|aria|field|text|link)|tabster|keyborg|@floating-ui|scheduler)[\\/]/;
@@ -37,6 +40,8 @@ export default defineConfig({
             // hundred bytes each, every one of which cost about half a kilobyte of headers on a
             // member's first page (issue 39). What the first route uses stays in the vendor chunk.
             { name: 'fluent-core', test: FLUENT_CORE, priority: 0 },
+            // the feed's code and a card's drawing code each in one chunk, not some thirty small ones (scripts/routeChunks.ts)
+            { name: routeChunkName(ROOT, 'src/ui/main.tsx', FLUENT_CORE), priority: -1, includeDependenciesRecursively: false },
           ],
         },
       },

@@ -50,10 +50,11 @@ beforeAll(async () => {
 }, 300_000);
 
 const normal = (id: string) => id.replaceAll('\\', '/');
+/** The chunk that holds `module`: its own, or the route chunk it was grouped into (scripts/routeChunks.ts). */
 const chunkOf = (module: string): Chunk => {
-  const found = [...chunks.values()].find((c) => c.facadeModuleId !== null && normal(c.facadeModuleId).endsWith(`/${module}`));
-  if (found === undefined) throw new Error(`no chunk has ${module} as its entry`);
-  return found;
+  const found = [...chunks.values()].filter((c) => c.moduleIds.some((id) => normal(id).endsWith(`/${module}`)));
+  if (found.length !== 1) throw new Error(`${String(found.length)} chunks hold ${module}`);
+  return found[0]!;
 };
 function closure(roots: readonly Chunk[], follow: (c: Chunk) => readonly string[]): Set<Chunk> {
   const seen = new Set<Chunk>();
@@ -80,6 +81,25 @@ describe("a member's first page (the feed)", () => {
     }
     // the feed's own machine is there, so the set is the feed's
     expect(modules.some((m) => m.endsWith('/src/machines/feed/feed.machine.ts'))).toBe(true);
+  });
+
+  it('comes in chunks that never import one another in a circle', () => {
+    // A chunk that imports one which imports it back runs its modules before their imports are
+    // ready: the route chunks (scripts/routeChunks.ts) must never make one. Found by depth-first
+    // search over every chunk's static imports.
+    const state = new Map<Chunk, 'open' | 'done'>();
+    const circles: string[] = [];
+    const visit = (chunk: Chunk, path: Chunk[]) => {
+      state.set(chunk, 'open');
+      for (const file of chunk.imports) {
+        const next = chunks.get(file)!;
+        if (state.get(next) === 'open') circles.push([...path.slice(path.indexOf(next)), chunk, next].map((c) => c.fileName).join(' -> '));
+        else if (!state.has(next)) visit(next, [...path, chunk]);
+      }
+      state.set(chunk, 'done');
+    };
+    for (const chunk of chunks.values()) if (!state.has(chunk)) visit(chunk, []);
+    expect(circles).toEqual([]);
   });
 
   it('reaches the chart renderer only through a dynamic import, once a card draws', () => {
