@@ -79,3 +79,23 @@ describe('rule input', () => {
     expect(breachDetail({ column: 'total', operator: '<', threshold: 3 }, 1)).toBe('Rule total < 3 crossed: total is 1.');
   });
 });
+
+describe('alert rules at their edges (mutation testing, issue 40)', () => {
+  it('a value equal to the threshold crosses >= and <= only', () => {
+    const at = (operator: AlertOperator) => breachingValue({ column: 'v', operator, threshold: 7 }, [{ v: 7 }]);
+    expect([at('>'), at('>='), at('<'), at('<=')]).toEqual([undefined, 7, undefined, 7]);
+    expect(breachingValue({ column: 'v', operator: '>', threshold: 7 }, [{ v: 8 }])).toBe(8);
+    expect(breachingValue({ column: 'v', operator: '<', threshold: 7 }, [{ v: 6 }])).toBe(6);
+  });
+
+  it('reads numbers written as PostgreSQL and JSON write them, and nothing that merely holds one', () => {
+    expect(numericValue(12n)).toBe(12);
+    expect(numericValue(' 5 ')).toBe(5);
+    expect(numericValue('.25')).toBe(0.25);
+    expect(numericValue('1e+3')).toBe(1000);
+    expect(numericValue('2.5E-3')).toBe(0.0025);
+    expect(numericValue('2e10')).toBe(20_000_000_000);
+    // JavaScript's Number would read these; a cell holding them is no number here
+    for (const cell of ['0x10', '0b1', '0o7', 'x5', '5x', [5], ['5'], true]) expect(numericValue(cell)).toBeUndefined();
+  });
+});

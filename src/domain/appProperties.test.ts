@@ -69,3 +69,9 @@ describe('isMultilineAppProperty', () => {
     expect(isMultilineAppProperty('')).toBe(false);
   });
 });
+
+describe('menu label keys (mutation testing, issue 40)', () => {
+  it('a menu name with spaces around it names the same key', () => {
+    expect(menuItemAltTextKey(' news ')).toBe('MENU_ITEM_NEWS_ALT_TEXT');
+  });
+});
