@@ -8,7 +8,7 @@ import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions } 
 import type { ReplayLog } from '../testing';
 import { jobRunActors } from './jobRun.actors';
 import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
-import { jobRunMachine, ROW_POLL_MS, selectBusy, selectShowsStop } from './jobRun.machine';
+import { isPipelineActive, jobRunMachine, ROW_POLL_MS, selectBusy, selectShowsStop } from './jobRun.machine';
 
 const BASE = 'http://api.test/api';
 const links = {
@@ -148,6 +148,15 @@ describe('jobRun, checked by hand', () => {
     const polled = from(idle, [{ type: 'user.start' }, { type: 'xstate.error.actor.start', error: offline }, { type: 'xstate.done.actor.refresh', output: running }, { type: 'user.refresh' }, { type: 'xstate.done.actor.refresh', output: running }]);
     expect(polled.value).toBe('active');
     expect(polled.context.error).toBeNull();
+  });
+
+  it('a pipeline that never ran is idle; a verified one is read again', async () => {
+    const never: Pipeline = { id: 'p1', _links: links };
+    expect(isPipelineActive(never)).toBe(false);
+    expect(from(never, []).value).toBe('idle');
+    expect(from(idle, [{ type: 'user.verify' }, { type: 'xstate.done.actor.verify', output: undefined }]).value).toBe('refreshing');
+    const log = await replayPath(jobRunMachine, pathOf(jobRunMachine, [{ type: 'user.verify' }], { input: { pipeline: idle } }), { input: { pipeline: idle } });
+    expect(log.invocations).toEqual([{ id: 'verify', src: 'verify', input: { pipeline: idle } }]);
   });
 
   it('shows Stop while a job runs and is busy while a request is out, state by state', () => {
