@@ -164,3 +164,15 @@ describe('checkSchedule', () => {
     expect(checkSchedule('0 0 0 31 2 *').ok).toBe(false);
   });
 });
+
+describe('schedules in a time zone (mutation testing, issue 40)', () => {
+  it('runs at the zone’s wall-clock time, not UTC’s', () => {
+    const from = new Date('2026-01-10T00:00:00Z');
+    expect(nextRunTimes('0 0 9 * * *', 1, from, 'Europe/Paris')).toEqual([new Date('2026-01-10T08:00:00Z')]);
+    expect(nextRunTimes('0 0 9 * * *', 1, from)).toEqual([new Date('2026-01-10T09:00:00Z')]);
+    expect(dueSlot('0 0 9 * * *', new Date('2026-01-10T08:30:00Z'), null, 'Europe/Paris')).toEqual(new Date('2026-01-10T08:00:00Z'));
+  });
+  it('a schedule left out is a manual one', () => {
+    expect(checkSchedule(undefined)).toEqual({ ok: true, schedule: null });
+  });
+});

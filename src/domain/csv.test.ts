@@ -59,3 +59,9 @@ describe('toCsv', () => {
     );
   });
 });
+
+describe('toCsv cells of every kind (mutation testing, issue 40)', () => {
+  it('writes nothing for null and undefined, the value for numbers, booleans and bigints, JSON for the rest', () => {
+    expect(toCsv([{ a: null, b: undefined, c: true, d: 12n, e: -3.5, f: { x: 1 }, g: [1, 2] }])).toBe('a,b,c,d,e,f,g\r\n,,true,12,-3.5,"{""x"":1}","[1,2]"\r\n');
+  });
+});
