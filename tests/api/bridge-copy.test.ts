@@ -84,7 +84,7 @@ async function rawConnection(send: (socket: net.Socket) => void): Promise<{ repl
   socket.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
   const ended = new Promise<boolean>((resolve) => socket.once('end', () => resolve(true)));
   send(socket);
-  const result = await Promise.race([ended, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2_000))]);
+  const result = await Promise.race([ended, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000))]);
   socket.destroy();
   return { replies: text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { ok: boolean; error?: string }), ended: result };
 }
