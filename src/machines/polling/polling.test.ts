@@ -282,6 +282,18 @@ describe('latest deployment', () => {
 });
 
 describe('polling, checked by hand', () => {
+  it('a shown error heals: the next interval or a refresh fetches again', () => {
+    const machine = createPollingMachine<number, { page: string }>({ id: 'poll', delayMs: 1_000, silenceErrors: false });
+    const failed = [{ type: 'xstate.error.actor.fetch', error: offline }];
+    expect(pathOf(machine, failed, { input }).state.value).toBe('error');
+    expect(pathOf(machine, [...failed, { type: 'xstate.after.pollInterval.poll.error' }], { input }).state.value).toBe('fetching');
+    expect(pathOf(machine, [...failed, { type: 'user.refresh' }], { input }).state.value).toBe('fetching');
+  });
+
+  it('the unread count needs no parameters', () => {
+    expect(notificationCountInput).toEqual({ params: null });
+  });
+
   it('cancels each count when its poller stops before it answers', async () => {
     const workspace = { id: 'w1', _links: { jobs: { href: '/api/workspaces/w1/jobs' } } };
     const actorsOf = (client: Parameters<typeof taskCountActor>[0]) => ({ unread: notificationCountActor(client), tasks: taskCountActor(client), deployment: latestDeploymentActor(client) });
