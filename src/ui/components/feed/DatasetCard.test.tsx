@@ -110,7 +110,8 @@ describe('a Large feed card', () => {
     expect(api.reads).toEqual([]);
 
     scrollIntoView();
-    const canvas = await screen.findByRole('img', { name: 'Monthly revenue' });
+    // the chart renderer is imported on first use: on a loaded host that can take longer than findBy's default second
+    const canvas = await screen.findByRole('img', { name: 'Monthly revenue' }, { timeout: 10_000 });
     expect(canvas.getAttribute('data-chart-type')).toBe('bar');
     expect(api.reads).toEqual(['data /api/datasets/d1/data']);
     // the text is still there beside the drawing
