@@ -208,7 +208,7 @@ async function sendRecords(out: MessageWriter, file: string, delimiter: string, 
     for (const read of reads) {
       if ('bad' in read) continue;
       // without a prototype, so that a property named __proto__ is a property like any other
-      const record: Record<string, unknown> = Object.create(null);
+      const record = Object.create(null) as Record<string, unknown>;
       for (const { name, numeric } of columns) record[name] = valueOf(read.record[name] ?? null, numeric);
       const full = out.write({ type: 'RECORD', stream, record });
       if (full) await full;
