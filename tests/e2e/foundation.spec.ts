@@ -41,6 +41,30 @@ test('logout shows Logging out, then You are logged out.', async ({ page }) => {
   await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
 });
 
+test("a signed-in member's next page resumes from the session cookie without the identity SDK, and logout still works", async ({ page }) => {
+  await signIn(page, DEMO.member);
+  await expect(page).toHaveURL(/\/l\/[0-9a-f-]{36}\/feed$/);
+  await expect.poll(async () => (await page.context().cookies()).some((c) => c.name === 'session_token')).toBe(true);
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  await page.reload();
+  await expect(page.getByRole('list', { name: 'Datasets' }).getByRole('article').first()).toBeVisible();
+  await expect(page.getByRole('button', { name: /Profile menu/ })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(scripts.length).toBeGreaterThan(0);
+  expect(scripts.filter((path) => path.includes('Auth0Session'))).toEqual([]);
+  // Logout loads the SDK, which ends the provider's session too: signed out for real.
+  await page.getByRole('button', { name: /Profile menu/ }).click();
+  await page.getByRole('menuitem', { name: 'Logout' }).click();
+  await expect(page.getByRole('heading', { name: 'You are logged out.' })).toBeVisible();
+  expect(scripts.some((path) => path.includes('Auth0Session'))).toBe(true);
+  expect(await page.evaluate(() => window.localStorage.getItem('session_user'))).toBeNull();
+  await page.goto('/');
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+});
+
 test.describe('first impressions at 375 px', () => {
   test.use({ viewport: { width: 375, height: 812 } });
 

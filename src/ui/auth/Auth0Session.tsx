@@ -5,7 +5,7 @@ import { sessionCookieMaxAge } from '../../domain/constants';
 import { PROVIDER_PARAM } from '../../domain/emailLinks';
 import { parseRoute, pathTo } from '../../domain/routes';
 import type { RuntimeConfig } from '../runtimeConfig';
-import { clearSessionCookie, SESSION_COOKIE, type AuthPort, type AuthSnapshot, type SdkSession } from './authState';
+import { clearSessionCookie, rememberSessionUser, SESSION_COOKIE, type AuthPort, type AuthSnapshot, type SdkSession } from './authState';
 
 /**
  * The only module that imports @auth0/auth0-react, loaded by AuthBridge when the visitor may have a
@@ -91,6 +91,7 @@ function Reporter({ onSession }: { onSession: (session: SdkSession) => void }) {
         if (cancelled || !claims?.exp || !claims.iat) return;
         const maxAge = sessionCookieMaxAge(claims.exp, claims.iat);
         document.cookie = `${SESSION_COOKIE}=${encodeURIComponent(token)}; Max-Age=${maxAge}; Path=/; SameSite=Strict; Secure`;
+        if (snapshot.user) rememberSessionUser(snapshot.user);
       } catch {
         // no token yet: the auth machine handles sign-in
       }
@@ -98,7 +99,7 @@ function Reporter({ onSession }: { onSession: (session: SdkSession) => void }) {
     return () => {
       cancelled = true;
     };
-  }, [isLoading, isAuthenticated, getAccessTokenSilently, getIdTokenClaims]);
+  }, [isLoading, isAuthenticated, getAccessTokenSilently, getIdTokenClaims, snapshot.user]);
 
   return null;
 }

@@ -1,7 +1,8 @@
 import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { parseRoute } from '../../domain/routes';
 import type { RuntimeConfig } from '../runtimeConfig';
-import { clearSessionCookie, type AuthPort, type AuthSnapshot, type SdkSession } from './authState';
+import { clearSessionCookie, SESSION_COOKIE, SESSION_USER_KEY, type AuthPort, type AuthSnapshot, type SdkSession } from './authState';
+import { cookieValue, resumableSession, stillGood, storedUser, type ResumedSession } from './sessionResume';
 
 export { clearSessionCookie, SESSION_COOKIE, type AuthPort, type AuthSnapshot, type AuthUser } from './authState';
 
@@ -11,7 +12,8 @@ export { clearSessionCookie, SESSION_COOKIE, type AuthPort, type AuthSnapshot, t
  * ./Auth0Session) is loaded only when it has something to do: when the browser holds a session it
  * may resume (its cookie or its cache), when the provider has just redirected back with a code, or
  * when the app calls the port. A visitor with none of these is signed out without it, as the SDK
- * would find (issue 21: the SDK would be a third of the first route).
+ * would find (issue 21: the SDK would be a third of the first route). A signed-in visitor whose
+ * session cookie still holds a good token resumes with it, without the SDK (./sessionResume).
  */
 const SnapshotContext = createContext<AuthSnapshot | null>(null);
 const PortContext = createContext<AuthPort | null>(null);
@@ -30,10 +32,26 @@ export function sdkHasWork(location: { pathname: string; search: string }, cooki
     return true; // storage unreadable: let the SDK decide
   }
   if (keys.some((key) => key.startsWith(SDK_CACHE_PREFIX))) return true;
-  // the provider's redirect back (auth0-react's hasAuthParams); /oauth's code is a data source's
+  return isProviderRedirect(location);
+}
+
+/** The provider's redirect back (auth0-react's hasAuthParams); /oauth's code is a data source's. */
+export function isProviderRedirect(location: { pathname: string; search: string }): boolean {
   const params = new URLSearchParams(location.search);
   const authParams = (params.has('code') || params.has('error')) && params.has('state');
   return authParams && parseRoute(location.pathname)?.name !== 'oauth';
+}
+
+/** The session this page resumes without the SDK, if any: never on the provider's redirect back, which only the SDK completes. */
+function resumeInBrowser(): ResumedSession | undefined {
+  if (isProviderRedirect(window.location)) return undefined;
+  let remembered: string | null;
+  try {
+    remembered = window.localStorage.getItem(SESSION_USER_KEY);
+  } catch {
+    return undefined;
+  }
+  return resumableSession(cookieValue(document.cookie, SESSION_COOKIE), storedUser(remembered), Date.now());
 }
 
 function browserStorageKeys(): string[] {
@@ -41,13 +59,15 @@ function browserStorageKeys(): string[] {
 }
 
 const loadSdk = () => import('./Auth0Session');
+const resumed = typeof window !== 'undefined' ? resumeInBrowser() : undefined;
 // A returning visitor's SDK starts loading with the page, beside /config.json, not after it.
-const sdkExpected = typeof window !== 'undefined' && sdkHasWork(window.location, document.cookie, browserStorageKeys);
+const sdkExpected = resumed === undefined && typeof window !== 'undefined' && sdkHasWork(window.location, document.cookie, browserStorageKeys);
 if (sdkExpected) void loadSdk();
 const Auth0Session = lazy(() => loadSdk().then((m) => ({ default: m.Auth0Session })));
 
 const SIGNED_OUT: AuthSnapshot = { isLoading: false, isAuthenticated: false, user: undefined, error: undefined };
 const LOADING: AuthSnapshot = { isLoading: true, isAuthenticated: false, user: undefined, error: undefined };
+const RESUMED: AuthSnapshot | undefined = resumed && { isLoading: false, isAuthenticated: true, user: resumed.user, error: undefined };
 
 export function AuthBridge({ config, children }: { config: RuntimeConfig; children: ReactNode }) {
   const [sdkWanted, setSdkWanted] = useState(sdkExpected);
@@ -69,7 +89,9 @@ export function AuthBridge({ config, children }: { config: RuntimeConfig; childr
       return new Promise((resolve) => waiting.current.push(resolve));
     };
     return {
-      getToken: async (options) => (await sdk()).getToken(options),
+      // The resumed token serves until the SDK is loaded for something else or the token nears its end.
+      getToken: async (options) =>
+        resumed && !latestPort.current && options?.cacheMode !== 'off' && stillGood(resumed.expiresAt, Date.now()) ? resumed.token : (await sdk()).getToken(options),
       login: async (options) => (await sdk()).login(options),
       logout: async (returnTo) => {
         clearSessionCookie();
@@ -80,12 +102,12 @@ export function AuthBridge({ config, children }: { config: RuntimeConfig; childr
 
   // Signed out without the SDK: no session cookie of ours may outlive the SDK's session (spec 000 §9).
   useEffect(() => {
-    if (!sdkExpected) clearSessionCookie();
+    if (!sdkExpected && !resumed) clearSessionCookie();
   }, []);
 
-  // Until the SDK has reported, a visitor it was loaded for is loading; one it was not is signed out
-  // (and stays so while the SDK loads for a sign-in).
-  const snapshot = session?.snapshot ?? (sdkExpected ? LOADING : SIGNED_OUT);
+  // Until the SDK has reported, a resumed visitor is signed in, one it was loaded for is loading,
+  // and any other is signed out (and stays so while the SDK loads for a sign-in).
+  const snapshot = session?.snapshot ?? RESUMED ?? (sdkExpected ? LOADING : SIGNED_OUT);
   return (
     <PortContext.Provider value={port}>
       <SnapshotContext.Provider value={snapshot}>{children}</SnapshotContext.Provider>

@@ -30,7 +30,24 @@ export interface SdkSession {
 }
 
 export const SESSION_COOKIE = 'session_token';
+/** localStorage: the user the session cookie's token was issued to (./sessionResume). */
+export const SESSION_USER_KEY = 'session_user';
 
+/** Remembers who the session cookie's token belongs to, for the next page to resume without the SDK. */
+export function rememberSessionUser(user: AuthUser) {
+  try {
+    window.localStorage.setItem(SESSION_USER_KEY, JSON.stringify(user));
+  } catch {
+    // storage refused: the next page loads the SDK, as before
+  }
+}
+
+/** Ends what the next page could resume: the session cookie and the user remembered beside it. */
 export function clearSessionCookie() {
   document.cookie = `${SESSION_COOKIE}=; Max-Age=0; Path=/; SameSite=Strict; Secure`;
+  try {
+    window.localStorage.removeItem(SESSION_USER_KEY);
+  } catch {
+    // storage refused: nothing was remembered
+  }
 }
