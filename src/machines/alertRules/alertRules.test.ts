@@ -1,12 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { AnyMachineSnapshot } from 'xstate';
+import { createActor, fromPromise, waitFor, type AnyMachineSnapshot } from 'xstate';
+import { createApiClient } from '../../api/client';
 import type { AlertRules } from '../../api/datasets';
 import { ApiFailure } from '../../api/errors';
+import { fakeFetch } from '../../api/testing/fakeFetch';
 import { MAX_ALERT_RULES } from '../../domain/alertRules';
 import { hostileString } from '../../domain/hostile.fixture';
 import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
-import { alertRulesMachine, draftOf, readDraft, saveErrors, type AlertRulesContext, type AlertRulesInput, type DraftRule } from './alertRules.machine';
+import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
+import { alertRulesActors } from './alertRules.actors';
+import { alertRulesMachine, draftOf, readDraft, saveErrors, type AlertRulesContext, type AlertRulesInput, type DraftRule, type SaveAlertRulesInput } from './alertRules.machine';
 
 const link = (href: string) => ({ href: `http://api.test/api${href}` });
 const DATASET = { _links: { 'alert rules': link('/datasets/d1/alert-rules') } };
@@ -159,5 +163,136 @@ describe('readDraft and saveErrors', () => {
     expect(saveErrors(whole)).toEqual(['rules must hold at most 10 rules']);
     expect(saveErrors(serverDown)).toEqual(['Down for maintenance']);
     expect(saveErrors(new Error('boom'))).toEqual(['boom']);
+  });
+});
+
+// Independent checks (issue 40): the actors are the test's own, the expected drafts and texts are
+// written here by hand.
+describe('alertRules, checked by hand', () => {
+  function deferred<T>() {
+    let resolve!: (value: T) => void;
+    let reject!: (error: unknown) => void;
+    const promise = new Promise<T>((yes, no) => {
+      resolve = yes;
+      reject = no;
+    });
+    return { promise, resolve, reject };
+  }
+
+  /** The machine with actors the test answers; loaded with `rules`, in the editor. */
+  async function editing(rules: AlertRules) {
+    const saves: { input: SaveAlertRulesInput; answer: ReturnType<typeof deferred<AlertRules>> }[] = [];
+    const actors = {
+      loadRules: fromPromise<AlertRules, AlertRulesInput>(() => Promise.resolve(rules)),
+      saveRules: fromPromise<AlertRules, SaveAlertRulesInput>(({ input: saved }) => {
+        const answer = deferred<AlertRules>();
+        saves.push({ input: saved, answer });
+        return answer.promise;
+      }),
+    };
+    const actor = createActor(alertRulesMachine.provide({ actors }), { input }).start();
+    await waitFor(actor, (s) => s.matches('viewing'), { timeout: 1_000 });
+    actor.send({ type: 'user.edit' });
+    return { actor, saves };
+  }
+
+  it('opens the editor on the loaded rules, adds an empty rule and removes the one asked for', async () => {
+    const { actor } = await editing(ADMIN_RULES);
+    expect(actor.getSnapshot().value).toBe('editing');
+    expect(actor.getSnapshot().context.draft).toEqual([{ column: 'total', operator: '>', threshold: '1000' }]);
+    actor.send({ type: 'user.add' });
+    expect(actor.getSnapshot().context.draft).toEqual([
+      { column: 'total', operator: '>', threshold: '1000' },
+      { column: '', operator: '>', threshold: '' },
+    ]);
+    actor.send({ type: 'user.change', index: 1, patch: { column: 'net', operator: '<=', threshold: '7' } });
+    expect(actor.getSnapshot().context.draft).toEqual([
+      { column: 'total', operator: '>', threshold: '1000' },
+      { column: 'net', operator: '<=', threshold: '7' },
+    ]);
+    actor.send({ type: 'user.remove', index: 0 });
+    expect(actor.getSnapshot().context.draft).toEqual([{ column: 'net', operator: '<=', threshold: '7' }]);
+    actor.stop();
+  });
+
+  it('adds up to ten rules and no more', async () => {
+    const nine: AlertRules = { ...ADMIN_RULES, _embedded: { alertRules: Array.from({ length: 9 }, (_, i) => rule(`r${i}`, i)) } };
+    const { actor } = await editing(nine);
+    actor.send({ type: 'user.add' });
+    expect(actor.getSnapshot().context.draft).toHaveLength(10);
+    actor.send({ type: 'user.add' });
+    expect(actor.getSnapshot().context.draft).toHaveLength(10);
+  });
+
+  it('refuses an unreadable threshold, clears the error on a good save and keeps the saved rules', async () => {
+    const { actor, saves } = await editing(ADMIN_RULES);
+    actor.send({ type: 'user.change', index: 0, patch: { threshold: 'lots' } });
+    actor.send({ type: 'user.save' });
+    expect(actor.getSnapshot().value).toBe('editing');
+    expect(actor.getSnapshot().context.errors).toEqual(['Rule 1: Threshold must be a number']);
+    actor.send({ type: 'user.change', index: 0, patch: { threshold: ' 25 ' } });
+    actor.send({ type: 'user.save' });
+    expect(actor.getSnapshot().value).toBe('saving');
+    expect(actor.getSnapshot().context.errors).toEqual([]);
+    await waitFor(actor, () => saves.length === 1, { timeout: 1_000 });
+    expect(saves[0]!.input).toEqual({ rules: ADMIN_RULES, body: [{ column: 'total', operator: '>', threshold: 25 }] });
+    const saved: AlertRules = { ...ADMIN_RULES, _embedded: { alertRules: [rule('r9', 25)] } };
+    saves[0]!.answer.resolve(saved);
+    await waitFor(actor, (s) => s.matches('viewing'), { timeout: 1_000 });
+    expect(actor.getSnapshot().context).toMatchObject({ rules: saved, draft: null, errors: [] });
+    actor.stop();
+  });
+
+  it('goes back to the editor with the server\'s field errors, and Cancel drops draft and errors', async () => {
+    const { actor, saves } = await editing(ADMIN_RULES);
+    actor.send({ type: 'user.save' });
+    await waitFor(actor, () => saves.length === 1, { timeout: 1_000 });
+    saves[0]!.answer.reject(badRequest);
+    await waitFor(actor, (s) => s.matches('editing'), { timeout: 1_000 });
+    expect(actor.getSnapshot().context.errors).toEqual(['Rule 1: column Column is mandatory']);
+    expect(actor.getSnapshot().context.draft).toEqual([{ column: 'total', operator: '>', threshold: '1000' }]);
+    actor.send({ type: 'user.cancel' });
+    expect(actor.getSnapshot().value).toBe('viewing');
+    expect(actor.getSnapshot().context).toMatchObject({ rules: ADMIN_RULES, draft: null, errors: [] });
+    actor.stop();
+  });
+
+  it('reads a blank threshold as missing, rules without a list as none, and a rule index of two digits', () => {
+    expect(readDraft([{ column: 'a', operator: '>', threshold: '   ' }])).toEqual({ ok: false, errors: ['Rule 1: Threshold must be a number'] });
+    expect(draftOf({ _links: {} })).toEqual([]);
+    const at = (field: string) => new ApiFailure({ kind: 'response', status: 400, message: '[400] …', body: errorBody(field, 'is wrong') });
+    expect(saveErrors(at('rules.11.threshold'))).toEqual(['Rule 12: threshold is wrong']);
+    expect(saveErrors(at('old.rules.0.column'))).toEqual(['old.rules.0.column is wrong']);
+    // a response without a body reads as its message
+    expect(saveErrors(new ApiFailure({ kind: 'response', status: 409, message: '[409] taken' }))).toEqual(['[409] taken']);
+  });
+
+  it('the real actors: GET the alert rules link, PUT the rules to update alert rules, errors left to the panel', async () => {
+    const reported: string[] = [];
+    const fake = fakeFetch({ body: ADMIN_RULES }, { body: ADMIN_RULES }, { status: 400, body: 'bad' }, { status: 400, body: 'worse' });
+    const client = createApiClient({ baseURL: 'http://api.test/api', getToken: () => Promise.resolve('t'), fetch: fake.fetch, retryDelay: () => 0, onError: (f) => void reported.push(f.message) });
+    const actors = alertRulesActors(client);
+    const load = createActor(actors.loadRules, { input }).start();
+    await waitFor(load, (s) => s.status === 'done', { timeout: 1_000 });
+    const body = [{ column: 'total', operator: '>' as const, threshold: 5 }];
+    const save = createActor(actors.saveRules, { input: { rules: ADMIN_RULES, body } }).start();
+    await waitFor(save, (s) => s.status === 'done', { timeout: 1_000 });
+    const failing = createActor(actors.loadRules, { input });
+    failing.subscribe({ error: () => {} });
+    failing.start();
+    await expect(waitFor(failing, (s) => s.status === 'done', { timeout: 2_000 })).rejects.toThrow('[400] bad');
+    const failingSave = createActor(actors.saveRules, { input: { rules: ADMIN_RULES, body } });
+    failingSave.subscribe({ error: () => {} });
+    failingSave.start();
+    await expect(waitFor(failingSave, (s) => s.status === 'done', { timeout: 2_000 })).rejects.toThrow('[400] worse');
+    expect(fake.calls.map((c) => `${c.method} ${c.url}`)).toEqual([
+      'GET http://api.test/api/datasets/d1/alert-rules',
+      'PUT http://api.test/api/datasets/d1/alert-rules',
+      'GET http://api.test/api/datasets/d1/alert-rules',
+      'PUT http://api.test/api/datasets/d1/alert-rules',
+    ]);
+    expect(fake.calls[1]?.body).toEqual({ rules: body });
+    expect(reported).toEqual([]);
+    expect(await requestsCancelledOnStop(alertRulesActors, { loadRules: input, saveRules: { rules: ADMIN_RULES, body } })).toEqual({ loadRules: true, saveRules: true });
   });
 });
