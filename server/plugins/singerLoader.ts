@@ -1,4 +1,4 @@
-import { CopyBatch } from '../stores/copyText';
+import { CopyBatch, MAX_BATCH_RECORDS } from '../stores/copyText';
 import type { TableShape } from '../stores/tableShape';
 import { lineBatches, log, parseMessage, type JsonSchema } from './singer';
 
@@ -27,7 +27,7 @@ export interface LoaderSink {
 
 /** A loader's `batch_size` setting: 10,000 by default, from 1 to 100,000. */
 export function batchSizeOf(value: unknown): number {
-  return Math.max(1, Math.min(Number(value ?? DEFAULT_BATCH_SIZE) || DEFAULT_BATCH_SIZE, 100_000));
+  return Math.max(1, Math.min(Number(value ?? DEFAULT_BATCH_SIZE) || DEFAULT_BATCH_SIZE, MAX_BATCH_RECORDS));
 }
 
 export const DEFAULT_BATCH_SIZE = 10_000;

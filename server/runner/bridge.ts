@@ -11,6 +11,7 @@ import { storeDbOf, storesApart } from '../db/storeDatabase';
 import { recordLoad } from '../repositories/freshness';
 import { saveCatalog } from '../repositories/streamCatalogs';
 import { storeSchemaName } from '../stores/defaultStore';
+import { MAX_BATCH_RECORDS } from '../stores/copyText';
 import { copyRecords, prepareTable, type CopyMode } from '../stores/loader';
 import { ensureStoreRole } from '../stores/storeRole';
 import { requireStoreRoom, storeMaxMb } from '../stores/storeSize';
@@ -207,7 +208,9 @@ export class RunnerBridge {
         if (!table) throw new Error(`no SCHEMA for stream ${stream} before its records`);
         if (!data) throw new Error('store.copy takes its rows as bytes after its line');
         const records = request.records;
-        if (typeof records !== 'number' || !Number.isSafeInteger(records) || records < 0) throw new Error('records must be a count');
+        // the count is the job's own word, so it is held to what one batch can stand for: a stranger's
+        // loader cannot inflate the job's rows past what its batches could carry
+        if (typeof records !== 'number' || !Number.isSafeInteger(records) || records < 0 || records > MAX_BATCH_RECORDS) throw new Error(`records must be a count of at most ${MAX_BATCH_RECORDS}`);
         const { shape } = table;
         // the batch's text stands for what it will take on disk: a refused batch leaves the store as it was
         await requireStoreRoom(this.db, job.workspaceId, this.storeLimitMb, data.length);

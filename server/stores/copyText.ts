@@ -6,6 +6,9 @@ import { columnValue, type TableShape } from './tableShape';
 // the text the loader has always stored for it (tableShape.ts' columnValue), so a row copied is
 // the row an INSERT wrote before.
 
+/** The most records one batch stands for (the loader's largest batch_size): the bridge refuses a count above it. */
+export const MAX_BATCH_RECORDS = 100_000;
+
 const SPECIAL = /[\\\t\n\r]/;
 const SPECIALS = /[\\\t\n\r]/g;
 const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };

@@ -49,7 +49,7 @@ const copy = (payload: Record<string, unknown>, data?: string) => client.request
 describe("the bridge's store.copy", () => {
   it('refuses a batch without its rows, without a count, or for a stream that had no SCHEMA', async () => {
     await expect(copy({ stream: 'people', records: 1 })).rejects.toThrow('store.copy takes its rows as bytes after its line');
-    for (const records of [-1, 1.5, '1', null]) await expect(copy({ stream: 'people', records }, '1\tx\n')).rejects.toThrow('records must be a count');
+    for (const records of [-1, 1.5, '1', null, 100_001, 2 ** 53]) await expect(copy({ stream: 'people', records }, '1\tx\n')).rejects.toThrow('records must be a count of at most 100000');
     await expect(copy({ stream: 'nobody', records: 1 }, '1\tx\n')).rejects.toThrow('no SCHEMA for stream nobody');
     expect(await rows()).toEqual([]);
   });
