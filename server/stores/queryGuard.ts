@@ -35,7 +35,7 @@ export const ALLOWED_FUNCTIONS: ReadonlySet<string> = new Set([
 ]);
 
 /** Type names a cast may not name: reg* types look objects up in the system catalogs. */
-const REFUSED_TYPE = /^reg|^(pg_|txid_snapshot|xid|cid|tid|oid$)/i;
+const REFUSED_TYPE = /^reg|^pg_|^(?:txid_snapshot|xid8?|cid|tid|oid)$/i;
 
 /**
  * Node types of the parse tree that are never part of a read: statements other than SELECT
