@@ -41,7 +41,7 @@ export default defineConfig({
             // member's first page (issue 39). What the first route uses stays in the vendor chunk.
             { name: 'fluent-core', test: FLUENT_CORE, priority: 0 },
             // the feed's code and a card's drawing code each in one chunk, not some thirty small ones (scripts/routeChunks.ts)
-            { name: routeChunkName(ROOT, 'src/ui/main.tsx', FLUENT_CORE), priority: -1, includeDependenciesRecursively: false },
+            { name: routeChunkName(ROOT, 'src/ui/main.tsx', FLUENT_CORE), debugName: 'route chunks', priority: -1, includeDependenciesRecursively: false },
           ],
         },
       },
