@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, waitFor } from 'xstate';
+import { createActor, fromPromise, waitFor } from 'xstate';
 import { createApiClient } from '../../api/client';
 import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
@@ -7,7 +7,8 @@ import type { DataPlugin } from '../../domain/resources';
 import { modelPaths, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
 import type { ModelStep, ReplayLog } from '../testing';
 import { dataPluginsActors } from './dataPlugins.actors';
-import { dataPluginsMachine, type DataPluginsContext } from './dataPlugins.machine';
+import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
+import { dataPluginsMachine, type DataPluginsContext, type PluginInput, type PluginListQuery } from './dataPlugins.machine';
 
 const API = 'http://api.test/api';
 const WORKSPACE = {
@@ -116,5 +117,150 @@ describe('dataPlugins actors against the API', () => {
     expect(urls[0]).toContain('type=EXTRACTOR');
     expect(urls[1]).toBe(`PUT ${href('extractors/tap-github--meltanolabs')}`);
     actor.stop();
+  });
+});
+
+// Independent checks (issue 40): the actors are the test's own and answer when the test says; the
+// expected queries, notices and texts are written here by hand.
+describe('dataPlugins, checked by hand', () => {
+  function deferred<T>() {
+    let resolve!: (value: T) => void;
+    let reject!: (error: unknown) => void;
+    const promise = new Promise<T>((yes, no) => {
+      resolve = yes;
+      reject = no;
+    });
+    return { promise, resolve, reject };
+  }
+  type Page = { items: DataPlugin[]; totalElements: number; totalPages: number };
+
+  function start(installed = false) {
+    const loads: { input: PluginListQuery; answer: ReturnType<typeof deferred<Page>> }[] = [];
+    const changes: { call: string; answer: ReturnType<typeof deferred<void>> }[] = [];
+    const change = (name: string) =>
+      fromPromise<void, PluginInput>(({ input: given }) => {
+        const answer = deferred<void>();
+        changes.push({ call: `${name} ${given.plugin.id}`, answer });
+        return answer.promise;
+      });
+    const actors = {
+      loadPlugins: fromPromise<Page, PluginListQuery>(({ input: query }) => {
+        const answer = deferred<Page>();
+        loads.push({ input: query, answer });
+        return answer.promise;
+      }),
+      installPlugin: change('install'),
+      deletePlugin: change('delete'),
+    };
+    const actor = createActor(dataPluginsMachine.provide({ actors }), { input: { workspace: WORKSPACE, installed, type: null } }).start();
+    return { actor, loads, changes };
+  }
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+  const NAMELESS: DataPlugin = { ...AVAILABLE, id: 'x/nameless', label: undefined, name: 'tap-nameless', _links: { 'add dataplugin': { href: href('x/nameless') } } };
+
+  it('asks for the first page of the tab, then the page and search asked for; a search goes back to page 0', async () => {
+    const { actor, loads } = start(true);
+    await settle();
+    expect(loads[0]!.input).toEqual({ workspace: WORKSPACE, installed: true, page: 0, search: '', type: null });
+    loads[0]!.answer.resolve({ items: [AVAILABLE, REMOVABLE], totalElements: 45, totalPages: 3 });
+    await waitFor(actor, (s) => s.matches('idle'), { timeout: 1_000 });
+    expect(actor.getSnapshot().context).toMatchObject({ items: [AVAILABLE, REMOVABLE], totalElements: 45, totalPages: 3, error: null });
+    // the current page, a page past the end, a negative or fractional one: no load
+    for (const page of [0, 3, -1, 1.5]) {
+      actor.send({ type: 'user.page', page });
+      expect(actor.getSnapshot().value, String(page)).toBe('idle');
+    }
+    actor.send({ type: 'user.page', page: 2 });
+    expect(actor.getSnapshot().value).toBe('loading');
+    await settle();
+    expect(loads[1]!.input).toMatchObject({ page: 2, search: '' });
+    // a search while a page loads starts again from page 0
+    actor.send({ type: 'user.search', search: 'csv' });
+    await settle();
+    expect(loads).toHaveLength(3);
+    expect(loads[2]!.input).toMatchObject({ page: 0, search: 'csv' });
+    actor.stop();
+  });
+
+  it('says what was installed, by label or else by name, and reloads; a failure says why and forgets the target', async () => {
+    const { actor, loads, changes } = start();
+    await settle();
+    loads[0]!.answer.resolve({ items: [AVAILABLE, NAMELESS], totalElements: 2, totalPages: 1 });
+    await waitFor(actor, (s) => s.matches('idle'), { timeout: 1_000 });
+    actor.send({ type: 'user.install', id: NAMELESS.id });
+    expect(actor.getSnapshot().context.target).toEqual(NAMELESS);
+    await settle();
+    expect(changes.map((c) => c.call)).toEqual(['install x/nameless']);
+    changes[0]!.answer.resolve();
+    await waitFor(actor, (s) => s.matches('loading'), { timeout: 1_000 });
+    expect(actor.getSnapshot().context).toMatchObject({ notice: 'tap-nameless installed', target: null });
+    loads[1]!.answer.resolve({ items: [AVAILABLE], totalElements: 1, totalPages: 1 });
+    await waitFor(actor, (s) => s.matches('idle'), { timeout: 1_000 });
+    // a new install clears the last notice; its failure keeps the list and says why
+    actor.send({ type: 'user.install', id: AVAILABLE.id });
+    expect(actor.getSnapshot().context.notice).toBeNull();
+    await settle();
+    changes[1]!.answer.reject(offline);
+    await waitFor(actor, (s) => s.matches('idle'), { timeout: 1_000 });
+    expect(actor.getSnapshot().context).toMatchObject({ error: 'We were unable to connect.', target: null, items: [AVAILABLE] });
+    // Dismiss clears it; a reload clears it too
+    actor.send({ type: 'user.dismiss' });
+    expect(actor.getSnapshot().context).toMatchObject({ error: null, notice: null });
+    actor.stop();
+  });
+
+  it('deletes only after the confirmation; Cancel forgets the target; a failed delete says why', async () => {
+    const { actor, loads, changes } = start(true);
+    await settle();
+    loads[0]!.answer.resolve({ items: [REMOVABLE], totalElements: 1, totalPages: 1 });
+    await waitFor(actor, (s) => s.matches('idle'), { timeout: 1_000 });
+    actor.send({ type: 'user.delete', id: REMOVABLE.id });
+    expect(actor.getSnapshot().value).toBe('confirming');
+    expect(actor.getSnapshot().context.target).toEqual(REMOVABLE);
+    actor.send({ type: 'user.cancel' });
+    expect(actor.getSnapshot().value).toBe('idle');
+    expect(actor.getSnapshot().context.target).toBeNull();
+    actor.send({ type: 'user.delete', id: REMOVABLE.id });
+    actor.send({ type: 'user.confirmDelete' });
+    await settle();
+    expect(changes.map((c) => c.call)).toEqual(['delete extractors/tap-csv--meltanolabs']);
+    changes[0]!.answer.reject(offline);
+    await waitFor(actor, (s) => s.matches('idle'), { timeout: 1_000 });
+    expect(actor.getSnapshot().context).toMatchObject({ error: 'We were unable to connect.', target: null });
+    actor.send({ type: 'user.reload' });
+    expect(actor.getSnapshot().context.error).toBeNull();
+    await settle();
+    loads[1]!.answer.reject(offline);
+    await waitFor(actor, (s) => s.matches('idle'), { timeout: 1_000 });
+    expect(actor.getSnapshot().context.error).toBe('We were unable to connect.');
+    actor.send({ type: 'user.delete', id: REMOVABLE.id });
+    actor.send({ type: 'user.confirmDelete' });
+    await settle();
+    changes[1]!.answer.resolve();
+    await waitFor(actor, (s) => s.matches('loading'), { timeout: 1_000 });
+    expect(actor.getSnapshot().context.notice).toBe('CSV deleted');
+    actor.stop();
+  });
+
+  it('refuses a delete without canDelete, or with canDelete and no delete link', async () => {
+    const flagged: DataPlugin = { ...REMOVABLE, id: 'x/flag', _links: { self: { href: href('x/flag') } } };
+    const linked: DataPlugin = { ...REMOVABLE, id: 'x/link', canDelete: false };
+    const { actor, loads } = start(true);
+    await settle();
+    loads[0]!.answer.resolve({ items: [flagged, linked], totalElements: 2, totalPages: 1 });
+    await waitFor(actor, (s) => s.matches('idle'), { timeout: 1_000 });
+    actor.send({ type: 'user.delete', id: 'x/flag' });
+    actor.send({ type: 'user.delete', id: 'x/link' });
+    expect(actor.getSnapshot().value).toBe('idle');
+    actor.stop();
+  });
+
+  it('cancels each request when the page is left', async () => {
+    const query: PluginListQuery = { workspace: WORKSPACE, installed: false, page: 0, search: '', type: null };
+    expect(await requestsCancelledOnStop(dataPluginsActors, { loadPlugins: query, installPlugin: { plugin: AVAILABLE }, deletePlugin: { plugin: REMOVABLE } })).toEqual({
+      loadPlugins: true,
+      installPlugin: true,
+      deletePlugin: true,
+    });
   });
 });

@@ -1,13 +1,14 @@
-import { describe, expect, it } from 'vitest';
-import { createActor, waitFor } from 'xstate';
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise, waitFor } from 'xstate';
 import { createApiClient } from '../../api/client';
 import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
 import { DATA_STORE_TEXTS } from '../../domain/dataStores';
 import type { DataPlugin, DataStore, Workspace } from '../../domain/resources';
 import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions, type ReplayLog } from '../testing';
+import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
 import { dataStoreFormActors } from './dataStoreForm.actors';
-import { dataStoreFormMachine, defaultStoreName, saveFailure, selectBusy, selectCanSave, STORE_POLL_MS, type DataStoreFormInput } from './dataStoreForm.machine';
+import { dataStoreFormMachine, defaultStoreName, saveFailure, selectBusy, selectCanSave, STORE_POLL_MS, type DataStoreFormInput, type LoadedStore, type SaveStoreInput, type StoreInput } from './dataStoreForm.machine';
 
 const BASE = 'http://api.test/api';
 const workspace: Workspace = {
@@ -149,5 +150,204 @@ describe('data store form scenarios', () => {
     expect(update.calls.at(-1)?.body).toEqual({ name: 'Warehouse', properties: { host: 'db', password: '***' } });
     expect(saved).toEqual(['Warehouse Saved']);
     editor.stop();
+  });
+});
+
+// Independent checks (issue 40): the actors and the router's moves are the test's own, and the
+// expected bodies, messages and texts are written here by hand.
+describe('dataStoreForm, checked by hand', () => {
+  function deferred<T>() {
+    let resolve!: (value: T) => void;
+    let reject!: (error: unknown) => void;
+    const promise = new Promise<T>((yes, no) => {
+      resolve = yes;
+      reject = no;
+    });
+    return { promise, resolve, reject };
+  }
+  type Call = { name: string; input: unknown; answer: ReturnType<typeof deferred<unknown>> };
+
+  function start(input: DataStoreFormInput) {
+    const calls: Call[] = [];
+    const moves: { name: string; params: unknown }[] = [];
+    function scripted<TOutput, TInput>(name: string) {
+      return fromPromise<TOutput, TInput>(({ input: given }) => {
+        const answer = deferred<unknown>();
+        calls.push({ name, input: given, answer });
+        return answer.promise as Promise<TOutput>;
+      });
+    }
+    const machine = dataStoreFormMachine.provide({
+      actors: {
+        load: scripted<LoadedStore, DataStoreFormInput>('load'),
+        save: scripted<DataStore, SaveStoreInput>('save'),
+        refresh: scripted<DataStore, StoreInput>('refresh'),
+        remove: scripted<unknown, StoreInput>('remove'),
+      },
+      actions: { showStore: (_, params) => void moves.push({ name: 'showStore', params }), close: (_, params) => void moves.push({ name: 'close', params }) },
+    });
+    const actor = createActor(machine, { input }).start();
+    const saved: string[] = [];
+    actor.on('datastore.saved', (event) => void saved.push(event.message));
+    const last = async (name: string) => {
+      await waitFor(actor, () => calls.at(-1)?.name === name, { timeout: 1_000 });
+      return calls.at(-1)!;
+    };
+    return { actor, calls, moves, saved, last };
+  }
+  const existing: DataStoreFormInput = { workspaceId: 'w1', workspace, datastoreId: 's1', dataPluginId: null, validate: false };
+  const fresh: DataStoreFormInput = { workspaceId: 'w1', workspace, datastoreId: null, dataPluginId: plugin.id, validate: false };
+  const state = (actor: { getSnapshot: () => { value: unknown } }) => actor.getSnapshot().value;
+
+  it('a failed load says why; Retry loads again with the same input; Close leaves without a message', async () => {
+    const { actor, calls, moves, last } = start(existing);
+    (await last('load')).answer.reject(offline);
+    await waitFor(actor, (s) => s.matches('failed'), { timeout: 1_000 });
+    expect(actor.getSnapshot().context.loadError).toBe('We were unable to connect.');
+    actor.send({ type: 'user.close' });
+    expect(moves).toEqual([{ name: 'close', params: { workspaceId: 'w1', message: null } }]);
+    actor.send({ type: 'user.retry' });
+    const again = await last('load');
+    expect(calls.map((c) => c.name)).toEqual(['load', 'load']);
+    expect(again.input).toEqual({ workspaceId: 'w1', workspace, datastoreId: 's1', dataPluginId: null, validate: false });
+    again.answer.resolve({ store: ready, plugin });
+    await waitFor(actor, (s) => s.matches('editing'), { timeout: 1_000 });
+    expect(actor.getSnapshot().context).toMatchObject({ loadError: null, store: ready, plugin, name: 'Warehouse', properties: { host: 'db', password: '***' }, nameTyped: false });
+    actor.stop();
+  });
+
+  it('typing clears only that field\'s error; a save sends the trimmed name and the set properties, and a 400 shows field errors', async () => {
+    const { actor, saved, last } = start(existing);
+    (await last('load')).answer.resolve({ store: ready, plugin });
+    await waitFor(actor, (s) => s.matches('editing'), { timeout: 1_000 });
+    actor.send({ type: 'user.name', value: '  Lake  ' });
+    actor.send({ type: 'user.setProperty', key: 'port', value: undefined });
+    actor.send({ type: 'user.setProperty', key: 'host', value: 'db2' });
+    expect(actor.getSnapshot().context).toMatchObject({ name: '  Lake  ', nameTyped: true, properties: { host: 'db2', password: '***', port: undefined } });
+    actor.send({ type: 'user.save' });
+    expect(selectBusy(actor.getSnapshot())).toBe(true);
+    const save = await last('save');
+    expect(save.input).toEqual({ workspace, store: ready, body: { name: 'Lake', properties: { host: 'db2', password: '***' } } });
+    const twoFields = new ApiFailure({
+      kind: 'response',
+      status: 400,
+      message: '[400]',
+      body: {
+        timestamp: 't',
+        status: 400,
+        error: 'Bad Request',
+        message: '  Check the form  ',
+        path: '/x',
+        errors: [
+          { field: 'name', objectName: 'dataStore', defaultMessage: 'is taken' },
+          { field: 'properties.host', objectName: 'dataStore', defaultMessage: 'is unreachable' },
+          { field: 'name', objectName: 'dataStore', defaultMessage: 'second word on the name' },
+        ],
+      },
+    });
+    save.answer.reject(twoFields);
+    await waitFor(actor, (s) => s.matches('editing'), { timeout: 1_000 });
+    expect(actor.getSnapshot().context).toMatchObject({ banner: 'Check the form', fieldErrors: { name: 'is taken', 'properties.host': 'is unreachable' } });
+    actor.send({ type: 'user.setProperty', key: 'host', value: 'db3' });
+    expect(actor.getSnapshot().context.fieldErrors).toEqual({ name: 'is taken' });
+    actor.send({ type: 'user.name', value: 'Lake' });
+    expect(actor.getSnapshot().context.fieldErrors).toEqual({});
+    // the next save clears the banner, and its answer replaces store, name and properties
+    actor.send({ type: 'user.save' });
+    expect(actor.getSnapshot().context.banner).toBeNull();
+    const renamed: DataStore = { ...ready, name: 'Lake', properties: { host: 'db3' } };
+    (await last('save')).answer.resolve(renamed);
+    await waitFor(actor, (s) => s.matches('editing'), { timeout: 1_000 });
+    expect(actor.getSnapshot().context).toMatchObject({ store: renamed, name: 'Lake', properties: { host: 'db3' }, banner: null, fieldErrors: {} });
+    expect(saved).toEqual(['Lake Saved']);
+    actor.stop();
+  });
+
+  it('a new store is saved with its plugin and opened with a toast naming it', async () => {
+    const { actor, moves, last } = start(fresh);
+    (await last('load')).answer.resolve({ store: null, plugin });
+    await waitFor(actor, (s) => s.matches('editing'), { timeout: 1_000 });
+    expect(actor.getSnapshot().context.name).toBe('PostgreSQL');
+    actor.send({ type: 'user.save' });
+    const save = await last('save');
+    expect(save.input).toEqual({ workspace, store: null, body: { name: 'PostgreSQL', properties: {}, dataPlugin: plugin.id } });
+    save.answer.resolve({ ...provisioning, id: 's7', name: 'Lake' });
+    await waitFor(actor, (s) => s.status === 'done', { timeout: 1_000 });
+    expect(moves).toEqual([{ name: 'showStore', params: { workspaceId: 'w1', datastoreId: 's7', message: 'Lake Saved' } }]);
+    actor.stop();
+  });
+
+  it('?validate=true saves once on load; a store without the delete link cannot be deleted', async () => {
+    const { actor, calls, last } = start({ ...existing, validate: true });
+    const noDelete: DataStore = { ...ready, _links: links({ 'update datastore': `${BASE}/datastores/s1` }) };
+    (await last('load')).answer.resolve({ store: noDelete, plugin });
+    const save = await last('save');
+    expect(actor.getSnapshot().context.validatePending).toBe(false);
+    save.answer.reject(silent);
+    await waitFor(actor, (s) => s.matches('editing'), { timeout: 1_000 });
+    expect(actor.getSnapshot().context.banner).toBe('An unexpected error occurred');
+    expect(calls.map((c) => c.name)).toEqual(['load', 'save']);
+    actor.send({ type: 'user.delete' });
+    expect(state(actor)).toBe('editing');
+    actor.stop();
+  });
+
+  it('deletes after the confirmation and leaves saying what was deleted; Cancel goes back; a failure shows a banner', async () => {
+    const { actor, moves, last } = start(existing);
+    (await last('load')).answer.resolve({ store: ready, plugin });
+    await waitFor(actor, (s) => s.matches('editing'), { timeout: 1_000 });
+    actor.send({ type: 'user.delete' });
+    expect(state(actor)).toBe('confirming');
+    actor.send({ type: 'user.cancel' });
+    expect(state(actor)).toBe('editing');
+    actor.send({ type: 'user.delete' });
+    actor.send({ type: 'user.confirm' });
+    expect(selectBusy(actor.getSnapshot())).toBe(true);
+    const first = await last('remove');
+    expect(first.input).toEqual({ store: ready });
+    first.answer.reject(offline);
+    await waitFor(actor, (s) => s.matches('editing'), { timeout: 1_000 });
+    expect(actor.getSnapshot().context.banner).toBe('We were unable to connect.');
+    expect(selectBusy(actor.getSnapshot())).toBe(false);
+    actor.send({ type: 'user.delete' });
+    actor.send({ type: 'user.confirm' });
+    (await last('remove')).answer.resolve(undefined);
+    await waitFor(actor, (s) => s.status === 'done', { timeout: 1_000 });
+    expect(moves).toEqual([{ name: 'close', params: { workspaceId: 'w1', message: 'Warehouse deleted' } }]);
+    actor.stop();
+  });
+
+  it('a failed re-read of a store being checked shows a banner and keeps the store', async () => {
+    vi.useFakeTimers();
+    try {
+      const { actor, last } = start(existing);
+      (await last('load')).answer.resolve({ store: provisioning, plugin });
+      await vi.waitFor(() => expect(actor.getSnapshot().matches('editing')).toBe(true));
+      await vi.advanceTimersByTimeAsync(STORE_POLL_MS);
+      expect(state(actor)).toBe('refreshing');
+      const refresh = await last('refresh');
+      expect(refresh.input).toEqual({ store: provisioning });
+      refresh.answer.reject(offline);
+      await vi.waitFor(() => expect(actor.getSnapshot().matches('editing')).toBe(true));
+      expect(actor.getSnapshot().context).toMatchObject({ banner: 'We were unable to connect.', store: provisioning });
+      actor.stop();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('names a store by its name, else its plugin\'s label, else the plugin\'s name', () => {
+    expect(defaultStoreName(null, { ...plugin, label: undefined })).toBe('target-postgres');
+    expect(defaultStoreName(null, null)).toBe('');
+    expect(defaultStoreName(ready, plugin)).toBe('Warehouse');
+  });
+
+  it('cancels each request when the page is left', async () => {
+    expect(await requestsCancelledOnStop(dataStoreFormActors, { load: existing, save: { workspace, store: ready, body: { name: 'x', properties: {} } }, refresh: { store: ready }, remove: { store: ready } })).toEqual({
+      load: true,
+      save: true,
+      refresh: true,
+      remove: true,
+    });
   });
 });
