@@ -211,3 +211,116 @@ describe('the chart builder on any JSON (properties)', () => {
     );
   });
 });
+
+describe('the chart builder, at its edges', () => {
+  const BAR = '{"chartjs-chart":{"chartType":"bar"}}';
+  const meta = (related: unknown, extra: Record<string, unknown> = {}) => JSON.stringify({ ...extra, related_table: related });
+  const problemOf = (texts: BuilderTexts) => {
+    const read = readChartBuilder(texts);
+    return read.ok ? 'read' : read.problem;
+  };
+
+  it('reads blank texts as nothing chosen yet, and writes into them', () => {
+    expect(readChartBuilder({ visualisation: '  ', metadata: ' ' })).toEqual({ ok: true, state: { kind: null, labels: [], values: [], palette: null, metadataName: null } });
+    const texts = applyChartEdit({ visualisation: '  ', metadata: ' ' }, { type: 'kind', kind: 'bar' }, ORDERS);
+    expect(JSON.parse(texts.visualisation)).toEqual({ 'chartjs-chart': { chartType: 'bar' } });
+    expect(JSON.parse(texts.metadata)).toEqual({ related_table: { columns: [{ name: 'status', label: 'Status' }], aggregates: [{ name: 'orders', label: 'Orders' }, { name: 'value', label: 'Value' }] } });
+  });
+
+  it('says exactly what it cannot read', () => {
+    expect(problemOf({ visualisation: '{"chartjs-chart":{"chartType":"bar"},"html-table":{}}', metadata: '' })).toBe('The visualisation names several kinds (chartjs-chart, html-table).');
+    expect(problemOf({ visualisation: '{"html-table":1}', metadata: '' })).toBe("The visualisation's html-table is not a JSON object.");
+    expect(problemOf({ visualisation: '{"chartjs-chart":{"chartType":"radar"}}', metadata: '' })).toBe(
+      'The chartType "radar" is not one of bar, line, area, scatter, bubble, pie, doughnut, treemap, horizontalBar.',
+    );
+    expect(problemOf({ visualisation: '{}', metadata: '' })).toBe('read');
+  });
+
+  it('a table or a metric is written without a chartType', () => {
+    expect(JSON.parse(apply(EMPTY, { type: 'kind', kind: 'table' }).visualisation)).toEqual({ 'html-table': {} });
+    expect(JSON.parse(apply(EMPTY, { type: 'kind', kind: 'metric' }).visualisation)).toEqual({ 'html-metric': {} });
+  });
+
+  it('a fresh bubble chart is placed by numbers too', () => {
+    expect(stateOf(apply(EMPTY, { type: 'kind', kind: 'bubble' }))).toMatchObject({ labels: [{ name: 'orders' }], values: [{ name: 'value' }] });
+  });
+
+  it('an unknown kind changes nothing', () => {
+    const state = stateOf(apply(EMPTY, { type: 'kind', kind: 'bar' }));
+    expect(editChartBuilder(state, { type: 'kind', kind: 'radar' as never }, ORDERS)).toBe(state);
+  });
+
+  it('changing the kind keeps label columns or value columns chosen alone', () => {
+    const labelsOnly = { visualisation: BAR, metadata: meta({ columns: [{ name: 'status' }], aggregates: [] }) };
+    expect(stateOf(apply(labelsOnly, { type: 'kind', kind: 'line' }))).toMatchObject({ kind: 'line', labels: [{ name: 'status' }], values: [] });
+    const valuesOnly = { visualisation: BAR, metadata: meta({ columns: [], aggregates: [{ name: 'value' }] }) };
+    expect(stateOf(apply(valuesOnly, { type: 'kind', kind: 'line' }))).toMatchObject({ kind: 'line', labels: [], values: [{ name: 'value' }] });
+  });
+
+  it('picking columns skips blank keys and keeps the labels of columns already chosen', () => {
+    const texts = { visualisation: BAR, metadata: meta({ columns: [], aggregates: [{ name: 'orders', label: 'N' }] }) };
+    expect(stateOf(apply(texts, { type: 'valueColumns', keys: [' ', 'value', 'orders'] })).values).toEqual([
+      { name: 'value', label: 'Value' },
+      { name: 'orders', label: 'N' },
+    ]);
+  });
+
+  it('a column picked without a label, or with its label cleared, is written without one', () => {
+    const state = stateOf({ visualisation: BAR, metadata: meta({ columns: [{ name: 'status', label: 'S', type: 'text' }], aggregates: [] }) });
+    const texts = { visualisation: BAR, metadata: meta({ columns: [{ name: 'status', label: 'S', type: 'text' }], aggregates: [] }) };
+    const written = writeChartBuilder(texts, { ...state, labels: [{ name: 'status', label: null }], values: [{ name: 'orders', label: null }] });
+    expect(JSON.parse(written.metadata)).toEqual({ related_table: { columns: [{ name: 'status', type: 'text' }], aggregates: [{ name: 'orders' }] } });
+  });
+
+  it('a renamed column with the same label is a change', () => {
+    const texts = { visualisation: BAR, metadata: meta({ columns: [{ name: 'a', label: 'A' }], aggregates: [] }) };
+    const written = writeChartBuilder(texts, { ...stateOf(texts), labels: [{ name: 'b', label: 'A' }] });
+    expect(JSON.parse(written.metadata)).toEqual({ related_table: { columns: [{ name: 'b', label: 'A' }], aggregates: [] } });
+  });
+
+  it('the palette: cleared is removed, a changed channel is written, an unchanged one keeps its text', () => {
+    const texts = { visualisation: BAR, metadata: meta({ columns: [], aggregates: [] }, { palette: [[1.4, 2, 3]] }) };
+    const state = stateOf(texts);
+    expect(state.palette).toEqual([[1, 2, 3]]);
+    expect(JSON.parse(writeChartBuilder(texts, { ...state, palette: null }).metadata)).toEqual({ related_table: { columns: [], aggregates: [] } });
+    expect(JSON.parse(writeChartBuilder(texts, { ...state, palette: [[1, 2, 4]] }).metadata)).toEqual({ palette: [[1, 2, 4]], related_table: { columns: [], aggregates: [] } });
+    // a label changed: the palette as typed (1.4) stays
+    const relabelled = writeChartBuilder(texts, { ...state, values: [{ name: 'orders', label: 'N' }] });
+    expect(JSON.parse(relabelled.metadata)).toEqual({ palette: [[1.4, 2, 3]], related_table: { columns: [], aggregates: [{ name: 'orders', label: 'N' }] } });
+  });
+
+  it('writing: unreadable texts come back as they are, and no kind leaves the visualisation alone', () => {
+    const bad = { visualisation: '[]', metadata: '' };
+    const state = stateOf(apply(EMPTY, { type: 'kind', kind: 'bar' }));
+    expect(writeChartBuilder(bad, state)).toBe(bad);
+    const texts = { visualisation: '{ "chartjs-chart": { "chartType": "bar" } }', metadata: '' };
+    expect(writeChartBuilder(texts, { ...stateOf(texts), kind: null }).visualisation).toBe(texts.visualisation);
+  });
+
+  it('a colour is three whole numbers from 0 to 255 for a slot from 0 to 999; anything else changes nothing', () => {
+    const texts = apply(EMPTY, { type: 'kind', kind: 'bar' });
+    expect(stateOf(texts).palette).toBeNull();
+    for (const edit of [
+      { index: -1, colour: [1, 2, 3] },
+      { index: 1000, colour: [1, 2, 3] },
+      { index: Number.NaN, colour: [1, 2, 3] },
+      { index: Number.POSITIVE_INFINITY, colour: [1, 2, 3] },
+      { index: 0, colour: [1, 2] },
+      { index: 0, colour: [1, 2, 3, 4] },
+      { index: 0, colour: [-1, 2, 3] },
+      { index: 0, colour: [1, 256, 3] },
+      { index: 0, colour: [1, 2, 2.5] },
+    ]) {
+      expect(applyChartEdit(texts, { type: 'colour', index: edit.index, colour: edit.colour as never }, ORDERS)).toEqual(texts);
+    }
+    expect(stateOf(applyChartEdit(texts, { type: 'colour', index: 0, colour: [0, 255, 0] }, ORDERS)).palette?.[0]).toEqual([0, 255, 0]);
+    const last = stateOf(applyChartEdit(texts, { type: 'colour', index: 999, colour: [1, 2, 3] }, ORDERS)).palette;
+    expect(last).toHaveLength(1000);
+    expect(last?.[999]).toEqual([1, 2, 3]);
+    // one past the default palette: the palette grows by that slot
+    const grown = stateOf(applyChartEdit(texts, { type: 'colour', index: 12, colour: [1, 2, 3] }, ORDERS)).palette;
+    expect(grown).toHaveLength(13);
+    expect(grown?.[12]).toEqual([1, 2, 3]);
+    expect(grown?.[11]).toEqual([96, 94, 92]);
+  });
+});

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { builderSource, defaultLabel, keyOfName, nameOfKey, numericColumns, suggestColumns, type BuilderSource } from './chartBuilderColumns';
-import { colourNameOf, describeChartBuilder, MAX_COLOUR_SLOTS } from './chartBuilderView';
+import { colourNameOf, describeChartBuilder, kindLabel, MAX_COLOUR_SLOTS } from './chartBuilderView';
 import { hostileString, hostileStringWithHuge } from './hostile.fixture';
 import { DEFAULT_PALETTE } from './visualisation/palette';
 
@@ -104,5 +104,103 @@ describe('the builder columns', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('the builder as the view shows it, kind by kind', () => {
+  const as = (chartType: string, columns: string[], values: string[]) => ({ ...bar(columns, values), visualisation: `{"chartjs-chart":{"chartType":"${chartType}"}}` });
+  const NUMBERS: BuilderSource = { columns: ['x', 'y', 'size', 'name'], rows: [{ x: 1, y: 2, size: 3, name: 'a' }] };
+
+  it('names a palette colour only when all three channels match', () => {
+    expect(colourNameOf([15, 108, 189])).toBe('Blue');
+    expect(colourNameOf([15, 108, 190])).toBeNull();
+    expect(colourNameOf([15, 109, 189])).toBeNull();
+    expect(colourNameOf([16, 108, 189])).toBeNull();
+  });
+
+  it("a bubble chart's last value column sizes the bubbles and has no colour slot", () => {
+    const bubble = describeChartBuilder(as('bubble', ['x'], ['y', 'size']), NUMBERS);
+    expect(bubble.ok && bubble.colourSlots.map((s) => s.label)).toEqual(['y']);
+    const one = describeChartBuilder(as('bubble', ['x'], ['y']), NUMBERS);
+    expect(one.ok && one.colourSlots.map((s) => s.label)).toEqual(['y']);
+    const line = describeChartBuilder(as('line', ['x'], ['y', 'size']), NUMBERS);
+    expect(line.ok && line.colourSlots.map((s) => s.label)).toEqual(['y', 'size']);
+  });
+
+  it('no colour slots without a kind, nor for a table', () => {
+    const none = describeChartBuilder({ visualisation: '', metadata: bar(['name'], ['y']).metadata }, NUMBERS);
+    expect(none.ok && none.colourSlots).toEqual([]);
+    const table = describeChartBuilder({ visualisation: '{"html-table":{}}', metadata: bar(['name'], ['y']).metadata }, NUMBERS);
+    expect(table.ok && table.colourSlots).toEqual([]);
+  });
+
+  it('a pie has one colour slot per category, at most one per palette colour', () => {
+    const rows = Array.from({ length: 13 }, (_, i) => ({ name: `c${String(i)}`, y: i + 1 }));
+    const pie = describeChartBuilder(as('pie', ['name'], ['y']), { columns: ['name', 'y'], rows });
+    expect(pie.ok && pie.colourSlots.map((s) => s.label)).toEqual(['c0', 'c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7', 'c8', 'c9', 'c10', 'c11']);
+  });
+
+  it('without a preview, names no missing column', () => {
+    const view = describeChartBuilder(bar(['gone'], ['also']), { columns: [], rows: [] });
+    expect(view.ok && view.hints).toEqual(['Run the query (or give raw data) to pick from its columns.']);
+  });
+
+  it('a table draws no numbers: a text column is no problem there', () => {
+    const table = describeChartBuilder({ visualisation: '{"html-table":{}}', metadata: bar(['name'], ['name']).metadata }, NUMBERS);
+    expect(table.ok && table.hints).toEqual([]);
+  });
+
+  it('a scatter or bubble chart needs numbers in its first label column; a bar chart does not', () => {
+    const bubble = describeChartBuilder(as('bubble', ['name'], ['y', 'size']), NUMBERS);
+    expect(bubble.ok && bubble.hints).toEqual(['A bubble chart places its points by the first label column: name has no numbers.']);
+    const scatter = describeChartBuilder(as('scatter', ['name'], ['y']), NUMBERS);
+    expect(scatter.ok && scatter.hints).toEqual(['A scatter chart places its points by the first label column: name has no numbers.']);
+    const barChart = describeChartBuilder(as('bar', ['name'], ['y']), NUMBERS);
+    expect(barChart.ok && barChart.hints).toEqual([]);
+  });
+
+  it('a treemap draws its first value column only', () => {
+    const two = describeChartBuilder(as('treemap', ['name'], ['y', 'size']), NUMBERS);
+    expect(two.ok && two.hints).toEqual(['A treemap draws its first value column only.']);
+    const one = describeChartBuilder(as('treemap', ['name'], ['y']), NUMBERS);
+    expect(one.ok && one.hints).toEqual([]);
+  });
+
+  it('offers a column the preview lacks once, however often the JSON names it', () => {
+    const view = describeChartBuilder(bar(['ghost'], ['ghost']), NUMBERS);
+    expect(view.ok && view.options.map((o) => o.key)).toEqual(['x', 'y', 'size', 'name', 'ghost']);
+  });
+
+  it('labels a kind', () => {
+    expect(kindLabel(null)).toBe('');
+    expect(kindLabel('horizontalBar')).toBe('Horizontal bar');
+    expect(kindLabel('table')).toBe('Table');
+  });
+});
+
+describe('the builder columns, at their edges', () => {
+  it('a column missing from some rows can still be numbers; only the first 100 rows are looked at', () => {
+    expect([...numericColumns({ columns: ['a'], rows: [{ a: 1 }, {}] })]).toEqual(['a']);
+    const rows = [...Array.from({ length: 100 }, (_, i) => ({ a: i })), { a: 'text' }];
+    expect([...numericColumns({ columns: ['a'], rows })]).toEqual(['a']);
+    expect([...numericColumns({ columns: ['a'], rows: rows.slice(1) })]).toEqual([]);
+  });
+
+  it('suggests the first text column as the label wherever it stands, and three value columns at most', () => {
+    expect(suggestColumns({ columns: ['n', 't'], rows: [{ n: 1, t: 'x' }] }, false)).toEqual({ labels: ['t'], values: ['n'] });
+    const wide = { columns: ['name', 'a', 'b', 'c', 'd'], rows: [{ name: 'x', a: 1, b: 2, c: 3, d: 4 }] };
+    expect(suggestColumns(wide, false)).toEqual({ labels: ['name'], values: ['a', 'b', 'c'] });
+  });
+
+  it('no metadata name (null or empty) leaves keys as they are', () => {
+    expect(nameOfKey('null.x', null)).toBe('null.x');
+    expect(nameOfKey('.x', '')).toBe('.x');
+    expect(keyOfName('x', null, ['null.x'])).toBe('x');
+    expect(keyOfName('x', '', ['.x'])).toBe('x');
+  });
+
+  it('a label collapses runs of spaces', () => {
+    expect(defaultLabel('net  total')).toBe('Net total');
+    expect(defaultLabel('a_ -b')).toBe('A b');
   });
 });

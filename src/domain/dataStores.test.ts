@@ -10,6 +10,7 @@ import {
   postgresSettingErrors,
   storeNameError,
   storeState,
+  storeSettings,
   storeStateColour,
 } from './dataStores';
 import { hostileString } from './hostile.fixture';
@@ -90,5 +91,73 @@ describe('data store rules', () => {
       }),
       { numRuns: 400 },
     );
+  });
+});
+
+describe('data store rules, at their edges', () => {
+  it('a name: a number is a name, 255 characters are allowed', () => {
+    expect(storeNameError(42)).toBeUndefined();
+    expect(storeNameError('x'.repeat(255))).toBeUndefined();
+    expect(storeNameError('  x  ')).toBeUndefined();
+  });
+
+  it('a port: a whole number from 1 to 65535, as a number or as digits', () => {
+    expect(portOf(1)).toBe(1);
+    expect(portOf(5432)).toBe(5432);
+    expect(portOf(0)).toBeUndefined();
+    expect(portOf(' 80 ')).toBe(80);
+    // text with a sign, a fraction or an exponent is not a port, though Number() would read 80
+    expect(portOf('+80')).toBeUndefined();
+    expect(portOf('80.0')).toBeUndefined();
+    expect(portOf('8e1')).toBeUndefined();
+    // only text is parsed: a list whose text is digits is not a port
+    expect(portOf(['80'])).toBeUndefined();
+    expect(portOf(null)).toBeUndefined();
+  });
+
+  it('a setting the loader declares is checked by its kind; any other is unknown', () => {
+    expect(postgresSettingErrors({ other: 1 }, { draft: true, settings: SETTINGS })).toEqual({ other: DATA_STORE_TEXTS.unknownSetting });
+    expect(postgresSettingErrors({ batch_size: 'many' }, { draft: true, settings: SETTINGS })).toEqual({ batch_size: 'must be a whole number' });
+    expect(postgresSettingErrors({ batch_size: '20', host: 'h' }, { draft: true, settings: SETTINGS })).toEqual({});
+  });
+
+  it('an empty port or password is no error; a password is text', () => {
+    expect(postgresSettingErrors({ port: null, password: null }, { draft: true })).toEqual({});
+    expect(postgresSettingErrors({ port: '' }, { draft: true })).toEqual({});
+    expect(postgresSettingErrors({ port: 'x' }, { draft: true })).toEqual({ port: DATA_STORE_TEXTS.port });
+    expect(postgresSettingErrors({ password: 'pw' }, { draft: true })).toEqual({});
+    expect(postgresSettingErrors({ password: ['pw'] }, { draft: true })).toEqual({ password: 'must be text' });
+  });
+
+  it('the connection keeps a password only when it is non-empty text', () => {
+    expect(postgresConnection({ password: 'pw' }).password).toBe('pw');
+    expect(postgresConnection({ password: '' }).password).toBeUndefined();
+    expect(postgresConnection({ password: 5 }).password).toBeUndefined();
+    expect(postgresConnection({ port: '6543', host: ' db ', user: ' u ' })).toEqual({ host: 'db', port: 6543, database: '', user: 'u', password: undefined, schema: 'public' });
+  });
+
+  it('the jdbcUrl: a bracketed IPv6 host stays as given, a lone surrogate becomes U+FFFD', () => {
+    expect(postgresJdbcUrl({ host: '[::1]', database: 'd' })).toBe('jdbc:postgresql://[::1]:5432/d?currentSchema=public');
+    expect(postgresJdbcUrl({ host: 'h', database: 'a\uD800' })).toBe('jdbc:postgresql://h:5432/a%EF%BF%BD?currentSchema=public');
+  });
+
+  it('masks a setting the loader marks sensitive whatever its name, and never an empty one', () => {
+    const settings = [{ name: 'conn', kind: 'STRING', sensitive: true }];
+    expect(maskStoreProperties({ conn: 'c', host: 'h' }, settings)).toEqual({ conn: MASK, host: 'h' });
+    expect(maskStoreProperties({ password: '', api_token: null, conn: undefined }, settings)).toEqual({ password: '', api_token: null, conn: undefined });
+  });
+
+  it('colours every state', () => {
+    expect(storeStateColour('READY')).toBe('success');
+    expect(storeStateColour('FAILED')).toBe('danger');
+    expect(storeStateColour('PROVISIONING')).toBe('warning');
+    expect(storeStateColour('DRAFT')).toBe('informative');
+    expect(storeState({})).toBe('PROVISIONING');
+  });
+
+  it("a store's settings leave out the table prefix", () => {
+    expect(storeSettings([{ name: 'table_prefix' }, { name: 'host' }, { name: 'schema' }])).toEqual([{ name: 'host' }, { name: 'schema' }]);
+    expect(storeSettings(null)).toEqual([]);
+    expect(storeSettings(undefined)).toEqual([]);
   });
 });
