@@ -234,6 +234,7 @@ describe('the chart builder, at its edges', () => {
       'The chartType "radar" is not one of bar, line, area, scatter, bubble, pie, doughnut, treemap, horizontalBar.',
     );
     expect(problemOf({ visualisation: '{}', metadata: '' })).toBe('read');
+    expect(problemOf({ visualisation: '', metadata: `{"x":${'['.repeat(100_000)}${']'.repeat(100_000)}}` })).toBe('The metadata is nested too deeply to be rewritten.');
   });
 
   it('a table or a metric is written without a chartType', () => {

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   BREAKPOINTS,
   COPIED_TOAST_MS,
@@ -140,5 +140,21 @@ describe('screenSize', () => {
     expect(screenSize(991.5)).toBe('medium');
     expect(screenSize(992)).toBe('large');
     expect(screenSize(Number.NaN)).toBe('small');
+  });
+});
+
+describe('formatJobDate, at its edges', () => {
+  it("uses the viewer's own offset when none is given (east of UTC is ahead)", () => {
+    // getTimezoneOffset is minutes *behind* UTC: -90 is a viewer 1 h 30 east of UTC
+    const spy = vi.spyOn(Date.prototype, 'getTimezoneOffset').mockReturnValue(-90);
+    try {
+      expect(formatJobDate('2024-03-05T07:08:09Z')).toBe('2024-03-05 08:38');
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('writes the year 0 with four digits', () => {
+    expect(formatJobDate('0000-01-01T00:00:00Z', 0)).toBe('0000-01-01 00:00');
   });
 });
