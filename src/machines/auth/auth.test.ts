@@ -5,6 +5,7 @@ import type { Profile, Workspace } from '../../domain/resources';
 import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
 import type { ReplayLog } from '../testing';
 import { authMachine, type AuthInput, type BootstrapOutput } from './auth.machine';
+import { authFailureMessage, failureIsStaleAnswer, failureIsUnverifiedEmail, failureNeedsSignIn, isSignedIn } from './auth.rules';
 
 const input: AuthInput = { returnTo: 'http://localhost:8080/l/w1/feed?x=1', loginHint: 'ann@example.com' };
 const INVITATION = '0b6f7c1e-2d3a-4e5f-8a9b-0c1d2e3f4a5b';
@@ -273,5 +274,77 @@ describe('auth machine scenarios', () => {
     actor.send({ type: 'auth.loaded', isAuthenticated: false });
     actor.send({ type: 'user.login' });
     expect(String(errors[0])).toContain('redirectToLogin not provided');
+  });
+});
+
+// Independent checks (issue 40): the rules' answers and the shell's states written here by hand.
+describe('auth, checked by hand', () => {
+  it('signed in needs the SDK to say so and a subject', () => {
+    expect(isSignedIn(true, verified)).toBe(true);
+    expect(isSignedIn(false, verified)).toBe(false);
+    expect(isSignedIn(true, undefined)).toBe(false);
+    expect(isSignedIn(true, { sub: '' })).toBe(false);
+  });
+
+  it('asks for a new sign-in on login_required and consent_required only', () => {
+    expect(failureNeedsSignIn({ code: 'login_required' })).toBe(true);
+    expect(failureNeedsSignIn({ code: 'consent_required' })).toBe(true);
+    expect(failureNeedsSignIn({ code: 'access_denied' })).toBe(false);
+    expect(failureNeedsSignIn({})).toBe(false);
+  });
+
+  it('reads the four stale-answer codes, and nothing else, as a stale answer', () => {
+    for (const code of ['missing_transaction', 'state_mismatch', 'invalid_state', 'invalid_grant']) expect(failureIsStaleAnswer({ code }), code).toBe(true);
+    expect(failureIsStaleAnswer({ code: 'access_denied' })).toBe(false);
+    expect(failureIsStaleAnswer({ message: 'Invalid state' })).toBe(false);
+  });
+
+  it('words an identity failure by its trimmed message, else the unexpected one', () => {
+    expect(failureIsUnverifiedEmail({ message: '  Please verify your email before logging in. ' })).toBe(true);
+    expect(failureIsUnverifiedEmail({})).toBe(false);
+    expect(authFailureMessage({ message: '  User is blocked ' })).toBe('User is blocked');
+    expect(authFailureMessage({ message: '   ' })).toBe('An unexpected error occurred.');
+    expect(authFailureMessage({})).toBe('An unexpected error occurred.');
+  });
+
+  it('an identity failure shows its own words in the error view', () => {
+    const path = pathOf(authMachine, [{ type: 'auth.failed', error: { code: 'access_denied', message: ' User is blocked ' } }], { input });
+    expect(path.state.value).toBe('apiError');
+    expect(path.state.context.errorMessage).toBe('User is blocked');
+    const consent = pathOf(authMachine, [{ type: 'auth.failed', error: { code: 'consent_required' } }], { input });
+    expect(consent.state.value).toEqual({ unauthenticated: 'idle' });
+    const verify = pathOf(authMachine, [{ type: 'auth.failed', error: { code: 'access_denied', message: MESSAGES.verifyEmail } }, { type: 'user.logout' }], { input });
+    expect(verify.state.value).toBe('loggingOut');
+  });
+
+  it('an unverified user is kept; logging out from there or from the app leaves', () => {
+    const path = pathOf(authMachine, [{ type: 'auth.loaded', isAuthenticated: true, user: unverified }], { input });
+    expect(path.state.value).toBe('unverified');
+    expect(path.state.context.user).toEqual(unverified);
+    expect(pathOf(authMachine, [{ type: 'auth.loaded', isAuthenticated: true, user: unverified }, { type: 'user.logout' }], { input }).state.value).toBe('loggingOut');
+    const ready = [
+      { type: 'auth.loaded', isAuthenticated: true, user: verified },
+      { type: 'xstate.done.actor.bootstrap', output: bootstrapped },
+    ] as const;
+    expect(pathOf(authMachine, [...ready, { type: 'user.logout' }], { input }).state.value).toBe('loggingOut');
+    expect(pathOf(authMachine, [...ready], { input }).state.context.workspaces).toEqual([w1]);
+  });
+
+  it('a failed workspace reload signs in again when refused, else shows the error', () => {
+    const ready = [
+      { type: 'auth.loaded', isAuthenticated: true, user: verified },
+      { type: 'xstate.done.actor.bootstrap', output: bootstrapped },
+      { type: 'workspaces.reload' },
+    ] as const;
+    expect(pathOf(authMachine, [...ready, { type: 'xstate.error.actor.reloadWorkspaces', error: failure.unauthorized }], { input }).state.value).toEqual({ unauthenticated: 'idle' });
+    const failed = pathOf(authMachine, [...ready, { type: 'xstate.error.actor.reloadWorkspaces', error: failure.server }], { input });
+    expect(failed.state.value).toBe('apiError');
+    expect(failed.state.context.errorMessage).toBe('Database down');
+  });
+
+  it('starts with no workspaces and keeps the asked-for address when no mailed link came', () => {
+    const path = pathOf(authMachine, [], { input: { returnTo: '/l/w1?email=ann%40example.com&invitation=x', loginHint: undefined } });
+    expect(path.state.context.workspaces).toEqual([]);
+    expect(path.state.context.returnTo).toBe('/l/w1?email=ann%40example.com&invitation=x');
   });
 });
