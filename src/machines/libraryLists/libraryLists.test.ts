@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, waitFor } from 'xstate';
+import { createActor, fromPromise, waitFor } from 'xstate';
 import { createApiClient } from '../../api/client';
 import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
@@ -7,8 +7,10 @@ import { LIBRARY_TEXT } from '../../domain/library';
 import type { Channel } from '../../domain/resources';
 import { modelPaths, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
 import type { ModelStep } from '../testing';
+import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
 import { libraryListsActors } from './libraryLists.actors';
-import { canDelete, libraryListsMachine, selectConfirmOpen, selectDialogOpen, type LibraryListsContext, type LibraryListsSnapshot } from './libraryLists.machine';
+import { canDelete, libraryListsMachine, selectConfirmOpen, selectDialogOpen, type LibraryKind, type LibraryListsContext, type LibraryListsSnapshot, type SaveListInput } from './libraryLists.machine';
+import type { HalLike } from '../../domain/hal';
 
 const API = 'http://api.test/api';
 const workspace = { id: 'w', _links: { channels: { href: `${API}/workspaces/w/channels` }, 'create channel': { href: `${API}/workspaces/w/channels/n1` } } };
@@ -117,5 +119,147 @@ describe('library rows with the real actors', () => {
       `GET ${API}/workspaces/w/channels`,
     ]);
     actor.stop();
+  });
+});
+
+// Independent checks (issue 40): the actors are the test's own and answer when the test says; the
+// dialogs, inputs and texts expected are written here by hand.
+describe('libraryLists, checked by hand', () => {
+  function deferred<T>() {
+    let resolve!: (value: T) => void;
+    let reject!: (error: unknown) => void;
+    const promise = new Promise<T>((yes, no) => {
+      resolve = yes;
+      reject = no;
+    });
+    return { promise, resolve, reject };
+  }
+  type Call = { name: string; input: unknown; answer: ReturnType<typeof deferred<unknown>> };
+
+  function start(kind: 'LIST' | 'SOURCE' = 'LIST', space: typeof workspace | { id: string; _links: Record<string, { href: string }> } = workspace) {
+    const calls: Call[] = [];
+    function scripted<TOutput, TInput>(name: string) {
+      return fromPromise<TOutput, TInput>(({ input: given }) => {
+        const answer = deferred<unknown>();
+        calls.push({ name, input: given, answer });
+        return answer.promise as Promise<TOutput>;
+      });
+    }
+    const actors = {
+      loadChannels: scripted<Channel[], { readonly workspace: HalLike; readonly kind: LibraryKind }>('loadChannels'),
+      saveList: scripted<Channel, SaveListInput>('saveList'),
+      deleteList: scripted<void, { channel: Channel }>('deleteList'),
+      toggleScope: scripted<Channel, { channel: Channel }>('toggleScope'),
+    };
+    const actor = createActor(libraryListsMachine.provide({ actors }), { input: { workspace: space, kind } }).start();
+    const last = async (name: string) => {
+      await waitFor(actor, () => calls.at(-1)?.name === name, { timeout: 1_000 });
+      return calls.at(-1)!;
+    };
+    return { actor, calls, last };
+  }
+
+  it('loads the rows of its kind; a failure says why and Retry loads again', async () => {
+    const { actor, calls, last } = start('SOURCE');
+    const first = await last('loadChannels');
+    expect(first.input).toEqual({ workspace, kind: 'SOURCE' });
+    first.answer.reject(offline);
+    await waitFor(actor, (s) => s.matches('failed'), { timeout: 1_000 });
+    expect(actor.getSnapshot().context.error).toBe('We were unable to connect.');
+    actor.send({ type: 'user.retry' });
+    (await last('loadChannels')).answer.resolve([mine]);
+    await waitFor(actor, (s) => s.matches('ready'), { timeout: 1_000 });
+    expect(actor.getSnapshot().context).toMatchObject({ channels: [mine], error: null });
+    expect(calls.map((c) => c.name)).toEqual(['loadChannels', 'loadChannels']);
+    // sources are not created here
+    actor.send({ type: 'user.create' });
+    expect(actor.getSnapshot().value).toBe('ready');
+    actor.stop();
+  });
+
+  it('a list is created only where the workspace offers create channel', async () => {
+    const { actor, last } = start('LIST', { id: 'w', _links: { channels: { href: `${API}/workspaces/w/channels` } } });
+    (await last('loadChannels')).answer.resolve([]);
+    await waitFor(actor, (s) => s.matches('ready'), { timeout: 1_000 });
+    actor.send({ type: 'user.create' });
+    expect(actor.getSnapshot().value).toBe('ready');
+    actor.stop();
+  });
+
+  it('renames in a dialog holding the list\'s name and description; a failed save keeps the dialog with why', async () => {
+    const { actor, last } = start();
+    (await last('loadChannels')).answer.resolve([mine, theirs]);
+    await waitFor(actor, (s) => s.matches('ready'), { timeout: 1_000 });
+    actor.send({ type: 'user.rename', channel: mine });
+    expect(actor.getSnapshot().context.dialog).toEqual({ mode: 'rename', channel: mine, name: 'Picks', description: 'for later', error: null });
+    actor.send({ type: 'user.changeName', name: '  ' });
+    actor.send({ type: 'user.submit' });
+    expect(actor.getSnapshot().context.dialog?.error).toBe('Name is required');
+    actor.send({ type: 'user.changeName', name: 'Keep' });
+    expect(actor.getSnapshot().context.dialog?.error).toBeNull();
+    actor.send({ type: 'user.changeDescription', description: 'notes' });
+    actor.send({ type: 'user.submit' });
+    const save = await last('saveList');
+    expect(save.input).toEqual({ workspace, dialog: { mode: 'rename', channel: mine, name: 'Keep', description: 'notes', error: null } });
+    save.answer.reject(offline);
+    await waitFor(actor, (s) => s.matches('editing'), { timeout: 1_000 });
+    expect(actor.getSnapshot().context.dialog).toEqual({ mode: 'rename', channel: mine, name: 'Keep', description: 'notes', error: 'We were unable to connect.' });
+    actor.send({ type: 'user.cancel' });
+    expect(actor.getSnapshot().value).toBe('ready');
+    expect(actor.getSnapshot().context.dialog).toBeNull();
+    // a list without a description opens with an empty one; a saved dialog closes and the rows reload
+    actor.send({ type: 'user.create' });
+    expect(actor.getSnapshot().context.dialog).toEqual({ mode: 'create', channel: null, name: '', description: '', error: null });
+    actor.send({ type: 'user.changeName', name: 'New' });
+    actor.send({ type: 'user.submit' });
+    (await last('saveList')).answer.resolve(mine);
+    await waitFor(actor, (s) => s.matches('loading'), { timeout: 1_000 });
+    expect(actor.getSnapshot().context.dialog).toBeNull();
+    actor.stop();
+  });
+
+  it('a failed delete or scope change keeps the rows and says why; the next action clears it', async () => {
+    const { actor, last } = start();
+    (await last('loadChannels')).answer.resolve([mine]);
+    await waitFor(actor, (s) => s.matches('ready'), { timeout: 1_000 });
+    actor.send({ type: 'user.delete', channel: mine });
+    expect(actor.getSnapshot().context.pending).toEqual(mine);
+    actor.send({ type: 'user.cancel' });
+    expect(actor.getSnapshot().value).toBe('ready');
+    expect(actor.getSnapshot().context.pending).toBeNull();
+    actor.send({ type: 'user.delete', channel: mine });
+    actor.send({ type: 'user.confirm' });
+    const removal = await last('deleteList');
+    expect(removal.input).toEqual({ channel: mine });
+    removal.answer.reject(offline);
+    await waitFor(actor, (s) => s.matches('ready'), { timeout: 1_000 });
+    expect(actor.getSnapshot().context).toMatchObject({ pending: null, actionError: 'We were unable to connect.', channels: [mine] });
+    actor.send({ type: 'user.toggleScope', channel: mine });
+    expect(actor.getSnapshot().context).toMatchObject({ pending: mine, actionError: null });
+    const toggle = await last('toggleScope');
+    expect(toggle.input).toEqual({ channel: mine });
+    toggle.answer.reject(offline);
+    await waitFor(actor, (s) => s.matches('ready'), { timeout: 1_000 });
+    expect(actor.getSnapshot().context).toMatchObject({ pending: null, actionError: 'We were unable to connect.' });
+    actor.send({ type: 'user.reload' });
+    expect(actor.getSnapshot().context.actionError).toBeNull();
+    (await last('loadChannels')).answer.resolve([mine]);
+    await waitFor(actor, (s) => s.matches('ready'), { timeout: 1_000 });
+    actor.send({ type: 'user.delete', channel: mine });
+    actor.send({ type: 'user.confirm' });
+    (await last('deleteList')).answer.resolve(undefined);
+    await waitFor(actor, (s) => s.matches('loading'), { timeout: 1_000 });
+    expect(actor.getSnapshot().context.pending).toBeNull();
+    actor.stop();
+  });
+
+  it('cancels each request when the page is left', async () => {
+    const dialog = { mode: 'rename' as const, channel: mine, name: 'Picks', description: '', error: null };
+    expect(await requestsCancelledOnStop(libraryListsActors, { loadChannels: { workspace, kind: 'LIST' }, saveList: { workspace, dialog }, deleteList: { channel: mine }, toggleScope: { channel: mine } })).toEqual({
+      loadChannels: true,
+      saveList: true,
+      deleteList: true,
+      toggleScope: true,
+    });
   });
 });
