@@ -13,6 +13,7 @@ import {
   exportChoice,
   isLikedBy,
   safeFileName,
+  shareCopiesLink,
   shareHref,
   shareTargets,
   SHARE_TARGETS,
@@ -199,5 +200,11 @@ describe('needsRows', () => {
     expect(needsRows({ visualisation: null, ...data })).toBe(true);
     expect(needsRows({ visualisation: '{"mermaid":{}}', ...data })).toBe(false);
     expect(needsRows({ visualisation: '{"html-table":{}}', _links: {} })).toBe(false);
+  });
+});
+
+describe('shareCopiesLink', () => {
+  it('copies the link for Copy and Slack only', () => {
+    expect(['copy', 'email', 'teams', 'slack', 'message'].filter((target) => shareCopiesLink(target as (typeof SHARE_TARGETS)[number]))).toEqual(['copy', 'slack']);
   });
 });
