@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { dbtModels, MAX_INPUTS, parseDbtManifest } from './dbtManifest';
+import { dbtModels, MAX_INPUTS, MAX_MODELS, parseDbtManifest } from './dbtManifest';
 
 const S = 'ws_store';
 const model = (name: string, deps: string[] = [], extra: Record<string, unknown> = {}) => ({ resource_type: 'model', name, schema: S, depends_on: { nodes: deps }, ...extra });
@@ -91,5 +91,45 @@ describe('parseDbtManifest', () => {
     expect(parseDbtManifest('{not json', S)).toHaveProperty('error');
     expect(parseDbtManifest('[1]', S)).toEqual({ error: 'it is not a JSON object' });
     expect(parseDbtManifest(JSON.stringify({ nodes: { 'model.p.a': model('a') } }), S)).toEqual({ models: [{ table: 'a', model: 'a', inputs: [] }] });
+  });
+});
+
+describe('dbtModels, at its edges', () => {
+  const tables = (nodes: Record<string, unknown>, sources: Record<string, unknown> = {}) => dbtModels({ nodes, sources }, S).map((m) => m.table);
+
+  it('a table name is 1 to 63 bytes', () => {
+    expect(tables({ 'model.p.a': model('a', [], { alias: '' }), 'model.p.b': model('b', [], { alias: 'x'.repeat(63) }), 'model.p.c': model('c', [], { alias: 'y'.repeat(64) }) })).toEqual(['x'.repeat(63)]);
+  });
+
+  it('returns the models by table name, whatever their ids', () => {
+    expect(tables({ 'model.p.a': model('m'), 'model.p.b': model('z'), 'model.p.c': model('a'), 'model.p.d': model('k') })).toEqual(['a', 'k', 'm', 'z']);
+  });
+
+  it('of two models for one table, the first by id stands', () => {
+    const models = dbtModels({ nodes: { 'model.p.b': model('second', [], { alias: 't' }), 'model.p.a': model('first', [], { alias: 't' }) } }, S);
+    expect(models).toEqual([{ table: 't', model: 'first', inputs: [] }]);
+  });
+
+  it('a model needs a name of its own, and its depends_on may be anything', () => {
+    expect(tables({ 'model.p.a': { resource_type: 'model', schema: S, alias: 't' } })).toEqual([]);
+    expect(dbtModels({ nodes: { 'model.p.a': { ...model('a'), depends_on: null } } }, S)).toEqual([{ table: 'a', model: 'a', inputs: [] }]);
+  });
+
+  it('reads at most 2000 input ids of a model', () => {
+    const ids = [...Array.from({ length: MAX_INPUTS * 4 }, (_, i) => `model.p.missing${String(i)}`), 'model.p.b'];
+    expect(dbtModels({ nodes: { 'model.p.a': model('a', ids), 'model.p.b': model('b') } }, S)[0]).toEqual({ table: 'a', model: 'a', inputs: [] });
+  });
+
+  it(`takes ${String(MAX_MODELS)} models at most`, () => {
+    const nodes = Object.fromEntries(Array.from({ length: 5001 }, (_, i) => [`model.p.m${String(i).padStart(5, '0')}`, model(`m${String(i).padStart(5, '0')}`, [])]));
+    const models = dbtModels({ nodes }, S);
+    expect(models).toHaveLength(5000);
+    expect(models.at(-1)?.table).toBe('m04999');
+  });
+
+  it("text that is not JSON gives the parser's own message", () => {
+    const result = parseDbtManifest('{not json', S);
+    expect('error' in result && result.error).not.toBe('it is not a JSON object');
+    expect('error' in result && result.error).toMatch(/JSON/);
   });
 });
