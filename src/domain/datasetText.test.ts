@@ -71,3 +71,24 @@ describe('linkHashtags', () => {
     );
   });
 });
+
+describe('freshnessLine and linkHashtags, at their edges', () => {
+  const NOW_AT = Date.parse('2026-11-22T12:00:00Z');
+  it('no freshness is an empty line; a blank or missing pipeline name reads "a pipeline"', () => {
+    expect(freshnessLine(null, NOW_AT, true)).toEqual({});
+    expect(freshnessLine(undefined, NOW_AT, true)).toEqual({});
+    expect(freshnessLine({ tables: [], failed: true, pipelineName: '  ' }, NOW_AT, false)).toEqual({ failed: 'The last run of a pipeline failed' });
+    expect(freshnessLine({ tables: [], failed: true }, NOW_AT, false)).toEqual({ failed: 'The last run of a pipeline failed' });
+  });
+
+  it('a fence starts a line (up to three spaces before it); code is indented four spaces or a tab', () => {
+    const link = (tag: string) => `[#${tag}](</t/${tag}>)`;
+    const hrefOf = (tag: string) => `/t/${tag}`;
+    expect(linkHashtags('a ```\n#one', hrefOf)).toBe(`a \`\`\`\n${link('one')}`);
+    expect(linkHashtags('x```\n#one', hrefOf)).toBe(`x\`\`\`\n${link('one')}`);
+    expect(linkHashtags('   ```\n#one\n```\n#two', hrefOf)).toBe(`   \`\`\`\n#one\n\`\`\`\n${link('two')}`);
+    expect(linkHashtags('word    #one', hrefOf)).toBe(`word    ${link('one')}`);
+    expect(linkHashtags(' #one', hrefOf)).toBe(` ${link('one')}`);
+    expect(linkHashtags('    #one\n\t#two', hrefOf)).toBe('    #one\n\t#two');
+  });
+});
