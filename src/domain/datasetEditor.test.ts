@@ -255,3 +255,41 @@ describe('raw data rows', () => {
     fc.assert(fc.property(hostileStringWithHuge, (raw) => void rawDataRows(raw)));
   });
 });
+
+describe('the dataset form, at its edges', () => {
+  const VALID_FORM = { ...EMPTY_DATASET_FORM, title: 'Revenue', query: 'select 1' };
+
+  it('a "." part of an alias cannot be addressed', () => {
+    expect(checkAlias('a/./b')).toEqual({ ok: false, message: DATASET_FORM_TEXTS.aliasSegments });
+    expect(checkAlias('./a')).toEqual({ ok: false, message: DATASET_FORM_TEXTS.aliasSegments });
+  });
+
+  it('blank JSON is not given; a parse error loses the engine\'s "in JSON at position"', () => {
+    expect(jsonObjectError('  \n ')).toBeNull();
+    expect(jsonObjectError('{"abcdefghij": 1 "b": 2}')).toBe("Invalid JSON at line 1, column 18: Expected ',' or '}' after property value");
+  });
+
+  it('the limits: 500 characters of title, 100 of a tag, 50 tags', () => {
+    expect(checkDatasetForm({ ...VALID_FORM, title: 't'.repeat(500) }).ok).toBe(true);
+    expect(checkDatasetForm({ ...VALID_FORM, title: 't'.repeat(501) })).toEqual({ ok: false, errors: { title: DATASET_FORM_TEXTS.titleTooLong } });
+    expect(checkDatasetForm({ ...VALID_FORM, tags: 'g'.repeat(100) }).ok).toBe(true);
+    expect(checkDatasetForm({ ...VALID_FORM, tags: 'g'.repeat(101) })).toEqual({ ok: false, errors: { tags: DATASET_FORM_TEXTS.tagTooLong } });
+    const fifty = Array.from({ length: 50 }, (_, i) => `t${String(i)}`);
+    expect(checkDatasetForm({ ...VALID_FORM, tags: fifty.join(' ') }).ok).toBe(true);
+    expect(checkDatasetForm({ ...VALID_FORM, tags: [...fifty, 'one_more'].join(' ') })).toEqual({ ok: false, errors: { tags: DATASET_FORM_TEXTS.tooManyTags } });
+  });
+
+  it('a refused alias is reported; blank text is no query, no raw data and no description', () => {
+    expect(checkDatasetForm({ ...VALID_FORM, alias: 'a b' })).toEqual({ ok: false, errors: { alias: DATASET_FORM_TEXTS.aliasSpaces } });
+    const check = checkDatasetForm({ ...VALID_FORM, query: ' \n', rawData: '[]', description: '  ' });
+    expect(check.ok && check.body).toMatchObject({ query: null, rawData: '[]', description: null });
+    const swapped = checkDatasetForm({ ...VALID_FORM, rawData: '  ' });
+    expect(swapped.ok && swapped.body).toMatchObject({ query: 'select 1', rawData: null });
+  });
+
+  it('raw data rows: blank or not a list is none', () => {
+    expect(rawDataRows('  ')).toBeNull();
+    expect(rawDataRows('{"a":1}')).toBeNull();
+    expect(rawDataRows('[{"a":1},[2],null]')).toEqual([{ a: 1 }]);
+  });
+});
