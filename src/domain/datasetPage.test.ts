@@ -208,3 +208,46 @@ describe('shareCopiesLink', () => {
     expect(['copy', 'email', 'teams', 'slack', 'message'].filter((target) => shareCopiesLink(target as (typeof SHARE_TARGETS)[number]))).toEqual(['copy', 'slack']);
   });
 });
+
+describe('the dataset page, at its edges', () => {
+  it('a file name: spaces and emoji stay; DEL, lone surrogates and trailing dots go', () => {
+    expect(safeFileName('a b')).toBe('a b');
+    expect(safeFileName('a\u007fb')).toBe('a-b');
+    expect(safeFileName('a\uD800b')).toBe('a-b');
+    expect(safeFileName('a\uDFFFb')).toBe('a-b');
+    expect(safeFileName('a\uE000b')).toBe('a\uE000b');
+    expect(safeFileName('a😀b')).toBe('a😀b');
+    expect(safeFileName('report..')).toBe('report');
+  });
+
+  it('empty raw data is not raw data; a description without text is empty markdown', () => {
+    expect(exportChoice({ id: 'd1', alias: 'n', rawData: '', _links: {} })).toEqual({ kind: 'description', fileName: 'n.md', text: '', mimeType: 'text/markdown' });
+  });
+
+  it('starred by email: trimmed on both sides, and never by a missing email', () => {
+    expect(isLikedBy({ likedByProfiles: [{ id: 'x', email: ' ada@example.com ' }] }, { id: 'p1', email: ' ADA@example.com ' })).toBe(true);
+    expect(isLikedBy({ likedByProfiles: [{ id: 'x' }] }, { id: 'p1' })).toBe(false);
+    expect(isLikedBy({ likedByProfiles: [{ id: 'p1' }] }, { id: 'p1' })).toBe(true);
+  });
+
+  it('share and save are enabled by the self link', () => {
+    const withSelf = { _links: { self: link() } };
+    expect(actionEnabled('share', withSelf)).toBe(true);
+    expect(actionEnabled('save', withSelf)).toBe(true);
+    expect(actionEnabled('share', { _links: {} })).toBe(false);
+    expect(actionEnabled('save', { _links: {} })).toBe(false);
+  });
+
+  it('the source: null or blank parts are none, only http(s) pictures at the start, no empty keys', () => {
+    expect(datasetSource({ _embedded: null })).toBeUndefined();
+    expect(datasetSource({ _embedded: { source: null } })).toBeUndefined();
+    expect(datasetSource({ _embedded: { source: { name: '  ', description: ' ' } } })).toBeUndefined();
+    expect(datasetSource({ _embedded: { source: { picture: 'javascript:alert("http://x")' } } })).toBeUndefined();
+    expect(datasetSource({ _embedded: { source: { picture: 'http://x/p.png' } } })).toEqual({ picture: 'http://x/p.png' });
+    const named = datasetSource({ _embedded: { source: { name: ' Sales ' } } });
+    expect(named).toEqual({ name: 'Sales' });
+    expect(Object.keys(named ?? {})).toEqual(['name']);
+    expect(Object.keys(datasetSource({ _embedded: { source: { description: 'd' } } }) ?? {})).toEqual(['description']);
+    expect(Object.keys(datasetSource({ _embedded: { source: { picture: 'https://x/p.png' } } }) ?? {})).toEqual(['picture']);
+  });
+});
