@@ -40,3 +40,44 @@ describe('jobReason', () => {
     );
   });
 });
+
+describe('jobReason, at its edges', () => {
+  it('no one named: "someone", or the schedule', () => {
+    expect(jobReason({ triggeredBy: 'manual:', _embedded: { profile: null } })).toBe('Started by someone');
+    expect(jobReason({ triggeredBy: 'verification:' })).toBe('Verification started by someone');
+    expect(jobReason({ triggeredBy: 'schedule' })).toBe('Scheduled: on schedule');
+    expect(jobReason({ _embedded: { profile: null } })).toBe('Started');
+    expect(jobReason({ triggeredBy: 'manual: ', _embedded: { profile: { email: 'ann@example.com' } } })).toBe('Started by ann@example.com');
+    expect(jobReason({ triggeredBy: 'verification:', _embedded: { profile: { email: 'ann@example.com' } } })).toBe('Verification started by ann@example.com');
+  });
+
+  it('a bare "manual" names the profile only when there is one; another cause is shown as it is', () => {
+    expect(jobReason({ triggeredBy: 'manual' })).toBe('manual');
+    expect(jobReason({ triggeredBy: 'Manual', _embedded: { profile: { email: 'ann@example.com' } } })).toBe('Started by ann@example.com');
+    expect(jobReason({ triggeredBy: 'api call', _embedded: { profile: { email: 'ann@example.com' } } })).toBe('api call');
+  });
+
+  it('the attempt is shown for whole counts from 1, with a maximum above 1', () => {
+    expect(jobReason({ triggeredBy: 'api', attempt: 1, maxAttempts: 3 })).toBe('api (attempt 1 of 3)');
+    expect(jobReason({ triggeredBy: 'api', attempt: null, maxAttempts: 3 })).toBe('api');
+    expect(jobReason({ triggeredBy: 'api', attempt: 2, maxAttempts: null })).toBe('api');
+    expect(jobReason({ triggeredBy: 'api', attempt: 1.5, maxAttempts: 3 })).toBe('api');
+    expect(jobReason({ triggeredBy: 'api', attempt: 0, maxAttempts: 3 })).toBe('api');
+    expect(jobReason({ triggeredBy: 'api', attempt: 2, maxAttempts: 2.5 })).toBe('api');
+  });
+
+  it('control characters are one space, the cause is trimmed and cut at 200 characters', () => {
+    expect(jobReason({ triggeredBy: '  a\n\r\tb\u007fc  ' })).toBe('a b c');
+    expect(jobReason({ triggeredBy: 'x'.repeat(200) })).toBe('x'.repeat(200));
+    expect(jobReason({ triggeredBy: 'x'.repeat(201) })).toBe(`${'x'.repeat(199)}…`);
+  });
+
+  it('the whole line is cut past 240 characters', () => {
+    const cause = `pipeline ${'p'.repeat(191)}`; // 200 characters
+    // 'Triggered by ' (13) + 200 + ' (attempt 100000 of 100000)' (27) = 240
+    expect(jobReason({ triggeredBy: cause, attempt: 100000, maxAttempts: 100000 })).toBe(`Triggered by ${cause} (attempt 100000 of 100000)`);
+    const long = jobReason({ triggeredBy: cause, attempt: 1000000, maxAttempts: 100000 });
+    expect(long).toBe(`${`Triggered by ${cause} (attempt 1000000 of 100000)`.slice(0, 239)}…`);
+    expect(long).toHaveLength(240);
+  });
+});
