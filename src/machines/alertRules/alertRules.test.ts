@@ -11,6 +11,7 @@ import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions } 
 import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
 import { alertRulesActors } from './alertRules.actors';
 import { alertRulesMachine, draftOf, readDraft, saveErrors, type AlertRulesContext, type AlertRulesInput, type DraftRule, type SaveAlertRulesInput } from './alertRules.machine';
+import { deferred } from '../testing/deferred.fixture';
 
 const link = (href: string) => ({ href: `http://api.test/api${href}` });
 const DATASET = { _links: { 'alert rules': link('/datasets/d1/alert-rules') } };
@@ -169,16 +170,6 @@ describe('readDraft and saveErrors', () => {
 // Independent checks (issue 40): the actors are the test's own, the expected drafts and texts are
 // written here by hand.
 describe('alertRules, checked by hand', () => {
-  function deferred<T>() {
-    let resolve!: (value: T) => void;
-    let reject!: (error: unknown) => void;
-    const promise = new Promise<T>((yes, no) => {
-      resolve = yes;
-      reject = no;
-    });
-    return { promise, resolve, reject };
-  }
-
   /** The machine with actors the test answers; loaded with `rules`, in the editor. */
   async function editing(rules: AlertRules) {
     const saves: { input: SaveAlertRulesInput; answer: ReturnType<typeof deferred<AlertRules>> }[] = [];

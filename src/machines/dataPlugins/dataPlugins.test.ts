@@ -9,6 +9,7 @@ import type { ModelStep, ReplayLog } from '../testing';
 import { dataPluginsActors } from './dataPlugins.actors';
 import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
 import { dataPluginsMachine, type DataPluginsContext, type PluginInput, type PluginListQuery } from './dataPlugins.machine';
+import { deferred } from '../testing/deferred.fixture';
 
 const API = 'http://api.test/api';
 const WORKSPACE = {
@@ -123,15 +124,6 @@ describe('dataPlugins actors against the API', () => {
 // Independent checks (issue 40): the actors are the test's own and answer when the test says; the
 // expected queries, notices and texts are written here by hand.
 describe('dataPlugins, checked by hand', () => {
-  function deferred<T>() {
-    let resolve!: (value: T) => void;
-    let reject!: (error: unknown) => void;
-    const promise = new Promise<T>((yes, no) => {
-      resolve = yes;
-      reject = no;
-    });
-    return { promise, resolve, reject };
-  }
   type Page = { items: DataPlugin[]; totalElements: number; totalPages: number };
 
   function start(installed = false) {

@@ -9,6 +9,7 @@ import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions, t
 import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
 import { dataStoreFormActors } from './dataStoreForm.actors';
 import { dataStoreFormMachine, defaultStoreName, saveFailure, selectBusy, selectCanSave, STORE_POLL_MS, type DataStoreFormInput, type LoadedStore, type SaveStoreInput, type StoreInput } from './dataStoreForm.machine';
+import { deferred } from '../testing/deferred.fixture';
 
 const BASE = 'http://api.test/api';
 const workspace: Workspace = {
@@ -156,15 +157,6 @@ describe('data store form scenarios', () => {
 // Independent checks (issue 40): the actors and the router's moves are the test's own, and the
 // expected bodies, messages and texts are written here by hand.
 describe('dataStoreForm, checked by hand', () => {
-  function deferred<T>() {
-    let resolve!: (value: T) => void;
-    let reject!: (error: unknown) => void;
-    const promise = new Promise<T>((yes, no) => {
-      resolve = yes;
-      reject = no;
-    });
-    return { promise, resolve, reject };
-  }
   type Call = { name: string; input: unknown; answer: ReturnType<typeof deferred<unknown>> };
 
   function start(input: DataStoreFormInput) {

@@ -8,6 +8,7 @@ import { modelPaths, replayPath, unvisitedStates, unwalkedTransitions, type Repl
 import { invitationsActors } from './invitations.actors';
 import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
 import { invitationsMachine, type SendInput, type TargetInput, type WorkspaceInput } from './invitations.machine';
+import { deferred } from '../testing/deferred.fixture';
 
 const BASE = 'http://api.test/api';
 const workspace: Workspace = {
@@ -115,17 +116,6 @@ describe('invitations scenarios', () => {
 // Independent checks (issue 40): the actors are the test's own, the expected lists are computed
 // here, and the texts are the spec's words, not INVITATION_TEXT's.
 describe('invitations, checked by hand', () => {
-  /** A promise the test settles when it chooses. */
-  function deferred<T>() {
-    let resolve!: (value: T) => void;
-    let reject!: (error: unknown) => void;
-    const promise = new Promise<T>((yes, no) => {
-      resolve = yes;
-      reject = no;
-    });
-    return { promise, resolve, reject };
-  }
-
   function start(overrides: { remove?: () => Promise<unknown>; revoke?: () => Promise<unknown> } = {}) {
     const lists: ReturnType<typeof deferred<Invitation[]>>[] = [];
     const calls: string[] = [];

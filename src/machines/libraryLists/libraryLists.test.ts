@@ -11,6 +11,7 @@ import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
 import { libraryListsActors } from './libraryLists.actors';
 import { canDelete, libraryListsMachine, selectConfirmOpen, selectDialogOpen, type LibraryKind, type LibraryListsContext, type LibraryListsSnapshot, type SaveListInput } from './libraryLists.machine';
 import type { HalLike } from '../../domain/hal';
+import { deferred } from '../testing/deferred.fixture';
 
 const API = 'http://api.test/api';
 const workspace = { id: 'w', _links: { channels: { href: `${API}/workspaces/w/channels` }, 'create channel': { href: `${API}/workspaces/w/channels/n1` } } };
@@ -125,15 +126,6 @@ describe('library rows with the real actors', () => {
 // Independent checks (issue 40): the actors are the test's own and answer when the test says; the
 // dialogs, inputs and texts expected are written here by hand.
 describe('libraryLists, checked by hand', () => {
-  function deferred<T>() {
-    let resolve!: (value: T) => void;
-    let reject!: (error: unknown) => void;
-    const promise = new Promise<T>((yes, no) => {
-      resolve = yes;
-      reject = no;
-    });
-    return { promise, resolve, reject };
-  }
   type Call = { name: string; input: unknown; answer: ReturnType<typeof deferred<unknown>> };
 
   function start(kind: 'LIST' | 'SOURCE' = 'LIST', space: typeof workspace | { id: string; _links: Record<string, { href: string }> } = workspace) {
