@@ -36,7 +36,7 @@ export function sdkHasWork(location: { pathname: string; search: string }, cooki
 }
 
 /** The provider's redirect back (auth0-react's hasAuthParams); /oauth's code is a data source's. */
-export function isProviderRedirect(location: { pathname: string; search: string }): boolean {
+function isProviderRedirect(location: { pathname: string; search: string }): boolean {
   const params = new URLSearchParams(location.search);
   const authParams = (params.has('code') || params.has('error')) && params.has('state');
   return authParams && parseRoute(location.pathname)?.name !== 'oauth';
