@@ -7,7 +7,7 @@ import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
 import { MAX_ALERT_RULES } from '../../domain/alertRules';
 import { hostileString } from '../../domain/hostile.fixture';
-import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
+import { modelPaths, pathOf, replayPath, replayTest, unvisitedStates, unwalkedTransitions } from '../testing';
 import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
 import { alertRulesActors } from './alertRules.actors';
 import { alertRulesMachine, draftOf, readDraft, saveErrors, type AlertRulesContext, type AlertRulesInput, type DraftRule, type SaveAlertRulesInput } from './alertRules.machine';
@@ -94,7 +94,7 @@ describe.each(cases)('alertRules machine for %s, generated paths', (name, loaded
     }
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_, path) => {
+  replayTest.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_, path) => {
     await replayPath(alertRulesMachine, path, {
       input,
       states: {

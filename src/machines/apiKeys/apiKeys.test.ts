@@ -5,7 +5,7 @@ import { fakeFetch } from '../../api/testing/fakeFetch';
 import { API_KEY_NAME_REQUIRED } from '../../domain/validation';
 import type { ApiKey } from '../../domain/resources';
 import { COPIED_TOAST_MS } from '../../domain/constants';
-import { modelPaths, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
+import { modelPaths, replayPath, replayTest, unvisitedStates, unwalkedTransitions } from '../testing';
 import type { ModelStep } from '../testing';
 import { apiKeysActors } from './apiKeys.actors';
 import { apiKeysMachine, selectCreateEnabled, selectNewEnabled } from './apiKeys.machine';
@@ -138,7 +138,7 @@ describe('apiKeys machine, generated paths', () => {
     }
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_, path) => {
+  replayTest.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_, path) => {
     await replayPath(apiKeysMachine, path, {
       input,
       states: {

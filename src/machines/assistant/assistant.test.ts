@@ -3,7 +3,7 @@ import { createActor, fromPromise, waitFor } from 'xstate';
 import { createApiClient } from '../../api/client';
 import { fakeFetch } from '../../api/testing/fakeFetch';
 import type { QuestionAnswer, Workspace } from '../../domain/resources';
-import { modelPaths, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
+import { modelPaths, replayPath, replayTest, unvisitedStates, unwalkedTransitions } from '../testing';
 import { assistantActors } from './assistant.actors';
 import { answerTarget, assistantMachine, selectCanSubmit } from './assistant.machine';
 import type { AskInput, AssistantContext } from './assistant.machine';
@@ -46,7 +46,7 @@ describe('assistant machine, generated paths', () => {
     }
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_, path) => {
+  replayTest.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_, path) => {
     const log = await replayPath(assistantMachine, path, {
       input,
       states: {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiFailure } from '../../api/errors';
 import { MESSAGES } from '../../domain/errors';
 import type { Profile, Workspace } from '../../domain/resources';
-import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
+import { modelPaths, pathOf, replayPath, replayTest, unvisitedStates, unwalkedTransitions } from '../testing';
 import type { ReplayLog } from '../testing';
 import { authMachine, type AuthInput, type BootstrapOutput } from './auth.machine';
 import { authFailureMessage, failureIsStaleAnswer, failureIsUnverifiedEmail, failureNeedsSignIn, isSignedIn } from './auth.rules';
@@ -135,7 +135,7 @@ describe('auth machine (model-based)', () => {
     }
   });
 
-  it.each(names.flatMap((name) => pathsOf[name].map((p) => [`${name}: ${p.description}`, name, p] as const)))('replay: %s', async (_, name, path) => {
+  replayTest.each(names.flatMap((name) => pathsOf[name].map((p) => [`${name}: ${p.description}`, name, p] as const)))('replay: %s', async (_, name, path) => {
     await replayPath(authMachine, path, { input: INPUTS[name], states: statesFor(name) });
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, waitFor } from 'xstate';
 import { fakeFetch } from '../../api/testing/fakeFetch';
-import { modelPaths, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
+import { modelPaths, replayPath, replayTest, unvisitedStates, unwalkedTransitions } from '../testing';
 import { changePasswordActors } from './changePassword.actors';
 import { changePasswordMachine } from './changePassword.machine';
 
@@ -19,7 +19,7 @@ describe('changePassword machine, generated paths', () => {
     expect(unwalkedTransitions(changePasswordMachine, paths, { input, events })).toEqual([]);
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_, path) => {
+  replayTest.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_, path) => {
     await replayPath(changePasswordMachine, path, {
       input,
       states: {

@@ -5,7 +5,7 @@ import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
 import { selectedChannel } from '../../domain/library';
 import type { Channel } from '../../domain/resources';
-import { modelPaths, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
+import { modelPaths, replayPath, replayTest, unvisitedStates, unwalkedTransitions } from '../testing';
 import type { ReplayLog } from '../testing';
 import { channelSelectionActors } from './channelSelection.actors';
 import { channelSelectionMachine, selectSelected, type ChannelSelectionContext, type ChannelSelectionSnapshot, type LoadChannelsInput } from './channelSelection.machine';
@@ -34,7 +34,7 @@ describe.each(['', 'in:weekly-review'])('channel selection from search "%s" (mod
     expect(unwalkedTransitions(channelSelectionMachine, paths, { input, events })).toEqual([]);
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
+  replayTest.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
     const log = await replayPath(channelSelectionMachine, path, {
       input,
       states: {

@@ -4,7 +4,7 @@ import { createApiClient } from '../../api/client';
 import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
 import type { Comment, CommentsCollection, Dataset } from '../../domain/resources';
-import { modelPaths, replayPath, unvisitedStates, unwalkedTransitions, type ReplayLog } from '../testing';
+import { modelPaths, replayPath, replayTest, unvisitedStates, unwalkedTransitions, type ReplayLog } from '../testing';
 import { commentThreadActors } from './commentThread.actors';
 import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
 import { commentThreadMachine, likedBy, selectBusyId, selectConfirmOpen, selectError, selectHasMore, type CommentThreadSnapshot } from './commentThread.machine';
@@ -64,7 +64,7 @@ describe('the comment thread (model-based)', () => {
     expect(unwalkedTransitions(commentThreadMachine, paths, options)).toEqual([]);
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
+  replayTest.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
     await replayPath(commentThreadMachine, path, {
       input,
       states: {

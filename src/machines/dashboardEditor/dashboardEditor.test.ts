@@ -5,7 +5,7 @@ import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
 import { NEW_TEXT_BLOCK, parseBlocks, serialiseBlocks } from '../../domain/dashboard/blocks';
 import type { Workspace } from '../../domain/resources';
-import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions, type EventCases, type ModelPath } from '../testing';
+import { modelPaths, pathOf, replayPath, replayTest, unvisitedStates, unwalkedTransitions, type EventCases, type ModelPath } from '../testing';
 import { dashboardEditorActors } from './dashboardEditor.actors';
 import { dashboardContentOf, dashboardEditorMachine, type DashboardEditorContext, type DashboardEditorInput, type SaveContentInput } from './dashboardEditor.machine';
 
@@ -76,7 +76,7 @@ describe.each(cases)('dashboardEditor machine for %s, generated paths', (name, w
     }
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_, path) => {
+  replayTest.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_, path) => {
     await replayPath(dashboardEditorMachine, path, {
       input,
       states: {
@@ -163,7 +163,7 @@ describe('dashboardEditor machine, block paths', () => {
     }
   });
 
-  it.each(paths.filter((p) => p.steps.some((s) => s.event.type === 'xstate.done.actor.saveContent')).slice(0, 12).map((p) => [p.description, p] as const))('replay: %s, saving what the blocks say', async (_, path) => {
+  replayTest.each(paths.filter((p) => p.steps.some((s) => s.event.type === 'xstate.done.actor.saveContent')).slice(0, 12).map((p) => [p.description, p] as const))('replay: %s, saving what the blocks say', async (_, path) => {
     await replayPath(dashboardEditorMachine, path, {
       input,
       states: {
@@ -235,7 +235,7 @@ describe('dashboardEditor machine, picker paths', () => {
     }
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_, path) => {
+  replayTest.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_, path) => {
     await replayPath(dashboardEditorMachine, path, {
       input,
       states: {

@@ -5,7 +5,7 @@ import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
 import { DATA_STORE_TEXTS } from '../../domain/dataStores';
 import type { DataPlugin, DataStore, Workspace } from '../../domain/resources';
-import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions, type ReplayLog } from '../testing';
+import { modelPaths, pathOf, replayPath, replayTest, unvisitedStates, unwalkedTransitions, type ReplayLog } from '../testing';
 import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
 import { dataStoreFormActors } from './dataStoreForm.actors';
 import { dataStoreFormMachine, defaultStoreName, saveFailure, selectBusy, selectCanSave, STORE_POLL_MS, type DataStoreFormInput, type LoadedStore, type SaveStoreInput, type StoreInput } from './dataStoreForm.machine';
@@ -64,7 +64,7 @@ describe.each(inputs)('the data store form for %s (model-based)', (_, input) => 
     expect(unwalkedTransitions(dataStoreFormMachine, paths, options).filter((t) => input.datastoreId !== null || !/confirming|deleting|refresh|storePoll|user\.delete/.test(t))).toEqual([]);
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
+  replayTest.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
     await replayPath(dataStoreFormMachine, path, {
       input,
       states: {

@@ -4,7 +4,7 @@ import { createApiClient } from '../../api/client';
 import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
 import type { DataStore, Workspace } from '../../domain/resources';
-import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions, type ReplayLog } from '../testing';
+import { modelPaths, pathOf, replayPath, replayTest, unvisitedStates, unwalkedTransitions, type ReplayLog } from '../testing';
 import { dataStoreListActors } from './dataStoreList.actors';
 import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
 import { dataStoreListMachine, LIST_POLL_MS, selectConfirmOpen, type TargetInput, type WorkspaceInput } from './dataStoreList.machine';
@@ -40,7 +40,7 @@ describe('the data stores list (model-based)', () => {
     expect(unwalkedTransitions(dataStoreListMachine, paths, options)).toEqual([]);
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
+  replayTest.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
     await replayPath(dataStoreListMachine, path, {
       input,
       states: {

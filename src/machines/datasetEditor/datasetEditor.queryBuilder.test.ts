@@ -4,7 +4,7 @@ import { ApiFailure } from '../../api/errors';
 import type { QueryEdit, QueryMode } from '../../domain/queryBuilderEdit';
 import { readQuery } from '../../domain/queryBuilderRead';
 import type { Dataset, DatasetPreview } from '../../domain/resources';
-import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
+import { modelPaths, pathOf, replayPath, replayTest, unvisitedStates, unwalkedTransitions } from '../testing';
 import { datasetEditorMachine, PREVIEW_DEBOUNCE_MS, selectPreviewState, selectQueryMode, type DatasetEditorContext, type DatasetEditorInput, type LoadedEditor } from './datasetEditor.machine';
 
 // Questions without SQL (issue 38): the dataset editor's query builder. Picks are user.buildQuery
@@ -142,7 +142,7 @@ describe.each(cases)('datasetEditor machine, the query builder on %s, generated 
     }
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_, path) => {
+  replayTest.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_, path) => {
     await replayPath(datasetEditorMachine, path, {
       input,
       states: {

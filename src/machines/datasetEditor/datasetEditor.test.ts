@@ -9,7 +9,7 @@ import { changedFields, DATASET_FORM_TEXTS } from '../../domain/datasetEditor';
 import type { QueryMode } from '../../domain/queryBuilderEdit';
 import { parseVisualisation } from '../../domain/visualisation/spec';
 import type { Dataset, DatasetPreview } from '../../domain/resources';
-import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
+import { modelPaths, pathOf, replayPath, replayTest, unvisitedStates, unwalkedTransitions } from '../testing';
 import { datasetEditorActors } from './datasetEditor.actors';
 import {
   datasetEditorMachine,
@@ -191,7 +191,7 @@ describe.each(cases)('datasetEditor machine for %s, generated paths', (name, inp
     }
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_, path) => {
+  replayTest.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_, path) => {
     await replayPath(datasetEditorMachine, path, {
       input,
       states: {

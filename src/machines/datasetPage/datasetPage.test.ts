@@ -4,7 +4,7 @@ import { createApiClient } from '../../api/client';
 import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
 import type { Dataset } from '../../domain/resources';
-import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions, type EventCases, type ModelPath } from '../testing';
+import { modelPaths, pathOf, replayPath, replayTest, unvisitedStates, unwalkedTransitions, type EventCases, type ModelPath } from '../testing';
 import { datasetPageActors } from './datasetPage.actors';
 import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
 import { datasetPageMachine, selectBusy, selectIsLiked } from './datasetPage.machine';
@@ -90,7 +90,7 @@ describe.each(Object.entries(suites))('datasetPage: %s (model-based)', (_name, e
     expect(unwalkedTransitions(datasetPageMachine, paths, { input, events })).toEqual([]);
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
+  replayTest.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
     await replayPath(datasetPageMachine, path, {
       input,
       states: {

@@ -5,7 +5,7 @@ import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
 import { CATALOGUE_TEXTS } from '../../domain/catalogue';
 import type { DataPlugin } from '../../domain/resources';
-import { modelPaths, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
+import { modelPaths, replayPath, replayTest, unvisitedStates, unwalkedTransitions } from '../testing';
 import type { ModelStep, ReplayLog } from '../testing';
 import { discoveryUploadActors } from './discoveryUpload.actors';
 import { discoveryUploadMachine, uploadFailure, type DiscoveryUploadContext, type PublishInput } from './discoveryUpload.machine';
@@ -75,7 +75,7 @@ describe('discoveryUpload machine (model-based)', () => {
     for (const path of paths) for (let i = 1; i < path.steps.length; i += 1) checkStep(path.steps[i - 1]!, path.steps[i]!);
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
+  replayTest.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
     await replayPath(discoveryUploadMachine, path, {
       input,
       states: {

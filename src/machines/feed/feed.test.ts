@@ -4,7 +4,7 @@ import { createActor, waitFor } from 'xstate';
 import { createApiClient } from '../../api/client';
 import { fakeFetch } from '../../api/testing/fakeFetch';
 import type { Dataset, DatasetsCollection } from '../../domain/resources';
-import { modelPaths, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
+import { modelPaths, replayPath, replayTest, unvisitedStates, unwalkedTransitions } from '../testing';
 import type { ModelStep } from '../testing';
 import { feedActors } from './feed.actors';
 import {
@@ -142,7 +142,7 @@ describe('feed machine, generated paths', () => {
     }
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_, path) => {
+  replayTest.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_, path) => {
     await replayPath(feedMachine, path, {
       input,
       states: {

@@ -4,7 +4,7 @@ import { createApiClient } from '../../api/client';
 import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
 import type { Notification, NotificationSettings, NotificationsCollection } from '../../domain/resources';
-import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions, type ReplayLog } from '../testing';
+import { modelPaths, pathOf, replayPath, replayTest, unvisitedStates, unwalkedTransitions, type ReplayLog } from '../testing';
 import { inboxActors } from './inbox.actors';
 import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
 import { inboxMachine, selectCanLoadMore, selectCanMarkAllRead, type InboxSnapshot } from './inbox.machine';
@@ -60,7 +60,7 @@ describe('the inbox (model-based)', () => {
     expect(unwalkedTransitions(inboxMachine, paths, options)).toEqual([]);
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
+  replayTest.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
     const log = await replayPath(inboxMachine, path, {
       states: {
         // Only a notification carrying the link is acted on.

@@ -4,7 +4,7 @@ import { createApiClient } from '../../api/client';
 import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
 import type { Invitation, Workspace } from '../../domain/resources';
-import { modelPaths, replayPath, unvisitedStates, unwalkedTransitions, type ReplayLog } from '../testing';
+import { modelPaths, replayPath, replayTest, unvisitedStates, unwalkedTransitions, type ReplayLog } from '../testing';
 import { invitationsActors } from './invitations.actors';
 import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
 import { invitationsMachine, type SendInput, type TargetInput, type WorkspaceInput } from './invitations.machine';
@@ -58,7 +58,7 @@ describe('the invitations list (model-based)', () => {
     expect(unwalkedTransitions(invitationsMachine, paths, options)).toEqual([]);
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
+  replayTest.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
     await replayPath(invitationsMachine, path, {
       input,
       states: {

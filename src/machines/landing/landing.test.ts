@@ -4,7 +4,7 @@ import { createApiClient } from '../../api/client';
 import { fakeFetch } from '../../api/testing/fakeFetch';
 import { ApiFailure } from '../../api/errors';
 import type { Job, Workspace } from '../../domain/resources';
-import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
+import { modelPaths, pathOf, replayPath, replayTest, unvisitedStates, unwalkedTransitions } from '../testing';
 import type { ReplayLog } from '../testing';
 import { landingActors } from './landing.actors';
 import { landingMachine } from './landing.machine';
@@ -40,7 +40,7 @@ describe('landing machine (model-based)', () => {
     expect([...outcomes].sort()).toEqual([...ROUTES].sort());
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_, path) => {
+  replayTest.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_, path) => {
     await replayPath(landingMachine, path, {
       input,
       states: {

@@ -5,7 +5,7 @@ import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
 import { LIBRARY_TEXT } from '../../domain/library';
 import type { Channel } from '../../domain/resources';
-import { modelPaths, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
+import { modelPaths, replayPath, replayTest, unvisitedStates, unwalkedTransitions } from '../testing';
 import type { ModelStep } from '../testing';
 import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
 import { libraryListsActors } from './libraryLists.actors';
@@ -73,7 +73,7 @@ describe.each(['LIST', 'SOURCE'] as const)('library rows of kind %s (model-based
     if (kind === 'LIST') expect(unwalkedTransitions(libraryListsMachine, paths, { input, events })).toEqual([]);
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
+  replayTest.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
     for (let i = 1; i < path.steps.length; i += 1) checkStep(path.steps[i - 1]!, path.steps[i]!);
     const log = await replayPath(libraryListsMachine, path, { input });
     for (const call of log.invocations.filter((c) => c.src === 'saveList')) {

@@ -5,7 +5,7 @@ import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
 import { LOG_POLL_MS } from '../../domain/constants';
 import type { Job, LogEntry } from '../../domain/resources';
-import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
+import { modelPaths, pathOf, replayPath, replayTest, unvisitedStates, unwalkedTransitions } from '../testing';
 import type { ReplayLog } from '../testing';
 import { logStreamActors } from './logStream.actors';
 import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
@@ -39,7 +39,7 @@ describe.each([
     expect(unwalkedTransitions(logStreamMachine, paths, { input, events })).toEqual([]);
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
+  replayTest.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
     await replayPath(logStreamMachine, path, {
       input,
       states: {

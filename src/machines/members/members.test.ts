@@ -5,7 +5,7 @@ import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
 import type { Member, MembersCollection } from '../../domain/resources';
 import type { PageInput } from '../pagedList/pagedList.machine';
-import { modelPaths, replayPath, unvisitedStates, unwalkedTransitions, type ReplayLog } from '../testing';
+import { modelPaths, replayPath, replayTest, unvisitedStates, unwalkedTransitions, type ReplayLog } from '../testing';
 import { membersActors } from './members.actors';
 import { membersMachine, selectEmpty, selectError, selectFirstLoad, selectHasMore, type MembersContext, type MembersInput, type MembersSnapshot } from './members.machine';
 
@@ -42,7 +42,7 @@ describe('members (model-based)', () => {
     expect(unwalkedTransitions(membersMachine, paths, options)).toEqual([]);
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
+  replayTest.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
     // what the pages read along the path add up to: each member once, where first seen
     const read = path.steps.flatMap(({ event }) => (event.type.startsWith('xstate.done.actor.') ? ((event as unknown as { output: MembersCollection }).output._embedded?.members ?? []) : []));
     const expected = [...new Set(read.map((m) => m.id))];

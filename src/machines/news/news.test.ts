@@ -5,7 +5,7 @@ import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
 import type { NewsCollection, NewsItem } from '../../domain/library';
 import type { PageInput } from '../pagedList/pagedList.machine';
-import { modelPaths, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
+import { modelPaths, replayPath, replayTest, unvisitedStates, unwalkedTransitions } from '../testing';
 import { newsActors } from './news.actors';
 import { newsMachine, selectEmpty, selectHasMore, type NewsContext, type NewsFirst, type NewsInput, type NewsSnapshot } from './news.machine';
 
@@ -43,7 +43,7 @@ describe('news (model-based)', () => {
     expect(unwalkedTransitions(newsMachine, paths, { input, events })).toEqual([]);
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
+  replayTest.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
     await replayPath(newsMachine, path, {
       input,
       states: {

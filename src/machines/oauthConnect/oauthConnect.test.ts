@@ -6,7 +6,7 @@ import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
 import { OAUTH_POLL_DELAY_MS, OAUTH_TEXTS } from '../../domain/oauth';
 import type { DataComponent, OAuthToken } from '../../domain/resources';
-import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
+import { modelPaths, pathOf, replayPath, replayTest, unvisitedStates, unwalkedTransitions } from '../testing';
 import type { ReplayLog } from '../testing';
 import { inspectPopup, oauthConnectActors, preparePkce } from './oauthConnect.actors';
 import { oauthConnectMachine, selectBusy, type OAuthConnectInput, type Prepared } from './oauthConnect.machine';
@@ -51,7 +51,7 @@ describe.each([
     expect(unwalkedTransitions(oauthConnectMachine, paths, { input, events })).toEqual([]);
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
+  replayTest.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
     await replayPath(oauthConnectMachine, path, {
       input,
       states: {

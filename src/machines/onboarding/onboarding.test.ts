@@ -6,7 +6,7 @@ import { fakeFetch } from '../../api/testing/fakeFetch';
 import { ONBOARDING_POLL_MS, ONBOARDING_SEARCH_DEBOUNCE_MS } from '../../domain/onboarding';
 import type { DataPlugin, Job, Pipeline, StoreTable, Workspace } from '../../domain/resources';
 import { ROW_POLL_MS } from '../jobRun/jobRun.machine';
-import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions, type ModelPath, type ReplayLog } from '../testing';
+import { modelPaths, pathOf, replayPath, replayTest, unvisitedStates, unwalkedTransitions, type ModelPath, type ReplayLog } from '../testing';
 import { onboardingActors } from './onboarding.actors';
 import { onboardingMachine, selectFirstRun, selectFirstRunLinks, selectPleaseWait, selectSearching, type OnboardingContext, type OnboardingInput, type PluginsInput, type PluginsPage } from './onboarding.machine';
 
@@ -95,7 +95,7 @@ describe('onboarding (model-based)', () => {
 
   for (const [input, paths] of pathsByInput) {
     describe(`/setup/${input.step}/${input.workspaceId}`, () => {
-      it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
+      replayTest.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
         await replayPath(onboardingMachine, path, {
           input,
           states: {

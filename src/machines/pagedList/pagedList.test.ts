@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { setup } from 'xstate';
 import { ApiFailure } from '../../api/errors';
 import { notProvidedActor } from '../notProvided';
-import { modelPaths, replayPath, unvisitedStates, unwalkedTransitions, type ModelStep } from '../testing';
+import { modelPaths, replayPath, replayTest, unvisitedStates, unwalkedTransitions, type ModelStep } from '../testing';
 import { appendNew, pagedList, selectEmpty, selectError, selectFirstLoad, selectHasMore, selectLoadingMore, selectMoreError, type PagedContext, type PagedEvent, type PageInput } from './pagedList.machine';
 
 // The paged list on its own, with the smallest page and item there are: whatever list is built on
@@ -132,7 +132,7 @@ describe('paged list (model-based)', () => {
     }
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
+  replayTest.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
     await replayPath(machine, path, {
       input,
       states: {

@@ -5,7 +5,7 @@ import { createApiClient } from '../../api/client';
 import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
 import type { Pipeline, PipelineWrite } from '../../domain/resources';
-import { modelPaths, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
+import { modelPaths, replayPath, replayTest, unvisitedStates, unwalkedTransitions } from '../testing';
 import { TABLE_PREFIX_MESSAGES } from '../../domain/tableNamespace';
 import { pipelineFormActors } from './pipelineForm.actors';
 import type { PipelineLineage } from '../../domain/lineageResources';
@@ -174,7 +174,7 @@ describe.each(cases)('pipelineForm machine for %s, generated paths', (_, input, 
     }
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_, path) => {
+  replayTest.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_, path) => {
     await replayPath(pipelineFormMachine, path, {
       input,
       states: {

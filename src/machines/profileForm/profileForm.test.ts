@@ -5,7 +5,7 @@ import { createApiClient } from '../../api/client';
 import { fakeFetch } from '../../api/testing/fakeFetch';
 import { PROFILE_TOAST_MS } from '../../domain/constants';
 import type { Profile } from '../../domain/resources';
-import { modelPaths, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
+import { modelPaths, replayPath, replayTest, unvisitedStates, unwalkedTransitions } from '../testing';
 import type { ModelStep } from '../testing';
 import { profileFormActors } from './profileForm.actors';
 import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
@@ -72,7 +72,7 @@ describe.each([
     }
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_, path) => {
+  replayTest.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_, path) => {
     await replayPath(profileFormMachine, path, {
       input,
       states: {

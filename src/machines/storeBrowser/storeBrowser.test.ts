@@ -4,7 +4,7 @@ import { createApiClient } from '../../api/client';
 import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
 import type { StoreTable, StoreTableSample, Workspace } from '../../domain/resources';
-import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions, type ReplayLog } from '../testing';
+import { modelPaths, pathOf, replayPath, replayTest, unvisitedStates, unwalkedTransitions, type ReplayLog } from '../testing';
 import { storeBrowserActors } from './storeBrowser.actors';
 import { selectVisibleTables, storeBrowserMachine, type StoreBrowserInput, type StoreBrowserSnapshot } from './storeBrowser.machine';
 
@@ -48,7 +48,7 @@ describe.each(INPUTS.map((input) => [input.table ?? 'no table', input] as const)
     expect(unwalkedTransitions(storeBrowserMachine, paths, options)).toEqual([]);
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
+  replayTest.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
     // the lineage view is the last one picked, or none yet (the screen's width decides)
     const picked = path.steps.map((step) => step.event).filter((e) => e.type === 'user.lineageView');
     expect((path.state as StoreBrowserSnapshot).context.lineageView).toBe(picked.length === 0 ? null : (picked.at(-1) as unknown as { view: string }).view);

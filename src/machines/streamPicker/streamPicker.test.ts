@@ -5,7 +5,7 @@ import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
 import type { Job, PipelineStreams } from '../../domain/resources';
 import { STREAM_TEXTS } from '../../domain/streamSelection';
-import { modelPaths, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
+import { modelPaths, replayPath, replayTest, unvisitedStates, unwalkedTransitions } from '../testing';
 import type { ModelStep, ReplayLog } from '../testing';
 import { streamPickerActors } from './streamPicker.actors';
 import { extractorOf, streamPickerMachine, type StreamPickerContext } from './streamPicker.machine';
@@ -86,7 +86,7 @@ describe('streamPicker machine (model-based)', () => {
     for (const path of paths) for (let i = 1; i < path.steps.length; i += 1) checkStep(path.steps[i - 1]!, path.steps[i]!);
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
+  replayTest.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
     await replayPath(streamPickerMachine, path, {
       input,
       states: {

@@ -3,7 +3,7 @@ import { createActor, fromPromise, waitFor } from 'xstate';
 import { createApiClient } from '../../api/client';
 import { fakeFetch } from '../../api/testing/fakeFetch';
 import type { Tag } from '../../domain/resources';
-import { modelPaths, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
+import { modelPaths, replayPath, replayTest, unvisitedStates, unwalkedTransitions } from '../testing';
 import { tagChipsActors } from './tagChips.actors';
 import { tagChipsMachine, type TagChipsContext, type TagChipsInput } from './tagChips.machine';
 
@@ -21,7 +21,7 @@ describe('tag chips machine, generated paths', () => {
     expect(unwalkedTransitions(tagChipsMachine, paths, { input, events })).toEqual([]);
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_, path) => {
+  replayTest.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_, path) => {
     await replayPath(tagChipsMachine, path, {
       input,
       states: {

@@ -4,7 +4,7 @@ import { createApiClient } from '../../api/client';
 import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
 import type { Pipeline } from '../../domain/resources';
-import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
+import { modelPaths, pathOf, replayPath, replayTest, unvisitedStates, unwalkedTransitions } from '../testing';
 import type { ReplayLog } from '../testing';
 import { watchActors } from './watch.actors';
 import { selectModalOpen, watchMachine, type SubscribeInput, type WatchInput } from './watch.machine';
@@ -36,7 +36,7 @@ describe.each([
     expect(unwalkedTransitions(watchMachine, paths, { input, events })).toEqual([]);
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
+  replayTest.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
     await replayPath(watchMachine, path, {
       input,
       states: {

@@ -5,7 +5,7 @@ import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
 import type { Workspace } from '../../domain/resources';
 import { WORKSPACE_TEXTS } from '../../domain/workspaceForm';
-import { modelPaths, pathOf, replayPath, unvisitedStates, unwalkedTransitions, type ReplayLog } from '../testing';
+import { modelPaths, pathOf, replayPath, replayTest, unvisitedStates, unwalkedTransitions, type ReplayLog } from '../testing';
 import { workspaceFormActors } from './workspaceForm.actors';
 import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
 import { saveFailure, workspaceFormMachine } from './workspaceForm.machine';
@@ -82,7 +82,7 @@ describe('the workspace form (model-based)', () => {
     expect(unwalkedTransitions(workspaceFormMachine, paths, options)).toEqual([]);
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
+  replayTest.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_d, path) => {
     await replayPath(workspaceFormMachine, path, {
       input,
       states: {

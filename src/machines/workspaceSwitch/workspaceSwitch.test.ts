@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { createApiClient } from '../../api/client';
 import { fakeFetch } from '../../api/testing/fakeFetch';
-import { modelPaths, replayPath, unvisitedStates, unwalkedTransitions } from '../testing';
+import { modelPaths, replayPath, replayTest, unvisitedStates, unwalkedTransitions } from '../testing';
 import { workspaceSwitchActors } from './workspaceSwitch.actors';
 import { workspaceSwitchMachine } from './workspaceSwitch.machine';
 import type { WorkspaceSwitchContext } from './workspaceSwitch.machine';
@@ -27,7 +27,7 @@ describe('workspaceSwitch machine, generated paths', () => {
     for (const step of switches) expect((step.event as unknown as { workspaceId: string }).workspaceId).toBe('w2');
   });
 
-  it.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_, path) => {
+  replayTest.each(paths.map((p) => [p.description, p] as const))('replay: %s', async (_, path) => {
     const log = await replayPath(workspaceSwitchMachine, path, {
       input,
       states: {
