@@ -121,3 +121,189 @@ describe('compileExpression on hostile input (property)', () => {
     );
   });
 });
+
+describe('compileExpression: each allowed method and operator, by hand', () => {
+  it.each([
+    // string methods
+    ['value => value.toLowerCase()', 'AbC', 'abc'],
+    ['value => value.trim()', '  a b  ', 'a b'],
+    ['value => value.trimStart()', '  a  ', 'a  '],
+    ['value => value.trimEnd()', '  a  ', '  a'],
+    ['value => value.toString()', 'x', 'x'],
+    ['value => value.slice(1)', 'abcd', 'bcd'],
+    ['value => value.slice(-2)', 'abcd', 'cd'],
+    ['value => value.slice(1, 3)', 'abcd', 'bc'],
+    ['value => value.slice()', 'abcd', 'abcd'],
+    ['value => value.slice(1.9)', 'abcd', 'bcd'],
+    ['value => value.substring(2)', 'abcd', 'cd'],
+    ['value => value.substring()', 'abcd', 'abcd'],
+    ['value => value.substring(1, 2)', 'abcd', 'b'],
+    ['value => value.charAt(2)', 'abcd', 'c'],
+    ['value => value.charAt()', 'abcd', 'a'],
+    ['value => value.at(-1)', 'abcd', 'd'],
+    ['value => value.at()', 'abcd', 'a'],
+    ['value => value.includes("bc")', 'abcd', true],
+    ['value => value.includes("x")', 'abcd', false],
+    ['value => value.startsWith("b")', 'abcd', false],
+    ['value => value.endsWith("cd")', 'abcd', true],
+    ['value => value.endsWith("c")', 'abcd', false],
+    ['value => value.indexOf("c")', 'abcd', 2],
+    ['value => value.replaceAll("a", "$$")', 'aXa', '$$X$$'],
+    ['value => value.replace("a", "b")', 'aXa', 'bXa'],
+    ['value => value.split("-")', 'a-b-c', ['a', 'b', 'c']],
+    ['value => value.split("-", 2)', 'a-b-c', ['a', 'b']],
+    ['value => value.split("-", -1)', 'a-b-c', []],
+    ['value => value.length', 'abc', 3],
+    ['value => value[1]', 'abc', 'b'],
+    ['value => value[5]', 'abc', undefined],
+    ['value => value["0"]', 'abc', 'a'],
+    // number methods
+    ['value => value.toFixed()', 2.5, '3'],
+    ['value => value.toFixed(2)', 1, '1.00'],
+    ['value => value.toFixed(20)', 0, '0.00000000000000000000'],
+    ['value => value.toString()', 12, '12'],
+    // array methods
+    ['value => value.join()', [1, 'a', null], '1,a,'],
+    ['value => value.join(" ")', ['a', 'b'], 'a b'],
+    ['value => value.slice(1)', [1, 2, 3], [2, 3]],
+    ['value => value.slice(0, 1)', [1, 2, 3], [1]],
+    ['value => value.at(-1)', [1, 2, 3], 3],
+    ['value => value.at()', [1, 2, 3], 1],
+    ['value => value.includes(2)', [1, 2, 3], true],
+    ['value => value.includes("2")', [1, 2, 3], false],
+    ['value => value.indexOf(3)', [1, 2, 3], 2],
+    ['value => value.map(x => x + 1)', [1, 2], [2, 3]],
+    ['value => value.filter(x => x > 1)', [1, 2, 3], [2, 3]],
+    ['value => value.filter(x => x)', [0, 1, '', 'a'], [1, 'a']],
+    ['value => value[0]', [7, 8], 7],
+    ['value => value.length', [7, 8], 2],
+    // globals
+    ['Math.floor', 2.7, 2],
+    ['Math.ceil', 2.1, 3],
+    ['Math.abs', -4, 4],
+    ['Math.round', 2.5, 3],
+    ['value => Math.min(value, 3, 5)', 4, 3],
+    ['value => Math.max()', 1, -Infinity],
+    ['value => Math.min()', 1, Infinity],
+    ['value => Math.floor()', 1, Number.NaN],
+    ['String', 12, '12'],
+    ['String', true, 'true'],
+    ['Number', true, 1],
+    ['value => Number(undefined)', 1, Number.NaN],
+    ['parseFloat', '2.5kg', 2.5],
+    ['parseFloat', 3, 3],
+    ['parseFloat', true, Number.NaN],
+    ['parseInt', '12.9', 12],
+    ['value => parseInt(value, 2)', '101', 5],
+    ['value => parseInt(value, 2.9)', '101', 5],
+    // operators
+    ['value => value == "1"', 1, true],
+    ['value => value != "1"', 1, false],
+    ['value => value === 1', 1, true],
+    ['value => value !== 1', 1, false],
+    ['value => value < 2', 2, false],
+    ['value => value <= 2', 2, true],
+    ['value => value > 2', 2, false],
+    ['value => value >= 2', 2, true],
+    ['value => value > 1', 2, true],
+    ['value => value < 3', 2, true],
+    ['value => value - 1', 2, 1],
+    ['value => value * 3', 2, 6],
+    ['value => value / 4', 2, 0.5],
+    ['value => value % 3', 7, 1],
+    // jsep's arrow plugin reads `v => v ** 3` as `(v => v) ** 3`: the operator is tested without an arrow
+    ['value ** 3', 2, 8],
+    ['value => value + "b"', 'a', 'ab'],
+    ['value => value + 1', 1, 2],
+    ['value => -value', 2, -2],
+    ['value => +value', '3', 3],
+    ['value => !value', 0, true],
+    ['value => value && "b"', 'a', 'b'],
+    ['value => value && "b"', '', ''],
+    ['value => value || "b"', 'a', 'a'],
+    ['value => value || "b"', 0, 'b'],
+    ['value => value ?? "b"', 0, 0],
+    ['value => value ?? "b"', undefined, 'b'],
+    ['value => value ? 1 : 2', 0, 2],
+    ['value => value === undefined', undefined, true],
+    ['value => [value, , 2]', 1, [1, undefined, 2]],
+    ['value => value.a', { a: null }, null],
+    ['(a, b) => b', 1, undefined],
+    ['value => value.a.b', { a: { b: 'x' } }, 'x'],
+    ['value => value[1 + 0]', ['a', 'b'], 'b'],
+  ])('%s of %j is %j', (text, value, expected) => {
+    expect(run(text, value)).toEqual(expected);
+  });
+
+  it.each([
+    ['value => value.slice("1")', 'abc', /expects a number argument/],
+    ['value => value.slice(1 / 0)', 'abc', /expects a number argument/],
+    ['value => value.includes(1)', 'abc', /includes expects a string argument/],
+    ['value => value.split(1)', 'abc', /split expects a string argument/],
+    ['value => value.replace("a", 1)', 'abc', /replace expects a string argument/],
+    ['value => value.normalize()', 'abc', /The string method 'normalize' is not allowed/],
+    ['value => value.toFixed(-1)', 1, /0 to 20 digits/],
+    ['value => value.toFixed(21)', 1, /0 to 20 digits/],
+    ['value => value.toPrecision(2)', 1, /The number method 'toPrecision' is not allowed/],
+    ['value => value.join(1)', ['a'], /join expects a string argument/],
+    ['value => value.join()', [['a']], /join expects an array of strings or numbers/],
+    ['value => value.map(1)', [1], /map expects an arrow function/],
+    ['value => value.filter("x")', [1], /filter expects an arrow function/],
+    ['value => value.sort()', [1], /The array method 'sort' is not allowed/],
+    ['value => value.a()', { a: 1 }, /'a' is not a function/],
+    ['value => value.x', 'abc', /'x' may not be read here/],
+    ['value => value[1.5]', [1], /must be a string or an integer/],
+    ['value => value[true]', [1], /must be a string or an integer/],
+    ['value => value.a', null, /Cannot read 'a' of null/],
+    ['value => value.a', 3, /Cannot read 'a' of number/],
+    ['value => JSON.x', 1, /JSON\.x is not allowed/],
+    ['JSON.parse', 1, /JSON\.parse expects a string argument/],
+    ['JSON.parse', '{', /JSON\.parse failed/],
+    ['Math.abs', 'x', /Math\.abs expects numbers/],
+    ['Number', [1], /Number expects a string, number or boolean/],
+    ['String', {}, /String expects a string, number or boolean/],
+    ['parseInt', null, /parseInt expects a string or number/],
+    ['value => parseInt(value, "2")', '1', /parseInt expects a number argument/],
+    ['value => -value', [1], /'-' needs a string, number or boolean/],
+    ['value => value < [1]', 1, /'<' needs strings, numbers or booleans/],
+    ['value => value | 1', 1, /The operator '\|' is not allowed/],
+    ['value => value.constructor()', 'x', /may not be called/],
+    ['value => value["__proto__"]()', {}, /may not be called/],
+    ['(value)(1)', 1, /Only allowed functions may be called/],
+    ['(a.b) => 1', 1, /Arrow parameters must be plain names/],
+    ['value => y', 1, /Unknown name 'y'/],
+    ['Math', 1, /does not produce a value/],
+    ['value => JSON', 1, /does not produce a value/],
+    ['value => x => x', 1, /does not produce a value/],
+    ['value => value.toString', { toString: 1 }, undefined],
+  ] as [string, unknown, RegExp | undefined][])('%s of %j fails with %s', (text, value, message) => {
+    if (message === undefined) {
+      expect(run(text, value)).toBe(1);
+      return;
+    }
+    expect(() => run(text, value)).toThrow(message);
+  });
+
+  it('counts the steps it takes, and charges long inputs by their size', () => {
+    // 'value' is one node: a budget of 1 is enough, 0 is not
+    expect(compileExpression('value', 1)('x')).toBe('x');
+    expect(() => compileExpression('value', 0)('x')).toThrow(/step budget/);
+    // 'value => value.trim()': arrow (1) + call's member target (1) + trim on 5,000 characters (1 + 5)
+    expect(compileExpression('value => value.trim()', 20)(' '.repeat(5_000))).toBe('');
+    expect(() => compileExpression('value => value.trim()', 7)(' '.repeat(5_000))).toThrow(/step budget/);
+    expect(() => compileExpression('JSON.parse', 3)(`[${'1,'.repeat(2_000)}1]`)).toThrow(/step budget/);
+    expect(() => compileExpression('value => value.slice(0)', 3)(Array.from({ length: 3_000 }, () => 1))).toThrow(/step budget/);
+  });
+
+  it('refuses over-long text and text that does not parse, each with its reason', () => {
+    expect(() => compileExpression('x'.repeat(2_001))).toThrow(/longer than 2000 characters/);
+    expect(compileExpression(`value${' '.repeat(1_995)}`)(4)).toBe(4);
+    expect(() => compileExpression('   ')).toThrow(/is empty/);
+    expect(() => compileExpression('value +')).toThrow(/does not parse/);
+  });
+
+  it('wraps an engine error inside an allowed method as its own', () => {
+    expect(() => run('value => value.split("")', 'x'.repeat(1))).not.toThrow();
+    expect(() => run('value => value.replaceAll("", "ab")', 'x'.repeat(600_000))).toThrow(/too long/);
+  });
+});
