@@ -119,3 +119,104 @@ describe('dashboardTree on hostile content (property)', () => {
     );
   });
 });
+
+describe('what the allow-list keeps of each prop (by hand)', () => {
+  const only = (source: string): DashNode => {
+    const tree = dashboardTree(source);
+    expect(tree).toHaveLength(1);
+    return tree[0]!;
+  };
+
+  it('keeps the plain attributes of an HTML tag, each under its own rule', () => {
+    expect(only(`<p class="lead" title="T" alt="A" onclick="x" id="i">x</p>`)).toEqual({ kind: 'html', tag: 'p', props: { className: 'lead', title: 'T', alt: 'A' }, children: [{ kind: 'text', text: 'x' }] });
+    expect(only(`<p className="${'c'.repeat(250)}" />`)).toMatchObject({ props: { className: 'c'.repeat(200) } });
+    expect(only('<p className={1} title={2} alt={true} />')).toMatchObject({ props: {} });
+    expect(only('<p title={() => 1} />')).toEqual({ kind: 'html', tag: 'p', props: {}, children: [] });
+  });
+
+  it('keeps href on <a> only and src on <img> only, never a mailto: image', () => {
+    expect(only('<a href=" /l/w ">x</a>')).toMatchObject({ props: { href: '/l/w' } });
+    expect(only('<a href={1}>x</a>')).toMatchObject({ props: {} });
+    expect(only('<p href="/l/w" src="/i.png">x</p>')).toMatchObject({ props: {} });
+    expect(only('<img src="https://example.com/i.png" href="/x" />')).toEqual({ kind: 'html', tag: 'img', props: { src: 'https://example.com/i.png' }, children: [] });
+    expect(only('<img src="mailto:a@b.c" />')).toEqual({ kind: 'html', tag: 'img', props: {}, children: [] });
+    expect(only('<img src="javascript:x" />')).toEqual({ kind: 'html', tag: 'img', props: {}, children: [] });
+    expect(only('<img src={7} />')).toEqual({ kind: 'html', tag: 'img', props: {}, children: [] });
+    expect(only('<a href="mailto:a@b.c">m</a>')).toMatchObject({ props: { href: 'mailto:a@b.c' } });
+  });
+
+  it('keeps sizes that are numbers or 1-5 digits with px or %, and spans 1 to 99', () => {
+    expect(only('<td width="120" height="50%" colSpan={2} rowSpan={99} />')).toMatchObject({ props: { width: '120', height: '50%', colSpan: 2, rowSpan: 99 } });
+    expect(only('<td width={40} height="12px" />')).toMatchObject({ props: { width: 40, height: '12px' } });
+    for (const bad of ['"123456"', '"1em"', '"x12"', '"12px;"', '""', '{true}']) expect(only(`<td width=${bad} />`), bad).toMatchObject({ props: {} });
+    for (const bad of ['{0}', '{100}', '{1.5}', '{-1}', '"2"']) expect(only(`<td colSpan=${bad} rowSpan=${bad} />`), bad).toMatchObject({ props: {} });
+    expect(only('<td colSpan={1} />')).toMatchObject({ props: { colSpan: 1 } });
+  });
+
+  it('keeps each component’s own props only, and says why a bad one was left out', () => {
+    expect(only('<DownloadResource path="files/a.csv" tooltip="Get it" alias="x" />')).toEqual({ kind: 'component', name: 'DownloadResource', props: { path: 'files/a.csv', tooltip: 'Get it' }, children: [] });
+    expect(only('<DownloadResource tooltip="t" />')).toEqual({ kind: 'problem', message: 'DownloadResource needs a path (path="file.csv").' });
+    expect(only('<DownloadResource path={1} />')).toEqual({ kind: 'problem', message: 'DownloadResource needs a path (path="file.csv").' });
+    expect(only('<DatasetLink dataset="d" tooltip="t" path="p" showTable />')).toEqual({ kind: 'component', name: 'DatasetLink', props: { alias: 'd' }, children: [] });
+    expect(only('<DatasetChart alias={1} />')).toEqual({ kind: 'problem', message: 'DatasetChart needs an alias (alias="my-dataset").' });
+    expect(only('<DatasetChart alias="a" showTable="true" />')).toMatchObject({ props: { alias: 'a', showTable: true } });
+    expect(only('<DatasetChart alias="a" showTable="yes" />')).toMatchObject({ props: { alias: 'a', showTable: false } });
+    expect(only('<DatasetChart alias="a" showTable={false} />')).toMatchObject({ props: { alias: 'a', showTable: false } });
+    expect(only('<DownloadDataset alias="a" tooltip={3} />')).toEqual({ kind: 'component', name: 'DownloadDataset', props: { alias: 'a' }, children: [] });
+    expect(only('<Back style={{ color: "red", position: "fixed" }} />')).toEqual({ kind: 'component', name: 'Back', props: { style: { color: 'red' } }, children: [] });
+    expect(only('<Back><b>x</b></Back>')).toEqual({ kind: 'component', name: 'Back', props: {}, children: [{ kind: 'html', tag: 'b', props: {}, children: [{ kind: 'text', text: 'x' }] }] });
+  });
+
+  it('names a spread, an expression and a literal render as problems before the component', () => {
+    expect(dashboardTree('<Back {...props} />')).toEqual([
+      { kind: 'problem', message: 'Back: spread props ({...}) are not supported; write each prop as a literal value.' },
+      { kind: 'component', name: 'Back', props: {}, children: [] },
+    ]);
+    expect(dashboardTree('<DatasetChart alias="a" tooltip={x.y} />')).toEqual([
+      { kind: 'problem', message: 'DatasetChart: the tooltip prop is not a literal value (a string, number, boolean, list or object). Expressions in the dashboard content are never run.' },
+      { kind: 'component', name: 'DatasetChart', props: { alias: 'a' }, children: [] },
+    ]);
+    expect(dashboardTree('<DatasetData alias="a" render="table" />')).toEqual([
+      { kind: 'problem', message: 'DatasetData: render is not supported here; the data is shown as a table.' },
+      { kind: 'component', name: 'DatasetData', props: { alias: 'a' }, children: [] },
+    ]);
+    expect(dashboardTree('<DatasetChart alias="a" render="table" />')).toEqual([{ kind: 'component', name: 'DatasetChart', props: { alias: 'a' }, children: [] }]);
+    // an HTML tag drops a bad prop without a word
+    expect(dashboardTree('<p {...props} title={x.y}>t</p>')).toEqual([{ kind: 'html', tag: 'p', props: {}, children: [{ kind: 'text', text: 't' }] }]);
+  });
+
+  it('drops a child that is not allowed but keeps its siblings', () => {
+    expect(dashboardTree('<div><object>x</object>y</div>')).toEqual([
+      { kind: 'html', tag: 'div', props: {}, children: [{ kind: 'problem', message: '<object> is not allowed in the dashboard content.' }, { kind: 'text', text: 'y' }] },
+    ]);
+  });
+});
+
+describe('cleanStyle (by hand)', () => {
+  it('keeps allowed properties with finite numbers or plain values, and lists the rest', () => {
+    expect(cleanStyle({ color: 'rgb(1, 2, 3)', width: 10, opacity: 0.5, margin: "0 auto", fontFamily: "'Inter', sans-serif" })).toEqual({ style: { color: 'rgb(1, 2, 3)', width: 10, opacity: 0.5, margin: '0 auto', fontFamily: "'Inter', sans-serif" }, dropped: [] });
+    expect(cleanStyle({ position: 'fixed', width: Number.POSITIVE_INFINITY, height: true, color: null, padding: [1], gap: { a: 1 } })).toEqual({ style: {}, dropped: ['position', 'width', 'height', 'color', 'padding', 'gap'] });
+    expect(cleanStyle('color: red')).toEqual({ style: {}, dropped: ['style (not an object)'] });
+    expect(cleanStyle(null)).toEqual({ style: {}, dropped: ['style (not an object)'] });
+    expect(cleanStyle(['color'])).toEqual({ style: {}, dropped: ['style (not an object)'] });
+  });
+
+  it('refuses URLs, escapes, markup, comments and over-long values', () => {
+    for (const bad of ['url(x)', 'URL (x)', 'expression(1)', 'image-set(a)', 'image(a)', 'element(a)', 'javascript:x', '@import x', 'a /* b', 'red;', 'a\\62', '<b>', 'x'.repeat(201), 'a{b}']) {
+      expect(cleanStyle({ color: bad }), bad).toEqual({ style: {}, dropped: ['color'] });
+    }
+    expect(cleanStyle({ width: 'x'.repeat(200) }).style).toEqual({ width: 'x'.repeat(200) });
+    expect(cleanStyle({ width: 'calc(100% - 2px)' }).style).toEqual({ width: 'calc(100% - 2px)' });
+  });
+});
+
+describe('safeHref (by hand)', () => {
+  it('trims, and refuses a web or mail link holding a space, < > or a quote', () => {
+    expect(safeHref('  #x ')).toBe('#x');
+    expect(safeHref('HTTP://EXAMPLE.COM')).toBe('HTTP://EXAMPLE.COM');
+    expect(safeHref('mailto:a@b.c')).toBe('mailto:a@b.c');
+    for (const bad of ['https://a b', 'https://a<b', 'https://a>b', 'https://a"b', 'ftp://a', 'https:/a', 'x/https://a', 'relative/path', '']) expect(safeHref(bad), bad).toBeUndefined();
+    // an in-app path may hold spaces: it never leaves the app
+    expect(safeHref('/a b')).toBe('/a b');
+  });
+});
