@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, toPromise, type AnyMachineSnapshot } from 'xstate';
 import { createApiClient } from '../../api/client';
 import { ApiFailure } from '../../api/errors';
@@ -7,7 +7,9 @@ import { NEW_TEXT_BLOCK, parseBlocks, serialiseBlocks } from '../../domain/dashb
 import type { Workspace } from '../../domain/resources';
 import { modelPaths, pathOf, replayPath, replayTest, unvisitedStates, unwalkedTransitions, type EventCases, type ModelPath } from '../testing';
 import { dashboardEditorActors } from './dashboardEditor.actors';
-import { dashboardContentOf, dashboardEditorMachine, type DashboardEditorContext, type DashboardEditorInput, type SaveContentInput } from './dashboardEditor.machine';
+import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
+import { deferred } from '../testing/deferred.fixture';
+import { dashboardContentOf, dashboardEditorMachine, type DashboardEditorContext, type DashboardEditorInput, type PickerDataset, type SaveContentInput, type SearchDatasetsInput } from './dashboardEditor.machine';
 
 const link = (href: string) => ({ href: `http://api.test/api${href}` });
 const workspaceWith = (content: string, admin: boolean): Workspace => ({
@@ -283,5 +285,200 @@ describe('dashboardEditor machine, targeted', () => {
     expect(dashboardContentOf(saved)).toBe('## New');
     expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual(['GET http://api.test/api/workspaces/w1', 'PUT http://api.test/api/workspaces/w1']);
     expect(calls[1]?.body).toMatchObject({ name: 'Acme', appProperties: { DASHBOARD_CONTENT: '## New', OTHER: 'changed by another admin' } });
+  });
+});
+
+describe('dashboardEditor, checked by hand', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  function start(workspace: Workspace = SESSION) {
+    const calls: string[] = [];
+    const refreshes: ReturnType<typeof deferred<Workspace>>[] = [];
+    const saves: ReturnType<typeof deferred<Workspace>>[] = [];
+    const searches: ReturnType<typeof deferred<readonly PickerDataset[]>>[] = [];
+    const machine = dashboardEditorMachine.provide({
+      actors: {
+        refreshWorkspace: fromPromise<Workspace, DashboardEditorInput>(({ input }) => {
+          calls.push(`refresh ${input.workspace.id}`);
+          const next = deferred<Workspace>();
+          refreshes.push(next);
+          return next.promise;
+        }),
+        saveContent: fromPromise<Workspace, SaveContentInput>(({ input }) => {
+          calls.push(`save ${input.workspace.id} ${input.content}`);
+          const next = deferred<Workspace>();
+          saves.push(next);
+          return next.promise;
+        }),
+        searchDatasets: fromPromise<readonly PickerDataset[], SearchDatasetsInput>(({ input }) => {
+          calls.push(`search ${input.workspaceId} '${input.q}'`);
+          const next = deferred<readonly PickerDataset[]>();
+          searches.push(next);
+          return next.promise;
+        }),
+      },
+    });
+    const actor = createActor(machine, { input: { workspace } }).start();
+    const context = () => actor.getSnapshot().context;
+    return { actor, calls, refreshes, saves, searches, context };
+  }
+
+  it('starts from the session copy with nothing drafted, and reads the workspace afresh', () => {
+    const { actor, calls, context } = start();
+    expect(context()).toEqual({ workspace: SESSION, draft: null, blocks: [], error: null, picker: { q: '', view: 'chart', results: [], error: null }, titles: {} });
+    expect(calls).toEqual(['refresh w1']);
+    expect(actor.getSnapshot().value).toBe('loading');
+    actor.stop();
+  });
+
+  it('an admin may edit while the refresh is out; a failed refresh keeps the session copy', async () => {
+    const { actor, context } = start();
+    actor.send({ type: 'user.edit' });
+    expect(actor.getSnapshot().value).toEqual({ editing: 'blocks' });
+    expect(context().draft).toBe('# Old');
+    expect(context().blocks).toEqual([{ kind: 'text', source: '# Old' }]);
+    actor.stop();
+    const failed = start();
+    failed.refreshes[0]!.reject(serverDown);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(failed.actor.getSnapshot().value).toBe('viewing');
+    expect(failed.context().workspace).toBe(SESSION);
+    failed.actor.stop();
+  });
+
+  it('a failed save says why and keeps the draft; the next save sends it again; a save closes the editor and tells the page', async () => {
+    const { actor, calls, refreshes, saves, context } = start();
+    refreshes[0]!.resolve(FRESH);
+    await new Promise((resolve) => setImmediate(resolve));
+    const emitted: string[] = [];
+    actor.on('dashboard.saved', (e) => void emitted.push(e.type));
+    actor.send({ type: 'user.edit' });
+    actor.send({ type: 'user.change', value: '## Mine' });
+    actor.send({ type: 'user.save' });
+    expect(actor.getSnapshot().value).toBe('saving');
+    expect(calls.at(-1)).toBe('save w1 ## Mine');
+    saves[0]!.reject(serverDown);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(actor.getSnapshot().value).toEqual({ editing: 'blocks' });
+    expect(context().error).toBe('Down for maintenance');
+    expect(context().draft).toBe('## Mine');
+    actor.send({ type: 'user.save' });
+    expect(calls.at(-1)).toBe('save w1 ## Mine');
+    saves[1]!.resolve(workspaceWith('## Mine', true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(actor.getSnapshot().value).toBe('viewing');
+    expect(context()).toMatchObject({ draft: null, blocks: [], error: null });
+    expect(dashboardContentOf(context().workspace)).toBe('## Mine');
+    expect(emitted).toEqual(['dashboard.saved']);
+    actor.stop();
+  });
+
+  it('cancel drops the draft, the blocks and the message', async () => {
+    const { actor, refreshes, saves, context } = start();
+    refreshes[0]!.resolve(FRESH);
+    await new Promise((resolve) => setImmediate(resolve));
+    actor.send({ type: 'user.edit' });
+    actor.send({ type: 'user.save' });
+    saves[0]!.reject(serverDown);
+    await new Promise((resolve) => setImmediate(resolve));
+    actor.send({ type: 'user.cancel' });
+    expect(actor.getSnapshot().value).toBe('viewing');
+    expect(context()).toMatchObject({ draft: null, blocks: [], error: null });
+    // editing again starts from the saved content, with no message
+    actor.send({ type: 'user.edit' });
+    expect(context()).toMatchObject({ draft: '# Fresh', error: null });
+    actor.stop();
+  });
+
+  it('block events with an index that names no block change nothing', async () => {
+    const { actor, refreshes, context } = start(workspaceWith('', true));
+    refreshes[0]!.resolve(workspaceWith('', true));
+    await new Promise((resolve) => setImmediate(resolve));
+    actor.send({ type: 'user.edit' });
+    actor.send({ type: 'user.addText' });
+    actor.send({ type: 'user.addText' });
+    const blocks = context().blocks;
+    const draft = context().draft;
+    expect(blocks).toHaveLength(2);
+    for (const index of [-1, 2, 0.5, Number.NaN, 7]) {
+      actor.send({ type: 'user.removeBlock', index });
+      actor.send({ type: 'user.blockText', index, value: 'x' });
+      actor.send({ type: 'user.moveBlock', index, by: 1 });
+    }
+    actor.send({ type: 'user.moveBlock', index: 1, by: 1 });
+    actor.send({ type: 'user.moveBlock', index: 0, by: -1 });
+    expect(context().blocks).toEqual(blocks);
+    expect(context().draft).toBe(draft);
+    actor.send({ type: 'user.blockText', index: 1, value: 'Second' });
+    actor.send({ type: 'user.moveBlock', index: 1, by: -1 });
+    expect(context().blocks).toEqual([{ kind: 'text', source: 'Second' }, { kind: 'text', source: NEW_TEXT_BLOCK }]);
+    actor.send({ type: 'user.removeBlock', index: 1 });
+    expect(context().blocks).toEqual([{ kind: 'text', source: 'Second' }]);
+    expect(context().draft).toBe('Second');
+    actor.stop();
+  });
+
+  it('the picker lists the newest at once, searches 300 ms after the last letter, says a failure, and a pick adds the block', async () => {
+    vi.useFakeTimers();
+    const { actor, calls, refreshes, searches, context } = start();
+    refreshes[0]!.resolve(FRESH);
+    await vi.advanceTimersByTimeAsync(0);
+    actor.send({ type: 'user.edit' });
+    actor.send({ type: 'user.openPicker' });
+    expect(calls.at(-1)).toBe("search w1 ''");
+    searches[0]!.reject(serverDown);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(actor.getSnapshot().value).toEqual({ editing: { picking: 'ready' } });
+    expect(context().picker).toEqual({ q: '', view: 'chart', results: [], error: 'Down for maintenance' });
+    actor.send({ type: 'user.search', q: 's' });
+    await vi.advanceTimersByTimeAsync(200);
+    actor.send({ type: 'user.search', q: 'sa' });
+    await vi.advanceTimersByTimeAsync(299);
+    expect(calls.filter((c) => c.startsWith('search'))).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(calls.at(-1)).toBe("search w1 'sa'");
+    searches[1]!.resolve([SALES]);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(context().picker).toEqual({ q: 'sa', view: 'chart', results: [SALES], error: null });
+    actor.send({ type: 'user.pickerView', view: 'link' });
+    expect(context().picker.view).toBe('link');
+    expect(context().picker.q).toBe('sa');
+    actor.send({ type: 'user.pickDataset', dataset: SALES });
+    expect(actor.getSnapshot().value).toEqual({ editing: 'blocks' });
+    expect(context().blocks.at(-1)).toEqual({ kind: 'dataset', view: 'link', alias: 'sales', source: '<DatasetLink alias="sales">Monthly sales</DatasetLink>' });
+    expect(context().titles).toEqual({ sales: 'Monthly sales' });
+    expect(context().picker).toEqual({ q: '', view: 'chart', results: [], error: null });
+    // opening again starts afresh; closing keeps the blocks
+    actor.send({ type: 'user.openPicker' });
+    actor.send({ type: 'user.search', q: 'x' });
+    actor.send({ type: 'user.closePicker' });
+    expect(actor.getSnapshot().value).toEqual({ editing: 'blocks' });
+    expect(context().picker).toEqual({ q: '', view: 'chart', results: [], error: null });
+    // a save from the picker closes it
+    actor.send({ type: 'user.openPicker' });
+    actor.send({ type: 'user.search', q: 'y' });
+    actor.send({ type: 'user.save' });
+    expect(actor.getSnapshot().value).toBe('saving');
+    expect(context().picker).toEqual({ q: '', view: 'chart', results: [], error: null });
+    actor.stop();
+  });
+
+  it('the real search names a dataset without an alias by its id', async () => {
+    const { fetch, calls } = fakeFetch({ body: { _embedded: { datasets: [{ id: 'd1', title: 'No alias' }, { id: 'd2', alias: 'sales', title: 'Monthly sales' }] } } });
+    const client = createApiClient({ baseURL: 'http://api.test/api', getToken: () => Promise.resolve('t'), fetch, retryDelay: () => 0 });
+    const found = await toPromise(createActor(dashboardEditorActors(client).searchDatasets, { input: { workspaceId: 'w1', q: 'sal' } }).start());
+    expect(found).toEqual([{ alias: 'd1', title: 'No alias' }, SALES]);
+    expect(calls[0]?.url).toContain('q=sal');
+    expect(calls[0]?.url).toContain('size=20');
+  });
+
+  it('leaving the dashboard cancels its requests', async () => {
+    expect(await requestsCancelledOnStop(dashboardEditorActors, { refreshWorkspace: { workspace: SESSION }, saveContent: { workspace: SESSION, content: '# New' }, searchDatasets: { workspaceId: 'w1', q: '' } })).toEqual({
+      refreshWorkspace: true,
+      saveContent: true,
+      searchDatasets: true,
+    });
   });
 });
