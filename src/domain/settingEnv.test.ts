@@ -132,3 +132,39 @@ describe("the system's variable namespace (issue 36)", () => {
     );
   });
 });
+
+describe('settingEnv edges (by hand)', () => {
+  it('says exactly what is wrong with a name', () => {
+    expect(componentNameProblem('---')).toBe('must contain a letter or a digit');
+    expect(componentNameProblem('ld')).toBe('cannot be used: its settings would become LD_… variables, a namespace the system reads. Choose another name.');
+    expect(explicitEnvProblem('1BAD')).toBe('must be a variable name: letters, digits and _, not starting with a digit');
+    expect(explicitEnvProblem('PATH')).toBe('cannot be PATH: a namespace the system reads');
+  });
+
+  it('accepts names of up to 255 characters', () => {
+    expect(isValidEnvName('A'.repeat(255))).toBe(true);
+    expect(isValidEnvName('A'.repeat(256))).toBe(false);
+    expect(isValidEnvName('')).toBe(false);
+  });
+
+  it('writes true as true', () => {
+    expect(envValue(true)).toBe('true');
+    expect(envValue(undefined)).toBeUndefined();
+    expect(envValue(Symbol('s'))).toBeUndefined();
+  });
+
+  it('takes the longest component whatever the order, and never an empty one', () => {
+    expect(splitPropertyKey('tap-x.y.z', ['tap-x.y', 'tap-x'])).toEqual({ component: 'tap-x.y', setting: 'z' });
+    expect(splitPropertyKey('.x', [''])).toBeUndefined();
+  });
+
+  it('skips valueless properties silently, and names every other skipped one by its key', () => {
+    const { env, skipped } = settingsEnv(
+      [{ name: 'tap-x' }, { name: 'ld', settings: [] }],
+      { 'tap-x.a': null, 'other.x': null, 'other.y': undefined, 'tap-x.b': 'B' },
+      { 'tap-x': { c: undefined, '': 'empty', d: 'D' }, ld: { audit: '/x.so' } },
+    );
+    expect(env).toEqual({ TAP_X_B: 'B', TAP_X_D: 'D' });
+    expect(skipped.sort()).toEqual(['ld.audit', 'tap-x.']);
+  });
+});

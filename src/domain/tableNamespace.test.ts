@@ -11,6 +11,9 @@ describe('table prefixes', () => {
     expect(defaultTablePrefix('2026 orders', [])).toBe('p2026_orders_');
     expect(defaultTablePrefix('Café ☕ — Ventes', [])).toBe('cafe_ventes_');
     expect(defaultTablePrefix('☕☕', [])).toBe('pipeline_');
+    // only a leading digit is prefixed; a name cut at 25 characters loses its trailing '_'
+    expect(defaultTablePrefix('Orders 2026', [])).toBe('orders_2026_');
+    expect(defaultTablePrefix('abcdefghijklmnopqrstuvwx yz', [])).toBe('abcdefghijklmnopqrstuvwx_');
   });
 
   it('accepts the empty prefix and identifiers; refuses anything else', () => {
@@ -69,5 +72,30 @@ describe('the question the form asks', () => {
     expect(sharedTablesField({ 'properties.target-store.table_prefix': TABLE_PREFIX_MESSAGES.invalid })).toBeUndefined();
     expect(sharedTablesField({ 'properties.tap-demo.seed': TABLE_PREFIX_MESSAGES.shared('Demo', '') })).toBeUndefined();
     expect(sharedTablesField({})).toBeUndefined();
+  });
+});
+
+describe('the shared-tables message', () => {
+  const tail = 'from another extractor: a run of either would overwrite the other\'s rows. Choose another prefix, or confirm that they share these tables.';
+  it('names one table, a few, or five and how many more', () => {
+    expect(TABLE_PREFIX_MESSAGES.sharedTables('Demo', ['orders'])).toBe(`Pipeline 'Demo' already loads into the table 'orders', ${tail}`);
+    expect(TABLE_PREFIX_MESSAGES.sharedTables('Demo', ['a', 'b'])).toBe(`Pipeline 'Demo' already loads into the tables 'a' and 'b', ${tail}`);
+    expect(TABLE_PREFIX_MESSAGES.sharedTables('Demo', ['a', 'b', 'c', 'd', 'e'])).toBe(`Pipeline 'Demo' already loads into the tables 'a', 'b', 'c', 'd' and 'e', ${tail}`);
+    expect(TABLE_PREFIX_MESSAGES.sharedTables('Demo', ['a', 'b', 'c', 'd', 'e', 'f', 'g'])).toBe(`Pipeline 'Demo' already loads into the tables 'a', 'b', 'c', 'd', 'e' and 2 more, ${tail}`);
+    expect(sharedTablesField({ 'properties.target-store.table_prefix': TABLE_PREFIX_MESSAGES.sharedTables('Demo', ['a']) })).toBe('properties.target-store.table_prefix');
+  });
+  it('names the prefix, or unprefixed tables', () => {
+    expect(TABLE_PREFIX_MESSAGES.shared('Demo', 'demo_')).toBe("Pipeline 'Demo' already loads the same data into tables starting with 'demo_': a run of either would overwrite the other's rows. Choose another prefix, or confirm that they share these tables.");
+    expect(TABLE_PREFIX_MESSAGES.shared('Demo', '')).toBe("Pipeline 'Demo' already loads the same data into unprefixed tables: a run of either would overwrite the other's rows. Choose another prefix, or confirm that they share these tables.");
+  });
+  it('names every table up to five, and counts the rest (property)', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.stringMatching(/^[a-z]{1,6}$/), { minLength: 1, maxLength: 12 }), (tables) => {
+        const message = TABLE_PREFIX_MESSAGES.sharedTables('P', tables);
+        for (const [i, t] of tables.entries()) expect(message.includes(`'${t}'`)).toBe(i < 5);
+        expect(message.includes(' more, ')).toBe(tables.length > 5);
+        if (tables.length > 5) expect(message).toContain(` and ${tables.length - 5} more, `);
+      }),
+    );
   });
 });

@@ -26,6 +26,9 @@ describe('isValidEmail', () => {
     expect(isValidEmail(null)).toBe(false);
     expect(isValidEmail(undefined)).toBe(false);
     expect(isValidEmail(`${'a'.repeat(250)}@b.co`)).toBe(false);
+    // 254 characters is the longest address
+    expect(isValidEmail(`${'a'.repeat(248)}@b.com`)).toBe(true);
+    expect(isValidEmail(`${'a'.repeat(249)}@b.com`)).toBe(false);
   });
 
   it('a valid address has exactly one @ and a dotted domain; huge input is answered quickly', () => {
