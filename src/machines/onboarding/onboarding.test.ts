@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, SimulatedClock, waitFor } from 'xstate';
 import { createApiClient } from '../../api/client';
 import { ApiFailure } from '../../api/errors';
@@ -8,7 +8,8 @@ import type { DataPlugin, Job, Pipeline, StoreTable, Workspace } from '../../dom
 import { ROW_POLL_MS } from '../jobRun/jobRun.machine';
 import { modelPaths, pathOf, replayPath, replayTest, unvisitedStates, unwalkedTransitions, type ModelPath, type ReplayLog } from '../testing';
 import { onboardingActors } from './onboarding.actors';
-import { onboardingMachine, selectFirstRun, selectFirstRunLinks, selectPleaseWait, selectSearching, type OnboardingContext, type OnboardingInput, type PluginsInput, type PluginsPage } from './onboarding.machine';
+import { onboardingMachine, selectBusy, selectFirstRun, selectFirstRunLinks, selectPleaseWait, selectSearching, type OnboardingContext, type OnboardingInput, type PipelineInput, type PluginsInput, type PluginsPage, type RunInput, type SaveWorkspaceInput, type TablesInput, type WorkspaceIdInput } from './onboarding.machine';
+import { deferred } from '../testing/deferred.fixture';
 
 const BASE = 'http://api.test/api';
 const links = {
@@ -417,5 +418,365 @@ describe('onboarding scenarios', () => {
       `PATCH ${BASE}/profiles/me {"defaultWorkspace":{"id":"w1"}}`,
     ]);
     expect(moves).toEqual(['/setup/imports/w1']);
+  });
+});
+
+describe('onboarding, checked by hand', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** The machine with the test's own actors: each call recorded, each answer given by the test. */
+  function start(input: OnboardingInput) {
+    const calls: string[] = [];
+    const moves: string[] = [];
+    const pending: Record<string, ReturnType<typeof deferred<unknown>>[]> = {};
+    const held = <I, O>(id: string, describe: (i: I) => string) =>
+      fromPromise<O, I>(({ input: asked }) => {
+        calls.push(`${id} ${describe(asked)}`);
+        const next = deferred<unknown>();
+        (pending[id] ??= []).push(next);
+        return next.promise as Promise<O>;
+      });
+    const machine = onboardingMachine.provide({
+      actors: {
+        loadWorkspace: held<WorkspaceIdInput, Workspace>('loadWorkspace', (i) => i.workspaceId),
+        saveWorkspace: held<SaveWorkspaceInput, Workspace>('saveWorkspace', (i) => `${i.workspace?.id ?? 'none'} ${i.name}`),
+        setDefaultWorkspace: held<WorkspaceIdInput, unknown>('setDefaultWorkspace', (i) => i.workspaceId),
+        listPlugins: held<PluginsInput, PluginsPage>('listPlugins', (i) => `${i.workspace.id} '${i.search}' ${i.page}`),
+        createPipeline: held<PipelineInput, Pipeline>('createPipeline', (i) => `${i.workspace.id} ${i.plugin.id} ${i.name}`),
+        startRun: held<RunInput, Job | undefined>('startRun', (i) => i.pipeline.id),
+        readRun: held<RunInput, Pipeline>('readRun', (i) => i.pipeline.id),
+        listTables: held<TablesInput, StoreTable[]>('listTables', (i) => i.workspace.id),
+      },
+      actions: { goTo: (_, p) => void moves.push(`${p.path}${p.reload ? ' reload' : ''}`) },
+    });
+    const actor = createActor(machine, { input }).start();
+    const answer = (id: string, n = (pending[id]?.length ?? 1) - 1) => pending[id]![n]!;
+    const context = () => actor.getSnapshot().context;
+    const at = (value: unknown) => actor.getSnapshot().matches(value as never);
+    return { actor, calls, moves, answer, context, at };
+  }
+  const flush = () => vi.advanceTimersByTimeAsync(0);
+  const NONE = { banner: null, fields: {} };
+
+  it('starts from the input with nothing read; a new workspace is named at once, asking nothing', () => {
+    const fresh = start({ step: 'w', workspaceId: 'new' });
+    expect(fresh.context()).toEqual({ step: 'w', workspaceId: 'new', workspace: null, name: '', plugins: null, pluginsPage: 0, morePlugins: false, search: '', plugin: null, errors: NONE, pipeline: null, job: null, runError: null, loadedTables: null });
+    expect(fresh.at('naming')).toBe(true);
+    expect(fresh.calls).toEqual([]);
+    expect(selectBusy(fresh.actor.getSnapshot())).toBe(false);
+    fresh.actor.stop();
+    for (const input of [{ step: 'w', workspaceId: 'w1' }, { step: 'imports', workspaceId: 'new' }] as const) {
+      const other = start(input);
+      expect(other.at('loading')).toBe(true);
+      expect(selectBusy(other.actor.getSnapshot())).toBe(true);
+      expect(other.calls).toEqual([`loadWorkspace ${input.workspaceId}`]);
+      other.actor.stop();
+    }
+  });
+
+  it('a workspace that cannot be loaded leads to a new one', async () => {
+    vi.useFakeTimers();
+    const m = start({ step: 'imports', workspaceId: 'w1' });
+    m.answer('loadWorkspace').reject(offline);
+    await flush();
+    expect(m.at('left')).toBe(true);
+    expect(m.moves).toEqual(['/setup/w/new']);
+  });
+
+  it('step 1 on a workspace: its name to edit; an empty name is refused, typing clears the message, a refused save and default say why', async () => {
+    vi.useFakeTimers();
+    const m = start({ step: 'w', workspaceId: 'w1' });
+    m.answer('loadWorkspace').resolve(ready);
+    await flush();
+    expect(m.at('naming')).toBe(true);
+    expect(m.context().name).toBe('Acme');
+    m.actor.send({ type: 'user.name', value: '   ' });
+    m.actor.send({ type: 'user.submit' });
+    expect(m.at('naming')).toBe(true);
+    expect(m.context().errors).toEqual({ banner: null, fields: { name: 'Name is required' } });
+    m.actor.send({ type: 'user.name', value: ' Acme Ltd ' });
+    expect(m.context().errors).toEqual(NONE);
+    m.actor.send({ type: 'user.submit' });
+    expect(m.at('savingWorkspace')).toBe(true);
+    expect(selectBusy(m.actor.getSnapshot())).toBe(true);
+    expect(m.calls.at(-1)).toBe('saveWorkspace w1 Acme Ltd');
+    m.answer('saveWorkspace').reject(refused);
+    await flush();
+    expect(m.at('naming')).toBe(true);
+    expect(m.context().errors).toEqual({ banner: 'Validation failed', fields: { name: 'is taken' } });
+    m.actor.send({ type: 'user.submit' });
+    expect(m.context().errors).toEqual(NONE);
+    m.answer('saveWorkspace').resolve({ ...ready, id: 'w2' });
+    await flush();
+    expect(m.at('settingDefault')).toBe(true);
+    expect(selectBusy(m.actor.getSnapshot())).toBe(true);
+    expect(m.context().workspaceId).toBe('w2');
+    expect(m.calls.at(-1)).toBe('setDefaultWorkspace w2');
+    m.answer('setDefaultWorkspace').reject(offline);
+    await flush();
+    expect(m.at('naming')).toBe(true);
+    expect(m.context().errors).toEqual({ banner: 'We were unable to connect.', fields: {} });
+    m.actor.send({ type: 'user.submit' });
+    m.answer('saveWorkspace').resolve({ ...ready, id: 'w2' });
+    await flush();
+    m.answer('setDefaultWorkspace').resolve(undefined);
+    await flush();
+    expect(m.at('left')).toBe(true);
+    expect(m.moves).toEqual(['/setup/imports/w2']);
+  });
+
+  it('a new workspace is saved with no workspace yet; another step keeps the name it had', async () => {
+    vi.useFakeTimers();
+    const m = start({ step: 'w', workspaceId: 'new' });
+    m.actor.send({ type: 'user.name', value: 'Mine' });
+    m.actor.send({ type: 'user.submit' });
+    expect(m.calls).toEqual(['saveWorkspace none Mine']);
+    m.actor.stop();
+    const t = start({ step: 'tasks', workspaceId: 'w1' });
+    t.answer('loadWorkspace').resolve(ready);
+    await flush();
+    expect(t.at('tasks')).toBe(true);
+    expect(t.context().name).toBe('');
+    t.actor.send({ type: 'user.goToLab' });
+    expect(t.moves).toEqual(['/lab/w1/pipelines reload']);
+  });
+
+  it('step 2 waits while the workspace is provisioned: re-read every 5 s, a missed read waits again, READY lists the plugins', async () => {
+    vi.useFakeTimers();
+    const m = start({ step: 'imports', workspaceId: 'w1' });
+    m.answer('loadWorkspace').resolve(provisioning);
+    await flush();
+    expect(m.at({ importing: 'waiting' })).toBe(true);
+    expect(selectPleaseWait(m.actor.getSnapshot())).toBe(true);
+    await vi.advanceTimersByTimeAsync(ONBOARDING_POLL_MS - 1);
+    expect(m.calls).toEqual(['loadWorkspace w1']);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(m.at({ importing: 'polling' })).toBe(true);
+    expect(selectPleaseWait(m.actor.getSnapshot())).toBe(true);
+    expect(m.calls).toEqual(['loadWorkspace w1', 'loadWorkspace w1']);
+    m.answer('loadWorkspace').reject(offline);
+    await flush();
+    expect(m.at({ importing: 'waiting' })).toBe(true);
+    await vi.advanceTimersByTimeAsync(ONBOARDING_POLL_MS);
+    m.answer('loadWorkspace').resolve(ready);
+    await flush();
+    expect(m.at({ importing: 'listing' })).toBe(true);
+    expect(m.context().workspace).toBe(ready);
+    expect(selectPleaseWait(m.actor.getSnapshot())).toBe(false);
+    expect(m.calls.at(-1)).toBe("listPlugins w1 '' 0");
+    // Skip leaves for step 3 at any time of step 2
+    m.actor.send({ type: 'user.skip' });
+    expect(m.moves).toEqual(['/setup/tasks/w1']);
+  });
+
+  it('a failed list says why; retry clears it and asks again; typing also starts over with no message', async () => {
+    vi.useFakeTimers();
+    const m = start({ step: 'imports', workspaceId: 'w1' });
+    m.answer('loadWorkspace').resolve(ready);
+    await flush();
+    m.answer('listPlugins').reject(offline);
+    await flush();
+    expect(m.at({ importing: 'failed' })).toBe(true);
+    expect(m.context().errors).toEqual({ banner: 'We were unable to connect.', fields: {} });
+    m.actor.send({ type: 'user.retry' });
+    expect(m.at({ importing: 'listing' })).toBe(true);
+    expect(m.context().errors).toEqual(NONE);
+    m.answer('listPlugins').reject(offline);
+    await flush();
+    m.actor.send({ type: 'user.search', value: 'cs' });
+    expect(m.at({ importing: 'searching' })).toBe(true);
+    expect(m.context().errors).toEqual(NONE);
+    expect(m.context().search).toBe('cs');
+    await vi.advanceTimersByTimeAsync(ONBOARDING_SEARCH_DEBOUNCE_MS);
+    expect(m.calls.at(-1)).toBe("listPlugins w1 'cs' 0");
+  });
+
+  it('choosing names the pipeline after the plugin; a submit needs a plugin and a name; a refused save keeps the form with the reason', async () => {
+    vi.useFakeTimers();
+    const m = start({ step: 'imports', workspaceId: 'w1' });
+    m.answer('loadWorkspace').resolve(ready);
+    await flush();
+    m.answer('listPlugins').resolve({ plugins: [demo, csv], hasMore: false });
+    await flush();
+    expect(m.context()).toMatchObject({ plugins: [demo, csv], pluginsPage: 0, morePlugins: false });
+    m.actor.send({ type: 'user.submit' });
+    expect(m.context().errors).toEqual({ banner: null, fields: { name: 'Name is required' } });
+    m.actor.send({ type: 'user.choose', plugin: csv });
+    expect(m.context()).toMatchObject({ plugin: csv, name: 'CSV', errors: NONE });
+    m.actor.send({ type: 'user.choose', plugin: { ...demo, label: undefined } });
+    expect(m.context().name).toBe('tap-demo');
+    m.actor.send({ type: 'user.name', value: '  ' });
+    m.actor.send({ type: 'user.submit' });
+    expect(m.at({ importing: 'choosing' })).toBe(true);
+    expect(m.context().errors).toEqual({ banner: null, fields: { name: 'Name is required' } });
+    m.actor.send({ type: 'user.name', value: ' My demo ' });
+    m.actor.send({ type: 'user.submit' });
+    expect(m.at({ importing: 'saving' })).toBe(true);
+    expect(selectBusy(m.actor.getSnapshot())).toBe(true);
+    expect(m.context().errors).toEqual(NONE);
+    expect(m.calls.at(-1)).toBe('createPipeline w1 p1 My demo');
+    m.answer('createPipeline').reject(offline);
+    await flush();
+    expect(m.at({ importing: 'choosing' })).toBe(true);
+    expect(m.context().errors).toEqual({ banner: 'We were unable to connect.', fields: {} });
+    // a 409 with a message says the message
+    m.actor.send({ type: 'user.submit' });
+    m.answer('createPipeline').reject(busy);
+    await flush();
+    expect(m.context().errors).toEqual({ banner: 'A job of this pipeline is already queued or running', fields: {} });
+  });
+
+  it("'More data sources': the next page below, without repeats; a failure says why and keeps the list; clears the last message", async () => {
+    vi.useFakeTimers();
+    const m = start({ step: 'imports', workspaceId: 'w1' });
+    m.answer('loadWorkspace').resolve(ready);
+    await flush();
+    m.answer('listPlugins').resolve({ plugins: [demo], hasMore: true });
+    await flush();
+    m.actor.send({ type: 'user.more' });
+    expect(m.at({ importing: 'listingMore' })).toBe(true);
+    expect(m.calls.at(-1)).toBe("listPlugins w1 '' 1");
+    m.answer('listPlugins').reject(offline);
+    await flush();
+    expect(m.at({ importing: 'choosing' })).toBe(true);
+    expect(m.context()).toMatchObject({ plugins: [demo], pluginsPage: 0, morePlugins: true, errors: { banner: 'We were unable to connect.', fields: {} } });
+    m.actor.send({ type: 'user.more' });
+    expect(m.context().errors).toEqual(NONE);
+    m.answer('listPlugins').resolve({ plugins: [demo, csv], hasMore: true });
+    await flush();
+    expect(m.context()).toMatchObject({ plugins: [demo, csv], pluginsPage: 1, morePlugins: true });
+    m.actor.send({ type: 'user.more' });
+    expect(m.calls.at(-1)).toBe("listPlugins w1 '' 2");
+    m.answer('listPlugins').resolve({ plugins: [], hasMore: false });
+    await flush();
+    expect(m.context()).toMatchObject({ plugins: [demo, csv], pluginsPage: 2, morePlugins: false });
+    m.actor.send({ type: 'user.more' });
+    expect(m.at({ importing: 'choosing' })).toBe(true);
+    // typing while the next page is read starts over
+    m.actor.stop();
+  });
+
+  it('the first run: started job kept, re-read every 5 s, a missed read tried again, complete with the biggest table it loaded', async () => {
+    vi.useFakeTimers();
+    const m = start({ step: 'imports', workspaceId: 'w1' });
+    m.answer('loadWorkspace').resolve(ready);
+    await flush();
+    m.answer('listPlugins').resolve({ plugins: [demo], hasMore: false });
+    await flush();
+    m.actor.send({ type: 'user.choose', plugin: demo });
+    m.actor.send({ type: 'user.submit' });
+    m.answer('createPipeline').resolve(runnable);
+    await flush();
+    expect(selectFirstRun(m.actor.getSnapshot())).toBe('starting');
+    expect(m.context().pipeline).toBe(runnable);
+    expect(m.calls.at(-1)).toBe('startRun p');
+    m.answer('startRun').resolve(queued);
+    await flush();
+    expect(selectFirstRun(m.actor.getSnapshot())).toBe('active');
+    expect(m.context().job).toBe(queued);
+    await vi.advanceTimersByTimeAsync(ROW_POLL_MS - 1);
+    expect(m.calls.at(-1)).toBe('startRun p');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(m.calls.at(-1)).toBe('readRun p');
+    expect(selectFirstRun(m.actor.getSnapshot())).toBe('active');
+    m.answer('readRun').reject(offline);
+    await flush();
+    expect(m.at({ firstRun: 'active' })).toBe(true);
+    expect(m.context().job).toBe(queued);
+    await vi.advanceTimersByTimeAsync(ROW_POLL_MS);
+    // a pipeline that lists no job yet keeps the started one, still going
+    m.answer('readRun').resolve(runnable);
+    await flush();
+    expect(m.at({ firstRun: 'active' })).toBe(true);
+    expect(m.context()).toMatchObject({ pipeline: runnable, job: queued });
+    await vi.advanceTimersByTimeAsync(ROW_POLL_MS);
+    m.answer('readRun').resolve(running);
+    await flush();
+    expect(m.context().job?.status).toBe('RUNNING');
+    expect(m.context().pipeline).toBe(running);
+    await vi.advanceTimersByTimeAsync(ROW_POLL_MS);
+    m.answer('readRun').resolve(complete);
+    await flush();
+    expect(m.at({ firstRun: { succeeded: 'readingTables' } })).toBe(true);
+    expect(m.calls.at(-1)).toBe('listTables w1');
+    expect(selectFirstRunLinks(m.actor.getSnapshot())).toEqual({ table: null, tablesPath: null, chartPath: null });
+    m.answer('listTables').resolve(loaded);
+    await flush();
+    expect(m.context().loadedTables?.map((t) => t.name)).toEqual(['orders', 'customers']);
+    expect(selectFirstRun(m.actor.getSnapshot())).toBe('succeeded');
+    expect(selectFirstRunLinks(m.actor.getSnapshot())).toEqual({ table: 'orders', tablesPath: '/lab/w1/datastores/s1?table=orders', chartPath: '/lab/w1/datasets?edit=new&table=orders' });
+    m.actor.send({ type: 'user.skip' });
+    expect(m.at('left')).toBe(false);
+    m.actor.send({ type: 'user.continue' });
+    expect(m.moves).toEqual(['/setup/tasks/w1']);
+    expect(selectFirstRun(m.actor.getSnapshot())).toBeNull();
+  });
+
+  it('a start that answers no job follows the pipeline; a failed table list offers the store alone; a refused start keeps its reason', async () => {
+    vi.useFakeTimers();
+    const run = async (startAnswer: 'none' | 'refused') => {
+      const m = start({ step: 'imports', workspaceId: 'w1' });
+      m.answer('loadWorkspace').resolve(ready);
+      await flush();
+      m.answer('listPlugins').resolve({ plugins: [demo], hasMore: false });
+      await flush();
+      m.actor.send({ type: 'user.choose', plugin: demo });
+      m.actor.send({ type: 'user.submit' });
+      m.answer('createPipeline').resolve(runnable);
+      await flush();
+      if (startAnswer === 'refused') m.answer('startRun').reject(offline);
+      else m.answer('startRun').resolve(undefined);
+      await flush();
+      return m;
+    };
+    const none = await run('none');
+    expect(none.context().job).toBeNull();
+    expect(none.at({ firstRun: 'active' })).toBe(true);
+    await vi.advanceTimersByTimeAsync(ROW_POLL_MS);
+    none.answer('readRun').resolve(complete);
+    await flush();
+    none.answer('listTables').reject(offline);
+    await flush();
+    expect(none.at({ firstRun: { succeeded: 'shown' } })).toBe(true);
+    expect(none.context().loadedTables).toEqual([]);
+    expect(selectFirstRunLinks(none.actor.getSnapshot())).toEqual({ table: null, tablesPath: '/lab/w1/datastores/s1', chartPath: null });
+    none.actor.stop();
+    const refusedStart = await run('refused');
+    expect(selectFirstRun(refusedStart.actor.getSnapshot())).toBe('refused');
+    expect(refusedStart.context().runError).toBe('We were unable to connect.');
+    refusedStart.actor.stop();
+  });
+
+  it('a run that failed shows failed; no tables link reads no tables', async () => {
+    vi.useFakeTimers();
+    for (const [workspace, answer, phase] of [
+      [ready, errored, 'failed'],
+      [readyWithoutTables, complete, 'succeeded'],
+    ] as const) {
+      const m = start({ step: 'imports', workspaceId: 'w1' });
+      m.answer('loadWorkspace').resolve(workspace);
+      await flush();
+      m.answer('listPlugins').resolve({ plugins: [demo], hasMore: false });
+      await flush();
+      m.actor.send({ type: 'user.choose', plugin: demo });
+      m.actor.send({ type: 'user.submit' });
+      m.answer('createPipeline').resolve(runnable);
+      await flush();
+      m.answer('startRun').resolve(queued);
+      await flush();
+      await vi.advanceTimersByTimeAsync(ROW_POLL_MS);
+      m.answer('readRun').resolve(answer);
+      await flush();
+      expect(selectFirstRun(m.actor.getSnapshot())).toBe(phase);
+      expect(m.calls.some((c) => c.startsWith('listTables'))).toBe(false);
+      if (phase === 'succeeded') {
+        expect(m.at({ firstRun: { succeeded: 'shown' } })).toBe(true);
+        expect(m.context().loadedTables).toBeNull();
+        expect(selectFirstRunLinks(m.actor.getSnapshot())).toEqual({ table: null, tablesPath: '/lab/w1/datastores/s1', chartPath: null });
+      }
+      m.actor.stop();
+    }
   });
 });
