@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { createActor, waitFor } from 'xstate';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise, waitFor } from 'xstate';
 import { createApiClient } from '../../api/client';
 import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
@@ -8,7 +8,8 @@ import { WORKSPACE_TEXTS } from '../../domain/workspaceForm';
 import { modelPaths, pathOf, replayPath, replayTest, unvisitedStates, unwalkedTransitions, type ReplayLog } from '../testing';
 import { workspaceFormActors } from './workspaceForm.actors';
 import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
-import { saveFailure, workspaceFormMachine } from './workspaceForm.machine';
+import { saveFailure, selectBusy, selectCanSave, workspaceFormMachine, type SaveWorkspaceInput, type WorkspaceFormInput, type WorkspaceInput } from './workspaceForm.machine';
+import { deferred } from '../testing/deferred.fixture';
 
 const BASE = 'http://api.test/api';
 const href = (path: string) => ({ href: `${BASE}${path}` });
@@ -169,6 +170,247 @@ describe('workspace form scenarios', () => {
 });
 
 describe('workspaceForm, checked by hand', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  const offline = new ApiFailure({ kind: 'network', message: 'We were unable to connect.' });
+
+  function start(input: WorkspaceFormInput = { workspaceId: 'w1', owner: null }) {
+    const calls: string[] = [];
+    const moves: string[] = [];
+    const notices: string[] = [];
+    const pending: Record<string, ReturnType<typeof deferred<unknown>>[]> = {};
+    const held = <I, O>(id: string, describe: (i: I) => string) =>
+      fromPromise<O, I>(({ input: asked }) => {
+        calls.push(`${id} ${describe(asked)}`);
+        const next = deferred<unknown>();
+        (pending[id] ??= []).push(next);
+        return next.promise as Promise<O>;
+      });
+    const machine = workspaceFormMachine.provide({
+      actors: {
+        load: held<WorkspaceFormInput, Workspace>('load', (i) => `${i.workspaceId} ${i.owner === null ? 'no owner' : 'owner'}`),
+        save: held<SaveWorkspaceInput, Workspace>('save', (i) => `${i.workspace.id} ${JSON.stringify(i.body)}`),
+        deploy: held<WorkspaceInput, unknown>('deploy', (i) => i.workspace.id),
+        remove: held<WorkspaceInput, unknown>('remove', (i) => i.workspace.id),
+      },
+      actions: { showCreated: (_, p) => void moves.push(`showCreated ${p.workspaceId}`), leave: () => void moves.push('leave') },
+    });
+    const actor = createActor(machine, { input });
+    actor.on('workspace.notice', (e) => void notices.push(e.message));
+    actor.start();
+    const answer = (id: string) => pending[id]!.at(-1)!;
+    const context = () => actor.getSnapshot().context;
+    const value = () => actor.getSnapshot().value;
+    const busy = () => selectBusy(actor.getSnapshot());
+    return { actor, calls, moves, notices, answer, context, value, busy };
+  }
+  const flush = () => vi.advanceTimersByTimeAsync(0);
+
+  it('loads by id and owner; a failed load says why, retry asks again, and the next load clears the message', async () => {
+    vi.useFakeTimers();
+    const m = start();
+    expect(m.context()).toMatchObject({ workspaceId: 'w1', owner: null, workspace: null, banner: null, fieldErrors: {}, notice: null, loadError: null });
+    expect(m.calls).toEqual(['load w1 no owner']);
+    expect(m.busy()).toBe(false);
+    m.answer('load').reject(offline);
+    await flush();
+    expect(m.value()).toBe('failed');
+    expect(m.context().loadError).toBe('We were unable to connect.');
+    m.actor.send({ type: 'user.retry' });
+    expect(m.value()).toBe('loading');
+    m.answer('load').resolve(existing);
+    await flush();
+    expect(m.value()).toBe('editing');
+    expect(m.context().loadError).toBeNull();
+    expect(m.context().workspace).toBe(existing);
+    expect(m.context().fields.name).toBe('Acme');
+  });
+
+  it('a save clears the last messages, sends the form, and says it saved; a refused save puts the errors by their fields', async () => {
+    vi.useFakeTimers();
+    const m = start();
+    m.answer('load').resolve(existing);
+    await flush();
+    m.actor.send({ type: 'user.field', field: 'name', value: 'Acme 2' });
+    m.actor.send({ type: 'user.save' });
+    expect(m.value()).toBe('saving');
+    expect(m.busy()).toBe(true);
+    expect(m.calls.at(-1)).toMatch(/^save w1 \{"name":"Acme 2"/);
+    m.answer('save').reject(refused);
+    await flush();
+    expect(m.value()).toBe('editing');
+    expect(m.context().banner).toBe('is not a branch name');
+    expect(m.context().fieldErrors).toEqual({ setRepositoryUrl: 'is not a repository URL' });
+    // typing in the repository url clears its error, another field leaves it
+    m.actor.send({ type: 'user.field', field: 'domains', value: 'a.example' });
+    expect(m.context().fieldErrors).toEqual({ setRepositoryUrl: 'is not a repository URL' });
+    m.actor.send({ type: 'user.field', field: 'repositoryUrl', value: 'https://example.org/a/b' });
+    expect(m.context().fieldErrors).toEqual({});
+    m.actor.send({ type: 'user.save' });
+    expect(m.context()).toMatchObject({ banner: null, fieldErrors: {}, notice: null });
+    m.answer('save').resolve({ ...existing, name: 'Acme 3' });
+    await flush();
+    expect(m.value()).toBe('editing');
+    expect(m.context().notice).toBe('Acme 3 Saved');
+    expect(m.context().fields.name).toBe('Acme 3');
+    expect(m.notices).toEqual(['Acme 3 Saved']);
+  });
+
+  it('a name error from the server sits by the name, and typing the name clears it', async () => {
+    vi.useFakeTimers();
+    const m = start();
+    m.answer('load').resolve(existing);
+    await flush();
+    m.actor.send({ type: 'user.save' });
+    const nameTaken = new ApiFailure({ kind: 'response', status: 400, message: '[400]', body: { timestamp: 't', status: 400, error: 'Bad Request', message: 'x', path: '/api', errors: [{ field: 'name', objectName: 'workspace', defaultMessage: 'is taken' }, { field: 'name', objectName: 'workspace', defaultMessage: 'second' }] } });
+    m.answer('save').reject(nameTaken);
+    await flush();
+    expect(m.context()).toMatchObject({ banner: null, fieldErrors: { name: 'is taken' } });
+    m.actor.send({ type: 'user.field', field: 'name', value: 'Other' });
+    expect(m.context().fieldErrors).toEqual({});
+    // a network failure is a banner
+    m.actor.send({ type: 'user.save' });
+    m.answer('save').reject(offline);
+    await flush();
+    expect(m.context()).toMatchObject({ banner: 'We were unable to connect.', fieldErrors: {} });
+  });
+
+  it('creating: the new workspace is saved, said created, and shown after a second', async () => {
+    vi.useFakeTimers();
+    const m = start({ workspaceId: 'new', owner: profile });
+    expect(m.calls).toEqual(['load new owner']);
+    m.answer('load').resolve(draft);
+    await flush();
+    expect(selectCanSave(m.context())).toBe(false);
+    m.actor.send({ type: 'user.save' });
+    expect(m.value()).toBe('editing');
+    m.actor.send({ type: 'user.field', field: 'name', value: 'New one' });
+    expect(selectCanSave(m.context())).toBe(true);
+    m.actor.send({ type: 'user.save' });
+    m.answer('save').resolve(created);
+    await flush();
+    expect(m.value()).toBe('created');
+    expect(m.busy()).toBe(true);
+    expect(m.context().notice).toBe(WORKSPACE_TEXTS.created);
+    expect(m.notices).toEqual([WORKSPACE_TEXTS.created]);
+    await vi.advanceTimersByTimeAsync(999);
+    expect(m.moves).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(m.moves).toEqual(['showCreated w9']);
+    expect(m.value()).toBe('done');
+    expect(m.busy()).toBe(true);
+  });
+
+  it('regenerate and deploy: each clears the last messages, a failure is a banner, and the typed fields stay', async () => {
+    vi.useFakeTimers();
+    const m = start();
+    m.answer('load').resolve(existing);
+    await flush();
+    m.actor.send({ type: 'user.field', field: 'name', value: 'Typed' });
+    m.actor.send({ type: 'user.regenerate' });
+    expect(m.value()).toBe('regenerating');
+    expect(m.busy()).toBe(true);
+    expect(m.calls.at(-1)).toBe('save w1 {"name":"Acme","domains":["acme.example"],"imageUrl":null,"deploymentSecret":""}');
+    m.answer('save').reject(offline);
+    await flush();
+    expect(m.value()).toBe('editing');
+    expect(m.context().banner).toBe('We were unable to connect.');
+    m.actor.send({ type: 'user.regenerate' });
+    expect(m.context().banner).toBeNull();
+    m.answer('save').resolve({ ...existing, deploymentSecret: 'fresh' });
+    await flush();
+    expect(m.context().workspace?.deploymentSecret).toBe('fresh');
+    expect(m.context().fields.name).toBe('Typed');
+    m.actor.send({ type: 'user.deploy' });
+    expect(m.value()).toBe('deploying');
+    expect(m.busy()).toBe(true);
+    expect(m.calls.at(-1)).toBe('deploy w1');
+    m.answer('deploy').reject(busyJobs);
+    await flush();
+    expect(m.context().banner).toBe('This workspace has jobs queued or running');
+    m.actor.send({ type: 'user.deploy' });
+    expect(m.context()).toMatchObject({ banner: null, notice: null });
+    m.answer('deploy').resolve(undefined);
+    await flush();
+    expect(m.context().notice).toBe(WORKSPACE_TEXTS.deployStarted);
+    expect(m.notices).toEqual([WORKSPACE_TEXTS.deployStarted]);
+    m.actor.send({ type: 'user.regenerate' });
+    expect(m.context().notice).toBeNull();
+    m.actor.stop();
+  });
+
+  it('delete asks first; cancel keeps the form; a failed delete is a banner; done, it says so and leaves after a second', async () => {
+    vi.useFakeTimers();
+    const m = start();
+    m.answer('load').resolve(existing);
+    await flush();
+    m.actor.send({ type: 'user.delete' });
+    expect(m.value()).toBe('confirming');
+    expect(m.busy()).toBe(false);
+    m.actor.send({ type: 'user.cancel' });
+    expect(m.value()).toBe('editing');
+    m.actor.send({ type: 'user.delete' });
+    m.actor.send({ type: 'user.confirm' });
+    expect(m.value()).toBe('deleting');
+    expect(m.busy()).toBe(true);
+    expect(m.calls.at(-1)).toBe('remove w1');
+    m.answer('remove').reject(busyJobs);
+    await flush();
+    expect(m.value()).toBe('editing');
+    expect(m.context().banner).toBe('This workspace has jobs queued or running');
+    m.actor.send({ type: 'user.delete' });
+    m.actor.send({ type: 'user.confirm' });
+    m.answer('remove').resolve(undefined);
+    await flush();
+    expect(m.value()).toBe('deleted');
+    expect(m.busy()).toBe(true);
+    expect(m.context().notice).toBe('Acme deleted');
+    expect(m.notices).toEqual(['Acme deleted']);
+    await vi.advanceTimersByTimeAsync(999);
+    expect(m.moves).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(m.moves).toEqual(['leave']);
+    expect(m.actor.getSnapshot().status).toBe('done');
+  });
+
+  it('a workspace without its links offers no save, deploy, regenerate or delete', async () => {
+    vi.useFakeTimers();
+    const m = start();
+    m.answer('load').resolve({ ...existing, _links: { self: existing._links!.self! } });
+    await flush();
+    for (const type of ['user.save', 'user.deploy', 'user.regenerate', 'user.delete'] as const) {
+      m.actor.send({ type });
+      expect(m.value()).toBe('editing');
+    }
+    expect(m.calls).toEqual(['load w1 no owner']);
+  });
+
+  it('properties: added up to 200, edited and removed by index; the logo is kept', async () => {
+    vi.useFakeTimers();
+    const m = start();
+    m.answer('load').resolve({ ...existing, appProperties: {} });
+    await flush();
+    for (let i = 0; i < 205; i++) m.actor.send({ type: 'user.addProperty' });
+    expect(m.context().fields.appProperties).toHaveLength(200);
+    expect(m.context().fields.appProperties[199]).toEqual({ key: '', value: '' });
+    m.actor.send({ type: 'user.property', index: 1, property: { key: 'K', value: 'V' } });
+    expect(m.context().fields.appProperties.slice(0, 3)).toEqual([{ key: '', value: '' }, { key: 'K', value: 'V' }, { key: '', value: '' }]);
+    m.actor.send({ type: 'user.removeProperty', index: 0 });
+    expect(m.context().fields.appProperties[0]).toEqual({ key: 'K', value: 'V' });
+    expect(m.context().fields.appProperties).toHaveLength(199);
+    m.actor.send({ type: 'user.logo', imageUrl: null });
+    expect(m.context().fields.imageUrl).toBeNull();
+  });
+
+  it('the real load refuses to create without an owner', async () => {
+    const client = createApiClient({ baseURL: BASE, getToken: () => Promise.resolve('t'), fetch: fakeFetch().fetch, retryDelay: () => 0 });
+    const actor = createActor(workspaceFormActors(client).load, { input: { workspaceId: 'new', owner: null } });
+    const failed = new Promise<unknown>((resolve) => actor.subscribe({ error: resolve }));
+    actor.start();
+    expect(await failed).toEqual(new Error('Only owners may create a workspace'));
+  });
+
   it('cancels each request when the form is left before it answers', async () => {
     const inputs = { load: { workspaceId: 'w1', owner: null }, save: { workspace: existing, body: { name: 'Acme 2' } }, deploy: { workspace: existing }, remove: { workspace: existing } };
     expect(await requestsCancelledOnStop(workspaceFormActors, inputs)).toEqual({ load: true, save: true, deploy: true, remove: true });
