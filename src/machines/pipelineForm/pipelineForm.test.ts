@@ -8,8 +8,9 @@ import type { Pipeline, PipelineWrite } from '../../domain/resources';
 import { modelPaths, replayPath, replayTest, unvisitedStates, unwalkedTransitions } from '../testing';
 import { TABLE_PREFIX_MESSAGES } from '../../domain/tableNamespace';
 import { pipelineFormActors } from './pipelineForm.actors';
+import { deferred } from '../testing/deferred.fixture';
 import type { PipelineLineage } from '../../domain/lineageResources';
-import { pipelineBody, pipelineFormMachine, selectBusy, selectImpactQuestion, type EditorComponent, type LoadedForm, type PipelineFormContext, type PipelineFormInput, type SavePipelineInput } from './pipelineForm.machine';
+import { pipelineBody, pipelineFormMachine, selectAutoSaving, selectBusy, selectImpactQuestion, selectShareQuestion, type EditorComponent, type LoadedForm, type PipelineFormContext, type PipelineFormInput, type SavePipelineInput } from './pipelineForm.machine';
 
 const link = (href: string) => ({ href: href.startsWith('/') ? `http://api.test/api${href}` : href });
 const WORKSPACE = { _links: { 'new pipeline': link('http://api.test/api/workspaces/w1/pipelines'), pipelines: link('http://api.test/api/workspaces/w1/pipelines'), dataplugins: link('http://api.test/api/workspaces/w1/dataplugins') } };
@@ -432,5 +433,266 @@ describe('pipelineForm, targeted rules', () => {
     ]);
     expect(fake.calls[3]?.body).toMatchObject({ name: 'Demo data', properties: { 'tap-demo.rows': 10 }, dataComponents: ['extractors/tap-demo--builtin'] });
     expect(navigations).toEqual(['p1']);
+  });
+});
+
+describe('pipelineForm, checked by hand', () => {
+  /** The machine with the test's own actors: each call recorded, each answer given by the test. */
+  function start(input: Partial<PipelineFormInput> = {}) {
+    const calls: string[] = [];
+    const moves: string[] = [];
+    const pending: Record<string, ReturnType<typeof deferred<unknown>>[]> = {};
+    const held = <I, O>(id: string, describe: (i: I) => string) =>
+      fromPromise<O, I>(({ input: asked }) => {
+        calls.push(`${id} ${describe(asked)}`);
+        const next = deferred<unknown>();
+        (pending[id] ??= []).push(next);
+        return next.promise as Promise<O>;
+      });
+    const full: PipelineFormInput = { workspaceId: 'w1', workspace: WORKSPACE, pipelineId: 'p2', dataPluginId: null, validate: false, ...input };
+    const machine = pipelineFormMachine.provide({
+      actors: {
+        loadForm: held<PipelineFormInput, LoadedForm>('loadForm', (i) => `${i.pipelineId ?? 'new'} ${i.dataPluginId ?? '-'}`),
+        savePipeline: held<SavePipelineInput, Pipeline>('savePipeline', (i) => `${i.pipeline?.id ?? 'none'} ${i.rel} ${i.body.name ?? ''}${i.body.shareTables ? ' shared' : ''}`),
+        startJob: held<{ pipeline: Pipeline }, unknown>('startJob', (i) => i.pipeline.id ?? ''),
+        loadImpact: held<{ pipeline: Pipeline }, PipelineLineage>('loadImpact', (i) => i.pipeline.id ?? ''),
+      },
+      actions: {
+        showPipeline: (_, p) => void moves.push(`showPipeline ${p.workspaceId} ${p.pipelineId} ${p.toastIntent}: ${p.toast}`),
+        showRuns: (_, p) => void moves.push(`showRuns ${p.workspaceId}: ${p.toast}`),
+        close: (_, p) => void moves.push(`close ${p.workspaceId}`),
+      },
+    });
+    const actor = createActor(machine, { input: full }).start();
+    const answer = (id: string) => pending[id]!.at(-1)!;
+    const context = () => actor.getSnapshot().context;
+    const value = () => actor.getSnapshot().value;
+    const busy = () => selectBusy(actor.getSnapshot());
+    return { actor, calls, moves, answer, context, value, busy };
+  }
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('starts with nothing loaded and loads by its input; a failed load says why, Close leaves, retry clears the message', async () => {
+    const m = start();
+    expect(m.context()).toMatchObject({ pipeline: null, components: [], triggerOptions: [], name: '', nameTyped: false, properties: {}, actionsMode: 'default', actions: '', script: '', scheduleChoice: 'manual', customCron: '', timeout: '', maxRetries: '', triggeredBy: [], saveKind: 'save', banner: null, fieldErrors: {}, loadError: null, shareTables: false, runAfterSave: false, impact: null, cutOff: [] });
+    expect(m.calls).toEqual(['loadForm p2 -']);
+    expect(m.busy()).toBe(false);
+    // nothing is taken before the pipeline is loaded
+    m.actor.send({ type: 'user.change', field: 'name', value: 'x' });
+    m.actor.send({ type: 'user.setProperty', key: 'a.b', value: 1 });
+    m.actor.send({ type: 'user.actionsMode', mode: 'custom' });
+    m.actor.send({ type: 'user.schedule', choice: 'custom' });
+    m.actor.send({ type: 'user.triggers', names: ['Customers'] });
+    expect(m.context()).toMatchObject({ name: '', properties: {}, actionsMode: 'default', scheduleChoice: 'manual', triggeredBy: [] });
+    m.answer('loadForm').reject(serverDown);
+    await settle();
+    expect(m.value()).toBe('failed');
+    expect(m.context().loadError).toBe('Down for maintenance');
+    m.actor.send({ type: 'user.close' });
+    expect(m.moves).toEqual(['close w1']);
+    m.actor.send({ type: 'user.retry' });
+    expect(m.value()).toBe('loading');
+    expect(m.context().loadError).toBeNull();
+    expect(m.calls).toEqual(['loadForm p2 -', 'loadForm p2 -']);
+    m.answer('loadForm').resolve(loaded(EXISTING, [DEMO]));
+    await settle();
+    expect(m.value()).toBe('editing');
+    expect(m.context()).toMatchObject({ pipeline: EXISTING, name: 'Orders', nameTyped: true, components: [DEMO] });
+    m.actor.send({ type: 'user.close' });
+    expect(m.moves).toEqual(['close w1', 'close w1']);
+  });
+
+  it('?validate=true saves once on load through its own link and shows what the server says; without a link it says so', async () => {
+    const m = start({ validate: true });
+    m.answer('loadForm').resolve(loaded(EXISTING, [DEMO]));
+    await settle();
+    expect(m.value()).toBe('validating');
+    expect(m.busy()).toBe(true);
+    expect(m.context().saveKind).toBe('validate');
+    expect(m.calls.at(-1)).toBe('savePipeline p2 update pipeline Orders');
+    m.answer('savePipeline').reject(badRequest);
+    await settle();
+    expect(m.value()).toBe('editing');
+    expect(m.context()).toMatchObject({ banner: 'Validation failed', fieldErrors: { name: 'Name is taken' } });
+    m.actor.stop();
+    const ok = start({ validate: true, pipelineId: 'p1' });
+    ok.answer('loadForm').resolve(loaded(NEW, [DEMO]));
+    await settle();
+    expect(ok.calls.at(-1)).toBe('savePipeline p1 draft pipeline Demo data');
+    ok.answer('savePipeline').resolve({ ...NEW, properties: { 'target-store.table_prefix': 'demo_' } });
+    await settle();
+    expect(ok.value()).toBe('editing');
+    expect(ok.context()).toMatchObject({ banner: null, fieldErrors: {}, properties: { 'target-store.table_prefix': 'demo_' } });
+    ok.actor.stop();
+    const locked = start({ validate: true, pipelineId: 'p3' });
+    locked.answer('loadForm').resolve(loaded({ id: 'p3', name: 'Locked' }));
+    await settle();
+    expect(locked.value()).toBe('editing');
+    expect(locked.context().banner).toBe("Entity 'pipeline' cannot be updated");
+    expect(locked.calls).toEqual(['loadForm p3 -']);
+  });
+
+  it("Save: clears the last messages, saves, and shows the pipeline's page saying so; a failure says why and stays", async () => {
+    const m = start();
+    m.answer('loadForm').resolve(loaded(EXISTING, [DEMO]));
+    await settle();
+    m.actor.send({ type: 'user.save' });
+    expect(m.value()).toBe('saving');
+    expect(m.busy()).toBe(true);
+    expect(m.context()).toMatchObject({ saveKind: 'save', runAfterSave: false });
+    m.answer('savePipeline').reject(serverDown);
+    await settle();
+    expect(m.value()).toBe('editing');
+    expect(m.context().banner).toBe('Down for maintenance');
+    m.actor.send({ type: 'user.save' });
+    expect(m.context()).toMatchObject({ banner: null, fieldErrors: {} });
+    m.answer('savePipeline').resolve({ ...EXISTING, id: 'p2' });
+    await settle();
+    expect(m.value()).toBe('saved');
+    expect(m.actor.getSnapshot().status).toBe('done');
+    expect(m.moves).toEqual(['showPipeline w1 p2 success: Pipeline saved']);
+  });
+
+  it('a save answered without an id stays on the form', async () => {
+    const m = start();
+    m.answer('loadForm').resolve(loaded(EXISTING, [DEMO]));
+    await settle();
+    m.actor.send({ type: 'user.saveAndRun' });
+    m.answer('savePipeline').resolve({ ...EXISTING, id: '' });
+    await settle();
+    expect(m.value()).toBe('editing');
+    expect(m.moves).toEqual([]);
+    expect(m.calls.some((c) => c.startsWith('startJob'))).toBe(false);
+  });
+
+  it("Save & run: saved, then its run asked for; started, the list says so; refused, the pipeline's page says why", async () => {
+    for (const started of [true, false]) {
+      const m = start();
+      m.answer('loadForm').resolve(loaded(EXISTING, [DEMO]));
+      await settle();
+      m.actor.send({ type: 'user.saveAndRun' });
+      expect(m.context()).toMatchObject({ saveKind: 'save', runAfterSave: true });
+      m.answer('savePipeline').resolve({ ...EXISTING, id: 'p2', name: 'Orders' });
+      await settle();
+      expect(m.value()).toBe('startingRun');
+      expect(m.busy()).toBe(true);
+      expect(m.calls.at(-1)).toBe('startJob p2');
+      if (started) m.answer('startJob').resolve({ id: 'j1' });
+      else m.answer('startJob').reject(serverDown);
+      await settle();
+      expect(m.value()).toBe('saved');
+      expect(m.moves).toEqual([started ? 'showRuns w1: Orders saved: its run has started.' : 'showPipeline w1 p2 warning: Orders saved, but its run could not start: Down for maintenance']);
+    }
+  });
+
+  it('Save draft saves through the draft link; a component change of a saved draft auto-saves it, busy only as auto-saving', async () => {
+    const m = start({ pipelineId: 'p1' });
+    m.answer('loadForm').resolve(loaded(NEW, [DEMO]));
+    await settle();
+    m.actor.send({ type: 'user.addComponents', components: [DEMO, STORE] });
+    expect(m.value()).toBe('autoSaving');
+    expect(selectAutoSaving(m.actor.getSnapshot())).toBe(true);
+    expect(m.busy()).toBe(false);
+    expect(m.context().components).toEqual([DEMO, STORE]);
+    expect(m.calls.at(-1)).toBe('savePipeline p1 draft pipeline Demo data');
+    m.answer('savePipeline').reject(serverDown);
+    await settle();
+    expect(m.value()).toBe('editing');
+    expect(m.context().banner).toBe('Down for maintenance');
+    m.actor.send({ type: 'user.saveDraft' });
+    expect(m.value()).toBe('saving');
+    expect(m.context()).toMatchObject({ saveKind: 'draft', banner: null });
+    expect(m.calls.at(-1)).toBe('savePipeline p1 draft pipeline Demo data');
+    m.actor.stop();
+    // a pipeline that cannot auto-save takes the change in place
+    const locked = start({ pipelineId: 'p3' });
+    locked.answer('loadForm').resolve(loaded({ id: 'p3', name: 'Locked' }, [DEMO]));
+    await settle();
+    locked.actor.send({ type: 'user.addComponents', components: [STORE] });
+    locked.actor.send({ type: 'user.removeComponent', name: 'tap-demo' });
+    expect(locked.value()).toBe('editing');
+    expect(locked.context().components).toEqual([STORE]);
+    expect(locked.calls).toEqual(['loadForm p3 -']);
+  });
+
+  it('sharing tables: asked only for an explicit save, with the server\'s words; Share saves confirmed; Keep goes back', async () => {
+    const m = start({ pipelineId: 'p1' });
+    m.answer('loadForm').resolve(loaded(NEW, [DEMO]));
+    await settle();
+    m.actor.send({ type: 'user.save' });
+    m.answer('savePipeline').reject(sharedTables);
+    await settle();
+    expect(m.value()).toBe('confirmingShare');
+    expect(selectShareQuestion(m.actor.getSnapshot())).toBe(SHARED);
+    m.actor.send({ type: 'user.keepTables' });
+    expect(m.value()).toBe('editing');
+    expect(selectShareQuestion(m.actor.getSnapshot())).toBeNull();
+    m.actor.send({ type: 'user.save' });
+    m.answer('savePipeline').reject(sharedTables);
+    await settle();
+    m.actor.send({ type: 'user.shareTables' });
+    expect(m.value()).toBe('saving');
+    expect(m.context()).toMatchObject({ shareTables: true, banner: null, fieldErrors: {} });
+    expect(m.calls.at(-1)).toBe('savePipeline p1 create pipeline Demo data shared');
+    m.actor.stop();
+  });
+
+  it('a rename of a pipeline that feeds datasets asks first, with what it reaches; Keep editing forgets the question', async () => {
+    const m = start({ pipelineId: 'p4' });
+    m.answer('loadForm').resolve(loaded(FEEDING, [DEMO, STORE]));
+    await settle();
+    m.actor.send({ type: 'user.change', field: 'name', value: 'Sales' });
+    m.actor.send({ type: 'user.saveAndRun' });
+    expect(m.value()).toBe('checkingImpact');
+    expect(m.busy()).toBe(true);
+    expect(m.context()).toMatchObject({ saveKind: 'save', runAfterSave: true });
+    expect(m.calls.at(-1)).toBe('loadImpact p4');
+    m.answer('loadImpact').resolve(IMPACT);
+    await settle();
+    expect(m.value()).toBe('confirmingImpact');
+    expect(m.context()).toMatchObject({ impact: IMPACT, cutOff: ['renames the pipeline'] });
+    m.actor.send({ type: 'user.keepEditing' });
+    expect(m.value()).toBe('editing');
+    expect(m.context()).toMatchObject({ impact: null, cutOff: [], name: 'Sales' });
+    m.actor.send({ type: 'user.save' });
+    m.answer('loadImpact').reject(serverDown);
+    await settle();
+    expect(m.value()).toBe('saving');
+    expect(m.calls.at(-1)).toBe('savePipeline p4 update pipeline Sales');
+    m.actor.stop();
+  });
+
+  it('value edits clear their own errors only; the custom cron clears the schedule error; default actions drop the script', async () => {
+    const m = start({ pipelineId: 'p1' });
+    m.answer('loadForm').resolve(loaded(NEW, [DEMO]));
+    await settle();
+    m.actor.send({ type: 'user.change', field: 'name', value: ' ' });
+    m.actor.send({ type: 'user.schedule', choice: 'custom' });
+    m.actor.send({ type: 'user.change', field: 'customCron', value: 'bad' });
+    m.actor.send({ type: 'user.change', field: 'timeout', value: '-1' });
+    m.actor.send({ type: 'user.saveAndRun' });
+    expect(Object.keys(m.context().fieldErrors).sort()).toEqual(['name', 'schedule', 'timeout']);
+    expect(m.context().banner).toBeNull();
+    m.actor.send({ type: 'user.change', field: 'customCron', value: '*/5 * * * *' });
+    expect(Object.keys(m.context().fieldErrors).sort()).toEqual(['name', 'timeout']);
+    m.actor.send({ type: 'user.change', field: 'timeout', value: '5' });
+    expect(Object.keys(m.context().fieldErrors)).toEqual(['name']);
+    m.actor.send({ type: 'user.change', field: 'name', value: 'Named' });
+    expect(m.context()).toMatchObject({ fieldErrors: {}, name: 'Named', nameTyped: true });
+    m.actor.send({ type: 'user.save' });
+    m.answer('savePipeline').reject(badRequest);
+    await settle();
+    m.actor.send({ type: 'user.schedule', choice: 'manual' });
+    expect(m.context().fieldErrors).toEqual({ name: 'Name is taken' });
+    m.actor.send({ type: 'user.actionsMode', mode: 'custom' });
+    m.actor.send({ type: 'user.change', field: 'script', value: 'echo' });
+    expect(m.context()).toMatchObject({ actionsMode: 'custom', script: 'echo' });
+    m.actor.send({ type: 'user.actionsMode', mode: 'custom' });
+    expect(m.context().script).toBe('echo');
+    m.actor.send({ type: 'user.actionsMode', mode: 'default' });
+    expect(m.context()).toMatchObject({ actionsMode: 'default', script: '' });
+    m.actor.send({ type: 'user.setProperty', key: 'tap-demo.rows', value: 7 });
+    expect(m.context().properties).toMatchObject({ 'tap-demo.rows': 7 });
+    m.actor.stop();
   });
 });
