@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import type { AnyMachineSnapshot } from 'xstate';
 import { createApiClient } from '../../api/client';
@@ -11,13 +11,17 @@ import { parseVisualisation } from '../../domain/visualisation/spec';
 import type { Dataset, DatasetPreview } from '../../domain/resources';
 import { modelPaths, pathOf, replayPath, replayTest, unvisitedStates, unwalkedTransitions } from '../testing';
 import { datasetEditorActors } from './datasetEditor.actors';
+import { deferred } from '../testing/deferred.fixture';
+import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
 import {
   datasetEditorMachine,
   PREVIEW_DEBOUNCE_MS,
   previewFailure,
   saveFailure,
   selectBusy,
+  selectConfirmingDiscard,
   selectPreviewState,
+  selectQueryMode,
   type DatasetEditorContext,
   type DatasetEditorInput,
   type LoadedEditor,
@@ -352,5 +356,255 @@ describe('datasetEditor actors against a scripted server', () => {
       ['POST', 'http://api.test/api/workspaces/w1/datasets', body],
       ['PATCH', 'http://api.test/api/datasets/d1', body],
     ]);
+  });
+});
+
+describe('datasetEditor, checked by hand', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  function start(input: DatasetEditorInput = { workspace: WORKSPACE, datasetId: 'd1' }) {
+    const calls: string[] = [];
+    const closed: string[] = [];
+    const saved: Dataset[] = [];
+    const pending: Record<string, ReturnType<typeof deferred<unknown>>[]> = {};
+    const held = <I, O>(id: string, describe: (i: I) => string) =>
+      fromPromise<O, I>(({ input: asked }) => {
+        calls.push(`${id} ${describe(asked)}`);
+        const next = deferred<unknown>();
+        (pending[id] ??= []).push(next);
+        return next.promise as Promise<O>;
+      });
+    const machine = datasetEditorMachine.provide({
+      actors: {
+        loadEditor: held<DatasetEditorInput, LoadedEditor>('loadEditor', (i) => `${i.datasetId ?? 'new'} ${i.table ?? '-'}`),
+        saveDataset: held<SaveDatasetInput, Dataset>('saveDataset', (i) => `${i.dataset?.id ?? 'new'} ${JSON.stringify(i.body)}`),
+        previewQuery: held<PreviewInput, DatasetPreview>('previewQuery', (i) => i.query),
+      },
+    });
+    const actor = createActor(machine, { input });
+    actor.on('dataset.closed', (e) => void closed.push(e.type));
+    actor.on('dataset.saved', (e) => void saved.push(e.dataset));
+    actor.start();
+    const answer = (id: string) => pending[id]!.at(-1)!;
+    const context = () => actor.getSnapshot().context;
+    const snap = () => actor.getSnapshot();
+    return { actor, calls, closed, saved, answer, context, snap };
+  }
+  const flush = () => vi.advanceTimersByTimeAsync(0);
+  const formOf = (s: { value: unknown }) => (s.value as { ready: { form: string } }).ready.form;
+
+  it('loads by its input, busy meanwhile; a failed load says why, retry asks again, cancel closes at once', async () => {
+    vi.useFakeTimers();
+    const m = start();
+    expect(m.context()).toMatchObject({ dataset: null, channels: [], errors: {}, banner: null, loadError: null, preview: null, previewError: null, firstChart: false, queryMode: 'sql' });
+    expect(m.calls).toEqual(['loadEditor d1 -']);
+    expect(selectBusy(m.snap())).toBe(true);
+    m.answer('loadEditor').reject(serverDown);
+    await flush();
+    expect(m.snap().value).toBe('loadFailed');
+    expect(selectBusy(m.snap())).toBe(false);
+    expect(m.context().loadError).toBe('Down for maintenance');
+    m.actor.send({ type: 'user.retry' });
+    expect(m.snap().value).toBe('loading');
+    m.answer('loadEditor').resolve({ dataset: EXISTING, channels: CHANNELS });
+    await flush();
+    expect(m.context()).toMatchObject({ dataset: EXISTING, channels: CHANNELS, loadError: null });
+    expect(m.context().values.title).toBe('Revenue');
+    expect(m.context().baseline).toEqual(m.context().values);
+    m.actor.stop();
+    for (const failFirst of [false, true]) {
+      const c = start({ workspace: WORKSPACE, datasetId: null, table: 'web_sessions' });
+      expect(c.context().firstChart).toBe(true);
+      if (failFirst) {
+        c.answer('loadEditor').reject(serverDown);
+        await flush();
+      }
+      c.actor.send({ type: 'user.cancel' });
+      expect(c.snap().status).toBe('done');
+      expect(c.closed).toEqual(['dataset.closed']);
+    }
+  });
+
+  it('an invalid form is not saved: its errors show, the banner goes; a change clears its field error', async () => {
+    vi.useFakeTimers();
+    const m = start({ workspace: NO_PREVIEW_WORKSPACE, datasetId: null });
+    m.answer('loadEditor').resolve({ dataset: null, channels: [] });
+    await flush();
+    m.actor.send({ type: 'user.save' });
+    expect(formOf(m.snap())).toBe('editing');
+    expect(m.context().errors).toMatchObject({ title: DATASET_FORM_TEXTS.titleRequired });
+    expect(m.calls).toEqual(['loadEditor new -']);
+    m.actor.send({ type: 'user.change', field: 'title', value: 'Orders' });
+    expect(m.context().errors.title).toBeUndefined();
+    expect(Object.keys(m.context().errors).length).toBeGreaterThan(0);
+    m.actor.send({ type: 'user.change', field: 'query', value: 'select 1' });
+    m.actor.send({ type: 'user.save' });
+    expect(formOf(m.snap())).toBe('saving');
+    expect(selectBusy(m.snap())).toBe(true);
+    expect(m.context()).toMatchObject({ errors: {}, banner: null });
+    expect(m.calls.at(-1)).toMatch(/^saveDataset new \{"title":"Orders".*"query":"select 1"/);
+    m.actor.stop();
+  });
+
+  it('a failed save: a 400 puts its reasons by the fields, another failure is a banner; a change goes back to editing', async () => {
+    vi.useFakeTimers();
+    const m = start({ workspace: NO_PREVIEW_WORKSPACE, datasetId: 'd1' });
+    m.answer('loadEditor').resolve({ dataset: EXISTING, channels: CHANNELS });
+    await flush();
+    m.actor.send({ type: 'user.save' });
+    m.answer('saveDataset').reject(badRequest);
+    await flush();
+    expect(formOf(m.snap())).toBe('failed');
+    expect(m.context()).toMatchObject({ errors: { alias: 'Alias is taken' }, banner: null });
+    m.actor.send({ type: 'user.save' });
+    m.answer('saveDataset').reject(serverDown);
+    await flush();
+    expect(m.context()).toMatchObject({ errors: {}, banner: 'Down for maintenance' });
+    // a cancel from the failure with nothing changed closes
+    m.actor.send({ type: 'user.change', field: 'alias', value: 'sales/other' });
+    expect(formOf(m.snap())).toBe('editing');
+    expect(m.context().values.alias).toBe('sales/other');
+    m.actor.send({ type: 'user.save' });
+    m.answer('saveDataset').resolve({ ...EXISTING, alias: 'sales/other' });
+    await flush();
+    expect(m.snap().value).toBe('saved');
+    expect(selectBusy(m.snap())).toBe(true);
+    expect(m.context().dataset?.alias).toBe('sales/other');
+    expect(m.saved.map((d) => d.alias)).toEqual(['sales/other']);
+    // the chart builder and the query builder leave the failure for the form too
+    for (const event of [{ type: 'user.build', edit: { type: 'kind', kind: 'bar' } }, { type: 'user.buildQuery', edit: { type: 'table', table: 'demo.orders' } }]) {
+      const f = start({ workspace: NO_PREVIEW_WORKSPACE, datasetId: 'd1' });
+      f.answer('loadEditor').resolve({ dataset: EXISTING, channels: CHANNELS });
+      await flush();
+      f.actor.send({ type: 'user.save' });
+      f.answer('saveDataset').reject(serverDown);
+      await flush();
+      f.actor.send(event as never);
+      expect(formOf(f.snap())).toBe('editing');
+      f.actor.stop();
+    }
+  });
+
+  it('Cancel with changes asks; the form takes nothing else meanwhile; Keep editing goes back, Discard closes', async () => {
+    vi.useFakeTimers();
+    const m = start({ workspace: NO_PREVIEW_WORKSPACE, datasetId: 'd1' });
+    m.answer('loadEditor').resolve({ dataset: EXISTING, channels: CHANNELS });
+    await flush();
+    m.actor.send({ type: 'user.change', field: 'title', value: 'Other' });
+    m.actor.send({ type: 'user.cancel' });
+    expect(selectConfirmingDiscard(m.snap())).toBe(true);
+    m.actor.send({ type: 'user.change', field: 'title', value: 'Ignored' });
+    m.actor.send({ type: 'user.save' });
+    expect(m.context().values.title).toBe('Other');
+    expect(selectConfirmingDiscard(m.snap())).toBe(true);
+    m.actor.send({ type: 'user.keepEditing' });
+    expect(formOf(m.snap())).toBe('editing');
+    expect(selectConfirmingDiscard(m.snap())).toBe(false);
+    m.actor.send({ type: 'user.save' });
+    m.answer('saveDataset').reject(serverDown);
+    await flush();
+    m.actor.send({ type: 'user.cancel' });
+    expect(selectConfirmingDiscard(m.snap())).toBe(true);
+    m.actor.send({ type: 'user.discard' });
+    expect(m.snap().status).toBe('done');
+    expect(m.closed).toEqual(['dataset.closed']);
+    // a failed save with nothing changed closes at once
+    const c = start({ workspace: NO_PREVIEW_WORKSPACE, datasetId: 'd1' });
+    c.answer('loadEditor').resolve({ dataset: EXISTING, channels: CHANNELS });
+    await flush();
+    c.actor.send({ type: 'user.save' });
+    c.answer('saveDataset').reject(serverDown);
+    await flush();
+    c.actor.send({ type: 'user.cancel' });
+    expect(c.closed).toEqual(['dataset.closed']);
+  });
+
+  it('the preview: asked at load for a query, says why it failed, asked again on demand, not without the link or a query', async () => {
+    vi.useFakeTimers();
+    const m = start();
+    m.answer('loadEditor').resolve({ dataset: EXISTING, channels: CHANNELS });
+    await flush();
+    expect(selectPreviewState(m.snap())).toBe('previewing');
+    expect(m.calls.at(-1)).toBe(`previewQuery ${EXISTING.query ?? ''}`);
+    m.answer('previewQuery').reject(refused);
+    await flush();
+    expect(selectPreviewState(m.snap())).toBe('failed');
+    expect(m.context()).toMatchObject({ preview: null, previewError: 'Only a read-only query can be previewed' });
+    m.actor.send({ type: 'user.preview' });
+    expect(selectPreviewState(m.snap())).toBe('previewing');
+    m.answer('previewQuery').resolve(PREVIEW);
+    await flush();
+    expect(selectPreviewState(m.snap())).toBe('previewed');
+    expect(m.context()).toMatchObject({ preview: PREVIEW, previewError: null, firstChart: false });
+    m.actor.send({ type: 'user.preview' });
+    expect(selectPreviewState(m.snap())).toBe('previewing');
+    m.answer('previewQuery').reject(serverDown);
+    await flush();
+    expect(m.context().previewError).toBe('Down for maintenance');
+    // a change while the form saves starts no preview
+    m.actor.send({ type: 'user.save' });
+    m.actor.send({ type: 'user.change', field: 'query', value: 'select 2' });
+    expect(selectPreviewState(m.snap())).toBe('failed');
+    m.actor.stop();
+    const none = start({ workspace: NO_PREVIEW_WORKSPACE, datasetId: 'd1' });
+    none.answer('loadEditor').resolve({ dataset: EXISTING, channels: CHANNELS });
+    await flush();
+    expect(selectPreviewState(none.snap())).toBe('idle');
+    none.actor.send({ type: 'user.preview' });
+    expect(selectPreviewState(none.snap())).toBe('idle');
+    none.actor.send({ type: 'user.change', field: 'query', value: 'select 3' });
+    expect(selectPreviewState(none.snap())).toBe('waiting');
+    await vi.advanceTimersByTimeAsync(PREVIEW_DEBOUNCE_MS);
+    expect(selectPreviewState(none.snap())).toBe('idle');
+    expect(none.calls.some((c) => c.startsWith('previewQuery'))).toBe(false);
+    none.actor.stop();
+    const empty = start({ workspace: WORKSPACE, datasetId: null });
+    empty.answer('loadEditor').resolve({ dataset: null, channels: [] });
+    await flush();
+    expect(selectPreviewState(empty.snap())).toBe('idle');
+    empty.actor.send({ type: 'user.preview' });
+    expect(selectPreviewState(empty.snap())).toBe('idle');
+    // a change of another field restarts no wait
+    empty.actor.send({ type: 'user.change', field: 'title', value: 'T' });
+    expect(selectPreviewState(empty.snap())).toBe('idle');
+    empty.actor.stop();
+  });
+
+  it('the query mode: only a mode there is is taken', async () => {
+    vi.useFakeTimers();
+    const m = start({ workspace: NO_PREVIEW_WORKSPACE, datasetId: 'd1' });
+    m.answer('loadEditor').resolve({ dataset: EXISTING, channels: CHANNELS });
+    await flush();
+    expect(selectQueryMode(m.snap())).toBe('sql');
+    m.actor.send({ type: 'user.queryMode', mode: 'build' });
+    expect(selectQueryMode(m.snap())).toBe('build');
+    m.actor.send({ type: 'user.queryMode', mode: 'bogus' as never });
+    expect(selectQueryMode(m.snap())).toBe('build');
+    m.actor.send({ type: 'user.queryMode', mode: 'sql' });
+    expect(selectQueryMode(m.snap())).toBe('sql');
+  });
+
+  it('the real actors: a new dataset reads the channels only with their link, and the table it starts on; leaving cancels the requests', async () => {
+    const fake = fakeFetch({ body: { _embedded: { channels: [{ id: 'c1', name: 'Sales', _links: {} }] } } });
+    const client = createApiClient({ baseURL: 'http://api.test/api', getToken: () => Promise.resolve('t'), fetch: fake.fetch, retryDelay: () => 0 });
+    const load = (input: DatasetEditorInput) =>
+      new Promise<LoadedEditor>((resolve, reject) => {
+        const actor = createActor(datasetEditorActors(client).loadEditor, { input });
+        actor.subscribe({ complete: () => resolve(actor.getSnapshot().output as LoadedEditor), error: reject });
+        actor.start();
+      });
+    expect(await load({ workspace: NO_PREVIEW_WORKSPACE, datasetId: null })).toEqual({ dataset: null, channels: [], table: null });
+    expect(fake.calls).toEqual([]);
+    expect(await load({ workspace: WORKSPACE, datasetId: null })).toEqual({ dataset: null, channels: CHANNELS, table: null });
+    expect(fake.calls.map((c) => c.url)).toEqual(['http://api.test/api/workspaces/w1/channels?size=99']);
+    expect(
+      await requestsCancelledOnStop(datasetEditorActors, {
+        loadEditor: { workspace: WORKSPACE, datasetId: 'd1' },
+        saveDataset: { workspace: WORKSPACE, dataset: EXISTING, body: { title: 'Revenue', query: 'select 1' } },
+        previewQuery: { workspace: WORKSPACE, query: 'select 1' },
+      }),
+    ).toEqual({ loadEditor: true, saveDataset: true, previewQuery: true });
   });
 });
