@@ -403,6 +403,17 @@ describe('workspaceForm, checked by hand', () => {
     expect(m.context().fields.imageUrl).toBeNull();
   });
 
+  it('regenerate of a workspace with no domains or logo sends them empty', async () => {
+    vi.useFakeTimers();
+    const m = start();
+    const bare: Workspace = { id: 'w1', name: 'Bare', _links: existing._links };
+    m.answer('load').resolve(bare);
+    await flush();
+    m.actor.send({ type: 'user.regenerate' });
+    expect(m.calls.at(-1)).toBe('save w1 {"name":"Bare","domains":[],"imageUrl":null,"deploymentSecret":""}');
+    m.actor.stop();
+  });
+
   it('the real load refuses to create without an owner', async () => {
     const client = createApiClient({ baseURL: BASE, getToken: () => Promise.resolve('t'), fetch: fakeFetch().fetch, retryDelay: () => 0 });
     const actor = createActor(workspaceFormActors(client).load, { input: { workspaceId: 'new', owner: null } });
