@@ -157,6 +157,8 @@ describe('the real effects', () => {
     expect(inspectPopup(at('http://app.test', '/oauth', '?code=c&state=s1'), 'http://app.test')).toEqual({ type: 'popup.code', code: 'c', state: 's1' });
     expect(inspectPopup(at('http://app.test', '/oauth', '?error=access_denied'), 'http://app.test')).toEqual({ type: 'popup.error', message: 'access_denied' });
     expect(inspectPopup(at('http://evil.test', '/oauth', '?code=c'), 'http://app.test')).toBeUndefined();
+    // another page of the app itself is not the answer either
+    expect(inspectPopup(at('http://app.test', '/lab', '?code=c&state=s1'), 'http://app.test')).toBeUndefined();
     expect(inspectPopup(at('http://app.test', '/oauth', '', true), 'http://app.test')).toEqual({ type: 'popup.closed' });
   });
 
