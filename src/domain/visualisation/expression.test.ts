@@ -307,3 +307,109 @@ describe('compileExpression: each allowed method and operator, by hand', () => {
     expect(() => run('value => value.replaceAll("", "ab")', 'x'.repeat(600_000))).toThrow(/too long/);
   });
 });
+
+describe('compileExpression: the edges mutation testing found', () => {
+  const message = (text: string, value: unknown): string => {
+    try {
+      run(text, value);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ExpressionError);
+      expect((error as Error).name).toBe('ExpressionError');
+      return (error as Error).message;
+    }
+    throw new Error(`${text} did not throw`);
+  };
+
+  it('compares, reads and indexes exactly', () => {
+    expect(run('value === 2', 1)).toBe(false);
+    expect(run('value == "2"', 1)).toBe(false);
+    expect(run('value != 2', 3)).toBe(true);
+    expect(run('value <= 3', 2)).toBe(true);
+    expect(run('value <= 1', 2)).toBe(false);
+    expect(run('value >= 3', 2)).toBe(false);
+    expect(run('value.charAt(-1)', 'abcd')).toBe('');
+    expect(run('value.charAt(9)', 'abcd')).toBe('');
+    expect(run('value[-1]', [1, 2])).toBeUndefined();
+    expect(run('value["1"]', 'abc')).toBe('b');
+    expect(run('value["10"]', 'abcdefghijkl')).toBe('k');
+    expect(run('() => 7', 1)).toBe(7);
+    expect(run('value.a', Object.assign(Object.create(null) as object, { a: 1 }))).toBe(1);
+    expect(run('value + "y"', 'x'.repeat(999_999))).toHaveLength(1_000_000);
+  });
+
+  it('says exactly why it refuses', () => {
+    expect(message('value.constructor', {})).toBe("'constructor' may not be read");
+    expect(message('value.toString', {})).toBe("'toString' is not the data's own property");
+    expect(message('value["x1"]', 'abc')).toBe("'x1' may not be read here (call an allowed method instead)");
+    expect(message('value["1x"]', 'abc')).toBe("'1x' may not be read here (call an allowed method instead)");
+    expect(message('value["01"]', 'abc')).toBe("'01' may not be read here (call an allowed method instead)");
+    expect(message('value.a.b', {})).toBe("Cannot read 'b' of undefined");
+    expect(message('value.a', new Date(0))).toBe("Cannot read 'a' of object");
+    expect(message('(x => x).a', 1)).toBe("Cannot read 'a' of object");
+    expect(message('~value', 1)).toBe("The operator '~' is not allowed");
+    expect(message('a, b', 1)).toBe('Unsupported expression (Compound)');
+    expect(message('this', 1)).toBe('Unsupported expression (ThisExpression)');
+    expect(message('parseFloat', null)).toBe('parseFloat expects a string or number');
+    expect(message('value => y', 1)).toBe("Unknown name 'y'");
+    expect(message('value.join()', [1, ['a']])).toBe('join expects an array of strings or numbers');
+    expect(() => compileExpression(5 as unknown as string)).toThrow(new ExpressionError('The expression is empty'));
+  });
+
+  it('turns an error thrown while reading the data into its own, with the reason', () => {
+    const throwing = Object.defineProperty({}, 'a', {
+      enumerable: true,
+      get() {
+        throw new Error('boom');
+      },
+    });
+    expect(message('value.a', throwing)).toBe('The expression failed: boom');
+    const throwingText = Object.defineProperty({}, 'a', {
+      enumerable: true,
+      get() {
+        // eslint-disable-next-line @typescript-eslint/only-throw-error -- a getter in foreign data may throw anything
+        throw 'not an error';
+      },
+    });
+    expect(message('value.a', throwingText)).toBe('The expression failed: unknown error');
+  });
+
+  describe('counts depth through every kind of node (200 levels at most)', () => {
+    const N = 250;
+    it.each([
+      ['a member chain', `value${'.a'.repeat(N)}`, {}],
+      ['a computed key chain', `${'value['.repeat(N)}0${']'.repeat(N)}`, [0]],
+      ['a method chain', `value${'.trim()'.repeat(N)}`, 'x'],
+      ['a call chain', `(a=>a)${'(a=>a)'.repeat(N)}`, 1],
+      ['nested arguments', `${'String('.repeat(210)}value${')'.repeat(210)}`, 1],
+      ['nested arrows', `${'(x=>'.repeat(150)}x${')(x)'.repeat(149)})(value)`, 1],
+      ['unary operators', `${'!'.repeat(N)}value`, 1],
+      ['&& on the left', `value${' && 1'.repeat(N)}`, 1],
+      ['&& on the right', `${'1 && ('.repeat(N)}value${')'.repeat(N)}`, 1],
+      ['|| on the right', `${'0 || ('.repeat(N)}value${')'.repeat(N)}`, 1],
+      ['?? on the right', `${'null??('.repeat(210)}value${')'.repeat(210)}`, 1],
+      ['+ on the left', `value${' + 1'.repeat(N)}`, 1],
+      ['+ on the right', `${'1 + ('.repeat(N)}value${')'.repeat(N)}`, 1],
+      ['a conditional in the test', `${'('.repeat(210)}value${'?1:1)'.repeat(210)}`, 1],
+      ['a conditional in the consequent', `${'1?'.repeat(N)}value${':1'.repeat(N)}`, 1],
+      ['a conditional in the alternate', `${'0?0:'.repeat(N)}value`, 1],
+      // each level is a call, its target and its arrow's body: two levels of depth
+      ['map callbacks', `value.map(v=>${'v.map(v=>'.repeat(120)}1${')'.repeat(121)}`, nested(121)],
+      ['filter callbacks', `value.filter(v=>${'v.filter(v=>'.repeat(120)}1${')'.repeat(121)}`, nested(121)],
+    ])('%s', (_, text, value) => {
+      expect(text.length).toBeLessThanOrEqual(2_000);
+      expect(() => run(text, value)).toThrow(/nests too deeply/);
+    });
+
+    it('allows exactly 200 levels', () => {
+      expect(run(`${'['.repeat(200)}value${']'.repeat(200)}`, 1)).toEqual(nested(200, 1));
+      expect(() => run(`${'['.repeat(201)}value${']'.repeat(201)}`, 1)).toThrow(/nests too deeply/);
+    });
+  });
+});
+
+/** [[…[leaf]…]], `depth` arrays deep. */
+function nested(depth: number, leaf: unknown = 1): unknown {
+  let value: unknown = leaf;
+  for (let i = 0; i < depth; i += 1) value = [value];
+  return value;
+}
