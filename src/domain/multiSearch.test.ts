@@ -67,3 +67,41 @@ describe('parseMultiSearch', () => {
     );
   });
 });
+
+describe('parseMultiSearch: each rule with its exact words', () => {
+  const problem = (query: unknown) => {
+    const parsed = parseMultiSearch(ndjson([{}, query]));
+    return parsed.ok ? parsed : parsed.problems;
+  };
+  const one = (message: string) => [{ field: 'line 2', message }];
+  const kinds = 'match_all, query_string, simple_query_string, multi_match';
+
+  it('names what is wrong with a query object', () => {
+    expect(problem({ query: 'orders' })).toEqual(one('query must be an object'));
+    expect(problem({ query: {} })).toEqual(one(`query must hold one of ${kinds}`));
+    expect(problem({ query: { match_all: {}, multi_match: { query: 'a' } } })).toEqual(one(`query must hold one of ${kinds}`));
+    expect(problem({ query: { match_all: true } })).toEqual(one('query.match_all must be an object'));
+    expect(problem({ query: { term: {} } })).toEqual(one(`query.term is not supported: use q, or one of ${kinds}`));
+    expect(problem({ query: { multi_match: null } })).toEqual(one('query.multi_match.query must be text'));
+    expect(problem({ query: { multi_match: { query: 1 } } })).toEqual(one('query.multi_match.query must be text'));
+    expect(problem({ query: { simple_query_string: { query: 'a b' } } })).toEqual({ ok: true, searches: [{ q: 'a b', page: 0, size: 10 }] });
+  });
+
+  it('names what is wrong with q, size and from', () => {
+    expect(problem({ q: 'a', query: { match_all: {} } })).toEqual(one('give q or query, not both'));
+    expect(problem({ q: 1 })).toEqual(one('q must be text'));
+    expect(problem({ q: 'x'.repeat(12_001) })).toEqual(one('the text must be at most 12000 characters'));
+    for (const size of [0, 101, 1.5, '5']) expect(problem({ size }), String(size)).toEqual(one('size must be a whole number from 1 to 100'));
+    for (const from of [-10, 1.5, '10', 'x']) expect(problem({ from }), String(from)).toEqual(one('from must be a whole number, 0 or more'));
+    expect(problem({ from: 5, size: 10 })).toEqual(one('from must be a multiple of size (10)'));
+  });
+
+  it('takes a line with neither q nor query as every dataset, and the longest text', () => {
+    expect(problem({})).toEqual({ ok: true, searches: [{ q: '', page: 0, size: 10 }] });
+    expect(problem({ q: 'x'.repeat(12_000), size: 100, from: 200 })).toEqual({ ok: true, searches: [{ q: 'x'.repeat(12_000), page: 2, size: 100 }] });
+  });
+
+  it('says a blank body holds no search', () => {
+    for (const body of ['', '  ', '\n', ' \r\n ']) expect(parseMultiSearch(body), JSON.stringify(body)).toEqual({ ok: false, problems: [{ field: 'searches', message: 'must hold at least one search: a header line and a query line' }] });
+  });
+});
