@@ -120,3 +120,38 @@ describe('properties', () => {
     );
   });
 });
+
+describe('which union branch names the field', () => {
+  const fields = (schema: z.ZodType, data: unknown): string[] => {
+    const result = parseWith(schema, data);
+    return result.ok ? [] : result.issues.map((issue) => issue.field);
+  };
+  const a = z.object({ a: z.string() });
+  const ab = z.object({ a: z.string(), b: z.string() });
+
+  it('takes the matched branch with the fewest issues, the first of equals', () => {
+    expect(fields(z.union([a, ab]), { a: 1, b: 1 })).toEqual(['a']);
+    expect(fields(z.union([ab, a]), { a: 1, b: 1 })).toEqual(['a']);
+    const first = parseWith(z.union([z.object({ a: z.string() }), z.object({ a: z.number() })]), { a: true });
+    const second = parseWith(z.union([z.object({ a: z.number() }), z.object({ a: z.string() })]), { a: true });
+    expect(first.ok || second.ok).toBe(false);
+    if (!first.ok && !second.ok) {
+      expect(first.issues.map((i) => i.field)).toEqual(['a']);
+      expect(first.issues[0]!.message).toMatch(/string/);
+      expect(second.issues[0]!.message).toMatch(/number/);
+    }
+  });
+
+  it('keeps the union itself when no branch matched below it', () => {
+    // the object branch has an issue at its own root (an unknown key): it did not match
+    expect(fields(z.union([z.strictObject({ a: z.string() }), z.number()]), { a: 1, x: 1 })).toEqual(['']);
+  });
+
+  it('names a symbol key by its description', () => {
+    const schema = z.unknown().superRefine((_, context) => {
+      context.addIssue({ code: 'custom', message: 'no', path: [Symbol('secret'), 'x', 0] });
+      context.addIssue({ code: 'custom', message: 'no', path: [Symbol(), 'y'] });
+    });
+    expect(fields(schema, 1)).toEqual(['secret.x.0', '.y']);
+  });
+});
