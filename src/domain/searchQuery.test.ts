@@ -53,6 +53,8 @@ describe('toolbarSearchTarget and feedSearchTarget', () => {
 describe('tagSearchTarget', () => {
   it('writes spaces as hyphens inside the quoted tag search', () => {
     expect(tagSearchTarget('w1', 'cost centre')).toBe('/l/w1/explore?search=%22tag%3Acost-centre%22');
+    // a run of spaces is one hyphen
+    expect(tagSearchTarget('w1', 'cost \t centre')).toBe('/l/w1/explore?search=%22tag%3Acost-centre%22');
   });
 });
 
