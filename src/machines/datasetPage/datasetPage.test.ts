@@ -5,9 +5,9 @@ import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
 import type { Dataset } from '../../domain/resources';
 import { modelPaths, pathOf, replayPath, replayTest, unvisitedStates, unwalkedTransitions, type EventCases, type ModelPath } from '../testing';
-import { datasetPageActors } from './datasetPage.actors';
+import { datasetPageActors, recordViewAction } from './datasetPage.actors';
 import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
-import { datasetPageMachine, selectBusy, selectIsLiked, type DatasetInput, type LikeInput, type LoadInput, type SaveDescriptionInput, type SubscribeInput } from './datasetPage.machine';
+import { datasetPageMachine, isNotFound as isNotFoundOf, selectBusy, selectIsLiked, type DatasetInput, type LikeInput, type LoadInput, type SaveDescriptionInput, type SubscribeInput } from './datasetPage.machine';
 import { deferred } from '../testing/deferred.fixture';
 import type { DataRow } from '../../api/datasets';
 
@@ -484,6 +484,21 @@ describe('datasetPage, checked by hand', () => {
     actor.send({ type: 'user.edit' });
     expect(context().descriptionError).toBeNull();
     actor.stop();
+  });
+
+  it('the real load keeps a 404 from the shared error handler, and the view is recorded by PUT with a failure swallowed', async () => {
+    const reported: unknown[] = [];
+    const fake = fakeFetch({ status: 404, body: { status: 404, message: 'gone' } }, { status: 403, body: { status: 403, message: 'no' } });
+    const client = createApiClient({ baseURL: BASE, getToken: () => Promise.resolve('t'), fetch: fake.fetch, retryDelay: () => 0, onError: (f) => reported.push(f) });
+    const actor = createActor(datasetPageActors(client).load, { input: { workspaceId: 'w1', idOrAlias: 'sales/monthly' } });
+    const failed = new Promise<unknown>((resolve) => actor.subscribe({ error: resolve }));
+    actor.start();
+    expect(isNotFoundOf(await failed)).toBe(true);
+    expect(reported).toEqual([]);
+    const viewed = { ...full, _links: { ...full._links, 'view dataset': l('/datasets/d1/view') } };
+    expect(recordViewAction(client)(undefined, { dataset: viewed })).toBeUndefined();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(fake.calls.map((c) => `${c.method} ${c.url}`)).toEqual([`GET ${BASE}/workspaces/w1/datasets/sales/monthly`, `PUT ${BASE}/datasets/d1/view`]);
   });
 
   it('the viewer liked the dataset when listed by id or by email, in any case', async () => {
