@@ -238,3 +238,121 @@ describe('masking properties on the way out and back', () => {
     );
   });
 });
+
+describe('pipeline rules: the edges mutation testing found (by hand)', () => {
+  it('requires a flagged setting whose default or placeholder is empty', () => {
+    expect(isRequiredSetting({ name: 'a', required: true, value: null })).toBe(true);
+    expect(isRequiredSetting({ name: 'a', required: true, value: '' })).toBe(true);
+    expect(isRequiredSetting({ name: 'a', required: true, value: 0 })).toBe(false);
+    expect(isRequiredSetting({ name: 'a', required: true, placeholder: '' })).toBe(true);
+    expect(requiredMessage('User')).toBe("Setting 'User' is required");
+  });
+
+  it('knows a sensitive setting by its kind, in any case, or by its name', () => {
+    expect(isSensitiveSetting({ name: 'pin', kind: 'PASSWORD' }, 'pin')).toBe(true);
+    expect(isSensitiveSetting({ name: 'pin', kind: 'password' }, 'pin')).toBe(true);
+    expect(isSensitiveSetting({ name: 'pin', kind: 'oauth' }, 'pin')).toBe(true);
+    expect(isSensitiveSetting({ name: 'api_key', kind: 'STRING' }, 'api_key')).toBe(true);
+    expect(isSensitiveSetting({ name: 'pin' }, 'pin')).toBe(false);
+  });
+
+  it.each([
+    ['INTEGER', ' 42 ', undefined],
+    ['INTEGER', '-7', undefined],
+    ['INTEGER', 'x5', 'must be a whole number'],
+    ['INTEGER', '5x', 'must be a whole number'],
+    ['INTEGER', '1234567890123456', 'must be a whole number'],
+    ['INTEGER', 2 ** 53, 'must be a whole number'],
+    ['BOOLEAN', true, undefined],
+    ['BOOLEAN', false, undefined],
+    ['BOOLEAN', 'false', undefined],
+    ['BOOLEAN', 1, 'must be true or false'],
+    ['ARRAY', 'abc', 'must be a list'],
+    ['ARRAY', '"abc"', 'must be a list'],
+    ['ARRAY', '{}', 'must be a list'],
+    ['OBJECT', '{"a":1}', undefined],
+    ['OBJECT', 'null', 'must be an object'],
+    ['OBJECT', ['a'], 'must be an object'],
+    ['OBJECT', ['{}'], 'must be an object'],
+    ['OBJECT', 5, 'must be an object'],
+    ['DATE_ISO8601', ' 2024-01-31 ', undefined],
+    ['DATE_ISO8601', '2024-01-31 10:00', undefined],
+    ['DATE_ISO8601', ' 2024-01-31 10:00', undefined],
+    ['DATE_ISO8601', 'March 7, 2024', 'must be a date (ISO 8601)'],
+    ['DATE_ISO8601', '2024-13-01', 'must be a date (ISO 8601)'],
+    ['DATE_ISO8601', 20240131, 'must be a date (ISO 8601)'],
+    ['STRING', 5, undefined],
+    ['STRING', true, undefined],
+    ['hidden', ['x'], 'must be text'],
+  ])('%s %j', (kind, value, message) => {
+    expect(settingValueError({ name: 's', kind }, value)).toBe(message);
+  });
+
+  it('reads a setting no plugin defines as text, and options by their scalar values', () => {
+    expect(settingValueError(undefined, 'x')).toBeUndefined();
+    expect(settingValueError(undefined, { a: 1 })).toBe('must be text');
+    const options = (values: unknown[]) => ({ name: 's', kind: 'OPTIONS', options: values.map((value) => ({ value })) });
+    expect(settingValueError(options([1, 2]), 2)).toBeUndefined();
+    expect(settingValueError(options([1, 2]), '2')).toBeUndefined();
+    expect(settingValueError(options([1, 2]), 3)).toBe('must be one of: 1, 2');
+    expect(settingValueError(options([true]), false)).toBe('must be one of: true');
+    expect(settingValueError(options([true]), true)).toBeUndefined();
+    expect(settingValueError(options([]), 'anything')).toBeUndefined();
+    expect(settingValueError(options([{ a: 1 }, undefined]), 'anything')).toBeUndefined();
+    expect(settingValueError(options(['a']), { a: 1 })).toBe('must be one of the options');
+    expect(settingValueError({ name: 's', kind: 'OPTIONS' }, 'anything')).toBeUndefined();
+  });
+
+  it('names exactly the failing fields, no more (not even with an undefined message)', () => {
+    const fields = (candidate: Partial<typeof base>, extra: Partial<typeof context> = {}) => Object.keys(pipelineErrors({ ...base, ...candidate, properties: { 'tap-postgres.user': 'ada', 'tap-postgres.database': 'shop', ...candidate.properties } }, { ...context, ...extra })).sort();
+    expect(fields({ schedule: '0 6 * * *', properties: { 'tap-postgres.port': 5433 } })).toEqual([]);
+    expect(fields({ name: 'x'.repeat(255) })).toEqual([]);
+    expect(pipelineErrors({ ...base, name: 'x'.repeat(256) }, { ...context, draft: true })).toEqual({ name: PIPELINE_MESSAGES.nameTooLong });
+    // blank reserved keys are allowed; _select must be text of rules, _metadata JSON text
+    expect(fields({ properties: { 'tap-postgres._select': '', 'tap-postgres._metadata': null } })).toEqual([]);
+    expect(fields({ properties: { 'tap-postgres._metadata': '{}' } })).toEqual([]);
+    expect(pipelineErrors({ ...base, properties: { 'tap-postgres._select': ['orders.*'], 'tap-postgres._metadata': { a: 1 } } }, { ...context, draft: true })).toEqual({
+      'properties.tap-postgres._select': PIPELINE_MESSAGES.selectRules,
+      'properties.tap-postgres._metadata': PIPELINE_MESSAGES.reservedJson,
+    });
+    expect(pipelineErrors({ ...base, properties: { 'tap-postgres._metadata': 'not json' } }, { ...context, draft: true })).toEqual({ 'properties.tap-postgres._metadata': PIPELINE_MESSAGES.reservedJson });
+    // triggers compare trimmed and case-blind; a blank name triggers nothing of itself
+    expect(fields({ triggeredBy: [' DAILY LOAD '] }, { otherPipelineNames: [' Daily Load '] })).toEqual([]);
+    expect(pipelineErrors({ ...base, name: '  ', triggeredBy: [''] }, { ...context, draft: false, components: [] })).toEqual({ name: PIPELINE_MESSAGES.nameRequired, 'triggeredBy.0': PIPELINE_MESSAGES.triggerUnknown });
+    expect(pipelineErrors({ ...base, name: 'Stryker was here!', triggeredBy: ['stryker was here!'] }, { ...context, components: [] })).toEqual({ 'triggeredBy.0': PIPELINE_MESSAGES.triggerSelf });
+  });
+});
+
+describe('masking by the setting a key names (by hand)', () => {
+  // two components with a setting of the same innocent name: only one of them is a password
+  const a: ComponentRule = { name: 'tap-a', properties: {}, settings: [{ name: 'pin', kind: 'STRING' }] };
+  const b: ComponentRule = { name: 'tap-b', properties: { code: 'c' }, settings: [{ name: 'pin', kind: 'PASSWORD' }, { name: 'code', kind: 'PASSWORD', env: 'B_CODE' }] };
+
+  it('masks the variables of the component the key names, under their explicit names, sorted', () => {
+    const env = maskedEnvironment([a, b], { 'tap-b.pin': '1234', 'tap-a.pin': '42', 'other.x': 'v', 'tap-a.zone': 'eu' });
+    expect(env).toEqual({
+      B_CODE: { value: MASK, sensitive: true },
+      TAP_A_PIN: { value: '42', sensitive: false },
+      TAP_A_ZONE: { value: 'eu', sensitive: false },
+      TAP_B_PIN: { value: MASK, sensitive: true },
+    });
+    expect(Object.keys(env)).toEqual(['B_CODE', 'TAP_A_PIN', 'TAP_A_ZONE', 'TAP_B_PIN']);
+  });
+
+  it('tells sensitive keys by the named component’s own setting', () => {
+    const isSensitive = pipelineKeySensitivity([a, b]);
+    expect(isSensitive('tap-b.pin')).toBe(true);
+    expect(isSensitive('tap-a.pin')).toBe(false);
+    expect(isSensitive('tap-b.code')).toBe(true);
+    expect(isSensitive('tap-a.client_secret')).toBe(true);
+    expect(isSensitive('elsewhere.pin')).toBe(false);
+    expect(componentKeySensitivity(b.settings)('pin')).toBe(true);
+    expect(componentKeySensitivity(a.settings)('pin')).toBe(false);
+  });
+
+  it('drops a masked key with nothing stored, leaving no key behind', () => {
+    const isSensitive = pipelineKeySensitivity([a, b]);
+    expect(keepMaskedValues({ 'tap-b.pin': MASK }, {}, isSensitive)).toStrictEqual({});
+    expect(keepMaskedValues({ 'tap-b.pin': MASK, 'tap-a.pin': MASK }, { 'tap-b.pin': '1' }, isSensitive)).toStrictEqual({ 'tap-b.pin': '1', 'tap-a.pin': MASK });
+  });
+});
