@@ -15,6 +15,8 @@ import {
   saveRelOf,
   savesAsDraft,
   serverErrorsOf,
+  settingField,
+  canSaveName,
   triggerOptions,
 } from './pipelineForm';
 
@@ -131,5 +133,65 @@ describe('triggers, numbers and refs', () => {
   it('names a new component by its plugin reference', () => {
     expect(newComponentRef({ pluginType: 'EXTRACTOR', name: 'tap-demo', variant: 'builtin' })).toBe('extractors/tap-demo--builtin');
     expect(newComponentRef({ pluginType: 'LOADER', name: 'target-store' })).toBe('loaders/target-store');
+  });
+});
+
+describe('pipeline form: the edges mutation testing found (by hand)', () => {
+  it('is custom only with at least one action', () => {
+    expect(actionsModeOf({ actions: [] })).toBe('default');
+    expect(actionsModeOf({ script: null, actions: ['tap-demo'] })).toBe('custom');
+  });
+
+  it('names after the label only when it has text, and numbers past names trimmed and case aside', () => {
+    expect(defaultPipelineName([{ ...demo, label: '  ' }])).toBe('tap-demo');
+    expect(defaultPipelineName([{ ...demo, label: 'Stryker was here!' }])).toBe('Stryker was here!');
+    expect(defaultPipelineName([{ ...demo, label: null }])).toBe('tap-demo');
+    expect(defaultPipelineName([demo], ['  demo data  '])).toBe('Demo data 2');
+    expect(defaultPipelineName([{ ...demo, label: 'Demo data ' }], ['demo data'])).toBe('Demo data  2');
+  });
+
+  it('reads field errors by their text, keeping the first message per field', () => {
+    expect(serverErrorsOf({ errors: [{ field: 'name', defaultMessage: 'first' }, { field: 'name', defaultMessage: 'second' }, { field: '  ', defaultMessage: 'no field' }, { field: 'x', defaultMessage: '  ' }, null, 'text'] })).toEqual({
+      banner: 'first',
+      fields: { name: 'first' },
+    });
+    expect(serverErrorsOf({ message: '  ', errors: [{ defaultMessage: 'only' }] })).toEqual({ banner: 'only', fields: {} });
+    expect(serverErrorsOf({ message: 'Stryker was here!' })).toEqual({ banner: 'Stryker was here!', fields: {} });
+    expect(serverErrorsOf({ errors: 'not a list' })).toEqual({ banner: null, fields: {} });
+    expect(serverErrorsOf(null)).toEqual({ banner: null, fields: {} });
+    expect(serverErrorsOf([{ field: 7, defaultMessage: 'm' }])).toEqual({ banner: 'm', fields: {} });
+  });
+
+  it('offers each other name once, matching itself by id or by name', () => {
+    const others = [{ id: '2', name: 'B' }, { id: '3', name: 'B' }, { id: '4', name: 'A' }, { id: '5' }, { id: '6', name: ' ' }, { id: '7', name: '' }];
+    expect(triggerOptions(others, { id: '1', name: 'A' })).toEqual([
+      { value: 'B', disabled: false },
+      { value: '', disabled: true },
+      { value: ' ', disabled: true },
+    ]);
+    // without an id, only the name says which pipeline is this one; an empty name is never itself
+    expect(triggerOptions([{ id: '1', name: 'A' }, { id: '2', name: '' }], { name: '' })).toEqual([
+      { value: 'A', disabled: false },
+      { value: '', disabled: true },
+    ]);
+    expect(triggerOptions([{ id: '1', name: 'A' }], { id: null, name: 'B' })).toEqual([{ value: 'A', disabled: false }]);
+    expect(triggerOptions([{ id: '1', name: 'A' }], { id: '1', name: 'Z' })).toEqual([]);
+    expect(triggerOptions([{ name: 'Stryker was here!' }], { name: 'Stryker was here!' })).toEqual([]);
+  });
+
+  it('reads whole numbers up to nine digits, trimmed', () => {
+    expect(nonNegativeInt(' 12 ')).toEqual({ ok: true, value: 12 });
+    expect(nonNegativeInt('999999999')).toEqual({ ok: true, value: 999_999_999 });
+    expect(nonNegativeInt('1000000000').ok).toBe(false);
+    expect(nonNegativeInt('   ')).toEqual({ ok: true, value: null });
+  });
+
+  it('names fields, saveable names and refs of every plugin type', () => {
+    expect(settingField('tap-demo', 'rows')).toBe('properties.tap-demo.rows');
+    expect(canSaveName(' x ')).toBe(true);
+    expect(canSaveName('  ')).toBe(false);
+    expect(newComponentRef({ pluginType: 'Widget', name: 'w' })).toBe('widgets/w');
+    expect(newComponentRef({ pluginType: 'UTILITY', name: 'u', variant: '' })).toBe('utilities/u');
+    expect(newComponentRef({ pluginType: 'FILE', name: 'f', variant: null })).toBe('files/f');
   });
 });
