@@ -65,3 +65,16 @@ describe('verifyScript', () => {
     expect(verifyScript([])).toContain('Nothing to verify');
   });
 });
+
+describe('dbt and quoting at their edges (by hand)', () => {
+  it('runs dbt only for a transformer named dbt or dbt-…', () => {
+    expect(defaultActions([{ name: 'dbt', pluginType: 'UTILITY' }])).toEqual([]);
+    expect(defaultActions([{ name: 'sqlmesh', pluginType: 'TRANSFORMER' }])).toEqual([]);
+    expect(defaultActions([{ name: 'transform', pluginType: 'TRANSFORMER', pluginName: 'dbt-postgres' }])).toEqual(['transform:deps', 'transform:run']);
+  });
+
+  it('drops NUL from a quoted word', () => {
+    expect(shellQuote('a\u0000b c')).toBe("'ab c'");
+    expect(shellQuote('')).toBe("''");
+  });
+});

@@ -66,3 +66,27 @@ describe('bookmarksOf', () => {
     ]);
   });
 });
+
+describe('bookmark positions at their edges (by hand)', () => {
+  it('reads scalar keys and values only, and flattens runs of whitespace', () => {
+    expect(bookmarkPosition({ replication_key: 'k', replication_key_value: 'a \n\t b' })).toBe('k ≥ a b');
+    expect(bookmarkPosition({ replication_key: 'k', replication_key_value: true })).toBe('k ≥ true');
+    expect(bookmarkPosition({ replication_key: { a: 1 }, replication_key_value: 'x' })).toBe('≥ x');
+    expect(bookmarkPosition({ replication_key: 'updated_at' })).toBe('replication_key = updated_at');
+    expect(bookmarkPosition({ cursor: false })).toBe('cursor = false');
+    expect(bookmarkPosition({ a: { b: 1 } })).toBe('{"a":{"b":1}}');
+  });
+
+  it('keeps a position of exactly the longest length whole', () => {
+    const value = 'v'.repeat(BOOKMARK_POSITION_MAX - 4);
+    expect(bookmarkPosition({ replication_key: 'k', replication_key_value: value })).toBe(`k ≥ ${value}`);
+    expect(bookmarkPosition({ replication_key: 'k', replication_key_value: `${value}w` })).toBe(`k ≥ ${value.slice(0, -1)}…`);
+  });
+
+  it("reads Meltano's completed or partial state, either one alone", () => {
+    const singer = (value: string) => ({ singer_state: { bookmarks: { s: { replication_key_value: value } } } });
+    expect(bookmarksOf({ completed: singer('c') })).toEqual([{ stream: 's', position: '≥ c' }]);
+    expect(bookmarksOf({ partial: singer('p') })).toEqual([{ stream: 's', position: '≥ p' }]);
+    expect(bookmarksOf({ completed: singer('c'), partial: singer('p') })).toEqual([{ stream: 's', position: '≥ p' }]);
+  });
+});
