@@ -4,15 +4,22 @@ import { hostileString, hostileStringWithHuge } from './hostile.fixture';
 import {
   arrayItems,
   editorOf,
+  fileValue,
   fromDateTimeLocal,
   integerValue,
   isAzureKeyVault,
   isSettingRequired,
+  MASK,
+  maskedValue,
+  nestObject,
   objectText,
   objectValue,
   SETTING_TEXTS,
   settingError,
+  settingMessages,
+  propertyKey,
   toDateTimeLocal,
+  transformValue,
   withArrayItem,
 } from './settingFields';
 
@@ -95,5 +102,141 @@ describe('value conversions', () => {
     expect(integerValue(' 42 ')).toBe(42);
     expect(integerValue('4x')).toBe('4x');
     fc.assert(fc.property(hostileStringWithHuge, (text) => void objectValue(text)), { numRuns: 200 });
+  });
+});
+
+describe('settingFields: what the first tests left out (by hand)', () => {
+  it('has every text word for word, and the property key', () => {
+    expect(SETTING_TEXTS).toEqual({
+      arrayOverride: 'Adding a value will override all inherited values',
+      azureKeyVault: 'This setting is referencing a secret from the configured Azure key vault',
+      oauthRequired: 'Data source must be authorized',
+      required: 'This setting is required',
+      integer: 'Enter a whole number',
+      email: 'Enter valid email address',
+      object: 'Enter a JSON object',
+    });
+    expect(propertyKey('tap-x', 'a.b')).toBe('tap-x.a.b');
+  });
+
+  it('masks sensitive email, reads kinds in any case, and leaves hidden only to the flag', () => {
+    expect(editorOf({ kind: 'EMAIL', sensitive: true })).toBe('password');
+    expect(editorOf({ kind: 'INTEGER', sensitive: true })).toBe('integer');
+    expect(editorOf({ kind: 'integer' })).toBe('integer');
+    expect(editorOf({ kind: 'STRING', hidden: false })).toBe('text');
+    expect(editorOf({ kind: 7 as unknown as string })).toBe('text');
+  });
+
+  it('judges emptiness and integers exactly', () => {
+    const required = { name: 'a', required: true };
+    for (const empty of [undefined, null, '', '  ', []]) expect(settingError(required, empty), JSON.stringify(empty)).toBe(SETTING_TEXTS.required);
+    for (const value of [0, false, 'x', ['a'], {}]) expect(settingError(required, value), JSON.stringify(value)).toBeUndefined();
+    expect(settingError({ name: 'a', kind: 'HIDDEN', required: true }, '')).toBeUndefined();
+    const integer = { name: 'a', kind: 'INTEGER' };
+    expect(settingError(integer, ' -12 ')).toBeUndefined();
+    expect(settingError(integer, 1.5)).toBe(SETTING_TEXTS.integer);
+    expect(settingError(integer, 2 ** 53)).toBe(SETTING_TEXTS.integer);
+    for (const bad of ['x1', '1x', '1234567890123456']) expect(settingError(integer, bad), bad).toBe(SETTING_TEXTS.integer);
+    expect(integerValue('-7')).toBe(-7);
+    expect(integerValue('x7')).toBe('x7');
+    expect(integerValue('7x')).toBe('7x');
+  });
+
+  it('shows only dates of years 0 to 9999, and keeps text it cannot read', () => {
+    expect(toDateTimeLocal('  ')).toBe('');
+    expect(toDateTimeLocal(5)).toBe('');
+    expect(toDateTimeLocal('0000-01-01T00:00:00Z')).toBe('0000-01-01T00:00');
+    expect(toDateTimeLocal('9999-12-31T23:59:00Z')).toBe('9999-12-31T23:59');
+    expect(toDateTimeLocal('+010000-01-01T00:00:00Z')).toBe('');
+    expect(toDateTimeLocal('-000001-01-01T00:00:00Z')).toBe('');
+    expect(fromDateTimeLocal('  ')).toBe('');
+    expect(fromDateTimeLocal('soon')).toBe('soon');
+  });
+
+  it('lists array items as text and object values as JSON text', () => {
+    expect(arrayItems(undefined)).toEqual([]);
+    expect(arrayItems(null)).toEqual([]);
+    expect(arrayItems('')).toEqual([]);
+    expect(arrayItems([{ a: 1 }, null, undefined])).toEqual(['{"a":1}', 'null', '']);
+    expect(withArrayItem(['a', 'b'], 1, 'z')).toEqual(['a', 'z']);
+    expect(objectValue('null')).toBe('null');
+    expect(objectValue('5')).toBe('5');
+    expect(objectValue('{')).toBe('{');
+    expect(objectText(undefined)).toBe('');
+    expect(objectText(null)).toBe('');
+    expect(objectText('{"a"')).toBe('{"a"');
+    expect(objectText(() => 1)).toBe('');
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(objectText(cyclic)).toBe('');
+  });
+
+  it('masks a set value of a sensitive, password or OAuth setting only', () => {
+    expect(MASK).toBe('***');
+    expect(maskedValue({ sensitive: true }, 'x')).toBe(MASK);
+    expect(maskedValue({ kind: 'password' }, 0)).toBe(MASK);
+    expect(maskedValue({ kind: 'OAUTH' }, false)).toBe(MASK);
+    expect(maskedValue({ kind: 'STRING' }, 'x')).toBe('x');
+    expect(maskedValue({}, 'x')).toBe('x');
+    for (const unset of [undefined, null, '']) expect(maskedValue({ sensitive: true }, unset)).toBe(unset);
+  });
+
+  it('reads an upload as base64 or as UTF-8 text', () => {
+    const bytes = new TextEncoder().encode('héllo');
+    expect(fileValue({ encoding: 'BASE64' }, bytes)).toBe('aMOpbGxv');
+    expect(fileValue({}, bytes)).toBe('héllo');
+    expect(fileValue({ encoding: 'AZURE_KEY_VAULT_SECRET' }, bytes)).toBe('héllo');
+    // more than one slice of 32 KiB
+    const big = new Uint8Array(0x8000 * 2 + 3).fill(65);
+    expect(fileValue({ encoding: 'BASE64' }, big)).toBe(btoa('A'.repeat(0x8000 * 2 + 3)));
+  });
+
+  it('nests dotted keys, never over a plain value and never into a prototype', () => {
+    expect(nestObject({ 'a.b': 1, 'a.c': 2, d: 3 })).toEqual({ a: { b: 1, c: 2 }, d: 3 });
+    expect(nestObject({ 'a.b': 1, a: 5 })).toEqual({ a: 5, 'a.b': 1 });
+    expect(nestObject({ 'a.b.c': 1, 'a.b': 2 })).toEqual({ a: { b: 2 }, 'a.b.c': 1 });
+    expect(nestObject({ 'a.b': 1, 'a.b.c': 2, 'a.x.y': 3 })).toEqual({ a: { b: 1, x: { y: 3 } }, 'a.b.c': 2 });
+    expect(nestObject({ 'a.b': 1, a: null })).toEqual({ a: null, 'a.b': 1 });
+    expect(nestObject({ 'a.b': 1, a: [1] })).toEqual({ a: [1], 'a.b': 1 });
+    expect(nestObject({ 'a..b': 1, '.a': 2, 'x.__proto__.y': 3, 'constructor.z': 4, 'p.prototype': 5 })).toEqual({ 'a..b': 1, '.a': 2, 'x.__proto__.y': 3, 'constructor.z': 4, 'p.prototype': 5 });
+    expect(({} as Record<string, unknown>).y).toBeUndefined();
+    const proto = nestObject({ '__proto__.polluted': 1 });
+    expect(Object.keys(proto)).toEqual(['__proto__.polluted']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('applies each value transform to the values it is for only', () => {
+    expect(transformValue('UPCASE_STRING', 'abc')).toBe('ABC');
+    expect(transformValue('UPCASE_STRING', 5)).toBe(5);
+    expect(transformValue('NEST_OBJECT', { 'a.b': 1 })).toEqual({ a: { b: 1 } });
+    expect(transformValue('NEST_OBJECT', ['a.b'])).toEqual(['a.b']);
+    expect(transformValue('NEST_OBJECT', null)).toBeNull();
+    expect(transformValue('NEST_OBJECT', 'a.b')).toBe('a.b');
+    expect(transformValue('STRINGIFY', { a: [1] })).toBe('{"a":[1]}');
+    expect(transformValue('STRINGIFY', 5)).toBe('5');
+    expect(transformValue('STRINGIFY', 'x')).toBe('x');
+    expect(transformValue('STRINGIFY', undefined)).toBeUndefined();
+    expect(transformValue('STRINGIFY', 10n)).toBe(10n);
+    expect(transformValue('upcase_string', 'abc')).toBe('abc');
+    expect(transformValue(null, 'abc')).toBe('abc');
+  });
+
+  it("keys the server's errors by this component's settings, the first per setting, OAuth in its own words", () => {
+    const settings = [{ name: 'token', kind: 'oauth' }, { name: 'config' }, { name: 'rows', kind: 'INTEGER' }];
+    expect(
+      settingMessages('tap-x', settings, [
+        { field: 'properties.tap-x.rows', defaultMessage: 'must be a whole number' },
+        { field: 'properties.tap-x.rows', defaultMessage: 'second' },
+        { field: 'properties.tap-x.token', defaultMessage: 'missing' },
+        { field: 'properties.tap-x.config.nested', defaultMessage: 'bad nested' },
+        { field: 'properties.tap-y.rows', defaultMessage: 'other component' },
+        { field: 'properties.tap-x.unknown', defaultMessage: 'no such setting' },
+        { field: 'properties.tap-x.configx', defaultMessage: 'not config' },
+        { field: null, defaultMessage: 'no field' },
+        { defaultMessage: 'no field' },
+      ]),
+    ).toEqual({ rows: 'must be a whole number', token: SETTING_TEXTS.oauthRequired, config: 'bad nested' });
+    expect(settingMessages('tap-x', [{ name: 'a' }], [{ field: 'properties.tap-x.a', defaultMessage: null }])).toEqual({ a: SETTING_TEXTS.required });
+    expect(settingMessages('tap-x', [{ name: 'a' }], [{ field: 'tap-x.a', defaultMessage: 'm' }])).toEqual({});
   });
 });
