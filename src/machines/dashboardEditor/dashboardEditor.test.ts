@@ -465,6 +465,51 @@ describe('dashboardEditor, checked by hand', () => {
     actor.stop();
   });
 
+  it('a block event naming no block leaves the typed source as typed', async () => {
+    const { actor, refreshes, context } = start();
+    refreshes[0]!.resolve(FRESH);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(actor.getSnapshot().value).toBe('viewing');
+    actor.send({ type: 'user.edit' });
+    const typed = '  # Typed   \n\n\n\nkept as typed  ';
+    // the blocks would write it otherwise: a block change rewrites the draft
+    expect(serialiseBlocks(parseBlocks(typed))).not.toBe(typed);
+    actor.send({ type: 'user.change', value: typed });
+    for (const index of [-1, 1, 0.5, 9]) {
+      actor.send({ type: 'user.removeBlock', index });
+      actor.send({ type: 'user.blockText', index, value: 'x' });
+      actor.send({ type: 'user.moveBlock', index, by: -1 });
+    }
+    expect(context().draft).toBe(typed);
+    actor.stop();
+  });
+
+  it('a workspace with no dashboard content edits from nothing', () => {
+    const bare: Workspace = { id: 'w1', name: 'Acme', _links: SESSION._links };
+    const { actor, context } = start(bare);
+    actor.send({ type: 'user.edit' });
+    expect(context().draft).toBe('');
+    expect(context().blocks).toEqual([]);
+    actor.stop();
+  });
+
+  it('the real actors keep their failures from the shared error handler; a search page with no datasets lists none', async () => {
+    const reported: unknown[] = [];
+    const { fetch } = fakeFetch({ status: 403, body: { status: 403, message: 'no' } }, { status: 403, body: { status: 403, message: 'no' } }, { status: 403, body: { status: 403, message: 'no' } }, { body: {} });
+    const client = createApiClient({ baseURL: 'http://api.test/api', getToken: () => Promise.resolve('t'), fetch, retryDelay: () => 0, onError: (f) => reported.push(f) });
+    const actors = dashboardEditorActors(client);
+    const settleOf = (actor: { subscribe: (o: { error: (e: unknown) => void; complete: () => void }) => unknown; start: () => unknown; getSnapshot: () => { output?: unknown } }) =>
+      new Promise<unknown>((resolve) => {
+        actor.subscribe({ error: () => resolve('failed'), complete: () => resolve(actor.getSnapshot().output) });
+        actor.start();
+      });
+    expect(await settleOf(createActor(actors.refreshWorkspace, { input: { workspace: SESSION } }))).toBe('failed');
+    expect(await settleOf(createActor(actors.saveContent, { input: { workspace: SESSION, content: '# New' } }))).toBe('failed');
+    expect(await settleOf(createActor(actors.searchDatasets, { input: { workspaceId: 'w1', q: '' } }))).toBe('failed');
+    expect(reported).toEqual([]);
+    expect(await settleOf(createActor(actors.searchDatasets, { input: { workspaceId: 'w1', q: '' } }))).toEqual([]);
+  });
+
   it('the real search names a dataset without an alias by its id', async () => {
     const { fetch, calls } = fakeFetch({ body: { _embedded: { datasets: [{ id: 'd1', title: 'No alias' }, { id: 'd2', alias: 'sales', title: 'Monthly sales' }] } } });
     const client = createApiClient({ baseURL: 'http://api.test/api', getToken: () => Promise.resolve('t'), fetch, retryDelay: () => 0 });
