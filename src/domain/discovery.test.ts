@@ -192,3 +192,129 @@ describe('trusted documentation links', () => {
     );
   });
 });
+
+describe('readDiscovery: every field and its error, by hand', () => {
+  const one = (plugin: Record<string, unknown>, section = 'extractors') => readDiscovery({ [section]: [plugin] });
+  const errorsOf = (plugin: Record<string, unknown>) => one(plugin).errors.map((e) => `${e.objectName} ${e.field}: ${e.defaultMessage}`);
+  const kinds = SETTING_KINDS.map((k) => k.toLowerCase()).join(', ');
+
+  it('reads every setting field, numbers and booleans as the text the author wrote', () => {
+    const { plugins, errors } = one({
+      name: 'tap-a',
+      settings: [
+        { name: 'a', label: 2024, kind: ' password ', description: true, value: 0, placeholder: 'p', env: 'TAP_A_SECRET', documentation: 'https://hub.meltano.com/a', options: [{ label: 'One', value: 1 }, { value: null }], required: 'true', sensitive: 'false', hidden: 'true' },
+        { name: 'b', kind: null, required: false, options: null, sensitive: false },
+        { name: 'c', kind: 'hidden', required: null },
+      ],
+    });
+    expect(errors).toEqual([]);
+    expect(plugins[0]!.settings).toStrictEqual([
+      { name: 'a', label: '2024', kind: 'PASSWORD', description: 'true', value: 0, placeholder: 'p', env: 'TAP_A_SECRET', documentation: 'https://hub.meltano.com/a', options: [{ label: 'One', value: 1 }, { label: null, value: null }], required: 'true', sensitive: true, hidden: true },
+      { name: 'b', label: null, kind: 'STRING', description: null, placeholder: null, env: null, documentation: null, options: null, required: false, sensitive: false, hidden: false },
+      { name: 'c', label: null, kind: 'HIDDEN', description: null, placeholder: null, env: null, documentation: null, options: null, required: null, sensitive: false, hidden: true },
+    ]);
+  });
+
+  it('names each wrong setting field', () => {
+    expect(errorsOf({ name: 'tap-a', settings: [{ name: 'a', label: {}, kind: 5, description: [], required: {}, placeholder: {}, documentation: {}, options: 'x', sensitive: 'yes', hidden: 1 }] })).toEqual([
+      `extractors[0] settings[0].kind: must be one of ${kinds}`,
+      'extractors[0] settings[0].required: must be text',
+      'extractors[0] settings[0].label: must be text',
+      'extractors[0] settings[0].description: must be text',
+      'extractors[0] settings[0].placeholder: must be text',
+      'extractors[0] settings[0].documentation: must be text',
+      'extractors[0] settings[0].options: must be a list',
+      'extractors[0] settings[0].sensitive: must be true or false',
+      'extractors[0] settings[0].hidden: must be true or false',
+    ]);
+    expect(errorsOf({ name: 'tap-a', settings: [{ name: 'a', options: [{}, 5, { value: {} }, { value: 'ok', label: {} }] }] })).toEqual([
+      'extractors[0] settings[0].options[0]: must have a value',
+      'extractors[0] settings[0].options[1]: must have a value',
+      'extractors[0] settings[0].options[2].value: must be text, a number or true/false',
+      'extractors[0] settings[0].options[3].label: must be text',
+    ]);
+    expect(errorsOf({ name: 'tap-a', settings: [5, {}, { name: '-a' }, { name: 'x'.repeat(201) }, { name: 'a', label: 'l'.repeat(501) }, { name: 'b', label: 'l'.repeat(500) }] })).toEqual([
+      'extractors[0] settings[0]: must be a setting with a name',
+      'extractors[0] settings[1].name: is required',
+      'extractors[0] settings[2].name: must hold only letters, digits and _ . + -',
+      'extractors[0] settings[3].name: must be at most 200 characters',
+      'extractors[0] settings[3].name: is required',
+      'extractors[0] settings[4].label: must be at most 500 characters',
+    ]);
+    expect(errorsOf({ name: 'tap-a', settings: [{ name: 'a' }, { name: 'a' }] })).toEqual(['extractors[0] settings: names the setting a twice']);
+    expect(errorsOf({ name: 'tap-a', settings: 'a' })).toEqual(['extractors[0] settings: must be a list']);
+    expect(errorsOf({ name: 'tap-a', settings: Array.from({ length: 501 }, (_, i) => ({ name: `s${i}` })) })).toEqual(['extractors[0] settings: must hold at most 500 entries']);
+  });
+
+  it('reads capabilities and commands, naming what is wrong', () => {
+    const ok = one({ name: 'tap-a', capabilities: ['c'.repeat(200)], commands: { run: 'x', deps: { args: 'y' } } });
+    expect(ok.errors).toEqual([]);
+    expect(ok.plugins[0]).toMatchObject({ capabilities: ['c'.repeat(200)], commands: { run: 'x', deps: { args: 'y' } } });
+    expect(errorsOf({ name: 'tap-a', capabilities: ['c'.repeat(201), 5], commands: { bad: 5, list: [] } })).toEqual([
+      'extractors[0] capabilities[0]: must be text',
+      'extractors[0] capabilities[1]: must be text',
+      'extractors[0] commands.bad: must be text or a command',
+      'extractors[0] commands.list: must be text or a command',
+    ]);
+    expect(errorsOf({ name: 'tap-a', commands: 'run' })).toEqual(['extractors[0] commands: must be a map of command names']);
+    expect(errorsOf({ name: 'tap-a', capabilities: Array.from({ length: 201 }, () => 'c') })).toEqual(['extractors[0] capabilities: must hold at most 200 entries']);
+    const many = one({ name: 'tap-a', commands: Object.fromEntries(Array.from({ length: 201 }, (_, i) => [`c${i}`, 'x'])) });
+    expect(Object.keys(many.plugins[0]!.commands)).toHaveLength(200);
+    expect(one({ name: 'tap-a', commands: null }).plugins[0]!.commands).toEqual({});
+  });
+
+  it('takes each plugin field from the variant, else from the plugin, and names each wrong one where it is', () => {
+    const fields = { label: 'L', namespace: 'n', description: 'd', docs: 'https://hub.meltano.com/d', repo: 'https://github.com/r', logo_url: '/l.png', pip_url: 'tap-a==1', executable: 'tap-a' };
+    const [fromPlugin, fromVariant] = one({ name: 'tap-a', ...fields, capabilities: ['p'], hidden: true, variants: [{ name: 'v1' }, { name: 'v2', label: 'L2', namespace: 'n2', description: 'd2', docs: 'https://hub.meltano.com/d2', repo: 'r2', logo_url: 'l2', pip_url: 'p2', executable: 'e2', capabilities: ['v'], settings: [{ name: 's' }] }] }).plugins;
+    expect(fromPlugin).toMatchObject({ variant: 'v1', label: 'L', namespace: 'n', description: 'd', docs: 'https://hub.meltano.com/d', repo: 'https://github.com/r', logoUrl: '/l.png', pipUrl: 'tap-a==1', executable: 'tap-a', capabilities: ['p'], hidden: true, settings: [] });
+    expect(fromVariant).toMatchObject({ variant: 'v2', label: 'L2', namespace: 'n2', description: 'd2', docs: 'https://hub.meltano.com/d2', repo: 'r2', logoUrl: 'l2', pipUrl: 'p2', executable: 'e2', capabilities: ['v'], hidden: true });
+    expect(fromVariant!.settings.map((s) => s.name)).toEqual(['s']);
+    const bad = Object.fromEntries(Object.keys(fields).map((key) => [key, {}]));
+    expect(errorsOf({ name: 'tap-a', ...bad })).toEqual(Object.keys(fields).map((key) => `extractors[0] ${key}: must be text`));
+    expect(errorsOf({ name: 'tap-a', variants: [{ name: 'v', ...bad, capabilities: [1], settings: [{}], hidden: 'x' }] })).toEqual([
+      'extractors[0] variants[0].settings[0].name: is required',
+      ...Object.keys(fields).map((key) => `extractors[0] variants[0].${key}: must be text`),
+      'extractors[0] variants[0].capabilities[0]: must be text',
+      'extractors[0] variants[0].hidden: must be true or false',
+    ]);
+    expect(errorsOf({ name: 'tap-a', settings: [{}], capabilities: [1], variants: [{ name: 'v' }] })).toEqual(['extractors[0] settings[0].name: is required', 'extractors[0] capabilities[0]: must be text']);
+    // a flat plugin is hidden by its own flag only
+    expect(one({ name: 'tap-a', hidden: 'true' }).plugins[0]!.hidden).toBe(true);
+    expect(one({ name: 'tap-a', hidden: false, variants: [{ name: 'v', hidden: 'false' }] }).plugins[0]!.hidden).toBe(false);
+    expect(one({ name: 'tap-a', variants: [{ name: 'v', hidden: true }] }).plugins[0]!.hidden).toBe(true);
+  });
+
+  it('names a wrong plugin or variant name, and wrong variants', () => {
+    expect(errorsOf({ label: 'x' })).toEqual(['extractors[0] name: is required']);
+    expect(errorsOf({ name: '-a' })).toEqual(['extractors[0] name: must start with a letter or digit and hold only letters, digits, _ . and -']);
+    expect(errorsOf({ name: 'tap-a', variant: '-v' })).toEqual(['extractors[0] variant: must start with a letter or digit and hold only letters, digits, _ . and -']);
+    expect(errorsOf({ name: 'tap-a', variants: [{ name: '-v' }] })).toEqual(['extractors[0] variants[0].name: must start with a letter or digit and hold only letters, digits, _ . and -']);
+    expect(errorsOf({ name: 'tap-a', variants: 'v' })).toEqual(['extractors[0] variants: must be a list']);
+    expect(errorsOf({ name: 'tap-a', variants: [5] })).toEqual(['extractors[0] variants[0]: must be a variant with a name']);
+    expect(one({ name: 'tap-a', variants: null, variant: 'v' }).plugins[0]!.variant).toBe('v');
+    expect(one({ name: 'tap-a', variants: [{}] }).plugins[0]!.variant).toBeNull();
+  });
+
+  it('reads the document as a whole: its shape, its sections, duplicates and the caps', () => {
+    expect(readDiscovery('x')).toEqual({ plugins: [], errors: [{ objectName: 'discovery', field: 'document', defaultMessage: 'must be a map of plugin lists (extractors, loaders, ...)' }] });
+    expect(readDiscovery({ extractors: null, loaders: [{ name: 'target-a' }] }).plugins.map((p) => p.name)).toEqual(['target-a']);
+    expect(readDiscovery({ extractors: [{ name: 'tap-a' }, { name: 'tap-a' }] }).errors).toEqual([{ objectName: 'discovery', field: 'plugins', defaultMessage: 'defines extractors/tap-a twice' }]);
+    const plugins = (n: number) => ({ extractors: Array.from({ length: n }, (_, i) => ({ name: `tap-${i}` })) });
+    expect(readDiscovery(plugins(500)).plugins).toHaveLength(500);
+    expect(readDiscovery(plugins(501)).errors).toEqual([{ objectName: 'discovery', field: 'plugins', defaultMessage: 'must define at most 500 plugins' }]);
+    // at most 100 errors, however many things are wrong
+    expect(readDiscovery({ extractors: Array.from({ length: 150 }, () => ({ name: '-' })) }).errors).toHaveLength(100);
+    expect(readDiscovery({ extractors: Array.from({ length: 150 }, () => ({ name: 'tap-a' })) }).errors).toHaveLength(100);
+    expect(readDiscovery({ extractors: [{ name: 'tap-a', settings: Array.from({ length: 150 }, () => ({})) }] }).errors).toHaveLength(100);
+  });
+
+  it('trusts https docs on the listed hosts only, without credentials', () => {
+    expect(trustedDocsUrl('')).toBeNull();
+    expect(trustedDocsUrl(' https://hub.meltano.com/x ')).toBe('https://hub.meltano.com/x');
+    expect(trustedDocsUrl('https://user@hub.meltano.com/x')).toBeNull();
+    expect(trustedDocsUrl('https://:pw@hub.meltano.com/x')).toBeNull();
+    expect(trustedDocsUrl('http://hub.meltano.com/x')).toBeNull();
+    expect(pluginReference('Widget', 'w', null)).toBe('widget/w');
+    expect(pluginReference('EXTRACTOR', 'tap-a', '')).toBe('extractors/tap-a');
+  });
+});
