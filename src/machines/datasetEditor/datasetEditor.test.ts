@@ -572,6 +572,25 @@ describe('datasetEditor, checked by hand', () => {
     empty.actor.stop();
   });
 
+  it('the failure texts: a 400 with no fields says the server\'s message, or the failure\'s; only a 400 is read as fields', () => {
+    const response = (status: number, body?: object) => new ApiFailure({ kind: 'response', status, message: `[${String(status)}] …`, ...(body === undefined ? {} : { body: body as never }) });
+    expect(saveFailure(response(400, { message: 'Bad query', errors: [] }))).toEqual({ banner: 'Bad query', errors: {} });
+    expect(saveFailure(response(400))).toEqual({ banner: '[400] …', errors: {} });
+    expect(saveFailure(response(400, { message: 'Validation failed', errors: [{ field: 'title', defaultMessage: 'Too long' }] }))).toEqual({ banner: null, errors: { title: 'Too long' } });
+    // a conflict that lists fields is still one message, not field errors
+    const conflict = response(409, { message: 'Alias in use', errors: [{ field: 'title', defaultMessage: 'Taken' }, { field: 'query', defaultMessage: 'Refused' }] });
+    expect(saveFailure(conflict)).toEqual({ banner: 'Alias in use', errors: {} });
+    expect(previewFailure(conflict)).toBe('Alias in use');
+    for (const bodiless of [response(409), response(500)]) {
+      const banner = saveFailure(bodiless).banner;
+      expect(typeof banner).toBe('string');
+      expect(banner).not.toBe('');
+      expect(typeof previewFailure(bodiless)).toBe('string');
+    }
+    expect(previewFailure(response(400, { message: 'No such table', errors: [] }))).toBe('No such table');
+    expect(previewFailure(response(400))).toBe('[400] …');
+  });
+
   it('the query mode: only a mode there is is taken', async () => {
     vi.useFakeTimers();
     const m = start({ workspace: NO_PREVIEW_WORKSPACE, datasetId: 'd1' });
