@@ -591,6 +591,40 @@ describe('datasetEditor, checked by hand', () => {
     expect(previewFailure(response(400))).toBe('[400] …');
   });
 
+  it('the real load: a new dataset on a table reads the store\'s tables through their link and keeps the one named; an existing dataset reads none', async () => {
+    const withTables = { _links: { ...WORKSPACE._links, tables: link('/workspaces/w1/tables') } };
+    const sessions = { name: 'web_sessions', columns: [{ name: 'id', type: 'text' }], rows: 3, rowsAtLeast: false, lastLoad: null, _links: {} };
+    const other = { ...sessions, name: 'orders' };
+    const load = async (input: DatasetEditorInput, ...responses: Parameters<typeof fakeFetch>) => {
+      const fake = fakeFetch(...responses);
+      const client = createApiClient({ baseURL: 'http://api.test/api', getToken: () => Promise.resolve('t'), fetch: fake.fetch, retryDelay: () => 0 });
+      const output = await new Promise<LoadedEditor>((resolve, reject) => {
+        const actor = createActor(datasetEditorActors(client).loadEditor, { input });
+        actor.subscribe({ complete: () => resolve(actor.getSnapshot().output as LoadedEditor), error: reject });
+        actor.start();
+      });
+      return { output, urls: fake.calls.map((c) => c.url.replace(/\?.*$/, '')) };
+    };
+    const channels = { body: { _embedded: { channels: [] } } };
+    const tables = { body: { tables: [other, sessions], _links: {} } };
+    const onTable = await load({ workspace: withTables, datasetId: null, table: 'web_sessions' }, channels, tables);
+    expect(onTable.output.table).toEqual(sessions);
+    expect(onTable.urls.sort()).toEqual(['http://api.test/api/workspaces/w1/channels', 'http://api.test/api/workspaces/w1/tables']);
+    const missing = await load({ workspace: withTables, datasetId: null, table: 'nowhere' }, channels, tables);
+    expect(missing.output.table).toBeNull();
+    const failing = await load({ workspace: withTables, datasetId: null, table: 'web_sessions' }, channels, { status: 403, body: { status: 403, message: 'no' } });
+    expect(failing.output.table).toBeNull();
+    const noLink = await load({ workspace: WORKSPACE, datasetId: null, table: 'web_sessions' }, channels);
+    expect(noLink.output.table).toBeNull();
+    expect(noLink.urls).toEqual(['http://api.test/api/workspaces/w1/channels']);
+    const plain = await load({ workspace: withTables, datasetId: null }, channels);
+    expect(plain.output.table).toBeNull();
+    expect(plain.urls).toEqual(['http://api.test/api/workspaces/w1/channels']);
+    const existing = await load({ workspace: withTables, datasetId: 'd1', table: 'web_sessions' }, { body: EXISTING }, channels);
+    expect(existing.output).toMatchObject({ dataset: { id: 'd1' }, table: null });
+    expect(existing.urls.some((u) => u.endsWith('/tables'))).toBe(false);
+  });
+
   it('the query mode: only a mode there is is taken', async () => {
     vi.useFakeTimers();
     const m = start({ workspace: NO_PREVIEW_WORKSPACE, datasetId: 'd1' });
