@@ -7,7 +7,7 @@ import type { Invitation, Workspace } from '../../domain/resources';
 import { modelPaths, replayPath, replayTest, unvisitedStates, unwalkedTransitions, type ReplayLog } from '../testing';
 import { invitationsActors } from './invitations.actors';
 import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
-import { invitationsMachine, type SendInput, type TargetInput, type WorkspaceInput } from './invitations.machine';
+import { invitationsMachine, selectBusyId, type SendInput, type TargetInput, type WorkspaceInput } from './invitations.machine';
 import { deferred } from '../testing/deferred.fixture';
 
 const BASE = 'http://api.test/api';
@@ -229,5 +229,95 @@ describe('invitations, each request cancelled', () => {
     expect(await requestsCancelledOnStop(invitationsActors, inputs)).toEqual({ list: true, send: true, resend: true, revoke: true, remove: true, toggleAdmin: true });
     const revoked = { ...pending, status: 'REVOKED' as const };
     expect(await requestsCancelledOnStop(invitationsActors, { resend: { workspace, invitation: revoked } })).toEqual({ resend: true });
+  });
+
+  function held() {
+    const pending: Record<string, ReturnType<typeof deferred<unknown>>[]> = {};
+    const one = <I,>(id: string) =>
+      fromPromise<unknown, I>(() => {
+        const next = deferred<unknown>();
+        (pending[id] ??= []).push(next);
+        return next.promise;
+      });
+    const actors = { list: one<WorkspaceInput>('list'), send: one<SendInput>('send'), resend: one<TargetInput>('resend'), revoke: one<TargetInput>('revoke'), remove: one<TargetInput>('remove'), toggleAdmin: one<TargetInput>('toggleAdmin') };
+    const actor = createActor(invitationsMachine.provide({ actors: actors as never }), { input: { workspace } }).start();
+    const toasts: string[] = [];
+    actor.on('invitations.toast', ({ message, intent }) => void toasts.push(`${intent}: ${message}`));
+    const answer = (id: string) => pending[id]!.at(-1)!;
+    const settle = () => new Promise((resolve) => setImmediate(resolve));
+    return { actor, answer, toasts, settle };
+  }
+
+  it('a failed list says so; retry clears the message and reads again', async () => {
+    const { actor, answer, settle } = held();
+    answer('list').reject(offline);
+    await settle();
+    expect(actor.getSnapshot().value).toBe('failed');
+    expect(actor.getSnapshot().context.error).toBe('Error loading invitations. Please try again.');
+    actor.send({ type: 'user.retry' });
+    expect(actor.getSnapshot().value).toBe('loading');
+    expect(actor.getSnapshot().context.error).toBeNull();
+    actor.stop();
+  });
+
+  it("which invitation is busy: the one acted on, and none while the list loads, fails, is shown or an invitation is sent", async () => {
+    const { actor, answer, settle } = held();
+    expect(selectBusyId(actor.getSnapshot())).toBeNull();
+    answer('list').resolve([pending, accepted]);
+    await settle();
+    expect(selectBusyId(actor.getSnapshot())).toBeNull();
+    for (const [event, id] of [
+      [{ type: 'user.revoke', invitation: pending }, 'revoke'],
+      [{ type: 'user.toggleAdmin', invitation: accepted }, 'toggleAdmin'],
+      [{ type: 'user.delete', invitation: pending }, 'remove'],
+    ] as const) {
+      actor.send(event);
+      expect(selectBusyId(actor.getSnapshot())).toBe(event.invitation.id);
+      answer(id).resolve(undefined);
+      await settle();
+      expect(actor.getSnapshot().value).toBe('loading');
+      expect(selectBusyId(actor.getSnapshot())).toBeNull();
+      answer('list').resolve([pending, accepted]);
+      await settle();
+    }
+    actor.send({ type: 'user.invite', text: 'new@example.com' });
+    expect(actor.getSnapshot().value).toBe('sending');
+    expect(selectBusyId(actor.getSnapshot())).toBeNull();
+    answer('send').resolve(undefined);
+    await settle();
+    answer('list').reject(offline);
+    await settle();
+    expect(selectBusyId(actor.getSnapshot())).toBeNull();
+    actor.stop();
+  });
+
+  it("a failed send or resend says the server's message for a refusal it explains (4xx but 403), else the spec's words", async () => {
+    const refusal = (status: number, message?: string) => new ApiFailure({ kind: 'response', status, message: `[${String(status)}]`, ...(message === undefined ? {} : { body: { message } as never }) });
+    for (const [error, expected] of [
+      [refusal(409, 'Already invited'), 'Already invited'],
+      [refusal(499, 'Edge'), 'Edge'],
+      [refusal(403, 'Forbidden'), 'Unexpected error while resending invitation'],
+      [refusal(500, 'Boom'), 'Unexpected error while resending invitation'],
+      [refusal(409), 'Unexpected error while resending invitation'],
+      [offline, 'Unexpected error while resending invitation'],
+    ] as const) {
+      const { actor, answer, toasts, settle } = held();
+      answer('list').resolve([pending]);
+      await settle();
+      actor.send({ type: 'user.resend', invitation: pending });
+      expect(actor.getSnapshot().value).toBe('resending');
+      answer('resend').reject(error);
+      await settle();
+      expect(toasts).toEqual([`error: ${expected}`]);
+      actor.stop();
+    }
+    const { actor, answer, settle } = held();
+    answer('list').resolve([pending]);
+    await settle();
+    actor.send({ type: 'user.invite', text: 'new@example.com' });
+    answer('send').reject(refusal(400, 'Domain not allowed'));
+    await settle();
+    expect(actor.getSnapshot().context.formError).toBe('Domain not allowed');
+    actor.stop();
   });
 });
