@@ -318,3 +318,21 @@ describe('readDiscovery: every field and its error, by hand', () => {
     expect(pluginReference('EXTRACTOR', 'tap-a', '')).toBe('extractors/tap-a');
   });
 });
+
+describe('readDiscovery: survivors of the re-run (by hand)', () => {
+  const errorsOf = (plugin: Record<string, unknown>) => readDiscovery({ extractors: [plugin] }).errors.map((e) => `${e.objectName} ${e.field}: ${e.defaultMessage}`);
+
+  it('reads null as absent, takes 500 settings and boolean option values', () => {
+    expect(errorsOf({ name: 'tap-a', label: null, hidden: null, settings: null, capabilities: null })).toEqual([]);
+    expect(errorsOf({ name: 'tap-a', settings: Array.from({ length: 500 }, (_, i) => ({ name: `s${i}` })) })).toEqual([]);
+    expect(errorsOf({ name: 'tap-a', settings: [{ name: 'a', options: [{ value: true }] }] })).toEqual([]);
+  });
+
+  it('names a wrong plugin-level field where it is written, once', () => {
+    expect(errorsOf({ name: 'n'.repeat(101) })).toEqual(['extractors[0] name: must be at most 100 characters', 'extractors[0] name: is required']);
+    expect(errorsOf({ name: 'tap-a', variant: {} })).toEqual(['extractors[0] variant: must be text']);
+    expect(errorsOf({ name: 'tap-a', hidden: 'x' })).toEqual(['extractors[0] hidden: must be true or false']);
+    expect(errorsOf({ name: 'tap-a', label: {}, hidden: 'x', variants: [{ name: 'v' }] })).toEqual(['extractors[0] label: must be text', 'extractors[0] hidden: must be true or false']);
+    expect(errorsOf({ name: 'tap-a', variants: [{ name: 'v'.repeat(101) }] })).toEqual(['extractors[0] variants[0].name: must be at most 100 characters']);
+  });
+});

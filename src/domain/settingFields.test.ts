@@ -240,3 +240,15 @@ describe('settingFields: what the first tests left out (by hand)', () => {
     expect(settingMessages('tap-x', [{ name: 'a' }], [{ field: 'tap-x.a', defaultMessage: 'm' }])).toEqual({});
   });
 });
+
+describe('settingFields: survivors of the re-run (by hand)', () => {
+  it('leaves a required OAuth setting to the server, and reads positive integer text and large safe numbers', () => {
+    expect(settingError({ name: 'a', kind: 'OAUTH', required: true }, '')).toBeUndefined();
+    expect(settingError({ name: 'a', kind: 'INTEGER' }, '42')).toBeUndefined();
+    expect(settingError({ name: 'a', kind: 'INTEGER' }, 1234567890123456)).toBeUndefined();
+  });
+
+  it('keeps only this component’s errors, whatever their order', () => {
+    expect(settingMessages('tap-x', [{ name: 'rows' }], [{ field: 'properties.tap-y.rows', defaultMessage: 'other' }, { field: 'properties.tap-x.rows', defaultMessage: 'mine' }])).toEqual({ rows: 'mine' });
+  });
+});
