@@ -8,6 +8,7 @@ import type { DataPlugin, Job, Pipeline, StoreTable, Workspace } from '../../dom
 import { ROW_POLL_MS } from '../jobRun/jobRun.machine';
 import { modelPaths, pathOf, replayPath, replayTest, unvisitedStates, unwalkedTransitions, type ModelPath, type ReplayLog } from '../testing';
 import { onboardingActors } from './onboarding.actors';
+import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
 import { onboardingMachine, selectBusy, selectFirstRun, selectFirstRunLinks, selectPleaseWait, selectSearching, type OnboardingContext, type OnboardingInput, type PipelineInput, type PluginsInput, type PluginsPage, type RunInput, type SaveWorkspaceInput, type TablesInput, type WorkspaceIdInput } from './onboarding.machine';
 import { deferred } from '../testing/deferred.fixture';
 
@@ -778,5 +779,34 @@ describe('onboarding, checked by hand', () => {
       }
       m.actor.stop();
     }
+  });
+
+  it('leaving the setup cancels its requests', async () => {
+    const inputs = {
+      loadWorkspace: { workspaceId: 'w1' },
+      saveWorkspace: { workspace: ready, name: 'Acme' },
+      setDefaultWorkspace: { workspaceId: 'w1' },
+      listPlugins: { workspace: ready, search: '', page: 0 },
+      listTables: { workspace: ready },
+      createPipeline: { workspace: ready, plugin: demo, name: 'Demo' },
+    };
+    expect(await requestsCancelledOnStop(onboardingActors, inputs)).toEqual({ loadWorkspace: true, saveWorkspace: true, setDefaultWorkspace: true, listPlugins: true, listTables: true, createPipeline: true });
+  });
+
+  it('the real load and pipeline creation keep their failures from the shared error handler', async () => {
+    const reported: unknown[] = [];
+    const refusal = { status: 403, body: { status: 403, message: 'no' } };
+    const fake = fakeFetch(refusal, refusal, refusal, refusal);
+    const client = createApiClient({ baseURL: BASE, getToken: () => Promise.resolve('t'), fetch: fake.fetch, retryDelay: () => 0, onError: (f) => reported.push(f) });
+    const actors = onboardingActors(client);
+    const outcome = (actor: { subscribe: (o: { error: () => void; complete: () => void }) => unknown; start: () => unknown }) =>
+      new Promise<string>((resolve) => {
+        actor.subscribe({ error: () => resolve('failed'), complete: () => resolve('done') });
+        actor.start();
+      });
+    expect(await outcome(createActor(actors.loadWorkspace, { input: { workspaceId: 'w1' } }))).toBe('failed');
+    expect(await outcome(createActor(actors.createPipeline, { input: { workspace: ready, plugin: demo, name: 'Demo' } }))).toBe('failed');
+    expect(fake.calls.length).toBeGreaterThan(1);
+    expect(reported).toEqual([]);
   });
 });
