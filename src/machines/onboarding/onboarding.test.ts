@@ -781,6 +781,26 @@ describe('onboarding, checked by hand', () => {
     }
   });
 
+  it('a typed name without a chosen plugin is not saved; More drops what is already shown', async () => {
+    vi.useFakeTimers();
+    const m = start({ step: 'imports', workspaceId: 'w1' });
+    m.answer('loadWorkspace').resolve(ready);
+    await flush();
+    m.answer('listPlugins').resolve({ plugins: [demo, csv], hasMore: true });
+    await flush();
+    m.actor.send({ type: 'user.name', value: 'Named' });
+    m.actor.send({ type: 'user.submit' });
+    expect(m.at({ importing: 'choosing' })).toBe(true);
+    expect(m.context().errors).toEqual({ banner: null, fields: { name: 'Name is required' } });
+    expect(m.calls.some((c) => c.startsWith('createPipeline'))).toBe(false);
+    m.actor.send({ type: 'user.more' });
+    const third: DataPlugin = { ...demo, id: 'p3', name: 'tap-third', label: 'Third' };
+    m.answer('listPlugins').resolve({ plugins: [csv, third, demo], hasMore: false });
+    await flush();
+    expect(m.context().plugins?.map((p) => p.id)).toEqual(['p1', 'p2', 'p3']);
+    m.actor.stop();
+  });
+
   it('leaving the setup cancels its requests', async () => {
     const inputs = {
       loadWorkspace: { workspaceId: 'w1' },
