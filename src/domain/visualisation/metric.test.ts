@@ -16,3 +16,20 @@ describe('html-metric', () => {
     expect(buildMetric([{ a: 1 }], null)).toEqual({ rows: [[{ label: 'a', value: '1', number: 1 }]], total: 1, background: DEFAULT_PALETTE[0] });
   });
 });
+
+describe('metric edges (by hand)', () => {
+  it('labels by every non-empty column, and gives a number only for finite numbers', () => {
+    const metadata = parseMetadata('{"related_table":{"columns":[{"name":"region"},{"name":"shop"}],"aggregates":[{"name":"total","label":"Total"}]}}');
+    if (!metadata.ok) throw new Error('metadata');
+    expect(buildMetric([{ region: 'north', shop: 'a', total: '5' }, { region: null, shop: 'b', total: Number.NaN }], metadata.metadata).rows).toEqual([
+      [{ label: 'Total (north / a)', value: '5', number: null }],
+      [{ label: 'Total (b)', value: 'NaN', number: null }],
+    ]);
+  });
+
+  it('shows every key of the row when the metadata has no aggregates', () => {
+    const metadata = parseMetadata('{"related_table":{"columns":[{"name":"region"}],"aggregates":[]}}');
+    if (!metadata.ok) throw new Error('metadata');
+    expect(buildMetric([{ region: 'north', total: 3 }], metadata.metadata).rows).toEqual([[{ label: 'region', value: 'north', number: null }, { label: 'total', value: '3', number: 3 }]]);
+  });
+});

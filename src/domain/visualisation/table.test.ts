@@ -18,3 +18,18 @@ describe('html-table', () => {
     fc.assert(fc.property(fc.oneof(fc.jsonValue(), hostileString, fc.anything()), (value) => { expect(typeof cellText(value)).toBe('string'); }));
   });
 });
+
+describe('table edges (by hand)', () => {
+  it('skips rows that are not objects, and writes numbers as JavaScript does', () => {
+    expect(tableColumns([null, 'xy', { a: 1 }] as unknown as Record<string, unknown>[])).toEqual(['a']);
+    expect([cellText(undefined), cellText(10n), cellText(Number.NaN), cellText(Number.POSITIVE_INFINITY), cellText(() => 1)]).toEqual(['', '10', 'NaN', 'Infinity', '']);
+  });
+
+  it('shows at least one page of at least one row, whole pages only', () => {
+    expect(visibleRowCount(25, Number.POSITIVE_INFINITY, 10)).toBe(10);
+    expect(visibleRowCount(25, 0.5, 10)).toBe(10);
+    expect(visibleRowCount(25, 2, 0.5)).toBe(2);
+    expect(visibleRowCount(25, 2, Number.POSITIVE_INFINITY)).toBe(2);
+    expect(visibleRowCount(25, 2.9, 10)).toBe(20);
+  });
+});
