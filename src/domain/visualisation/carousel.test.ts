@@ -15,3 +15,15 @@ describe('carousel', () => {
     expect(carouselSlides([{ 'pics.name': 'A', 'pics.url': '/a.png' }], 'pics')).toMatchObject({ ok: true });
   });
 });
+
+describe('carousel edges (by hand)', () => {
+  it('refuses a row whose name or url is null, naming its keys', () => {
+    for (const row of [{ name: null, url: '/a.png' }, { name: 'A', url: null }, { url: '/a.png' }]) {
+      expect(carouselSlides([row], null), JSON.stringify(row)).toEqual({ ok: false, message: ROW_DATA_NONCONFORMING, detail: `expected keys: name, url; actual keys: ${Object.keys(row).join(', ')}` });
+    }
+  });
+
+  it('shows a url that is not text as no link', () => {
+    expect(carouselSlides([{ name: 7, url: 42 }], null)).toEqual({ ok: true, slides: [{ name: '7', url: null }] });
+  });
+});
