@@ -801,6 +801,23 @@ describe('onboarding, checked by hand', () => {
     m.actor.stop();
   });
 
+  it('each letter restarts the wait before the catalogue is asked', async () => {
+    vi.useFakeTimers();
+    const m = start({ step: 'imports', workspaceId: 'w1' });
+    m.answer('loadWorkspace').resolve(ready);
+    await flush();
+    m.answer('listPlugins').resolve({ plugins: [demo, csv], hasMore: false });
+    await flush();
+    m.actor.send({ type: 'user.search', value: 'p' });
+    await vi.advanceTimersByTimeAsync(ONBOARDING_SEARCH_DEBOUNCE_MS - 100);
+    m.actor.send({ type: 'user.search', value: 'po' });
+    await vi.advanceTimersByTimeAsync(ONBOARDING_SEARCH_DEBOUNCE_MS - 1);
+    expect(m.calls.filter((c) => c.startsWith('listPlugins'))).toEqual(["listPlugins w1 '' 0"]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(m.calls.filter((c) => c.startsWith('listPlugins'))).toEqual(["listPlugins w1 '' 0", "listPlugins w1 'po' 0"]);
+    m.actor.stop();
+  });
+
   it('leaving the setup cancels its requests', async () => {
     const inputs = {
       loadWorkspace: { workspaceId: 'w1' },
