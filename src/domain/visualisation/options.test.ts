@@ -78,3 +78,42 @@ describe('chartJsOptions', () => {
     }));
   });
 });
+
+describe('options at their edges (by hand)', () => {
+  it('keeps tick counts of 2 to 100 and precisions of 0 to 20, integers only, and keys merely containing "on"', () => {
+    const ticks = (t: Record<string, unknown>) => (chartJsOptions({ scales: { y: { ticks: t } } }) as { scales: { y: { ticks: unknown } } }).scales.y.ticks;
+    expect(ticks({ count: 2, precision: 0 })).toEqual({ count: 2, precision: 0 });
+    expect(ticks({ count: 100, precision: 20 })).toEqual({ count: 100, precision: 20 });
+    expect(ticks({ count: 1, precision: -1 })).toEqual({});
+    expect(ticks({ count: 101, precision: 21 })).toEqual({});
+    expect(ticks({ count: 2.5, precision: 1.5 })).toEqual({});
+    expect(ticks({ count: '5', precision: '2' })).toEqual({});
+    expect(chartJsOptions({ plugins: { legend: { position: 'top', lonClick: 1, onClick: 'x' } } })).toEqual({ plugins: { legend: { position: 'top', lonClick: 1 } } });
+    expect(chartJsOptions({ elements: [{ onHover: 'x', a: 1 }] })).toEqual({ elements: [{ a: 1 }] });
+  });
+
+  it('keeps a locale Intl accepts, of at most 35 characters, canonical', () => {
+    expect(chartJsOptions({ locale: 'EN-gb' })).toEqual({ locale: 'en-GB' });
+    expect(chartJsOptions({ locale: 'xx-invalid-locale-!!' })).toEqual({});
+    expect(chartJsOptions({ locale: 5 })).toEqual({});
+    expect(chartJsOptions({ locale: `en-${'a'.repeat(33)}` })).toEqual({});
+    expect(chartJsOptions({ responsive: true })).toEqual({ responsive: true });
+  });
+
+  it('drops functions, symbols and bigints, and keeps 20 levels of depth', () => {
+    expect(cleanJson({ f: () => 1, s: Symbol('s'), b: 1n, n: null, u: 'x', a: [() => 1, 2] })).toEqual({ n: null, u: 'x', a: [undefined, 2] });
+    const deep = (n: number): unknown => (n === 0 ? 'leaf' : { d: deep(n - 1) });
+    const list = (n: number): unknown => (n === 0 ? 'leaf' : [list(n - 1)]);
+    expect(cleanJson(deep(20))).toEqual(deep(20));
+    expect(cleanJson(deep(21))).toEqual(dropLeaf(21));
+    expect(cleanJson(list(20))).toEqual(list(20));
+    expect(JSON.stringify(cleanJson(list(21)))).toBe(`${'['.repeat(21)}null${']'.repeat(21)}`);
+  });
+});
+
+/** { d: … } 21 levels deep with the leaf (beyond 20) dropped. */
+function dropLeaf(levels: number): unknown {
+  let value: unknown = {};
+  for (let i = 1; i < levels; i += 1) value = { d: value };
+  return value;
+}
