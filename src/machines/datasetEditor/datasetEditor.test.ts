@@ -625,6 +625,24 @@ describe('datasetEditor, checked by hand', () => {
     expect(existing.urls.some((u) => u.endsWith('/tables'))).toBe(false);
   });
 
+  it('each change of the query restarts the 600 ms wait', async () => {
+    vi.useFakeTimers();
+    const m = start({ workspace: WORKSPACE, datasetId: null });
+    m.answer('loadEditor').resolve({ dataset: null, channels: [] });
+    await flush();
+    m.actor.send({ type: 'user.change', field: 'query', value: 'select 1' });
+    await vi.advanceTimersByTimeAsync(PREVIEW_DEBOUNCE_MS - 100);
+    m.actor.send({ type: 'user.change', field: 'query', value: 'select * from demo.orders' });
+    await vi.advanceTimersByTimeAsync(PREVIEW_DEBOUNCE_MS - 100);
+    m.actor.send({ type: 'user.change', field: 'query', value: 'select 3' });
+    const picked = m.context().values.query;
+    await vi.advanceTimersByTimeAsync(PREVIEW_DEBOUNCE_MS - 1);
+    expect(m.calls.filter((c) => c.startsWith('previewQuery'))).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(m.calls.filter((c) => c.startsWith('previewQuery'))).toEqual([`previewQuery ${picked}`]);
+    m.actor.stop();
+  });
+
   it('the query mode: only a mode there is is taken', async () => {
     vi.useFakeTimers();
     const m = start({ workspace: NO_PREVIEW_WORKSPACE, datasetId: 'd1' });
