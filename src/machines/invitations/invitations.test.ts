@@ -320,4 +320,28 @@ describe('invitations, each request cancelled', () => {
     expect(actor.getSnapshot().context.formError).toBe('Domain not allowed');
     actor.stop();
   });
+
+  it('a sent invitation is said in a success toast and the form empties; a toggle of admin, done or failed, reads the list again', async () => {
+    const { actor, answer, toasts, settle } = held();
+    answer('list').resolve([pending, accepted]);
+    await settle();
+    actor.send({ type: 'user.invite', text: 'new@example.com' });
+    expect(actor.getSnapshot().context.emails).toEqual(['new@example.com']);
+    answer('send').resolve(undefined);
+    await settle();
+    expect(actor.getSnapshot().value).toBe('loading');
+    expect(actor.getSnapshot().context.emails).toEqual([]);
+    expect(toasts).toEqual(['success: Invitation sent successfully']);
+    for (const outcome of ['done', 'failed'] as const) {
+      answer('list').resolve([pending, accepted]);
+      await settle();
+      actor.send({ type: 'user.toggleAdmin', invitation: accepted });
+      expect(actor.getSnapshot().value).toBe('togglingAdmin');
+      if (outcome === 'done') answer('toggleAdmin').resolve(undefined);
+      else answer('toggleAdmin').reject(offline);
+      await settle();
+      expect(actor.getSnapshot().value).toBe('loading');
+    }
+    actor.stop();
+  });
 });
