@@ -13,6 +13,7 @@ import {
   missingRequiredSettings,
   PIPELINE_MESSAGES,
   pipelineErrors,
+  type PipelineCandidate,
   pipelineKeySensitivity,
   requiredMessage,
   settingValueError,
@@ -304,7 +305,7 @@ describe('pipeline rules: the edges mutation testing found (by hand)', () => {
   });
 
   it('names exactly the failing fields, no more (not even with an undefined message)', () => {
-    const fields = (candidate: Partial<typeof base>, extra: Partial<typeof context> = {}) => Object.keys(pipelineErrors({ ...base, ...candidate, properties: { 'tap-postgres.user': 'ada', 'tap-postgres.database': 'shop', ...candidate.properties } }, { ...context, ...extra })).sort();
+    const fields = (candidate: Partial<PipelineCandidate>, extra: Partial<typeof context> = {}) => Object.keys(pipelineErrors({ ...base, ...candidate, properties: { 'tap-postgres.user': 'ada', 'tap-postgres.database': 'shop', ...candidate.properties } }, { ...context, ...extra })).sort();
     expect(fields({ schedule: '0 6 * * *', properties: { 'tap-postgres.port': 5433 } })).toEqual([]);
     expect(fields({ name: 'x'.repeat(255) })).toEqual([]);
     expect(pipelineErrors({ ...base, name: 'x'.repeat(256) }, { ...context, draft: true })).toEqual({ name: PIPELINE_MESSAGES.nameTooLong });

@@ -453,7 +453,7 @@ describe('pipelineForm, checked by hand', () => {
     const machine = pipelineFormMachine.provide({
       actors: {
         loadForm: held<PipelineFormInput, LoadedForm>('loadForm', (i) => `${i.pipelineId ?? 'new'} ${i.dataPluginId ?? '-'}`),
-        savePipeline: held<SavePipelineInput, Pipeline>('savePipeline', (i) => `${i.pipeline?.id ?? 'none'} ${i.rel} ${i.body.name ?? ''}${i.body.shareTables ? ' shared' : ''}`),
+        savePipeline: held<SavePipelineInput, Pipeline>('savePipeline', (i) => `${i.pipeline && 'id' in i.pipeline ? String(i.pipeline.id) : 'none'} ${i.rel} ${i.body.name ?? ''}${i.body.shareTables ? ' shared' : ''}`),
         startJob: held<{ pipeline: Pipeline }, unknown>('startJob', (i) => i.pipeline.id ?? ''),
         loadImpact: held<{ pipeline: Pipeline }, PipelineLineage>('loadImpact', (i) => i.pipeline.id ?? ''),
       },

@@ -4,6 +4,7 @@ import { createActor, fromPromise, waitFor } from 'xstate';
 import { createApiClient } from '../../api/client';
 import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
+import { linkHref } from '../../domain/hal';
 import type { StoreTable, StoreTableSample, Workspace } from '../../domain/resources';
 import { modelPaths, pathOf, replayPath, replayTest, unvisitedStates, unwalkedTransitions, type ReplayLog } from '../testing';
 import { storeBrowserActors } from './storeBrowser.actors';
@@ -159,7 +160,7 @@ describe('storeBrowser, checked by hand', () => {
     const calls: string[] = [];
     const actors = {
       list: fromPromise<StoreTable[], OwnerInput>(({ input: asked }) => {
-        calls.push(`list ${asked.owner._links?.self?.href ?? '?'}`);
+        calls.push(`list ${linkHref(asked.owner, 'self') ?? '?'}`);
         const next = deferred<StoreTable[]>();
         lists.push(next);
         return next.promise;
