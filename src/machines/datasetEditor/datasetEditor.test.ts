@@ -11,7 +11,7 @@ import { parseVisualisation } from '../../domain/visualisation/spec';
 import type { Dataset, DatasetPreview } from '../../domain/resources';
 import { modelPaths, pathOf, replayPath, replayTest, unvisitedStates, unwalkedTransitions } from '../testing';
 import { datasetEditorActors } from './datasetEditor.actors';
-import { deferred } from '../testing/deferred.fixture';
+import { heldActors } from '../testing/deferred.fixture';
 import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
 import {
   datasetEditorMachine,
@@ -365,17 +365,9 @@ describe('datasetEditor, checked by hand', () => {
   });
 
   function start(input: DatasetEditorInput = { workspace: WORKSPACE, datasetId: 'd1' }) {
-    const calls: string[] = [];
+    const { calls, pending, held } = heldActors();
     const closed: string[] = [];
     const saved: Dataset[] = [];
-    const pending: Record<string, ReturnType<typeof deferred<unknown>>[]> = {};
-    const held = <I, O>(id: string, describe: (i: I) => string) =>
-      fromPromise<O, I>(({ input: asked }) => {
-        calls.push(`${id} ${describe(asked)}`);
-        const next = deferred<unknown>();
-        (pending[id] ??= []).push(next);
-        return next.promise as Promise<O>;
-      });
     const machine = datasetEditorMachine.provide({
       actors: {
         loadEditor: held<DatasetEditorInput, LoadedEditor>('loadEditor', (i) => `${i.datasetId ?? 'new'} ${i.table ?? '-'}`),

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createActor, fromPromise, waitFor } from 'xstate';
+import { createActor, waitFor } from 'xstate';
 import { createApiClient } from '../../api/client';
 import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
@@ -8,7 +8,7 @@ import { modelPaths, pathOf, replayPath, replayTest, unvisitedStates, unwalkedTr
 import { datasetPageActors, recordViewAction } from './datasetPage.actors';
 import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
 import { datasetPageMachine, isNotFound as isNotFoundOf, selectBusy, selectIsLiked, type DatasetInput, type LikeInput, type LoadInput, type SaveDescriptionInput, type SubscribeInput } from './datasetPage.machine';
-import { deferred } from '../testing/deferred.fixture';
+import { heldActors } from '../testing/deferred.fixture';
 import type { DataRow } from '../../api/datasets';
 
 const BASE = 'http://api.test/api';
@@ -178,17 +178,8 @@ describe('datasetPage coverage and scenarios', () => {
 });
 
 describe('datasetPage, checked by hand', () => {
-  type Pending<T> = ReturnType<typeof deferred<T>>;
   function start(viewer = input.viewer) {
-    const calls: string[] = [];
-    const pending: Record<string, Pending<unknown>[]> = {};
-    const held = <I, O>(id: string, describe: (i: I) => string) =>
-      fromPromise<O, I>(({ input: asked }) => {
-        calls.push(`${id} ${describe(asked)}`);
-        const next = deferred<unknown>();
-        (pending[id] ??= []).push(next);
-        return next.promise as Promise<O>;
-      });
+    const { calls, pending, held } = heldActors();
     const actions: string[] = [];
     const machine = datasetPageMachine.provide({
       actors: {

@@ -10,7 +10,7 @@ import { modelPaths, pathOf, replayPath, replayTest, unvisitedStates, unwalkedTr
 import { onboardingActors } from './onboarding.actors';
 import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
 import { onboardingMachine, selectBusy, selectFirstRun, selectFirstRunLinks, selectPleaseWait, selectSearching, type OnboardingContext, type OnboardingInput, type PipelineInput, type PluginsInput, type PluginsPage, type RunInput, type SaveWorkspaceInput, type TablesInput, type WorkspaceIdInput } from './onboarding.machine';
-import { deferred } from '../testing/deferred.fixture';
+import { heldActors } from '../testing/deferred.fixture';
 
 const BASE = 'http://api.test/api';
 const links = {
@@ -429,16 +429,8 @@ describe('onboarding, checked by hand', () => {
 
   /** The machine with the test's own actors: each call recorded, each answer given by the test. */
   function start(input: OnboardingInput) {
-    const calls: string[] = [];
+    const { calls, pending, held } = heldActors();
     const moves: string[] = [];
-    const pending: Record<string, ReturnType<typeof deferred<unknown>>[]> = {};
-    const held = <I, O>(id: string, describe: (i: I) => string) =>
-      fromPromise<O, I>(({ input: asked }) => {
-        calls.push(`${id} ${describe(asked)}`);
-        const next = deferred<unknown>();
-        (pending[id] ??= []).push(next);
-        return next.promise as Promise<O>;
-      });
     const machine = onboardingMachine.provide({
       actors: {
         loadWorkspace: held<WorkspaceIdInput, Workspace>('loadWorkspace', (i) => i.workspaceId),

@@ -8,7 +8,7 @@ import type { Pipeline, PipelineWrite } from '../../domain/resources';
 import { modelPaths, replayPath, replayTest, unvisitedStates, unwalkedTransitions } from '../testing';
 import { TABLE_PREFIX_MESSAGES } from '../../domain/tableNamespace';
 import { pipelineFormActors } from './pipelineForm.actors';
-import { deferred } from '../testing/deferred.fixture';
+import { heldActors } from '../testing/deferred.fixture';
 import type { PipelineLineage } from '../../domain/lineageResources';
 import { pipelineBody, pipelineFormMachine, selectAutoSaving, selectBusy, selectImpactQuestion, selectShareQuestion, type EditorComponent, type LoadedForm, type PipelineFormContext, type PipelineFormInput, type SavePipelineInput } from './pipelineForm.machine';
 
@@ -439,16 +439,8 @@ describe('pipelineForm, targeted rules', () => {
 describe('pipelineForm, checked by hand', () => {
   /** The machine with the test's own actors: each call recorded, each answer given by the test. */
   function start(input: Partial<PipelineFormInput> = {}) {
-    const calls: string[] = [];
+    const { calls, pending, held } = heldActors();
     const moves: string[] = [];
-    const pending: Record<string, ReturnType<typeof deferred<unknown>>[]> = {};
-    const held = <I, O>(id: string, describe: (i: I) => string) =>
-      fromPromise<O, I>(({ input: asked }) => {
-        calls.push(`${id} ${describe(asked)}`);
-        const next = deferred<unknown>();
-        (pending[id] ??= []).push(next);
-        return next.promise as Promise<O>;
-      });
     const full: PipelineFormInput = { workspaceId: 'w1', workspace: WORKSPACE, pipelineId: 'p2', dataPluginId: null, validate: false, ...input };
     const machine = pipelineFormMachine.provide({
       actors: {

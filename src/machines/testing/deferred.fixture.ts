@@ -1,3 +1,5 @@
+import { fromPromise } from 'xstate';
+
 /** A promise the test settles when it chooses: an actor's answer held back while the test looks at the machine. */
 export function deferred<T>() {
   let resolve!: (value: T) => void;
@@ -7,4 +9,22 @@ export function deferred<T>() {
     reject = no;
   });
   return { promise, resolve, reject };
+}
+
+/**
+ * Actors the test answers, for `machine.provide({ actors })`: `held(id, describe)` records each call
+ * in `calls` as `<id> <describe(input)>`, and its answer waits in `pending[id]` (oldest first) until
+ * the test settles it.
+ */
+export function heldActors() {
+  const calls: string[] = [];
+  const pending: Record<string, ReturnType<typeof deferred<unknown>>[]> = {};
+  const held = <I, O>(id: string, describe: (input: I) => string) =>
+    fromPromise<O, I>(({ input }) => {
+      calls.push(`${id} ${describe(input)}`);
+      const next = deferred<unknown>();
+      (pending[id] ??= []).push(next);
+      return next.promise as Promise<O>;
+    });
+  return { calls, pending, held };
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createActor, fromPromise, waitFor } from 'xstate';
+import { createActor, waitFor } from 'xstate';
 import { createApiClient } from '../../api/client';
 import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
@@ -9,7 +9,7 @@ import { modelPaths, pathOf, replayPath, replayTest, unvisitedStates, unwalkedTr
 import { workspaceFormActors } from './workspaceForm.actors';
 import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
 import { saveFailure, selectBusy, selectCanSave, workspaceFormMachine, type SaveWorkspaceInput, type WorkspaceFormInput, type WorkspaceInput } from './workspaceForm.machine';
-import { deferred } from '../testing/deferred.fixture';
+import { heldActors } from '../testing/deferred.fixture';
 
 const BASE = 'http://api.test/api';
 const href = (path: string) => ({ href: `${BASE}${path}` });
@@ -176,17 +176,9 @@ describe('workspaceForm, checked by hand', () => {
   const offline = new ApiFailure({ kind: 'network', message: 'We were unable to connect.' });
 
   function start(input: WorkspaceFormInput = { workspaceId: 'w1', owner: null }) {
-    const calls: string[] = [];
+    const { calls, pending, held } = heldActors();
     const moves: string[] = [];
     const notices: string[] = [];
-    const pending: Record<string, ReturnType<typeof deferred<unknown>>[]> = {};
-    const held = <I, O>(id: string, describe: (i: I) => string) =>
-      fromPromise<O, I>(({ input: asked }) => {
-        calls.push(`${id} ${describe(asked)}`);
-        const next = deferred<unknown>();
-        (pending[id] ??= []).push(next);
-        return next.promise as Promise<O>;
-      });
     const machine = workspaceFormMachine.provide({
       actors: {
         load: held<WorkspaceFormInput, Workspace>('load', (i) => `${i.workspaceId} ${i.owner === null ? 'no owner' : 'owner'}`),
