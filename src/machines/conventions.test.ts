@@ -39,6 +39,44 @@ function nodesOf(node: AnyStateNode): AnyStateNode[] {
   return [node, ...Object.values(node.states).flatMap(nodesOf)];
 }
 
+type Named = { kind: 'actors' | 'actions' | 'guards' | 'delays'; name: string };
+
+/** A guard's names: `'isValid'`, `{ type: 'isValid' }`, or those inside `and`/`or`/`not`. */
+function guardNames(guard: unknown): string[] {
+  if (typeof guard === 'string') return [guard];
+  if (typeof guard === 'function' && 'guards' in guard) return (guard.guards as unknown[]).flatMap(guardNames);
+  if (typeof guard === 'object' && guard !== null && 'type' in guard && typeof guard.type === 'string') return [guard.type];
+  return [];
+}
+
+/** An action's names: `'notify'`, `{ type: 'notify' }`, or the actor a `spawnChild` starts by name. */
+function actionNames(action: unknown): Named[] {
+  if (typeof action === 'string') return [{ kind: 'actions', name: action }];
+  const type = typeof action === 'object' || typeof action === 'function' ? (action as { type?: unknown } | null)?.type : undefined;
+  if (type === 'xstate.spawnChild') {
+    const src = (action as { src?: unknown }).src;
+    return typeof src === 'string' ? [{ kind: 'actors', name: src }] : [];
+  }
+  // XState's own actions (assign, raise, sendTo...) are named 'xstate.*' and carry their own implementation
+  return typeof type === 'string' && !type.startsWith('xstate.') ? [{ kind: 'actions', name: type }] : [];
+}
+
+/** Every actor, action, guard and delay a machine refers to by name, wherever in its states. */
+function namesUsed(machine: AnyStateMachine): Named[] {
+  const used: Named[] = [];
+  for (const node of nodesOf(machine.root)) {
+    for (const invoke of node.invoke) if (typeof invoke.src === 'string') used.push({ kind: 'actors', name: invoke.src });
+    for (const action of [...node.entry, ...node.exit]) used.push(...actionNames(action));
+    const transitions = [...node.transitions.values()].flat().concat(node.always ?? []);
+    for (const transition of transitions) {
+      for (const action of transition.actions) used.push(...actionNames(action));
+      used.push(...guardNames(transition.guard).map((name) => ({ kind: 'guards' as const, name })));
+    }
+    for (const after of node.after) if (typeof after.delay === 'string') used.push({ kind: 'delays', name: after.delay });
+  }
+  return used;
+}
+
 describe('every machine follows the conventions', () => {
   it('finds the machines', async () => {
     // one per folder, and the three polling machines of polling/
@@ -67,6 +105,17 @@ describe('every machine follows the conventions', () => {
         const initial: unknown = (node.config as { initial?: unknown }).initial;
         expect(Object.keys(node.states), node.id).toContain(initial);
       }
+    }
+  });
+
+  it.each(files)('%s: every actor, action, guard and delay it names is defined in its setup', async (file) => {
+    // A name with no default fails only at run time, and only where a test has not provided it:
+    // emptying a machine's `actors: {}` passes every test that provides its own actors.
+    for (const [, machine] of await machinesIn(file)) {
+      const undefinedNames = namesUsed(machine)
+        .filter(({ kind, name }) => !Object.hasOwn(machine.implementations[kind], name))
+        .map(({ kind, name }) => `${kind}.${name}`);
+      expect(undefinedNames, machine.id).toEqual([]);
     }
   });
 
