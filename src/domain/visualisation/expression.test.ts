@@ -211,8 +211,12 @@ describe('compileExpression: each allowed method and operator, by hand', () => {
     ['value => value * 3', 2, 6],
     ['value => value / 4', 2, 0.5],
     ['value => value % 3', 7, 1],
-    // jsep's arrow plugin reads `v => v ** 3` as `(v => v) ** 3`: the operator is tested without an arrow
     ['value ** 3', 2, 8],
+    // jsep's arrow plugin alone read these as `(value => value) ** 3`
+    ['value => value ** 3', 2, 8],
+    ['value => 2 ** value ** 2', 3, 512],
+    ['value => value.n ** 2 / 4 + 1', { n: 4 }, 5],
+    ['value => [1, 2].map(v => v ** value)', 3, [1, 8]],
     ['value => value + "b"', 'a', 'ab'],
     ['value => value + 1', 1, 2],
     ['value => -value', 2, -2],
@@ -274,7 +278,7 @@ describe('compileExpression: each allowed method and operator, by hand', () => {
     ['value => y', 1, /Unknown name 'y'/],
     ['Math', 1, /does not produce a value/],
     ['value => JSON', 1, /does not produce a value/],
-    ['value => x => x', 1, /does not produce a value/],
+    ['value => x => x', 1, /An arrow function cannot return another arrow function/],
     ['value => value.toString', { toString: 1 }, undefined],
   ] as [string, unknown, RegExp | undefined][])('%s of %j fails with %s', (text, value, message) => {
     if (message === undefined) {

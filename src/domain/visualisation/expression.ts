@@ -7,6 +7,11 @@ import jsep from 'jsep';
 import jsepArrow from '@jsep-plugin/arrow';
 
 jsep.plugins.register(jsepArrow);
+// The plugin makes `=>` right-associative, and jsep then lets any right-associative operator after
+// it take the arrow as its left operand: `v => v ** 3` became `(v => v) ** 3`. Left-associative,
+// `=>` binds loosest as in JavaScript; only a curried arrow (`a => b => a`) changes, into an arrow
+// whose parameter is an arrow, which makeArrow refuses (the evaluator never returned a function).
+jsep.addBinaryOp('=>', 0.1);
 
 /** The one error this module throws: a refused or failing expression, with a reason. */
 export class ExpressionError extends Error {
@@ -280,6 +285,7 @@ function arithmetic(operator: string, left: unknown, right: unknown): unknown {
 function makeArrow(node: jsep.Expression, env: ReadonlyMap<string, unknown>): Callable {
   const params = (node.params as Node[] | null | undefined) ?? [];
   const names = params.map((param) => {
+    if (param.type === 'ArrowFunctionExpression') throw new ExpressionError('An arrow function cannot return another arrow function');
     if (param.type !== 'Identifier') throw new ExpressionError('Arrow parameters must be plain names');
     return (param as jsep.Identifier).name;
   });
