@@ -7,7 +7,7 @@ import { feed, getDataset, search } from './datasets';
 import { toApiError } from './errors';
 import { acceptInvitation, listInvitationsFor } from './invitations';
 import { countUnread, listNotifications } from './notifications';
-import { getProfile, login, saveProfile, setDefaultWorkspace } from './profiles';
+import { login, saveProfile, setDefaultWorkspace } from './profiles';
 import { ask } from './questions';
 import { getRoot } from './root';
 import { fakeFetch, type FakeReply } from './testing/fakeFetch';
@@ -51,16 +51,12 @@ describe('root and profiles', () => {
     expect(toApiError(failure).kind).toBe('parse');
   });
 
-  it('getProfile and saveProfile use /profiles/{id}; save sends only id, name, email', async () => {
-    const { client, calls } = api({ body: profile }, { body: { ...profile, name: 'Anna' } });
-    await getProfile(client, 'auth0|42');
+  it('saveProfile uses /profiles/{id} and sends only id, name, email', async () => {
+    const { client, calls } = api({ body: { ...profile, name: 'Anna' } });
     const saved = await saveProfile(client, { ...profile, name: 'Anna' });
     expect(saved.name).toBe('Anna');
-    expect(calls.map((c) => [c.method, c.url])).toEqual([
-      ['GET', `${BASE}/profiles/auth0%7C42`],
-      ['PUT', `${BASE}/profiles/auth0%7C42`],
-    ]);
-    expect(calls[1]!.body).toEqual({ id: 'auth0|42', name: 'Anna', email: 'ann@example.com' });
+    expect(calls.map((c) => [c.method, c.url])).toEqual([['PUT', `${BASE}/profiles/auth0%7C42`]]);
+    expect(calls[0]!.body).toEqual({ id: 'auth0|42', name: 'Anna', email: 'ann@example.com' });
   });
 
   it('setDefaultWorkspace PATCHes {defaultWorkspace:{id}}', async () => {

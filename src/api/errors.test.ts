@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { FetchError } from 'ofetch';
 import { describe, expect, it } from 'vitest';
-import { ResourceParseError } from '../domain/parse';
 import { ApiFailure, describeApiError, fieldErrors, fromResponse, isIgnored, toApiError } from './errors';
 
 const KINDS = ['unauthorized', 'server', 'response', 'network', 'cancelled', 'missingLink', 'parse', 'unknown'];
@@ -50,11 +49,6 @@ describe('fromResponse', () => {
 describe('toApiError', () => {
   it('unwraps an ApiFailure', () => {
     expect(toApiError(new ApiFailure({ kind: 'missingLink', rel: 'self' }))).toEqual({ kind: 'missingLink', rel: 'self' });
-  });
-
-  it('maps a parse error with its issues', () => {
-    const error = toApiError(new ResourceParseError('profile', [{ field: 'email', message: 'Required' }]));
-    expect(error).toEqual({ kind: 'parse', message: "Invalid profile: field 'email': Required", issues: [{ field: 'email', message: 'Required' }] });
   });
 
   it('maps aborts to cancelled, directly or as the cause of a FetchError', () => {

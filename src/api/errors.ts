@@ -1,6 +1,6 @@
 import { FetchError } from 'ofetch';
 import { errorBodySchema, MESSAGES, statusMessage, type ErrorBody } from '../domain/errors';
-import { parseWith, ResourceParseError, type FieldIssue } from '../domain/parse';
+import { parseWith, type FieldIssue } from '../domain/parse';
 
 // The error catalogue of spec 000 section 8 as data: every failure of a call becomes one of
 // these, and the machines and views decide what to show.
@@ -58,7 +58,6 @@ export function fromResponse(status: number, body: unknown): ApiError {
 /** Any thrown value as an ApiError; never throws. */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiFailure) return error.apiError;
-  if (error instanceof ResourceParseError) return { kind: 'parse', message: error.message, issues: error.issues };
   if (isAbort(error)) return CANCELLED;
   if (isSignInAgain(error)) return UNAUTHORIZED;
   if (error instanceof FetchError) {

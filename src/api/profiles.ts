@@ -12,10 +12,6 @@ export async function login(client: ApiClient, user: ProfileFields, options?: Re
   return required(await client.post(`${profilePath(user.id)}/login`, body, profileSchema, options), 'login');
 }
 
-export function getProfile(client: ApiClient, id: string, options?: RequestOptions): Promise<Profile> {
-  return client.get(profilePath(id), profileSchema, options);
-}
-
 /** PUT /profiles/{id}: the answer replaces the local profile. */
 export async function saveProfile(client: ApiClient, profile: ProfileFields, options?: RequestOptions): Promise<Profile> {
   const body = { id: profile.id, name: profile.name, email: profile.email };

@@ -9,7 +9,6 @@ import {
   mentionedHandles,
   mentionedMembers,
   messageParts,
-  messageTags,
   suggestMembers,
   withMemberNames,
 } from './comments';
@@ -32,7 +31,7 @@ describe('messageParts', () => {
 
   it('leaves a trailing full stop out of a handle and keeps dots inside', () => {
     expect(mentionedHandles('ask @jane.doe.')).toEqual(['@jane.doe']);
-    expect(messageTags('## heading #a#b')).toEqual(['a']);
+    expect(messageParts('## heading #a#b').flatMap((part) => (part.kind === 'tag' ? [part.tag] : []))).toEqual(['a']);
   });
 
   it('treats markup as text: a script tag is one text part', () => {

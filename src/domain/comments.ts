@@ -76,11 +76,6 @@ export function mentionedHandles(message: string): string[] {
   return [...new Set(messageParts(message).flatMap((part) => (part.kind === 'mention' ? [part.handle] : [])))];
 }
 
-/** The distinct #tags of a message, lowercased. */
-export function messageTags(message: string): string[] {
-  return [...new Set(messageParts(message).flatMap((part) => (part.kind === 'tag' ? [part.tag] : [])))];
-}
-
 /** The members a message mentions: only handles of these members count (others stay text). */
 export function mentionedMembers<M extends { readonly id: string; readonly name: string; readonly handle?: string | null | undefined }>(message: string, members: readonly M[]): M[] {
   const wanted = new Set(mentionedHandles(message));

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { embeddedList, halResource, hasLink, linkHref, linkHrefs, linksOf, linksSchema, pagedCollection, resolveHref } from './hal';
+import { embeddedList, halResource, hasLink, linkHref, linksOf, linksSchema, pagedCollection, resolveHref } from './hal';
 import { hostileString } from './hostile.fixture';
 
 const single = { _links: { self: { href: '/api/workspaces/1' } } };
@@ -62,16 +62,16 @@ describe('linkHref', () => {
   });
 });
 
-describe('linkHrefs', () => {
-  it('lists every href of a relation', () => {
-    expect(linkHrefs(array, 'self')).toEqual(['/api/workspaces/1', '/api/workspaces/2']);
-    expect(linkHrefs(single, 'self')).toEqual(['/api/workspaces/1']);
-    expect(linkHrefs(single, 'none')).toEqual([]);
+describe('linksOf', () => {
+  it('lists every link of a relation, one or many', () => {
+    expect(linksOf(array, 'self')).toEqual([{ href: '/api/workspaces/1' }, { href: '/api/workspaces/2' }]);
+    expect(linksOf(single, 'self')).toEqual([{ href: '/api/workspaces/1' }]);
+    expect(linksOf(single, 'none')).toEqual([]);
   });
 
   it('skips entries without a text href', () => {
-    const odd = { _links: { self: [{ href: 'a' }, { notHref: 1 }, null] } } as unknown as Parameters<typeof linkHrefs>[0];
-    expect(linkHrefs(odd, 'self')).toEqual(['a']);
+    const odd = { _links: { self: [{ href: 'a' }, { notHref: 1 }, null] } } as unknown as Parameters<typeof linksOf>[0];
+    expect(linksOf(odd, 'self')).toEqual([{ href: 'a' }]);
   });
 });
 
@@ -138,7 +138,7 @@ describe('properties', () => {
         const many = { _links: { [rel]: [l] } };
         expect(hasLink(one, rel)).toBe(hasLink(many, rel));
         expect(linkHref(one, rel, base)).toBe(linkHref(many, rel, base));
-        expect(linkHrefs(one, rel, base)).toEqual(linkHrefs(many, rel, base));
+        expect(linksOf(one, rel)).toEqual(linksOf(many, rel));
       }),
     );
   });
@@ -151,12 +151,12 @@ describe('properties', () => {
     );
   });
 
-  it('hasLink agrees with linksOf, and linkHref is the first of linkHrefs', () => {
+  it('hasLink agrees with linksOf, and linkHref is the first of linksOf', () => {
     fc.assert(
       fc.property(fc.dictionary(hostileString, fc.oneof(link, fc.array(link, { maxLength: 3 }))), hostileString, (links, rel) => {
         const resource = { _links: links };
         expect(hasLink(resource, rel)).toBe(linksOf(resource, rel).length > 0);
-        expect(linkHref(resource, rel)).toBe(linkHrefs(resource, rel)[0]);
+        expect(linkHref(resource, rel)).toBe(linksOf(resource, rel)[0]?.href);
       }),
     );
   });

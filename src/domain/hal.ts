@@ -85,10 +85,6 @@ export function linkHref(resource: HalLike, rel: string, base?: string): string 
   return first === undefined ? undefined : resolveLink(first, base);
 }
 
-export function linkHrefs(resource: HalLike, rel: string, base?: string): string[] {
-  return linksOf(resource, rel).map((link) => resolveLink(link, base));
-}
-
 const PLACEHOLDER_ORIGIN = 'http://placeholder.invalid';
 
 /**

@@ -9,12 +9,6 @@ export const DEFAULT_TIMEOUT_SECONDS = 300;
 export const MAX_TIMEOUT_SECONDS = 24 * 60 * 60;
 export const MAX_RETRIES = 20;
 
-export const TERMINAL_STATUSES: ReadonlySet<JobStatus> = new Set<JobStatus>(['COMPLETE', 'ERROR', 'STOPPED', 'SKIPPED']);
-
-export function isTerminalStatus(status: string): boolean {
-  return TERMINAL_STATUSES.has(status as JobStatus);
-}
-
 /** 0, negative or nonsense means the default 300 s. */
 export function effectiveTimeoutSeconds(timeout: unknown): number {
   if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0) return DEFAULT_TIMEOUT_SECONDS;

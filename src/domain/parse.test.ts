@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { parseOrThrow, parseWith, ResourceParseError } from './parse';
+import { parseWith } from './parse';
 import { jobSchema, profileSchema, workspaceSchema, workspacesCollectionSchema } from './resources';
 
 const profile = { id: 'p1', name: 'Ada', email: 'ada@example.com', defaultWorkspace: { id: 'w1' }, _links: { self: { href: '/profiles/p1' } } };
@@ -47,36 +47,6 @@ describe('parseWith', () => {
     const result = parseWith(jobSchema, { id: 1, type: 'PIPELINE_RUN', status: 'NOPE', created: null });
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.issues.map((issue) => issue.field).sort()).toEqual(['created', 'id', 'status']);
-  });
-});
-
-describe('parseOrThrow', () => {
-  it('returns the parsed value', () => {
-    expect(parseOrThrow(workspaceSchema, { id: 'w', name: 'W' }, 'workspace').name).toBe('W');
-  });
-
-  it('throws a ResourceParseError naming the first failing field', () => {
-    let caught: unknown;
-    try {
-      parseOrThrow(workspaceSchema, { id: 'w', name: 'W', appProperties: { HOME_PAGE: 1 } }, 'workspace');
-    } catch (error) {
-      caught = error;
-    }
-    expect(caught).toBeInstanceOf(ResourceParseError);
-    expect(caught).toBeInstanceOf(Error);
-    const error = caught as ResourceParseError;
-    expect(error.name).toBe('ResourceParseError');
-    expect(error.what).toBe('workspace');
-    expect(error.issues[0]?.field).toBe('appProperties.HOME_PAGE');
-    expect(error.message).toContain("Invalid workspace: field 'appProperties.HOME_PAGE'");
-  });
-
-  it('describes a root failure as the body', () => {
-    expect(() => parseOrThrow(workspaceSchema, null, 'workspace')).toThrow(/Invalid workspace: the body/);
-  });
-
-  it('describes an error without issues', () => {
-    expect(new ResourceParseError('profile', []).message).toBe('Invalid profile');
   });
 });
 

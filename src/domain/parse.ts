@@ -13,32 +13,6 @@ export function parseWith<S extends z.ZodType>(schema: S, data: unknown): ParseR
   return { ok: false, issues: result.error.issues.flatMap((issue) => toFieldIssues(issue, [])) };
 }
 
-/** Thrown when a server body does not have the expected shape; names the first failing field. */
-export class ResourceParseError extends Error {
-  override readonly name = 'ResourceParseError';
-  readonly issues: readonly FieldIssue[];
-  readonly what: string;
-
-  constructor(what: string, issues: readonly FieldIssue[]) {
-    super(describe(what, issues));
-    this.what = what;
-    this.issues = issues;
-  }
-}
-
-export function parseOrThrow<S extends z.ZodType>(schema: S, data: unknown, what: string): z.output<S> {
-  const result = parseWith(schema, data);
-  if (result.ok) return result.value;
-  throw new ResourceParseError(what, result.issues);
-}
-
-function describe(what: string, issues: readonly FieldIssue[]): string {
-  const [first] = issues;
-  if (first === undefined) return `Invalid ${what}`;
-  const where = first.field === '' ? 'the body' : `field '${first.field}'`;
-  return `Invalid ${what}: ${where}: ${first.message}`;
-}
-
 function joinPath(path: readonly PropertyKey[]): string {
   return path.map((key) => (typeof key === 'symbol' ? (key.description ?? '') : String(key))).join('.');
 }

@@ -5,9 +5,6 @@
 
 const WORD = /[\p{L}\p{N}]+/gu;
 
-/** Words longer than this are not indexed or searched (keeps one query's work bounded). */
-export const MAX_WORD_LENGTH = 64;
-
 export type MatchKind = 'exact' | 'prefix' | 'fuzzy';
 
 /** A word of some text with its place: [start, end) in UTF-16 units of the original text. */

@@ -10,9 +10,6 @@ export const SETTING_TEXTS = {
   azureKeyVault: 'This setting is referencing a secret from the configured Azure key vault',
   oauthRequired: 'Data source must be authorized',
   required: 'This setting is required',
-  integer: 'Enter a whole number',
-  email: 'Enter valid email address',
-  object: 'Enter a JSON object',
 } as const;
 
 export type SettingEditor =
@@ -52,9 +49,6 @@ export function editorOf(setting: Pick<Setting, 'kind' | 'sensitive' | 'hidden'>
   return setting.sensitive === true && (editor === 'text' || editor === 'email') ? 'password' : editor;
 }
 
-const present = (value: unknown): boolean =>
-  value !== undefined && value !== null && !(typeof value === 'string' && value.trim() === '') && !(Array.isArray(value) && value.length === 0);
-
 /**
  * Required when flagged and nothing supplies a value: spec §3 counts an empty required attribute
  * as required unless it is the text 'false', and §5 lets a value or a placeholder satisfy it. An
@@ -68,16 +62,6 @@ export const isAzureKeyVault = (setting: Pick<Setting, 'encoding'>): boolean => 
 
 /** The property key of a component's setting. */
 export const propertyKey = (component: string, setting: string): string => `${component}.${setting}`;
-
-/** The message of a setting the user left empty, or undefined. Hidden and OAuth settings are the server's to judge. */
-export function settingError(setting: Setting, value: unknown): string | undefined {
-  const editor = editorOf(setting);
-  if (editor === 'hidden' || editor === 'oauth') return undefined;
-  if (!present(value)) return isSettingRequired(setting) ? SETTING_TEXTS.required : undefined;
-  if (editor === 'integer' && !(typeof value === 'number' ? Number.isSafeInteger(value) : /^-?\d{1,15}$/.test(String(value).trim())))
-    return SETTING_TEXTS.integer;
-  return undefined;
-}
 
 /** What an integer input's text becomes in the properties: a number when it is one, else the text (so the error shows). */
 export function integerValue(text: string): number | string {
@@ -141,14 +125,6 @@ export function objectText(value: unknown): string {
 export const SETTING_ENCODINGS = ['BASE64', 'AZURE_KEY_VAULT_SECRET'] as const;
 export const VALUE_TRANSFORMS = ['UPCASE_STRING', 'NEST_OBJECT', 'STRINGIFY'] as const;
 export type ValueTransform = (typeof VALUE_TRANSFORMS)[number];
-
-/** Spec §5: password and sensitive settings never show their stored value. */
-export const MASK = '***';
-export function maskedValue(setting: Pick<Setting, 'kind' | 'sensitive'>, value: unknown): unknown {
-  const kind = typeof setting.kind === 'string' ? setting.kind.toUpperCase() : '';
-  const secret = setting.sensitive === true || kind === 'PASSWORD' || kind === 'OAUTH';
-  return secret && value !== undefined && value !== null && value !== '' ? MASK : value;
-}
 
 function bytesToBase64(bytes: Uint8Array): string {
   let binary = '';

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hostileString } from './hostile.fixture';
 import { SETTING_KINDS } from './resources';
-import { editorOf, fileValue, isSettingRequired, MASK, maskedValue, nestObject, SETTING_TEXTS, settingMessages, transformValue, withArrayItem } from './settingFields';
+import { isSensitiveSetting, MASK, maskProperties, type SettingRule } from './pipelineRules';
+import { editorOf, fileValue, isSettingRequired, nestObject, SETTING_TEXTS, settingMessages, transformValue, withArrayItem } from './settingFields';
 
 // The setting rules of spec 001 §3 Setting and §5 'Plugin settings' beyond the editors' choice:
 // every kind has an editor, encodings, value transforms, masking, the required rule, arrays and
@@ -37,20 +38,24 @@ describe('the required rule', () => {
   });
 });
 
-describe('masking', () => {
+describe('masking (the rule the server applies to the properties it sends)', () => {
+  const shown = (setting: SettingRule, value: unknown) => maskProperties({ [setting.name]: value }, (key) => isSensitiveSetting(setting, key))[setting.name];
+
   it('masks password, OAuth and sensitive values, and nothing else', () => {
-    expect(maskedValue({ kind: 'PASSWORD' }, 'hunter2')).toBe(MASK);
-    expect(maskedValue({ kind: 'OAUTH' }, 'tok')).toBe(MASK);
-    expect(maskedValue({ kind: 'STRING', sensitive: true }, 'x')).toBe(MASK);
-    expect(maskedValue({ kind: 'STRING' }, 'x')).toBe('x');
-    expect(maskedValue({ kind: 'PASSWORD' }, '')).toBe('');
+    expect(shown({ name: 'a', kind: 'PASSWORD' }, 'hunter2')).toBe(MASK);
+    expect(shown({ name: 'a', kind: 'OAUTH' }, 'tok')).toBe(MASK);
+    expect(shown({ name: 'a', kind: 'STRING', sensitive: true }, 'x')).toBe(MASK);
+    expect(shown({ name: 'a', kind: 'STRING' }, 'x')).toBe('x');
+    expect(shown({ name: 'a', kind: 'PASSWORD' }, '')).toBe('');
   });
 
   it('never lets a sensitive value through', () => {
-    fc.assert(fc.property(fc.anything(), (value) => {
-      const shown = maskedValue({ kind: 'STRING', sensitive: true }, value);
-      expect(shown === MASK || shown === '' || shown === undefined || shown === null).toBe(true);
-    }));
+    fc.assert(
+      fc.property(fc.anything(), (value) => {
+        const out = shown({ name: 'a', kind: 'STRING', sensitive: true }, value);
+        expect(out === MASK || (typeof out === 'string' && out.trim() === '') || out === undefined || out === null).toBe(true);
+      }),
+    );
   });
 });
 
