@@ -2,13 +2,13 @@ import { Toast, ToastTitle, useToastController } from '@fluentui/react-component
 import { useCallback, useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 
-/** Save toasts stay 6 s (spec 001 §9). */
+/** Save toasts stay 6 s (spec 001 §9); a workspace's own snackbars pass `snackbarMs(workspace)`. */
 const SAVE_TOAST_MS = 6000;
 
 export type ToastIntent = 'success' | 'warning';
 
 /** A page's save toast on its Toaster, also showing one handed over by the navigation that led here. */
-export function useSaveToast(toasterId: string): (message: string, intent?: ToastIntent) => void {
+export function useSaveToast(toasterId: string, timeoutMs: number = SAVE_TOAST_MS): (message: string, intent?: ToastIntent) => void {
   const { dispatchToast } = useToastController(toasterId);
   const toast = useCallback(
     (message: string, intent: ToastIntent = 'success') =>
@@ -16,9 +16,9 @@ export function useSaveToast(toasterId: string): (message: string, intent?: Toas
         <Toast>
           <ToastTitle>{message}</ToastTitle>
         </Toast>,
-        { intent, timeout: SAVE_TOAST_MS },
+        { intent, timeout: timeoutMs },
       ),
-    [dispatchToast],
+    [dispatchToast, timeoutMs],
   );
   useRouteToast(toast);
   return toast;

@@ -6,6 +6,7 @@ import { appProperty } from '../../../domain/appProperties';
 import { hasLink } from '../../../domain/hal';
 import { REL } from '../../../domain/relations';
 import type { Workspace } from '../../../domain/resources';
+import { snackbarMs } from '../../../domain/workspaceForm';
 import { dashboardContentOf, type DashboardEditorEvent } from '../../../machines/dashboardEditor/dashboardEditor.machine';
 import { PageHeader } from '../../components/PageHeader';
 import { useSaveToast } from '../../components/useSaveToast';
@@ -60,7 +61,7 @@ function Dashboard({ initial }: { initial: Workspace }) {
   const saving = useSelector(editor, (s) => s.matches('saving'));
   const send = useCallback((event: DashboardEditorEvent) => editor.send(event), [editor]);
   const toasterId = useId('dashboard-toaster');
-  const toast = useSaveToast(toasterId);
+  const toast = useSaveToast(toasterId, snackbarMs(workspace));
   useEffect(() => {
     const subscription = editor.on('dashboard.saved', () => toast(DASHBOARD_SAVED));
     return () => subscription.unsubscribe();

@@ -24,6 +24,7 @@ import { useSelector, useActorRef } from '@xstate/react';
 import { useEffect, useState } from 'react';
 import { CATALOGUE_TEXTS } from '../../../../domain/catalogue';
 import type { Workspace } from '../../../../domain/resources';
+import { snackbarMs } from '../../../../domain/workspaceForm';
 import { EmptyState } from '../../../components/EmptyState';
 import { useMachines } from '../../../MachinesProvider';
 import { dataPluginsMachines } from '../../../machineAreas/dataPlugins';
@@ -62,10 +63,10 @@ export function PluginList({ workspace, installed, type, filter }: { workspace: 
       <Toast>
         <ToastTitle>{context.notice}</ToastTitle>
       </Toast>,
-      { intent: 'success' },
+      { intent: 'success', timeout: snackbarMs(workspace) },
     );
     actor.send({ type: 'user.dismiss' });
-  }, [actor, context.notice, dispatchToast]);
+  }, [actor, context.notice, dispatchToast, workspace]);
 
   const loading = state === 'loading' && context.items.length === 0;
   const busy = state !== 'idle';

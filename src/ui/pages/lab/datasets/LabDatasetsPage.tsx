@@ -6,6 +6,7 @@ import { hasLink } from '../../../../domain/hal';
 import { DATASET_FORM_TEXTS } from '../../../../domain/datasetEditor';
 import { REL } from '../../../../domain/relations';
 import type { Dataset } from '../../../../domain/resources';
+import { snackbarMs } from '../../../../domain/workspaceForm';
 import { pathTo } from '../../../../domain/routes';
 import { EmptyState } from '../../../components/EmptyState';
 import { PageHeader } from '../../../components/PageHeader';
@@ -83,12 +84,12 @@ function DatasetsList({ workspace, search, edit, table }: { workspace: NonNullab
         <Toast>
           <ToastTitle>{DATASET_FORM_TEXTS.saved(dataset.title)}</ToastTitle>
         </Toast>,
-        { intent: 'success' },
+        { intent: 'success', timeout: snackbarMs(workspace) },
       );
       closeEditor();
       refresh();
     },
-    [closeEditor, refresh, dispatchToast],
+    [closeEditor, refresh, dispatchToast, workspace],
   );
 
   const newButton = (

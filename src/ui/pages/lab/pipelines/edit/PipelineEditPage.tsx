@@ -30,6 +30,7 @@ import { propertyKey, settingMessages } from '../../../../../domain/settingField
 import { selectAutoSaving, selectBusy, selectImpactQuestion, selectShareQuestion, type EditorComponent } from '../../../../../machines/pipelineForm/pipelineForm.machine';
 import type { DataComponent, Workspace } from '../../../../../domain/resources';
 import { hasLink, type HalLike } from '../../../../../domain/hal';
+import { snackbarMs } from '../../../../../domain/workspaceForm';
 import { REL } from '../../../../../domain/relations';
 import { Loading } from '../../../../components/Loading';
 import { useSaveToast } from '../../../../components/useSaveToast';
@@ -71,7 +72,7 @@ export default function PipelineEditPage() {
   const workspace = useCurrentWorkspace();
   const location = useLocation();
   const toasterId = useId('pipeline-toaster');
-  useSaveToast(toasterId);
+  useSaveToast(toasterId, snackbarMs(workspace ?? null));
   // the toaster is there from the first render: a toast handed over by the save arrives at once
   const toaster = <Toaster toasterId={toasterId} />;
   if (!workspace || (route?.name !== 'newPipeline' && route?.name !== 'pipeline')) return toaster;

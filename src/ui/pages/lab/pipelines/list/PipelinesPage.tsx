@@ -23,6 +23,7 @@ import { useNavigate } from 'react-router-dom';
 import { isFeatureEnabled } from '../../../../../domain/features';
 import { pathTo } from '../../../../../domain/routes';
 import { embeddedList } from '../../../../../domain/hal';
+import { snackbarMs } from '../../../../../domain/workspaceForm';
 import { EmptyState } from '../../../../components/EmptyState';
 import { PageHeader } from '../../../../components/PageHeader';
 import { useSaveToast } from '../../../../components/useSaveToast';
@@ -55,7 +56,7 @@ export default function PipelinesPage() {
   const canModify = isFeatureEnabled(features, 'MODIFY_PIPELINE');
   // 'Save & run' lands here saying the run has started
   const toasterId = useId('pipelines-toaster');
-  useSaveToast(toasterId);
+  useSaveToast(toasterId, snackbarMs(workspace));
 
   const [search, setSearch] = useState('');
   const [query, setQuery] = useState('');
