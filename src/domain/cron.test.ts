@@ -176,3 +176,39 @@ describe('schedules in a time zone (mutation testing, issue 40)', () => {
     expect(checkSchedule(undefined)).toEqual({ ok: true, schedule: null });
   });
 });
+
+describe('checkCron, word for word and at its edges (mutation testing, issue 40)', () => {
+  const message = (input: unknown, rules: Parameters<typeof checkCron>[1] = {}) => {
+    const result = checkCron(input, rules);
+    return result.ok ? undefined : result.message;
+  };
+
+  it("gives croner's reason without its prefix, starting in lower case", () => {
+    expect(message('0 0 25 * * *')).toBe('Invalid cron expression: invalid value for hour: 25');
+    expect(message('0 61 * * * *')).toBe('Invalid cron expression: invalid value for minute: 61');
+  });
+
+  it('takes a cron of exactly 200 characters to the parser, and refuses 201 before it', () => {
+    // 6 fields padded with spaces inside: the length counts before spaces are folded
+    const padded = (length: number) => `0 0 0 * *${' '.repeat(length - 11)} *`;
+    expect(padded(MAX_CRON_LENGTH)).toHaveLength(200);
+    expect(checkCron(padded(MAX_CRON_LENGTH))).toEqual({ ok: true, cron: '0 0 0 * * *' });
+    expect(message(padded(MAX_CRON_LENGTH + 1))).toBe('A cron expression is at most 200 characters.');
+  });
+
+  it('folds tabs and runs of spaces between fields, and keeps the fields themselves', () => {
+    expect(checkCron('\t0\t0  9 *   * MON-FRI\t')).toEqual({ ok: true, cron: '0 0 9 * * MON-FRI' });
+    expect(checkCron('30\t2  *\t* *')).toEqual({ ok: true, cron: '0 30 2 * * *' });
+    expect(message(' \t ')).toBe('Enter a cron expression, for example 0 0 9 * * MON-FRI.');
+  });
+
+  it('at most once a minute: the seconds field is one number from 0 to 59', () => {
+    const once = { atMostOncePerMinute: true };
+    for (const seconds of ['0', '5', '05', '30', '59']) expect(checkCron(`${seconds} 0 9 * * *`, once), seconds).toEqual({ ok: true, cron: `${seconds} 0 9 * * *` });
+    for (const seconds of ['60', '100', '*', '*/5', '1,2', '1-5', 'x5', '5x', '-5']) {
+      expect(message(`${seconds} 0 9 * * *`, once), seconds).toBe('The seconds field must be a single number (0-59): a pipeline runs at most once a minute.');
+    }
+    // the rule reads the seconds field of the stored form: five fields get '0'
+    expect(checkCron('* * * * *', once)).toEqual({ ok: true, cron: '0 * * * * *' });
+  });
+});
