@@ -16,6 +16,18 @@ describe('cellText', () => {
     expect(cellText(true)).toBe('true');
   });
 
+  it('shows a bigint whole, and what JSON cannot write as an empty cell (mutation testing, issue 40)', () => {
+    expect(cellText(10n)).toBe('10');
+    expect(cellText(2n ** 70n)).toBe('1180591620717411303424');
+    expect(cellText(undefined)).toBe('');
+    expect(cellText(() => 1)).toBe('');
+    expect(cellText(Symbol('s'))).toBe('');
+    expect(cellText(false)).toBe('false');
+    expect(cellText(['a', 'say "hi"'])).toBe('["a","say \\"hi\\""]');
+    expect(cellText(-Infinity)).toBe('-Infinity');
+    expect(cellText(1.0000000000004)).toBe('1');
+  });
+
   it('keeps twelve significant digits of any number', () => {
     fc.assert(
       fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (n) => {
