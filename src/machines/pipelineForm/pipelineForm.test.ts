@@ -688,3 +688,285 @@ describe('pipelineForm, checked by hand', () => {
     m.actor.stop();
   });
 });
+
+describe('pipelineForm, checked by hand: stored values, save bodies and failures', () => {
+  /** The machine with the test's own actors, every save's input kept whole; the load is answered with `load`. */
+  async function open(load: LoadedForm, input: Partial<PipelineFormInput> = {}) {
+    const { calls, pending, held } = heldActors();
+    const saves: SavePipelineInput[] = [];
+    const moves: string[] = [];
+    const machine = pipelineFormMachine.provide({
+      actors: {
+        loadForm: held<PipelineFormInput, LoadedForm>('loadForm', (i) => i.pipelineId ?? 'new'),
+        savePipeline: held<SavePipelineInput, Pipeline>('savePipeline', (i) => {
+          saves.push(i);
+          return i.rel;
+        }),
+        startJob: held<{ pipeline: Pipeline }, unknown>('startJob', (i) => i.pipeline.id ?? ''),
+        loadImpact: held<{ pipeline: Pipeline }, PipelineLineage>('loadImpact', (i) => i.pipeline.id ?? ''),
+      },
+      actions: {
+        showPipeline: (_, p) => void moves.push(`showPipeline ${p.workspaceId} ${p.pipelineId} ${p.toastIntent}: ${p.toast}`),
+        showRuns: (_, p) => void moves.push(`showRuns ${p.workspaceId}: ${p.toast}`),
+        close: (_, p) => void moves.push(`close ${p.workspaceId}`),
+      },
+    });
+    const actor = createActor(machine, { input: { workspaceId: 'w1', workspace: WORKSPACE, pipelineId: 'p5', dataPluginId: null, validate: false, ...input } }).start();
+    const answer = (id: string) => pending[id]!.at(-1)!;
+    answer('loadForm').resolve(load);
+    await settle();
+    return { actor, calls, saves, moves, answer, context: () => actor.getSnapshot().context, value: () => actor.getSnapshot().value };
+  }
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+  const UPDATE = { 'update pipeline': link('/pipelines/p5') };
+
+  it('shows a stored pipeline as stored: a custom schedule, its actions, a timeout of 0 as the placeholder, retries and triggers; saves them back', async () => {
+    const stored: Pipeline = {
+      id: 'p5',
+      name: 'Nightly',
+      schedule: '0 */5 * * * *',
+      actions: ['tap-demo target-store', 'dbt:run'],
+      timeout: 0,
+      maxRetries: 3,
+      triggeredBy: ['Customers'],
+      properties: { 'tap-demo.rows': 2 },
+      _links: UPDATE,
+    };
+    const m = await open(loaded(stored, [DEMO]));
+    expect(m.value()).toBe('editing');
+    expect(m.context()).toMatchObject({
+      name: 'Nightly',
+      nameTyped: true,
+      properties: { 'tap-demo.rows': 2 },
+      actionsMode: 'custom',
+      actions: 'tap-demo target-store\ndbt:run',
+      script: '',
+      scheduleChoice: 'custom',
+      customCron: '0 */5 * * * *',
+      timeout: '',
+      maxRetries: '3',
+      triggeredBy: ['Customers'],
+    });
+    m.actor.send({ type: 'user.save' });
+    expect(m.saves).toEqual([
+      {
+        pipeline: stored,
+        rel: 'update pipeline',
+        body: { name: 'Nightly', properties: { 'tap-demo.rows': 2 }, schedule: '0 */5 * * * *', dataComponents: ['extractors/tap-demo--builtin'], actions: ['tap-demo target-store', 'dbt:run'], script: null, timeout: null, maxRetries: 3, triggeredBy: ['Customers'] },
+      },
+    ]);
+    m.actor.stop();
+  });
+
+  it('a daily pipeline with a script shows no custom cron, the script, its timeout and 0 retries', async () => {
+    const stored: Pipeline = { id: 'p5', name: 'Daily', schedule: '0 0 0 * * *', script: 'meltano run tap-demo', timeout: 600, maxRetries: 0, _links: UPDATE };
+    const m = await open(loaded(stored, [DEMO]));
+    expect(m.context()).toMatchObject({ scheduleChoice: 'daily', customCron: '', actionsMode: 'script', script: 'meltano run tap-demo', actions: '', timeout: '600', maxRetries: '0', triggeredBy: [], properties: {} });
+    m.actor.send({ type: 'user.saveDraft' });
+    // no draft link: nothing is asked of the server
+    expect(m.context().banner).toBe("Entity 'pipeline' cannot be drafted");
+    m.actor.send({ type: 'user.save' });
+    expect(m.saves.map((s) => s.body)).toEqual([
+      { name: 'Daily', properties: {}, schedule: '0 0 0 * * *', dataComponents: ['extractors/tap-demo--builtin'], actions: [], script: 'meltano run tap-demo', timeout: 600, maxRetries: 0, triggeredBy: [] },
+    ]);
+    m.actor.stop();
+  });
+
+  it('custom actions are saved a line each, trimmed, blank lines dropped; the script only in script mode', async () => {
+    const m = await open(loaded({ id: 'p5', name: 'Lines', _links: UPDATE }, [DEMO]));
+    m.actor.send({ type: 'user.actionsMode', mode: 'custom' });
+    m.actor.send({ type: 'user.change', field: 'actions', value: '  tap-demo target-store \n\n   \n dbt:run\n' });
+    m.actor.send({ type: 'user.change', field: 'script', value: 'echo left over' });
+    m.actor.send({ type: 'user.save' });
+    expect(m.saves.at(-1)?.body).toMatchObject({ actions: ['tap-demo target-store', 'dbt:run'], script: null });
+    m.answer('savePipeline').reject(serverDown);
+    await settle();
+    m.actor.send({ type: 'user.actionsMode', mode: 'script' });
+    m.actor.send({ type: 'user.save' });
+    expect(m.saves.at(-1)?.body).toMatchObject({ actions: [], script: 'echo left over' });
+    m.actor.stop();
+  });
+
+  it('refuses retries that are not a whole number before asking the server, and clears that error when they are retyped', async () => {
+    const m = await open(loaded({ id: 'p5', name: 'Retries', _links: UPDATE }, [DEMO]));
+    m.actor.send({ type: 'user.change', field: 'maxRetries', value: 'two' });
+    m.actor.send({ type: 'user.save' });
+    expect(m.context().fieldErrors).toEqual({ maxRetries: 'Enter a whole number, 0 or more' });
+    m.actor.send({ type: 'user.saveDraft' });
+    expect(m.context().fieldErrors).toEqual({ maxRetries: 'Enter a whole number, 0 or more' });
+    expect(m.value()).toBe('editing');
+    expect(m.saves).toEqual([]);
+    m.actor.send({ type: 'user.change', field: 'maxRetries', value: ' 2 ' });
+    expect(m.context().fieldErrors).toEqual({});
+    m.actor.send({ type: 'user.save' });
+    expect(m.saves.at(-1)?.body.maxRetries).toBe(2);
+    m.actor.stop();
+  });
+
+  it('an auto-save with half-typed values keeps the stored schedule and sends no number it cannot read', async () => {
+    const draft: Pipeline = { ...NEW, schedule: '0 0 * * * *', timeout: 60, maxRetries: 1 };
+    const m = await open(loaded(draft, [DEMO]), { pipelineId: 'p1' });
+    expect(m.context()).toMatchObject({ scheduleChoice: 'hourly', timeout: '60', maxRetries: '1' });
+    m.actor.send({ type: 'user.schedule', choice: 'custom' });
+    m.actor.send({ type: 'user.change', field: 'customCron', value: '*/5 *' });
+    m.actor.send({ type: 'user.change', field: 'timeout', value: '-1' });
+    m.actor.send({ type: 'user.change', field: 'maxRetries', value: 'x' });
+    m.actor.send({ type: 'user.addComponents', components: [STORE] });
+    expect(m.value()).toBe('autoSaving');
+    expect(m.saves).toEqual([
+      {
+        pipeline: draft,
+        rel: 'draft pipeline',
+        body: { name: 'Demo data', properties: {}, schedule: '0 0 * * * *', dataComponents: ['extractors/tap-demo--builtin', 'target-store'], actions: [], script: null, timeout: null, maxRetries: null, triggeredBy: [] },
+      },
+    ]);
+    m.actor.stop();
+  });
+
+  it("after a save the server's names replace the refs (when it sends as many components), and what it filled in shows beside what was typed", async () => {
+    const m = await open(loaded(NEW, [DEMO]), { pipelineId: 'p1' });
+    m.actor.send({ type: 'user.setProperty', key: 'tap-demo.rows', value: 7 });
+    m.actor.send({ type: 'user.addComponents', components: [STORE] });
+    m.answer('savePipeline').resolve({
+      ...NEW,
+      properties: { 'tap-demo.rows': 5, 'target-store.table_prefix': 'demo_' },
+      _embedded: { dataComponents: [{ name: 'tap-demo-2' }, { name: 'target-store' }] },
+    });
+    await settle();
+    expect(m.value()).toBe('editing');
+    expect(m.context().components).toEqual([
+      { ...DEMO, ref: 'tap-demo-2', name: 'tap-demo-2' },
+      { ...STORE, ref: 'target-store', name: 'target-store' },
+    ]);
+    expect(m.context().properties).toEqual({ 'target-store.table_prefix': 'demo_', 'tap-demo.rows': 7 });
+    // an answer with another number of components leaves the form's own
+    m.actor.send({ type: 'user.removeComponent', name: 'target-store' });
+    m.answer('savePipeline').resolve({ ...NEW, _embedded: { dataComponents: [{ name: 'x' }, { name: 'y' }] } });
+    await settle();
+    expect(m.context().components).toEqual([{ ...DEMO, ref: 'tap-demo-2', name: 'tap-demo-2' }]);
+    m.actor.stop();
+  });
+
+  it('says why a load failed in the words of each kind of failure', async () => {
+    const failures: [unknown, string][] = [
+      // a 400 with field errors and no message of its own: the first error
+      [new ApiFailure({ kind: 'response', status: 400, message: '[400] bad', body: { errors: [{ field: 'name', defaultMessage: 'Name is taken' }] } as never }), 'Name is taken'],
+      // a 400 without a body: its status text
+      [new ApiFailure({ kind: 'response', status: 400, message: '[400] bad' }), '[400] bad'],
+      // another response with a message in its body: that message
+      [new ApiFailure({ kind: 'response', status: 409, message: '[409] conflict', body: { timestamp: 't', status: 409, error: 'Conflict', message: 'Pipeline is running', path: '/pipelines/p5' } }), 'Pipeline is running'],
+      // and without one: its status text
+      [new ApiFailure({ kind: 'response', status: 404, message: '[404] gone' }), '[404] gone'],
+      [new Error('Storage is full'), 'Storage is full'],
+      [new Error('   '), 'An unexpected error occurred.'],
+      ['no error at all', 'An unexpected error occurred.'],
+      [new ApiFailure({ kind: 'missingLink', rel: 'self' }), 'An unexpected error occurred.'],
+    ];
+    const { pending, held } = heldActors();
+    const actor = createActor(
+      pipelineFormMachine.provide({ actors: { loadForm: held<PipelineFormInput, LoadedForm>('loadForm', () => '') }, actions: { close: () => undefined } }),
+      { input: { workspaceId: 'w1', workspace: WORKSPACE, pipelineId: 'p5', dataPluginId: null, validate: false } },
+    ).start();
+    const texts: (string | null)[] = [];
+    for (const [error] of failures) {
+      pending.loadForm!.at(-1)!.reject(error);
+      await settle();
+      texts.push(actor.getSnapshot().context.loadError);
+      actor.send({ type: 'user.retry' });
+    }
+    expect(texts).toEqual(failures.map(([, text]) => text));
+    actor.stop();
+  });
+
+  it("a save's failure shows its banner and every field's message; a message for a setting goes when that setting changes", async () => {
+    const m = await open(loaded({ id: 'p5', name: 'Fields', _links: UPDATE }, [DEMO]));
+    m.actor.send({ type: 'user.save' });
+    m.answer('savePipeline').reject(
+      new ApiFailure({
+        kind: 'response',
+        status: 400,
+        message: '[400] …',
+        body: { timestamp: 't', status: 400, error: 'Bad Request', message: 'Validation failed', path: '/pipelines/p5', errors: [{ field: 'properties.tap-demo.rows', objectName: 'pipeline', defaultMessage: 'Too many rows' }, { field: 'name', objectName: 'pipeline', defaultMessage: 'Name is taken' }] },
+      }),
+    );
+    await settle();
+    expect(m.value()).toBe('editing');
+    expect(m.context()).toMatchObject({ banner: 'Validation failed', fieldErrors: { 'properties.tap-demo.rows': 'Too many rows', name: 'Name is taken' } });
+    m.actor.send({ type: 'user.setProperty', key: 'tap-demo.other', value: 1 });
+    expect(Object.keys(m.context().fieldErrors).sort()).toEqual(['name', 'properties.tap-demo.rows']);
+    m.actor.send({ type: 'user.setProperty', key: 'tap-demo.rows', value: 10 });
+    expect(m.context().fieldErrors).toEqual({ name: 'Name is taken' });
+    m.actor.stop();
+  });
+
+  it('a confirmation to share tables stays through changes of other settings', async () => {
+    const m = await open(loaded(NEW, [DEMO, STORE]), { pipelineId: 'p1' });
+    m.actor.send({ type: 'user.save' });
+    m.answer('savePipeline').reject(sharedTables);
+    await settle();
+    expect(m.value()).toBe('confirmingShare');
+    m.actor.send({ type: 'user.shareTables' });
+    m.actor.send({ type: 'user.setProperty', key: 'tap-demo.rows', value: 3 });
+    expect(m.context().shareTables).toBe(true);
+    m.actor.send({ type: 'user.setProperty', key: 'target-store.table_prefix', value: 'other_' });
+    expect(m.context().shareTables).toBe(false);
+    m.actor.stop();
+  });
+
+  it('a save answered without any id stays on the form', async () => {
+    const m = await open(loaded({ id: 'p5', name: 'Nameless', _links: UPDATE }, [DEMO]));
+    m.actor.send({ type: 'user.save' });
+    const { id: _, ...withoutId } = { id: 'p5', name: 'Nameless', _links: UPDATE };
+    m.answer('savePipeline').resolve(withoutId);
+    await settle();
+    expect(m.value()).toBe('editing');
+    expect(m.moves).toEqual([]);
+    m.actor.stop();
+  });
+
+  it("Save & run of a pipeline the server answers without a name names it as typed; a refused run says so on the saved pipeline's page", async () => {
+    for (const started of [true, false]) {
+      const m = await open(loaded(NEW, [DEMO]), { pipelineId: 'p1' });
+      m.actor.send({ type: 'user.change', field: 'name', value: 'Fresh' });
+      m.actor.send({ type: 'user.saveAndRun' });
+      m.answer('savePipeline').resolve({ ...NEW, id: 'p7', name: null });
+      await settle();
+      expect(m.calls.at(-1)).toBe('startJob p7');
+      if (started) m.answer('startJob').resolve({ id: 'j1' });
+      else m.answer('startJob').reject(new ApiFailure({ kind: 'response', status: 409, message: '[409] conflict' }));
+      await settle();
+      expect(m.moves).toEqual([started ? 'showRuns w1: Fresh saved: its run has started.' : 'showPipeline w1 p7 warning: Fresh saved, but its run could not start: [409] conflict']);
+    }
+  });
+
+  it('a draft, or a pipeline without a save link or a lineage link, is saved (or refused) without asking what it feeds', async () => {
+    const drafts: Pipeline[] = [
+      { ...FEEDING, status: 'DRAFT' },
+      { ...FEEDING, draft: true },
+    ];
+    for (const pipeline of drafts) {
+      const m = await open(loaded(pipeline, [DEMO, STORE]), { pipelineId: 'p4' });
+      m.actor.send({ type: 'user.change', field: 'name', value: 'Sales' });
+      m.actor.send({ type: 'user.save' });
+      expect(m.value()).toBe('saving');
+      expect(m.calls.at(-1)).toBe('savePipeline update pipeline');
+      m.actor.stop();
+    }
+    const noLineage = await open(loaded(EXISTING, [DEMO, STORE]), { pipelineId: 'p2' });
+    noLineage.actor.send({ type: 'user.change', field: 'name', value: 'Sales' });
+    noLineage.actor.send({ type: 'user.save' });
+    expect(noLineage.value()).toBe('saving');
+    noLineage.actor.stop();
+    const locked = await open(loaded({ id: 'p6', name: 'Shop', _links: { lineage: link('/pipelines/p6/lineage') } }, [DEMO, STORE]), { pipelineId: 'p6' });
+    locked.actor.send({ type: 'user.change', field: 'name', value: 'Sales' });
+    locked.actor.send({ type: 'user.save' });
+    expect(locked.value()).toBe('editing');
+    expect(locked.context().banner).toBe("Entity 'pipeline' cannot be updated");
+    expect(locked.calls).toEqual(['loadForm p6']);
+    // unrenamed, a pipeline that can say what it feeds saves without asking either
+    const same = await open(loaded(FEEDING, [DEMO, STORE]), { pipelineId: 'p4' });
+    same.actor.send({ type: 'user.save' });
+    expect(same.value()).toBe('saving');
+    same.actor.stop();
+  });
+});
