@@ -138,3 +138,72 @@ describe('composing', () => {
     expect(memberCommentsReadOnly(null)).toBe(false);
   });
 });
+
+describe('comments, at the edges of each rule (mutation testing, issue 40)', () => {
+  it('a stored handle is trimmed, a blank one falls back to the name, and a name is slugged whole', () => {
+    expect(memberHandle({ id: 'x', name: 'Max', handle: '  bob ' })).toBe('@bob');
+    expect(memberHandle({ id: 'x', name: 'Max Member', handle: '   ' })).toBe('@max-member');
+    expect(memberHandle({ id: 'x', name: '  --Ann  O’Neil!--  ', handle: undefined })).toBe('@ann-o-neil');
+    expect(memberHandle({ id: 'x', name: 'Élodie 2', handle: null })).toBe('@élodie-2');
+  });
+
+  it('a message that starts or ends with a token has no empty text part', () => {
+    expect(messageParts('@max hi #a')).toEqual([
+      { kind: 'mention', text: '@max', handle: '@max' },
+      { kind: 'text', text: ' hi ' },
+      { kind: 'tag', text: '#a', tag: 'a' },
+    ]);
+    expect(messageParts('')).toEqual([]);
+    expect(messageParts('#a')).toEqual([{ kind: 'tag', text: '#a', tag: 'a' }]);
+  });
+
+  it("reads names of letters, digits, '_', '-' and inner '.', in any script, only at a word's start", () => {
+    expect(messageParts('#a_b-c @bob- #日本 @Élodie').filter((part) => part.kind !== 'text')).toEqual([
+      { kind: 'tag', text: '#a_b-c', tag: 'a_b-c' },
+      { kind: 'mention', text: '@bob-', handle: '@bob-' },
+      { kind: 'tag', text: '#日本', tag: '日本' },
+      { kind: 'mention', text: '@Élodie', handle: '@élodie' },
+    ]);
+    // after a letter, a digit, '_', '@' or '#' a sigil is part of the word
+    for (const text of ['x_@max', 'x@max', '1#tag', '#@max', '@#tag', 'é#tag']) expect(messageParts(text), text).toEqual([{ kind: 'text', text }]);
+    expect(messageParts('(@max) [#t]').filter((part) => part.kind !== 'text')).toEqual([
+      { kind: 'mention', text: '@max', handle: '@max' },
+      { kind: 'tag', text: '#t', tag: 't' },
+    ]);
+    expect(messageParts('@.max #-t').filter((part) => part.kind !== 'text')).toEqual([]);
+  });
+
+  it('lists each handle once, whatever its case', () => {
+    expect(mentionedHandles('@max @MAX and @Max.')).toEqual(['@max']);
+  });
+
+  it('keeps a mention as written when the member has a blank name, and uses the trimmed name otherwise', () => {
+    expect(withMemberNames('hi @max', [{ id: 'p2', name: '   ', handle: '@max' }])).toBe('hi @max');
+    expect(withMemberNames('hi @max', [{ id: 'p2', name: ' Max ', handle: '@max' }])).toBe('hi Max');
+  });
+
+  it('reads the mention before the caret, clamping the caret, up to 50 handle characters', () => {
+    expect(mentionAtCaret('hi @ma', 99)).toEqual({ start: 3, query: 'ma' });
+    expect(mentionAtCaret('@ma', -1)).toBeUndefined();
+    expect(mentionAtCaret(`@${'a'.repeat(50)}`, 51)).toEqual({ start: 0, query: 'a'.repeat(50) });
+    expect(mentionAtCaret(` @${'a'.repeat(51)}`, 53)).toBeUndefined();
+    expect(mentionAtCaret('x @jo.doe-1_', 12)).toEqual({ start: 2, query: 'jo.doe-1_' });
+    expect(mentionAtCaret('#@ma', 4)).toBeUndefined();
+  });
+
+  it('suggests at most six members by default, or the limit given, for a trimmed query', () => {
+    const many = Array.from({ length: 8 }, (_, i) => ({ id: `m${i}`, name: `Member ${i}`, handle: null }));
+    expect(suggestMembers(many, '')).toEqual(many.slice(0, 6));
+    expect(suggestMembers(many, 'member', 2)).toEqual(many.slice(0, 2));
+    expect(suggestMembers([max, olivia], '  oli  ')).toEqual([olivia]);
+    expect(suggestMembers([max, olivia], '@max')).toEqual([max]);
+  });
+
+  it('is read-only only for the text true, and has text only in a string', () => {
+    expect(memberCommentsReadOnly('true')).toBe(true);
+    expect(memberCommentsReadOnly('false')).toBe(false);
+    expect(memberCommentsReadOnly(undefined)).toBe(false);
+    expect(hasText(null)).toBe(false);
+    expect(hasText('\n\tx')).toBe(true);
+  });
+});
