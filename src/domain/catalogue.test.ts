@@ -67,3 +67,43 @@ describe('discoveryErrorLines', () => {
     );
   });
 });
+
+describe('catalogue, each case written out (mutation testing, issue 40)', () => {
+  it("names every plugin type as Meltano's command does, and an unknown one as a utility", () => {
+    const command = (pluginType: string) => meltanoAddCommand({ id: 'x', name: 'p', pluginType });
+    expect(['EXTRACTOR', 'LOADER', 'MAPPER', 'TRANSFORMER', 'UTILITY', 'FILE', 'ROBOT'].map(command)).toEqual([
+      'meltano add extractor p',
+      'meltano add loader p',
+      'meltano add mapper p',
+      'meltano add transformer p',
+      'meltano add utility p',
+      'meltano add files p',
+      'meltano add utility p',
+    ]);
+  });
+
+  it('keeps only the characters a name may hold, and no --variant for an empty one', () => {
+    expect(meltanoAddCommand({ id: 'x', name: 'tap-a_b.c; rm -rf /', pluginType: 'EXTRACTOR', variant: '$(x)acme' })).toBe('meltano add extractor tap-a_b.crm-rf --variant xacme');
+    expect(meltanoAddCommand({ id: 'x', name: 'tap-a', pluginType: 'EXTRACTOR', variant: '' })).toBe('meltano add extractor tap-a');
+    expect(meltanoAddCommand({ id: 'x', name: 'tap-a', pluginType: 'EXTRACTOR' })).toBe('meltano add extractor tap-a');
+  });
+
+  it('leaves out an empty or missing part of where an error is, and an absent message as empty', () => {
+    expect(
+      discoveryErrorLines([
+        { objectName: '', field: 'name', defaultMessage: 'is required' },
+        { objectName: 'extractors[0]', field: null, defaultMessage: 'is invalid' },
+        { objectName: 'loaders[2]', field: 'pip_url', defaultMessage: null },
+        { objectName: null, field: '', defaultMessage: null },
+      ]),
+    ).toEqual(['name - is required', 'extractors[0] - is invalid', 'loaders[2].pip_url - ', '']);
+    expect(discoveryErrorLines([])).toEqual([]);
+  });
+
+  it('sends a custom plugin nowhere whatever its type, and a plugin not flagged custom by its type', () => {
+    expect(addComponentRoute({ id: 'x', name: 'target-x', pluginType: 'LOADER', custom: true })).toBeUndefined();
+    expect(addComponentRoute({ id: 'x', name: 'target-x', pluginType: 'LOADER', custom: false })).toBe('newDatastore');
+    expect(addComponentRoute({ id: 'x', name: 'dbt', pluginType: 'TRANSFORMER', custom: null })).toBe('newPipeline');
+    expect(addComponentRoute({ id: 'x', name: 'tap', pluginType: 'extractor' })).toBeUndefined();
+  });
+});
