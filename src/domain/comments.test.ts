@@ -197,6 +197,9 @@ describe('comments, at the edges of each rule (mutation testing, issue 40)', () 
     expect(suggestMembers(many, 'member', 2)).toEqual(many.slice(0, 2));
     expect(suggestMembers([max, olivia], '  oli  ')).toEqual([olivia]);
     expect(suggestMembers([max, olivia], '@max')).toEqual([max]);
+    // by name alone, when the handle does not hold the query
+    const mm = { id: 'm', name: 'Max Member', handle: '@mm' };
+    expect(suggestMembers([mm, olivia], 'MEMBER')).toEqual([mm]);
   });
 
   it('is read-only only for the text true, and has text only in a string', () => {
