@@ -18,6 +18,22 @@ describe('safeUrl and resolveLink', () => {
   it('goes to a dataset by alias or needs an href', () => {
     const href = (alias: string) => `/l/w/dataset/${alias}`;
     expect(resolveLink({ dataset: 'a/b', href: null, label: null }, href)).toEqual({ ok: true, href: '/l/w/dataset/a/b' });
-    expect(resolveLink({ dataset: null, href: null, label: 'x' }, href)).toMatchObject({ ok: false, message: 'Link error: expected `href`' });
+    expect(resolveLink({ dataset: null, href: null, label: 'x' }, href)).toEqual({ ok: false, message: 'Link error: expected `href`', detail: '{"dataset":null,"href":null,"label":"x"}' });
+  });
+});
+
+describe('safeUrl and resolveLink at their edges (mutation testing, issue 40)', () => {
+  it('trims an address, takes plain http too, and refuses control characters anywhere', () => {
+    expect(safeUrl('  /api/x.png \n')).toBe('/api/x.png');
+    expect(safeUrl('http://example.com/a')).toBe('http://example.com/a');
+    expect(safeUrl(' https://example.com ')).toBe('https://example.com/');
+    for (const bad of ['/a\u0000b', '/a\u0007b', 'https://example.com/\u0001', '/a\u007fb', '   ']) expect(safeUrl(bad), JSON.stringify(bad)).toBeNull();
+  });
+
+  it('reads a blank dataset alias as no alias, and trims one that is there', () => {
+    const href = (alias: string) => `/l/w/dataset/${alias}`;
+    expect(resolveLink({ dataset: '   ', href: 'https://example.com/x', label: null }, href)).toEqual({ ok: true, href: 'https://example.com/x' });
+    expect(resolveLink({ dataset: ' a/b ', href: 'https://example.com/x', label: null }, href)).toEqual({ ok: true, href: '/l/w/dataset/a/b' });
+    expect(resolveLink({ dataset: '', href: '/l/w/x', label: null }, href)).toEqual({ ok: true, href: '/l/w/x' });
   });
 });
