@@ -137,3 +137,72 @@ describe('dashboard blocks (properties)', () => {
     );
   });
 });
+
+// ---- by hand: the edges the properties pass over ----
+
+describe('dataset blocks and text blocks (by hand)', () => {
+  it('writes a new dataset block of each kind; only a link shows a title, cleaned to plain inline text', () => {
+    expect(datasetBlock('chart', 'a', 'Title')).toStrictEqual({ kind: 'dataset', view: 'chart', alias: 'a', source: '<DatasetChart alias="a" />' });
+    expect(datasetBlock('data', 'a')).toStrictEqual({ kind: 'dataset', view: 'data', alias: 'a', source: '<DatasetData alias="a" />' });
+    expect(datasetBlock('download', 'a')).toStrictEqual({ kind: 'dataset', view: 'download', alias: 'a', source: '<DownloadDataset alias="a" />' });
+    expect(datasetBlock('link', 'a')).toStrictEqual({ kind: 'dataset', view: 'link', alias: 'a', source: '<DatasetLink alias="a" />' });
+    expect(datasetBlock('link', 'a', ' <>{} \r\n\u2028\u2029 ')).toStrictEqual({ kind: 'dataset', view: 'link', alias: 'a', source: '<DatasetLink alias="a" />' });
+    expect(datasetBlock('link', 'a', '  Sales\r\n<2024>\t {x}\u2028y\u2029z ')).toStrictEqual({ kind: 'dataset', view: 'link', alias: 'a', source: '<DatasetLink alias="a">Sales 2024 x y z</DatasetLink>' });
+    expect(textBlock()).toStrictEqual({ kind: 'text', source: '## New section\n\nWrite **markdown** here.' });
+  });
+
+  it('quotes an alias with double quotes, else single quotes, else a braced string with escapes', () => {
+    expect(datasetBlock('chart', "it's").source).toBe(`<DatasetChart alias="it's" />`);
+    expect(datasetBlock('chart', 'say "hi"').source).toBe(`<DatasetChart alias='say "hi"' />`);
+    const both = 'a"b\'c\\d\n\u0001\u001f\u007f\u0085\u009f\u00a0\u2028\u2029é';
+    expect(datasetBlock('chart', both).source).toBe(String.raw`<DatasetChart alias={"a\"b'c\\d\u000a\u0001\u001f\u007f\u0085\u009f` + '\u00a0' + String.raw`\u2028\u2029é"} />`);
+    const [block] = parseBlocks(datasetBlock('chart', both).source);
+    expect(block).toStrictEqual({ kind: 'dataset', view: 'chart', alias: both, source: datasetBlock('chart', both).source });
+  });
+
+  it('reads a marker with any spacing, and only a marker, as a boundary, even mid-line', () => {
+    expect(parseBlocks('one\n{/*block*/}\ntwo')).toStrictEqual([textBlock('one'), textBlock('two')]);
+    expect(parseBlocks('one {/*   block \n */} two')).toStrictEqual([textBlock('one'), textBlock(' two')]);
+    expect(parseBlocks('one\n{/* blocks */}\ntwo')).toStrictEqual([textBlock('one\n{/* blocks */}\ntwo')]);
+    expect(parseBlocks('one\n{/* a block */}\ntwo')).toStrictEqual([textBlock('one\n{/* a block */}\ntwo')]);
+    expect(parseBlocks('one\n<!-- block -->\ntwo')).toStrictEqual([textBlock('one\n<!-- block -->\ntwo')]);
+    expect(parseBlocks(`${BLOCK_MARKER}<DatasetChart alias="a" />${BLOCK_MARKER}x`)).toStrictEqual([chart('a'), textBlock('x')]);
+  });
+
+  it('takes a dataset element only on its own line(s), with spaces around it allowed', () => {
+    expect(parseBlocks('  <DatasetChart alias="a" />  \nx')).toStrictEqual([chart('a'), textBlock('x')]);
+    expect(parseBlocks('x\n\t<DatasetChart alias="a" />')).toStrictEqual([textBlock('x'), chart('a')]);
+    expect(parseBlocks('x <DatasetChart alias="a" />\ny')).toStrictEqual([textBlock('x <DatasetChart alias="a" />\ny')]);
+    expect(parseBlocks('x\n<DatasetChart alias="a" /> y')).toStrictEqual([textBlock('x\n<DatasetChart alias="a" /> y')]);
+    expect(parseBlocks('<DatasetChart alias="a" /><DatasetChart alias="b" />')).toStrictEqual([textBlock('<DatasetChart alias="a" /><DatasetChart alias="b" />')]);
+  });
+
+  it('needs a string alias (alias before dataset) on a known dataset component', () => {
+    expect(parseBlocks('<DatasetChart alias={1} />')).toStrictEqual([textBlock('<DatasetChart alias={1} />')]);
+    expect(parseBlocks('<DatasetChart alias="a" dataset="d" />')).toStrictEqual([{ kind: 'dataset', view: 'chart', alias: 'a', source: '<DatasetChart alias="a" dataset="d" />' }]);
+    expect(parseBlocks('<DatasetData dataset="d" />')).toStrictEqual([{ kind: 'dataset', view: 'data', alias: 'd', source: '<DatasetData dataset="d" />' }]);
+    expect(parseBlocks('<datasetchart alias="a" />')).toStrictEqual([textBlock('<datasetchart alias="a" />')]);
+    expect(parseBlocks('<Back alias="a" />')).toStrictEqual([textBlock('<Back alias="a" />')]);
+  });
+
+  it('drops the blank lines before a text block and the whitespace after it, but not its indentation', () => {
+    expect(parseBlocks('\r\n \t\r\n\n  indented  \n\n')).toStrictEqual([textBlock('  indented')]);
+    expect(parseBlocks(' \n \n')).toStrictEqual([]);
+    expect(serialiseBlocks([textBlock('\n\n  a  \n'), textBlock(' \n '), chart('b'), chart('c'), textBlock('d')])).toBe('  a\n\n<DatasetChart alias="b" />\n\n<DatasetChart alias="c" />\n\nd');
+    expect(serialiseBlocks([])).toBe('');
+    // a dataset block's source is kept verbatim
+    expect(serialiseBlocks([textBlock('a'), { kind: 'dataset', view: 'chart', alias: 'b', source: '\n\n<DatasetChart alias="b" />  ' }])).toBe('a\n\n\n\n<DatasetChart alias="b" />  ');
+  });
+
+  it('moves a block only within the list and by a whole position', () => {
+    const blocks: DashboardBlock[] = [textBlock('a'), chart('b'), textBlock('c')];
+    expect([canMoveBlock(blocks, 0, 1), canMoveBlock(blocks, 2, -1), canMoveBlock(blocks, 1, -1)]).toEqual([true, true, true]);
+    expect([canMoveBlock(blocks, 3, -1), canMoveBlock(blocks, -1, 1), canMoveBlock(blocks, 0.5, 1), canMoveBlock(blocks, Number.NaN, 1), canMoveBlock([], 0, 1)]).toEqual([false, false, false, false, false]);
+    expect(moveBlock(blocks, 1, 1)).toStrictEqual([textBlock('a'), textBlock('c'), chart('b')]);
+    expect(moveBlock(blocks, 0, 1)).toStrictEqual([chart('b'), textBlock('a'), textBlock('c')]);
+    expect(moveBlock(blocks, 3, -1)).toStrictEqual(blocks);
+    expect(moveBlock(blocks, 3, -1)).not.toBe(blocks);
+    expect(removeBlock(blocks, 5)).toStrictEqual(blocks);
+    expect(setBlockText(blocks, 0, 'z')).toStrictEqual([textBlock('z'), chart('b'), textBlock('c')]);
+  });
+});

@@ -67,3 +67,59 @@ describe('parseVisualisation', () => {
     }));
   });
 });
+
+describe('chart types (by hand)', () => {
+  it("maps each of Google's names, then falls back to ours", () => {
+    const names: [string, string | null][] = [
+      ['BarChart', 'horizontalBar'], ['ColumnChart', 'bar'], ['Bar', 'bar'], ['ComboChart', 'bar'], ['Histogram', 'bar'], ['LineChart', 'line'], ['Line', 'line'],
+      ['AreaChart', 'area'], ['SteppedAreaChart', 'area'], ['ScatterChart', 'scatter'], ['Scatter', 'scatter'], ['BubbleChart', 'bubble'], ['PieChart', 'pie'],
+      ['DonutChart', 'doughnut'], ['TreeMap', 'treemap'], [' Pie-Chart ', 'pie'], ['stepped_area chart', 'area'], ['doughnut', 'doughnut'], ['horizontal_bar', 'horizontalBar'], ['GeoChart', null], ['', null],
+    ];
+    expect(names.map(([name]) => [name, googleChartTypeOf(name, {})])).toEqual(names);
+    expect(googleChartTypeOf(null, {})).toBeNull();
+  });
+
+  it('a Google bar is horizontal with bars: horizontal, a pie a doughnut with a positive pieHole', () => {
+    expect([googleChartTypeOf('ColumnChart', { bars: 'horizontal' }), googleChartTypeOf('Bar', { bars: 'vertical' }), googleChartTypeOf('LineChart', { bars: 'horizontal' })]).toEqual(['horizontalBar', 'bar', 'line']);
+    expect([googleChartTypeOf('PieChart', { pieHole: 0 }), googleChartTypeOf('PieChart', { pieHole: '0.5' }), googleChartTypeOf('PieChart', { pieHole: -1 }), googleChartTypeOf('BarChart', { pieHole: 0.5 })]).toEqual(['pie', 'pie', 'pie', 'horizontalBar']);
+    expect(googleChartTypeOf('PieChart', Object.create({ pieHole: 0.5, bars: 'horizontal' }) as Record<string, unknown>)).toBe('pie');
+    expect(googleChartTypeOf('Bar', Object.create({ bars: 'horizontal' }) as Record<string, unknown>)).toBe('bar');
+  });
+
+  it('chartTypeOf: our names in any case and with any separators, nothing else', () => {
+    expect([null, ' Bar ', 'horizontal bar', 'HORIZONTAL_BAR', 'horizontalBar', 'pie_chart', 'tree-map', 'Scatter', 'radar', ''].map(chartTypeOf)).toEqual([null, 'bar', 'horizontalBar', 'horizontalBar', 'horizontalBar', null, 'treemap', 'scatter', null, null]);
+  });
+});
+
+describe('parseVisualisation (whole values)', () => {
+  it('a chart: stacked by isStacked or stacked (true only), or by a stacked axis of a chartjs-chart', () => {
+    const chart = (text: string) => parseVisualisation(text);
+    expect(chart('{"chartjs-chart":{"chartType":"line","options":{"isStacked":true}}}')).toEqual({ kind: 'chart', source: 'chartjs-chart', chartType: 'line', stacked: true, options: { isStacked: true } });
+    expect(chart('{"chartjs-chart":{"chartType":"line","options":{"isStacked":"true","stacked":1}}}')).toEqual({ kind: 'chart', source: 'chartjs-chart', chartType: 'line', stacked: false, options: { isStacked: 'true', stacked: 1 } });
+    expect(chart('{"google-chart":{"chartType":"LineChart","options":{"stacked":true}}}')).toEqual({ kind: 'chart', source: 'google-chart', chartType: 'line', stacked: true, options: { stacked: true } });
+    expect(chart('{"google-chart":{"chartType":"Bar","options":{"bars":"horizontal","indexAxis":"x"}}}')).toEqual({ kind: 'chart', source: 'google-chart', chartType: 'horizontalBar', stacked: false, options: { bars: 'horizontal', indexAxis: 'x' } });
+    expect(chart('{"chartjs-chart":{"chartType":"bar","options":{"scales":{"z":{"stacked":true},"y":{"stacked":false}}}}}')).toEqual({ kind: 'chart', source: 'chartjs-chart', chartType: 'bar', stacked: false, options: { scales: { z: { stacked: true }, y: { stacked: false } } } });
+    expect(chart('{"chartjs-chart":{"chartType":"bar","options":{"scales":[{"stacked":true}]}}}')).toEqual({ kind: 'chart', source: 'chartjs-chart', chartType: 'bar', stacked: false, options: { scales: [{ stacked: true }] } });
+    expect(chart('{"chartjs-chart":{"chartType":"bar","options":{"scales":{"y":{"stacked":true}},"indexAxis":"y"}}}')).toEqual({ kind: 'chart', source: 'chartjs-chart', chartType: 'horizontalBar', stacked: true, options: { scales: { y: { stacked: true } }, indexAxis: 'y' } });
+    expect(chart('{"chartjs-chart":{"chartType":"horizontalBar","options":{"indexAxis":"y"}}}')).toEqual({ kind: 'chart', source: 'chartjs-chart', chartType: 'horizontalBar', stacked: false, options: { indexAxis: 'y' } });
+    expect(chart('{"chartjs-chart":{"chartType":"bar","options":{"indexAxis":"x"}}}')).toEqual({ kind: 'chart', source: 'chartjs-chart', chartType: 'bar', stacked: false, options: { indexAxis: 'x' } });
+  });
+
+  it('options and bodies that are not objects count as empty', () => {
+    expect(parseVisualisation('{"mermaid":{"options":[1]}}')).toEqual({ kind: 'mermaid', options: {} });
+    expect(parseVisualisation('{"html-table":5}')).toEqual({ kind: 'html-table', options: {} });
+    expect(parseVisualisation('{"html-metric":{"options":{"a":1}}}')).toEqual({ kind: 'html-metric', options: { a: 1 } });
+    expect(parseVisualisation('{"image":{"url":5,"options":{"b":2}}}')).toEqual({ kind: 'image', url: null, options: { b: 2 } });
+    expect(parseVisualisation('{"chartjs-chart":5}')).toEqual({ kind: 'table', reason: 'unknown' });
+    expect(parseVisualisation('{"chartjs-chart":{"chartType":5}}')).toEqual({ kind: 'table', reason: 'unknown' });
+    expect(parseVisualisation('{"google-chart":{"chartType":"GeoChart"}}')).toEqual({ kind: 'table', reason: 'unknown' });
+  });
+
+  it('the first known kind among the keys wins; text that is not an object is unparseable', () => {
+    expect(parseVisualisation('{"vega":{},"carousel":{"options":{"a":1}},"image":{}}')).toEqual({ kind: 'carousel', options: { a: 1 } });
+    expect(parseVisualisation('{"image":{},"carousel":{}}')).toEqual({ kind: 'image', url: null, options: {} });
+    for (const text of ['null', '"x"', '1', '[]']) expect(parseVisualisation(text), text).toEqual({ kind: 'table', reason: 'unparseable' });
+    expect(parseVisualisation(undefined)).toEqual({ kind: 'table', reason: 'none' });
+    expect(parseVisualisation('{}')).toEqual({ kind: 'table', reason: 'unknown' });
+  });
+});
