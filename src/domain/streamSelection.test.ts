@@ -214,3 +214,112 @@ describe('rulesFor and choicesOf, any names', () => {
     );
   });
 });
+
+describe('streamSelection at the edges of each rule (mutation testing, issue 40)', () => {
+  const one = (stream: Record<string, unknown>) => catalogStreams({ streams: [stream] });
+
+  it("says where a catalog is not one, in zod's words after ours", () => {
+    expect(catalogStreams(null)).toEqual({ ok: false, message: 'not a Singer catalog: streams Invalid input: expected object, received null' });
+    expect(catalogStreams({ streams: [{ tap_stream_id: 5 }] })).toEqual({ ok: false, message: 'not a Singer catalog: streams.0.tap_stream_id Invalid input: expected string, received number' });
+  });
+
+  it('types a property by its schema: nullable types drop null, several join with |, anything else is untyped', () => {
+    const types = one({
+      tap_stream_id: 's',
+      schema: { properties: { a: { type: ['null', 'string'] }, b: { type: ['integer', 'string'] }, c: { type: 'null' }, d: null, e: true, f: { type: 7 }, g: {} } },
+    });
+    expect(types).toEqual({
+      ok: true,
+      streams: [
+        {
+          name: 's',
+          properties: [
+            { name: 'a', type: 'string', automatic: false },
+            { name: 'b', type: 'integer | string', automatic: false },
+            { name: 'c', type: '', automatic: false },
+            { name: 'd', type: '', automatic: false },
+            { name: 'e', type: '', automatic: false },
+            { name: 'f', type: '', automatic: false },
+            { name: 'g', type: '', automatic: false },
+          ],
+        },
+      ],
+    });
+  });
+
+  it('takes a stream without a schema, and a key only from a two-part properties breadcrumb marked automatic', () => {
+    expect(one({ tap_stream_id: 's' })).toEqual({ ok: true, streams: [{ name: 's', properties: [] }] });
+    const metadata = [
+      { breadcrumb: ['properties', 'a'], metadata: { inclusion: 'automatic' } },
+      { breadcrumb: ['properties', 'b'], metadata: { inclusion: 'available' } },
+      { breadcrumb: ['other', 'c'], metadata: { inclusion: 'automatic' } },
+      { breadcrumb: ['properties', 'd', 'x'], metadata: { inclusion: 'automatic' } },
+      { breadcrumb: [], metadata: { inclusion: 'automatic' } },
+      { metadata: { inclusion: 'automatic' } },
+      { breadcrumb: ['properties', 'e'] },
+    ];
+    const schema = { properties: { a: {}, b: {}, c: {}, d: {}, e: {} } };
+    const result = one({ tap_stream_id: 's', schema, metadata });
+    expect(result.ok && result.streams[0]!.properties.filter((p) => p.automatic).map((p) => p.name)).toEqual(['a']);
+  });
+
+  it('keeps 500 properties and names of 200 characters, and refuses one more, or an empty name, by name', () => {
+    const properties = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`p${i}`, {}]));
+    expect(one({ tap_stream_id: 's', schema: { properties: properties(500) } }).ok).toBe(true);
+    expect(one({ tap_stream_id: 's', schema: { properties: properties(501) } })).toEqual({ ok: false, message: 'stream s has more than 500 properties' });
+    expect(one({ tap_stream_id: 's', schema: { properties: { ['x'.repeat(200)]: {} } } }).ok).toBe(true);
+    const refused = { ok: false, message: 'stream s has a property name that is empty or longer than 200' };
+    expect(one({ tap_stream_id: 's', schema: { properties: { ['x'.repeat(201)]: {} } } })).toEqual(refused);
+    expect(one({ tap_stream_id: 's', schema: { properties: { '': {} } } })).toEqual(refused);
+  });
+
+  it("reads fnmatch groups: '!' first negates, ']' first is a member, other characters are members as written", () => {
+    const streams = (rule: string, names: string[]) => names.filter((name) => selectionOf([rule]).stream(name));
+    expect(streams('[!a]x.*', ['ax', 'bx', '!x'])).toEqual(['bx', '!x']);
+    expect(streams('[!]]x.*', [']x', 'ax'])).toEqual(['ax']);
+    expect(streams('[]a]x.*', [']x', 'ax', 'bx'])).toEqual([']x', 'ax']);
+    // one character is one code point, not one UTF-16 unit
+    expect(streams('?.*', ['😀', 'ab'])).toEqual(['😀']);
+  });
+
+  it('reads a rule that starts with a dot as an empty stream name, which no stream has', () => {
+    expect(selectionOf(['.x']).stream('.x')).toBe(false);
+    expect(selectionOf(['.*']).stream('x')).toBe(false);
+  });
+
+  it('selects nothing with exclusions alone, even ones about a property', () => {
+    expect(selectionOf(['!a.x']).stream('a')).toBe(false);
+    expect(selectionOf(['!a.*']).stream('a')).toBe(false);
+  });
+
+  it('takes a select list only when every entry is text', () => {
+    expect(selectRulesOf(['a.*', 1])).toBeUndefined();
+    expect(selectRulesOf('["a.*", 1]')).toBeUndefined();
+    expect(selectRulesOf('["a.*", "b.c"]')).toEqual(['a.*', 'b.c']);
+  });
+
+  it("drops metadata entries without a breadcrumb, and keeps the tap's other two-part breadcrumbs as they were", () => {
+    const catalog = {
+      streams: [
+        {
+          tap_stream_id: 's',
+          schema: { properties: { a: {} } },
+          metadata: [{ metadata: { selected: true } }, { breadcrumb: ['other', 'y'], metadata: { note: 1 } }, { breadcrumb: ['properties', 'a'], metadata: { inclusion: 'available' } }],
+        },
+      ],
+    };
+    expect(withSelection(catalog, ['s.*'])).toEqual({
+      streams: [
+        {
+          tap_stream_id: 's',
+          schema: { properties: { a: {} } },
+          metadata: [
+            { breadcrumb: [], metadata: { selected: true } },
+            { breadcrumb: ['properties', 'a'], metadata: { inclusion: 'available', selected: true } },
+            { breadcrumb: ['other', 'y'], metadata: { note: 1 } },
+          ],
+        },
+      ],
+    });
+  });
+});
