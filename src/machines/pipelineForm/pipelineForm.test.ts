@@ -970,3 +970,169 @@ describe('pipelineForm, checked by hand: stored values, save bodies and failures
     same.actor.stop();
   });
 });
+
+describe('pipelineForm, checked by hand: which save each button makes', () => {
+  async function open(load: LoadedForm, input: Partial<PipelineFormInput> = {}) {
+    const { calls, pending, held } = heldActors();
+    const moves: string[] = [];
+    const machine = pipelineFormMachine.provide({
+      actors: {
+        loadForm: held<PipelineFormInput, LoadedForm>('loadForm', (i) => i.pipelineId ?? 'new'),
+        savePipeline: held<SavePipelineInput, Pipeline>('savePipeline', (i) => `${i.rel} ${i.body.name ?? ''} [${(i.body.dataComponents ?? []).join(', ')}]`),
+        startJob: held<{ pipeline: Pipeline }, unknown>('startJob', (i) => i.pipeline.id ?? ''),
+        loadImpact: held<{ pipeline: Pipeline }, PipelineLineage>('loadImpact', (i) => i.pipeline.id ?? ''),
+      },
+      actions: {
+        showPipeline: (_, p) => void moves.push(`showPipeline ${p.workspaceId} ${p.pipelineId} ${p.toastIntent}: ${p.toast}`),
+        showRuns: (_, p) => void moves.push(`showRuns ${p.workspaceId}: ${p.toast}`),
+        close: (_, p) => void moves.push(`close ${p.workspaceId}`),
+      },
+    });
+    const actor = createActor(machine, { input: { workspaceId: 'w1', workspace: WORKSPACE, pipelineId: 'p5', dataPluginId: null, validate: false, ...input } }).start();
+    const answer = (id: string) => pending[id]!.at(-1)!;
+    answer('loadForm').resolve(load);
+    await settle();
+    return { actor, calls, moves, answer, context: () => actor.getSnapshot().context, value: () => actor.getSnapshot().value };
+  }
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+  const UPDATE = { 'update pipeline': link('/pipelines/p5') };
+
+  it('a blank name alone stops Save and Save & run before the server, not Save as draft', async () => {
+    const m = await open(loaded(NEW, [DEMO]), { pipelineId: 'p1' });
+    m.actor.send({ type: 'user.change', field: 'name', value: '   ' });
+    m.actor.send({ type: 'user.save' });
+    expect(m.context().fieldErrors).toEqual({ name: 'Name is required' });
+    m.actor.send({ type: 'user.change', field: 'name', value: '' });
+    m.actor.send({ type: 'user.saveAndRun' });
+    expect(m.context().fieldErrors).toEqual({ name: 'Name is required' });
+    expect(m.value()).toBe('editing');
+    expect(m.calls).toEqual(['loadForm p1']);
+    m.actor.send({ type: 'user.saveDraft' });
+    expect(m.value()).toBe('saving');
+    expect(m.calls.at(-1)).toBe('savePipeline draft pipeline  [extractors/tap-demo--builtin]');
+    m.actor.stop();
+  });
+
+  it('the name is saved trimmed', async () => {
+    const m = await open(loaded({ id: 'p5', name: 'Old', _links: UPDATE }, [DEMO]));
+    m.actor.send({ type: 'user.change', field: 'name', value: '  Padded name  ' });
+    m.actor.send({ type: 'user.save' });
+    expect(m.calls.at(-1)).toBe('savePipeline update pipeline Padded name [extractors/tap-demo--builtin]');
+    m.actor.stop();
+  });
+
+  it('Save & run of a pipeline without a save link says which link is missing', async () => {
+    const m = await open(loaded({ id: 'p3', name: 'Locked' }, [DEMO]), { pipelineId: 'p3' });
+    m.actor.send({ type: 'user.saveAndRun' });
+    expect(m.value()).toBe('editing');
+    expect(m.context().banner).toBe("Entity 'pipeline' cannot be updated");
+    expect(m.calls).toEqual(['loadForm p3']);
+    m.actor.stop();
+  });
+
+  it('a saved draft shows its page without starting a run', async () => {
+    const m = await open(loaded(NEW, [DEMO]), { pipelineId: 'p1' });
+    m.actor.send({ type: 'user.saveDraft' });
+    expect(m.context()).toMatchObject({ saveKind: 'draft', runAfterSave: false });
+    m.answer('savePipeline').resolve({ ...NEW, id: 'p1' });
+    await settle();
+    expect(m.value()).toBe('saved');
+    expect(m.moves).toEqual(['showPipeline w1 p1 success: Pipeline saved']);
+    expect(m.calls.some((c) => c.startsWith('startJob'))).toBe(false);
+  });
+
+  it('a rename that reaches nothing downstream is saved as a plain Save: its page, no run', async () => {
+    const m = await open(loaded(FEEDING, [DEMO, STORE]), { pipelineId: 'p4' });
+    m.actor.send({ type: 'user.change', field: 'name', value: 'Sales' });
+    m.actor.send({ type: 'user.save' });
+    expect(m.value()).toBe('checkingImpact');
+    expect(m.context()).toMatchObject({ saveKind: 'save', runAfterSave: false });
+    m.answer('loadImpact').resolve(NOTHING_DOWNSTREAM);
+    await settle();
+    expect(m.calls.at(-1)).toBe('savePipeline update pipeline Sales [extractors/tap-demo--builtin, target-store]');
+    m.answer('savePipeline').resolve({ ...FEEDING, name: 'Sales' });
+    await settle();
+    expect(m.moves).toEqual(['showPipeline w1 p4 success: Pipeline saved']);
+    expect(m.calls.some((c) => c.startsWith('startJob'))).toBe(false);
+  });
+
+  it('?validate=true of a draft that has only its draft link saves through it; of a draft without links says it cannot be drafted', async () => {
+    const draftOnly: Pipeline = { id: 'p8', name: 'Draft', draft: true, _links: { 'draft pipeline': link('/pipelines/p8/draft') } };
+    const m = await open(loaded(draftOnly, [DEMO]), { pipelineId: 'p8', validate: true });
+    expect(m.value()).toBe('validating');
+    expect(m.calls.at(-1)).toBe('savePipeline draft pipeline Draft [extractors/tap-demo--builtin]');
+    m.actor.stop();
+    const bare = await open(loaded({ id: 'p8', name: 'Draft', status: 'DRAFT' }, [DEMO]), { pipelineId: 'p8', validate: true });
+    expect(bare.value()).toBe('editing');
+    expect(bare.context().banner).toBe("Entity 'pipeline' cannot be drafted");
+    expect(bare.calls).toEqual(['loadForm p8']);
+    bare.actor.stop();
+  });
+
+  it('removing a component of a saved draft auto-saves; adding one during that save saves again with the newest set', async () => {
+    const m = await open(loaded(NEW, [DEMO, STORE]), { pipelineId: 'p1' });
+    m.actor.send({ type: 'user.removeComponent', name: 'tap-demo' });
+    expect(m.value()).toBe('autoSaving');
+    expect(m.context().components).toEqual([STORE]);
+    expect(m.calls.at(-1)).toBe('savePipeline draft pipeline Default store 2 [target-store]');
+    m.actor.send({ type: 'user.addComponents', components: [DEMO] });
+    expect(m.value()).toBe('autoSaving');
+    expect(m.context().components).toEqual([STORE, DEMO]);
+    expect(m.calls.slice(1)).toEqual(['savePipeline draft pipeline Default store 2 [target-store]', 'savePipeline draft pipeline Default store 2 [target-store, extractors/tap-demo--builtin]']);
+    m.actor.stop();
+  });
+
+  it('a save answered without an id keeps what the server answered, and forgets the last messages', async () => {
+    const m = await open(loaded({ id: 'p5', name: 'Kept', _links: UPDATE }, [DEMO]));
+    m.actor.send({ type: 'user.save' });
+    m.answer('savePipeline').reject(serverDown);
+    await settle();
+    expect(m.context().banner).toBe('Down for maintenance');
+    m.actor.send({ type: 'user.save' });
+    const answer: Pipeline = { name: 'Kept', script: 'echo', _links: UPDATE };
+    m.answer('savePipeline').resolve(answer);
+    await settle();
+    expect(m.value()).toBe('editing');
+    expect(m.context()).toMatchObject({ pipeline: answer, banner: null, fieldErrors: {} });
+    m.actor.stop();
+  });
+
+  it('nothing is set before the pipeline is loaded, a property least of all', () => {
+    const { held } = heldActors();
+    const actor = createActor(pipelineFormMachine.provide({ actors: { loadForm: held<PipelineFormInput, LoadedForm>('loadForm', () => '') } }), {
+      input: { workspaceId: 'w1', workspace: WORKSPACE, pipelineId: 'p5', dataPluginId: null, validate: false },
+    }).start();
+    actor.send({ type: 'user.setProperty', key: 'tap-demo.rows', value: 1 });
+    expect(actor.getSnapshot().context.properties).toEqual({});
+    actor.stop();
+  });
+
+  it('another schedule choice clears the schedule error', async () => {
+    const m = await open(loaded({ id: 'p5', name: 'Cron', _links: UPDATE }, [DEMO]));
+    m.actor.send({ type: 'user.schedule', choice: 'custom' });
+    m.actor.send({ type: 'user.change', field: 'customCron', value: 'never' });
+    m.actor.send({ type: 'user.save' });
+    expect(Object.keys(m.context().fieldErrors)).toEqual(['schedule']);
+    m.actor.send({ type: 'user.schedule', choice: 'daily' });
+    expect(m.context().fieldErrors).toEqual({});
+    m.actor.stop();
+  });
+
+  it("a refusal other than a 400 shows the body's message and no field errors", async () => {
+    const m = await open(loaded({ id: 'p5', name: 'Busy', _links: UPDATE }, [DEMO]));
+    m.actor.send({ type: 'user.save' });
+    m.answer('savePipeline').reject(
+      new ApiFailure({
+        kind: 'response',
+        status: 409,
+        message: '[409] conflict',
+        body: { timestamp: 't', status: 409, error: 'Conflict', message: 'Pipeline is running', path: '/pipelines/p5', errors: [{ field: 'name', objectName: 'pipeline', defaultMessage: 'Busy' }] },
+      }),
+    );
+    await settle();
+    expect(m.value()).toBe('editing');
+    expect(m.context()).toMatchObject({ banner: 'Pipeline is running', fieldErrors: {} });
+    expect(Object.keys(m.context().fieldErrors)).toEqual([]);
+    m.actor.stop();
+  });
+});
