@@ -116,6 +116,9 @@ describe('parseMetadata (whole values)', () => {
       },
     });
     expect(parseMetadata('{"name":false,"palette":[],"related_table":null,"links":null}')).toStrictEqual({ ok: true, metadata: { name: 'false', label: null, links: [], palette: null, columns: [], aggregates: [] } });
+    expect(parseMetadata('{"palette":null}')).toStrictEqual({ ok: true, metadata: { name: null, label: null, links: [], palette: null, columns: [], aggregates: [] } });
+    // only the first three entries of a colour are read
+    expect(parseMetadata('{"palette":[[1,2,3,300,"x"]]}')).toStrictEqual({ ok: true, metadata: { name: null, label: null, links: [], palette: [[1, 2, 3]], columns: [], aggregates: [] } });
     expect(parseMetadata('{"palette":[[0,0,0],[255,255,255]],"related_table":{"columns":null,"aggregates":[{"name":"a","label":""}]}}')).toStrictEqual({
       ok: true,
       metadata: { name: null, label: null, links: [], palette: [[0, 0, 0], [255, 255, 255]], columns: [], aggregates: [{ name: 'a', label: '', description: null, type: null, yaxis: null, links: [], postProcess: null }] },
@@ -188,6 +191,10 @@ describe('parseMetadata (whole values)', () => {
     expect(columnValue({}, null, a!)).toBeUndefined();
     expect(columnValue({ 'm.a': '[2]', a: '[1]' }, 'm', a!)).toStrictEqual([2]);
     expect(columnValue({ b: '[1]' }, null, b!)).toBe('[1]');
+    // a missing value is not post-processed, even by an expression that would make one up
+    const [d] = ok(JSON.stringify({ related_table: { columns: [{ name: 'd', post_process_expr: 'v => v ?? "none"' }] } })).columns;
+    expect(columnValue({ d: null }, null, d!)).toBe('none');
+    expect(columnValue({}, null, d!)).toBeUndefined();
   });
 });
 

@@ -103,6 +103,10 @@ describe('parseVisualisation (whole values)', () => {
     expect(chart('{"chartjs-chart":{"chartType":"bar","options":{"scales":{"y":{"stacked":true}},"indexAxis":"y"}}}')).toEqual({ kind: 'chart', source: 'chartjs-chart', chartType: 'horizontalBar', stacked: true, options: { scales: { y: { stacked: true } }, indexAxis: 'y' } });
     expect(chart('{"chartjs-chart":{"chartType":"horizontalBar","options":{"indexAxis":"y"}}}')).toEqual({ kind: 'chart', source: 'chartjs-chart', chartType: 'horizontalBar', stacked: false, options: { indexAxis: 'y' } });
     expect(chart('{"chartjs-chart":{"chartType":"bar","options":{"indexAxis":"x"}}}')).toEqual({ kind: 'chart', source: 'chartjs-chart', chartType: 'bar', stacked: false, options: { indexAxis: 'x' } });
+    expect(chart('{"chartjs-chart":{"chartType":"line","options":{"indexAxis":"x"}}}')).toEqual({ kind: 'chart', source: 'chartjs-chart', chartType: 'line', stacked: false, options: { indexAxis: 'x' } });
+    // a chartjs-chart reads chart.js names only, not Google's, and no pieHole
+    expect(chart('{"chartjs-chart":{"chartType":"BarChart"}}')).toEqual({ kind: 'table', reason: 'unknown' });
+    expect(chart('{"chartjs-chart":{"chartType":"pie","options":{"pieHole":0.5}}}')).toEqual({ kind: 'chart', source: 'chartjs-chart', chartType: 'pie', stacked: false, options: { pieHole: 0.5 } });
   });
 
   it('options and bodies that are not objects count as empty', () => {
