@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HUGE_TEXTS, hostileString, hostileStringWithHuge } from './hostile.fixture';
 import { datasetFormForTable } from './loadedData';
-import { emptyQuery, MAX_LIMIT, normaliseQuery, queryProblem, quoteName, quoteText, sameQuery, truncateName, writeQuery, type QueryState } from './queryBuilder';
+import { defaultAlias, emptyQuery, MAX_LIMIT, normaliseQuery, queryProblem, quoteName, quoteText, sameQuery, truncateName, writeQuery, type QueryState } from './queryBuilder';
 import { applyQueryEdit, editQuery, initialQueryMode, type QueryEdit } from './queryBuilderEdit';
 import { builderEdit, builderState } from './queryBuilder.fixture';
 import { readQuery } from './queryBuilderRead';
@@ -352,5 +352,124 @@ describe('what the query builder shows', () => {
     );
     expect(refOfKey('nonsense')).toBeNull();
     expect(refOfKey('[1,2]')).toBeNull();
+  });
+});
+
+describe('the query builder, checked by hand: names, limits and why a state is not the normal one', () => {
+  const base = emptyQuery(ORDERS);
+
+  it('an empty query is a table and nothing else', () => {
+    expect(emptyQuery('t')).toEqual({ table: 't', joins: [], columns: [], filters: [], groupBy: [], aggregates: [], sort: [], limit: null });
+    // no table: nothing else is kept
+    expect(normaliseQuery({ ...base, table: '', columns: [col('status', '')], limit: 5 })).toEqual(emptyQuery(''));
+  });
+
+  it('counts the bytes of every width of character', () => {
+    expect(truncateName('\u0080'.repeat(40))).toBe('\u0080'.repeat(31));
+    expect(truncateName('\u007f'.repeat(70))).toBe('\u007f'.repeat(63));
+    expect(truncateName('\u0800'.repeat(30))).toBe('\u0800'.repeat(21));
+    expect(truncateName('€'.repeat(30))).toBe('€'.repeat(21));
+    expect(truncateName('\u{10000}'.repeat(20))).toBe('\u{10000}'.repeat(15));
+    expect(truncateName('ab', 1)).toBe('a');
+  });
+
+  it('drops NUL characters from names and values', () => {
+    expect(normaliseQuery({ ...base, table: 'or\u0000ders', columns: [col('sta\u0000tus')] })).toEqual({ ...base, columns: [col('status')] });
+  });
+
+  it('names an aggregate after its function and column, a count row_count', () => {
+    expect(defaultAlias('sum', col('amount'))).toBe('sum_amount');
+    expect(defaultAlias('count', col('amount'))).toBe('row_count');
+    expect(defaultAlias('sum', null)).toBe('row_count');
+    expect(defaultAlias('distinct count', col('customer_id'))).toBe('distinct_customer_id');
+  });
+
+  it('numbers a taken name on until one is free, cut to leave room for the number', () => {
+    const state = normaliseQuery({
+      ...base,
+      groupBy: [col('status')],
+      aggregates: [
+        { fn: 'count', column: null, alias: 'status' },
+        { fn: 'count', column: null, alias: 'status' },
+        { fn: 'count', column: null, alias: 'x'.repeat(63) },
+        { fn: 'count', column: null, alias: 'x'.repeat(63) },
+      ],
+    });
+    expect(state.aggregates.map((a) => a.alias)).toEqual(['status_2', 'status_3', 'x'.repeat(63), `${'x'.repeat(61)}_2`]);
+  });
+
+  it('keeps columns of the same name from different tables apart', () => {
+    const join = { table: 'customers', column: 'id', from: col('customer_id') };
+    expect(writeQuery({ ...base, joins: [join], columns: [col('id'), col('id', 'customers')] })).toBe(
+      'SELECT "orders"."id", "customers"."id"\nFROM "orders"\nLEFT JOIN "customers" ON "customers"."id" = "orders"."customer_id"',
+    );
+  });
+
+  it('keeps sorts by different columns and by different aggregates, each once', () => {
+    const sorts = normaliseQuery({
+      ...base,
+      groupBy: [col('status'), col('amount')],
+      aggregates: [
+        { fn: 'count', column: null, alias: '' },
+        { fn: 'sum', column: col('amount'), alias: '' },
+      ],
+      sort: [
+        { key: { kind: 'column', column: col('amount') }, direction: 'asc' },
+        { key: { kind: 'column', column: col('status') }, direction: 'desc' },
+        { key: { kind: 'column', column: col('status') }, direction: 'asc' },
+        { key: { kind: 'aggregate', index: 1 }, direction: 'desc' },
+        { key: { kind: 'aggregate', index: 0 }, direction: 'asc' },
+        { key: { kind: 'aggregate', index: 1 }, direction: 'asc' },
+      ],
+    }).sort;
+    expect(sorts).toEqual([
+      { key: { kind: 'column', column: col('amount') }, direction: 'asc' },
+      { key: { kind: 'column', column: col('status') }, direction: 'desc' },
+      { key: { kind: 'aggregate', index: 1 }, direction: 'desc' },
+      { key: { kind: 'aggregate', index: 0 }, direction: 'asc' },
+    ]);
+  });
+
+  it('drops an aggregate of a function it does not know', () => {
+    expect(normaliseQuery({ ...base, aggregates: [{ fn: 'median' as 'sum', column: col('amount'), alias: 'm' }] }).aggregates).toEqual([]);
+  });
+
+  it('keeps a limit from 1 to the largest, whole', () => {
+    expect([0, 1, 2.7, MAX_LIMIT, MAX_LIMIT + 1].map((limit) => normaliseQuery({ ...base, limit }).limit)).toEqual([null, 1, 2, MAX_LIMIT, null]);
+  });
+
+  it('compares states by value, numbers and texts too', () => {
+    expect(sameQuery({ ...base, limit: 5 }, { ...base, limit: 6 })).toBe(false);
+    expect(sameQuery({ ...base, limit: 5 }, { ...base, limit: 5 })).toBe(true);
+    expect(sameQuery({ ...base, columns: [col('a')] }, { ...base, columns: [col('b')] })).toBe(false);
+    expect(sameQuery({ ...base, columns: [col('a')] }, { ...base, columns: [] })).toBe(false);
+    expect(sameQuery(base, { ...base, limit: 5 })).toBe(false);
+  });
+
+  it('says why a state is not the one it would write', () => {
+    const join = { table: 'customers', column: 'id', from: col('customer_id') };
+    const problems: [QueryState, string][] = [
+      [{ ...base, table: 'or\u0000ders' }, 'It contains a NUL character or half a character, which PostgreSQL text cannot hold.'],
+      [{ ...base, columns: [col('\ud800')] }, 'It contains a NUL character or half a character, which PostgreSQL text cannot hold.'],
+      [{ ...base, joins: [join, join] }, 'It joins customers twice.'],
+      [{ ...base, joins: [{ ...join, from: col('x', 'web') }] }, 'It joins customers on web, which is not joined before it.'],
+      [{ ...base, groupBy: [col('status'), col('status')] }, 'It groups by orders.status twice.'],
+      [{ ...base, columns: [col('status'), col('status')] }, 'It shows orders.status twice.'],
+      [{ ...base, aggregates: [{ fn: 'count', column: null, alias: 'n'.repeat(70) }] }, `The name ${'n'.repeat(40)}… is longer than PostgreSQL's 63 bytes.`],
+      [{ ...base, groupBy: [col('status')], aggregates: [{ fn: 'count', column: null, alias: 'status' }] }, 'Two result columns are both named status.'],
+      [
+        { ...base, sort: [{ key: { kind: 'column', column: col('status') }, direction: 'asc' }, { key: { kind: 'column', column: col('status') }, direction: 'desc' }] },
+        'It sorts by the same thing twice.',
+      ],
+      [
+        { ...base, groupBy: [col('status')], aggregates: [{ fn: 'count', column: null, alias: 'row_count' }], sort: [{ key: { kind: 'column', column: col('amount') }, direction: 'asc' }] },
+        'It sorts by orders.amount, which it does not group by.',
+      ],
+      [{ ...base, limit: 0 }, 'Its limit is beyond what the builder offers (1 to 1,000,000,000).'],
+      [{ ...base, columns: [col('x', 'elsewhere')] }, 'The builder would write it differently.'],
+    ];
+    expect(problems.map(([state]) => queryProblem(state))).toEqual(problems.map(([, problem]) => problem));
+    // what it writes as it is has no problem
+    expect(queryProblem({ ...base, joins: [join], groupBy: [col('status'), col('country', 'customers')], aggregates: [{ fn: 'count', column: null, alias: 'row_count' }], sort: [{ key: { kind: 'column', column: col('country', 'customers') }, direction: 'asc' }, { key: { kind: 'aggregate', index: 0 }, direction: 'desc' }] })).toBeNull();
   });
 });

@@ -31,7 +31,7 @@ describe('apiErrorOf', () => {
     expect(apiErrorOf({ other: 1 })).toBe(UNEXPECTED);
   });
 
-  it.each([undefined, null, 'text', new Error('x'), { apiError: null }, { apiError: { kind: 'weird' } }, { apiError: { kind: 3 } }])(
+  it.each([undefined, null, 'text', new Error('x'), { apiError: null }, { apiError: { kind: 'weird' } }, { apiError: { kind: 3 } }, { apiError: 'server' }, { apiError: 42 }])(
     'treats %o as unexpected',
     (value) => {
       expect(apiErrorOf(value)).toBe(UNEXPECTED);
