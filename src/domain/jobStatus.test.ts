@@ -39,3 +39,34 @@ describe('job end and retry rules', () => {
     );
   });
 });
+
+describe('job end and retry rules, each bound by hand (mutation testing, issue 40)', () => {
+  it('reads a timeout that is no finite positive number as 300 s, and caps one at a day', () => {
+    for (const timeout of [Number.NaN, Infinity, -Infinity, -5, '12', null, undefined]) expect(effectiveTimeoutSeconds(timeout), String(timeout)).toBe(300);
+    expect(effectiveTimeoutSeconds(1e9)).toBe(86_400);
+  });
+
+  it('gives one attempt for retries that are no finite positive number, and at most 21', () => {
+    for (const retries of [Number.NaN, Infinity, -1, 0, '2', null]) expect(maxAttemptsOf(retries), String(retries)).toBe(1);
+    expect(maxAttemptsOf(2.7)).toBe(3);
+    expect(maxAttemptsOf(100)).toBe(21);
+  });
+
+  it('ends a job that could not start as an error', () => {
+    expect(endStatusOf({ reason: 'SPAWN_FAILED', exitCode: null })).toBe('ERROR');
+  });
+
+  it('retries only from a whole attempt of at least 1, below a whole maximum', () => {
+    expect(shouldRetry('ERROR', 0, 3)).toBe(false);
+    expect(shouldRetry('ERROR', 1.5, 3)).toBe(false);
+    expect(shouldRetry('ERROR', 1, 2.5)).toBe(false);
+    expect(shouldRetry('ERROR', 2, 3)).toBe(true);
+  });
+
+  it('waits base × 2^(n-1) before attempt n+1, none for a base that is no finite positive number, at most ten minutes', () => {
+    expect([1, 2, 3.7, 0, Number.NaN].map((attempt) => retryDelayMs(attempt, 1000))).toEqual([1000, 2000, 4000, 1000, 1000]);
+    expect(retryDelayMs(25, 0.001)).toBeCloseTo(1048.576, 9);
+    expect(retryDelayMs(20, 1000)).toBe(600_000);
+    for (const base of [Number.NaN, Infinity, 0, -1]) expect(retryDelayMs(2, base), String(base)).toBe(0);
+  });
+});
