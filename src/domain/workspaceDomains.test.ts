@@ -48,3 +48,25 @@ describe('isEmailInDomains', () => {
       }));
   });
 });
+
+describe('approved domains, checked by hand', () => {
+  it('drops every leading @, and keeps a name of up to 253 characters', () => {
+    expect(normaliseDomain('@@Acme.com')).toBe('acme.com');
+    const label = 'a'.repeat(63);
+    // three labels of 63, one of 58 and 'io', with their dots: 253 characters
+    const of253 = `${label}.${label}.${label}.${'b'.repeat(58)}.io`;
+    expect(of253).toHaveLength(253);
+    expect(normaliseDomain(of253)).toBe(of253);
+    expect(normaliseDomain(`${label}.${label}.${label}.${'b'.repeat(59)}.io`)).toBeUndefined();
+  });
+
+  it("reads an address's domain without the spaces around it", () => {
+    expect(emailDomain(' Ann@Acme.COM  ')).toBe('acme.com');
+    expect(isEmailInDomains('ann@acme.com ', ['acme.com'])).toBe(true);
+  });
+
+  it('a workspace whose listed domains are none it can read admits anyone, as one with none', () => {
+    expect(isEmailInDomains('ann@anywhere.org', ['localhost', 'not a domain'])).toBe(true);
+    expect(isEmailInDomains('ann@anywhere.org', ['localhost', 'acme.com'])).toBe(false);
+  });
+});
