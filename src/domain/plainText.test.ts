@@ -28,3 +28,26 @@ describe('plainTextFromMarkdown', () => {
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 });
+
+describe('plainTextFromMarkdown, marker by marker (mutation testing, issue 40)', () => {
+  it('ends lines with \\n whatever wrote them, and trims the whole text', () => {
+    expect(plainTextFromMarkdown('a\r\nb\rc')).toBe('a\nb\nc');
+    expect(plainTextFromMarkdown('  \n x \n  ')).toBe('x');
+  });
+
+  it('drops code fences with their language, keeping the code', () => {
+    expect(plainTextFromMarkdown('x\n```ts\ncode\n```\ny')).toBe('x\ncode\ny');
+    expect(plainTextFromMarkdown('a\n\n```\nb')).toBe('a\n\nb');
+    expect(plainTextFromMarkdown('x\n```js')).toBe('x');
+  });
+
+  it('drops heading, quote and list markers of one to six hashes and any spaces, only where they are markers', () => {
+    expect(plainTextFromMarkdown('start\n##  Title\n> quote\n>no space\n-  item\n* two\n+ three\n-notalist\n#nospace\n####### seven\nend')).toBe(
+      'start\nTitle\nquote\nno space\nitem\ntwo\nthree\n-notalist\n#nospace\n####### seven\nend',
+    );
+  });
+
+  it('drops strikethrough around words, not around spaces', () => {
+    expect(plainTextFromMarkdown('~~gone~~ ~~ not ~~ ~~a b~~ ~~x~~')).toBe('gone ~~ not ~~ a b x');
+  });
+});
