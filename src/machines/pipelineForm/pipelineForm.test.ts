@@ -689,35 +689,41 @@ describe('pipelineForm, checked by hand', () => {
   });
 });
 
+/**
+ * The machine with the test's own actors, every save's input kept whole; the load is answered with
+ * `load`. A save is held under `saveKey(input)` (its rel by default).
+ */
+async function openHeld(load: LoadedForm, input: Partial<PipelineFormInput> = {}, saveKey: (save: SavePipelineInput) => string = (save) => save.rel) {
+  const { calls, pending, held } = heldActors();
+  const saves: SavePipelineInput[] = [];
+  const moves: string[] = [];
+  const machine = pipelineFormMachine.provide({
+    actors: {
+      loadForm: held<PipelineFormInput, LoadedForm>('loadForm', (i) => i.pipelineId ?? 'new'),
+      savePipeline: held<SavePipelineInput, Pipeline>('savePipeline', (i) => {
+        saves.push(i);
+        return saveKey(i);
+      }),
+      startJob: held<{ pipeline: Pipeline }, unknown>('startJob', (i) => i.pipeline.id ?? ''),
+      loadImpact: held<{ pipeline: Pipeline }, PipelineLineage>('loadImpact', (i) => i.pipeline.id ?? ''),
+    },
+    actions: {
+      showPipeline: (_, p) => void moves.push(`showPipeline ${p.workspaceId} ${p.pipelineId} ${p.toastIntent}: ${p.toast}`),
+      showRuns: (_, p) => void moves.push(`showRuns ${p.workspaceId}: ${p.toast}`),
+      close: (_, p) => void moves.push(`close ${p.workspaceId}`),
+    },
+  });
+  const actor = createActor(machine, { input: { workspaceId: 'w1', workspace: WORKSPACE, pipelineId: 'p5', dataPluginId: null, validate: false, ...input } }).start();
+  const answer = (id: string) => pending[id]!.at(-1)!;
+  answer('loadForm').resolve(load);
+  await settleHeld();
+  return { actor, calls, saves, moves, answer, context: () => actor.getSnapshot().context, value: () => actor.getSnapshot().value };
+}
+const settleHeld = () => new Promise((resolve) => setImmediate(resolve));
+
 describe('pipelineForm, checked by hand: stored values, save bodies and failures', () => {
-  /** The machine with the test's own actors, every save's input kept whole; the load is answered with `load`. */
-  async function open(load: LoadedForm, input: Partial<PipelineFormInput> = {}) {
-    const { calls, pending, held } = heldActors();
-    const saves: SavePipelineInput[] = [];
-    const moves: string[] = [];
-    const machine = pipelineFormMachine.provide({
-      actors: {
-        loadForm: held<PipelineFormInput, LoadedForm>('loadForm', (i) => i.pipelineId ?? 'new'),
-        savePipeline: held<SavePipelineInput, Pipeline>('savePipeline', (i) => {
-          saves.push(i);
-          return i.rel;
-        }),
-        startJob: held<{ pipeline: Pipeline }, unknown>('startJob', (i) => i.pipeline.id ?? ''),
-        loadImpact: held<{ pipeline: Pipeline }, PipelineLineage>('loadImpact', (i) => i.pipeline.id ?? ''),
-      },
-      actions: {
-        showPipeline: (_, p) => void moves.push(`showPipeline ${p.workspaceId} ${p.pipelineId} ${p.toastIntent}: ${p.toast}`),
-        showRuns: (_, p) => void moves.push(`showRuns ${p.workspaceId}: ${p.toast}`),
-        close: (_, p) => void moves.push(`close ${p.workspaceId}`),
-      },
-    });
-    const actor = createActor(machine, { input: { workspaceId: 'w1', workspace: WORKSPACE, pipelineId: 'p5', dataPluginId: null, validate: false, ...input } }).start();
-    const answer = (id: string) => pending[id]!.at(-1)!;
-    answer('loadForm').resolve(load);
-    await settle();
-    return { actor, calls, saves, moves, answer, context: () => actor.getSnapshot().context, value: () => actor.getSnapshot().value };
-  }
-  const settle = () => new Promise((resolve) => setImmediate(resolve));
+  const open = openHeld;
+  const settle = settleHeld;
   const UPDATE = { 'update pipeline': link('/pipelines/p5') };
 
   it('shows a stored pipeline as stored: a custom schedule, its actions, a timeout of 0 as the placeholder, retries and triggers; saves them back', async () => {
@@ -972,29 +978,8 @@ describe('pipelineForm, checked by hand: stored values, save bodies and failures
 });
 
 describe('pipelineForm, checked by hand: which save each button makes', () => {
-  async function open(load: LoadedForm, input: Partial<PipelineFormInput> = {}) {
-    const { calls, pending, held } = heldActors();
-    const moves: string[] = [];
-    const machine = pipelineFormMachine.provide({
-      actors: {
-        loadForm: held<PipelineFormInput, LoadedForm>('loadForm', (i) => i.pipelineId ?? 'new'),
-        savePipeline: held<SavePipelineInput, Pipeline>('savePipeline', (i) => `${i.rel} ${i.body.name ?? ''} [${(i.body.dataComponents ?? []).join(', ')}]`),
-        startJob: held<{ pipeline: Pipeline }, unknown>('startJob', (i) => i.pipeline.id ?? ''),
-        loadImpact: held<{ pipeline: Pipeline }, PipelineLineage>('loadImpact', (i) => i.pipeline.id ?? ''),
-      },
-      actions: {
-        showPipeline: (_, p) => void moves.push(`showPipeline ${p.workspaceId} ${p.pipelineId} ${p.toastIntent}: ${p.toast}`),
-        showRuns: (_, p) => void moves.push(`showRuns ${p.workspaceId}: ${p.toast}`),
-        close: (_, p) => void moves.push(`close ${p.workspaceId}`),
-      },
-    });
-    const actor = createActor(machine, { input: { workspaceId: 'w1', workspace: WORKSPACE, pipelineId: 'p5', dataPluginId: null, validate: false, ...input } }).start();
-    const answer = (id: string) => pending[id]!.at(-1)!;
-    answer('loadForm').resolve(load);
-    await settle();
-    return { actor, calls, moves, answer, context: () => actor.getSnapshot().context, value: () => actor.getSnapshot().value };
-  }
-  const settle = () => new Promise((resolve) => setImmediate(resolve));
+  const open = (load: LoadedForm, input: Partial<PipelineFormInput> = {}) => openHeld(load, input, (i) => `${i.rel} ${i.body.name ?? ''} [${(i.body.dataComponents ?? []).join(', ')}]`);
+  const settle = settleHeld;
   const UPDATE = { 'update pipeline': link('/pipelines/p5') };
 
   it('a blank name alone stops Save and Save & run before the server, not Save as draft', async () => {
