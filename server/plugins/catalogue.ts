@@ -198,6 +198,8 @@ function fromBuiltin(plugin: BuiltinPlugin): CataloguePlugin {
         required: s.required ?? false,
         sensitive: s.sensitive ?? s.kind === 'PASSWORD',
         hidden: false,
+        // the built-in plugins run outside Meltano, which is what applies a value transform
+        valueProcessor: null,
       })),
       hidden: false,
     },

@@ -100,6 +100,28 @@ describe('discoveryYaml', () => {
     expect(read.plugins).toEqual([...plain].sort((a, b) => byType(a) - byType(b)));
   });
 
+  it("writes each setting's value transform as Meltano's value_processor, which reads back as the same transform", () => {
+    const base = cataloguePlugins()[0]!;
+    const setting = base.settings[0]!;
+    const plugin = {
+      ...base,
+      settings: [
+        { ...setting, name: 'region', valueProcessor: 'UPCASE_STRING' as const },
+        { ...setting, name: 'nested', valueProcessor: 'NEST_OBJECT' as const },
+        { ...setting, name: 'text', valueProcessor: 'STRINGIFY' as const },
+        { ...setting, name: 'plain', valueProcessor: null },
+      ],
+    };
+    const written = parse(discoveryYaml([plugin])) as { extractors: { settings: Record<string, unknown>[] }[] };
+    expect(written.extractors[0]!.settings.map((s) => [s.name, s.value_processor])).toEqual([
+      ['region', 'upcase_string'],
+      ['nested', 'nest_object'],
+      ['text', 'stringify'],
+      ['plain', undefined],
+    ]);
+    expect(readDiscovery(written).plugins[0]!.settings.map((s) => s.valueProcessor)).toEqual(['UPCASE_STRING', 'NEST_OBJECT', 'STRINGIFY', null]);
+  });
+
   it('writes hostile text as YAML text, not as structure', () => {
     const plugin = { ...cataloguePlugins()[0]!, description: 'x\n- name: injected\n  *alias: &a [' };
     const read = readDiscovery(parse(discoveryYaml([plugin])));

@@ -109,6 +109,7 @@ function settingEntry(setting: DiscoveredSetting): Record<string, unknown> {
     required: setting.required,
     sensitive: setting.sensitive || null,
     hidden: setting.hidden || null,
+    value_processor: setting.valueProcessor?.toLowerCase(),
   });
 }
 

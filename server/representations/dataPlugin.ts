@@ -34,6 +34,7 @@ export function dataPluginBody(plugin: CataloguePlugin | WorkspacePlugin, links:
       env: s.env,
       options: s.options,
       documentation: s.documentation,
+      value_processor: s.valueProcessor,
     })),
     hidden: plugin.hidden,
     runnable: plugin.runnable,

@@ -202,16 +202,18 @@ describe('readDiscovery: every field and its error, by hand', () => {
     const { plugins, errors } = one({
       name: 'tap-a',
       settings: [
-        { name: 'a', label: 2024, kind: ' password ', description: true, value: 0, placeholder: 'p', env: 'TAP_A_SECRET', documentation: 'https://hub.meltano.com/a', options: [{ label: 'One', value: 1 }, { value: null }], required: 'true', sensitive: 'false', hidden: 'true' },
-        { name: 'b', kind: null, required: false, options: null, sensitive: false },
-        { name: 'c', kind: 'hidden', required: null },
+        { name: 'a', label: 2024, kind: ' password ', description: true, value: 0, placeholder: 'p', env: 'TAP_A_SECRET', documentation: 'https://hub.meltano.com/a', options: [{ label: 'One', value: 1 }, { value: null }], required: 'true', sensitive: 'false', hidden: 'true', value_processor: 'upcase_string' },
+        { name: 'b', kind: null, required: false, options: null, sensitive: false, value_processor: null },
+        { name: 'c', kind: 'hidden', required: null, value_processor: ' NEST_OBJECT ' },
+        { name: 'd', kind: 'object', value_processor: 'Stringify' },
       ],
     });
     expect(errors).toEqual([]);
     expect(plugins[0]!.settings).toStrictEqual([
-      { name: 'a', label: '2024', kind: 'PASSWORD', description: 'true', value: 0, placeholder: 'p', env: 'TAP_A_SECRET', documentation: 'https://hub.meltano.com/a', options: [{ label: 'One', value: 1 }, { label: null, value: null }], required: 'true', sensitive: true, hidden: true },
-      { name: 'b', label: null, kind: 'STRING', description: null, placeholder: null, env: null, documentation: null, options: null, required: false, sensitive: false, hidden: false },
-      { name: 'c', label: null, kind: 'HIDDEN', description: null, placeholder: null, env: null, documentation: null, options: null, required: null, sensitive: false, hidden: true },
+      { name: 'a', label: '2024', kind: 'PASSWORD', description: 'true', value: 0, placeholder: 'p', env: 'TAP_A_SECRET', documentation: 'https://hub.meltano.com/a', options: [{ label: 'One', value: 1 }, { label: null, value: null }], required: 'true', sensitive: true, hidden: true, valueProcessor: 'UPCASE_STRING' },
+      { name: 'b', label: null, kind: 'STRING', description: null, placeholder: null, env: null, documentation: null, options: null, required: false, sensitive: false, hidden: false, valueProcessor: null },
+      { name: 'c', label: null, kind: 'HIDDEN', description: null, placeholder: null, env: null, documentation: null, options: null, required: null, sensitive: false, hidden: true, valueProcessor: 'NEST_OBJECT' },
+      { name: 'd', label: null, kind: 'OBJECT', description: null, placeholder: null, env: null, documentation: null, options: null, required: null, sensitive: false, hidden: false, valueProcessor: 'STRINGIFY' },
     ]);
   });
 
@@ -226,6 +228,12 @@ describe('readDiscovery: every field and its error, by hand', () => {
       'extractors[0] settings[0].options: must be a list',
       'extractors[0] settings[0].sensitive: must be true or false',
       'extractors[0] settings[0].hidden: must be true or false',
+    ]);
+    // Meltano refuses a value processor it has no function for; so does the definition
+    expect(errorsOf({ name: 'tap-a', settings: [{ name: 'a', value_processor: 'downcase_string' }, { name: 'b', value_processor: 5 }, { name: 'c', value_processor: '' }] })).toEqual([
+      'extractors[0] settings[0].value_processor: must be one of upcase_string, nest_object, stringify',
+      'extractors[0] settings[1].value_processor: must be one of upcase_string, nest_object, stringify',
+      'extractors[0] settings[2].value_processor: must be one of upcase_string, nest_object, stringify',
     ]);
     expect(errorsOf({ name: 'tap-a', settings: [{ name: 'a', options: [{}, 5, { value: {} }, { value: 'ok', label: {} }] }] })).toEqual([
       'extractors[0] settings[0].options[0]: must have a value',

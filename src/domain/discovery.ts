@@ -28,6 +28,13 @@ export const DISCOVERY_LIMITS = {
   errors: 100,
 } as const;
 
+/**
+ * A setting's value transform (spec 001 §3; Meltano's `value_processor`): how its value becomes the
+ * plugin's config. Meltano applies it when it runs a Python plugin; no built-in plugin's setting has one.
+ */
+export const VALUE_TRANSFORMS = ['UPCASE_STRING', 'NEST_OBJECT', 'STRINGIFY'] as const;
+export type ValueTransform = (typeof VALUE_TRANSFORMS)[number];
+
 export interface DiscoveredSetting {
   name: string;
   label: string | null;
@@ -41,6 +48,8 @@ export interface DiscoveredSetting {
   required: boolean | string | null;
   sensitive: boolean;
   hidden: boolean;
+  /** `value_processor`, which Meltano applies to the value before the plugin's config is written */
+  valueProcessor: ValueTransform | null;
 }
 
 export interface DiscoveredPlugin {
@@ -77,6 +86,7 @@ export interface DiscoveryResult {
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 const SETTING_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.+-]*$/;
 const KIND_WORDS = SETTING_KINDS.map((k) => k.toLowerCase()).join(', ');
+const TRANSFORM_WORDS = VALUE_TRANSFORMS.map((t) => t.toLowerCase()).join(', ');
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -147,6 +157,15 @@ function readKind(reader: Reader, raw: unknown, field: string): SettingKind {
   return 'STRING';
 }
 
+/** Meltano writes `value_processor: upcase_string`; the spec names the same transforms in capitals. Either is read. */
+function readValueProcessor(reader: Reader, raw: unknown, field: string): ValueTransform | null {
+  if (raw === undefined || raw === null) return null;
+  const transform = typeof raw === 'string' ? raw.trim().toUpperCase() : '';
+  if ((VALUE_TRANSFORMS as readonly string[]).includes(transform)) return transform as ValueTransform;
+  reader.error(field, `must be one of ${TRANSFORM_WORDS}`);
+  return null;
+}
+
 function readOptions(reader: Reader, source: Record<string, unknown>, field: string): DiscoveredSetting['options'] {
   if (source.options === undefined || source.options === null) return null;
   return reader.list(source, 'options', field, 1_000).flatMap((option, i) => {
@@ -198,6 +217,7 @@ function readSetting(reader: Reader, raw: unknown, field: string): DiscoveredSet
     // Meltano: the password and oauth kinds are sensitive, the hidden kind is hidden.
     sensitive: reader.flag(raw, 'sensitive', `${field}.sensitive`) || kind === 'PASSWORD' || kind === 'OAUTH',
     hidden: reader.flag(raw, 'hidden', `${field}.hidden`) || kind === 'HIDDEN',
+    valueProcessor: readValueProcessor(reader, raw.value_processor, `${field}.value_processor`),
   };
 }
 

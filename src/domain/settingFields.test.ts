@@ -9,14 +9,12 @@ import {
   integerValue,
   isAzureKeyVault,
   isSettingRequired,
-  nestObject,
   objectText,
   objectValue,
   SETTING_TEXTS,
   settingMessages,
   propertyKey,
   toDateTimeLocal,
-  transformValue,
   withArrayItem,
 } from './settingFields';
 
@@ -156,36 +154,6 @@ describe('settingFields: what the first tests left out (by hand)', () => {
     // more than one slice of 32 KiB
     const big = new Uint8Array(0x8000 * 2 + 3).fill(65);
     expect(fileValue({ encoding: 'BASE64' }, big)).toBe(btoa('A'.repeat(0x8000 * 2 + 3)));
-  });
-
-  it('nests dotted keys, never over a plain value and never into a prototype', () => {
-    expect(nestObject({ 'a.b': 1, 'a.c': 2, d: 3 })).toEqual({ a: { b: 1, c: 2 }, d: 3 });
-    expect(nestObject({ 'a.b': 1, a: 5 })).toEqual({ a: 5, 'a.b': 1 });
-    expect(nestObject({ 'a.b.c': 1, 'a.b': 2 })).toEqual({ a: { b: 2 }, 'a.b.c': 1 });
-    expect(nestObject({ 'a.b': 1, 'a.b.c': 2, 'a.x.y': 3 })).toEqual({ a: { b: 1, x: { y: 3 } }, 'a.b.c': 2 });
-    expect(nestObject({ 'a.b': 1, a: null })).toEqual({ a: null, 'a.b': 1 });
-    expect(nestObject({ 'a.b': 1, a: [1] })).toEqual({ a: [1], 'a.b': 1 });
-    expect(nestObject({ 'a..b': 1, '.a': 2, 'x.__proto__.y': 3, 'constructor.z': 4, 'p.prototype': 5 })).toEqual({ 'a..b': 1, '.a': 2, 'x.__proto__.y': 3, 'constructor.z': 4, 'p.prototype': 5 });
-    expect(({} as Record<string, unknown>).y).toBeUndefined();
-    const proto = nestObject({ '__proto__.polluted': 1 });
-    expect(Object.keys(proto)).toEqual(['__proto__.polluted']);
-    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-  });
-
-  it('applies each value transform to the values it is for only', () => {
-    expect(transformValue('UPCASE_STRING', 'abc')).toBe('ABC');
-    expect(transformValue('UPCASE_STRING', 5)).toBe(5);
-    expect(transformValue('NEST_OBJECT', { 'a.b': 1 })).toEqual({ a: { b: 1 } });
-    expect(transformValue('NEST_OBJECT', ['a.b'])).toEqual(['a.b']);
-    expect(transformValue('NEST_OBJECT', null)).toBeNull();
-    expect(transformValue('NEST_OBJECT', 'a.b')).toBe('a.b');
-    expect(transformValue('STRINGIFY', { a: [1] })).toBe('{"a":[1]}');
-    expect(transformValue('STRINGIFY', 5)).toBe('5');
-    expect(transformValue('STRINGIFY', 'x')).toBe('x');
-    expect(transformValue('STRINGIFY', undefined)).toBeUndefined();
-    expect(transformValue('STRINGIFY', 10n)).toBe(10n);
-    expect(transformValue('upcase_string', 'abc')).toBe('abc');
-    expect(transformValue(null, 'abc')).toBe('abc');
   });
 
   it("keys the server's errors by this component's settings, the first per setting, OAuth in its own words", () => {

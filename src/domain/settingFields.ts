@@ -119,12 +119,8 @@ export function objectText(value: unknown): string {
   }
 }
 
-// Encodings and value transforms (spec 001 §3 Setting). An encoding says how the stored text is
-// to be read; a value transform (Meltano's value_processor) how a value becomes the plugin's config.
-
-export const SETTING_ENCODINGS = ['BASE64', 'AZURE_KEY_VAULT_SECRET'] as const;
-export const VALUE_TRANSFORMS = ['UPCASE_STRING', 'NEST_OBJECT', 'STRINGIFY'] as const;
-export type ValueTransform = (typeof VALUE_TRANSFORMS)[number];
+// An encoding (spec 001 §3 Setting) says how the stored text is to be read: a BASE64 file setting
+// holds the file's bytes in base64.
 
 function bytesToBase64(bytes: Uint8Array): string {
   let binary = '';
@@ -136,54 +132,6 @@ function bytesToBase64(bytes: Uint8Array): string {
 /** A file upload's bytes as the setting's value: base64 when the setting is BASE64-encoded, else the UTF-8 text. */
 export function fileValue(setting: Pick<Setting, 'encoding'>, bytes: Uint8Array): string {
   return setting.encoding === 'BASE64' ? bytesToBase64(bytes) : new TextDecoder().decode(bytes);
-}
-
-/** {'a.b': 1, 'a.c': 2} → {a: {b: 1, c: 2}}; a key that would clobber a value (or reach a prototype) keeps its dotted form. */
-export function nestObject(value: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  // shallow keys first, so a plain key always wins over a deeper one that would overwrite it
-  const entries = Object.entries(value).sort(([a], [b]) => a.split('.').length - b.split('.').length);
-  for (const [key, item] of entries) {
-    const parts = key.split('.');
-    if (parts.some((p) => p === '' || p === '__proto__' || p === 'constructor' || p === 'prototype')) {
-      if (!Object.hasOwn(out, key)) Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
-      continue;
-    }
-    let node: Record<string, unknown> = out;
-    let placed = true;
-    for (const part of parts.slice(0, -1)) {
-      const next = Object.hasOwn(node, part) ? node[part] : undefined;
-      if (next === undefined) node[part] = {};
-      else if (typeof next !== 'object' || next === null || Array.isArray(next)) {
-        placed = false;
-        break;
-      }
-      node = node[part] as Record<string, unknown>;
-    }
-    const last = parts[parts.length - 1]!;
-    if (placed && !Object.hasOwn(node, last)) node[last] = item;
-    else if (!Object.hasOwn(out, key)) out[key] = item;
-  }
-  return out;
-}
-
-/** A setting's value as its plugin receives it; an unknown transform or a value it does not apply to is left alone. */
-export function transformValue(transform: string | null | undefined, value: unknown): unknown {
-  switch (transform) {
-    case 'UPCASE_STRING':
-      return typeof value === 'string' ? value.toUpperCase() : value;
-    case 'NEST_OBJECT':
-      return typeof value === 'object' && value !== null && !Array.isArray(value) ? nestObject(value as Record<string, unknown>) : value;
-    case 'STRINGIFY':
-      if (typeof value === 'string' || value === undefined) return value;
-      try {
-        return JSON.stringify(value);
-      } catch {
-        return value;
-      }
-    default:
-      return value;
-  }
 }
 
 /**

@@ -37,6 +37,7 @@ extractors:
     settings:
       - { name: count, kind: integer }
       - { name: api_key, kind: password, sensitive: true }
+      - { name: label, value_processor: upcase_string }
 loaders:
   - name: target-jsonl
     namespace: target_jsonl
@@ -125,7 +126,7 @@ describe('Meltano runs Python plugins in the job sandbox', () => {
       .readFileSync(path.join(project(), 'output', 'counts.jsonl'), 'utf8')
       .trim()
       .split('\n')
-      .map((line) => JSON.parse(line) as { id: number; key_length: number });
+      .map((line) => JSON.parse(line) as { id: number; label: string; key_length: number });
 
   let pipelineId = '';
 
@@ -133,7 +134,7 @@ describe('Meltano runs Python plugins in the job sandbox', () => {
     const pipeline = await bench.pipeline({
       name: 'counter to jsonl',
       dataComponents: ['tap-counter', 'target-jsonl'],
-      properties: { 'tap-counter.count': 10, 'tap-counter.api_key': SECRET, 'target-jsonl.destination_path': 'output', 'target-jsonl.do_timestamp_file': false },
+      properties: { 'tap-counter.count': 10, 'tap-counter.api_key': SECRET, 'tap-counter.label': 'counted', 'target-jsonl.destination_path': 'output', 'target-jsonl.do_timestamp_file': false },
     });
     pipelineId = pipeline.id;
     const commandLines = watchCommandLines(SECRET);
@@ -158,6 +159,8 @@ describe('Meltano runs Python plugins in the job sandbox', () => {
     const rows = rowsOf();
     expect(rows.map((r) => r.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(rows.every((r) => r.key_length === SECRET.length)).toBe(true);
+    // the label setting's value_processor (upcase_string) reached Meltano through meltano.yml
+    expect(rows.map((r) => r.label)).toEqual(rows.map((r) => `COUNTED ${r.id}`));
     // the state is in the database, and on no disk
     const state = await bench.db.selectFrom('pipeline_states').selectAll().where('pipeline_id', '=', pipeline.id).executeTakeFirstOrThrow();
     expect(state.state_id).toBe(stateId);

@@ -47,6 +47,7 @@ extractors:
         label: API key
       - name: region
         kind: options
+        value_processor: upcase_string
         options:
           - { label: Europe, value: eu }
           - { label: America, value: us }
@@ -187,6 +188,8 @@ describe('publish discovery.yml', () => {
     const acme = published[0]!;
     expect(acme.fullDescription).toBe('Accounts and deals from Acme.\n\nDocumentation: https://hub.meltano.com/extractors/tap-acme');
     expect(acme.settings[0]).toMatchObject({ name: 'api_key', kind: 'PASSWORD', sensitive: true });
+    // Meltano's value_processor, shown in the spec's words; a setting without one has none
+    expect((acme.settings as Body[]).map((s) => (s.value_processor as string | undefined) ?? null)).toEqual([null, 'UPCASE_STRING']);
     // An untrusted documentation host is not linked.
     expect(published[1]!.fullDescription).toBe('');
     expect(ids(await owner.get(`${linkOf(workspace, REL.dataplugins)}?size=9999`))).toEqual(expect.arrayContaining(['extractors/tap-acme--acme', 'loaders/target-acme--two']));
@@ -217,6 +220,8 @@ extractors:
       - kind: string
       - name: c
         options: yes
+      - name: d
+        value_processor: shout
 loaders: nope
 `;
     const answer = await publish(world.owner.token, href, yaml);
@@ -227,6 +232,7 @@ loaders: nope
         expect.stringMatching(/^extractors\[1\]\.settings\[0\]\.kind - must be one of /),
         'extractors[1].settings[1].name - is required',
         'extractors[1].settings[2].options - must be a list',
+        'extractors[1].settings[3].value_processor - must be one of upcase_string, nest_object, stringify',
         'discovery.loaders - must be a list of plugins',
       ]),
     );
