@@ -65,6 +65,20 @@ test("a signed-in member's next page resumes from the session cookie without the
   await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
 });
 
+test('once the session has ended, a page signed out without the identity SDK forgets the user remembered for it', async ({ page, context }) => {
+  await signIn(page, DEMO.member);
+  await expect(page).toHaveURL(/\/l\/[0-9a-f-]{36}\/feed$/);
+  await expect.poll(() => page.evaluate(() => window.localStorage.getItem('session_user'))).toContain(DEMO.member.email);
+  // the cookie's lifetime over, and the provider's session and the SDK's own cache with it
+  await context.clearCookies();
+  await page.evaluate(() => {
+    for (const key of Object.keys(window.localStorage)) if (key !== 'session_user') window.localStorage.removeItem(key);
+  });
+  await page.goto('/');
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  expect(await page.evaluate(() => window.localStorage.getItem('session_user'))).toBeNull();
+});
+
 test.describe('first impressions at 375 px', () => {
   test.use({ viewport: { width: 375, height: 812 } });
 
