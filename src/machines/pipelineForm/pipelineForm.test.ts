@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise } from 'xstate';
+import { createActor, fromPromise, waitFor } from 'xstate';
 import type { AnyMachineSnapshot } from 'xstate';
 import { createApiClient } from '../../api/client';
 import { ApiFailure } from '../../api/errors';
@@ -420,11 +420,12 @@ describe('pipelineForm, targeted rules', () => {
     const actor = createActor(pipelineFormMachine.provide({ actors: pipelineFormActors(client), actions: { showPipeline: (_, { pipelineId }) => void navigations.push(pipelineId), close: () => undefined } }), {
       input: { workspaceId: 'w1', workspace: WORKSPACE, pipelineId: null, dataPluginId: 'demo', validate: false },
     }).start();
-    await new Promise((r) => setTimeout(r, 20));
+    // waits on what it checks next, not on a clock
+    await waitFor(actor, (snapshot) => snapshot.context.name === 'Demo data', { timeout: 5_000 });
     expect(actor.getSnapshot().context.name).toBe('Demo data');
     actor.send({ type: 'user.setProperty', key: 'tap-demo.rows', value: 10 });
     actor.send({ type: 'user.save' });
-    await new Promise((r) => setTimeout(r, 20));
+    await waitFor(actor, () => navigations.length > 0, { timeout: 5_000 });
     expect(fake.calls.map((c) => [c.method, c.url])).toEqual([
       ['POST', 'http://api.test/api/workspaces/w1/pipelines'],
       ['GET', 'http://api.test/api/workspaces/w1/dataplugins?sort=label&size=9999'],
