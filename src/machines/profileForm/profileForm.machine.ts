@@ -1,15 +1,14 @@
 import { assign, setup } from 'xstate';
 import type { SnapshotFrom } from 'xstate';
-import { PROFILE_TOAST_MS } from '../../domain/constants';
 import { MESSAGES } from '../../domain/errors';
 import type { Profile } from '../../domain/resources';
 import { isEmailEditable, validateProfile } from '../../domain/validation';
 import type { ProfileErrors } from '../../domain/validation';
 import { notProvided, notProvidedActor } from '../notProvided';
 
-// Edit profile (/p/profile, spec 000 sections 2.7 and 5). The form and the success toast are
-// parallel regions: editing again while 'Profile updated successfully!' shows must not hide it,
-// and a second save restarts its 6 seconds.
+// Edit profile (/p/profile, spec 000 sections 2.7 and 5). A save emits `profile.saved` through the
+// provided `profileSaved`; the page shows 'Profile updated successfully!' for 6 s on it (a second
+// save restarts them), so the toast's time is the view's, not a state here.
 
 export type ProfileField = 'name' | 'email';
 
@@ -60,14 +59,13 @@ export const profileFormMachine = setup({
     /** The shell replaces its profile with the saved one (toolbar name, menus). */
     profileSaved: (_, _params: { profile: Profile }) => notProvided('profileSaved')(),
   },
-  delays: { profileToast: PROFILE_TOAST_MS },
   guards: {
     isEditable: ({ context }, { field }: { field: ProfileField }) => field === 'name' || context.emailEditable,
     isValid: ({ context }) => Object.keys(blockingErrors(context)).length === 0,
   },
 }).createMachine({
   id: 'profileForm',
-  type: 'parallel',
+  initial: 'editing',
   context: ({ input }) => ({
     profile: input.profile,
     name: input.profile.name,
@@ -77,52 +75,40 @@ export const profileFormMachine = setup({
     saveError: null,
   }),
   states: {
-    form: {
-      initial: 'editing',
-      states: {
-        editing: {
-          on: {
-            'user.change': {
-              guard: { type: 'isEditable', params: ({ event }) => ({ field: event.field }) },
-              actions: assign(({ context, event }) => ({
-                ...(event.field === 'name' ? { name: event.value } : { email: event.value }),
-                errors: withoutField(context.errors, event.field),
-                saveError: null,
-              })),
-            },
-            'user.save': [
-              { guard: 'isValid', target: 'saving', actions: assign({ errors: {}, saveError: null }) },
-              { actions: assign({ errors: ({ context }) => blockingErrors(context) }) },
-            ],
-          },
+    editing: {
+      on: {
+        'user.change': {
+          guard: { type: 'isEditable', params: ({ event }) => ({ field: event.field }) },
+          actions: assign(({ context, event }) => ({
+            ...(event.field === 'name' ? { name: event.value } : { email: event.value }),
+            errors: withoutField(context.errors, event.field),
+            saveError: null,
+          })),
         },
-        saving: {
-          invoke: {
-            id: 'saveProfile',
-            src: 'saveProfile',
-            input: ({ context }) => ({
-              id: context.profile.id,
-              name: context.name.trim(),
-              email: context.email.trim(),
-            }),
-            onDone: {
-              // Both regions: the form edits the saved profile, the toast (re)starts its 6 s.
-              target: ['editing', '#profileForm.toast.shown'],
-              actions: [
-                assign({ profile: ({ event }) => event.output, name: ({ event }) => event.output.name, email: ({ event }) => event.output.email }),
-                { type: 'profileSaved', params: ({ event }) => ({ profile: event.output }) },
-              ],
-            },
-            onError: { target: 'editing', actions: assign({ saveError: MESSAGES.profileSaveFailed }) },
-          },
-        },
+        'user.save': [
+          { guard: 'isValid', target: 'saving', actions: assign({ errors: {}, saveError: null }) },
+          { actions: assign({ errors: ({ context }) => blockingErrors(context) }) },
+        ],
       },
     },
-    toast: {
-      initial: 'hidden',
-      states: {
-        hidden: {},
-        shown: { after: { profileToast: 'hidden' } },
+    saving: {
+      invoke: {
+        id: 'saveProfile',
+        src: 'saveProfile',
+        input: ({ context }) => ({
+          id: context.profile.id,
+          name: context.name.trim(),
+          email: context.email.trim(),
+        }),
+        onDone: {
+          // the form edits the saved profile; the page's toast follows profileSaved's event
+          target: 'editing',
+          actions: [
+            assign({ profile: ({ event }) => event.output, name: ({ event }) => event.output.name, email: ({ event }) => event.output.email }),
+            { type: 'profileSaved', params: ({ event }) => ({ profile: event.output }) },
+          ],
+        },
+        onError: { target: 'editing', actions: assign({ saveError: MESSAGES.profileSaveFailed }) },
       },
     },
   },
@@ -130,11 +116,6 @@ export const profileFormMachine = setup({
 
 export type ProfileFormSnapshot = SnapshotFrom<typeof profileFormMachine>;
 
-/** 'Profile updated successfully!' while the toast region shows it. */
-export function selectToast(snapshot: ProfileFormSnapshot): string | null {
-  return snapshot.matches({ toast: 'shown' }) ? MESSAGES.profileUpdated : null;
-}
-
 export function selectSaving(snapshot: ProfileFormSnapshot): boolean {
-  return snapshot.matches({ form: 'saving' });
+  return snapshot.matches('saving');
 }
