@@ -102,6 +102,10 @@ describe('parseDashboard (the tree, by hand)', () => {
     expect(node).toStrictEqual(el('p', { d: 'e' }));
     expect(Object.getPrototypeOf((node as { props: object }).props)).toBe(Object.prototype);
   });
+
+  it('keeps a prop name as written, a leading $ included', () => {
+    expect(parseDashboard('<p $b="c" _d={1} e />')).toStrictEqual([el('p', { $b: 'c', _d: 1, e: true })]);
+  });
 });
 
 describe('topLevelSpans', () => {

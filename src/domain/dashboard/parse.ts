@@ -54,6 +54,8 @@ const NAME_CHAR = /[A-Za-z0-9_.:-]/;
 function readName(c: Cursor, start_ = NAME_START): string {
   const start = c.pos;
   if (!start_.test(c.peek())) return '';
+  // the first character by its own rule: an attribute may start with `$`, which NAME_CHAR lacks
+  c.pos += 1;
   while (!c.done() && NAME_CHAR.test(c.peek())) c.pos += 1;
   return c.src.slice(start, c.pos);
 }
@@ -118,7 +120,6 @@ function parseChildren(c: Cursor, closing: string | undefined, depth: number, sp
       continue;
     }
     if (atTag(c) && c.peek(1) === '/') {
-      const save = c.pos;
       c.pos += 2;
       const name = readName(c);
       c.skipSpace();
@@ -127,7 +128,6 @@ function parseChildren(c: Cursor, closing: string | undefined, depth: number, sp
       if (name === closing) return out;
       // A stray closing tag is dropped, as a browser would, and said.
       out.push({ kind: 'problem', message: `</${name}> closes nothing.` });
-      if (c.pos === save) c.pos += 1;
       continue;
     }
     if (atTag(c)) {
@@ -237,7 +237,8 @@ class LiteralError extends Error {}
 /** The value of `{...}` when it is a literal; a function or any other expression is a BadProp. */
 export function readLiteralExpression(text: string): PropValue {
   const trimmed = text.trim();
-  if (/^(async\s+)?function\b/.test(trimmed) || /=>/.test(trimmed) || /^\(?\s*[A-Za-z_$][\w$]*\s*(,\s*[A-Za-z_$][\w$]*\s*)*\)?\s*=>/.test(trimmed)) return new BadProp('function');
+  // any arrow, anywhere, is code
+  if (/^(async\s+)?function\b/.test(trimmed) || /=>/.test(trimmed)) return new BadProp('function');
   const reader = new LiteralReader(trimmed);
   try {
     const value = reader.value(0);
