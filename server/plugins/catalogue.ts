@@ -200,6 +200,7 @@ function fromBuiltin(plugin: BuiltinPlugin): CataloguePlugin {
         hidden: false,
         // the built-in plugins run outside Meltano, which is what applies a value transform
         valueProcessor: null,
+        encoding: null,
       })),
       hidden: false,
     },

@@ -100,7 +100,7 @@ describe('discoveryYaml', () => {
     expect(read.plugins).toEqual([...plain].sort((a, b) => byType(a) - byType(b)));
   });
 
-  it("writes each setting's value transform as Meltano's value_processor, which reads back as the same transform", () => {
+  it("writes each setting's value transform as Meltano's value_processor and its encoding, which read back as the same", () => {
     const base = cataloguePlugins()[0]!;
     const setting = base.settings[0]!;
     const plugin = {
@@ -108,7 +108,7 @@ describe('discoveryYaml', () => {
       settings: [
         { ...setting, name: 'region', valueProcessor: 'UPCASE_STRING' as const },
         { ...setting, name: 'nested', valueProcessor: 'NEST_OBJECT' as const },
-        { ...setting, name: 'text', valueProcessor: 'STRINGIFY' as const },
+        { ...setting, name: 'text', valueProcessor: 'STRINGIFY' as const, encoding: 'BASE64' as const },
         { ...setting, name: 'plain', valueProcessor: null },
       ],
     };
@@ -120,6 +120,9 @@ describe('discoveryYaml', () => {
       ['plain', undefined],
     ]);
     expect(readDiscovery(written).plugins[0]!.settings.map((s) => s.valueProcessor)).toEqual(['UPCASE_STRING', 'NEST_OBJECT', 'STRINGIFY', null]);
+    // the spec's encoding travels the same way
+    expect(written.extractors[0]!.settings.map((s) => s.encoding)).toEqual([undefined, undefined, 'BASE64', undefined]);
+    expect(readDiscovery(written).plugins[0]!.settings.map((s) => s.encoding)).toEqual([null, null, 'BASE64', null]);
   });
 
   it('writes hostile text as YAML text, not as structure', () => {

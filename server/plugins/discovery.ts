@@ -110,6 +110,7 @@ function settingEntry(setting: DiscoveredSetting): Record<string, unknown> {
     sensitive: setting.sensitive || null,
     hidden: setting.hidden || null,
     value_processor: setting.valueProcessor?.toLowerCase(),
+    encoding: setting.encoding,
   });
 }
 

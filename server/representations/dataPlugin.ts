@@ -35,6 +35,7 @@ export function dataPluginBody(plugin: CataloguePlugin | WorkspacePlugin, links:
       options: s.options,
       documentation: s.documentation,
       value_processor: s.valueProcessor,
+      encoding: s.encoding,
     })),
     hidden: plugin.hidden,
     runnable: plugin.runnable,

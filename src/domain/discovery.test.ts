@@ -202,18 +202,18 @@ describe('readDiscovery: every field and its error, by hand', () => {
     const { plugins, errors } = one({
       name: 'tap-a',
       settings: [
-        { name: 'a', label: 2024, kind: ' password ', description: true, value: 0, placeholder: 'p', env: 'TAP_A_SECRET', documentation: 'https://hub.meltano.com/a', options: [{ label: 'One', value: 1 }, { value: null }], required: 'true', sensitive: 'false', hidden: 'true', value_processor: 'upcase_string' },
+        { name: 'a', label: 2024, kind: ' password ', description: true, value: 0, placeholder: 'p', env: 'TAP_A_SECRET', documentation: 'https://hub.meltano.com/a', options: [{ label: 'One', value: 1 }, { value: null }], required: 'true', sensitive: 'false', hidden: 'true', value_processor: 'upcase_string', encoding: 'base64' },
         { name: 'b', kind: null, required: false, options: null, sensitive: false, value_processor: null },
         { name: 'c', kind: 'hidden', required: null, value_processor: ' NEST_OBJECT ' },
-        { name: 'd', kind: 'object', value_processor: 'Stringify' },
+        { name: 'd', kind: 'file', value_processor: 'Stringify', encoding: 'BASE64' },
       ],
     });
     expect(errors).toEqual([]);
     expect(plugins[0]!.settings).toStrictEqual([
-      { name: 'a', label: '2024', kind: 'PASSWORD', description: 'true', value: 0, placeholder: 'p', env: 'TAP_A_SECRET', documentation: 'https://hub.meltano.com/a', options: [{ label: 'One', value: 1 }, { label: null, value: null }], required: 'true', sensitive: true, hidden: true, valueProcessor: 'UPCASE_STRING' },
-      { name: 'b', label: null, kind: 'STRING', description: null, placeholder: null, env: null, documentation: null, options: null, required: false, sensitive: false, hidden: false, valueProcessor: null },
-      { name: 'c', label: null, kind: 'HIDDEN', description: null, placeholder: null, env: null, documentation: null, options: null, required: null, sensitive: false, hidden: true, valueProcessor: 'NEST_OBJECT' },
-      { name: 'd', label: null, kind: 'OBJECT', description: null, placeholder: null, env: null, documentation: null, options: null, required: null, sensitive: false, hidden: false, valueProcessor: 'STRINGIFY' },
+      { name: 'a', label: '2024', kind: 'PASSWORD', description: 'true', value: 0, placeholder: 'p', env: 'TAP_A_SECRET', documentation: 'https://hub.meltano.com/a', options: [{ label: 'One', value: 1 }, { label: null, value: null }], required: 'true', sensitive: true, hidden: true, valueProcessor: 'UPCASE_STRING', encoding: 'BASE64' },
+      { name: 'b', label: null, kind: 'STRING', description: null, placeholder: null, env: null, documentation: null, options: null, required: false, sensitive: false, hidden: false, valueProcessor: null, encoding: null },
+      { name: 'c', label: null, kind: 'HIDDEN', description: null, placeholder: null, env: null, documentation: null, options: null, required: null, sensitive: false, hidden: true, valueProcessor: 'NEST_OBJECT', encoding: null },
+      { name: 'd', label: null, kind: 'FILE', description: null, placeholder: null, env: null, documentation: null, options: null, required: null, sensitive: false, hidden: false, valueProcessor: 'STRINGIFY', encoding: 'BASE64' },
     ]);
   });
 
@@ -234,6 +234,11 @@ describe('readDiscovery: every field and its error, by hand', () => {
       'extractors[0] settings[0].value_processor: must be one of upcase_string, nest_object, stringify',
       'extractors[0] settings[1].value_processor: must be one of upcase_string, nest_object, stringify',
       'extractors[0] settings[2].value_processor: must be one of upcase_string, nest_object, stringify',
+    ]);
+    expect(errorsOf({ name: 'tap-a', settings: [{ name: 'a', encoding: 'azure_key_vault_secret' }, { name: 'b', encoding: 'hex' }, { name: 'c', encoding: 64 }] })).toEqual([
+      'extractors[0] settings[0].encoding: AZURE_KEY_VAULT_SECRET needs an Azure Key Vault, which this server has none of',
+      'extractors[0] settings[1].encoding: must be base64',
+      'extractors[0] settings[2].encoding: must be base64',
     ]);
     expect(errorsOf({ name: 'tap-a', settings: [{ name: 'a', options: [{}, 5, { value: {} }, { value: 'ok', label: {} }] }] })).toEqual([
       'extractors[0] settings[0].options[0]: must have a value',

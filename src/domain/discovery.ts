@@ -35,6 +35,13 @@ export const DISCOVERY_LIMITS = {
 export const VALUE_TRANSFORMS = ['UPCASE_STRING', 'NEST_OBJECT', 'STRINGIFY'] as const;
 export type ValueTransform = (typeof VALUE_TRANSFORMS)[number];
 
+/**
+ * How a setting's stored text is read (spec 001 §3): a BASE64 file setting holds the uploaded
+ * file's bytes in base64. AZURE_KEY_VAULT_SECRET, the spec's other encoding, names a secret kept in
+ * an Azure Key Vault, which this server has none of: a definition using it is refused (decisions.md).
+ */
+export type SettingEncoding = 'BASE64';
+
 export interface DiscoveredSetting {
   name: string;
   label: string | null;
@@ -50,6 +57,7 @@ export interface DiscoveredSetting {
   hidden: boolean;
   /** `value_processor`, which Meltano applies to the value before the plugin's config is written */
   valueProcessor: ValueTransform | null;
+  encoding: SettingEncoding | null;
 }
 
 export interface DiscoveredPlugin {
@@ -166,6 +174,14 @@ function readValueProcessor(reader: Reader, raw: unknown, field: string): ValueT
   return null;
 }
 
+function readEncoding(reader: Reader, raw: unknown, field: string): SettingEncoding | null {
+  if (raw === undefined || raw === null) return null;
+  const encoding = typeof raw === 'string' ? raw.trim().toUpperCase() : '';
+  if (encoding === 'BASE64') return encoding;
+  reader.error(field, encoding === 'AZURE_KEY_VAULT_SECRET' ? 'AZURE_KEY_VAULT_SECRET needs an Azure Key Vault, which this server has none of' : 'must be base64');
+  return null;
+}
+
 function readOptions(reader: Reader, source: Record<string, unknown>, field: string): DiscoveredSetting['options'] {
   if (source.options === undefined || source.options === null) return null;
   return reader.list(source, 'options', field, 1_000).flatMap((option, i) => {
@@ -218,6 +234,7 @@ function readSetting(reader: Reader, raw: unknown, field: string): DiscoveredSet
     sensitive: reader.flag(raw, 'sensitive', `${field}.sensitive`) || kind === 'PASSWORD' || kind === 'OAUTH',
     hidden: reader.flag(raw, 'hidden', `${field}.hidden`) || kind === 'HIDDEN',
     valueProcessor: readValueProcessor(reader, raw.value_processor, `${field}.value_processor`),
+    encoding: readEncoding(reader, raw.encoding, `${field}.encoding`),
   };
 }
 

@@ -165,7 +165,7 @@ export function withWarehouseEnv(env: Readonly<Record<string, string>>, warehous
 export function withWarehouseSettings(definition: DiscoveredPlugin): DiscoveredPlugin {
   const missing = ['sqlalchemy_url', 'stream_maps'].filter((name) => !definition.settings.some((s) => s.name === name));
   if (missing.length === 0) return definition;
-  const setting = (name: string): DiscoveredPlugin['settings'][number] => ({ name, label: null, kind: name === 'stream_maps' ? 'OBJECT' : 'STRING', description: null, placeholder: null, env: null, documentation: null, options: null, required: null, sensitive: name === 'sqlalchemy_url', hidden: true, valueProcessor: null });
+  const setting = (name: string): DiscoveredPlugin['settings'][number] => ({ name, label: null, kind: name === 'stream_maps' ? 'OBJECT' : 'STRING', description: null, placeholder: null, env: null, documentation: null, options: null, required: null, sensitive: name === 'sqlalchemy_url', hidden: true, valueProcessor: null, encoding: null });
   return { ...definition, settings: [...definition.settings, ...missing.map(setting)] };
 }
 

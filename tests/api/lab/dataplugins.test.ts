@@ -51,6 +51,9 @@ extractors:
         options:
           - { label: Europe, value: eu }
           - { label: America, value: us }
+      - name: credentials_file
+        kind: file
+        encoding: base64
 loaders:
   - name: target-acme
     variants:
@@ -189,7 +192,9 @@ describe('publish discovery.yml', () => {
     expect(acme.fullDescription).toBe('Accounts and deals from Acme.\n\nDocumentation: https://hub.meltano.com/extractors/tap-acme');
     expect(acme.settings[0]).toMatchObject({ name: 'api_key', kind: 'PASSWORD', sensitive: true });
     // Meltano's value_processor, shown in the spec's words; a setting without one has none
-    expect((acme.settings as Body[]).map((s) => (s.value_processor as string | undefined) ?? null)).toEqual([null, 'UPCASE_STRING']);
+    expect((acme.settings as Body[]).map((s) => (s.value_processor as string | undefined) ?? null)).toEqual([null, 'UPCASE_STRING', null]);
+    // and the spec's encoding: the Lab reads an upload for this setting as base64
+    expect((acme.settings as Body[]).map((s) => (s.encoding as string | undefined) ?? null)).toEqual([null, null, 'BASE64']);
     // An untrusted documentation host is not linked.
     expect(published[1]!.fullDescription).toBe('');
     expect(ids(await owner.get(`${linkOf(workspace, REL.dataplugins)}?size=9999`))).toEqual(expect.arrayContaining(['extractors/tap-acme--acme', 'loaders/target-acme--two']));
