@@ -5,11 +5,14 @@ import { hostileString, hostileStringWithHuge } from './hostile.fixture';
 import {
   authorizationRequestUrl,
   credentialHealth,
+  base64Url,
   expiryOf,
   isAuthorizationRequired,
+  isOAuthProvider,
   OAUTH_EXPIRY_WARNING_MS,
   OAUTH_PROVIDERS,
   OAUTH_TEXTS,
+  oauthKey,
   PKCE_ALPHABET,
   pkceChallenge,
   pkceVerifier,
@@ -158,5 +161,124 @@ describe('pickerOf', () => {
     expect(pickerOf('customer_ids')).toBe('ads');
     expect(pickerOf('start_date')).toBeUndefined();
     expect(pickerOf('__proto__')).toBeUndefined();
+  });
+});
+
+describe('oauth, checked by hand', () => {
+  it('knows the four providers by their exact names only', () => {
+    for (const provider of ['oauth2-google', 'oauth2-microsoft', 'oauth2-facebook', 'oauth2-linkedin']) expect(isOAuthProvider(provider)).toBe(true);
+    for (const other of ['oauth2-github', 'OAUTH2-GOOGLE', 'google', '', 1, null, undefined, ['oauth2-google']]) expect(isOAuthProvider(other)).toBe(false);
+  });
+
+  it('reads the url trimmed, any subdomain of a known host, and every known host of a provider', () => {
+    expect(providerOf('  https://accounts.google.com/o/oauth2/auth \n')).toBe('oauth2-google');
+    expect(providerOf('https://login.live.com/oauth20_authorize.srf')).toBe('oauth2-microsoft');
+    expect(providerOf('https://m.facebook.com/dialog/oauth')).toBe('oauth2-facebook');
+    expect(providerOf('https://facebook.com/dialog/oauth')).toBe('oauth2-facebook');
+    expect(providerOf('https://linkedin.com.evil.example/oauth')).toBeUndefined();
+    expect(providerOf('https://notlinkedin.com/oauth')).toBeUndefined();
+    expect(providerOf('ftp://accounts.google.com/o/oauth2/auth')).toBeUndefined();
+  });
+
+  it('matches a configured url by origin and path, over https too, and ignores one that is no http(s) url', () => {
+    expect(providerOf('https://sso.example/ms/authorize?x=1', { 'oauth2-microsoft': ['https://sso.example/ms/'] })).toBe('oauth2-microsoft');
+    expect(providerOf('https://sso.example/other/authorize', { 'oauth2-microsoft': ['https://sso.example/ms/'] })).toBeUndefined();
+    expect(providerOf('http://sso.example/ms/authorize', { 'oauth2-microsoft': ['not a url', 'ftp://sso.example/ms/'] })).toBeUndefined();
+    expect(providerOf('http://sso.example/ms/authorize', { 'oauth2-microsoft': ['not a url', 'http://sso.example/ms/'] })).toBe('oauth2-microsoft');
+    // the configured urls come before the well-known hosts
+    expect(providerOf('https://accounts.google.com/o/oauth2/auth', { 'oauth2-linkedin': ['https://accounts.google.com/o/'] })).toBe('oauth2-linkedin');
+  });
+
+  it('draws the verifier from bytes below 248 only, each byte modulo 62', () => {
+    // 0 → A, 61 → 9, 62 → A, 247 → 9; 248 and 255 are redrawn
+    const source = (n: number) => Uint8Array.from({ length: n }, (_, i) => [0, 61, 62, 247, 248, 255][i % 6]!);
+    expect(pkceVerifier(source)).toBe('A9A9'.repeat(24));
+    const letters = (n: number) => Uint8Array.from({ length: n }, (_, i) => i % 62);
+    expect(pkceVerifier(letters)).toBe(`${PKCE_ALPHABET}${PKCE_ALPHABET.slice(0, 34)}`);
+  });
+
+  it('writes base64url without padding', () => {
+    expect(base64Url(Uint8Array.of(0xfb, 0xff, 0xbf))).toBe('-_-_');
+    expect(base64Url(Uint8Array.of(0xfb, 0xff, 0xbf, 0xfb, 0xff, 0xbf))).toBe('-_-_-_-_');
+    expect(base64Url(Uint8Array.of(0xfb, 0xff))).toBe('-_8');
+    expect(base64Url(Uint8Array.of(0xfb))).toBe('-w');
+    expect(base64Url(new Uint8Array(0))).toBe('');
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 64 }), (bytes) => {
+      expect(base64Url(bytes)).toBe(Buffer.from(bytes).toString('base64url'));
+    }));
+  });
+
+  it('writes every code-flow parameter of the authorization request', () => {
+    const url = new URL(
+      authorizationRequestUrl({
+        authorizationUrl: 'https://accounts.google.com/o/oauth2/auth?prompt=none&hd=example.com',
+        clientId: 'cid',
+        redirectUri: 'http://localhost:8080/oauth',
+        scope: 'a b',
+        state: 's1',
+        codeChallenge: 'ch',
+      }),
+    );
+    expect(`${url.origin}${url.pathname}`).toBe('https://accounts.google.com/o/oauth2/auth');
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      hd: 'example.com',
+      response_type: 'code',
+      client_id: 'cid',
+      redirect_uri: 'http://localhost:8080/oauth',
+      scope: 'a b',
+      state: 's1',
+      code_challenge: 'ch',
+      code_challenge_method: 'S256',
+      access_type: 'offline',
+      prompt: 'consent',
+    });
+    expect([...url.searchParams.keys()]).toHaveLength(10);
+  });
+
+  it('reads an empty error, and a code without a state', () => {
+    expect(readPopupReturn('?error=')).toEqual({ error: '' });
+    expect(readPopupReturn('?code=abc')).toEqual({ code: 'abc', state: null });
+    expect(readPopupReturn('?state=s')).toBeUndefined();
+  });
+
+  it('names the parts of an OAUTH setting after it', () => {
+    expect(oauthKey('google', 'access_token')).toBe('google.access_token');
+    expect(oauthKey('oauth', 'expires_at')).toBe('oauth.expires_at');
+  });
+
+  it('needs a url and a scope that are not blank', () => {
+    expect(isAuthorizationRequired(' ', 'drive')).toBe(false);
+    expect(isAuthorizationRequired('https://x.example/auth', undefined)).toBe(false);
+    expect(isAuthorizationRequired(' https://x.example/auth ', ' drive ')).toBe(true);
+  });
+
+  it('tells health at the edges: expiring up to and at the warning, expired at and past now', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    const at = (ms: number) => credentialHealth({ connected: true, expiresAt: new Date(ms).toISOString() }, now);
+    expect(at(now + OAUTH_EXPIRY_WARNING_MS)).toBe('expiring');
+    expect(at(now + 1)).toBe('expiring');
+    expect(at(now - 1)).toBe('expired');
+    expect(OAUTH_EXPIRY_WARNING_MS).toBe(600_000);
+    expect(credentialHealth({ connected: true, expiresAt: '' }, now)).toBe('valid');
+    expect(credentialHealth({ connected: true, expiresAt: null }, now)).toBe('valid');
+    expect(credentialHealth({ connected: false }, now)).toBe('none');
+  });
+
+  it('reads expires_in up to ten years, as a number or nine digits of text', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    const tenYears = 10 * 365 * 24 * 3600;
+    expect(expiryOf(1, now)).toBe('2026-01-01T00:00:01.000Z');
+    expect(expiryOf(tenYears, now)).toBe(new Date(now + tenYears * 1000).toISOString());
+    expect(expiryOf(tenYears + 1, now)).toBeUndefined();
+    expect(expiryOf('1', now)).toBe('2026-01-01T00:00:01.000Z');
+    expect(expiryOf('099999999', now)).toBe(new Date(now + 99_999_999_000).toISOString());
+    for (const bad of ['1000000000', ' 60', '60 ', '6 0', '', '-60', '60s', '0']) expect(expiryOf(bad, now)).toBeUndefined();
+  });
+
+  it('fills view, profile and every customer setting', () => {
+    expect(pickerOf('profile_id')).toBe('analytics');
+    expect(pickerOf('customer_id')).toBe('ads');
+    expect(pickerOf('login_customer_id')).toBe('ads');
+    expect(pickerOf('Spreadsheet_id')).toBeUndefined();
   });
 });

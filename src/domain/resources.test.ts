@@ -8,6 +8,7 @@ import {
   apiKeySchema,
   apiKeysCollectionSchema,
   channelSchema,
+  commentWriteSchema,
   dataComponentSchema,
   dataComponentsCollectionSchema,
   dataPluginSchema,
@@ -257,5 +258,16 @@ describe('Lab resource schemas (spec 001 §3)', () => {
   ])('names the wrong field: %s', (_label, result, field) => {
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.issues.map((issue) => issue.field)).toContain(field);
+  });
+});
+
+describe('comment write body', () => {
+  it('takes a message with text in it, as written', () => {
+    expect(parseWith(commentWriteSchema, { message: '  Looks right  ', datasetId: 'd1' })).toEqual({ ok: true, value: { message: '  Looks right  ', datasetId: 'd1' } });
+    expect(parseWith(commentWriteSchema, { message: 'x', datasetId: 'd1', parentId: 'c1' })).toEqual({ ok: true, value: { message: 'x', datasetId: 'd1', parentId: 'c1' } });
+  });
+
+  it.each(['', ' ', ' \n\t '])('refuses the blank message %j as required', (message) => {
+    expect(parseWith(commentWriteSchema, { message, datasetId: 'd1' })).toEqual({ ok: false, issues: [{ field: 'message', message: 'Message is required' }] });
   });
 });

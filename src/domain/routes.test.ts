@@ -394,3 +394,47 @@ describe('labReturnPath', () => {
     );
   });
 });
+
+describe('routes, checked by hand: missing values, query edges and the areas', () => {
+  it('goes to the landing when a segment value is missing, and writes an empty splat as nothing', () => {
+    // the typed signature requires them; a caller past the types still gets no wrong link
+    expect(build('feed', {})).toBe('/');
+    expect(build('pipeline', { workspaceId: 'w1' })).toBe('/');
+    expect(build('dataset', { workspaceId: 'w1' })).toBe('/l/w1/dataset/');
+    expect(build('datasetShortcut', {})).toBe('/dataset/');
+  });
+
+  it('reads no query from a path without a question mark, even with & and = in a segment', () => {
+    const match = parseRoute('/l/a&search=x/explore');
+    expect(match).toEqual({ name: 'explore', params: { workspaceId: 'a&search=x' }, query: {} });
+    expect(parseRoute('/lab/w&tab=1/dataplugins#type=LOADER')).toEqual({ name: 'dataplugins', params: { workspaceId: 'w&tab=1' }, query: {} });
+  });
+
+  it('ends the query at the fragment', () => {
+    expect(parseRoute('/l/w/explore?search=a#b')?.query).toEqual({ search: 'a' });
+    expect(parseRoute('/lab/w/dataplugins?tab=1#&type=LOADER')?.query).toEqual({ tab: '1' });
+  });
+
+  it('names an area only with a workspace in it', () => {
+    expect(areaOf('')).toBeUndefined();
+    expect(areaOf('/')).toBeUndefined();
+    expect(areaOf('/l')).toBeUndefined();
+    expect(areaOf('/lab')).toBeUndefined();
+    expect(areaOf('/lab/')).toBeUndefined();
+    expect(areaOf('/l//feed')).toBeUndefined();
+    expect(areaOf('/lab/w1')).toEqual({ area: 'lab', workspaceId: 'w1' });
+    expect(areaOf('/LAB/w1/x')).toEqual({ area: 'lab', workspaceId: 'w1' });
+    expect(areaOf('/w/w1')).toBeUndefined();
+  });
+
+  it('leads back only to an absolute, lower-case /lab/ path with no dot segment', () => {
+    for (const labReturnTo of ['lab/w1/pipelines', '/LAB/w1/pipelines', '/lab/w1/./pipelines', '/lab/w1/.', '/lab/w1/..', '/lab/w1/pipelines/..', '/lab/w1/..?x', '/lab/w1/.#x']) {
+      expect(labReturnPath({ labReturnTo })).toBeNull();
+    }
+  });
+
+  it('keeps a Lab path with a doubled slash after /lab/, which stays in the Lab', () => {
+    expect(labReturnPath({ labReturnTo: '/lab/w1/pipelines//' })).toBe('/lab/w1/pipelines//');
+    expect(labReturnPath({ labReturnTo: '/lab/w1//pipelines' })).toBe('/lab/w1//pipelines');
+  });
+});
