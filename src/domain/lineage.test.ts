@@ -282,3 +282,342 @@ describe('columnLineage on generated queries', () => {
     );
   });
 });
+
+// ---- rule by rule, each answer written out in full ------------------------------------------------
+
+/** One output column as the lineage answers it. */
+const col = (name: string, sources: { table: string; column: string; kind: 'direct' | 'transformation' | 'aggregation' }[] = [], unresolved: string[] = []) => {
+  const order = ['direct', 'transformation', 'aggregation'];
+  const kind = sources.length === 0 ? null : sources.map((s) => s.kind).reduce((a, b) => (order.indexOf(a) >= order.indexOf(b) ? a : b));
+  return { name, kind, sources, unresolved };
+};
+const src = (table: string, column: string, kind: 'direct' | 'transformation' | 'aggregation' = 'direct') => ({ table, column, kind });
+
+describe('columnLineage, rule by rule', () => {
+  it('keeps the strongest kind of a column read twice, names an unplaced reference once, and takes the column kind from the strongest source', async () => {
+    expect(await lineage('SELECT sum(amount) + amount AS s FROM orders')).toEqual({ columns: [col('s', [src('orders', 'amount', 'aggregation')])], tables: ['orders'] });
+    expect(await lineage('SELECT a + a AS t FROM mystery m, other')).toEqual({ columns: [col('t', [], ['a'])], tables: ['mystery', 'other'] });
+    const { columns } = await lineage('SELECT sum(id) + amount AS m FROM orders');
+    expect(columns).toEqual([{ name: 'm', kind: 'aggregation', sources: [src('orders', 'id', 'aggregation'), src('orders', 'amount', 'transformation')], unresolved: [] }]);
+  });
+
+  it('carries unresolved references and unknown columns out of a subquery', async () => {
+    expect((await lineage('SELECT s.v FROM (SELECT a AS v FROM mystery m, other) s')).columns).toEqual([col('v', [], ['a'])]);
+    expect((await lineage('SELECT s.x FROM (SELECT * FROM mystery) s')).columns).toEqual([col('x', [src('mystery', 'x')])]);
+    // the same unknown table twice is still one table to place a column in
+    expect((await lineage('SELECT s.x FROM (SELECT m.*, m.* FROM mystery m) s')).columns).toEqual([col('x', [src('mystery', 'x')])]);
+    // a subquery over two unknown tables: a qualified column of it cannot be placed
+    expect((await lineage('SELECT j.x FROM (mystery CROSS JOIN other) AS j')).columns).toEqual([col('x', [], ['j.x'])]);
+    // a CTE over an unknown table
+    expect((await lineage('WITH w AS (SELECT * FROM mystery) SELECT w.x FROM w')).columns).toEqual([col('x', [src('mystery', 'x')])]);
+  });
+
+  it('reads a star column of a set operation as the unknown columns of its tables', async () => {
+    expect((await lineage('SELECT w.x FROM (SELECT * FROM mystery UNION ALL SELECT * FROM mystery) w')).columns).toEqual([col('x', [src('mystery', 'x')])]);
+    expect((await lineage('SELECT w.x FROM (SELECT 1 AS a UNION ALL SELECT * FROM mystery) w')).columns).toEqual([col('x', [src('mystery', 'x')])]);
+    // a right side with fewer columns (PostgreSQL refuses it later; the lineage does not throw)
+    expect((await lineage('SELECT id, name FROM customers UNION SELECT id FROM orders')).columns).toEqual([
+      col('id', [src('customers', 'id'), src('orders', 'id')]),
+      col('name', [src('customers', 'name')]),
+    ]);
+  });
+
+  it('looks a CTE up through the WITH clauses around a subquery, and a CTE reads the table it shadows', async () => {
+    expect((await lineage('WITH a AS (SELECT name FROM customers) SELECT s.name FROM (WITH b AS (SELECT 1 AS one) SELECT a.name FROM a, b) s')).columns).toEqual([
+      col('name', [src('customers', 'name')]),
+    ]);
+    // not RECURSIVE: the CTE's own name inside it is the table
+    expect(await lineage('WITH customers AS (SELECT name AS id, id AS name FROM customers) SELECT id FROM customers')).toEqual({ columns: [col('id', [src('customers', 'name')])], tables: ['customers'] });
+    // renamed in FROM
+    expect((await lineage('WITH w AS (SELECT id, name FROM customers) SELECT a, name FROM w AS x(a)')).columns).toEqual([col('a', [src('customers', 'id')]), col('name', [src('customers', 'name')])]);
+    // schema-qualified names are tables, never CTEs
+    expect(await lineage('WITH orders AS (SELECT 1 AS amount) SELECT amount FROM public.orders')).toEqual({ columns: [col('amount', [src('public.orders', 'amount')])], tables: ['public.orders'] });
+    expect(await lineage('SELECT amount FROM db.public.orders')).toEqual({ columns: [col('amount', [src('db.public.orders', 'amount')])], tables: ['db.public.orders'] });
+  });
+
+  it('runs a recursive CTE until its sources stop growing, and reads a RECURSIVE one without a union once', async () => {
+    // each round moves every column one place: after two rounds each reads all three
+    const all = [src('orders', 'id'), src('orders', 'customer_id'), src('orders', 'amount')];
+    expect((await lineage('WITH RECURSIVE r(a, b, c) AS (SELECT id, customer_id, amount FROM orders UNION ALL SELECT b, c, a FROM r) SELECT a FROM r')).columns).toEqual([col('a', all)]);
+    expect(await lineage('WITH RECURSIVE r AS (SELECT amount FROM orders) SELECT amount FROM r')).toEqual({ columns: [col('amount', [src('orders', 'amount')])], tables: ['orders'] });
+  });
+
+  it('reads a data-modifying CTE as no columns and no tables', async () => {
+    expect(await lineage('WITH d AS (DELETE FROM orders WHERE id IN (SELECT customer_id FROM events) RETURNING id) SELECT * FROM d')).toEqual({ columns: [], tables: [] });
+    expect(await lineage('WITH d AS (DELETE FROM orders RETURNING id) SELECT d.id, amount FROM d, orders')).toEqual({ columns: [col('id', [], ['d.id']), col('amount', [src('orders', 'amount')])], tables: ['orders'] });
+  });
+
+  it('names the tables read by subqueries in every clause, though those clauses choose rows only', async () => {
+    const sql = `SELECT DISTINCT ON ((SELECT 1 FROM t1)) o.id FROM orders o
+      JOIN customers c ON c.id IN (SELECT customer_id FROM t2)
+      WHERE o.id IN (SELECT id FROM t3)
+      GROUP BY o.id, (SELECT 1 FROM t4)
+      HAVING count(*) > (SELECT 1 FROM t5)
+      WINDOW w AS (PARTITION BY (SELECT 1 FROM t6))
+      ORDER BY (SELECT 1 FROM t7)
+      LIMIT (SELECT 1 FROM t8) OFFSET (SELECT 1 FROM t9)`;
+    expect(await lineage(sql)).toEqual({ columns: [col('id', [src('orders', 'id')])], tables: ['customers', 'orders', 't1', 't2', 't3', 't4', 't5', 't6', 't7', 't8', 't9'] });
+  });
+
+  it('reads FROM items: a table sample, XMLTABLE, a function, a subquery without an alias, VALUES', async () => {
+    expect(await lineage('SELECT amount FROM orders TABLESAMPLE SYSTEM (10)')).toEqual({ columns: [col('amount', [src('orders', 'amount')])], tables: ['orders'] });
+    expect(await lineage("SELECT x.a FROM XMLTABLE((SELECT '/r' FROM paths) PASSING doc COLUMNS a int) x")).toEqual({ columns: [col('a', [], ['x.a'])], tables: ['paths'] });
+    expect(await lineage("SELECT o.amount FROM XMLTABLE('/r' PASSING '<r/>' COLUMNS a int), orders o")).toEqual({ columns: [col('amount', [src('orders', 'amount')])], tables: ['orders'] });
+    expect(await lineage('SELECT o.amount FROM (SELECT 1 AS one), orders o')).toEqual({ columns: [col('amount', [src('orders', 'amount')])], tables: ['orders'] });
+    expect(await lineage('SELECT o.amount FROM coalesce(1, 2), orders o')).toEqual({ columns: [col('amount', [src('orders', 'amount')])], tables: ['orders'] });
+    // a function's column is named by its alias, its renames, else the function
+    expect((await lineage('SELECT * FROM generate_series(1, 3)')).columns).toEqual([col('generate_series')]);
+    expect((await lineage('SELECT * FROM generate_series(1, 3) AS n')).columns).toEqual([col('n')]);
+    expect((await lineage('SELECT * FROM generate_series(1, 3) AS g(x)')).columns).toEqual([col('x')]);
+    expect((await lineage('SELECT * FROM generate_series(1, 3) WITH ORDINALITY')).columns).toEqual([col('generate_series'), col('ordinality')]);
+    expect((await lineage('SELECT * FROM generate_series(1, 3) WITH ORDINALITY AS g(a, b)')).columns).toEqual([col('a'), col('b')]);
+    expect((await lineage('SELECT * FROM current_date, localtimestamp(2)')).columns).toEqual([col('current_date'), col('localtimestamp')]);
+    expect((await lineage('SELECT g.g FROM orders o, generate_series(1, o.id) AS g')).columns).toEqual([col('g', [src('orders', 'id', 'transformation')])]);
+    // VALUES: columnN, and an outer query's columns seen from inside
+    expect((await lineage("SELECT * FROM (VALUES (1, 'a')) v")).columns).toEqual([col('column1'), col('column2')]);
+    expect((await lineage('SELECT (SELECT v.x FROM (VALUES (o.amount)) v(x)) AS y FROM orders o')).columns).toEqual([col('y', [src('orders', 'amount')])]);
+  });
+
+  it('lets a subquery that is not LATERAL see the enclosing query, not the items before it', async () => {
+    expect((await lineage('SELECT (SELECT s.v FROM customers o, (SELECT o.amount AS v) s) AS x FROM orders o')).columns).toEqual([col('x', [src('orders', 'amount')])]);
+  });
+
+  it('places the columns of an unknown table renamed by its alias nowhere', async () => {
+    expect(await lineage('SELECT x, m.y FROM mystery AS m(x, y)')).toEqual({ columns: [col('x', [], ['m.x']), col('y', [], ['m.y'])], tables: ['mystery'] });
+  });
+
+  it('merges the columns of USING and NATURAL joins by the join type', async () => {
+    expect((await lineage('SELECT * FROM orders FULL JOIN events USING (id)')).columns).toEqual([
+      col('id', [src('orders', 'id', 'transformation'), src('events', 'id', 'transformation')]),
+      col('customer_id', [src('orders', 'customer_id')]),
+      col('amount', [src('orders', 'amount')]),
+      col('created', [src('orders', 'created')]),
+      col('customer_id', [src('events', 'customer_id')]),
+      col('kind', [src('events', 'kind')]),
+      col('at', [src('events', 'at')]),
+    ]);
+    expect((await lineage('SELECT id FROM mystery FULL JOIN other USING (id)')).columns).toEqual([col('id', [src('mystery', 'id', 'transformation'), src('other', 'id', 'transformation')])]);
+    expect((await lineage('SELECT id FROM orders FULL JOIN (mystery CROSS JOIN other) USING (id)')).columns).toEqual([col('id', [src('orders', 'id', 'transformation')])]);
+    expect((await lineage('SELECT customer_id FROM orders RIGHT JOIN events USING (customer_id)')).columns).toEqual([col('customer_id', [src('events', 'customer_id')])]);
+    expect((await lineage('SELECT customer_id FROM orders LEFT JOIN events USING (customer_id)')).columns).toEqual([col('customer_id', [src('orders', 'customer_id')])]);
+    expect((await lineage('SELECT id FROM mystery JOIN orders USING (id)')).columns).toEqual([col('id', [src('mystery', 'id')])]);
+    expect((await lineage('SELECT id FROM orders RIGHT JOIN mystery USING (id)')).columns).toEqual([col('id', [src('mystery', 'id')])]);
+    expect((await lineage('SELECT id FROM (mystery CROSS JOIN other) JOIN orders USING (id)')).columns).toEqual([col('id', [], ['id'])]);
+    // an ON join keeps both sides' columns of the same name
+    expect((await lineage('SELECT * FROM orders o JOIN events e ON true')).columns.map((c) => c.name)).toEqual(['id', 'customer_id', 'amount', 'created', 'id', 'customer_id', 'kind', 'at']);
+    // an aliased join renames its columns in order, the merged ones first
+    expect((await lineage('SELECT j.a, j.b, j.created FROM (orders JOIN events USING (id)) AS j(a, b)')).columns).toEqual([
+      col('a', [src('orders', 'id')]),
+      col('b', [src('orders', 'customer_id')]),
+      col('created', [src('orders', 'created')]),
+    ]);
+  });
+
+  it('reads through a join: an unknown side, a qualified side, a star of one side', async () => {
+    expect((await lineage('SELECT x FROM mystery m JOIN customers c ON true')).columns).toEqual([col('x', [src('mystery', 'x')])]);
+    expect((await lineage('SELECT c.name FROM mystery m JOIN customers c ON true')).columns).toEqual([col('name', [src('customers', 'name')])]);
+    expect((await lineage('SELECT c.* FROM orders o JOIN customers c ON true')).columns).toEqual([col('id', [src('customers', 'id')]), col('name', [src('customers', 'name')]), col('country', [src('customers', 'country')])]);
+    expect((await lineage('SELECT z.* FROM orders')).columns).toEqual([col('*', [], ['z.*'])]);
+  });
+
+  it('reads a whole row as every column of it, and an outer column when the inner FROM lacks it', async () => {
+    expect((await lineage('SELECT c FROM customers c')).columns).toEqual([col('c', [src('customers', 'id', 'transformation'), src('customers', 'name', 'transformation'), src('customers', 'country', 'transformation')])]);
+    expect((await lineage('SELECT (SELECT amount FROM customers LIMIT 1) AS a FROM orders')).columns).toEqual([col('a', [src('orders', 'amount')])]);
+    // two unknown tables inside: the outer query is not asked
+    expect((await lineage('SELECT (SELECT amount FROM mystery, other) AS a FROM orders')).columns).toEqual([col('a', [], ['amount'])]);
+    expect((await lineage('SELECT z.a FROM orders')).columns).toEqual([col('a', [], ['z.a'])]);
+  });
+
+  it('marks user-defined aggregates by DISTINCT, ORDER BY and FILTER, and reads their order and filter', async () => {
+    expect((await lineage('SELECT my_agg(DISTINCT amount) AS x FROM orders')).columns).toEqual([col('x', [src('orders', 'amount', 'aggregation')])]);
+    expect((await lineage('SELECT my_agg(amount ORDER BY created) AS x FROM orders')).columns).toEqual([col('x', [src('orders', 'amount', 'aggregation'), src('orders', 'created', 'aggregation')])]);
+    expect((await lineage('SELECT my_agg(amount) FILTER (WHERE id > 0) AS x FROM orders')).columns).toEqual([col('x', [src('orders', 'amount', 'aggregation'), src('orders', 'id', 'aggregation')])]);
+    expect((await lineage('SELECT sum(amount) FILTER (WHERE id > 0) OVER () AS x FROM orders')).columns).toEqual([col('x', [src('orders', 'amount', 'aggregation'), src('orders', 'id', 'aggregation')])]);
+    expect((await lineage('SELECT my_fn(amount) AS x FROM orders')).columns).toEqual([col('x', [src('orders', 'amount', 'transformation')])]);
+  });
+
+  it('reads subqueries by their link: IN compares, ARRAY collects, EXISTS reads nothing', async () => {
+    expect((await lineage('SELECT amount IN (SELECT customer_id FROM events) AS x FROM orders')).columns).toEqual([
+      col('x', [src('orders', 'amount', 'transformation'), src('events', 'customer_id', 'transformation')]),
+    ]);
+    expect(await lineage('SELECT ARRAY(SELECT amount FROM orders) AS a')).toEqual({ columns: [col('a', [src('orders', 'amount', 'aggregation')])], tables: ['orders'] });
+    expect(await lineage('SELECT EXISTS (SELECT amount FROM orders) AS e')).toEqual({ columns: [col('e')], tables: ['orders'] });
+    expect(await lineage('SELECT (SELECT FROM orders) AS x')).toEqual({ columns: [col('x')], tables: ['orders'] });
+    // values under nodes the parser writes without a type (a JSON value) are computed
+    expect((await lineage("SELECT json_object('k' VALUE amount) AS j FROM orders")).columns).toEqual([col('j', [src('orders', 'amount', 'transformation')])]);
+  });
+
+  it('names more unnamed columns as PostgreSQL does', async () => {
+    const { columns } = await lineage(
+      `SELECT amount + 1, (ARRAY[amount])[1], (c).country, name COLLATE "C", GROUPING(country), ARRAY(SELECT 1), amount IN (SELECT id FROM customers),
+        (o.*)::text, CASE WHEN true THEN 1 END::text, CASE WHEN true THEN 'a' ELSE 'b'::text END, ROW(1, 2), least(1, 2), current_time(2),
+        xmlconcat('<a/>', '<b/>'), xmlelement(name x), xmlforest(1 AS a), xmlparse(document '<a/>'), xmlpi(name p), xmlroot('<a/>', version '1.0'),
+        xmlserialize(document '<a/>' AS text), '<a/>' IS DOCUMENT
+      FROM orders o, customers c GROUP BY country`,
+    );
+    expect(columns.map((c) => c.name)).toEqual([
+      '?column?', 'array', 'country', 'name', 'grouping', 'array', '?column?', 'text', 'text', 'case', 'row', 'least', 'current_time',
+      'xmlconcat', 'xmlelement', 'xmlforest', 'xmlparse', 'xmlpi', 'xmlroot', 'xmlserialize', '?column?',
+    ]);
+  });
+
+  it('reads the statement, or its SelectStmt, as it reads the whole parse result', async () => {
+    const tree = (await parse('SELECT o.amount, c.name FROM orders o JOIN customers c ON c.id = o.customer_id')) as { stmts: [{ stmt: { SelectStmt: Record<string, unknown> } }] };
+    const expected = { columns: [col('amount', [src('orders', 'amount')]), col('name', [src('customers', 'name')])], tables: ['customers', 'orders'] };
+    expect(columnLineage(tree.stmts[0].stmt, KNOWN)).toEqual(expected);
+    expect(columnLineage(tree.stmts[0].stmt.SelectStmt, KNOWN)).toEqual(expected);
+    // a body without the set operation's 'op' still reads as a SELECT
+    const { op: _op, ...withoutOp } = tree.stmts[0].stmt.SelectStmt;
+    expect(columnLineage(withoutOp, KNOWN)).toEqual(expected);
+    // a set operation's body: op, larg and rarg only
+    const union = (await parse('SELECT id FROM orders UNION SELECT id FROM events')) as { stmts: [{ stmt: { SelectStmt: Record<string, unknown> } }] };
+    expect(columnLineage(union.stmts[0].stmt.SelectStmt, KNOWN)).toEqual({ columns: [col('id', [src('orders', 'id'), src('events', 'id')])], tables: ['events', 'orders'] });
+    // a VALUES body without 'op'
+    const values = (await parse('VALUES (1)')) as { stmts: [{ stmt: { SelectStmt: Record<string, unknown> } }] };
+    const { op: _valuesOp, ...valuesWithoutOp } = values.stmts[0].stmt.SelectStmt;
+    expect(columnLineage(valuesWithoutOp, KNOWN)).toEqual({ columns: [col('column1')], tables: [] });
+    // another statement's body, even one with a subquery, is no SELECT
+    const deletion = (await parse('DELETE FROM orders WHERE id IN (SELECT customer_id FROM events)')) as { stmts: [{ stmt: { DeleteStmt: unknown } }] };
+    expect(columnLineage(deletion.stmts[0].stmt.DeleteStmt, KNOWN)).toEqual({ columns: [], tables: [] });
+  });
+});
+
+// ---- trees the parser does not make, read defensively ---------------------------------------------
+
+type Json = Record<string, unknown>;
+/** The SelectStmt body of a parse, to be bent by a test. */
+async function selectBody(sql: string): Promise<Json> {
+  const tree = (await parse(sql)) as { stmts: [{ stmt: { SelectStmt: Json } }] };
+  return tree.stmts[0].stmt.SelectStmt;
+}
+const at = (node: unknown, ...path: (string | number)[]): Json => path.reduce<Json>((n, key) => (n as Record<string | number, Json>)[key]!, node as Json);
+
+describe('columnLineage on bent trees', () => {
+  it('takes a name only when it is text, and skips list items that are no ResTarget', async () => {
+    const body = await selectBody('SELECT amount, id FROM orders');
+    at(body, 'targetList', 0, 'ResTarget')['name'] = 7;
+    body['targetList'] = [at(body, 'targetList', 0), { Garbage: at(body, 'targetList', 1, 'ResTarget') }];
+    expect(columnLineage(body, KNOWN)).toEqual({ columns: [col('amount', [src('orders', 'amount')])], tables: ['orders'] });
+  });
+
+  it('reads a reference without fields, a star without a named qualifier and a table without a name', async () => {
+    const body = await selectBody('SELECT x, m.* FROM mystery m');
+    at(body, 'targetList', 0, 'ResTarget', 'val', 'ColumnRef')['fields'] = [];
+    at(body, 'targetList', 1, 'ResTarget', 'val', 'ColumnRef', 'fields')[0] = { A_Const: { ival: { ival: 1 } } };
+    expect(columnLineage(body, KNOWN)).toEqual({ columns: [col('?column?', [src('mystery', '')]), col('*', [], ['.*'])], tables: ['mystery'] });
+    const nameless = await selectBody('SELECT * FROM orders');
+    at(nameless, 'fromClause', 0)['RangeVar'] = {};
+    expect(columnLineage(nameless, KNOWN)).toEqual({ columns: [col('*', [src('', '*')])], tables: [''] });
+  });
+
+  it('reads VALUES rows, CTEs, subqueries and functions that are not what they should be as nothing', async () => {
+    expect(columnLineage({ valuesLists: [null], op: 'SETOP_NONE' }, KNOWN)).toEqual({ columns: [], tables: [] });
+    // a CTE list item that is no CommonTableExpr defines nothing: 'orders' stays the table
+    const cte = await selectBody('WITH orders AS (SELECT name AS amount FROM customers) SELECT amount FROM orders');
+    const ctes = at(cte, 'withClause', 'ctes') as unknown as Json[];
+    ctes[0] = { Garbage: ctes[0]!['CommonTableExpr'] };
+    expect(columnLineage(cte, KNOWN)).toEqual({ columns: [col('amount', [src('orders', 'amount')])], tables: ['orders'] });
+    const subquery = await selectBody('SELECT s.x FROM (SELECT 1) s');
+    delete at(subquery, 'fromClause', 0, 'RangeSubselect')['subquery'];
+    expect(columnLineage(subquery, KNOWN)).toEqual({ columns: [col('x', [], ['s.x'])], tables: [] });
+    const fn = await selectBody('SELECT * FROM generate_series(1, 3)');
+    at(fn, 'fromClause', 0, 'RangeFunction')['functions'] = [null];
+    expect(columnLineage(fn, KNOWN)).toEqual({ columns: [col('?column?')], tables: [] });
+    const sublink = await selectBody('SELECT (SELECT 1)');
+    delete at(sublink, 'targetList', 0, 'ResTarget', 'val', 'SubLink')['subselect'];
+    expect(columnLineage(sublink, KNOWN)).toEqual({ columns: [col('?column?')], tables: [] });
+  });
+
+  it('reads an alias and a type name wrapped in their node types as bare ones', async () => {
+    const aliased = await selectBody('SELECT o.amount, 1::text FROM orders o');
+    const rangeVar = at(aliased, 'fromClause', 0, 'RangeVar');
+    rangeVar['alias'] = { Alias: rangeVar['alias'] };
+    const cast = at(aliased, 'targetList', 1, 'ResTarget', 'val', 'TypeCast');
+    cast['typeName'] = { TypeName: cast['typeName'] };
+    expect(columnLineage(aliased, KNOWN)).toEqual({ columns: [col('amount', [src('orders', 'amount')]), col('text')], tables: ['orders'] });
+  });
+
+  it('names a value function without its operator, and an XML function with an operator it does not know, by position', () => {
+    expect(columnLineage({ targetList: [{ ResTarget: { val: { SQLValueFunction: {} } } }], op: 'SETOP_NONE' }, KNOWN)).toEqual({ columns: [col('?column?')], tables: [] });
+    expect(columnLineage({ targetList: [{ ResTarget: { val: { XmlExpr: { op: 'toString' } } } }], op: 'SETOP_NONE' }, KNOWN)).toEqual({ columns: [col('?column?')], tables: [] });
+  });
+
+  it('reads a SELECT met bare inside an expression for the tables it reads', async () => {
+    const inner = await selectBody('SELECT at FROM events');
+    expect(columnLineage({ targetList: [{ ResTarget: { name: 'x', val: { SelectStmt: inner } } }], op: 'SETOP_NONE' }, KNOWN)).toEqual({ columns: [col('x')], tables: ['events'] });
+  });
+});
+
+// ---- the depth limit, level by level ---------------------------------------------------------------
+// Each step into a SELECT's list, FROM item, subquery, set operation side, join side or expression
+// part is one level; a reference past MAX_LINEAGE_DEPTH (400) is reported as '…', a FROM item or
+// SELECT past it is read as nothing.
+
+describe('columnLineage at its depth limit', () => {
+  it('follows an expression 400 levels down and no further', async () => {
+    // `amount + 1 + 1 …`: the select list is level 1, each `+` one more, the column one past the
+    // last `+`, and the operator's name (a list of names) two past it
+    const sum = (k: number) => `SELECT amount${' + 1'.repeat(k)} AS x FROM orders`;
+    expect(await lineage(sum(398))).toEqual({ columns: [col('x', [src('orders', 'amount', 'transformation')])], tables: ['orders'] });
+    expect(await lineage(sum(399))).toEqual({ columns: [col('x', [src('orders', 'amount', 'transformation')], ['…'])], tables: ['orders'] });
+    expect(await lineage(sum(400))).toEqual({ columns: [col('x', [], ['…'])], tables: ['orders'] });
+  });
+
+  it('reads scalar subqueries nested to the limit', async () => {
+    // each subquery is two levels (the select list, then the SELECT): the innermost at 2n, its column and FROM at 2n + 1
+    const nested = (n: number) => `SELECT ${'(SELECT '.repeat(n)}amount AS x FROM orders${') AS x'.repeat(n)}`;
+    expect(await lineage(nested(199))).toEqual({ columns: [col('x', [src('orders', 'amount')])], tables: ['orders'] });
+    expect(await lineage(nested(200))).toEqual({ columns: [col('x', [], ['…'])], tables: [] });
+  });
+
+  it('reads FROM items nested to the limit, a join side at level 400 and not a table sample’s table past it', async () => {
+    // each FROM subquery is two levels: the innermost SELECT at 398, its join at 399, the join's sides at 400
+    const inner = 'SELECT amount FROM events TABLESAMPLE SYSTEM (1) JOIN orders ON true';
+    const sql = `SELECT amount FROM ${'(SELECT amount FROM '.repeat(198)}(${inner}) s${') s'.repeat(198)}`;
+    expect(await lineage(sql)).toEqual({ columns: [col('amount', [src('orders', 'amount')])], tables: ['orders'] });
+  });
+
+  it('names a column by an expression 400 levels down and no further', async () => {
+    // `amount::text::text …`: the outermost cast is level 0, the column under k casts at level k
+    const casts = (k: number) => `SELECT amount${'::text'.repeat(k)} FROM orders`;
+    expect((await lineage(casts(400))).columns.map((c) => c.name)).toEqual(['amount']);
+    expect((await lineage(casts(401))).columns.map((c) => c.name)).toEqual(['text']);
+  });
+
+  it('names a column through collations, subscripts and CASE defaults 400 levels down and no further', async () => {
+    const names = async (sql: string) => (await lineage(sql)).columns.map((c) => c.name);
+    const collated = (k: number) => `SELECT amount${' COLLATE "C"'.repeat(k)} FROM orders`;
+    expect([...(await names(collated(400))), ...(await names(collated(401)))]).toEqual(['amount', '?column?']);
+    const subscripted = (k: number) => `SELECT ${'('.repeat(k)}amount${')[1]'.repeat(k)} FROM orders`;
+    expect([...(await names(subscripted(400))), ...(await names(subscripted(401)))]).toEqual(['amount', '?column?']);
+    const cased = (k: number) => `SELECT ${'CASE WHEN true THEN 1 ELSE '.repeat(k)}amount${' END'.repeat(k)} FROM orders`;
+    expect([...(await names(cased(400))), ...(await names(cased(401)))]).toEqual(['amount', 'case']);
+  });
+
+  it('does not reach a table 450 levels down through set operations, CTEs, WHERE, VALUES or joins on the right', async () => {
+    // each of these steps is one or two levels: 450 of them are past the limit whatever the start
+    // (the constant of the left side at level 401 is past it too: '…')
+    expect(await lineage(`${'SELECT 1 AS x UNION ('.repeat(450)}SELECT at AS x FROM events${')'.repeat(450)}`)).toEqual({ columns: [col('x', [], ['…'])], tables: [] });
+    expect(await lineage(`${'WITH w AS ('.repeat(450)}SELECT at FROM events${') SELECT * FROM w'.repeat(450)}`)).toEqual({ columns: [], tables: [] });
+    expect(await lineage(`${'SELECT 1 AS x WHERE EXISTS ('.repeat(450)}SELECT at FROM events${')'.repeat(450)}`)).toEqual({ columns: [col('x')], tables: [] });
+    // a VALUES item is one level, its subquery one more: the item at level 401 is '…'
+    expect(await lineage(`${'VALUES (('.repeat(450)}SELECT at FROM events${'))'.repeat(450)}`)).toEqual({ columns: [col('column1', [], ['…'])], tables: [] });
+    const rightDeep = (k: number): string => (k === 0 ? 'events CROSS JOIN orders' : `orders JOIN (${rightDeep(k - 1)}) ON true`);
+    expect(await lineage(`SELECT 1 AS x FROM ${rightDeep(450)}`)).toEqual({ columns: [col('x')], tables: ['orders'] });
+  });
+
+  it('counts three levels for a subquery in a join condition and two for an array element', async () => {
+    // SELECT, join, condition: 150 of them put the innermost SELECT at 450
+    const onExists = (k: number): string => (k === 0 ? 'SELECT 1 AS x FROM events' : `SELECT 1 AS x FROM orders JOIN customers ON EXISTS (${onExists(k - 1)})`);
+    expect(await lineage(onExists(150))).toEqual({ columns: [col('x')], tables: ['customers', 'orders'] });
+    // ARRAY[…] and its element list: 300 of them put the column at 601
+    expect(await lineage(`SELECT ${'ARRAY['.repeat(300)}amount${']'.repeat(300)} AS x FROM orders`)).toEqual({ columns: [col('x', [], ['…'])], tables: ['orders'] });
+  });
+
+  it('cuts a long chain of set operations and joins on its far side', async () => {
+    // the leftmost SELECT of 450 UNIONs is at level 450: cut, so every position (named by the left) is gone
+    expect(await lineage(`SELECT amount FROM events${' UNION ALL SELECT amount FROM orders'.repeat(450)}`)).toEqual({ columns: [], tables: ['orders'] });
+    // the leftmost table of 450 joins is at level 451
+    expect(await lineage(`SELECT 1 AS x FROM events${' JOIN orders ON true'.repeat(450)}`)).toEqual({ columns: [col('x')], tables: ['orders'] });
+  });
+});

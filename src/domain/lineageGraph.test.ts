@@ -217,3 +217,115 @@ describe('defaultLineageView and graphSummary', () => {
     expect(graphSummary(stale, 'X')).toBe('Lineage graph of X: 6 nodes; marked: table customers, dataset Top Customers by Revenue, dashboard Sales. The list view reads the same.');
   });
 });
+
+describe('datasetLineageGraph, node by node', () => {
+  // raw: loaded by Load from two extractors, its latest run failed, a model's input; mart: built by a
+  // model of raw (and of a table the lineage lacks) in a run of Load; side: built by a model outside any pipeline
+  const lineage: DatasetLineage = {
+    datasetId: 'ds',
+    title: 'DS',
+    status: 'failed',
+    columns: [
+      { name: 'total', kind: 'aggregation', status: 'failed', sources: [{ table: 'mart', column: 'amount', kind: 'aggregation' }, { table: 'gone', column: 'x', kind: 'direct' }], unresolved: [] },
+      { name: 'hidden', kind: 'direct', status: 'fresh', sources: [{ table: 'side', column: 'y', kind: 'direct' }], unresolved: [] },
+    ],
+    tables: [
+      lineageTable('raw', {
+        status: 'failed',
+        upstream: true,
+        extractors: [{ name: 'tap-csv', plugin: 'tap-csv' }, { name: 'shop', plugin: 'tap-postgres' }],
+        pipeline: { id: 'p1', name: 'Load' },
+        loadedBy: { id: 'j1', status: 'COMPLETE' },
+        latestRun: { id: 'j2', status: 'ERROR' },
+      }),
+      lineageTable('mart', { stream: null, loadedBy: null, latestRun: null, extractors: [], pipeline: { id: 'p1', name: 'Load' }, model: { name: 'mart_model', inputs: ['raw', 'ghost'], run: null } }),
+      lineageTable('side', { status: 'unloaded', stream: null, loadedBy: null, latestRun: null, extractors: [], pipeline: null, model: { name: 'side_model', inputs: [], run: { id: 'j3', status: 'COMPLETE' } } }),
+    ],
+    dashboards: [{ title: 'Board', status: 'failed', datasets: [] }],
+    _links: {},
+  };
+  const n = (id: string, kind: string, name: string, facts: string[], status: string | null, marked: boolean, focus = false) => ({ id, kind, name, facts, status, marked, focus });
+  const e = (from: string, to: string, column = false, label: string | null = null) => ({ from, to, column, label });
+
+  it('builds every node with its facts, status, marking and focus, and every edge once', () => {
+    expect(datasetLineageGraph(lineage, new Set([0]))).toEqual({
+      nodes: [
+        n('s0', 'source', 'tap-csv', [], null, false),
+        n('s1', 'source', 'tap-postgres (shop)', [], null, false),
+        n('p0', 'pipeline', 'Load', ['Last run: Error'], 'failed', true),
+        n('t0', 'table', 'raw', ['Stream: raw', 'Loaded by run: Complete', 'Last run failed'], 'failed', true),
+        n('t1', 'table', 'mart', ['Fresh'], 'fresh', true),
+        n('m0', 'model', 'mart_model', [], null, true),
+        n('t2', 'table', 'side', ['Not loaded by a pipeline'], 'unloaded', false),
+        n('m1', 'model', 'side_model', ['Built by run: Complete'], null, false),
+        n('d0', 'dataset', 'DS', ['Last run failed'], 'failed', true, true),
+        n('c0', 'column', 'total', ['Last run failed'], 'failed', true),
+        n('tc0_0', 'tableColumn', 'mart.amount', [], null, true),
+        n('tc0_1', 'tableColumn', 'gone.x', [], null, false),
+        n('b0', 'dashboard', 'Board', ['Last run failed'], 'failed', true),
+      ],
+      edges: [
+        e('s0', 'p0'),
+        e('s1', 'p0'),
+        e('p0', 't0'),
+        e('p0', 'm0'),
+        e('m0', 't1'),
+        e('m1', 't2'),
+        e('t0', 'm0'),
+        e('t1', 'd0'),
+        e('t2', 'd0'),
+        e('t1', 'tc0_0', true),
+        e('tc0_0', 'c0', true, 'Aggregated'),
+        e('tc0_1', 'c0', true, 'Copied'),
+        e('c0', 'd0', true),
+        e('d0', 'b0'),
+      ],
+    });
+  });
+
+  it('focuses the store browser’s table and none of its readers', () => {
+    const graph = tableLineageGraph({ name: 'raw', status: 'fresh', table: lineageTable('raw', { extractors: [] }), datasets: [], dashboards: [], _links: {} });
+    expect(graph.nodes).toEqual([n('p0', 'pipeline', 'Demo sales data', ['Last run: Complete'], null, false), n('t0', 'table', 'raw', ['Stream: raw', 'Loaded by run: Complete', 'Fresh'], 'fresh', false, true)]);
+  });
+});
+
+describe('mermaidText, line by line', () => {
+  it('draws a source and a dashboard rounded, a table as a cylinder, the rest square, then the edges and the classes', () => {
+    const node = (id: string, kind: LineageGraph['nodes'][number]['kind'], name: string, marked = false, focus = false) => ({ id, kind, name, facts: [], status: null, marked, focus });
+    const graph: LineageGraph = {
+      nodes: [node('s0', 'source', 'a'), node('p0', 'pipeline', 'b'), node('t0', 'table', 'c'), node('b0', 'dashboard', 'd'), node('c0', 'column', 'e', true, true), node('tc0_0', 'tableColumn', 'f')],
+      edges: [
+        { from: 's0', to: 'p0', column: false, label: null },
+        { from: 't0', to: 'c0', column: true, label: 'Copied' },
+      ],
+    };
+    expect(mermaidText(graph)).toBe(
+      [
+        'flowchart LR',
+        '  s0("Source<br/>a")',
+        '  p0["Pipeline<br/>b"]',
+        '  t0[("Table<br/>c")]',
+        '  b0("Dashboard<br/>d")',
+        '  c0["Column<br/>e<br/>Marked#58; upstream failed or stale"]',
+        '  tc0_0["Table column<br/>f"]',
+        '  s0 --> p0',
+        '  t0 ==>|"Copied"| c0',
+        '  classDef marked fill:#fde7e9,stroke:#c50f1f,stroke-width:3px,stroke-dasharray:6,color:#3b0509',
+        '  classDef focus stroke-width:3px',
+        '  classDef column fill:#ebf3fc,stroke:#0f6cbd',
+        '  class c0,tc0_0 column',
+        '  class c0 focus',
+        '  class c0 marked',
+        '',
+      ].join('\n'),
+    );
+    expect(nodeLines(node('p0', 'pipeline', 'b'))).toEqual(['Pipeline', 'b']);
+    expect(graphSummary({ nodes: [node('p0', 'pipeline', 'b')], edges: [] }, 'X')).toBe('Lineage graph of X: 1 node, none marked. The list view reads the same.');
+  });
+
+  it('writes a space at either end of a label as an entity, and keeps inner ones', () => {
+    expect(mermaidLabel(' a  b ')).toBe('#32;a  b#32;');
+    expect(mermaidLabel(' ')).toBe('#32;');
+    expect(mermaidLabel('a b')).toBe('a b');
+  });
+});

@@ -19,6 +19,14 @@ describe('tableStatus', () => {
     expect(tableStatus({ exists: true, loaded: hoursAgo(24 * 365), lastRunFailed: false, schedule: null }, NOW)).toBe('fresh');
     expect(tableStatus({ exists: true, loaded: hoursAgo(24 * 365), lastRunFailed: false, schedule: 'not a cron' }, NOW)).toBe('fresh');
   });
+
+  it('is stale only after the second slot, not at it', () => {
+    const hourly = '0 0 * * * *';
+    const loaded = new Date('2026-03-10T10:00:00Z');
+    // the slots after the load are 11:00 and 12:00
+    expect(tableStatus({ exists: true, loaded, lastRunFailed: false, schedule: hourly }, new Date('2026-03-10T12:00:00.000Z'))).toBe('fresh');
+    expect(tableStatus({ exists: true, loaded, lastRunFailed: false, schedule: hourly }, new Date('2026-03-10T12:00:00.001Z'))).toBe('stale');
+  });
 });
 
 describe('worstStatus', () => {
