@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { APP_PROPERTY } from '../../src/domain/appProperties';
 import type { Db } from '../db/database';
 import type { Paging } from '../http/hal';
 import { isUuid, newId } from './ids';
@@ -41,7 +42,7 @@ const base = (db: Db) =>
     .selectAll('c')
     .select(['p.name as author_name', 'm.handle as author_handle', 'd.workspace_id'])
     .select([
-      sql<string | null>`w.app_properties->>'MEMBER_COMMENTS_READ_ONLY'`.as('read_only'),
+      sql<string | null>`w.app_properties->>${sql.lit(APP_PROPERTY.memberCommentsReadOnly)}`.as('read_only'),
       sql<Liker[]>`coalesce((SELECT json_agg(json_build_object('id', lp.id, 'name', lp.name, 'email', lp.email) ORDER BY l.created, lp.id)
         FROM comment_likes l JOIN profiles lp ON lp.id = l.profile_id WHERE l.comment_id = c.id), '[]'::json)`.as('likers'),
       sql<number>`(SELECT count(*)::int FROM comments r WHERE r.parent_id = c.id AND r.message IS NOT NULL)`.as('reply_count'),

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql, type RawBuilder, type Selectable } from 'kysely';
+import { APP_PROPERTY } from '../../src/domain/appProperties';
 import type { Db } from '../db/database';
 import type { DatasetsTable } from '../db/schema';
 import { totalOf, type Paging } from '../http/hal';
@@ -65,7 +66,7 @@ function viewerColumns(viewerId: string | RawBuilder<string> | undefined, worksp
   return [
     sql<boolean>`EXISTS (SELECT 1 FROM dataset_likes l WHERE l.dataset_id = d.id AND l.profile_id = ${viewerId ?? ''})`.as('liked'),
     sql<'ALERTS' | 'ALL' | 'NONE' | null>`(SELECT s.type FROM subscriptions s WHERE s.dataset_id = d.id AND s.profile_id = ${viewerId ?? ''})`.as('subscription_type'),
-    sql<string | null>`(SELECT w.app_properties->>'MEMBER_COMMENTS_READ_ONLY' FROM workspaces w WHERE w.id = ${workspaceId === undefined ? sql.ref('d.workspace_id') : workspaceId})`.as('comments_read_only'),
+    sql<string | null>`(SELECT w.app_properties->>${sql.lit(APP_PROPERTY.memberCommentsReadOnly)} FROM workspaces w WHERE w.id = ${workspaceId === undefined ? sql.ref('d.workspace_id') : workspaceId})`.as('comments_read_only'),
   ];
 }
 

@@ -13,6 +13,7 @@ export const APP_PROPERTY = {
   datasetActions: 'DATASET_ACTIONS',
   datasetViewTabs: 'DATASET_VIEW_TABS',
   hideDatasetExport: 'HIDE_DATASET_EXPORT',
+  memberCommentsReadOnly: 'MEMBER_COMMENTS_READ_ONLY',
   memberCommentsReadOnlyMessage: 'MEMBER_COMMENTS_READ_ONLY_MESSAGE',
 } as const;
 

@@ -1,27 +1,19 @@
-import { APP_PROPERTY } from './appProperties';
-
 // Comments of spec 002 §4-§7: who may write them, and what a message's text means. A message is
 // plain text: #tags and @handles are found here as spans so the view can render links and names
 // as React text, never as HTML.
 
 export const COMMENT_PAGE_SIZE = 6;
-export const MAX_COMMENT_LENGTH = 10_000;
 export const DELETE_COMMENT_TITLE = 'Delete comment?';
 export const DELETE_COMMENT_TEXT = 'Remove this comment. This action cannot be undone.';
-export const COMMENT_REQUIRED = 'Message is required';
 
 /**
- * MEMBER_COMMENTS_READ_ONLY=true makes the discussion read-only for members who are not admins
- * (MEMBER_COMMENTS_READ_ONLY_MESSAGE then explains why). Admins keep writing.
+ * The workspace's MEMBER_COMMENTS_READ_ONLY (APP_PROPERTY.memberCommentsReadOnly) set to true makes
+ * the discussion read-only for members who are not admins (MEMBER_COMMENTS_READ_ONLY_MESSAGE then
+ * explains why). Admins keep writing.
  */
-export const MEMBER_COMMENTS_READ_ONLY = 'MEMBER_COMMENTS_READ_ONLY';
-
 export function memberCommentsReadOnly(value: string | null | undefined): boolean {
   return typeof value === 'string' && value.trim().toLowerCase() === 'true';
 }
-
-/** Kept beside the read-only switch so both names live in one place. */
-export const READ_ONLY_MESSAGE_PROPERTY = APP_PROPERTY.memberCommentsReadOnlyMessage;
 
 /** A message with text in it: the Comment and Reply buttons appear only then. */
 export function hasText(message: string | null | undefined): boolean {

@@ -1,4 +1,4 @@
-import { createDarkTheme, createLightTheme, type BrandVariants, type Theme } from '@fluentui/react-components';
+import { createLightTheme, type BrandVariants, type Theme } from '@fluentui/react-components';
 import { THEME_PRIMARY } from '../domain/constants';
 
 /** A 16-step Fluent brand ramp around the spec's dark slate blue (shade 80 is the colour itself). */
@@ -16,4 +16,3 @@ function brandRamp(hex: string): BrandVariants {
 
 const brand = brandRamp(THEME_PRIMARY);
 export const lightTheme: Theme = createLightTheme(brand);
-export const darkTheme: Theme = { ...createDarkTheme(brand), colorBrandForeground1: brand[110], colorBrandForeground2: brand[120] };

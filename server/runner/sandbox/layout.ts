@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PLUGINS_DIR } from '../../plugins/catalogue';
+import { SLIRP_DNS } from './slirp';
 
 // What a sandbox is made of, as a list both launchers (bwrap.ts, unshare.ts) turn into mounts:
 // one place decides what a job can see. Everything is read-only but the project directory,
@@ -138,8 +139,8 @@ export function writeEtc(dir: string, network: 'public' | 'none'): void {
     passwd: `root:x:0:0:root:/root:/usr/sbin/nologin\njob:x:${SANDBOX_UID}:${SANDBOX_UID}:job:${SANDBOX_PROJECT}:/bin/bash\n`,
     group: `root:x:0:\njob:x:${SANDBOX_UID}:\n`,
     hosts: '127.0.0.1 localhost sandbox\n::1 localhost\n',
-    // slirp4netns answers DNS at 10.0.2.3 and forwards it to the host's resolver
-    'resolv.conf': network === 'public' ? 'nameserver 10.0.2.3\n' : '',
+    // slirp4netns answers DNS at its fixed address and forwards it to the host's resolver
+    'resolv.conf': network === 'public' ? `nameserver ${SLIRP_DNS}\n` : '',
   };
   for (const [name, body] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), body, { mode: 0o644 });
 }

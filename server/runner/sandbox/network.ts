@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import type { NetworkPolicy } from '../executor';
 import { LAUNCHER_ENV } from './launchers';
+import { SLIRP_GATEWAY, SLIRP_NETWORK } from './slirp';
 import { findTool } from './tools';
 
 // A sandbox always has a network namespace of its own. `none` leaves it with a private loopback;
@@ -11,10 +12,6 @@ import { findTool } from './tools';
 // private, link-local and shared ranges (and the host's own addresses) with `prohibit` routes
 // written from outside: the job has no CAP_NET_ADMIN in its namespace, so it cannot remove them.
 // RUNNER_ALLOWED_HOSTS become more specific routes through slirp's gateway.
-
-/** slirp4netns's fixed addresses (its default 10.0.2.0/24) */
-export const SLIRP_GATEWAY = '10.0.2.2';
-export const SLIRP_DNS = '10.0.2.3';
 
 /** IANA's special-purpose IPv4 ranges that are not the public internet (RFC 6890 and its updates). */
 export const REFUSED_RANGES = [
@@ -33,9 +30,6 @@ export const REFUSED_RANGES = [
   '224.0.0.0/4', // multicast
   '240.0.0.0/4', // reserved, and the broadcast address
 ];
-
-/** The slirp network the job's namespace is on: never refused, its DNS forwarder lives there. */
-const SLIRP_NETWORK = '10.0.2.0/24';
 
 /**
  * The `ip -batch` text that refuses every special-purpose range, each of the host's own
