@@ -3,11 +3,9 @@
 // alone, several run in order with the pipeline's id as state-id suffix (so each pipeline keeps
 // its own incremental state); nothing at all falls back to an echo of hello world.
 
-export type PluginType = 'EXTRACTOR' | 'LOADER' | 'MAPPER' | 'TRANSFORMER' | 'UTILITY' | 'FILE';
-
 export interface ScriptComponent {
   name: string;
-  /** a PluginType; left open so unknown types from a discovery file pass through */
+  /** a PluginType (resources.ts); left open so unknown types from a discovery file pass through */
   pluginType: string;
   /** the plugin's own name (dbt may be installed as a component named otherwise) */
   pluginName?: string | undefined;
