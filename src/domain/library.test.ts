@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hostileString, hostileStringWithHuge } from './hostile.fixture';
-import { channelSearch, channelSlides, channelTerm, LIBRARY_TEXT, listInfoText, listName, needsReadMore, pageTitle, selectedChannel, toggledSearch } from './library';
+import { channelSearch, channelSlides, channelTerm, LIBRARY_TEXT, listInfoText, listName, needsReadMore, newsCollectionSchema, newsWithDatasets, pageTitle, selectedChannel, toggledSearch } from './library';
 
 const channels = [{ name: 'Sales' }, { name: 'Weekly review' }, { name: 'Ops & Support' }];
 
@@ -98,5 +98,56 @@ describe('widths and limits', () => {
       const name = listName(text);
       if (name !== undefined) expect(name.length).toBeLessThanOrEqual(200);
     }));
+  });
+});
+
+describe('library, checked by hand', () => {
+  it('titles every page after its own property and name', () => {
+    const all = { appProperties: { STARRED_PAGE_TITLE: 'S', NEWS_PAGE_TITLE: 'N', CHANNELS_PAGE_TITLE: 'C', LIBRARY_PAGE_TITLE: 'L' } };
+    expect((['starred', 'news', 'channels', 'library'] as const).map((page) => pageTitle(all, page))).toEqual(['S', 'N', 'C', 'L']);
+    expect((['starred', 'news', 'channels', 'library'] as const).map((page) => pageTitle({ appProperties: {} }, page))).toEqual(['Starred', 'News', 'Channels', 'Library']);
+    expect(listInfoText({ appProperties: { LIBRARY_LIST_INFO_ITEM_TEXT: ' \t ' } })).toBeUndefined();
+    expect(listInfoText({ appProperties: { LIBRARY_LIST_INFO_ITEM_TEXT: ' Lists ' } })).toBe('Lists');
+  });
+
+  it('writes a run of spaces as one hyphen, and reads the whole first word after in:', () => {
+    expect(channelTerm('Ops  &\tSupport')).toBe('ops-&-support');
+    expect(channelSearch('Ops & Support')).toBe('in:ops-&-support');
+    expect(selectedChannel('in:ops-&-support', channels)).toEqual({ name: 'Ops & Support' });
+    expect(selectedChannel('in:sales more words', channels)).toEqual({ name: 'Sales' });
+    expect(selectedChannel('"in:sales"', channels)).toEqual({ name: 'Sales' });
+    expect(selectedChannel('in:sal', channels)).toBeUndefined();
+    expect(selectedChannel('in:', channels)).toBeUndefined();
+    expect(selectedChannel('text in:sales', channels)).toBeUndefined();
+    expect(selectedChannel('xin:sales', channels)).toBeUndefined();
+  });
+
+  it('cuts a list name to 200 characters', () => {
+    expect(listName(`${'a'.repeat(200)}b`)).toBe('a'.repeat(200));
+    expect(listName(` ${'a'.repeat(199)}b `)).toBe(`${'a'.repeat(199)}b`);
+  });
+
+  it('takes no infinite width or height', () => {
+    expect(channelSlides(Number.POSITIVE_INFINITY)).toBe(5);
+    expect(channelSlides(574)).toBe(7);
+    expect(channelSlides(990)).toBe(9);
+    expect(channelSlides(1198)).toBe(13);
+    expect(needsReadMore(Number.POSITIVE_INFINITY)).toBe(false);
+  });
+
+  it('keeps the news items that embed a dataset, and none of a missing page', () => {
+    const item = (id: string, embedded: unknown) => ({ id, type: 'DATASET_PUBLISHED', resolved: false, created: '2026-01-01T00:00:00Z', ...(embedded === undefined ? {} : { _embedded: embedded }) });
+    const page = newsCollectionSchema.parse({
+      _embedded: {
+        notifications: [item('a', { dataset: { id: 'd1', title: 'Sales' } }), item('b', { dataset: null }), item('c', {}), item('d', undefined), item('e', null), item('f', { dataset: { id: 'd2', title: 'Costs' } })],
+      },
+    });
+    expect(newsWithDatasets(page).map((news) => [news.id, news._embedded.dataset.id])).toEqual([
+      ['a', 'd1'],
+      ['f', 'd2'],
+    ]);
+    expect(newsWithDatasets(null)).toEqual([]);
+    expect(newsWithDatasets(undefined)).toEqual([]);
+    expect(newsWithDatasets(newsCollectionSchema.parse({}))).toEqual([]);
   });
 });

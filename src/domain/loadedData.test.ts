@@ -85,3 +85,69 @@ describe('loaded data one click away (issue 38)', () => {
     );
   });
 });
+
+describe('loaded data, checked by hand', () => {
+  const form = (title: string, query: string) => ({ title, alias: '', description: '', tags: '', channelId: '', query, rawData: '', visualisation: '', metadata: '' });
+
+  it('needs a store id, and opens no table for an empty name', () => {
+    expect(storeTablesPath('w1', { ...embedded, id: '' })).toBeNull();
+    expect(storeTablesPath('w1', { _links: embedded._links })).toBeNull();
+    expect(storeTablesPath('w1', undefined)).toBeNull();
+    expect(storeTablesPath('w1', embedded, '')).toBe('/lab/w1/datastores/s1');
+    expect(storeTablesPath('w1', embedded, null)).toBe('/lab/w1/datastores/s1');
+    expect(isCompletedRun(undefined)).toBe(false);
+    expect(isCompletedRun({})).toBe(false);
+  });
+
+  it('titles a table in words: runs of _ - . and spaces as one space, the first letter capitalised', () => {
+    expect(tableTitle('web__sessions')).toBe('Web sessions');
+    expect(tableTitle('a-b.c')).toBe('A b c');
+    expect(tableTitle('_orders_')).toBe('Orders');
+    expect(tableTitle('Order   Lines')).toBe('Order Lines');
+    expect(tableTitle('x')).toBe('X');
+    expect(tableTitle('-')).toBe('-');
+  });
+
+  it('groups by a text column of any text type and case, never one naming each row', () => {
+    const one = (name: string, type = 'text') => datasetFormForTable({ name: 't', columns: [{ name, type }] }).title;
+    for (const type of ['text', 'TEXT', 'character varying', 'character', 'varchar', 'char', 'citext']) expect(one('source', type)).toBe('T by source');
+    for (const type of ['bigint', 'jsonb', 'text[]', 'timestamp']) expect(one('source', type)).toBe('T');
+    for (const name of ['id', 'uuid', 'guid', 'key', 'hash', 'email', 'name', 'url', 'token', 'code', 'user_ID', 'page_url', 'Name']) expect(one(name)).toBe('T');
+    for (const name of ['valid', 'keys', 'zipcode', 'names_list', 'idea']) expect(one(name)).toBe(`T by ${name.replace(/_/g, ' ')}`);
+    expect(datasetFormForTable({ name: 't' })).toEqual(form('T', 'SELECT * FROM t LIMIT 100'));
+  });
+
+  it('writes the whole form of a grouped first chart, its title in words', () => {
+    expect(datasetFormForTable({ name: 'web_sessions', columns: [{ name: 'id', type: 'text' }, { name: 'traffic-source.kind', type: 'text' }, { name: 'device', type: 'text' }] })).toEqual(
+      form(
+        'Web sessions by traffic source kind',
+        'SELECT "traffic-source.kind", count(*) AS row_count FROM web_sessions GROUP BY "traffic-source.kind" ORDER BY row_count DESC, "traffic-source.kind" LIMIT 20',
+      ),
+    );
+    expect(datasetFormForTable({ name: 'e', columns: [{ name: '__', type: 'text' }] }).title).toBe('E by __');
+    expect(datasetFormForTable({ name: 'e', columns: [{ name: '_traffic--source_', type: 'text' }] }).title).toBe('E by traffic source');
+  });
+
+  it('finds the biggest stream among finite counts, ties by name', () => {
+    expect(biggestStream({ rowsByStream: { a: Number.POSITIVE_INFINITY, b: 3, c: Number.NaN } })).toBe('b');
+    expect(biggestStream({ rowsByStream: { z: 5, y: 5, x: 4 } })).toBe('y');
+    expect(biggestStream({ rowsByStream: { small: 1, big: 10 } })).toBe('big');
+    expect(biggestStream({ rowsByStream: null })).toBeNull();
+    expect(biggestStream({})).toBeNull();
+  });
+
+  it('prefers the shortest prefixed table, then the first by name', () => {
+    const named = (...names: string[]) => names.map((name) => ({ name }));
+    expect(tableNamed(named('bb_orders', 'aa_orders', 'a_orders_x'), 'orders')?.name).toBe('aa_orders');
+    expect(tableNamed(named('long_orders', 'x_orders'), 'orders')?.name).toBe('x_orders');
+    expect(tableNamed(named('_orders'), 'orders')?.name).toBe('_orders');
+    expect(tableNamed([], 'orders')).toBeUndefined();
+  });
+
+  it("takes the pipeline's tables when the job is not on any load, and null rows last", () => {
+    const tables = [table('b', 5, load('p1', 'j0')), table('a', 5, load('p1', 'j0')), table('c', null, load('p1', 'j0'))];
+    expect(tablesLoadedBy(tables, { pipelineId: 'p1', jobId: null }).map((t) => t.name)).toEqual(['a', 'b', 'c']);
+    expect(tablesLoadedBy(tables, { pipelineId: 'p1', jobId: '' }).map((t) => t.name)).toEqual(['a', 'b', 'c']);
+    expect(tables.map((t) => t.name)).toEqual(['b', 'a', 'c']);
+  });
+});

@@ -178,6 +178,8 @@ describe('oauth, checked by hand', () => {
     expect(providerOf('https://linkedin.com.evil.example/oauth')).toBeUndefined();
     expect(providerOf('https://notlinkedin.com/oauth')).toBeUndefined();
     expect(providerOf('ftp://accounts.google.com/o/oauth2/auth')).toBeUndefined();
+    // String.trim, not only the URL parser's own trimming: a no-break space around the url
+    expect(providerOf('\u00a0https://accounts.google.com/o/oauth2/auth\u00a0')).toBe('oauth2-google');
   });
 
   it('matches a configured url by origin and path, over https too, and ignores one that is no http(s) url', () => {
@@ -185,6 +187,9 @@ describe('oauth, checked by hand', () => {
     expect(providerOf('https://sso.example/other/authorize', { 'oauth2-microsoft': ['https://sso.example/ms/'] })).toBeUndefined();
     expect(providerOf('http://sso.example/ms/authorize', { 'oauth2-microsoft': ['not a url', 'ftp://sso.example/ms/'] })).toBeUndefined();
     expect(providerOf('http://sso.example/ms/authorize', { 'oauth2-microsoft': ['not a url', 'http://sso.example/ms/'] })).toBe('oauth2-microsoft');
+    // only http(s) urls, even where one is configured
+    expect(providerOf('ftp://sso.example/ms/authorize', { 'oauth2-microsoft': ['ftp://sso.example/ms/'] })).toBeUndefined();
+    expect(providerOf('data:text/plain,ms', { 'oauth2-microsoft': ['data:text/plain,'] })).toBeUndefined();
     // the configured urls come before the well-known hosts
     expect(providerOf('https://accounts.google.com/o/oauth2/auth', { 'oauth2-linkedin': ['https://accounts.google.com/o/'] })).toBe('oauth2-linkedin');
   });
@@ -272,7 +277,7 @@ describe('oauth, checked by hand', () => {
     expect(expiryOf(tenYears + 1, now)).toBeUndefined();
     expect(expiryOf('1', now)).toBe('2026-01-01T00:00:01.000Z');
     expect(expiryOf('099999999', now)).toBe(new Date(now + 99_999_999_000).toISOString());
-    for (const bad of ['1000000000', ' 60', '60 ', '6 0', '', '-60', '60s', '0']) expect(expiryOf(bad, now)).toBeUndefined();
+    for (const bad of ['1000000000', ' 60', '60 ', '6 0', '', '-60', '60s', '0', true, [60], ['60']]) expect(expiryOf(bad, now)).toBeUndefined();
   });
 
   it('fills view, profile and every customer setting', () => {

@@ -4,7 +4,7 @@ import { hostileString, hostileStringWithHuge, wellFormed } from './hostile.fixt
 import { hasUnfinishedProfileJob } from './landing';
 import { JOB_STATUSES } from './resources';
 import { parseRoute } from './routes';
-import { isSetupTaskJob, isTaskInProgress, orderTasks, PUBLISH_DOCS_URL, SETUP_TASK_TYPES, shortCommitId, taskStatusLabel, taskTarget, taskTitle } from './setupTasks';
+import { isSetupTaskJob, isSetupTaskType, isTaskInProgress, orderTasks, PUBLISH_DOCS_URL, SETUP_TASK_TYPES, shortCommitId, taskStatusLabel, taskTarget, taskTitle } from './setupTasks';
 
 describe('setup tasks', () => {
   it('RUNNING and QUEUED are in progress; every other status counts as completed', () => {
@@ -90,5 +90,57 @@ describe('setup tasks with hostile input', () => {
         if (firstDone >= 0) expect(ordered.slice(firstDone).every((t) => !isTaskInProgress(t.status))).toBe(true);
       }),
     );
+  });
+});
+
+describe('setup tasks, checked by hand', () => {
+  it('titles each type in its own words', () => {
+    expect(['PROFILE_IMPORT', 'PROFILE_COLLABORATE', 'PROFILE_PUBLISH', 'PROFILE_CONFIGURE_PIPELINE', 'PROFILE_CONFIGURE_DATASTORE'].map(taskTitle)).toEqual([
+      'Import your data',
+      'Invite your team',
+      'Publish a dataset',
+      'Finish configuring a pipeline',
+      'Finish configuring a data store',
+    ]);
+    expect(isSetupTaskType('PROFILE_PUBLISH')).toBe(true);
+    expect(isSetupTaskType('PROFILE_INIT')).toBe(false);
+    expect(isSetupTaskType('profile_publish')).toBe(false);
+  });
+
+  it('counts only a type starting with PROFILE_ as a setup task', () => {
+    expect(isSetupTaskJob({ type: 'PROFILE_INIT' })).toBe(true);
+    for (const type of ['PIPELINE_RUN', 'profile_import', 'X_PROFILE_IMPORT', 'PROFILE', '']) expect(isSetupTaskJob({ type })).toBe(false);
+  });
+
+  it('shows the first 7 characters of the trimmed commit id', () => {
+    expect(shortCommitId('  0123456789  ')).toBe('0123456');
+    expect(shortCommitId(' abc ')).toBe('abc');
+    expect(shortCommitId(undefined)).toBeUndefined();
+    expect(shortCommitId('')).toBeUndefined();
+  });
+
+  it('leads a configure card nowhere without its subject', () => {
+    expect(taskTarget({ type: 'PROFILE_CONFIGURE_DATASTORE', _embedded: null }, 'w1')).toEqual({ kind: 'none' });
+    expect(taskTarget({ type: 'PROFILE_CONFIGURE_DATASTORE', _embedded: { datastore: null } }, 'w1')).toEqual({ kind: 'none' });
+    expect(taskTarget({ type: 'PROFILE_CONFIGURE_DATASTORE', _embedded: { datastore: { id: '' } } }, 'w1')).toEqual({ kind: 'none' });
+    expect(taskTarget({ type: 'PROFILE_CONFIGURE_PIPELINE' }, 'w1')).toEqual({ kind: 'none' });
+    expect(taskTarget({ type: 'PROFILE_CONFIGURE_PIPELINE', _embedded: { pipeline: { id: '' } } }, 'w1')).toEqual({ kind: 'none' });
+    // each card reads its own subject
+    expect(taskTarget({ type: 'PROFILE_CONFIGURE_PIPELINE', _embedded: { datastore: { id: 'd1' } } }, 'w1')).toEqual({ kind: 'none' });
+    expect(taskTarget({ type: 'PROFILE_CONFIGURE_DATASTORE', _embedded: { pipeline: { id: 'p1' } } }, 'w1')).toEqual({ kind: 'none' });
+  });
+
+  it('orders open tasks first, newest first, and keeps the order of tasks created together', () => {
+    const tasks = [
+      { id: 'a', status: 'COMPLETE', created: '2026-01-02' },
+      { id: 'b', status: 'COMPLETE', created: '2026-01-02' },
+      { id: 'c', status: 'COMPLETE', created: '2026-01-03' },
+      { id: 'd', status: 'QUEUED', created: '2026-01-01' },
+      { id: 'e', status: 'RUNNING', created: '2026-01-01' },
+      { id: 'f', status: 'QUEUED', created: '2026-01-05' },
+    ];
+    expect(orderTasks(tasks).map((t) => t.id)).toEqual(['f', 'd', 'e', 'c', 'a', 'b']);
+    expect(orderTasks([...tasks].reverse()).map((t) => t.id)).toEqual(['f', 'e', 'd', 'c', 'b', 'a']);
+    expect(tasks.map((t) => t.id)).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
   });
 });

@@ -103,3 +103,127 @@ describe('SQL autocomplete', () => {
     );
   });
 });
+
+describe('SQL autocomplete, checked by hand', () => {
+  const two = (name: string): CompletionTable[] => [
+    { name: `${name}a`, columns: [] },
+    { name: `${name}b`, columns: [col('x')] },
+  ];
+  const tableOptions = (names: string[], details: string[]) => names.map((name, i) => ({ label: name, insert: sqlName(name), kind: 'table', detail: details[i] }));
+
+  it.each(['0', '9', 'A', 'Z', 'a', 'z', '_', '$'])('takes %j as part of a word', (c) => {
+    const tables = two(`t${c}`);
+    expect(sqlCompletion(`SELECT * FROM t${c}`, 16, tables)).toEqual({ from: 14, to: 16, options: tableOptions([`t${c}a`, `t${c}b`], ['0 columns', '1 column']) });
+  });
+
+  it.each(['/', ':', '@', '[', '`', '{', '.', '-'])('ends a word at %j', (c) => {
+    const tables = two('t');
+    expect(sqlCompletion(`SELECT * FROM t${c}`, 15, tables)).toEqual({ from: 14, to: 15, options: tableOptions(['ta', 'tb'], ['0 columns', '1 column']) });
+  });
+
+  it('counts a table\'s columns in its detail, and offers at most 50', () => {
+    expect(at('SELECT * FROM cu|')?.options).toEqual([{ label: 'customers', insert: 'customers', kind: 'table', detail: '3 columns' }]);
+    const many: CompletionTable[] = Array.from({ length: 60 }, (_, i) => ({ name: `t${String(i).padStart(2, '0')}`, columns: [] }));
+    const all = sqlCompletion('SELECT * FROM ', 14, many);
+    expect(all?.options.map((o) => o.label)).toEqual(many.slice(0, 50).map((t) => t.name));
+  });
+
+  it('reads the cursor as a whole position within the text', () => {
+    const text = 'SELECT * FROM or';
+    // the word so far is 'o': orders begins with it, the others hold it
+    expect(sqlCompletion(text, 15.9, TABLES)).toEqual({ from: 14, to: 16, options: tableOptions(['orders', 'customers', 'web_sessions'], ['4 columns', '3 columns', '3 columns']) });
+    expect(sqlCompletion(text, 99, TABLES)).toEqual({ from: 14, to: 16, options: tableOptions(['orders'], ['4 columns']) });
+    expect(sqlCompletion('or', -3, TABLES)).toBeNull();
+  });
+
+  it('completes right after a closed comment, and not in a string read as a name', () => {
+    expect(sqlCompletion('SELECT * FROM /**/', 18, TABLES)).toEqual({ from: 18, to: 18, options: tableOptions(['customers', 'orders', 'web_sessions'], ['3 columns', '4 columns', '3 columns']) });
+    expect(sqlCompletion('SELECT * FROM -- x\n', 19, TABLES)?.options).toHaveLength(3);
+    expect(at("SELECT 'orders'.|")).toBeNull();
+    expect(at("SELECT 'orders'.am|")).toBeNull();
+  });
+
+  it('reads a quoted qualifier with a doubled quote in it', () => {
+    const tables: CompletionTable[] = [{ name: 'my"t', columns: [col('alpha'), col('beta')] }];
+    expect(sqlCompletion('SELECT "my""t".', 15, tables)).toEqual({
+      from: 15,
+      to: 15,
+      options: [
+        { label: 'alpha', insert: 'alpha', kind: 'column', detail: 'text' },
+        { label: 'beta', insert: 'beta', kind: 'column', detail: 'text' },
+      ],
+    });
+  });
+
+  it('needs the dot right before the word to read a qualifier', () => {
+    // a space after the dot: the columns of the tables read, not of customers
+    expect(labels('SELECT customers. am| FROM orders')).toEqual(['amount']);
+    expect(labels('SELECT customers.am| FROM orders')).toEqual(['name']);
+  });
+
+  it('reads FROM as the last word, a table named twice, and a quoted "from" as a name', () => {
+    expect(labels('SELECT am| FROM')).toEqual(['amount', 'name']);
+    expect(at('SELECT am| FROM orders JOIN orders o2')?.options).toEqual([{ label: 'amount', insert: 'amount', kind: 'column', detail: 'numeric' }]);
+    expect(labels('SELECT "from" cust|')).toEqual(['customer_id', 'customers']);
+  });
+
+  it('takes no keyword for an alias', () => {
+    expect(at('SELECT where.| FROM orders where true')).toBeNull();
+    expect(labels('SELECT x.| FROM orders AS x')).toEqual(['id', 'customer_id', 'amount', 'ordered_at']);
+    expect(labels('SELECT w.| FROM orders o, web_sessions w')).toBeNull();
+  });
+
+  it('offers the word itself when something else is offered too, and takes a text of the longest length', () => {
+    const tables: CompletionTable[] = [{ name: 'id', columns: [col('id'), col('idx')] }];
+    expect(sqlCompletion('SELECT id', 9, tables)?.options.map((o) => o.label)).toEqual(['id', 'idx', 'id']);
+    const longest = `SELECT am${' '.repeat(MAX_COMPLETION_TEXT - 'SELECT am FROM orders'.length)} FROM orders`;
+    expect(longest).toHaveLength(MAX_COMPLETION_TEXT);
+    expect(sqlCompletion(longest, 9, TABLES)?.options.map((o) => o.label)).toEqual(['amount']);
+  });
+});
+
+describe('SQL autocomplete: what the text before the cursor holds', () => {
+  it('takes a single - or / for an operator, not a comment', () => {
+    expect(labels('SELECT 1-2, am| FROM orders')).toEqual(['amount']);
+    expect(labels('SELECT 4/2, am| FROM orders')).toEqual(['amount']);
+    expect(labels('SELECT * FROM -- x\nor|')).toEqual(['orders']);
+  });
+
+  it('offers nothing at the end of a line comment, and reads a block comment to its own close', () => {
+    expect(sqlCompletion('SELECT * FROM -- x\n', 18, TABLES)).toBeNull();
+    expect(sqlCompletion('SELECT * FROM /* c */', 21, TABLES)?.options).toHaveLength(3);
+    expect(sqlCompletion('SELECT * FROM /*/ c */', 22, TABLES)?.options).toHaveLength(3);
+    expect(sqlCompletion('SELECT /* am*/ FROM orders', 12, TABLES)).toBeNull();
+  });
+
+  it('skips strings, empty or holding a comment start, and offers nothing just inside one', () => {
+    expect(labels("SELECT '--', am| FROM orders")).toEqual(['amount']);
+    expect(labels("SELECT '', am| FROM orders")).toEqual(['amount']);
+    expect(sqlCompletion("SELECT * FROM ''", 15, TABLES)).toBeNull();
+  });
+
+  it('reads a dot at the very start, and a word with no token before it', () => {
+    expect(sqlCompletion('.cu', 3, TABLES)).toBeNull();
+    expect(labels('cust|')).toEqual(['customer_id', 'customers']);
+  });
+
+  it('names a table only after a bare FROM or JOIN', () => {
+    const name = [{ label: 'name', insert: 'name', kind: 'column', detail: 'text · customers' }];
+    expect(at('SELECT x customers, na|')?.options).toEqual(name);
+    expect(at('SELECT "from" customers, na|')?.options).toEqual(name);
+    // a quoted name after FROM is a table too
+    expect(at('SELECT na| FROM "customers"')?.options).toEqual([{ label: 'name', insert: 'name', kind: 'column', detail: 'text' }]);
+    // nor is a symbol after FROM, even where a table has that name
+    const withParen: CompletionTable[] = [{ name: '(', columns: [col('inside')] }, TABLES[0]!];
+    expect(sqlCompletion('SELECT ins FROM (SELECT 1) q', 10, withParen)?.options).toEqual([{ label: 'inside', insert: 'inside', kind: 'column', detail: 'text · (' }]);
+  });
+
+  it('offers a column name shared by two tables once, and starting matches first across tables', () => {
+    expect(labels('SELECT i| FROM orders JOIN customers ON true')).toEqual(['id', 'customer_id', 'web_sessions']);
+    expect(labels('SELECT N| FROM orders JOIN customers ON true')).toEqual(['name', 'amount', 'country', 'web_sessions']);
+  });
+
+  it('takes a word with a digit after its start', () => {
+    expect(sqlCompletion('SELECT x1', 9, [{ name: 't', columns: [col('x1y')] }])?.options.map((o) => o.label)).toEqual(['x1y']);
+  });
+});
