@@ -203,8 +203,8 @@ describe('readDiscovery: every field and its error, by hand', () => {
       name: 'tap-a',
       settings: [
         { name: 'a', label: 2024, kind: ' password ', description: true, value: 0, placeholder: 'p', env: 'TAP_A_SECRET', documentation: 'https://hub.meltano.com/a', options: [{ label: 'One', value: 1 }, { value: null }], required: 'true', sensitive: 'false', hidden: 'true', value_processor: 'upcase_string', encoding: 'base64' },
-        { name: 'b', kind: null, required: false, options: null, sensitive: false, value_processor: null },
-        { name: 'c', kind: 'hidden', required: null, value_processor: ' NEST_OBJECT ' },
+        { name: 'b', kind: null, required: false, options: null, sensitive: false, value_processor: null, encoding: null },
+        { name: 'c', kind: 'hidden', required: null, value_processor: ' NEST_OBJECT ', encoding: ' Base64 ' },
         { name: 'd', kind: 'file', value_processor: 'Stringify', encoding: 'BASE64' },
       ],
     });
@@ -212,7 +212,7 @@ describe('readDiscovery: every field and its error, by hand', () => {
     expect(plugins[0]!.settings).toStrictEqual([
       { name: 'a', label: '2024', kind: 'PASSWORD', description: 'true', value: 0, placeholder: 'p', env: 'TAP_A_SECRET', documentation: 'https://hub.meltano.com/a', options: [{ label: 'One', value: 1 }, { label: null, value: null }], required: 'true', sensitive: true, hidden: true, valueProcessor: 'UPCASE_STRING', encoding: 'BASE64' },
       { name: 'b', label: null, kind: 'STRING', description: null, placeholder: null, env: null, documentation: null, options: null, required: false, sensitive: false, hidden: false, valueProcessor: null, encoding: null },
-      { name: 'c', label: null, kind: 'HIDDEN', description: null, placeholder: null, env: null, documentation: null, options: null, required: null, sensitive: false, hidden: true, valueProcessor: 'NEST_OBJECT', encoding: null },
+      { name: 'c', label: null, kind: 'HIDDEN', description: null, placeholder: null, env: null, documentation: null, options: null, required: null, sensitive: false, hidden: true, valueProcessor: 'NEST_OBJECT', encoding: 'BASE64' },
       { name: 'd', label: null, kind: 'FILE', description: null, placeholder: null, env: null, documentation: null, options: null, required: null, sensitive: false, hidden: false, valueProcessor: 'STRINGIFY', encoding: 'BASE64' },
     ]);
   });
