@@ -37,7 +37,7 @@ extractors:
     settings:
       - { name: count, kind: integer }
       - { name: api_key, kind: password, sensitive: true }
-      - { name: label, value_processor: upcase_string }
+      - { name: label, value: defaulted, value_processor: upcase_string }
 loaders:
   - name: target-jsonl
     namespace: target_jsonl
@@ -191,6 +191,8 @@ describe('Meltano runs Python plugins in the job sandbox', () => {
     expect(text).toContain("Installing the pipeline's Python plugins whose requirements changed");
     expect(text).not.toMatch(/Install(ing|ed) (extractor|loader)/);
     expect(rowsOf().map((r) => r.id)).toEqual([13, 14, 15]);
+    // no label in the pipeline now: the definition's default reaches the tap, through its value_processor too
+    expect(rowsOf().map((r) => r.label)).toEqual(['DEFAULTED 13', 'DEFAULTED 14', 'DEFAULTED 15']);
     const state = await bench.db.selectFrom('pipeline_states').select('value').where('pipeline_id', '=', pipelineId).where('state_id', '=', stateId).executeTakeFirstOrThrow();
     expect(state.value).toMatchObject({ completed: { singer_state: { bookmarks: { counts: { replication_key_value: 15 } } } } });
     expect(text).not.toContain(SECRET);

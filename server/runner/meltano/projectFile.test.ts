@@ -6,7 +6,7 @@ import { pythonPluginEntry } from './projectFile';
 // without asking MeltanoHub, with its settings as the definition gives them.
 
 describe('pythonPluginEntry', () => {
-  it("writes the definition's settings with their kind, sensitivity, env, options and value_processor, under the component's name", () => {
+  it("writes the definition's settings with their kind, default, sensitivity, env, options and value_processor, under the component's name", () => {
     const { plugins, errors } = readDiscovery({
       extractors: [
         {
@@ -15,9 +15,11 @@ describe('pythonPluginEntry', () => {
           pip_url: 'tap-acme==1.2',
           capabilities: ['catalog', 'state'],
           settings: [
-            { name: 'region', kind: 'options', options: [{ label: 'Europe', value: 'eu' }, { value: 'us' }], value_processor: 'upcase_string' },
+            { name: 'region', kind: 'options', value: 'eu', options: [{ label: 'Europe', value: 'eu' }, { value: 'us' }], value_processor: 'upcase_string' },
             { name: 'api_key', kind: 'password', env: 'ACME_KEY' },
-            { name: 'filters', kind: 'object', value_processor: 'NEST_OBJECT' },
+            { name: 'filters', kind: 'object', value: { 'a.b': 1 }, value_processor: 'NEST_OBJECT' },
+            { name: 'limit', kind: 'integer', value: 0 },
+            { name: 'unset', value: null },
             { name: 'note' },
           ],
         },
@@ -31,9 +33,12 @@ describe('pythonPluginEntry', () => {
       executable: 'tap-acme',
       capabilities: ['catalog', 'state'],
       settings: [
-        { name: 'region', kind: 'options', options: [{ label: 'Europe', value: 'eu' }, { label: 'us', value: 'us' }], value_processor: 'upcase_string' },
+        { name: 'region', kind: 'options', value: 'eu', options: [{ label: 'Europe', value: 'eu' }, { label: 'us', value: 'us' }], value_processor: 'upcase_string' },
         { name: 'api_key', kind: 'password', sensitive: true, env: 'ACME_KEY' },
-        { name: 'filters', kind: 'object', value_processor: 'nest_object' },
+        { name: 'filters', kind: 'object', value: { 'a.b': 1 }, value_processor: 'nest_object' },
+        // a default of 0 is a default; a null one is none
+        { name: 'limit', kind: 'integer', value: 0 },
+        { name: 'unset', kind: 'string' },
         { name: 'note', kind: 'string' },
       ],
     });

@@ -5,7 +5,7 @@ import type { DataComponentRow } from '../../repositories/dataComponents';
 // A Python plugin's entry in the project's meltano.yml, from its definition (the catalogue, or the
 // workspace's published discovery.yml): everything Meltano needs to install and run it without
 // asking MeltanoHub — `namespace`, `pip_url`, `executable`, `capabilities`, settings by name, kind,
-// env and value_processor, and `commands`. It is written under the component's own name with no `variant` and no
+// default value, env and value_processor, and `commands`. It is written under the component's own name with no `variant` and no
 // `inherit_from` (either would send Meltano to the hub for the parent definition, which a job's
 // network may not reach), so each component is a complete custom plugin with a venv of its own.
 //
@@ -32,6 +32,8 @@ export function pythonPluginEntry(component: Pick<DataComponentRow, 'name' | 'pl
       name: s.name,
       ...(MELTANO_KINDS.has(kind) ? { kind } : {}),
       ...(s.sensitive ? { sensitive: true } : {}),
+      // the definition's default: what the Lab shows as the inherited value, and what Meltano uses when nothing is set
+      ...(s.value === undefined || s.value === null ? {} : { value: s.value }),
       // an env in the system's namespace is never where a setting is read from (settingEnv.ts)
       ...(s.env && explicitEnvProblem(s.env) === undefined ? { env: s.env } : {}),
       ...(kind === 'options' && s.options ? { options: s.options.map((o) => ({ label: o.label ?? String(o.value), value: o.value })) } : {}),
