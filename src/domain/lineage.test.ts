@@ -403,6 +403,25 @@ describe('columnLineage, rule by rule', () => {
     expect((await lineage('SELECT id FROM mystery JOIN orders USING (id)')).columns).toEqual([col('id', [src('mystery', 'id')])]);
     expect((await lineage('SELECT id FROM orders RIGHT JOIN mystery USING (id)')).columns).toEqual([col('id', [src('mystery', 'id')])]);
     expect((await lineage('SELECT id FROM (mystery CROSS JOIN other) JOIN orders USING (id)')).columns).toEqual([col('id', [], ['id'])]);
+    // a FULL join takes the unknown columns of a side only where that side has no such known column
+    expect((await lineage('SELECT id FROM (orders CROSS JOIN mystery) FULL JOIN events USING (id)')).columns).toEqual([col('id', [src('orders', 'id', 'transformation'), src('events', 'id', 'transformation')])]);
+    expect((await lineage('SELECT x FROM (SELECT 1 AS y) a FULL JOIN mystery USING (x)')).columns).toEqual([col('x', [src('mystery', 'x', 'transformation')])]);
+    // SELECT * lists a merged column read from an unknown side, or from none
+    expect((await lineage('SELECT * FROM mystery JOIN orders USING (id)')).columns).toEqual([
+      col('id', [src('mystery', 'id')]),
+      col('*', [src('mystery', '*')]),
+      col('customer_id', [src('orders', 'customer_id')]),
+      col('amount', [src('orders', 'amount')]),
+      col('created', [src('orders', 'created')]),
+    ]);
+    expect((await lineage('SELECT * FROM (mystery CROSS JOIN other) JOIN orders USING (id)')).columns).toEqual([
+      col('id', [], ['id']),
+      col('*', [src('mystery', '*')]),
+      col('*', [src('other', '*')]),
+      col('customer_id', [src('orders', 'customer_id')]),
+      col('amount', [src('orders', 'amount')]),
+      col('created', [src('orders', 'created')]),
+    ]);
     // an ON join keeps both sides' columns of the same name
     expect((await lineage('SELECT * FROM orders o JOIN events e ON true')).columns.map((c) => c.name)).toEqual(['id', 'customer_id', 'amount', 'created', 'id', 'customer_id', 'kind', 'at']);
     // an aliased join renames its columns in order, the merged ones first
@@ -505,6 +524,15 @@ describe('columnLineage on bent trees', () => {
     at(body, 'targetList', 0, 'ResTarget', 'val', 'ColumnRef')['fields'] = [];
     at(body, 'targetList', 1, 'ResTarget', 'val', 'ColumnRef', 'fields')[0] = { A_Const: { ival: { ival: 1 } } };
     expect(columnLineage(body, KNOWN)).toEqual({ columns: [col('?column?', [src('mystery', '')]), col('*', [], ['.*'])], tables: ['mystery'] });
+    // a name node without its text, and a field that is no name node
+    const odd = await selectBody('SELECT x, y FROM mystery');
+    at(odd, 'targetList', 0, 'ResTarget', 'val', 'ColumnRef')['fields'] = [{ String: {} }];
+    at(odd, 'targetList', 1, 'ResTarget', 'val', 'ColumnRef')['fields'] = [{ A_Const: { ival: { ival: 1 } } }];
+    expect(columnLineage(odd, KNOWN)).toEqual({ columns: [col('', [src('mystery', '')]), col('?column?', [src('mystery', '')])], tables: ['mystery'] });
+    // a value function in FROM without its operator
+    const fn = await selectBody('SELECT * FROM current_date');
+    delete at(fn, 'fromClause', 0, 'RangeFunction', 'functions', 0, 'List', 'items', 0, 'SQLValueFunction')['op'];
+    expect(columnLineage(fn, KNOWN)).toEqual({ columns: [col('')], tables: [] });
     const nameless = await selectBody('SELECT * FROM orders');
     at(nameless, 'fromClause', 0)['RangeVar'] = {};
     expect(columnLineage(nameless, KNOWN)).toEqual({ columns: [col('*', [src('', '*')])], tables: [''] });

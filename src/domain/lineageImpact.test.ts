@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cutOffChanges, hasDownstream, impactSentence, mayCutOff, saveWarningTitle, withImpact } from './lineageImpact';
+import { cutOffChanges, hasDownstream, impactOf, impactSentence, mayCutOff, saveWarningTitle, withImpact } from './lineageImpact';
 import { hostileString } from './hostile.fixture';
 
 describe('impactSentence', () => {
@@ -67,6 +67,41 @@ describe('mayCutOff and cutOffChanges', () => {
         if (cutOffChanges(a, b, streams).length > 0) expect(mayCutOff(a, b)).toBe(true);
         expect(cutOffChanges(a, a, streams)).toEqual([]);
       }),
+    );
+  });
+});
+
+describe('impactOf', () => {
+  it('takes the titles of the datasets and dashboards a pipeline’s lineage lists', () => {
+    expect(impactOf({ datasets: [{ title: 'A' }, { title: 'B' }], dashboards: [{ title: 'Board' }] })).toEqual({ datasets: ['A', 'B'], dashboards: ['Board'] });
+  });
+});
+
+describe('mayCutOff and cutOffChanges at their edges', () => {
+  it('compares names trimmed on both sides, a missing name as an empty one', () => {
+    expect(mayCutOff({ name: ' Shop' }, { name: 'Shop' })).toBe(false);
+    expect(mayCutOff({ name: null }, { name: '' })).toBe(false);
+    expect(mayCutOff({ name: '' }, { name: undefined })).toBe(false);
+    expect(cutOffChanges({ name: ' Shop ' }, { name: 'Shop' }, [])).toEqual([]);
+    expect(cutOffChanges({ name: 'Shop' }, { name: 'Shop ' }, [])).toEqual([]);
+  });
+
+  it('reads missing properties on either side as none', () => {
+    expect(mayCutOff({ name: 'a' }, { name: 'a', properties: { 'store.table_prefix': 'p_' } })).toBe(true);
+    expect(mayCutOff({ name: 'a', properties: null }, { name: 'a', properties: { 'store.table_prefix': 'p_' } })).toBe(true);
+    expect(mayCutOff({ name: 'a', properties: { 'store.table_prefix': 'p_' } }, { name: 'a' })).toBe(true);
+    expect(cutOffChanges({ name: 'a' }, { name: 'a', properties: { 'tap._select': ['orders.*'] } }, ['orders', 'customers'])).toEqual(['deselects the stream customers']);
+    expect(cutOffChanges({ name: 'a', properties: { 'tap._select': ['orders.*'] } }, { name: 'a' }, ['orders', 'customers'])).toEqual([]);
+  });
+
+  it('counts a stream the rules chose before, not one they left out already, and names them sorted', () => {
+    expect(cutOffChanges({ name: 'a', properties: { 'tap._select': ['orders.*'] } }, { name: 'a', properties: { 'tap._select': ['customers.*'] } }, ['orders', 'customers', 'web'])).toEqual(['deselects the stream orders']);
+    expect(cutOffChanges({ name: 'a', properties: {} }, { name: 'a', properties: { 'tap._select': ['orders.*'] } }, ['web_sessions', 'customers'])).toEqual(['deselects the streams customers, web_sessions']);
+  });
+
+  it('joins three changes with commas and a last "and"', () => {
+    expect(saveWarningTitle(['renames the pipeline', 'changes its table prefix', 'deselects the stream orders'])).toBe(
+      'This save renames the pipeline, changes its table prefix and deselects the stream orders. Its runs feed these:',
     );
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DatasetLineage } from './lineageResources';
-import { columnSummary, LINEAGE_TEXTS, sourceTrails } from './lineageView';
+import { columnSummary, inputLine, LINEAGE_TEXTS, sourceTrails } from './lineageView';
 
 const LINEAGE: Pick<DatasetLineage, 'tables'> = {
   tables: [
@@ -76,5 +76,56 @@ describe('columnSummary', () => {
     ).toBe('Transformed from a.x and 1 more');
     expect(columnSummary({ kind: null, sources: [], unresolved: [] })).toBe(LINEAGE_TEXTS.noSources);
     expect(columnSummary({ kind: null, sources: [], unresolved: ['m.x'] })).toBe('m.x could not be traced to one table');
+  });
+});
+
+describe('inputLine', () => {
+  const table = LINEAGE.tables[0]!;
+  const tables: Pick<DatasetLineage, 'tables'> = {
+    tables: [
+      { ...table, name: 'mid', status: 'fresh', model: { name: 'mid_model', inputs: ['raw', 'other'] } },
+      { ...table, name: 'bare', status: 'fresh', model: { name: 'bare_model', inputs: [] } },
+      { ...table, name: 'loose', status: 'unloaded', pipeline: null },
+      { ...table, name: 'nostream', status: 'stale', stream: null },
+    ],
+  };
+
+  it('says what made each input: a model, no pipeline, a pipeline with or without its stream, or nothing', () => {
+    expect(inputLine(tables, 'mid')).toBe('mid: built by the dbt model mid_model from raw, other (Fresh)');
+    expect(inputLine(tables, 'bare')).toBe('bare: built by the dbt model bare_model (Fresh)');
+    expect(inputLine(tables, 'loose')).toBe('loose: Not loaded by a pipeline');
+    expect(inputLine(tables, 'nostream')).toBe('nostream: loaded by the pipeline Demo shop (Stale)');
+    expect(inputLine(LINEAGE, 'orders')).toBe('orders: loaded by the pipeline Demo shop, stream orders (Last run failed)');
+    expect(inputLine(tables, 'ghost')).toBe('ghost: Table not found');
+  });
+});
+
+describe('sourceTrails, run by run', () => {
+  const table = LINEAGE.tables[0]!;
+  const trail = (overrides: Partial<typeof table>) => sourceTrails({ tables: [{ ...table, ...overrides }] }, { sources: [{ table: 'orders', column: 'id', kind: 'direct' }] })[0];
+
+  it('shows no latest run when it is the run that loaded the table', () => {
+    expect(trail({ latestRun: { id: 'j1', status: 'COMPLETE', endTime: '2026-03-01T10:00:05.000Z' } })?.latestRun).toBeNull();
+  });
+
+  it('shows the latest run of a table no run loaded, and no pipeline for a table without one', () => {
+    expect(trail({ loadedBy: null, pipeline: null, status: 'unloaded', stream: null, extractors: [] })).toEqual({
+      reference: 'orders.id',
+      kind: 'Copied',
+      status: 'unloaded',
+      statusText: 'Not loaded by a pipeline',
+      pipeline: null,
+      run: null,
+      latestRun: { status: 'ERROR', ended: '2026-03-02T10:00:00.000Z' },
+      stream: null,
+      sources: [],
+      model: null,
+    });
+  });
+});
+
+describe('columnSummary of several unplaced references', () => {
+  it('lists them with commas', () => {
+    expect(columnSummary({ kind: null, sources: [], unresolved: ['m.x', 'y'] })).toBe('m.x, y could not be traced to one table');
   });
 });
