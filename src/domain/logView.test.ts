@@ -86,3 +86,19 @@ describe('visibleRows', () => {
     );
   });
 });
+
+describe('logView at its edges', () => {
+  it('appends a page in sequence order, whatever order it came in', () => {
+    expect(appendLogLines([], [line(5), line(1), line(4), line(2), line(3)]).map((l) => l.sequence)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('trims the query before searching', () => {
+    expect(searchLog([line(1, 'Starting tap'), line(2, 'tapped')], ' tap ')).toEqual([0, 1]);
+    expect(searchLog([line(1, 'Starting tap')], ' ing ta ')).toEqual([0]);
+  });
+
+  it('draws nothing for a row height of zero or less', () => {
+    expect(visibleRows(0, 400, 0, 100)).toEqual({ start: 0, end: 0 });
+    expect(visibleRows(100, 400, -5, 100)).toEqual({ start: 0, end: 0 });
+  });
+});

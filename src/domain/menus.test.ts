@@ -60,3 +60,43 @@ describe('appMenu', () => {
     );
   });
 });
+
+describe('menus, entry by entry', () => {
+  it('gives each Lab entry its own icon, help its configured one', () => {
+    expect(labMenu(ws({ HELP_CUSTOM_FA_MENU_ICON: 'fa-life-ring' }), none)).toEqual([
+      { name: 'pipelines', label: 'Data', path: 'pipelines', icon: 'data' },
+      { name: 'project', label: 'Project', path: 'project', icon: 'project' },
+      { name: 'datasets', label: 'Datasets', path: 'datasets', icon: 'datasets' },
+      { name: 'channels', label: 'Channels', path: 'channels', icon: 'channels' },
+      { name: 'datastores', label: 'Data Stores', path: 'datastores', icon: 'datastores' },
+      { name: 'dataplugins', label: 'Plugins', path: 'dataplugins', icon: 'dataplugins' },
+      { name: 'settings', label: 'Settings', path: 'settings', icon: 'settings' },
+      { name: 'help', label: 'Help', path: 'help', icon: 'fa-life-ring' },
+    ]);
+  });
+
+  it('gives each app entry its name as icon, help its configured one', () => {
+    expect(appMenu(ws({ HELP_CUSTOM_FA_MENU_ICON: 'fa-life-ring' }), none)).toEqual([
+      { name: 'home', label: 'Home', path: 'feed', icon: 'home' },
+      { name: 'explore', label: 'Explore', path: 'explore', icon: 'explore' },
+      { name: 'news', label: 'News', path: 'news', icon: 'news' },
+      { name: 'starred', label: 'Starred', path: 'starred', icon: 'starred' },
+      { name: 'channels', label: 'Channels', path: 'channels', icon: 'channels' },
+      { name: 'library', label: 'Library', path: 'library', icon: 'library' },
+      { name: 'dashboard', label: 'Dashboard', path: 'dashboard', icon: 'dashboard' },
+      { name: 'help', label: 'Help', path: 'help', icon: 'fa-life-ring' },
+    ]);
+  });
+
+  it('reads no APP_MENU_ITEMS as none, and trims the paths it keeps', () => {
+    expect(parseAppMenuItems(undefined)).toBeUndefined();
+    expect(parseAppMenuItems(JSON.stringify([{ name: 'x', path: ' feed ' }]))).toEqual([{ name: 'x', label: 'x', path: 'feed', icon: 'x' }]);
+  });
+
+  it('accepts a path with spaces around it, and no path with a space or a character outside its set inside', () => {
+    expect(isSafeMenuPath(' feed ')).toBe(true);
+    expect(isSafeMenuPath('a b')).toBe(false);
+    expect(isSafeMenuPath('feed<')).toBe(false);
+    expect(isSafeMenuPath('<feed')).toBe(false);
+  });
+});

@@ -194,3 +194,84 @@ describe('triggerGraph', () => {
     checkGrammar(graph.definition);
   });
 });
+
+describe('triggerGraph, line by line', () => {
+  it('writes every node, edge and class of a small workspace', () => {
+    const graph = triggerGraph([
+      { name: 'A', status: '  ' },
+      { name: 'B', schedule: HOURLY_CRON, triggeredBy: ['A', 'ghost', ' Deploy ', 'A'], status: 'COMPLETE' },
+      { name: 'C', triggeredBy: ['A'] },
+      { name: 'D' },
+    ]);
+    expect(graph).toEqual({
+      definition: [
+        'flowchart LR',
+        '  p0["A<br/>Manual #183; Never run"]',
+        '  p1["B<br/>Hourly #183; COMPLETE"]',
+        '  p2["C<br/>Manual #183; Never run"]',
+        '  p3["D<br/>Manual #183; Never run"]',
+        '  u0["ghost<br/>no such pipeline"]',
+        '  deploy(["Deploy"])',
+        '  p0 --> p1',
+        '  u0 --> p1',
+        '  deploy --> p1',
+        '  p0 --> p2',
+        '  classDef grey fill:#f5f5f5,stroke:#8a8886,color:#242424',
+        '  class p2,p3 grey',
+        '  classDef green fill:#dff6dd,stroke:#107c10,color:#0e4a0c',
+        '  class p1 green',
+        '  classDef orange fill:#fdf0e5,stroke:#da3b01,color:#6f2b05',
+        '  class p0 orange',
+        '  classDef source fill:#ebf3fc,stroke:#0f6cbd,color:#0c3b5e',
+        '  class deploy source',
+        '  classDef unknown fill:#ffffff,stroke:#8a8886,color:#616161,stroke-dasharray:4 3',
+        '  class u0 unknown',
+      ].join('\n'),
+      nodes: [
+        { id: 'p0', kind: 'pipeline', name: 'A' },
+        { id: 'p1', kind: 'pipeline', name: 'B' },
+        { id: 'p2', kind: 'pipeline', name: 'C' },
+        { id: 'p3', kind: 'pipeline', name: 'D' },
+        { id: 'u0', kind: 'unknown', name: 'ghost' },
+        { id: 'deploy', kind: 'deploy', name: 'deploy' },
+      ],
+      edgeCount: 4,
+      truncated: false,
+    });
+    expect(triggerGraph([]).definition).toBe('flowchart LR');
+  });
+
+  it('matches a pipeline named deploy by its name first, and skips entries that are no text', () => {
+    const graph = triggerGraph([{ name: 'deploy' }, { name: 'B', triggeredBy: ['deploy', 5 as unknown as string, null as unknown as string] }]);
+    expect(graph.nodes).toEqual([
+      { id: 'p0', kind: 'pipeline', name: 'deploy' },
+      { id: 'p1', kind: 'pipeline', name: 'B' },
+    ]);
+    expect(graph.definition.split('\n').filter((line) => line.includes('-->'))).toEqual(['  p0 --> p1']);
+  });
+
+  it('draws at most 20 unknown sources', () => {
+    const ghosts = Array.from({ length: 25 }, (_, i) => `ghost${String(i)}`);
+    const graph = triggerGraph([{ name: 'A', triggeredBy: ghosts }]);
+    expect(graph.nodes.filter((node) => node.kind === 'unknown').map((node) => node.name)).toEqual(ghosts.slice(0, 20));
+    expect(graph.edgeCount).toBe(20);
+  });
+
+  it('is not truncated by a repeated edge once the limit is reached', () => {
+    const names = Array.from({ length: 20 }, (_, i) => `P${String(i)}`);
+    const ghosts = Array.from({ length: 20 }, (_, i) => `ghost${String(i)}`);
+    // 20 × 19 edges among the P, then 20 from the ghosts: 400, then ghost0 again
+    const graph = triggerGraph([...names.map((name) => ({ name, triggeredBy: names })), { name: 'Q', triggeredBy: [...ghosts, 'ghost0'] }]);
+    expect([graph.edgeCount, graph.truncated]).toEqual([400, false]);
+  });
+});
+
+describe('escapeLabel at its edges', () => {
+  it('turns DEL, C1 controls and the line and paragraph separators into spaces', () => {
+    expect(escapeLabel('a\u007fb\u009fc\u2028d\u2029e\u0080f')).toBe('a b c d e f');
+  });
+
+  it('keeps a label of exactly the length whole', () => {
+    expect(escapeLabel('x'.repeat(MAX_LABEL_LENGTH))).toBe('x'.repeat(MAX_LABEL_LENGTH));
+  });
+});
