@@ -59,6 +59,8 @@ describe('editQuery on aggregates', () => {
     expect(edit([{ ...count, alias: 'n' }], { ...sumAmount, alias: 'n' })).toEqual([{ ...sumAmount, alias: 'n' }]);
     expect(edit([count], { ...sumAmount, alias: 'total' })).toEqual([{ ...sumAmount, alias: 'total' }]);
     expect(edit([sumAmount], sumAmount)).toEqual([sumAmount]);
+    // the same column picked again is the same column, whatever object the view sends
+    expect(edit([sumAmount], { fn: 'sum', column: ref('amount'), alias: 'sum_amount' })).toEqual([sumAmount]);
     expect(edit([count], count)).toEqual([count]);
     // a new aggregate keeps the name it comes with
     expect(edit([count], { ...sumAmount, alias: 'row_count' }, 1)).toEqual([count, { ...sumAmount, alias: 'row_count' }]);

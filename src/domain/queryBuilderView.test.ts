@@ -46,6 +46,8 @@ describe('query builder view, checked by hand', () => {
       { name: 'items', columns: [{ name: 'box_id', type: 'bigint' }, { name: 'part_id', type: 'bigint' }, { name: 'category_id', type: 'bigint' }, { name: 'Region_ID', type: 'bigint' }, { name: 'order_id_old', type: 'bigint' }, { name: 'customer_identity', type: 'text' }, { name: 'shelf_id', type: 'bigint' }] },
       { name: 'boxes', columns: [{ name: 'id', type: 'bigint' }] },
       { name: 'parties', columns: [{ name: 'id', type: 'bigint' }] },
+      // only a stem ending in y takes -ies: part_id names no table 'paries'
+      { name: 'paries', columns: [{ name: 'id', type: 'bigint' }] },
       { name: 'shop_categories', columns: [{ name: 'id', type: 'bigint' }] },
       { name: 'region', columns: [{ name: 'id', type: 'bigint' }] },
       { name: 'shelf', columns: [{ name: 'label', type: 'text' }] },
@@ -71,6 +73,21 @@ describe('query builder view, checked by hand', () => {
     const sorted = describeQueryBuilder(apply({ type: 'table', table: 'orders' }, { type: 'sort', index: 0, sort: { key: { kind: 'column', column: ref('due') }, direction: 'asc' } }), TABLES);
     expect(sorted.ok && sorted.columns.slice(4)).toEqual([choice('due', null, false)]);
     expect(sorted.ok && sorted.sortChoices.map((s) => s.key)).toEqual(['id', 'customer_id', 'status', 'amount', 'due'].map((column) => `column:${JSON.stringify(['orders', column])}`));
+  });
+
+  it('lists no column for a count or a sort by an aggregate', () => {
+    const sql = apply(
+      { type: 'table', table: 'orders' },
+      { type: 'groupBy', columns: [ref('status')] },
+      { type: 'aggregate', index: 0, aggregate: { fn: 'count', column: null, alias: '' } },
+      { type: 'sort', index: 0, sort: { key: { kind: 'aggregate', index: 0 }, direction: 'desc' } },
+    );
+    const view = describeQueryBuilder(sql, TABLES);
+    expect(view.ok && view.columns).toEqual([choice('id', 'bigint', true), choice('customer_id', 'bigint', true), choice('status', 'text', false), choice('amount', 'numeric', true)]);
+    expect(view.ok && view.sortChoices).toEqual([
+      { key: 'column:["orders","status"]', sortKey: { kind: 'column', column: ref('status') }, label: 'status' },
+      { key: 'aggregate:0', sortKey: { kind: 'aggregate', index: 0 }, label: 'row_count' },
+    ]);
   });
 
   it('says nothing of missing tables when the store lists none', () => {
