@@ -191,6 +191,8 @@ describe('SQL autocomplete: what the text before the cursor holds', () => {
 
   it('offers nothing at the end of a line comment, and reads a block comment to its own close', () => {
     expect(sqlCompletion('SELECT * FROM -- x\n', 18, TABLES)).toBeNull();
+    // the cursor right before the comment's line end is still in the comment
+    expect(sqlCompletion('SELECT * FROM -- \n', 17, TABLES)).toBeNull();
     expect(sqlCompletion('SELECT * FROM /* c */', 21, TABLES)?.options).toHaveLength(3);
     expect(sqlCompletion('SELECT * FROM /*/ c */', 22, TABLES)?.options).toHaveLength(3);
     expect(sqlCompletion('SELECT /* am*/ FROM orders', 12, TABLES)).toBeNull();
@@ -216,6 +218,8 @@ describe('SQL autocomplete: what the text before the cursor holds', () => {
     // nor is a symbol after FROM, even where a table has that name
     const withParen: CompletionTable[] = [{ name: '(', columns: [col('inside')] }, TABLES[0]!];
     expect(sqlCompletion('SELECT ins FROM (SELECT 1) q', 10, withParen)?.options).toEqual([{ label: 'inside', insert: 'inside', kind: 'column', detail: 'text · (' }]);
+    // nor a symbol before a dot
+    expect(sqlCompletion('SELECT (.', 9, withParen)).toBeNull();
   });
 
   it('offers a column name shared by two tables once, and starting matches first across tables', () => {
