@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { parse } from 'libpg-query';
 import { describe, expect, it } from 'vitest';
-import { ALL_COLUMNS, columnLineage, type KnownColumns, type QueryLineage } from './lineage';
+import { ALL_COLUMNS, columnLineage, MAX_LINEAGE_SELECTS, type KnownColumns, type QueryLineage } from './lineage';
 
 // The lineage function reads the tree PostgreSQL's own parser makes (libpg-query, as the server
 // parses every dataset query): the tests parse real SQL, never a hand-made tree.
@@ -573,6 +573,70 @@ describe('columnLineage on bent trees', () => {
   it('reads a SELECT met bare inside an expression for the tables it reads', async () => {
     const inner = await selectBody('SELECT at FROM events');
     expect(columnLineage({ targetList: [{ ResTarget: { name: 'x', val: { SelectStmt: inner } } }], op: 'SETOP_NONE' }, KNOWN)).toEqual({ columns: [col('x')], tables: ['events'] });
+  });
+});
+
+describe('columnLineage on nested unnamed subqueries', () => {
+  /** The tables map, counting each lookup: one lookup per walk of the innermost FROM. */
+  const counting = () => {
+    let lookups = 0;
+    const known = new Map(KNOWN);
+    const get = known.get.bind(known);
+    known.get = (table: string) => {
+      lookups += 1;
+      return get(table);
+    };
+    return { known, lookups: () => lookups };
+  };
+
+  it('reads each level once: naming an unnamed (SELECT …) does not walk it again', async () => {
+    // each level's name comes from the level below, so walking a level again for its name doubled
+    // the work per level: 2^18 walks of the innermost FROM here, seconds on the request path
+    const levels = 18;
+    const sql = `${'SELECT ('.repeat(levels)}SELECT amount FROM orders${')'.repeat(levels)}`;
+    const { known, lookups } = counting();
+    expect(await lineage(sql, known)).toEqual({ columns: [{ name: 'amount', kind: 'direct', sources: [{ table: 'orders', column: 'amount', kind: 'direct' }], unresolved: [] }], tables: ['orders'] });
+    expect(lookups()).toBe(1);
+  });
+
+  it('walks a non-UNION body of WITH RECURSIVE once, at any nesting', async () => {
+    // PostgreSQL refuses any recursive body but a UNION: such a body is read once, not seeded then re-read
+    const levels = 18;
+    const sql = `${'WITH RECURSIVE r AS ('.repeat(levels)}SELECT amount FROM orders${') SELECT amount FROM r'.repeat(levels)}`;
+    const { known, lookups } = counting();
+    expect(await traced(sql, known)).toEqual(['amount ← orders.amount:direct']);
+    expect(lookups()).toBe(1);
+  });
+
+  it('stops after MAX_LINEAGE_SELECTS selects when recursive CTEs nest their rounds, and still answers', async () => {
+    // each level's UNION reads the level below in its seed and again in each round: 2^16 walks and more without the budget
+    const nest = (levels: number) => {
+      let sql = 'SELECT id AS n FROM orders';
+      for (let level = 0; level < levels; level += 1) sql = `WITH RECURSIVE r(n) AS (SELECT n FROM (${sql}) s UNION ALL SELECT n + 1 FROM r WHERE n < 3) SELECT n FROM r`;
+      return sql;
+    };
+    const { known, lookups } = counting();
+    // named, not followed: a half-walked query could take a CTE's name for a table
+    expect(await lineage(nest(16), known)).toEqual({ columns: [{ name: 'n', kind: null, sources: [], unresolved: ['…'] }], tables: [] });
+    // one lookup per walk of the innermost FROM, and no more walks than the budget
+    expect(lookups()).toBeGreaterThan(0);
+    expect(lookups()).toBeLessThanOrEqual(MAX_LINEAGE_SELECTS);
+    // as far as a query of ordinary size goes, it is followed, and no CTE is taken for a table
+    expect(await lineage(nest(3))).toEqual({ columns: [{ name: 'n', kind: 'transformation', sources: [{ table: 'orders', column: 'id', kind: 'transformation' }], unresolved: [] }], tables: ['orders'] });
+  });
+
+  it('reads a recursive body with a WITH of its own under that WITH, seed included', async () => {
+    const sql = 'WITH RECURSIVE r(n) AS (WITH RECURSIVE r(n) AS (SELECT id FROM orders UNION ALL SELECT n + 1 FROM r WHERE n < 3) SELECT n FROM r UNION ALL SELECT n + 1 FROM r WHERE n < 3) SELECT n FROM r';
+    expect(await lineage(sql)).toEqual({ columns: [{ name: 'n', kind: 'transformation', sources: [{ table: 'orders', column: 'id', kind: 'transformation' }], unresolved: [] }], tables: ['orders'] });
+  });
+
+  it('names each level as PostgreSQL does, by the first column of the level below', async () => {
+    expect(await traced('SELECT (SELECT (SELECT amount AS paid FROM orders)), (SELECT count(*) FROM customers), (SELECT (SELECT 1))')).toEqual([
+      'paid ← orders.amount:direct',
+      // count(*) reads no column of customers, and a constant none at all
+      'count ←',
+      '?column? ←',
+    ]);
   });
 });
 

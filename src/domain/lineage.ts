@@ -57,6 +57,13 @@ export function strongerKind(a: LineageKind, b: LineageKind): LineageKind {
 
 /** Nesting past this depth is not followed (the server's guard refuses a query at 200 already). */
 export const MAX_LINEAGE_DEPTH = 400;
+/**
+ * SELECTs walked for one query, at most. A recursive CTE's body is walked once per round, so
+ * recursive CTEs nested in each other's bodies multiply their rounds; past this the query's lineage
+ * is not followed (its columns named, each read as '…', no table listed: a half-walk could take a
+ * CTE's name for a table) rather than holding the server for minutes. An ordinary query walks a few dozen.
+ */
+export const MAX_LINEAGE_SELECTS = 5_000;
 
 /** Aggregate functions of PostgreSQL that a dataset query may call, and a few more. */
 const AGGREGATES: ReadonlySet<string> = new Set([
@@ -215,14 +222,35 @@ function expand(relation: Relation): Column[] {
 
 // ---- the walk ----------------------------------------------------------------------------------
 
+/** What every walk of one query shares: the SELECTs it may still walk, and the names found so far. */
+interface WalkBudget {
+  selectsLeft: number;
+  /** a SELECT was left unwalked for want of budget */
+  exhausted: boolean;
+  /**
+   * The first column's name of each scalar subquery walked, by its node: naming an unnamed
+   * `(SELECT …)` reads it here, where walking the subquery again for its name (and each level
+   * below doing the same) took time exponential in the nesting, on the request path.
+   */
+  readonly subqueryNames: WeakMap<Node, string | undefined>;
+}
+
 class Walk {
   readonly tables = new Set<string>();
 
-  constructor(private readonly known: KnownColumns) {}
+  constructor(
+    private readonly known: KnownColumns,
+    private readonly shared: WalkBudget,
+  ) {}
 
   /** A SELECT (plain, VALUES or a set operation) as its output columns. */
   select(stmt: Node, outer: Scope | undefined, ctes: Ctes | undefined, depth: number): Output {
     if (depth > MAX_LINEAGE_DEPTH) return { columns: [] };
+    if (this.shared.selectsLeft <= 0) {
+      this.shared.exhausted = true;
+      return { columns: [] };
+    }
+    this.shared.selectsLeft -= 1;
     const inner = this.withClause(stmt['withClause'], outer, ctes, depth);
     const op = text(stmt['op']);
     if (op !== undefined && op !== 'SETOP_NONE') {
@@ -292,11 +320,13 @@ class Walk {
         continue;
       }
       const stmt = query[1];
-      if (recursive) {
-        // the non-recursive term first, then the whole until its sources stop growing
-        const op = text(stmt['op']);
-        const seed = op !== undefined && op !== 'SETOP_NONE' && isNode(stmt['larg']) ? stmt['larg'] : stmt;
-        defined.set(name, asRelation(this.select(seed, outer, layer, depth + 1), name, renames));
+      const op = text(stmt['op']);
+      if (recursive && op !== undefined && op !== 'SETOP_NONE' && isNode(stmt['larg'])) {
+        // the non-recursive term first, then the whole until its sources stop growing (only a
+        // UNION can refer to itself: PostgreSQL refuses any other recursive body)
+        // as the whole reads it: under the body's own WITH, if it has one
+        const seedCtes = this.withClause(stmt['withClause'], outer, layer, depth + 1);
+        defined.set(name, asRelation(this.select(stmt['larg'], outer, seedCtes, depth + 2), name, renames));
         for (let round = 0; round < 4; round++) {
           const before = signature(defined.get(name)!);
           defined.set(name, asRelation(this.select(stmt, outer, layer, depth + 1), name, renames));
@@ -489,6 +519,7 @@ class Walk {
       case 'SubLink': {
         const query = unwrap(body['subselect']);
         const output = query?.[0] === 'SelectStmt' ? this.select(query[1], scope, ctes, depth + 1) : { columns: [] };
+        if (query?.[0] === 'SelectStmt') this.shared.subqueryNames.set(query[1], output.columns[0]?.name);
         const linkType = text(body['subLinkType']);
         this.expression(body['testexpr'], scope, ctes, transformed, into, depth + 1);
         if (linkType === 'EXISTS_SUBLINK') return;
@@ -560,10 +591,12 @@ class Walk {
         if (linkType === 'ARRAY_SUBLINK') return ['array', 2];
         if (linkType === 'EXPR_SUBLINK') {
           const query = unwrap(body['subselect']);
-          // the subquery's own first column name (it is read again here, only for its name)
-          const output = query?.[0] === 'SelectStmt' ? new Walk(this.known).select(query[1], scope, ctes, depth + 1) : { columns: [] };
-          const first = output.columns[0];
-          return first ? [first.name, 2] : [undefined, 0];
+          if (query?.[0] !== 'SelectStmt') return [undefined, 0];
+          // the subquery's own first column name, as the walk of the expression found it; else read
+          // again, only for its name, at the depth that walk reads it (one below the name's)
+          const names = this.shared.subqueryNames;
+          const name = names.has(query[1]) ? names.get(query[1]) : new Walk(this.known, this.shared).select(query[1], scope, ctes, depth + 2).columns[0]?.name;
+          return name === undefined ? [undefined, 0] : [name, 2];
         }
         return [undefined, 0];
       }
@@ -662,7 +695,9 @@ function selectOf(tree: unknown): Node | undefined {
 export function columnLineage(tree: unknown, known: KnownColumns = new Map()): QueryLineage {
   const stmt = selectOf(tree);
   if (!stmt) return { columns: [], tables: [] };
-  const walk = new Walk(known);
+  const budget: WalkBudget = { selectsLeft: MAX_LINEAGE_SELECTS, exhausted: false, subqueryNames: new WeakMap() };
+  const walk = new Walk(known, budget);
   const output = walk.select(stmt, undefined, undefined, 0);
+  if (budget.exhausted) return { columns: output.columns.map((c) => ({ name: c.name, kind: null, sources: [], unresolved: ['…'] })), tables: [] };
   return { columns: output.columns.map(finish), tables: [...walk.tables].sort() };
 }
