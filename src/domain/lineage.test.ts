@@ -340,6 +340,9 @@ describe('columnLineage, rule by rule', () => {
     const all = [src('orders', 'id'), src('orders', 'customer_id'), src('orders', 'amount')];
     expect((await lineage('WITH RECURSIVE r(a, b, c) AS (SELECT id, customer_id, amount FROM orders UNION ALL SELECT b, c, a FROM r) SELECT a FROM r')).columns).toEqual([col('a', all)]);
     expect(await lineage('WITH RECURSIVE r AS (SELECT amount FROM orders) SELECT amount FROM r')).toEqual({ columns: [col('amount', [src('orders', 'amount')])], tables: ['orders'] });
+    // a rotation over seven columns takes seven rounds to reach every column
+    const seven = 'WITH RECURSIVE r(a, b, c, d, e, f, g) AS (SELECT id, customer_id, amount, created, kind, at, name FROM orders, events, customers UNION ALL SELECT b, c, d, e, f, g, a FROM r) SELECT a FROM r';
+    expect((await traced(seven)).map((line) => line.split(', ').length)).toEqual([7]);
   });
 
   it('reads a data-modifying CTE as no columns and no tables', async () => {
@@ -573,6 +576,14 @@ describe('columnLineage on bent trees', () => {
   it('reads a SELECT met bare inside an expression for the tables it reads', async () => {
     const inner = await selectBody('SELECT at FROM events');
     expect(columnLineage({ targetList: [{ ResTarget: { name: 'x', val: { SelectStmt: inner } } }], op: 'SETOP_NONE' }, KNOWN)).toEqual({ columns: [col('x')], tables: ['events'] });
+  });
+});
+
+describe('columnLineage of a whole row inside an expression', () => {
+  it('reads every column of o for o.* in an expression, as for a bare o, and names an unknown qualifier', async () => {
+    const whole = ['orders.id:transformation', 'orders.customer_id:transformation', 'orders.amount:transformation', 'orders.created:transformation'].join(', ');
+    expect(await traced('SELECT to_json(o.*), (o.*)::text, o FROM orders o')).toEqual([`to_json ← ${whole}`, `text ← ${whole}`, `o ← ${whole}`]);
+    expect(await traced('SELECT to_json(x.*) FROM orders o')).toEqual(['to_json ← ?x.*']);
   });
 });
 

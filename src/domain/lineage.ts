@@ -64,6 +64,8 @@ export const MAX_LINEAGE_DEPTH = 400;
  * CTE's name for a table) rather than holding the server for minutes. An ordinary query walks a few dozen.
  */
 export const MAX_LINEAGE_SELECTS = 5_000;
+/** Rounds of a recursive CTE, at most: each adds what one more step of the recursion reads, until nothing new comes (a rotation over n columns takes n); MAX_LINEAGE_SELECTS bounds the whole. */
+const MAX_RECURSIVE_ROUNDS = 64;
 
 /** Aggregate functions of PostgreSQL that a dataset query may call, and a few more. */
 const AGGREGATES: ReadonlySet<string> = new Set([
@@ -327,7 +329,7 @@ class Walk {
         // as the whole reads it: under the body's own WITH, if it has one
         const seedCtes = this.withClause(stmt['withClause'], outer, layer, depth + 1);
         defined.set(name, asRelation(this.select(stmt['larg'], outer, seedCtes, depth + 2), name, renames));
-        for (let round = 0; round < 4; round++) {
+        for (let round = 0; round < MAX_RECURSIVE_ROUNDS; round++) {
           const before = signature(defined.get(name)!);
           defined.set(name, asRelation(this.select(stmt, outer, layer, depth + 1), name, renames));
           if (signature(defined.get(name)!) === before) break;
@@ -489,6 +491,13 @@ class Walk {
     switch (type) {
       case 'ColumnRef': {
         const fields = list(body['fields']);
+        // `o.*` inside an expression (`to_json(o.*)`, `(o.*)::text`) is the whole row, as a bare `o` is
+        const star = starOf(node);
+        if (star !== undefined) {
+          for (const column of this.star(star, scope ?? { relations: [], parent: undefined })) into.addColumn(column, transformed);
+          return;
+        }
+        // a star anywhere but last is not SQL
         if (fields.some((f) => unwrap(f)?.[0] === 'A_Star')) return;
         const parts = names(fields);
         const column = this.resolve(parts, scope);

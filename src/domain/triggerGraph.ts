@@ -112,7 +112,7 @@ export function triggerGraph(pipelines: readonly GraphPipeline[], direction: 'LR
     idByName.set(name, id);
     nodes.push({ id, kind: 'pipeline', name });
     lines.push(`  ${id}["${pipelineLabel(pipeline, name)}"]`);
-    addClass(pipeline.status ? jobStatusColour(pipeline.status) : 'grey', id);
+    addClass(pipeline.status?.trim() ? jobStatusColour(pipeline.status.trim()) : 'grey', id);
   }
 
   const edges = new Set<string>();
