@@ -149,5 +149,7 @@ describe('loaded data, checked by hand', () => {
     expect(tablesLoadedBy(tables, { pipelineId: 'p1', jobId: null }).map((t) => t.name)).toEqual(['a', 'b', 'c']);
     expect(tablesLoadedBy(tables, { pipelineId: 'p1', jobId: '' }).map((t) => t.name)).toEqual(['a', 'b', 'c']);
     expect(tables.map((t) => t.name)).toEqual(['b', 'a', 'c']);
+    // an uncounted table after one of 0 rows, whichever comes first
+    expect(tablesLoadedBy([table('b', 0, load('p', 'j')), table('a', null, load('p', 'j'))], { pipelineId: 'p', jobId: 'j' }).map((t) => t.name)).toEqual(['b', 'a']);
   });
 });
