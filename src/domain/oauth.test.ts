@@ -44,6 +44,9 @@ describe('providerOf', () => {
     expect(providerOf('http://127.0.0.1:9999/authorize?x=1', configured)).toBe('oauth2-google');
     expect(providerOf('http://127.0.0.1:9998/authorize', configured)).toBeUndefined();
     expect(providerOf('http://127.0.0.1:9999/other', configured)).toBeUndefined();
+    // a prefix ends at a path segment: /authorize-evil is not under /authorize
+    expect(providerOf('http://127.0.0.1:9999/authorize-evil', configured)).toBeUndefined();
+    expect(providerOf('http://127.0.0.1:9999/authorize/', configured)).toBe('oauth2-google');
   });
 
   it('never throws and answers a known provider or nothing, whatever the text', () => {

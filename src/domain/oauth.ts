@@ -44,6 +44,8 @@ function parseUrl(text: string): URL | undefined {
 }
 
 const hostMatches = (host: string, known: string) => host === known || host.endsWith(`.${known}`);
+/** `/ms/x` is under `/ms` and `/ms/`; `/msevil` is under neither. */
+const underPath = (path: string, base: string) => path === base || path.startsWith(base.endsWith('/') ? base : `${base}/`);
 
 /**
  * The token provider of an authorization url (spec §7), or undefined ('Authorization url not
@@ -57,7 +59,7 @@ export function providerOf(authorizationUrl: string, configured: Partial<Record<
   for (const provider of OAUTH_PROVIDERS) {
     for (const prefix of configured[provider] ?? []) {
       const base = parseUrl(prefix);
-      if (base && url.origin === base.origin && url.pathname.startsWith(base.pathname)) return provider;
+      if (base && url.origin === base.origin && underPath(url.pathname, base.pathname)) return provider;
     }
   }
   if (url.protocol !== 'https:') return undefined;
