@@ -288,6 +288,6 @@ export function areaPath(area: Area, workspaceId: string, relative: string): str
  */
 export function labReturnPath(state: unknown): string | null {
   const returnTo = typeof state === 'object' && state !== null ? (state as { labReturnTo?: unknown }).labReturnTo : undefined;
-  if (typeof returnTo !== 'string' || !returnTo.startsWith('/lab/') || returnTo.startsWith('//') || /[\\\s]|\/\.\.?(\/|$|\?|#)/.test(returnTo)) return null;
+  if (typeof returnTo !== 'string' || !returnTo.startsWith('/lab/') || /[\\\s]|\/\.\.?(\/|$|\?|#)/.test(returnTo)) return null;
   return isLabLocation(returnTo) ? returnTo : null;
 }

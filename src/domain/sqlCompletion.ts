@@ -101,7 +101,8 @@ function tablesNamed(tokens: readonly Token[], tables: readonly CompletionTable[
     if (token.kind !== 'word' || !TABLE_CONTEXT.has(token.text.toLowerCase()) || index + 1 >= tokens.length) return;
     const nameToken = tokens[index + 1]!;
     if (nameToken.kind === 'symbol') return;
-    const table = byName.get(nameToken.kind === 'quoted' ? nameToken.text.toLowerCase() : nameToken.text.toLowerCase());
+    // by lower-case name, quoted or not: completion offers a table however its name was written
+    const table = byName.get(nameToken.text.toLowerCase());
     if (!table) return;
     if (!named.includes(table)) named.push(table);
     aliases.set(table.name.toLowerCase(), table);
