@@ -324,9 +324,9 @@ class Walk {
       const stmt = query[1];
       const op = text(stmt['op']);
       if (recursive && op !== undefined && op !== 'SETOP_NONE' && isNode(stmt['larg'])) {
-        // the non-recursive term first, then the whole until its sources stop growing (only a
-        // UNION can refer to itself: PostgreSQL refuses any other recursive body)
-        // as the whole reads it: under the body's own WITH, if it has one
+        // the non-recursive term first (under the body's own WITH, as the whole reads it), then
+        // the whole until its sources stop growing; only a UNION can refer to itself (PostgreSQL
+        // refuses any other recursive body), so anything else is read once, below
         const seedCtes = this.withClause(stmt['withClause'], outer, layer, depth + 1);
         defined.set(name, asRelation(this.select(stmt['larg'], outer, seedCtes, depth + 2), name, renames));
         for (let round = 0; round < MAX_RECURSIVE_ROUNDS; round++) {
