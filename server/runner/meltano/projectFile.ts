@@ -5,9 +5,10 @@ import type { DataComponentRow } from '../../repositories/dataComponents';
 // A Python plugin's entry in the project's meltano.yml, from its definition (the catalogue, or the
 // workspace's published discovery.yml): everything Meltano needs to install and run it without
 // asking MeltanoHub — `namespace`, `pip_url`, `executable`, `capabilities`, settings by name, kind,
-// default value, env and value_processor, and `commands`. It is written under the component's own name with no `variant` and no
-// `inherit_from` (either would send Meltano to the hub for the parent definition, which a job's
-// network may not reach), so each component is a complete custom plugin with a venv of its own.
+// default value, env and value_processor, and `commands`. It is written under the component's own
+// name with no `variant` and no `inherit_from` (either would send Meltano to the hub for the parent
+// definition, which a job's network may not reach), so each component is a complete custom plugin
+// with a venv of its own.
 //
 // `select` and `metadata` are not written here: they belong to a pipeline (`{component}._select`,
 // `{component}._metadata` among its properties, or the component's own), while meltano.yml is the
