@@ -636,6 +636,12 @@ describe('columnLineage on nested unnamed subqueries', () => {
     expect(await lineage(nest(3))).toEqual({ columns: [{ name: 'n', kind: 'transformation', sources: [{ table: 'orders', column: 'id', kind: 'transformation' }], unresolved: [] }], tables: ['orders'] });
   });
 
+  it('reads a UNION body of a WITH that is not RECURSIVE once, its own name there being the table', async () => {
+    // not RECURSIVE: `customers` inside is the table, not the CTE being defined
+    expect(await traced('WITH customers AS (SELECT id AS name FROM orders UNION ALL SELECT name FROM customers) SELECT name FROM customers')).toEqual(['name ← orders.id:direct, customers.name:direct']);
+    expect((await lineage('WITH customers AS (SELECT id AS name FROM orders UNION ALL SELECT name FROM customers) SELECT name FROM customers')).tables).toEqual(['customers', 'orders']);
+  });
+
   it('reads a recursive body with a WITH of its own under that WITH, seed included', async () => {
     const sql = 'WITH RECURSIVE r(n) AS (WITH RECURSIVE r(n) AS (SELECT id FROM orders UNION ALL SELECT n + 1 FROM r WHERE n < 3) SELECT n FROM r UNION ALL SELECT n + 1 FROM r WHERE n < 3) SELECT n FROM r';
     expect(await lineage(sql)).toEqual({ columns: [{ name: 'n', kind: 'transformation', sources: [{ table: 'orders', column: 'id', kind: 'transformation' }], unresolved: [] }], tables: ['orders'] });

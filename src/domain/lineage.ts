@@ -600,11 +600,9 @@ class Walk {
         if (linkType === 'ARRAY_SUBLINK') return ['array', 2];
         if (linkType === 'EXPR_SUBLINK') {
           const query = unwrap(body['subselect']);
-          if (query?.[0] !== 'SelectStmt') return [undefined, 0];
-          // the subquery's own first column name, as the walk of the expression found it; else read
-          // again, only for its name, at the depth that walk reads it (one below the name's)
-          const names = this.shared.subqueryNames;
-          const name = names.has(query[1]) ? names.get(query[1]) : new Walk(this.known, this.shared).select(query[1], scope, ctes, depth + 2).columns[0]?.name;
+          // the subquery's own first column name, as the walk of the expression found it (a select
+          // list's expression is walked before it is named; one past the depth limit has no name)
+          const name = query?.[0] === 'SelectStmt' ? this.shared.subqueryNames.get(query[1]) : undefined;
           return name === undefined ? [undefined, 0] : [name, 2];
         }
         return [undefined, 0];
