@@ -6,6 +6,7 @@ import pg from 'pg';
 import { protectDataFiles } from './fileModes';
 import { pglitePool } from './pglite-pool';
 import { preparedStatementPool, type HeldClients } from './prepared-pool';
+import { installedVersion, readTemplate, saveTemplate, templateKey } from './memoryTemplate';
 import { migrations } from './migrations';
 import { moveStoresApart } from './moveStores';
 import type { Database } from './schema';
@@ -111,8 +112,15 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
     import('@electric-sql/pglite/contrib/fuzzystrmatch'),
   ]);
   const startParams = [...pglite.PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`];
-  const pgl = await pglite.PGlite.create(dir, { extensions: { pg_trgm, fuzzystrmatch }, startParams });
+  const key = inMemory ? templateKey({ pglite: installedVersion('@electric-sql/pglite'), kysely: installedVersion('kysely') }, migrations) : '';
+  const template = inMemory ? await readTemplate(key) : undefined;
+  const pgl = await pglite.PGlite.create(dir, { extensions: { pg_trgm, fuzzystrmatch }, startParams, ...(template && { loadDataDir: template }) });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pglitePool(pgl, pglite) }) });
+  if (inMemory && !template) {
+    // the first throw-away database on this machine for these migrations: kept for the next ones
+    await migrate(db);
+    await saveTemplate(key, await pgl.dumpDataDir('none'));
+  }
   const stores = await openEmbeddedStores(db, dataDir).catch(async (error: unknown) => {
     await pgl.close();
     throw error;

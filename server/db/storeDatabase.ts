@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import type { Db } from './database';
+import { installedVersion } from './memoryTemplate';
 import type { Database } from './schema';
 import { storeWorkerPool, type StoreWorkerPool } from './storeWorkerPool';
 
@@ -126,9 +127,7 @@ export async function initialiseCluster(dir: string): Promise<void> {
  * 3-6 s, a copy of its 40 MB well under one): each test server gets its own stores' database.
  */
 async function freshCopy(): Promise<string> {
-  // the package's own package.json, beside its dist/ (its exports do not name it)
-  const entry = new URL(import.meta.resolve('@electric-sql/pglite'));
-  const { version } = JSON.parse(fs.readFileSync(new URL('../package.json', entry), 'utf8')) as { version: string };
+  const version = installedVersion('@electric-sql/pglite');
   const template = path.join(os.tmpdir(), `workspace-stores-template-${version}-${process.getuid?.() ?? 0}`);
   if (!fs.existsSync(path.join(template, 'PG_VERSION'))) {
     // made aside and renamed into place: two processes making it at once both end with a whole one
