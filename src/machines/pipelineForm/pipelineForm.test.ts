@@ -440,30 +440,12 @@ describe('pipelineForm, targeted rules', () => {
 describe('pipelineForm, checked by hand', () => {
   /** The machine with the test's own actors: each call recorded, each answer given by the test. */
   function start(input: Partial<PipelineFormInput> = {}) {
-    const { calls, pending, held } = heldActors();
-    const moves: string[] = [];
-    const full: PipelineFormInput = { workspaceId: 'w1', workspace: WORKSPACE, pipelineId: 'p2', dataPluginId: null, validate: false, ...input };
-    const machine = pipelineFormMachine.provide({
-      actors: {
-        loadForm: held<PipelineFormInput, LoadedForm>('loadForm', (i) => `${i.pipelineId ?? 'new'} ${i.dataPluginId ?? '-'}`),
-        savePipeline: held<SavePipelineInput, Pipeline>('savePipeline', (i) => `${i.pipeline && 'id' in i.pipeline ? String(i.pipeline.id) : 'none'} ${i.rel} ${i.body.name ?? ''}${i.body.shareTables ? ' shared' : ''}`),
-        startJob: held<{ pipeline: Pipeline }, unknown>('startJob', (i) => i.pipeline.id ?? ''),
-        loadImpact: held<{ pipeline: Pipeline }, PipelineLineage>('loadImpact', (i) => i.pipeline.id ?? ''),
-      },
-      actions: {
-        showPipeline: (_, p) => void moves.push(`showPipeline ${p.workspaceId} ${p.pipelineId} ${p.toastIntent}: ${p.toast}`),
-        showRuns: (_, p) => void moves.push(`showRuns ${p.workspaceId}: ${p.toast}`),
-        close: (_, p) => void moves.push(`close ${p.workspaceId}`),
-      },
+    return heldForm({ pipelineId: 'p2', ...input }, {
+      load: (i) => `${i.pipelineId ?? 'new'} ${i.dataPluginId ?? '-'}`,
+      save: (i) => `${i.pipeline && 'id' in i.pipeline ? String(i.pipeline.id) : 'none'} ${i.rel} ${i.body.name ?? ''}${i.body.shareTables ? ' shared' : ''}`,
     });
-    const actor = createActor(machine, { input: full }).start();
-    const answer = (id: string) => pending[id]!.at(-1)!;
-    const context = () => actor.getSnapshot().context;
-    const value = () => actor.getSnapshot().value;
-    const busy = () => selectBusy(actor.getSnapshot());
-    return { actor, calls, moves, answer, context, value, busy };
   }
-  const settle = () => new Promise((resolve) => setImmediate(resolve));
+  const settle = settleHeld;
 
   it('starts with nothing loaded and loads by its input; a failed load says why, Close leaves, retry clears the message', async () => {
     const m = start();
@@ -691,19 +673,19 @@ describe('pipelineForm, checked by hand', () => {
 });
 
 /**
- * The machine with the test's own actors, every save's input kept whole; the load is answered with
- * `load`. A save is held under `saveKey(input)` (its rel by default).
+ * The machine with the test's own actors: each call recorded under its key, each answer given by the
+ * test, every save's input kept whole, every move of the page recorded.
  */
-async function openHeld(load: LoadedForm, input: Partial<PipelineFormInput> = {}, saveKey: (save: SavePipelineInput) => string = (save) => save.rel) {
+function heldForm(input: Partial<PipelineFormInput>, keys: { load: (load: PipelineFormInput) => string; save: (save: SavePipelineInput) => string }) {
   const { calls, pending, held } = heldActors();
   const saves: SavePipelineInput[] = [];
   const moves: string[] = [];
   const machine = pipelineFormMachine.provide({
     actors: {
-      loadForm: held<PipelineFormInput, LoadedForm>('loadForm', (i) => i.pipelineId ?? 'new'),
+      loadForm: held<PipelineFormInput, LoadedForm>('loadForm', keys.load),
       savePipeline: held<SavePipelineInput, Pipeline>('savePipeline', (i) => {
         saves.push(i);
-        return saveKey(i);
+        return keys.save(i);
       }),
       startJob: held<{ pipeline: Pipeline }, unknown>('startJob', (i) => i.pipeline.id ?? ''),
       loadImpact: held<{ pipeline: Pipeline }, PipelineLineage>('loadImpact', (i) => i.pipeline.id ?? ''),
@@ -716,11 +698,22 @@ async function openHeld(load: LoadedForm, input: Partial<PipelineFormInput> = {}
   });
   const actor = createActor(machine, { input: { workspaceId: 'w1', workspace: WORKSPACE, pipelineId: 'p5', dataPluginId: null, validate: false, ...input } }).start();
   const answer = (id: string) => pending[id]!.at(-1)!;
-  answer('loadForm').resolve(load);
-  await settleHeld();
-  return { actor, calls, saves, moves, answer, context: () => actor.getSnapshot().context, value: () => actor.getSnapshot().value };
+  const context = () => actor.getSnapshot().context;
+  const value = () => actor.getSnapshot().value;
+  const busy = () => selectBusy(actor.getSnapshot());
+  return { actor, calls, saves, moves, answer, context, value, busy };
 }
-const settleHeld = () => new Promise((resolve) => setImmediate(resolve));
+
+/** `heldForm` with its load answered with `load`; a save is held under `saveKey(input)` (its rel by default). */
+async function openHeld(load: LoadedForm, input: Partial<PipelineFormInput> = {}, saveKey: (save: SavePipelineInput) => string = (save) => save.rel) {
+  const form = heldForm(input, { load: (i) => i.pipelineId ?? 'new', save: saveKey });
+  form.answer('loadForm').resolve(load);
+  await settleHeld();
+  return form;
+}
+function settleHeld(): Promise<unknown> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
 
 describe('pipelineForm, checked by hand: stored values, save bodies and failures', () => {
   const open = openHeld;
