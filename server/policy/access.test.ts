@@ -307,6 +307,20 @@ describe('a workspace, or an id where one may be created', () => {
     expect((await resolve('workspaceOrDraft', who(OUTSIDER, { verified: false }), W2)).workspace?.id).toBe(W2);
     expect(await refusal(resolve('workspaceOrDraft', who(CREATOR), 'x'))).toEqual(notFound('Workspace x not found'));
   });
+
+  it('a database that fails after the workspace is found: the failure, not a free id offered to create', async () => {
+    // Only "not a member" makes a taken id a draft; an error while finding the caller's role is an error.
+    let reads = 0;
+    const failing = new Proxy(handle.db, {
+      get(target, key) {
+        if (key === 'selectFrom' && ++reads > 1) throw new Error('connection lost');
+        const value = Reflect.get(target, key, target) as unknown;
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    await expect(resolveAccess('workspaceOrDraft', { ...ctx(who(OUTSIDER)), db: failing }, W1)).rejects.toThrow('connection lost');
+    expect(reads).toBe(2);
+  });
 });
 
 describe('resources named by the workspace and the rest of the path', () => {
