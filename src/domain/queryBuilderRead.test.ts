@@ -33,6 +33,9 @@ describe('readQuery: the start', () => {
     expect(stateOf('select*from t')).toEqual(query({}));
     expect(stateOf('SeLeCt"a"FROM t')).toEqual(query({ columns: [col('a')] }));
     expect(stateOf('SELECT\na\nFROM\nt')).toEqual(query({ columns: [col('a')] }));
+    // however much whitespace comes first
+    expect(stateOf(`${' '.repeat(64)}SELECT * FROM t`)).toEqual(query({}));
+    expect(stateOf(`${'\n'.repeat(100_000)}SELECT a FROM t`)).toEqual(query({ columns: [col('a')] }));
   });
 
   it('refuses text that does not start with SELECT, naming the grammar', () => {
@@ -195,6 +198,11 @@ describe('the select list', () => {
   it('refuses a function the builder does not write', () => {
     expect(problemOf('SELECT lower(a) FROM t')).toBe(`It has something else at "(". ${GRAMMAR}`);
     expect(problemOf('SELECT "count"(*) FROM t')).toBe(`It has something else at "(". ${GRAMMAR}`);
+    // words that only an object's prototype knows are no aggregate either
+    for (const word of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
+      expect(problemOf(`SELECT ${word}(a) FROM t`)).toBe(`It has something else at "(". ${GRAMMAR}`);
+      expect(problemOf(`SELECT count(*) AS n, ${word}(a) FROM t`)).toBe(`It has something else at "(". ${GRAMMAR}`);
+    }
   });
 });
 
@@ -442,9 +450,13 @@ describe('sort and limit', () => {
     expect(stateOf('SELECT * FROM t LIMIT 5').limit).toBe(5);
     expect(stateOf('SELECT * FROM t LIMIT 1000000000').limit).toBe(1_000_000_000);
     expect(stateOf('SELECT * FROM t LIMIT 000000000007').limit).toBe(7);
+    // leading zeros as PostgreSQL reads them, however many
+    expect(stateOf('SELECT * FROM t LIMIT 0000000000005').limit).toBe(5);
+    expect(stateOf(`SELECT * FROM t LIMIT ${'0'.repeat(400)}12`).limit).toBe(12);
     const beyond = 'Its limit is beyond what the builder offers (1 to 1,000,000,000).';
     expect(problemOf('SELECT * FROM t LIMIT 1000000001')).toBe(beyond);
     expect(problemOf('SELECT * FROM t LIMIT 1000000000000')).toBe(beyond);
+    expect(problemOf(`SELECT * FROM t LIMIT ${'9'.repeat(400)}`)).toBe(beyond);
   });
 
   it('refuses a limit that is no whole number', () => {

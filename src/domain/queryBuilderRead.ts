@@ -17,7 +17,7 @@ import {
 // the analyst wrote it, as the chart builder does with JSON. A tokenizer and a recursive descent
 // over that one grammar; names fold to lower case unless quoted, as PostgreSQL folds them.
 
-export type QueryRead = { readonly ok: true; readonly state: QueryState | null } | { readonly ok: false; readonly problem: string };
+type QueryRead = { readonly ok: true; readonly state: QueryState | null } | { readonly ok: false; readonly problem: string };
 
 type Token =
   /** a bare word: a keyword or a name (`lower` is how PostgreSQL reads it as a name) */
@@ -153,8 +153,9 @@ const RESERVED = new Set(
   ).split(' '),
 );
 
-const AGGREGATE_WORDS: Readonly<Record<string, AggregateFunction>> = { count: 'count', sum: 'sum', avg: 'avg', min: 'min', max: 'max' };
-const COMPARISONS: Readonly<Record<string, FilterOperator>> = { '=': '=', '<>': '≠', '!=': '≠', '<': '<', '<=': '≤', '>': '>', '>=': '≥' };
+// Maps, not objects: a word typed by the analyst must never find Object.prototype's `constructor`
+const AGGREGATE_WORDS: ReadonlyMap<string, AggregateFunction> = new Map([['count', 'count'], ['sum', 'sum'], ['avg', 'avg'], ['min', 'min'], ['max', 'max']]);
+const COMPARISONS: ReadonlyMap<string, FilterOperator> = new Map([['=', '='], ['<>', '≠'], ['!=', '≠'], ['<', '<'], ['<=', '≤'], ['>', '>'], ['>=', '≥']]);
 
 /** A column as written: `name` or `qualifier.name`, resolved once the query's tables are known. */
 type RawRef = { readonly qualifier: string | null; readonly name: string; readonly at: number };
@@ -263,7 +264,7 @@ class Parser {
 
   item(): RawItem {
     const token = this.peek();
-    const fn = token?.kind === 'word' && this.isSymbol('(', 1) ? AGGREGATE_WORDS[token.lower] : undefined;
+    const fn = token?.kind === 'word' && this.isSymbol('(', 1) ? AGGREGATE_WORDS.get(token.lower) : undefined;
     if (fn === undefined) {
       const ref = this.ref();
       if (this.isWord('as') || this.isName()) throw new Unreadable('It renames a column (AS), which the builder does not.');
@@ -317,7 +318,7 @@ class Parser {
       if (this.literal() !== '') this.fail();
       this.symbol(')');
       const op = this.peek();
-      const operator = op?.kind === 'symbol' ? COMPARISONS[op.text] : undefined;
+      const operator = op?.kind === 'symbol' ? COMPARISONS.get(op.text) : undefined;
       if (operator !== '=' && operator !== '≠') this.fail();
       this.index += 1;
       if (this.literal() !== '') this.fail();
@@ -325,7 +326,7 @@ class Parser {
     }
     const ref = this.ref();
     const op = this.peek();
-    const operator = op?.kind === 'symbol' ? COMPARISONS[op.text] : undefined;
+    const operator = op?.kind === 'symbol' ? COMPARISONS.get(op.text) : undefined;
     if (operator === undefined) this.fail();
     this.index += 1;
     return { ref, operator, value: this.literal() };
@@ -335,8 +336,9 @@ class Parser {
     const token = this.peek();
     if (token?.kind !== 'number' || token.text.includes('.')) return this.fail();
     this.index += 1;
-    // digits only: a value beyond MAX_LIMIT is reported by the state's check
-    return token.text.length > 12 ? Number.POSITIVE_INFINITY : Number(token.text);
+    // digits only, leading zeros as PostgreSQL reads them: a value beyond MAX_LIMIT (or Infinity,
+    // past 308 digits) is reported by the state's check
+    return Number(token.text);
   }
 }
 
@@ -472,7 +474,7 @@ function resolve(raw: RawQuery): QueryState {
 export function readQuery(sql: string): QueryRead {
   if (sql.trim() === '') return { ok: true, state: null };
   // every query the builder writes starts so: other text is not read through to its end
-  if (!/^[ \t\n\r\f]*select[ \t\n\r\f*"]/i.test(sql.slice(0, 64))) return { ok: false, problem: `It does not start with SELECT. ${GRAMMAR}` };
+  if (!/^select[ \t\n\r\f*"]/i.test(sql.replace(/^[ \t\n\r\f]+/, '').slice(0, 7))) return { ok: false, problem: `It does not start with SELECT. ${GRAMMAR}` };
   try {
     const state = resolve(parseQuery(new Parser(tokenize(sql), sql)));
     const problem = queryProblem(state);
