@@ -6,7 +6,7 @@ import { isUniqueViolation, newId } from './ids';
 
 export type DataComponentRow = Selectable<DataComponentsTable>;
 
-export const PLUGIN_TYPES = ['EXTRACTOR', 'LOADER', 'MAPPER', 'TRANSFORMER', 'UTILITY', 'FILE'] as const;
+const PLUGIN_TYPES = ['EXTRACTOR', 'LOADER', 'MAPPER', 'TRANSFORMER', 'UTILITY', 'FILE'] as const;
 export type PluginTypeName = (typeof PLUGIN_TYPES)[number];
 
 const PLURALS: Record<string, PluginTypeName> = {
@@ -18,7 +18,7 @@ const PLURALS: Record<string, PluginTypeName> = {
   files: 'FILE',
 };
 
-export interface PluginReference {
+interface PluginReference {
   pluginType: PluginTypeName;
   pluginName: string;
   variant: string | null;
@@ -32,7 +32,9 @@ export interface PluginReference {
 export function parsePluginReference(entry: string): PluginReference | undefined {
   const match = /^([A-Za-z]+)\/([A-Za-z0-9][A-Za-z0-9_.-]*?)(?:--([A-Za-z0-9][A-Za-z0-9_.-]*))?$/.exec(entry);
   if (!match) return undefined;
-  const type = PLURALS[match[1]!.toLowerCase()] ?? PLUGIN_TYPES.find((t) => t === match[1]);
+  const plural = match[1]!.toLowerCase();
+  // own keys only: `constructor/x` must not find Object.prototype's
+  const type = (Object.hasOwn(PLURALS, plural) ? PLURALS[plural] : undefined) ?? PLUGIN_TYPES.find((t) => t === match[1]);
   if (!type) return undefined;
   return { pluginType: type, pluginName: match[2]!, variant: match[3] ?? null };
 }
@@ -56,9 +58,9 @@ export interface DataComponentInput {
 }
 
 /** A write refused for its name: taken in the workspace, or in the system's variable namespace. */
-export type ComponentWrite = { ok: true; component: DataComponentRow } | { ok: false; problem: string };
+type ComponentWrite = { ok: true; component: DataComponentRow } | { ok: false; problem: string };
 
-export const COMPONENT_NAME_TAKEN = 'A data component with this name already exists in the workspace';
+const COMPONENT_NAME_TAKEN = 'A data component with this name already exists in the workspace';
 
 export async function createDataComponent(db: Db, workspaceId: string, input: DataComponentInput): Promise<ComponentWrite> {
   // every way a component is made (the API, a deployment, a pipeline naming a plugin, the seed) comes here
@@ -107,7 +109,7 @@ export async function updateDataComponent(db: Db, id: string, changes: { name?: 
 }
 
 /** The names of the workspace's pipelines (drafts too) whose dataComponents name the component. */
-export async function pipelinesUsing(db: Db, component: { workspace_id: string; name: string }): Promise<string[]> {
+async function pipelinesUsing(db: Db, component: { workspace_id: string; name: string }): Promise<string[]> {
   const rows = await db
     .selectFrom('pipelines')
     .select('name')

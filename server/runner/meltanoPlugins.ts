@@ -53,7 +53,7 @@ export function parseMeltanoPlugins(document: unknown): { plugins: RepositoryPlu
     if (list === null || list === undefined) continue;
     const pluginType = Object.hasOwn(DISCOVERY_SECTIONS, section) ? DISCOVERY_SECTIONS[section] : undefined;
     if (!pluginType) {
-      notes.push(`${file}: plugins.${shown(section)} is ignored: ${NOT_MODELLED[section] ?? 'not a kind of plugin this server knows'}.`);
+      notes.push(`${file}: plugins.${shown(section)} is ignored: ${(Object.hasOwn(NOT_MODELLED, section) ? NOT_MODELLED[section] : undefined) ?? 'not a kind of plugin this server knows'}.`);
       continue;
     }
     if (!Array.isArray(list)) {

@@ -154,10 +154,14 @@ describe('parseMeltanoPlugins', () => {
         loaders: [{ name: 'target-postgres', variant: 'transferwise', pip_url: 'pipelinewise-target-postgres' }],
         transformers: [{ name: 'dbt', pip_url: 'dbt-core' }],
         transforms: [{ name: 'tap-github', namespace: 'tap_github' }],
+        constructor: [{ name: 'x' }],
       },
     });
     expect(problems).toEqual([]);
-    expect(notes).toEqual(['meltano.yml: plugins.transforms is ignored: dbt transform packages are not modelled here; the dbt transformer (transformers) is.']);
+    expect(notes).toEqual([
+      'meltano.yml: plugins.transforms is ignored: dbt transform packages are not modelled here; the dbt transformer (transformers) is.',
+      'meltano.yml: plugins.constructor is ignored: not a kind of plugin this server knows.',
+    ]);
     expect(plugins.map((p) => [p.field, p.name, p.pluginType, p.base, p.variant])).toEqual([
       ['plugins.extractors.0', 'tap-github', 'EXTRACTOR', 'tap-github', 'meltanolabs'],
       ['plugins.extractors.1', 'tap-github-issues', 'EXTRACTOR', 'tap-github', null],

@@ -81,6 +81,10 @@ describe('content types', () => {
     expect(recordedContentType('application/octet-stream', 'x.csv')).toBe('text/csv');
     expect(recordedContentType(undefined, 'page.html')).toBe('text/html');
     expect(recordedContentType(undefined, 'noextension')).toBe('application/octet-stream');
+    // names only an object's prototype knows are no extension
+    expect(recordedContentType(undefined, 'x.constructor')).toBe('application/octet-stream');
+    expect(recordedContentType(undefined, 'x.__proto__')).toBe('application/octet-stream');
+    expect(recordedContentType(undefined, 'x.hasOwnProperty')).toBe('application/octet-stream');
   });
 
   it('serves only inert types as themselves: HTML, SVG, XML and scripts download as octet-stream', () => {

@@ -123,7 +123,8 @@ export function recordedContentType(declared: string | null | undefined, path: s
   const type = mediaTypeOf(declared);
   if (type !== undefined && type !== 'application/octet-stream') return type;
   const extension = resourceFileName(path).split('.').pop()?.toLowerCase() ?? '';
-  return BY_EXTENSION[extension] ?? 'application/octet-stream';
+  // own keys only: a file named `x.constructor` must not find Object.prototype's
+  return (Object.hasOwn(BY_EXTENSION, extension) ? BY_EXTENSION[extension] : undefined) ?? 'application/octet-stream';
 }
 
 /**
