@@ -17,7 +17,7 @@ import { prepareWorkspace, resetPipeline, runJob, storedRows, type BenchWorkspac
 import { SERVER_ENTRY, serverEnv, startChild, type Child } from './processes';
 import { createScratchDatabase } from './scratch-postgres';
 
-export const BIG_CSV_GROWTH_TARGET_MB = 128;
+const BIG_CSV_GROWTH_TARGET_MB = 128;
 const DEFAULT_MB = 2048;
 /** the small file each job process's start is measured on */
 const SMALL_ROWS = 10_000;
@@ -192,14 +192,14 @@ async function sampledRun(db: Db, workspace: BenchWorkspace, server: Child, rows
 const mb = (bytes: number) => (bytes / MB).toFixed(0);
 
 /** The file's size in MB: BENCH_BIGCSV_MB, else 2 GB. */
-export function bigCsvMb(): number {
+function bigCsvMb(): number {
   const mbSetting = Number(process.env.BENCH_BIGCSV_MB ?? DEFAULT_MB);
   if (!Number.isFinite(mbSetting) || mbSetting <= 0) throw new Error(`BENCH_BIGCSV_MB must be a number of MB, not ${process.env.BENCH_BIGCSV_MB}`);
   return mbSetting;
 }
 
 /** The big CSV through tap-files → target-store on `databaseUrl` (a scratch database of its own); the lines to print. */
-export async function benchBigCsv(databaseUrl: string, sizeMb = bigCsvMb()): Promise<string[]> {
+async function benchBigCsv(databaseUrl: string, sizeMb = bigCsvMb()): Promise<string[]> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-bigcsv-'));
   const handle = await openDatabase({ url: databaseUrl, dataDir: 'memory://' });
   // a minute per 100 MB and ten more is far beyond this machine's rate (the job would say why it stopped)

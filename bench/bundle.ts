@@ -5,7 +5,7 @@ import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:z
 import type { WireReport, WireResponse } from './firstRouteWire';
 
 /** Issue 21: the first route, signed out, as Chromium receives it (headers included), brotli. */
-export const FIRST_ROUTE_WIRE_TARGET_KB = 150;
+const FIRST_ROUTE_WIRE_TARGET_KB = 150;
 
 /** Issue 39: the member's feed with its Large cards, JS + CSS, brotli, on the wire (headers included). */
 export const MEMBER_FEED_WIRE_TARGET_KB = 200;
@@ -26,7 +26,7 @@ function brotliSize(file: string, raw: Buffer): number {
 }
 
 /** What index.html loads eagerly, from the files: raw, gzip -9 and brotli 11 bodies. */
-export function bundleReport(distDir: string) {
+function bundleReport(distDir: string) {
   const files = firstRouteAssets(distDir);
   const rows = files.map((file) => {
     const raw = fs.readFileSync(file);
@@ -151,9 +151,9 @@ function sourcesOf(distDir: string, file: string): string[] {
   return sources.map((s) => s.replaceAll('\\', '/'));
 }
 
-export type RendererCost = { renderer: string; chunks: number; gzip: number; mermaid: boolean; handsontable: boolean };
+type RendererCost = { renderer: string; chunks: number; gzip: number; mermaid: boolean; handsontable: boolean };
 
-export function datasetPageReport(distDir: string): { rows: RendererCost[]; lazyMermaid: number; lazyHandsontable: number } | string {
+function datasetPageReport(distDir: string): { rows: RendererCost[]; lazyMermaid: number; lazyHandsontable: number } | string {
   const manifest = readManifest(distDir);
   if (manifest === undefined) return 'no .vite/manifest.json (build.manifest is off)';
   const keys = Object.keys(manifest);

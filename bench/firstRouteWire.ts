@@ -32,7 +32,7 @@ export interface WireReport {
 }
 
 /** How a measured visit goes: what the server seeds, and what the browser does before counting starts and until it stops. */
-export interface WireScenario {
+interface WireScenario {
   seedDemo: boolean;
   /** the queue's runner and scheduler on (the demo's data is loaded by its seeded jobs) */
   runner?: boolean;
@@ -108,7 +108,7 @@ export async function measureOnWire(distDir: string, scenario: WireScenario): Pr
 }
 
 /** Issue 21: `/` signed out, until the login view is up and the network is idle. */
-export function measureFirstRouteOnWire(distDir: string): Promise<WireReport> {
+function measureFirstRouteOnWire(distDir: string): Promise<WireReport> {
   return measureOnWire(distDir, {
     seedDemo: false,
     drive: async (page, baseUrl, count) => {

@@ -4,13 +4,13 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { rssBytes, startCommand, startNpmStart, SERVER_ENTRY, type Child } from './processes';
 
-export const IDLE_RSS_TARGET_MB: Record<'pglite' | 'postgres', number> = { postgres: 150, pglite: 250 };
+const IDLE_RSS_TARGET_MB: Record<'pglite' | 'postgres', number> = { postgres: 150, pglite: 250 };
 /** RSS after the load at most this many times the idle figure */
-export const AFTER_LOAD_FACTOR = 1.5;
+const AFTER_LOAD_FACTOR = 1.5;
 /** `npm start` on a built tree and an existing database answers within this */
-export const FIRST_ANSWER_TARGET_MS = 3000;
+const FIRST_ANSWER_TARGET_MS = 3000;
 /** how long a started server is left alone before its idle memory is read */
-export const IDLE_SETTLE_MS = 5000;
+const IDLE_SETTLE_MS = 5000;
 /**
  * How long the server is left alone after the reads before its memory is read again. Read at once,
  * RSS holds the garbage of the last seconds of load, which V8 collects and returns once allocation

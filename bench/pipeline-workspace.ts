@@ -87,7 +87,7 @@ export async function prepareWorkspace(db: Db, dataDir: string, rows: number, ti
   return { workspaceId, rowsFile, builtIn, meltano };
 }
 
-export interface FinishedJob {
+interface FinishedJob {
   status: string;
   rowsLoaded: number;
   log: LoggedLine[];

@@ -26,7 +26,7 @@ const OWNER = { name: 'Bench Owner', email: 'bench-owner@example.com', password:
 const TERMINAL = ['COMPLETE', 'ERROR', 'STOPPED'];
 
 /** Seconds PGlite's COPY of `file` (a header, then `rows` rows) takes into a fresh keyed table, checked by counting: the floor on PGlite. */
-export async function timePgliteCopy(file: string, rows: number): Promise<number> {
+async function timePgliteCopy(file: string, rows: number): Promise<number> {
   const pg = await PGlite.create();
   try {
     await pg.exec(`CREATE TABLE bench_copy_floor (${ROWS_COLUMNS})`);

@@ -19,7 +19,7 @@ import { SERVER_ENTRY, serverEnv, startChild, type Child } from './processes';
 import { ROWS_COLUMNS } from './rows-file';
 
 /** Enough rows that the load, not the start, dominates Meltano's run (a minute or more on two shared cores), and the built-in one's. */
-export const PIPELINE_ROWS = 200_000;
+const PIPELINE_ROWS = 200_000;
 
 /**
  * Meltano is installed once per machine and version, into the cache the runner's tests use
@@ -111,10 +111,10 @@ function meltanoParts(result: PathRuns, cacheDir: string, version: string, fresh
 }
 
 /** The lines `npm run bench` prints before the figures. */
-export const PIPELINES_HEADING = `Loading: one CSV file of ${PIPELINE_ROWS.toLocaleString('en')} rows (4 columns, keyed by id) into the workspace's store on PostgreSQL and on PGlite, each pipeline a job of the real runner in its sandbox; rates from the job logs' timestamps`;
+const PIPELINES_HEADING = `Loading: one CSV file of ${PIPELINE_ROWS.toLocaleString('en')} rows (4 columns, keyed by id) into the workspace's store on PostgreSQL and on PGlite, each pipeline a job of the real runner in its sandbox; rates from the job logs' timestamps`;
 
 /** Both paths and the floor on `databaseUrl`, a scratch PostgreSQL database of their own. */
-export async function benchPipelines(databaseUrl: string): Promise<string[]> {
+async function benchPipelines(databaseUrl: string): Promise<string[]> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-pipelines-'));
   const fresh = process.env.BENCH_MELTANO_FIRST_INSTALL === 'true';
   const cacheDir = fresh ? fs.mkdtempSync(path.join(os.tmpdir(), 'bench-meltano-cache-')) : MACHINE_CACHE_DIR;

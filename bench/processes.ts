@@ -35,7 +35,7 @@ export function startCommand(): { env: Record<string, string>; nodeOptions: stri
 }
 
 /** The node options of `npm start`'s last command. */
-export function startNodeOptions(): string[] {
+function startNodeOptions(): string[] {
   return startCommand().nodeOptions;
 }
 

@@ -6,7 +6,7 @@ export const READS = {
   feed: `/api/workspaces/${DEMO.workspaceId}/feed?page=0&size=10`,
 } as const;
 
-export type ReadName = keyof typeof READS;
+type ReadName = keyof typeof READS;
 
 /** A read's path by its name, or the argument itself taken as a path (say '/api'). */
 export const readPath = (nameOrPath: string): string => (Object.hasOwn(READS, nameOrPath) ? READS[nameOrPath as ReadName] : nameOrPath);

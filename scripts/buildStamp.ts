@@ -6,10 +6,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /** Where the fingerprints of the last builds are kept (ignored by git). */
-export const STAMP_DIR = '.build-stamps';
+const STAMP_DIR = '.build-stamps';
 
 /** What a build was made from: one hash over the files, and the files themselves so the next check hashes the same set. */
-export interface Stamp {
+interface Stamp {
   fingerprint: string;
   files: string[];
 }
@@ -45,7 +45,7 @@ export function fingerprint(root: string, files: readonly string[], extra: strin
   return hash.digest('hex');
 }
 
-export function readStamp(root: string, name: string): Stamp | undefined {
+function readStamp(root: string, name: string): Stamp | undefined {
   try {
     const stamp = JSON.parse(fs.readFileSync(path.join(root, STAMP_DIR, `${name}.json`), 'utf8')) as Partial<Stamp>;
     return typeof stamp.fingerprint === 'string' && Array.isArray(stamp.files) ? { fingerprint: stamp.fingerprint, files: stamp.files.map(String) } : undefined;

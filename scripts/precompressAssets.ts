@@ -18,7 +18,7 @@ const MIN_BYTES = 256;
 /** Compressions at once: zlib runs them on libuv's thread pool (four threads by default). */
 const PARALLEL = 4;
 
-export interface PrecompressResult {
+interface PrecompressResult {
   files: number;
   raw: number;
   br: number;

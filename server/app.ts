@@ -21,7 +21,7 @@ import { publicConfig } from './public-config';
 /** The version of the API's description: its shape, not the package's release. */
 const API_VERSION = '1.0.0';
 
-export interface ServerDeps {
+interface ServerDeps {
   config: Config;
   db: Db;
   /** pino options; false in tests that want silence */

@@ -7,7 +7,7 @@ import { Runner, loadRunnerSettings } from './runner';
 import { Scheduler, loadSchedulerSettings } from './scheduler';
 
 /** What a process does besides serving HTTP: run jobs, queue scheduled ones, send digests. */
-export interface BackgroundWork {
+interface BackgroundWork {
   start(): Promise<void>;
   /** no new slots first, then stop claiming; running jobs get their grace period */
   stop(): Promise<void>;

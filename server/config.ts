@@ -169,7 +169,7 @@ export interface Config {
 }
 
 export const EMBEDDED_IDP_PATH = '/idp';
-export const EMBEDDED_SPA_CLIENT_ID = 'workspace-spa';
+const EMBEDDED_SPA_CLIENT_ID = 'workspace-spa';
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(source);

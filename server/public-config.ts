@@ -25,5 +25,3 @@ export function publicConfig(config: Config) {
     oauth: Object.fromEntries(Object.entries(config.oauth).map(([provider, client]) => [provider, { clientId: client.clientId, authorizationUrls: client.authorizationUrls }])),
   };
 }
-
-export type PublicConfig = ReturnType<typeof publicConfig>;

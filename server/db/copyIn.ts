@@ -10,7 +10,7 @@ import type { Db } from './database';
 // So a COPY runs inside the caller's Kysely transaction, on its session, like any statement.
 
 /** The data of one COPY FROM STDIN: the statement's only parameter. */
-export class CopyInData {
+class CopyInData {
   constructor(readonly bytes: Uint8Array) {}
 }
 

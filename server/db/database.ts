@@ -21,7 +21,7 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-export interface DatabaseOptions {
+interface DatabaseOptions {
   /** PostgreSQL connection string; without it the embedded PGlite is used */
   url?: string | undefined;
   /** where PGlite keeps its files; 'memory://' for a throw-away database */

@@ -16,7 +16,7 @@ export const EMBEDDED_DATABASE_DIRS = ['pglite', 'stores'] as const;
  * (passable, not listable) that the job sandbox gives it so a workspace's uid reaches its project
  * directory (server/runner/sandbox/outerUid.ts); group keeps nothing.
  */
-export function protectDataDir(dataDir: string): void {
+function protectDataDir(dataDir: string): void {
   if (!fs.existsSync(dataDir)) return;
   const mode = fs.statSync(dataDir).mode & 0o7777;
   const wanted = (mode & 0o001) | 0o700;
@@ -24,7 +24,7 @@ export function protectDataDir(dataDir: string): void {
 }
 
 /** A database directory (created 0700 if missing) and everything in it: owner only. */
-export function ownerOnly(dir: string): void {
+function ownerOnly(dir: string): void {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const walk = (at: string) => {
     // lstat, never following a link: a link's target is not ours to change

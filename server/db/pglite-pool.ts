@@ -7,7 +7,7 @@ import pgUtils from 'pg/lib/utils.js';
  * PGlite's wire-protocol helpers, handed in by whoever loaded the package: it is imported only when
  * the embedded database is opened (database.ts), so this module holds no value import of it.
  */
-export type PgliteWire = Pick<typeof PgliteModule, 'parse' | 'protocol'>;
+type PgliteWire = Pick<typeof PgliteModule, 'parse' | 'protocol'>;
 
 /**
  * Presents one embedded PGlite instance as the pool Kysely's PostgresDialect expects.
@@ -71,7 +71,7 @@ export function exclusiveSessions(): { (): Promise<() => void>; idle(): Promise<
   return Object.assign(acquire, { idle: () => tail });
 }
 
-export type QueryResult = { rows: unknown[]; affectedRows?: number };
+type QueryResult = { rows: unknown[]; affectedRows?: number };
 
 /** Statements kept prepared in the embedded session at most; the least recently used is closed first. */
 const MAX_PREPARED = 200;

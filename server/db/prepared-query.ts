@@ -63,7 +63,7 @@ function shapeOf(fields: readonly { name: string; dataTypeID: number }[]): RowSh
 const COMMAND = /^([A-Za-z]+)(?: (\d+))?(?: (\d+))?/;
 
 /** What a query answers: as node-postgres's result, for the fields Kysely reads. */
-export type PreparedResult = PostgresQueryResult<Record<string, unknown>>;
+type PreparedResult = PostgresQueryResult<Record<string, unknown>>;
 
 interface Message {
   fields: { name: string; dataTypeID: number }[];

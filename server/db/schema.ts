@@ -201,8 +201,8 @@ export interface NotificationSettingsTable {
   last_digest_at: NullableTimestamp;
 }
 
-export type RouteObjectType = 'DATASET' | 'PIPELINE';
-export type RouteLevel = 'ALL' | 'ERRORS' | 'NONE';
+type RouteObjectType = 'DATASET' | 'PIPELINE';
+type RouteLevel = 'ALL' | 'ERRORS' | 'NONE';
 
 /** 015: per-object routing: everything, errors only, or nothing about one dataset or pipeline */
 export interface NotificationRoutesTable {

@@ -73,7 +73,7 @@ const SHARED_BUFFERS = '16MB';
 /** The stores' thread ends after this long without a statement (its WebAssembly heap goes with it). */
 const IDLE_MS = 120_000;
 
-export interface OpenedStores {
+interface OpenedStores {
   db: StoreDb;
   pool: StoreWorkerPool;
   close(): Promise<void>;

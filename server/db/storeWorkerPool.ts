@@ -17,7 +17,7 @@ import type { FromStoreWorker, StoreWorkerData, ToStoreWorker, WorkerError } fro
 // WebAssembly heap.
 
 /** A cancelled statement, as PostgreSQL reports one (57014 query_canceled). */
-export class StoreStatementEnded extends Error {
+class StoreStatementEnded extends Error {
   readonly code = '57014';
   constructor(message = 'canceling statement: the store database thread was ended at the statement\'s deadline') {
     super(message);
@@ -40,7 +40,7 @@ export interface StoreWorkerPool extends PostgresPool {
   readonly interruptions: number;
 }
 
-export interface StoreWorkerPoolOptions extends StoreWorkerData {
+interface StoreWorkerPoolOptions extends StoreWorkerData {
   /** the thread ends after this long without a statement; 0 keeps it */
   idleMs: number;
 }

@@ -3,7 +3,7 @@
 // Fastify answers both with its not-found handler, so the route table decides here which it was.
 
 /** A route pattern as Fastify takes it: literal segments, `:param` segments and a final `*`. */
-export interface RoutePattern {
+interface RoutePattern {
   method: string;
   url: string;
 }

@@ -47,7 +47,7 @@ const REASONS: Record<number, string> = {
   503: 'Service Unavailable',
 };
 
-export function errorBody(status: number, message: string, path: string, errors: FieldError[] = []): ErrorBody {
+function errorBody(status: number, message: string, path: string, errors: FieldError[] = []): ErrorBody {
   return {
     timestamp: new Date().toISOString(),
     status,

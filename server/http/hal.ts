@@ -48,7 +48,7 @@ export function parsePaging(query: unknown, options: { defaultSize?: number; sor
   return { page, size, sort: { field, direction: dir.toLowerCase() === 'desc' ? 'desc' : 'asc' } };
 }
 
-export interface PageInfo {
+interface PageInfo {
   size: number;
   totalElements: number;
   totalPages: number;

@@ -8,7 +8,7 @@ import { z } from 'zod';
 // An answer a route writes as JSON text itself (JsonText: workspaces, datasets, the feed) skips the
 // serialiser: the test servers check each against this schema instead (textAnswerProblems).
 
-export type JsonSchema = Record<string, unknown>;
+type JsonSchema = Record<string, unknown>;
 
 const isObject = (value: unknown): value is JsonSchema => typeof value === 'object' && value !== null && !Array.isArray(value);
 

@@ -78,7 +78,7 @@ export function cspDirectives(config: Config): Record<string, string[]> {
  * Powerful features nothing in the app uses, switched off for the page and anything it embeds.
  * Only features browsers know: an unknown one (`bluetooth`) is a console warning on every page.
  */
-export const PERMISSIONS_POLICY = [
+const PERMISSIONS_POLICY = [
   'accelerometer',
   'autoplay',
   'camera',
@@ -102,9 +102,9 @@ export const PERMISSIONS_POLICY = [
 const OAUTH_POPUP_PATH = pathTo('oauth');
 
 /** One year, this host only: the app may share a parent domain with sites it does not own. */
-export const HSTS = 'max-age=31536000';
+const HSTS = 'max-age=31536000';
 
-export interface RequestTransport {
+interface RequestTransport {
   /** the socket is TLS (a server started with a certificate) */
   encrypted: boolean;
   /** the X-Forwarded-Proto header(s), as Node gives them */
@@ -133,7 +133,7 @@ export function cameOverTls(request: RequestTransport, trustedProxies: number): 
  * helmet's middleware per request (parsing the CSP each time, as @fastify/helmet does) was a sixth
  * of the server's CPU on a feed read; one object assigned per answer costs next to nothing.
  */
-export function staticSecurityHeaders(options: HelmetOptions): Record<string, string> {
+function staticSecurityHeaders(options: HelmetOptions): Record<string, string> {
   const headers: Record<string, string> = {};
   const collector = {
     setHeader: (name: string, value: string | number) => {
@@ -155,7 +155,7 @@ export function staticSecurityHeaders(options: HelmetOptions): Record<string, st
  * Origin-Agent-Cluster, the DNS prefetch and download switches) are left out. Fewer bytes on every
  * read, too: the page's set is about a kilobyte.
  */
-export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+const API_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
   'cross-origin-resource-policy': 'same-origin',
   'referrer-policy': 'no-referrer',

@@ -11,9 +11,9 @@ import path from 'node:path';
 // picks one by Accept-Encoding, answers with its Content-Encoding and Content-Length, the original
 // file's Content-Type and `Vary: Accept-Encoding`, and falls back to the plain file.
 
-export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
-export const CACHE_REVALIDATE = 'no-cache';
-export const CACHE_MODEST = 'public, max-age=86400';
+const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
+const CACHE_REVALIDATE = 'no-cache';
+const CACHE_MODEST = 'public, max-age=86400';
 
 /** `assets/<name>-<8-character hash>.<ext>` (and `.js.map`), as Vite names its output. */
 const HASHED_ASSET = /^assets\/.+-[A-Za-z0-9_-]{8}\.[A-Za-z0-9.]+$/;
@@ -23,7 +23,7 @@ const PRECOMPRESSED = /\.(?:br|gz)$/;
 const IMMUTABLE_LEFT_OUT = ['etag', 'last-modified', 'accept-ranges'];
 
 /** The Cache-Control of a file of the built SPA, by its path relative to the static root. */
-export function cacheControlFor(relativePath: string): string {
+function cacheControlFor(relativePath: string): string {
   const file = relativePath.split(path.sep).join('/').replace(PRECOMPRESSED, '');
   if (HASHED_ASSET.test(file)) return CACHE_IMMUTABLE;
   if (REVALIDATED.has(file)) return CACHE_REVALIDATE;

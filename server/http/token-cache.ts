@@ -15,7 +15,7 @@ export interface TokenCacheOptions {
   now?: () => number;
 }
 
-export const TOKEN_CACHE_DEFAULTS = { maxEntries: 10_000, maxAgeMs: 60_000 } as const;
+const TOKEN_CACHE_DEFAULTS = { maxEntries: 10_000, maxAgeMs: 60_000 } as const;
 
 interface Entry<T> {
   result: Promise<T>;

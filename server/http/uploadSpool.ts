@@ -13,7 +13,7 @@ export class UploadTooLarge extends Error {
 }
 
 /** An upload written to a temporary file: its bytes to store, and the file to delete after. */
-export interface SpooledUpload extends ResourceBytes {
+interface SpooledUpload extends ResourceBytes {
   dispose: () => void;
 }
 

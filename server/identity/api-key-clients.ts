@@ -24,7 +24,7 @@ export async function findApiKeyClient(db: Db, clientId: string): Promise<Adapte
   };
 }
 
-export interface ApiKeyOwner {
+interface ApiKeyOwner {
   email: string;
   emailVerified: boolean;
 }

@@ -2,7 +2,7 @@
  * Who is asking: the client's IP address as the throttle and the outbox see it. Pure; parses the
  * textual forms itself so that every hostile header value has one well-defined answer.
  */
-export type IpAddress = { version: 4; bytes: readonly number[] } | { version: 6; bytes: readonly number[] };
+type IpAddress = { version: 4; bytes: readonly number[] } | { version: 6; bytes: readonly number[] };
 
 // Longer than any address with brackets, zone and port: anything beyond is not an address.
 const MAX_ADDRESS_TEXT = 100;
@@ -67,7 +67,7 @@ export function parseIp(input: string): IpAddress | undefined {
 const isV4Mapped = (bytes: readonly number[]) => bytes.slice(0, 10).every((b) => b === 0) && bytes[10] === 0xff && bytes[11] === 0xff;
 
 /** An IPv4-mapped IPv6 address (`::ffff:a.b.c.d`) is the IPv4 address it carries. */
-export function unmapped(ip: IpAddress): IpAddress {
+function unmapped(ip: IpAddress): IpAddress {
   return ip.version === 6 && isV4Mapped(ip.bytes) ? { version: 4, bytes: ip.bytes.slice(12) } : ip;
 }
 
@@ -94,7 +94,7 @@ export function addressKey(address: string): string {
   return `${groups.join(':')}::/64`;
 }
 
-export interface RequestAddresses {
+interface RequestAddresses {
   /** the socket's peer */
   remoteAddress: string | undefined;
   /** the X-Forwarded-For header(s), as Node gives them */

@@ -77,7 +77,7 @@ type Confirmation = { outcome: 'invalid' } | { outcome: 'taken' } | { outcome: '
 const isUniqueViolation = (error: unknown) => typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
 
 /** Uses the link: the account and its profile take the new address together, or nothing changes. */
-export async function confirmEmailChange(db: Db, token: string): Promise<Confirmation> {
+async function confirmEmailChange(db: Db, token: string): Promise<Confirmation> {
   try {
     return await db.transaction().execute(async (trx) => {
       const row = await consumeOneTimeTokenRow(trx, token, 'change-email');

@@ -9,7 +9,7 @@ export class SafeHtml {
   }
 }
 
-export function escapeHtml(value: string): string {
+function escapeHtml(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
@@ -71,7 +71,7 @@ a{color:var(--primary)}
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 const STYLE_HASH = sha256(STYLE);
 
-export interface PageOptions {
+interface PageOptions {
   title: string;
   brand: string;
   body: SafeHtml;

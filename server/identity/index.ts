@@ -32,7 +32,7 @@ export interface Identity {
   close(): Promise<void>;
 }
 
-export interface IdentityDeps {
+interface IdentityDeps {
   config: Config;
   db: Db;
   logger: FastifyBaseLogger;

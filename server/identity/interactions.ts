@@ -15,7 +15,7 @@ import { registerAccount } from './sign-up';
 import { tryAgainIn } from './throttle-policy';
 import { authenticate } from './users';
 
-export const WRONG_CREDENTIALS = 'Wrong email or password.';
+const WRONG_CREDENTIALS = 'Wrong email or password.';
 
 type Interaction = Awaited<ReturnType<Awaited<ReturnType<IdentityContext['provider']>>['interactionDetails']>>;
 

@@ -6,9 +6,9 @@ import type { Db } from '../db/database';
  * Links sent by mail (verify email, reset password, sign in, confirm a new address). Only a hash
  * is stored: a leaked table opens nothing.
  */
-export type OneTimeTokenKind = 'verify-email' | 'reset-password' | 'sign-in-link' | 'change-email' | 'browser-sign-in';
+type OneTimeTokenKind = 'verify-email' | 'reset-password' | 'sign-in-link' | 'change-email' | 'browser-sign-in';
 
-export const ONE_TIME_TOKEN_TTL_SECONDS = 24 * 60 * 60;
+const ONE_TIME_TOKEN_TTL_SECONDS = 24 * 60 * 60;
 /** A sign-in link skips the password: it is short-lived. */
 export const SIGN_IN_LINK_TTL_SECONDS = 15 * 60;
 const ttlOf = (kind: OneTimeTokenKind) => (kind === 'sign-in-link' ? SIGN_IN_LINK_TTL_SECONDS : ONE_TIME_TOKEN_TTL_SECONDS);
@@ -46,7 +46,7 @@ export async function ownerOfOneTimeToken(db: Db, token: string, kind: OneTimeTo
   return (await tokenRow(db, token, kind, { unusedOnly: false }))?.userId;
 }
 
-export interface TokenRow {
+interface TokenRow {
   userId: string;
   newEmail: string | null;
 }

@@ -9,7 +9,7 @@ const NEW_PASSWORD_HINT = `At least ${MIN_PASSWORD_LENGTH} characters, and not o
  * The provider's own pages: sign in, sign up, password reset, email verification, sign out, errors
  * and the development outbox. Server-rendered, no script except the sign-out auto-submit.
  */
-export interface PageContext {
+interface PageContext {
   brand: string;
   /** path prefix of the provider, e.g. '/idp' */
   basePath: string;
@@ -46,7 +46,7 @@ ${options.error ? html`<p class="field-error" id="${id}-error">${options.error}<
 const alert = (message: string | undefined) => (message ? html`<div class="alert" role="alert">${message}</div>` : '');
 
 /** What a mailed link just did, said above the sign-in form (issue 38). */
-export interface Notice {
+interface Notice {
   title: string;
   text: string;
 }

@@ -11,7 +11,7 @@ import { MAX_PASSWORD_LENGTH } from './passwords';
  */
 export const MIN_PASSWORD_LENGTH = 10;
 export { MAX_PASSWORD_LENGTH };
-export const COMMON_PASSWORDS_CHECKED = 10_000;
+const COMMON_PASSWORDS_CHECKED = 10_000;
 
 export const PASSWORD_MESSAGES = {
   tooShort: `Password must be at least ${MIN_PASSWORD_LENGTH} characters.`,
@@ -40,7 +40,7 @@ function commonPasswords(): Promise<ReadonlySet<string>> {
 const fold = (password: string) => password.normalize('NFKC').toLowerCase();
 
 /** Length in characters as a person counts them (code points), after the same normalisation as the hash. */
-export const passwordLength = (password: string) => [...password.normalize('NFKC')].length;
+const passwordLength = (password: string) => [...password.normalize('NFKC')].length;
 
 export async function isCommonPassword(password: string): Promise<boolean> {
   return (await commonPasswords()).has(fold(password));

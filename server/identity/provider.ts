@@ -14,7 +14,7 @@ const HOUR = 60 * 60;
 const DAY = 24 * HOUR;
 
 /** Lifetimes: short-lived JWT access tokens; a sign-in lasts two weeks, refresh tokens rotate within it. */
-export const TTL = {
+const TTL = {
   accessToken: HOUR,
   idToken: HOUR,
   authorizationCode: 60,
@@ -24,9 +24,9 @@ export const TTL = {
   refreshToken: 14 * DAY,
 } as const;
 
-export const SCOPES = ['openid', 'profile', 'email', 'offline_access'] as const;
+const SCOPES = ['openid', 'profile', 'email', 'offline_access'] as const;
 
-export interface ProviderDeps {
+interface ProviderDeps {
   config: Config;
   db: Db;
   keys: ProviderKeys;

@@ -2,7 +2,7 @@ import { sendSignUpAttemptMail, sendVerificationMail } from './account-mail';
 import type { IdentityContext } from './context';
 import { createIdpUser, findIdpUserById } from './users';
 
-export interface SignUp {
+interface SignUp {
   name: string;
   email: string;
   password: string;

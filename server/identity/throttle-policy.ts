@@ -30,7 +30,7 @@ export interface ThrottleState {
   lockedUntil: Date | null;
 }
 
-export interface ThrottleSettings {
+interface ThrottleSettings {
   lockoutSeconds: number;
   /** base of the growing delay after the free sign-in attempts of an account; 0 turns delays off */
   delaySeconds: number;
@@ -38,21 +38,21 @@ export interface ThrottleSettings {
 }
 
 /** failed sign-ins of one account from one client address before the growing delay */
-export const ACCOUNT_FREE_FAILURES = 5;
+const ACCOUNT_FREE_FAILURES = 5;
 /** failed sign-ins of one account from one client address at which that pair is locked */
-export const ACCOUNT_LOCK_AFTER = 10;
+const ACCOUNT_LOCK_AFTER = 10;
 /** failed sign-ins of one account from all addresses together before every attempt on it slows down */
-export const ACCOUNT_GLOBAL_FREE_FAILURES = 20;
-export const THROTTLE_WINDOW_SECONDS = 15 * 60;
+const ACCOUNT_GLOBAL_FREE_FAILURES = 20;
+const THROTTLE_WINDOW_SECONDS = 15 * 60;
 const MAX_SIGN_IN_DELAY_SECONDS = 60;
 export const MAX_DOUBLINGS = 30;
 const MAX_RETRY_SECONDS = 7 * 24 * 3600;
 /** mail requests per address (reset, resend and sign-in links together) before it is locked */
-export const MAIL_ADDRESS_LIMIT = 30;
+const MAIL_ADDRESS_LIMIT = 30;
 /** mail requests per account before the growing delay, which starts at one minute */
-export const MAIL_ACCOUNT_FREE = 3;
+const MAIL_ACCOUNT_FREE = 3;
 /** sign-ups from one client address per hour (an office behind one NAT onboarding its team fits) */
-export const SIGN_UP_ADDRESS_LIMIT = 20;
+const SIGN_UP_ADDRESS_LIMIT = 20;
 const HOUR_SECONDS = 60 * 60;
 
 export interface ThrottlePolicies {

@@ -9,7 +9,7 @@ import { MAX_DOUBLINGS, retryAfterSeconds, type ThrottlePolicy } from './throttl
  * database's row lock serialises concurrent attempts on one key, so a burst of parallel guesses
  * cannot all slip through before the first is counted.
  */
-export type ThrottleKind =
+type ThrottleKind =
   | 'sign-in:account'
   | 'sign-in:pair'
   | 'sign-in:address'
@@ -22,14 +22,14 @@ export type ThrottleKind =
   | 'sign-up:address';
 
 /** An account seen from one client address ('sign-in:pair'); every other kind is keyed by one string. */
-export interface PairKey {
+interface PairKey {
   account: string;
   address: string;
 }
-export type ThrottleKey = string | PairKey;
+type ThrottleKey = string | PairKey;
 
 /** `claimedAt`: the database's time of the counted attempt, exactly as stored (for refundAttempt). */
-export type Claim = { allowed: true; claimedAt: string } | { allowed: false; retryAfterSeconds: number };
+type Claim = { allowed: true; claimedAt: string } | { allowed: false; retryAfterSeconds: number };
 
 /**
  * Keys are stored hashed: the table stays small whatever is typed into the email field (people

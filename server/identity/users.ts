@@ -7,7 +7,7 @@ import { hashPassword, verifyAgainstDecoy, verifyPassword } from './passwords';
  * The spec makes the email editable only for user ids starting with 'auth0' (Auth0's database
  * connection), so our users carry the same prefix: the SPA treats them exactly like Auth0's.
  */
-export const SUBJECT_PREFIX = 'auth0|';
+const SUBJECT_PREFIX = 'auth0|';
 
 export interface IdpUser {
   id: string;
@@ -17,7 +17,7 @@ export interface IdpUser {
   emailVerified: boolean;
 }
 
-export interface NewIdpUser {
+interface NewIdpUser {
   email: string;
   name: string;
   password: string;
@@ -30,7 +30,7 @@ export function idOfSubject(subject: string): string | undefined {
   return subject.startsWith(SUBJECT_PREFIX) ? subject.slice(SUBJECT_PREFIX.length) : undefined;
 }
 
-export const normalizeEmail = (email: string) => email.trim();
+const normalizeEmail = (email: string) => email.trim();
 
 interface UserRow {
   id: string;

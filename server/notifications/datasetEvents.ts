@@ -53,7 +53,7 @@ async function tablesLoaded(db: Db, workspaceId: string, jobId: string): Promise
 }
 
 /** Raises an alert and tells the dataset's watchers (ALERTS and ALL), in the caller's transaction. */
-export async function raiseAlert(db: Db, dataset: { id: string; workspaceId: string }, alert: { detail: string; jobId?: string; ruleId?: string }): Promise<void> {
+async function raiseAlert(db: Db, dataset: { id: string; workspaceId: string }, alert: { detail: string; jobId?: string; ruleId?: string }): Promise<void> {
   await insertAlert(db, { datasetId: dataset.id, detail: alert.detail, jobId: alert.jobId ?? null, ruleId: alert.ruleId ?? null });
   const profileIds = await datasetSubscribersOf(db, dataset.id, true);
   await notify(db, { profileIds, workspaceId: dataset.workspaceId, type: 'DATASET_ALERT', message: alert.detail, actorName: null, datasetId: dataset.id, jobId: alert.jobId ?? null, isError: true });

@@ -7,11 +7,11 @@ import { createMailer } from '../identity/mailer';
 // held for it (server/notifications/notify.ts holds them). Every server process runs the check;
 // the claim below makes sure one digest goes out once.
 
-export const DIGEST_PERIOD_MS = 24 * 60 * 60 * 1000;
+const DIGEST_PERIOD_MS = 24 * 60 * 60 * 1000;
 /** how often each process looks for due digests */
 export const DIGEST_CHECK_MS = 10 * 60 * 1000;
 
-export interface DigestDeps {
+interface DigestDeps {
   db: Db;
   config: Config;
   log: FastifyBaseLogger;

@@ -7,7 +7,7 @@ import { pipelineLineage, type DownstreamDataset } from '../services/lineage';
 // and GET /api/pipelines/{id}/lineage use (services/lineage.ts), never a second query of its own.
 // Called in the transaction that ends the job, so the run that just failed is already its latest.
 
-export interface FailureImpact extends Impact {
+interface FailureImpact extends Impact {
   /** the downstream datasets, with the tables of this pipeline each reads */
   readonly downstream: readonly DownstreamDataset[];
 }

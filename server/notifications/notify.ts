@@ -4,7 +4,7 @@ import { newId } from '../repositories/ids';
 import { noiseSettingsOf } from '../repositories/notificationSettings';
 
 /** Types of spec 002's notifications inbox. */
-export type NotificationType =
+type NotificationType =
   | 'DATASET_LIKE'
   | 'DATASET_ALERT'
   | 'DATASET_COMMENT'
@@ -15,7 +15,7 @@ export type NotificationType =
   | 'JOB_STARTED'
   | 'JOB_ENDED';
 
-export interface NotificationEvent {
+interface NotificationEvent {
   profileIds: readonly string[];
   workspaceId: string | null;
   type: NotificationType;

@@ -9,7 +9,7 @@ import { notify } from './notify';
 // datasets and dashboards its tables feed. Each is written in the transaction of the event it
 // announces (the caller passes it), so it exists exactly when the event does. Queries run one after another: a transaction is one connection.
 
-export const ALERT_STATUSES: ReadonlySet<string> = new Set(['ERROR', 'STOPPED']);
+const ALERT_STATUSES: ReadonlySet<string> = new Set(['ERROR', 'STOPPED']);
 
 interface JobFacts {
   id: string;

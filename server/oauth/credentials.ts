@@ -6,7 +6,7 @@ import type { OAuthCredentials } from '../../src/domain/resources';
 // which provider. The tokens are sensitive by name: every body masks them (pipelineRules'
 // SECRET_NAME), and only this server reads them back.
 
-export const CREDENTIAL_SETTING = 'oauth_credentials';
+const CREDENTIAL_SETTING = 'oauth_credentials';
 const KEYS = {
   accessToken: `${CREDENTIAL_SETTING}.access_token`,
   refreshToken: `${CREDENTIAL_SETTING}.refresh_token`,
@@ -16,11 +16,11 @@ const KEYS = {
 } as const;
 const CREDENTIAL_KEYS: readonly string[] = Object.values(KEYS);
 
-export const isCredentialKey = (key: string): boolean => CREDENTIAL_KEYS.includes(key);
+const isCredentialKey = (key: string): boolean => CREDENTIAL_KEYS.includes(key);
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
-export interface StoredCredentials {
+interface StoredCredentials {
   accessToken: string | undefined;
   refreshToken: string | undefined;
   expiresAt: string | undefined;

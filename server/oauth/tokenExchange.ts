@@ -7,7 +7,7 @@ import { HttpError, badRequest } from '../http/errors';
 
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
-export interface TokenGrant {
+interface TokenGrant {
   grant_type: 'authorization_code' | 'refresh_token';
   code?: string | undefined;
   code_verifier?: string | undefined;
@@ -16,7 +16,7 @@ export interface TokenGrant {
   refresh_token?: string | undefined;
 }
 
-export interface ProviderTokens {
+interface ProviderTokens {
   accessToken: string;
   /** a rotated (or first) refresh token; undefined when the provider kept the old one */
   refreshToken: string | undefined;

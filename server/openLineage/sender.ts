@@ -14,7 +14,7 @@ import { composeEvent } from '../services/openLineage';
 // SKIP LOCKED, so two processes never send the same event; a process that dies mid-send leaves a
 // lease that expires, and the event is sent again (at least once, as the transport allows).
 
-export interface SenderSettings {
+interface SenderSettings {
   url: string | undefined;
   apiKey: string | undefined;
   timeoutMs: number;

@@ -55,7 +55,7 @@ const BATCH_SIZE: SettingDef = {
   value: DEFAULT_BATCH_SIZE,
 };
 
-export const BUILTIN_PLUGINS: readonly BuiltinPlugin[] = [
+const BUILTIN_PLUGINS: readonly BuiltinPlugin[] = [
   {
     name: 'tap-demo',
     label: 'Demo data',
@@ -208,7 +208,7 @@ function fromBuiltin(plugin: BuiltinPlugin): CataloguePlugin {
   );
 }
 
-export const CATALOGUE_FILE = path.join(PLUGINS_DIR, 'catalogue.yml');
+const CATALOGUE_FILE = path.join(PLUGINS_DIR, 'catalogue.yml');
 
 /** catalogue.yml, read once: a definition error there is a bug of this repository, so it stops the server. */
 function loadCatalogueFile(): CataloguePlugin[] {

@@ -5,7 +5,7 @@
 // text is a number (null where it is none), every other value a JSON string.
 
 /** One column of the line: its name, the field it reads, and whether its text is sent as a number. */
-export interface LineColumn {
+interface LineColumn {
   name: string;
   index: number;
   numeric: boolean;

@@ -7,7 +7,7 @@ import { tablePrefixError } from '../../src/domain/tableNamespace';
 
 export type JsonSchema = Record<string, unknown>;
 
-export type SingerMessage =
+type SingerMessage =
   | { type: 'SCHEMA'; stream: string; schema: JsonSchema; key_properties: string[]; bookmark_properties?: string[] }
   | { type: 'RECORD'; stream: string; record: Record<string, unknown>; time_extracted?: string }
   | { type: 'STATE'; value: Record<string, unknown> }
@@ -55,7 +55,7 @@ export function parseMessage(line: string): { ok: true; message: SingerMessage }
   }
 }
 
-export interface TapArguments {
+interface TapArguments {
   config: Record<string, unknown>;
   state: Record<string, unknown> | undefined;
   catalog: { streams: CatalogStream[] } | undefined;
@@ -104,7 +104,7 @@ export function isSelected(catalog: TapArguments['catalog'], stream: string): bo
  * Per stream, the properties a catalog deselects (`selected: false` on their breadcrumb, Meltano's
  * `select` rules applied): never a key, which a target needs whatever was chosen.
  */
-export function deselectedProperties(catalog: TapArguments['catalog']): Map<string, ReadonlySet<string>> {
+function deselectedProperties(catalog: TapArguments['catalog']): Map<string, ReadonlySet<string>> {
   const dropped = new Map<string, ReadonlySet<string>>();
   if (!catalog || !Array.isArray(catalog.streams)) return dropped;
   for (const entry of catalog.streams) {

@@ -12,13 +12,13 @@ import { lineBatches, log, parseMessage, type JsonSchema } from './singer';
 // writes faster waits on its full pipe (back-pressure).
 
 /** A batch of one stream: its rows in COPY's text format, how many records the tap sent for them. */
-export interface StreamBatch {
+interface StreamBatch {
   stream: string;
   data: Buffer;
   records: number;
 }
 
-export interface LoaderSink {
+interface LoaderSink {
   /** a stream's SCHEMA: its table made or widened; returns the table's name for the log and the shape its rows are written in */
   prepare(stream: string, schema: JsonSchema, keyProperties: string[]): Promise<{ table: string; shape: TableShape }>;
   /** the batches of a flush, stored together; returns the records each stream loaded */

@@ -262,7 +262,7 @@ export function dataComponentLinks(h: Hrefs, component: { id: string }, role: Me
 }
 
 /** What decides a data store's links beyond the caller's role. */
-export interface DataStoreLinkState {
+interface DataStoreLinkState {
   id: string;
   workspace_id: string;
   data_plugin: string;
@@ -397,7 +397,7 @@ export function datasetLinks(h: Hrefs, dataset: { id: string; holds_rows: boolea
 }
 
 /** Who looks at a comment: their role in its workspace, and whether they may write comments there. */
-export interface CommentViewer {
+interface CommentViewer {
   role: MemberRole;
   profileId: string;
   mayComment: boolean;
@@ -433,7 +433,7 @@ export interface ChannelViewer {
 }
 
 /** A private (PROFILE) list is its creator's alone; a list changes by its creator or an admin, a source channel by an admin. */
-export function channelVisible(channel: { scope: string; creator_id: string | null }, viewer: ChannelViewer): boolean {
+function channelVisible(channel: { scope: string; creator_id: string | null }, viewer: ChannelViewer): boolean {
   return channel.scope !== 'PROFILE' || channel.creator_id === viewer.profileId;
 }
 

@@ -149,7 +149,7 @@ export interface WithCaller<R> {
 }
 
 /** A read that carries its caller (see readWithCaller). */
-export type CallerRead<A, R> = (db: Db, key: CallerKey, workspaceId: string | undefined, args: A) => Promise<WithCaller<R>>;
+type CallerRead<A, R> = (db: Db, key: CallerKey, workspaceId: string | undefined, args: A) => Promise<WithCaller<R>>;
 
 /**
  * A read made in the caller's own statement, so that a request makes one round trip instead of

@@ -7,9 +7,9 @@ import { isUuid } from './ids';
 export type ChannelRow = Selectable<ChannelsTable>;
 
 /** A channel as a list shows it: how many datasets it holds, who made it, and whether it holds one asked about. */
-export type ChannelListRow = ChannelRow & { dataset_count: number; creator_name: string | null; contains_dataset: boolean };
+type ChannelListRow = ChannelRow & { dataset_count: number; creator_name: string | null; contains_dataset: boolean };
 
-export interface ChannelFilter {
+interface ChannelFilter {
   type: string | undefined;
   /** only channels that hold at least one dataset */
   containsDataset: boolean;

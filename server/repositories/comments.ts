@@ -132,7 +132,7 @@ export async function unlikeComment(db: Db, id: string, profileId: string): Prom
   await db.deleteFrom('comment_likes').where('comment_id', '=', id).where('profile_id', '=', profileId).execute();
 }
 
-export interface CommentEdit {
+interface CommentEdit {
   message: string;
   written: Date;
   edited: Date;
@@ -143,7 +143,7 @@ export async function historyOf(db: Db, id: string): Promise<CommentEdit[]> {
   return db.selectFrom('comment_edits').select(['message', 'written', 'edited']).where('comment_id', '=', id).orderBy('edited', 'desc').orderBy('id').execute();
 }
 
-export interface WorkspacePerson {
+interface WorkspacePerson {
   id: string;
   name: string;
   handle: string | null;

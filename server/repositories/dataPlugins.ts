@@ -16,7 +16,7 @@ export interface WorkspacePlugin extends CataloguePlugin {
   canDelete: boolean;
 }
 
-export interface PluginKey {
+interface PluginKey {
   pluginType: string;
   name: string;
   variant: string | null;

@@ -17,9 +17,9 @@ export async function listDataStores(db: Db, workspaceId: string, paging: { page
   return { items, total: Number(count.total) };
 }
 
-export type DataStoreWrite = { ok: true; store: DataStoreRow } | { ok: false; conflict: 'name' };
+type DataStoreWrite = { ok: true; store: DataStoreRow } | { ok: false; conflict: 'name' };
 
-export interface NewDataStore {
+interface NewDataStore {
   /** the id a client chose (PUT at a workspace's datastores/{id}); a new one otherwise */
   id?: string;
   name: string;

@@ -7,7 +7,7 @@ import type { DatasetMessagesTable } from '../db/schema';
 
 export type DatasetMessageRow = Selectable<DatasetMessagesTable>;
 
-export interface MessageFields {
+interface MessageFields {
   id: string;
   datasetId: string;
   senderId: string;

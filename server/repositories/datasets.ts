@@ -94,7 +94,7 @@ const feedPage = (db: Db, p: { workspaceId: string; limit: number; offset: numbe
     .orderBy('page.id');
 const feedWithCaller = readWithCaller(feedPage, sql`data.published DESC, data.id`);
 
-export type FeedPageRow = DatasetBodyRow & { total: number | string };
+type FeedPageRow = DatasetBodyRow & { total: number | string };
 
 /**
  * A page of the workspace's datasets, most recently published first, with each one's tags (sorted)

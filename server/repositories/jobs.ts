@@ -32,7 +32,7 @@ const withProfile = (db: Db) =>
     .selectAll('jobs')
     .select(['p.email as profile_email', 'pl.name as pipeline_name', 'pl.id as embedded_pipeline_id', 'ds.id as embedded_datastore_id', 'ds.name as datastore_name']);
 
-export type JobScope = { workspaceId: string } | { pipelineId: string };
+type JobScope = { workspaceId: string } | { pipelineId: string };
 
 /**
  * A workspace's or a pipeline's jobs, newest first; `statuses` and `types` narrow them (page.totalElements

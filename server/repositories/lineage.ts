@@ -88,7 +88,7 @@ export async function pipelinesWithLatestRun(db: Db, workspaceId: string, pipeli
   );
 }
 
-export interface QueryDatasetRow {
+interface QueryDatasetRow {
   id: string;
   title: string;
   alias: string | null;

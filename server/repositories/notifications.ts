@@ -33,7 +33,7 @@ const SUBJECT_COLUMNS = [
   'p.name as pipeline_name',
 ] as const;
 
-export interface NotificationFilter {
+interface NotificationFilter {
   profileId: string;
   /** false: only unread ones */
   all: boolean;

@@ -110,7 +110,7 @@ export async function listEvents(db: Db, workspaceId: string, page: { offset: nu
 
 // ---- the facts of an event ------------------------------------------------------------------------
 
-export interface RunJobRow {
+interface RunJobRow {
   id: string;
   workspace_id: string;
   pipeline_id: string;

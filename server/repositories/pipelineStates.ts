@@ -4,7 +4,7 @@ import { activeJobOfPipeline } from './jobs';
 // A pipeline's incremental states (pipeline_states): one row per state id, written by the runner
 // after each run (bridge.ts for the built-in taps, meltano/state.ts for Meltano's).
 
-export interface PipelineStateRow {
+interface PipelineStateRow {
   state_id: string;
   value: unknown;
   updated: Date;

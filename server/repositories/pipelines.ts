@@ -21,7 +21,7 @@ export interface PipelineInput {
   triggeredBy?: string[];
 }
 
-export type PipelineWrite = { ok: true; pipeline: PipelineRow } | { ok: false; conflict: 'name' };
+type PipelineWrite = { ok: true; pipeline: PipelineRow } | { ok: false; conflict: 'name' };
 
 function columns(input: Partial<PipelineInput>) {
   return {

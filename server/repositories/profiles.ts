@@ -8,7 +8,7 @@ export function findProfile(db: Db, id: string): Promise<ProfileRow | undefined>
   return db.selectFrom('profiles').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export interface NewProfile {
+interface NewProfile {
   id: string;
   name: string;
   email: string;

@@ -39,7 +39,7 @@ const holds = (dataset: RawBuilder<unknown>) => sql<boolean>`(
 /** A channel named as search writes it: lowercased, spaces as hyphens (spec 000 §5). */
 const named = (name: string) => sql<boolean>`(lower(c.name) = ${name} OR replace(lower(c.name), ' ', '-') = ${name})`;
 
-export interface NewsFilter {
+interface NewsFilter {
   profileId: string;
   workspaceId: string;
   /** `in:{channel}`: only news about datasets of a visible channel of this name */

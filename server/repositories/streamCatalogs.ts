@@ -4,9 +4,9 @@ import type { Db } from '../db/database';
 // Extractors' discovered streams (stream_catalogs, migration 030), per workspace and configuration.
 
 /** The catalogs a workspace keeps: the newest, so settings tried and left behind do not pile up (at most 20 MiB, CATALOG_LIMITS.bytes each). */
-export const CATALOGS_KEPT = 20;
+const CATALOGS_KEPT = 20;
 
-export interface StreamCatalogRow {
+interface StreamCatalogRow {
   catalog_key: string;
   streams: CatalogStream[];
   discovered: Date;

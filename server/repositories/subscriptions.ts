@@ -5,7 +5,7 @@ import type { Paging } from '../http/hal';
 import { newId } from './ids';
 
 export type SubscriptionRow = Selectable<SubscriptionsTable>;
-export type SubscriptionType = SubscriptionsTable['type'];
+type SubscriptionType = SubscriptionsTable['type'];
 
 /** The caller's subscriptions among these pipelines, by pipeline id (a list page renders its Watch buttons at once). */
 export async function subscriptionsAmong(db: Db, pipelineIds: readonly string[], profileId: string): Promise<Map<string, SubscriptionRow>> {

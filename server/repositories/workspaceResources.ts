@@ -92,7 +92,7 @@ export async function* resourceChunks(db: Db, resource: Pick<ResourceMeta, 'work
   }
 }
 
-export interface ResourceWrite {
+interface ResourceWrite {
   workspaceId: string;
   path: string;
   content: ResourceBytes;
@@ -100,7 +100,7 @@ export interface ResourceWrite {
   profileId: string | null;
 }
 
-export type WriteResult = { ok: true; created: boolean; resource: ResourceMeta } | { ok: false; reason: 'QUOTA' };
+type WriteResult = { ok: true; created: boolean; resource: ResourceMeta } | { ok: false; reason: 'QUOTA' };
 
 /**
  * Creates or replaces the resource at its path, unless the workspace's resources would then hold

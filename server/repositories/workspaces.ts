@@ -19,7 +19,7 @@ export type WorkspaceRow = Selectable<WorkspacesTable>;
  * leaves the database to be listed, and PostgreSQL formats no timestamp nobody reads.
  */
 export type WorkspaceShown = Omit<WorkspaceRow, 'created_at' | 'updated_at' | 'ssh_private_key'> & { ssh_private_key_set: boolean };
-export type WorkspaceWithRole = WorkspaceShown & { role: MemberRole };
+type WorkspaceWithRole = WorkspaceShown & { role: MemberRole };
 
 // A record over the row's columns: a new column fails to compile here until it is shown (or left out on purpose).
 const SHOWN: Record<Exclude<keyof WorkspaceShown, 'ssh_private_key_set'>, true> = {
@@ -109,7 +109,7 @@ export function callersWorkspaces(db: Db, paging: Paging): (key: CallerKey, work
   return (key, workspaceId) => workspacePages[paging.sort?.direction ?? 'asc'](db, key, workspaceId, { limit: paging.size, offset: paging.page * paging.size });
 }
 
-export type WorkspacePageRow = WorkspaceWithRole & { total: number | string };
+type WorkspacePageRow = WorkspaceWithRole & { total: number | string };
 
 /** The page read by callersWorkspaces, with the total (the total rides on each row). */
 export async function workspacesPage(db: Db, profileId: string, rows: readonly WorkspacePageRow[], paging: Paging): Promise<{ items: readonly WorkspaceWithRole[]; total: number }> {
@@ -176,7 +176,7 @@ export interface WorkspaceChanges {
 }
 
 /** A new deployment secret: 32 random bytes, URL-safe. */
-export function newDeploymentSecret(): string {
+function newDeploymentSecret(): string {
   return randomBytes(32).toString('base64url');
 }
 
@@ -229,7 +229,7 @@ export async function createWorkspace(db: Db, id: string, ownerId: string, chang
   });
 }
 
-export type WorkspaceJobType = 'WORKSPACE_INIT' | 'WORKSPACE_DEPLOY';
+type WorkspaceJobType = 'WORKSPACE_INIT' | 'WORKSPACE_DEPLOY';
 
 /**
  * Queues a workspace's own job unless one of that type is QUEUED or RUNNING (undefined then): a
@@ -250,7 +250,7 @@ export async function insertWorkspaceJob(db: Db, workspaceId: string, type: Work
 }
 
 /** A deployment clones a repository: five minutes is plenty, and bounds a hung remote. */
-export const WORKSPACE_JOB_TIMEOUT_SECONDS = 300;
+const WORKSPACE_JOB_TIMEOUT_SECONDS = 300;
 
 /**
  * Deletes the workspace with its members, content and jobs (the foreign keys cascade) unless one of

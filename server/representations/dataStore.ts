@@ -29,7 +29,7 @@ export function dataStoreBody(ctx: BodyContext, store: DataStoreRow, role: Membe
 }
 
 /** `loaders/target-postgres--builtin` → `target-postgres`. */
-export function pluginNameOf(reference: string): string {
+function pluginNameOf(reference: string): string {
   const name = reference.slice(reference.indexOf('/') + 1);
   const variant = name.indexOf('--');
   return variant < 0 ? name : name.slice(0, variant);

@@ -10,7 +10,7 @@ import { linksJson } from './linkTemplates';
 type Dataset = Wire<typeof datasetSchema>;
 
 /** What some answers add to a dataset's body: a single dataset its freshness, a search result why it matched. */
-export type DatasetExtras = Pick<Dataset, 'freshness' | 'matches'>;
+type DatasetExtras = Pick<Dataset, 'freshness' | 'matches'>;
 
 /**
  * A dataset's links as JSON, from the template of its six flags (linkTemplates.ts): the viewer's

@@ -11,7 +11,7 @@ import { dataComponentBody } from './dataComponent';
 import { dataStoreBody } from './dataStore';
 import { jobBody } from './job';
 
-export interface PipelineBodyParts {
+interface PipelineBodyParts {
   pipeline: PipelineRow;
   facts: PipelineFacts | undefined;
   role: MemberRole;

@@ -17,7 +17,7 @@ import { JSON_CONTENT_TYPE, JsonText } from '../http/jsonText';
 // input is read. Input is validated by the route's own zod schemas, which the hostile-input and
 // leak suites read to generate their cases.
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface Guard<K extends ResourceKind> {
   resource: K;
@@ -50,11 +50,11 @@ export interface RouteMeta {
   readsCaller: boolean;
 }
 
-export const ROUTE_META = Symbol('api route meta');
+const ROUTE_META = Symbol('api route meta');
 
 const UNPAGED: Paging = { page: 0, size: 20, sort: undefined };
 
-export interface HandlerArgs<K extends ResourceKind, B extends z.ZodType, Q extends z.ZodType, T = never> {
+interface HandlerArgs<K extends ResourceKind, B extends z.ZodType, Q extends z.ZodType, T = never> {
   request: FastifyRequest;
   reply: FastifyReply;
   access: AccessByResource[K];
@@ -73,7 +73,7 @@ interface ValidInput<B extends z.ZodType, Q extends z.ZodType> {
   paging: Paging;
 }
 
-export interface RouteSpec<K extends ResourceKind, B extends z.ZodType, Q extends z.ZodType, T = never> {
+interface RouteSpec<K extends ResourceKind, B extends z.ZodType, Q extends z.ZodType, T = never> {
   method: Method;
   url: string;
   guard: Guard<K>;

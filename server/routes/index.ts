@@ -30,7 +30,7 @@ import { tagRoutes } from './tags';
 import { tokenRoutes } from './tokens';
 import { workspaceRoutes } from './workspaces';
 
-export interface ApiOptions {
+interface ApiOptions {
   db: Db;
   config: Config;
   verifyToken: TokenVerifier;

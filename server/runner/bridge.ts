@@ -24,7 +24,7 @@ import { FrameReader, type Frame } from './bridgeFrames';
 // never get database credentials, and the embedded PGlite (one process only) serves them just as
 // PostgreSQL does (decisions.md).
 
-export interface BridgeJob {
+interface BridgeJob {
   jobId: string;
   workspaceId: string;
   pipelineId: string;

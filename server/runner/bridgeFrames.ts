@@ -9,7 +9,7 @@ export interface Frame {
 }
 
 /** The frames a chunk completed, and the error that ends the connection (after which nothing more is read). */
-export interface FramesRead {
+interface FramesRead {
   frames: Frame[];
   error?: string;
 }

@@ -59,7 +59,7 @@ export interface DataStoreDefinition {
   properties: Record<string, unknown>;
 }
 
-export interface ParsedDefinitions {
+interface ParsedDefinitions {
   pipelines: PipelineDefinition[];
   datasets: DatasetDefinition[];
   channels: ChannelDefinition[];
@@ -103,7 +103,7 @@ const VERSIONS = { pipelines: 'pipelines/v0.1', datasets: 'datasets/v0.2', chann
 type Kind = keyof typeof VERSIONS;
 
 /** A key or text as a log line may show it: no control characters, at most `max` characters. */
-export function shown(text: string, max = 80): string {
+function shown(text: string, max = 80): string {
   const clean = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ');
   return clean.length > max ? `${clean.slice(0, max)}…` : clean;
 }
@@ -254,7 +254,7 @@ export function parseDataStoreDefinition(file: string, document: unknown): { def
   return { definition: { file, name, dataPlugin: POSTGRES_STORE_PLUGIN, properties }, problems: [], notes };
 }
 
-export interface DefinitionFile {
+interface DefinitionFile {
   kind: Kind;
   /** relative to the repository, e.g. pipelines/daily.yml */
   file: string;
@@ -270,7 +270,7 @@ const MAX_DEPTH = 8;
 const MAX_ENTRIES = 50_000;
 const YAML_FILE = /\.ya?ml$/i;
 
-export interface RepositoryRead {
+interface RepositoryRead {
   files: DefinitionFile[];
   problems: FieldProblem[];
   notes: string[];

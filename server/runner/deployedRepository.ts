@@ -14,7 +14,7 @@ import { projectDir } from './project';
 // and reuses the clone, or fetches the recorded commit into its project first. Deleting the clone
 // or the mark loses nothing: the next job fetches again.
 
-export interface Deployment {
+interface Deployment {
   workspaceId: string;
   url: string;
   branch: string;
@@ -64,7 +64,7 @@ export async function recordDeployment(db: Db, dataDir: string, d: Deployment): 
   markCached(dataDir, d.workspaceId, d.commit);
 }
 
-export interface FetchOptions {
+interface FetchOptions {
   dataDir: string;
   executor: Executor;
   repositoryLocalRoots: readonly string[];

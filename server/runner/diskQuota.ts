@@ -20,7 +20,7 @@ const CHUNK = 2000;
 /** a walk may take at most this share of the time between checks: a huge project is checked less often, not more expensively */
 const CHECK_COST_SHARE = 4;
 
-export const diskQuotaLines = {
+const diskQuotaLines = {
   exceeded: (quotaMb: number) => `Disk quota exceeded: the workspace's files may take at most ${quotaMb} MB (WORKSPACE_DISK_QUOTA_MB); the job was stopped.`,
   alreadyOver: (quotaMb: number) =>
     `Disk quota exceeded: the workspace's files already take more than ${quotaMb} MB (WORKSPACE_DISK_QUOTA_MB), so the job was not started. Its files must shrink, or an operator raise the quota, before a job runs.`,
@@ -31,9 +31,9 @@ export const diskQuotaLines = {
 const keyOf = (stat: fs.Stats) => `${stat.dev}:${stat.ino}`;
 
 /** For each inode found: a regular file's size, else -1 (directories, links and the rest). */
-export type Snapshot = Map<string, number>;
+type Snapshot = Map<string, number>;
 
-export interface Measured {
+interface Measured {
   /** allocated bytes (st_blocks × 512; each entry at least 4 KiB), counted until past `limitBytes` */
   bytes: number;
   over: boolean;
@@ -88,7 +88,7 @@ async function walk(root: string, visit: (entry: string, stat: fs.Stats) => bool
 }
 
 /** The project's allocated size, read until it passes `limitBytes`; with `snapshot`, each inode it holds now. */
-export async function measure(dir: string, limitBytes: number, snapshot?: Snapshot): Promise<Measured> {
+async function measure(dir: string, limitBytes: number, snapshot?: Snapshot): Promise<Measured> {
   let bytes = 0;
   await walk(dir, (_entry, stat) => {
     bytes += Math.max(stat.blocks * 512, MIN_ENTRY_BYTES);
@@ -103,7 +103,7 @@ export async function measure(dir: string, limitBytes: number, snapshot?: Snapsh
  * was not there is removed (a directory only once empty, so an earlier file moved into a new
  * directory stays), and an earlier file that grew is cut back to its earlier size.
  */
-export async function rollBack(dir: string, before: Snapshot): Promise<{ removed: number; cut: number }> {
+async function rollBack(dir: string, before: Snapshot): Promise<{ removed: number; cut: number }> {
   const found: Array<{ entry: string; stat: fs.Stats }> = [];
   await walk(dir, (entry, stat) => {
     // to remove what is in a directory the runner must be able to write it, whatever the job made of it
@@ -157,7 +157,7 @@ interface Workspace {
   timer: NodeJS.Timeout | undefined;
 }
 
-export interface DiskQuotaOptions {
+interface DiskQuotaOptions {
   quotaMb: number;
   /** how often a running workspace's project is measured (at least; a big project less often) */
   intervalMs?: number;

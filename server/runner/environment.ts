@@ -4,7 +4,7 @@ import { PLUGIN_BIN_DIR, findCataloguePlugin } from '../plugins/catalogue';
 import { JOB_ALLOWED_HOSTS_ENV } from '../security/netPolicy';
 
 
-export interface JobEnvironmentInput {
+interface JobEnvironmentInput {
   jobId: string;
   workspaceId: string;
   pipelineId: string;

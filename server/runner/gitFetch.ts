@@ -13,12 +13,12 @@ import type { Executor } from './executor';
 /** where a deployment keeps the clone, inside the project directory */
 export const REPOSITORY_DIR = 'repository';
 
-export type GitSource =
+type GitSource =
   | { ok: true; env: Record<string, string>; readOnlyPaths: string[] }
   | { ok: false; line: string };
 
 /** The workspace's settings a fetch reads. */
-export interface RepositorySettings {
+interface RepositorySettings {
   url: string;
   branch: string;
   sshPrivateKey: string | null;

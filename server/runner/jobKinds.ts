@@ -7,7 +7,7 @@ import { settleWorkspaceJob, WORKSPACE_DEPLOY, WORKSPACE_INIT } from './workspac
 // end does besides ending it (inside the same transaction). The runner keeps how each type runs in
 // a record keyed by the same types (runner.ts), so a type added here and not there fails to compile.
 
-export interface JobKind {
+interface JobKind {
   /** inside the transaction that ends the job: what else follows from its status */
   settle?(db: Db, job: JobRow, status: string): Promise<void>;
 }

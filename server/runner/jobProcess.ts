@@ -5,7 +5,7 @@ import type { JobProcess, JobProcessResult, StopReason } from './executor';
 export type { JobProcess, JobProcessResult } from './executor';
 
 /** A command run as a job's process group: the sandbox's launcher, or bash itself without one. */
-export interface ProcessCommand {
+interface ProcessCommand {
   file: string;
   args: readonly string[];
   cwd: string;
@@ -17,7 +17,7 @@ export interface ProcessCommand {
   extraStdio?: ReadonlyArray<'pipe' | 'ignore' | number>;
 }
 
-export interface ProcessOptions {
+interface ProcessOptions {
   timeoutMs: number;
   /** after SIGTERM, how long the group has before SIGKILL */
   killGraceMs: number;

@@ -1,9 +1,9 @@
 import type { Db } from '../db/database';
 
 /** One stored line is at most this long; longer output is cut with a marker, so one runaway line cannot exhaust memory. */
-export const MAX_LINE_CHARS = 64 * 1024;
+const MAX_LINE_CHARS = 64 * 1024;
 /** A batch is written at the latest this long after its first line arrived. */
-export const FLUSH_INTERVAL_MS = 100;
+const FLUSH_INTERVAL_MS = 100;
 const MAX_BATCH = 500;
 
 export interface LogLine {
@@ -13,7 +13,7 @@ export interface LogLine {
 }
 
 /** PostgreSQL text cannot hold NUL; a trailing CR (CRLF output) is not part of the line. */
-export function cleanLine(raw: string): string {
+function cleanLine(raw: string): string {
   let line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
   line = line.replace(/\u0000/g, '\uFFFD');
   if (line.length > MAX_LINE_CHARS) line = `${line.slice(0, MAX_LINE_CHARS)} …[line cut at ${MAX_LINE_CHARS} characters]`;

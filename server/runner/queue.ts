@@ -27,7 +27,7 @@ const ACTIVE_CONFLICT = sql`(pipeline_id) WHERE pipeline_id IS NOT NULL AND stat
 export const RUNNABLE_TYPES = ['PIPELINE_RUN', 'PIPELINE_VERIFY'] as const;
 export type RunnableType = (typeof RUNNABLE_TYPES)[number];
 
-export interface NewJob {
+interface NewJob {
   workspaceId: string;
   pipelineId: string;
   type: RunnableType;
@@ -45,7 +45,7 @@ export interface NewJob {
 }
 
 /** The columns of a pipeline a new job of it takes over. */
-export type JobSource = { id: string; workspace_id: string; max_retries: number; timeout: number };
+type JobSource = { id: string; workspace_id: string; max_retries: number; timeout: number };
 
 /**
  * A new job of `pipeline`: its workspace, its attempts (the pipeline's retries + 1) and its time
@@ -124,7 +124,7 @@ export async function stopRequestedAmong(db: Db, owner: string, jobIds: readonly
   return new Set(rows.map((r) => r.id));
 }
 
-export interface Finish {
+interface Finish {
   reason: EndReason;
   exitCode: number | null;
   lines: string[];
@@ -137,7 +137,7 @@ export interface Finish {
   handBack?: boolean;
 }
 
-export interface Finished {
+interface Finished {
   job: JobRow;
   status: JobStatus;
   retry: JobRow | undefined;

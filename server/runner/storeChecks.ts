@@ -18,7 +18,7 @@ import { queueSignals } from './signals';
 // connection) and its end decides the store's state, READY or FAILED with the reason kept.
 
 export const STORE_CHECK = 'DATASTORE_VERIFY';
-export const STORE_CHECK_TIMEOUT_SECONDS = 60;
+const STORE_CHECK_TIMEOUT_SECONDS = 60;
 const FAILED_PREFIX = 'Connection check failed: ';
 
 /** Queues a check of the store unless one is already QUEUED or RUNNING (that one re-checks if the store changes meanwhile). */
@@ -36,7 +36,7 @@ export async function enqueueStoreCheck(db: Db, store: DataStoreRow, profileId: 
   return job;
 }
 
-export interface StoreCheckContext {
+interface StoreCheckContext {
   /** private hosts a check may connect to (STORE_ALLOWED_HOSTS) */
   allowedHosts: AllowList;
   /** the server's log: the only place the real reason a store could not be reached is written */

@@ -6,7 +6,7 @@ import type { FieldProblem } from './deployDefinitions';
 // the workspace settings it declares. Pure: every problem is a FieldProblem, nothing throws.
 
 export const WORKSPACE_FILE = 'workspace.yml';
-export const WORKSPACE_VERSION = 'workspaces/v0.2';
+const WORKSPACE_VERSION = 'workspaces/v0.2';
 /** The environment a workspace deploys as when its settings name none: the one its project's meltano.yml declares (project.ts). */
 export const DEFAULT_ENVIRONMENT = 'dev';
 

@@ -14,7 +14,7 @@ import { REPOSITORY_DIR } from './gitFetch';
 // time is kept as it is (the disk is a cache of the database, keyed by those two).
 
 /** A file the project holds as the database does, or the line saying why it was not placed. */
-export interface PlacedFiles {
+interface PlacedFiles {
   written: number;
   kept: number;
   refused: string[];

@@ -58,7 +58,7 @@ export async function settleWorkspaceJob(db: Db, job: JobRow, status: string): P
     .execute();
 }
 
-export interface DeploymentStart {
+interface DeploymentStart {
   /** nothing to run: the job ends with these lines and this result */
   done?: JobProcessResult;
   process?: JobProcess;

@@ -28,7 +28,7 @@ export type SlotOutcome =
   /** nothing due any more: the schedule changed, the pipeline became a draft or was deleted */
   | { kind: 'NOT_DUE'; pipelineId: string };
 
-export interface ScheduledPipeline {
+interface ScheduledPipeline {
   id: string;
   schedule: string;
   slot: Date;

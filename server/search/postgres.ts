@@ -21,7 +21,7 @@ import { explain, type DatasetText, type Expansion } from './explain';
 //     Only the matches that can reach the page are read from `datasets` and sorted (the
 //     candidates of step 4 in search()); the count covers every match.
 
-export const MIN_PREFIX = 3;
+const MIN_PREFIX = 3;
 /**
  * Bounds on one term's expansion, as Elasticsearch bounds its fuzzy and prefix queries
  * (max_expansions 50): the closest words and the shortest continuations are kept.
@@ -45,7 +45,7 @@ interface TermPlan {
   expansion: Map<string, { kind: MatchKind; edits: number }>;
 }
 
-export interface PostgresSearchOptions {
+interface PostgresSearchOptions {
   /** How many datasets sharing every term are still ranked by probing their own postings. */
   readonly maxNarrowed?: number;
 }
@@ -55,7 +55,7 @@ export function postgresSearchEngine(db: Db, { maxNarrowed = MAX_NARROWED }: Pos
 }
 
 /** The terms that count: stop words drop out unless the query is nothing else. */
-export function meaningfulTerms(terms: readonly string[]): string[] {
+function meaningfulTerms(terms: readonly string[]): string[] {
   const kept = terms.filter((term) => !isStopWord(term));
   return kept.length > 0 ? kept : [...terms];
 }

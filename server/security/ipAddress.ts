@@ -17,7 +17,7 @@ export interface IpAddress {
  * decimal, octal (leading 0) or hex (0x), the last part filling the remaining bytes — so
  * `2130706433`, `0x7f.1`, `0177.0.0.01` and `127.1` are all 127.0.0.1.
  */
-export function parseIPv4(text: string): IpAddress | undefined {
+function parseIPv4(text: string): IpAddress | undefined {
   const parts = text.split('.');
   if (parts.length < 1 || parts.length > 4) return undefined;
   const values: bigint[] = [];
@@ -38,7 +38,7 @@ export function parseIPv4(text: string): IpAddress | undefined {
 }
 
 /** An IPv6 address, with or without a dotted IPv4 tail; a zone (`%eth0`) is dropped. */
-export function parseIPv6(text: string): IpAddress | undefined {
+function parseIPv6(text: string): IpAddress | undefined {
   const address = text.replace(/%.*$/s, '');
   if (net.isIPv6(address) === false) return undefined;
   let groups = address;
@@ -152,7 +152,7 @@ const EMBEDDED_IPV4: ReadonlyArray<[Cidr, (value: bigint) => bigint]> = [
 ];
 
 /** The IPv4 address an IPv6 address leads to, when it is one of the forms that embed one. */
-export function embeddedIPv4(ip: IpAddress): IpAddress | undefined {
+function embeddedIPv4(ip: IpAddress): IpAddress | undefined {
   if (ip.family !== 6) return undefined;
   for (const [range, extract] of EMBEDDED_IPV4) if (inCidr(ip, range)) return { family: 4, value: extract(ip.value) };
   return undefined;

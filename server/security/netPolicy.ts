@@ -22,7 +22,7 @@ export const JOB_ALLOWED_HOSTS_ENV = 'RUNNER_ALLOWED_HOSTS';
 const HOST_NAME = /^(?=.{1,253}$)[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*$/;
 
 /** A host as the policy compares it: trimmed, lower case, without brackets or trailing dots. */
-export function normalHost(host: string): string {
+function normalHost(host: string): string {
   return host.trim().toLowerCase().replace(/^\[(.*)\]$/s, '$1').replace(/\.+$/, '');
 }
 
@@ -44,12 +44,12 @@ export function parseAllowList(text: string): { ok: true; list: AllowList } | { 
   return { ok: true, list: { names, ranges } };
 }
 
-export function isAddressAllowed(ip: IpAddress, list: AllowList): boolean {
+function isAddressAllowed(ip: IpAddress, list: AllowList): boolean {
   const address = unmapped(ip);
   return list.ranges.some((range) => inCidr(address, range));
 }
 
-export type HostDecision =
+type HostDecision =
   | { allowed: true; /** the checked address to connect to */ address: string; family: 4 | 6 }
   | { allowed: false; /** why, for the server log and plugin logs (never a port or a connection result) */ reason: string };
 

@@ -12,7 +12,7 @@ import path from 'node:path';
 /** Who reads: another uid with only the rights every user has, or the server's own user. */
 export type Reader = { uid: number } | 'server';
 
-export interface ReadProblem {
+interface ReadProblem {
   /** the first place that cannot be read or passed, from the root down */
   path: string;
   kind: 'directory' | 'file';

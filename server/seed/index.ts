@@ -24,7 +24,7 @@ export const DEMO = {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export interface SeedOptions {
+interface SeedOptions {
   /**
    * Also the Lab's demo pipelines and their first run (server/seed/pipelines.ts). `npm start`
    * asks for them; the API tests' world does not, so its job counts stay its own.

@@ -18,7 +18,7 @@ import { ensureDefaultStore } from '../stores/defaultStore';
 /** The sample files of the second pipeline, shipped with the server. */
 export const DEMO_FILES_DIR = path.join(repositoryRoot(), 'server', 'seed', 'files');
 /** The folder of the demo workspace's files (its resources) they are stored under; tap-files reads it in the project. */
-export const DEMO_FILES_PROJECT_DIR = 'demo-files';
+const DEMO_FILES_PROJECT_DIR = 'demo-files';
 
 /**
  * Stores the sample files as the demo workspace's files, in the database (at every start,

@@ -12,7 +12,7 @@ import { memberRole } from '../repositories/workspaces';
 
 const OBJECT = 'datasetMessage';
 
-export interface MessageSend {
+interface MessageSend {
   /** the initialised message's id, as the path gives it */
   id: string;
   workspaceId: string;

@@ -50,7 +50,7 @@ export function knownStreams(plugin: { name: string; variant: string | null }, s
 }
 
 /** Where a pipeline's loader writes, as far as is known: its prefix and its extractors' known streams. */
-export interface KnownDestination {
+interface KnownDestination {
   prefix: string;
   streams: readonly string[];
 }

@@ -20,14 +20,14 @@ import * as setupTasks from '../setupTasks';
 const OBJECT = 'invitation';
 
 /** What sending the invitation mail needs: the mailer and the words and address of the app. */
-export interface InvitationMail {
+interface InvitationMail {
   mailer: Mailer;
   appTitle: string;
   publicUrl: string;
   log: FastifyBaseLogger;
 }
 
-export interface InviteRequest {
+interface InviteRequest {
   workspace: { id: string; name: string; domains: readonly string[] };
   /** the address as the body gave it (untrimmed, possibly absent) */
   email: string | null | undefined;

@@ -11,9 +11,9 @@ import { enqueueJob, withdrawJob } from '../runner';
 // slots, retries and triggered pipelines queue jobs inside the queue's own transactions and tell
 // no one of a person's activity, so they do not come here.
 
-export type StartedType = 'PIPELINE_RUN' | 'PIPELINE_VERIFY';
+type StartedType = 'PIPELINE_RUN' | 'PIPELINE_VERIFY';
 
-export interface JobActor {
+interface JobActor {
   profileId: string;
   name: string;
 }

@@ -9,7 +9,7 @@ import { excerpt } from './comments';
 // notification it makes, so the notification exists exactly when the new like does. Liking twice
 // changes nothing and tells nobody again; unliking tells nobody.
 
-export interface Liker {
+interface Liker {
   profileId: string;
   name: string | null;
 }

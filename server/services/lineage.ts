@@ -107,7 +107,7 @@ function streamOf(table: string, pipeline: PipelineRunRow | undefined, component
 }
 
 /** What lineage knows of these store tables of the workspace. */
-export async function tableNodes(db: Db, workspaceId: string, tables: readonly string[], now: Date, known?: ReadonlyMap<string, string[]>): Promise<TableNode[]> {
+async function tableNodes(db: Db, workspaceId: string, tables: readonly string[], now: Date, known?: ReadonlyMap<string, string[]>): Promise<TableNode[]> {
   if (tables.length === 0) return [];
   const [columns, loads, models, components] = await Promise.all([
     known ?? storeColumnsOf(db, workspaceId, tables),
@@ -152,7 +152,7 @@ export async function tableNodes(db: Db, workspaceId: string, tables: readonly s
  * The tables upstream of these through dbt models' inputs (followed a bounded number of rounds),
  * and each table's status made at least as bad as everything upstream of it.
  */
-export async function withUpstream(db: Db, workspaceId: string, nodes: readonly TableNode[], now: Date): Promise<{ tables: TableNode[]; upstream: TableNode[] }> {
+async function withUpstream(db: Db, workspaceId: string, nodes: readonly TableNode[], now: Date): Promise<{ tables: TableNode[]; upstream: TableNode[] }> {
   const all = new Map(nodes.map((n) => [n.name, n]));
   const unseen = (from: Iterable<TableNode>) => [...new Set([...from].flatMap((n) => n.model?.inputs ?? []))].filter((name) => !all.has(name)).sort();
   let frontier = unseen(nodes);
@@ -168,7 +168,7 @@ export async function withUpstream(db: Db, workspaceId: string, nodes: readonly 
 }
 
 /** The dashboards (the workspace's DASHBOARD_CONTENT) that show any of these datasets, with the aliases shown. */
-export function dashboardsShowing(workspace: WorkspaceLike, datasets: readonly { id: string; alias: string | null; status: LineageStatus }[]): DashboardNode[] {
+function dashboardsShowing(workspace: WorkspaceLike, datasets: readonly { id: string; alias: string | null; status: LineageStatus }[]): DashboardNode[] {
   const properties = propertiesOf(workspace.app_properties);
   const content = properties['DASHBOARD_CONTENT'];
   if (typeof content !== 'string' || content.trim() === '') return [];

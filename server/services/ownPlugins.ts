@@ -55,7 +55,7 @@ export const ownPluginBody = z.object({
   settings: z.array(settingBody).max(500, 'must hold at most 500 settings').nullish(),
   hidden: z.boolean().nullish(),
 });
-export type OwnPluginBody = z.output<typeof ownPluginBody>;
+type OwnPluginBody = z.output<typeof ownPluginBody>;
 
 const fieldError = (field: string, defaultMessage: string): FieldError => ({ field, objectName: OBJECT_NAME, defaultMessage });
 const refuse = (errors: FieldError[]) => badRequest(`Validation failed for object='${OBJECT_NAME}'`, errors);

@@ -7,7 +7,7 @@ import { clearStates, statesOf } from '../repositories/pipelineStates';
 // A pipeline's incremental state for people: where its next run resumes, and the Full refresh
 // that makes the next run load everything again (Airbyte's "reset", Meltano's `state clear`).
 
-export interface PipelineStateView {
+interface PipelineStateView {
   stateId: string;
   updated: Date;
   bookmarks: Bookmark[];

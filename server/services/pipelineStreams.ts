@@ -31,7 +31,7 @@ function canonical(value: unknown): unknown {
  * component's own under the pipeline's. A change to any of them is another configuration, whose
  * streams are discovered again. Hashed: the key is stored beside the catalog, the settings are not.
  */
-export function catalogKey(component: DataComponentRow, pipelineProperties: Readonly<Record<string, unknown>>, componentNames: readonly string[]): string {
+function catalogKey(component: DataComponentRow, pipelineProperties: Readonly<Record<string, unknown>>, componentNames: readonly string[]): string {
   const settings: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(component.properties ?? {})) if (!NOT_CONFIGURATION.has(key)) settings[key] = value;
   for (const [key, value] of Object.entries(pipelineProperties)) {
@@ -48,7 +48,7 @@ export function extractorKeys(components: readonly DataComponentRow[], pipelineP
   return components.filter((c) => c.plugin_type === 'EXTRACTOR').map((component) => ({ component, key: catalogKey(component, pipelineProperties, names) }));
 }
 
-export interface ExtractorStreams {
+interface ExtractorStreams {
   component: DataComponentRow;
   /** when its discovery last listed these streams for the present settings; null: not yet */
   discovered: Date | null;

@@ -81,7 +81,7 @@ async function aliasSafe<T>(work: () => Promise<T>): Promise<T> {
  * Creates (under a new id), or replaces the dataset the body names by id (of this workspace) or else by alias. A
  * replace writes every field: what the body leaves out is cleared; tags change only when given.
  */
-export async function publishDataset(db: Db, workspaceId: string, body: DatasetWrite): Promise<{ id: string; created: boolean }> {
+async function publishDataset(db: Db, workspaceId: string, body: DatasetWrite): Promise<{ id: string; created: boolean }> {
   let target: string | undefined;
   if (body.id !== undefined) {
     // An id names a dataset of this workspace to replace; it never chooses a new dataset's id. So an

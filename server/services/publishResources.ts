@@ -8,13 +8,13 @@ import { bytesOf, writeResource, type ResourceMeta } from '../repositories/works
 // PUT …/resources/{path} checks one (its path, RESOURCE_MAX_MB, the workspace's RESOURCE_WORKSPACE_MB),
 // and written all or nothing: one transaction, so a refused item leaves every file as it was.
 
-export interface ResourceToPublish {
+interface ResourceToPublish {
   path: string;
   content: string;
   contentType?: string | null | undefined;
 }
 
-export interface PublishLimits {
+interface PublishLimits {
   fileBytes: number;
   workspaceBytes: number;
 }

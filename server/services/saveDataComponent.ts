@@ -25,7 +25,7 @@ export const createComponentBody = z.object({
   dataPlugin: z.string({ message: 'is required' }).max(500, 'is too long'),
   properties: propertiesRecord.nullish(),
 });
-export type CreateComponentBody = z.output<typeof createComponentBody>;
+type CreateComponentBody = z.output<typeof createComponentBody>;
 
 const changes = { name: componentName.nullish(), properties: propertiesRecord.nullish() };
 const changesSomething = (body: { name?: string | null | undefined; properties?: unknown }) => (body.name ?? undefined) !== undefined || (body.properties ?? undefined) !== undefined;
@@ -33,14 +33,14 @@ const NOTHING_TO_CHANGE = 'must change name or properties';
 
 // An empty body (or none: a null body reads as one) changes nothing and is refused as such.
 export const updateComponentBody = z.object(changes).refine(changesSomething, { message: NOTHING_TO_CHANGE, path: ['properties'] });
-export type UpdateComponentBody = z.output<typeof updateComponentBody>;
+type UpdateComponentBody = z.output<typeof updateComponentBody>;
 
 /**
  * The reference's create-or-update at a workspace's path: a component's body, its plugin needed
  * only to create (an existing component keeps its plugin; naming another is refused).
  */
 export const putComponentBody = z.object({ ...changes, dataPlugin: z.string().max(500, 'is too long').nullish() });
-export type PutComponentBody = z.output<typeof putComponentBody>;
+type PutComponentBody = z.output<typeof putComponentBody>;
 
 const refuse = (errors: FieldError[]) => badRequest(`Validation failed for object='${OBJECT_NAME}'`, errors);
 const fieldError = (field: string, defaultMessage: string): FieldError => ({ field, objectName: OBJECT_NAME, defaultMessage });

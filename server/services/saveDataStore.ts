@@ -46,7 +46,7 @@ async function saved(db: Db, store: DataStoreRow, draft: boolean, profileId: str
   return store;
 }
 
-export interface NewStore {
+interface NewStore {
   /** `loaders/{name}--{variant}` */
   dataPlugin: string;
   name?: string | null | undefined;

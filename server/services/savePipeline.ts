@@ -83,7 +83,7 @@ const normaliseSchedule = (schedule: string | null | undefined) => {
   return checked.ok ? checked.schedule : null;
 };
 
-export interface SaveRequest {
+interface SaveRequest {
   workspaceId: string;
   /** the pipeline's id: minted by 'new pipeline', or the stored one */
   id: string;
@@ -160,7 +160,7 @@ export async function completePipelineTasks(trx: Db, row: PipelineRow, profileId
   await setupTasks.pipelineSaved(trx, row, complete, profileId);
 }
 
-export interface PersonSave {
+interface PersonSave {
   workspaceId: string;
   id: string;
   existing: PipelineRow | undefined;

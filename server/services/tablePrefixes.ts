@@ -7,7 +7,7 @@ import { knownStreams, tablesInCommon } from './extractorStreams';
 // The save rule of a pipeline's table prefixes (src/domain/tableNamespace.ts, docs/decisions.md
 // "Table prefixes"): which loaders take one, the one a pipeline gets, and the errors of a save.
 
-export type OtherPipeline = Pick<PipelineRow, 'name' | 'properties' | 'data_components'>;
+type OtherPipeline = Pick<PipelineRow, 'name' | 'properties' | 'data_components'>;
 
 /** The loaders of these components that take a table prefix, with the property key that holds it. */
 function prefixedLoaders(components: readonly DataComponentRow[]): Array<{ loader: string; key: string }> {

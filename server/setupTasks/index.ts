@@ -20,7 +20,7 @@ type Subject = { task_pipeline_id: string | null; task_datastore_id: string | nu
  * A git-style id of what the event saved (SHA-1 of `blob <length>\0<content>`): a task records the
  * version of the configuration that finished it, shown as its first 7 characters.
  */
-export function commitIdOf(content: unknown): string {
+function commitIdOf(content: unknown): string {
   const text = JSON.stringify(content) ?? '';
   const body = Buffer.from(text, 'utf8');
   return createHash('sha1').update(`blob ${body.length}\0`).update(body).digest('hex');
@@ -73,7 +73,7 @@ export async function workspaceCreated(trx: Db, workspaceId: string, profileId: 
   for (const type of OPENING_TASKS) await open(trx, workspaceId, type, profileId, NO_SUBJECT, 'Workspace created');
 }
 
-export interface SavedPipeline {
+interface SavedPipeline {
   id: string;
   workspace_id: string;
   name: string;
@@ -95,7 +95,7 @@ export async function pipelineSaved(trx: Db, pipeline: SavedPipeline, configured
   else await completeOpen(trx, pipeline.workspace_id, 'PROFILE_CONFIGURE_PIPELINE', profileId, subject, commitId, by);
 }
 
-export interface SavedStore {
+interface SavedStore {
   id: string;
   workspace_id: string;
   name: string;

@@ -17,7 +17,7 @@ import type pg from 'pg';
 const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
 const HEADER = SIGNATURE.length + 8;
 
-export interface CopyRun {
+interface CopyRun {
   /** settles when the backend has answered the whole COPY (ReadyForQuery), or with its error */
   done: Promise<void>;
   /** stops reading rows (the socket), until resume() */

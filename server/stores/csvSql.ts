@@ -30,7 +30,7 @@ const formulaStart = (v: string) => `ascii(${v}) IN (61, 43, 45, 64, 9, 13)`;
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
 /** The cell of a text value `v` (an SQL expression of type text, evaluated several times). */
-export function textCellSql(v: string): string {
+function textCellSql(v: string): string {
   return `CASE WHEN ${needsQuotes(v)} THEN '"' || CASE WHEN ${formulaStart(v)} THEN '''' ELSE '' END || replace(${v}, '"', '""') || '"' WHEN ${formulaStart(v)} THEN '''' || ${v} ELSE ${v} END`;
 }
 

@@ -9,7 +9,7 @@ export type DataStoreRow = Selectable<DataStoresTable>;
 
 /** The loader that writes into the embedded default store (server/plugins/target-store). */
 export const DEFAULT_STORE_PLUGIN = 'loaders/target-store--builtin';
-export const DEFAULT_STORE_NAME = 'Default store';
+const DEFAULT_STORE_NAME = 'Default store';
 
 export { storeSchemaName };
 

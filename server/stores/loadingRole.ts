@@ -17,7 +17,7 @@ import { DATABASE_TAG, ensureStoreRole, storeSchemaName } from './storeRole';
 // proxy logs in with it on a job's behalf (runner/warehouse/storeProxy.ts). PostgreSQL gets only
 // its SCRAM verifier, so no statement log holds the password either.
 
-export interface LoadingRole {
+interface LoadingRole {
   role: string;
   password: string;
   /** the database and schema it loads into */
@@ -26,7 +26,7 @@ export interface LoadingRole {
 }
 
 /** `ws_<workspace hex>_load_<8 hex of md5(current_database())>`: per database, as the query role's name is */
-export function loadingRoleName(workspaceId: string, databaseTag: string): string {
+function loadingRoleName(workspaceId: string, databaseTag: string): string {
   if (!/^[0-9a-f]{8}$/.test(databaseTag)) throw new Error('A database tag is 8 hex digits');
   return `${storeSchemaName(workspaceId)}_load_${databaseTag}`;
 }

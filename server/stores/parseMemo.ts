@@ -6,7 +6,7 @@
 // says something about the text (`keep(error)`) is remembered like an answer; any other failure
 // (the parser's module did not load) is not.
 
-export interface ParseMemoOptions {
+interface ParseMemoOptions {
   maxEntries?: number;
   /** characters of keys kept in all (answers are of the same order) */
   maxChars?: number;

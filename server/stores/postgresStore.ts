@@ -11,8 +11,8 @@ import { decideHost, type AllowList, type Lookup } from '../security/netPolicy';
 // The server's own connections obey the network policy (server/security/netPolicy.ts) and say
 // one thing of every failure to connect (STORE_UNREACHABLE).
 
-export const CONNECT_TIMEOUT_MS = 10_000;
-export const STATEMENT_TIMEOUT_MS = 60_000;
+const CONNECT_TIMEOUT_MS = 10_000;
+const STATEMENT_TIMEOUT_MS = 60_000;
 
 function clientConfig(c: PostgresConnection): pg.ClientConfig {
   return {
@@ -65,7 +65,7 @@ export async function pinnedConnection(c: PostgresConnection, allowed: AllowList
   return { ...c, host: decision.address };
 }
 
-export interface StoreCheckOptions {
+interface StoreCheckOptions {
   /** private hosts the server may connect to for a workspace (STORE_ALLOWED_HOSTS) */
   allowedHosts: AllowList;
   /** a line of the check's job log */

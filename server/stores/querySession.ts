@@ -59,7 +59,7 @@ export class QueryFailed extends Error {
   }
 }
 
-export const TIME_LIMIT_MESSAGE = 'The query ran longer than its time limit';
+const TIME_LIMIT_MESSAGE = 'The query ran longer than its time limit';
 export const CLIENT_GONE_MESSAGE = 'The query was cancelled: the client went away';
 
 /** A value over DATASET_VALUE_MAX_BYTES refuses the query: a cut value would be silently wrong data. */

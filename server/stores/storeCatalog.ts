@@ -30,9 +30,9 @@ export interface StoreTable {
 }
 
 /** Counting stops here: a store's page must not scan a billion-row table to say how big it is. */
-export const ROW_COUNT_CAP = 1_000_000;
+const ROW_COUNT_CAP = 1_000_000;
 /** The rows a table's sample shows. */
-export const SAMPLE_ROWS = 20;
+const SAMPLE_ROWS = 20;
 
 const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
 

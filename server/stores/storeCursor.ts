@@ -8,7 +8,7 @@ import { QueryFailed, type StoreSession } from './querySession';
 // kind: DECLARE and FETCH take no parameters, so they go through the simple protocol, which runs
 // every statement it is sent.
 
-export const CURSOR = 'dataset_rows';
+const CURSOR = 'dataset_rows';
 
 type Row = Record<string, unknown>;
 

@@ -42,7 +42,7 @@ export function loadTargetLine(store: DataStoreRow | undefined): string | undefi
   return `The default data store is ${store.name} (${jdbcUrlOf(store) ?? `${c.host}:${c.port}`}): target-store loads into it with target-postgres.`;
 }
 
-export type LoadTargetDecision = { ok: true; /** the checked address target-postgres should connect to */ host: string | undefined } | { ok: false; line: string; reason: string };
+type LoadTargetDecision = { ok: true; /** the checked address target-postgres should connect to */ host: string | undefined } | { ok: false; line: string; reason: string };
 
 /**
  * The server's network policy on a run's default store, for the runner to call while it builds the

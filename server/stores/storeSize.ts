@@ -26,7 +26,7 @@ export async function storeSizeBytes(db: Db, workspaceId: string): Promise<numbe
   return Number(rows[0]?.bytes ?? 0);
 }
 
-export class StoreFull extends Error {
+class StoreFull extends Error {
   /** `grown`: the store is past the limit already (a load measured as it ran), not about to be */
   constructor(limitMb: number, usedBytes: number, grown = false) {
     super(`The workspace's data store ${grown ? 'has grown' : 'would grow'} past its limit of ${limitMb} MB (STORE_MAX_MB); it holds ${(usedBytes / 1_048_576).toFixed(1)} MB.${grown ? ' The rest of this load was stopped.' : ''} Remove tables or rows, or raise STORE_MAX_MB.`);
@@ -41,7 +41,7 @@ export async function requireStoreRoom(db: Db, workspaceId: string, limitMb: num
 }
 
 /** How often a load the bridge does not see (Meltano's loaders through the store proxy) is measured. */
-export const STORE_WATCH_MS = 2_000;
+const STORE_WATCH_MS = 2_000;
 
 /**
  * Measures the workspace's store every `intervalMs` and calls `onFull` once when it holds more than

@@ -1,7 +1,7 @@
 // How a Singer SCHEMA becomes a table: names folded to safe identifiers, JSON Schema types to
 // PostgreSQL types. Pure, so it can be tested on hostile schemas without a database.
 
-export type ColumnType = 'bigint' | 'double precision' | 'boolean' | 'timestamptz' | 'date' | 'jsonb' | 'text';
+type ColumnType = 'bigint' | 'double precision' | 'boolean' | 'timestamptz' | 'date' | 'jsonb' | 'text';
 
 export interface ColumnShape {
   /** the record property it is read from */

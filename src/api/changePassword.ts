@@ -1,6 +1,6 @@
 import { ApiFailure, fromResponse, NETWORK, toApiError } from './errors';
 
-export type PasswordResetRequest = { readonly client_id: string; readonly email: string; readonly connection: string };
+type PasswordResetRequest = { readonly client_id: string; readonly email: string; readonly connection: string };
 
 /**
  * POST {authDomain}/dbconnections/change_password. This call goes to the identity provider, not

@@ -6,7 +6,7 @@ import { parseWith } from '../domain/parse';
 import { ApiFailure, CANCELLED, fromResponse, isIgnored, toApiError, type ApiError } from './errors';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-export type MutationMethod = Exclude<Method, 'GET'>;
+type MutationMethod = Exclude<Method, 'GET'>;
 
 export type Query = Readonly<Record<string, string | number | boolean | null | undefined>>;
 
@@ -71,7 +71,7 @@ export type ApiClient = {
   readonly download: (resource: HalLike, rel: string, accept: string, options?: RequestOptions) => Promise<Blob>;
 };
 
-export const ACCEPT = 'application/hal+json, application/json';
+const ACCEPT = 'application/hal+json, application/json';
 
 export const defaultRetryDelay = (attempt: number): number => 300 * 2 ** attempt;
 

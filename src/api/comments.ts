@@ -15,7 +15,7 @@ export function loadMoreComments(client: ApiClient, page: CommentsCollection, op
   return client.follow(page, 'next', { ...options, schema: commentsCollectionSchema });
 }
 
-export type CommentText = { readonly message: string; readonly datasetId: string; readonly parentId: string | null };
+type CommentText = { readonly message: string; readonly datasetId: string; readonly parentId: string | null };
 
 const writeBody = (text: CommentText) => commentWriteSchema.parse({ message: text.message, datasetId: text.datasetId, ...(text.parentId === null ? {} : { parentId: text.parentId }) });
 

@@ -7,7 +7,7 @@ import type { ApiClient, RequestOptions } from './client';
 // existing components, and the plugins a new component can be made from. Both are paged and
 // searched by name.
 
-export const PICKER_PAGE_SIZE = 10;
+const PICKER_PAGE_SIZE = 10;
 
 export interface PickerPage<T> {
   readonly items: T[];
@@ -16,7 +16,7 @@ export interface PickerPage<T> {
   readonly totalPages: number;
 }
 
-export interface PickerQuery {
+interface PickerQuery {
   /** 0-based page */
   readonly page: number;
   readonly search: string;

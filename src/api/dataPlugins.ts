@@ -8,9 +8,9 @@ import type { ApiClient, RequestOptions } from './client';
 // and available plugins, paged by 20 and sorted by label; install by 'add dataplugin'; remove by
 // 'delete dataplugin'; publish a discovery.yml as text/x-yaml.
 
-export const CATALOGUE_PAGE_SIZE = 20;
+const CATALOGUE_PAGE_SIZE = 20;
 
-export interface PluginQuery {
+interface PluginQuery {
   readonly installed: boolean;
   /** 0-based */
   readonly page: number;
@@ -18,7 +18,7 @@ export interface PluginQuery {
   readonly type: string | null;
 }
 
-export interface PluginPage {
+interface PluginPage {
   readonly items: DataPlugin[];
   readonly totalElements: number;
   readonly totalPages: number;

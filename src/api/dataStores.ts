@@ -8,7 +8,7 @@ import { encodeSegment } from '../domain/paths';
 // create through 'new datastore', update, make-default and delete through the store's links.
 
 /** The list shows every store of a workspace on one page (a workspace has a handful). */
-export const DATA_STORES_PAGE_SIZE = 100;
+const DATA_STORES_PAGE_SIZE = 100;
 
 export async function listDataStores(client: ApiClient, workspace: HalLike, options: RequestOptions = {}): Promise<DataStore[]> {
   const page = await client.follow(workspace, REL.datastores, { ...options, schema: dataStoresCollectionSchema, query: { size: DATA_STORES_PAGE_SIZE, ...options.query } });
@@ -24,7 +24,7 @@ export function refreshWorkspace(client: ApiClient, workspace: HalLike, options:
   return client.follow(workspace, REL.self, { ...options, schema: workspaceSchema });
 }
 
-export type DataStoreWrite = { readonly name: string; readonly properties: Readonly<Record<string, unknown>>; readonly dataPlugin?: string };
+type DataStoreWrite = { readonly name: string; readonly properties: Readonly<Record<string, unknown>>; readonly dataPlugin?: string };
 
 /**
  * Creates through the workspace's 'new datastore' when there is no store yet, else updates

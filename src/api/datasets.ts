@@ -40,7 +40,7 @@ export async function workspaceTagList(client: ApiClient, workspaceId: string, o
   return page._embedded?.tags ?? [];
 }
 
-export type SearchRequest = { readonly q: string; readonly page?: number; readonly size?: number };
+type SearchRequest = { readonly q: string; readonly page?: number; readonly size?: number };
 
 /** GET /workspaces/{id}/search?q=: the quotes the toolbar adds are stripped before the request. */
 export function search(client: ApiClient, workspaceId: string, request: SearchRequest, options: RequestOptions = {}): Promise<DatasetsCollection> {
@@ -127,7 +127,7 @@ export async function listsForDataset(client: ApiClient, workspace: HalLike, dat
   return embeddedList(page, 'channels');
 }
 /** The dialog searches in one page of lists; a member with more than this narrows by search. */
-export const LISTS_PAGE_SIZE = 99;
+const LISTS_PAGE_SIZE = 99;
 
 /** PUT `{list's datasets href}/{datasetId}` adds, DELETE on the same path removes. */
 export async function setInList(client: ApiClient, list: HalLike, datasetId: string, inList: boolean, options: RequestOptions = {}): Promise<void> {

@@ -17,8 +17,6 @@ export type ApiError =
   | { readonly kind: 'parse'; readonly message: string; readonly issues: readonly FieldIssue[] }
   | { readonly kind: 'unknown'; readonly message: string };
 
-export type ApiErrorKind = ApiError['kind'];
-
 /** The rejection of every client call: an Error (so stacks survive) carrying the typed failure. */
 export class ApiFailure extends Error {
   override readonly name = 'ApiFailure';

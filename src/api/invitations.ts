@@ -15,7 +15,7 @@ export function acceptInvitation(client: ApiClient, invitation: Invitation, opti
 }
 
 /** The invitations list shows up to 99 (spec 002 §9). */
-export const INVITATIONS_PAGE_SIZE = 99;
+const INVITATIONS_PAGE_SIZE = 99;
 
 export async function listWorkspaceInvitations(client: ApiClient, workspace: HalLike, options: RequestOptions = {}): Promise<Invitation[]> {
   const page = await client.follow(workspace, REL.invitations, { ...options, schema: invitationsCollectionSchema, query: { size: INVITATIONS_PAGE_SIZE, ...options.query } });

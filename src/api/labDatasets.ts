@@ -21,7 +21,7 @@ import type { ApiClient, RequestOptions } from './client';
 // offered, so what the page may do and what the server allows are the same thing.
 
 /** The Lab list's page size ('Load more' asks for the next 20). */
-export const LAB_DATASETS_PAGE_SIZE = 20;
+const LAB_DATASETS_PAGE_SIZE = 20;
 
 /** GET the workspace's 'datasets' link, newest first, optionally searched. */
 export function listLabDatasets(

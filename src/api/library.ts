@@ -11,7 +11,7 @@ import { required, type ApiClient, type RequestOptions } from './client';
 const workspacePath = (id: string): string => `/workspaces/${encodeSegment(id)}`;
 
 /** Channels a page shows at once: the slider and the library list read one page. */
-export const CHANNELS_PAGE_SIZE = 99;
+const CHANNELS_PAGE_SIZE = 99;
 
 /** GET /workspaces/{id}/liked: the caller's starred datasets, the latest first. */
 export function liked(client: ApiClient, workspaceId: string, options: RequestOptions = {}): Promise<DatasetsCollection> {
@@ -47,7 +47,7 @@ export function channelDatasets(client: ApiClient, channel: HalLike, options: Re
   return client.follow(channel, REL.datasets, { ...options, schema: datasetsCollectionSchema, query: { page: 0, size: PAGE_SIZES.feed, ...options.query } });
 }
 
-export type ListFields = { readonly name: string; readonly description: string };
+type ListFields = { readonly name: string; readonly description: string };
 
 /** PUT 'create channel' with {name, description, type: 'LIST', scope: 'PROFILE'}: a new private list. */
 export async function createLibraryList(client: ApiClient, workspace: HalLike, fields: ListFields, options: RequestOptions = {}): Promise<Channel> {

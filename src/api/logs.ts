@@ -11,11 +11,11 @@ import { ApiFailure } from './errors';
 // newline-delimited JSON, or 204 when there is nothing new. The HTTP layer may hand the body over
 // as text (several lines) or already parsed (exactly one line), so both are read here.
 
-export const NDJSON = 'application/stream+json';
+const NDJSON = 'application/stream+json';
 /** Lines per request when reading a whole log (the server's cap is 10,000). */
-export const LOG_DOWNLOAD_PAGE = 10_000;
+const LOG_DOWNLOAD_PAGE = 10_000;
 
-export type LogPageQuery = { readonly sequence: number; readonly size?: number | undefined };
+type LogPageQuery = { readonly sequence: number; readonly size?: number | undefined };
 
 /** The lines after `sequence`, oldest first; [] when the server has nothing new. A malformed line rejects with a parse failure. */
 export async function readLogPage(client: ApiClient, job: HalLike, query: LogPageQuery, options: RequestOptions = {}): Promise<LogEntry[]> {

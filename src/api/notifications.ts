@@ -16,7 +16,7 @@ export async function countUnread(client: ApiClient, options: RequestOptions = {
   return page.page?.totalElements ?? embeddedList(page, 'notifications').length;
 }
 
-export type NotificationQuery = {
+type NotificationQuery = {
   /** Resolved ones too, not only the unread. */
   readonly all?: boolean;
   /** ISO 8601 bounds on the creation time. */
@@ -37,7 +37,7 @@ export function listNotifications(
 }
 
 /** The inbox: every notification, read or not, newest first; further pages through 'next'. */
-export const INBOX_PAGE_SIZE = 20;
+const INBOX_PAGE_SIZE = 20;
 
 export function listInbox(client: ApiClient, options: RequestOptions = {}): Promise<NotificationsCollection> {
   return listNotifications(client, { all: true, size: INBOX_PAGE_SIZE }, options);

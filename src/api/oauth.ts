@@ -8,7 +8,7 @@ import { ApiFailure } from './errors';
 // OAuth connect's calls to our own API (spec 001 §7). Token calls skip the shared error handler:
 // the setting editor shows their failure next to the Connect button.
 
-export interface CodeExchange {
+interface CodeExchange {
   readonly component: DataComponent;
   readonly provider: OAuthProvider;
   readonly code: string;

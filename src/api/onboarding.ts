@@ -37,7 +37,7 @@ export async function makeDefaultWorkspace(client: ApiClient, workspaceId: strin
 }
 
 /** One page of step 2's choices, and whether another follows. */
-export type OnboardingPluginsPage = { readonly plugins: DataPlugin[]; readonly hasMore: boolean };
+type OnboardingPluginsPage = { readonly plugins: DataPlugin[]; readonly hasMore: boolean };
 
 /** Step 2's choices: the workspace's extractors (those that run here), by label, 10 at a time. */
 export async function listOnboardingPlugins(client: ApiClient, workspace: Workspace, search: string, pageNumber = 0, options: RequestOptions = {}): Promise<OnboardingPluginsPage> {

@@ -12,7 +12,7 @@ export interface PickerOption {
   readonly mimeType?: string;
 }
 
-export interface PickerAuth {
+interface PickerAuth {
   /** the access token in hand, or null to obtain one by refreshing */
   readonly accessToken: string | null;
   /** the refresh-token exchange (our server's /tokens/{provider}/token): a fresh access token */
@@ -31,7 +31,7 @@ export class PickerFailure extends Error {
   }
 }
 
-export const SPREADSHEET_MIME = 'application/vnd.google-apps.spreadsheet';
+const SPREADSHEET_MIME = 'application/vnd.google-apps.spreadsheet';
 
 /** The drive's `q` for spreadsheets whose name contains `search` ('\' and "'" escaped as the drive's query language wants). */
 export function driveQuery(search: string): string {

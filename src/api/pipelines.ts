@@ -27,11 +27,11 @@ import type { ApiClient, RequestOptions } from './client';
 // of the resource it acts on, so a missing permission is a missingLink failure, never a guess.
 
 /** Page size of the pipelines list; the spec gives none, Spring's default is 20. */
-export const PIPELINES_PAGE_SIZE = 20;
+const PIPELINES_PAGE_SIZE = 20;
 /** Spec 001 §9: job page size 10. */
-export const JOBS_PAGE_SIZE = 10;
+const JOBS_PAGE_SIZE = 10;
 
-export type PipelinesQuery = { readonly page: number; readonly search: string };
+type PipelinesQuery = { readonly page: number; readonly search: string };
 
 /** The workspace's 'pipelines' link, paged, searched by name. */
 export function listPipelines(client: ApiClient, workspace: HalLike, query: PipelinesQuery, options: RequestOptions = {}): Promise<PipelinesCollection> {

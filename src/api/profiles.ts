@@ -2,7 +2,7 @@ import { encodeSegment } from '../domain/paths';
 import { profileSchema, type Profile } from '../domain/resources';
 import { required, type ApiClient, type RequestOptions } from './client';
 
-export type ProfileFields = { readonly id: string; readonly name: string; readonly email: string };
+type ProfileFields = { readonly id: string; readonly name: string; readonly email: string };
 
 const profilePath = (id: string): string => `/profiles/${encodeSegment(id)}`;
 

@@ -8,7 +8,7 @@ export type ReportContext = Readonly<Record<string, unknown>>;
 
 export type ErrorReporter = { report(error: unknown, context?: ReportContext): void };
 
-export type ErrorReport = {
+type ErrorReport = {
   readonly message: string;
   readonly name: string;
   readonly kind: string;
@@ -59,7 +59,7 @@ export function httpReporter(url: string, fetchFn: typeof fetch): ErrorReporter 
   };
 }
 
-export type ReportingConfig = { readonly errorReportingUrl?: string | null | undefined; readonly fetch?: typeof fetch };
+type ReportingConfig = { readonly errorReportingUrl?: string | null | undefined; readonly fetch?: typeof fetch };
 
 export function selectReporter(config: ReportingConfig): ErrorReporter {
   const url = config.errorReportingUrl?.trim();

@@ -30,14 +30,14 @@ export const alertRulesWriteSchema = z.object({
 export const alertSchema = halResource({ id: z.string(), raised: z.string(), detail: z.string(), datasetId: z.string().nullish() });
 /** An initialised alert (POST 'new alert'): its id and the link whose PUT raises it; nothing stored yet. */
 export const alertDraftSchema = halResource({ id: z.string(), datasetId: z.string(), detail: z.string().nullish() });
-export const MAX_ALERT_DETAIL = 2_000;
+const MAX_ALERT_DETAIL = 2_000;
 /** PUT 'create alert': an alert raised by hand, told to the dataset's watchers like one a rule raises. */
 export const alertWriteSchema = z.object({
   detail: z.string({ error: 'Detail is mandatory' }).trim().min(1, 'Detail is mandatory').max(MAX_ALERT_DETAIL, `must be at most ${MAX_ALERT_DETAIL} characters`),
 });
 export const alertsPageSchema = pagedCollection('alerts', alertSchema);
 
-export const alertRuleSchema = z.looseObject({ id: z.string(), column: z.string(), operator: z.enum(ALERT_OPERATORS), threshold: z.number(), breached: z.boolean() });
+const alertRuleSchema = z.looseObject({ id: z.string(), column: z.string(), operator: z.enum(ALERT_OPERATORS), threshold: z.number(), breached: z.boolean() });
 export const alertRulesSchema = halResource({ _embedded: z.looseObject({ alertRules: z.array(alertRuleSchema) }).nullish() });
 
 /** 'total > 1000' */

@@ -5,7 +5,6 @@ import type { PluginType } from './resources';
 // nowhere, and the upload's error lines.
 
 export const CATALOGUE_TABS = ['Installed', 'Available', 'Custom'] as const;
-export type CatalogueTab = (typeof CATALOGUE_TABS)[number];
 
 export const CATALOGUE_TEXTS = {
   removeConfirm: 'Remove this plugin from the workspace...',
@@ -24,7 +23,7 @@ export function catalogueTabIndex(tab: string | null | undefined): number {
   return Number.isInteger(index) && index >= 0 && index < CATALOGUE_TABS.length && /^\d$/.test(tab ?? '') ? index : 0;
 }
 
-export interface PluginLike {
+interface PluginLike {
   readonly id: string;
   readonly name: string;
   readonly pluginType: string;
@@ -63,7 +62,7 @@ export function meltanoAddCommand(plugin: PluginLike): string {
   return `meltano add ${type} ${safe(plugin.name)}${variant}`;
 }
 
-export interface DiscoveryFieldError {
+interface DiscoveryFieldError {
   readonly objectName?: string | null | undefined;
   readonly field?: string | null | undefined;
   readonly defaultMessage?: string | null | undefined;

@@ -48,7 +48,7 @@ export interface ChartBuilderState {
   readonly metadataName: string | null;
 }
 
-export type BuilderRead = { readonly ok: true; readonly state: ChartBuilderState } | { readonly ok: false; readonly problem: string };
+type BuilderRead = { readonly ok: true; readonly state: ChartBuilderState } | { readonly ok: false; readonly problem: string };
 
 export interface BuilderTexts {
   readonly visualisation: string;

@@ -23,7 +23,7 @@ export interface ColourSlot {
   readonly colourName: string | null;
 }
 
-export type BuilderView =
+type BuilderView =
   | { readonly ok: false; readonly problem: string }
   | {
       readonly ok: true;

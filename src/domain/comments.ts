@@ -40,7 +40,7 @@ export function memberHandle(member: { readonly id: string; readonly name: strin
 // stop stays out); a tag is '#' and letters, digits, '-' or '_'. Both start a word.
 const TOKEN = /(^|[^\p{L}\p{N}_@#])([@#])([\p{L}\p{N}_](?:[\p{L}\p{N}_.-]*[\p{L}\p{N}_-])?)/gu;
 
-export type MessagePart =
+type MessagePart =
   | { readonly kind: 'text'; readonly text: string }
   | { readonly kind: 'tag'; readonly text: string; readonly tag: string }
   | { readonly kind: 'mention'; readonly text: string; readonly handle: string };

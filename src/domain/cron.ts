@@ -5,9 +5,9 @@ import { DAILY_CRON, HOURLY_CRON } from './pipelineConstants';
 // (seconds first). The form, the row and the server's scheduler all read schedules through these
 // rules, so "valid", "next runs" and "the slot that is due" mean the same thing everywhere.
 
-export type ScheduleChoice = 'MANUAL' | 'HOURLY' | 'DAILY' | 'CUSTOM';
+type ScheduleChoice = 'MANUAL' | 'HOURLY' | 'DAILY' | 'CUSTOM';
 
-export interface SchedulePreset {
+interface SchedulePreset {
   choice: ScheduleChoice;
   label: string;
   /** the stored cron; null for Manual (no schedule), undefined for Custom (the user types it) */
@@ -24,7 +24,7 @@ export const SCHEDULE_PRESETS: readonly SchedulePreset[] = [
 ];
 
 /** Schedules are read in UTC until a workspace can choose its own zone. */
-export const SCHEDULE_TIMEZONE = 'UTC';
+const SCHEDULE_TIMEZONE = 'UTC';
 
 /** Longer text is refused before the parser sees it: no real schedule comes near this. */
 export const MAX_CRON_LENGTH = 200;
@@ -42,7 +42,7 @@ export function scheduleChoiceOf(schedule: string | null | undefined): ScheduleC
 
 export type CronCheck = { ok: true; cron: string } | { ok: false; message: string };
 
-export interface CronRules {
+interface CronRules {
   /**
    * The form's rule: the seconds field is one number, so a pipeline runs at most once a minute
    * (a schedule every second would fill the history with SKIPPED jobs). The scheduler itself
@@ -138,7 +138,7 @@ function reason(error: unknown): string {
   return text.replace(/^CronPattern:\s*/, '').replace(/^\w/, (c) => c.toLowerCase());
 }
 
-export type ScheduleCheck = { ok: true; schedule: string | null } | { ok: false; message: string };
+type ScheduleCheck = { ok: true; schedule: string | null } | { ok: false; message: string };
 
 /** A pipeline's schedule as saved: blank means manual runs only (null); otherwise the form's rules of checkCron. */
 export function checkSchedule(input: string | null | undefined): ScheduleCheck {

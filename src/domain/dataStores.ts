@@ -5,8 +5,8 @@ import { TABLE_PREFIX_SETTING } from './tableNamespace';
 // connection settings of a PostgreSQL store and the jdbcUrl shown for it. Pure, so the server and
 // the SPA agree, and property-tested on hostile input.
 
-export const DATA_STORE_STATES = ['DRAFT', 'FAILED', 'PROVISIONING', 'READY'] as const;
-export type DataStoreState = (typeof DATA_STORE_STATES)[number];
+const DATA_STORE_STATES = ['DRAFT', 'FAILED', 'PROVISIONING', 'READY'] as const;
+type DataStoreState = (typeof DATA_STORE_STATES)[number];
 
 /** The loader of an external PostgreSQL store (server/plugins/targets/postgres.ts). */
 export const POSTGRES_STORE_PLUGIN = 'loaders/target-postgres--builtin';
@@ -25,7 +25,7 @@ export const DATA_STORE_TEXTS = {
   plugin: 'names no loader that can be a data store',
 } as const;
 
-export const MAX_STORE_NAME = 255;
+const MAX_STORE_NAME = 255;
 
 /** The connection settings of a PostgreSQL store, in the order the form shows them. */
 export const POSTGRES_SETTINGS = ['host', 'port', 'database', 'user', 'password', 'schema'] as const;

@@ -24,7 +24,7 @@ export const EMPTY_DATASET_FORM: DatasetFormValues = {
 };
 
 /** The limits of datasetWriteSchema, so the form says what the server would refuse. */
-export const DATASET_LIMITS = { title: 500, alias: 200, tag: 100, tags: 50 } as const;
+const DATASET_LIMITS = { title: 500, alias: 200, tag: 100, tags: 50 } as const;
 
 export const DATASET_FORM_TEXTS = {
   titleRequired: 'Title is required',
@@ -56,7 +56,7 @@ export function changedFields(values: DatasetFormValues, baseline: DatasetFormVa
 const text = (value: string | null | undefined): string => value ?? '';
 
 /** The channel a dataset is published in: the server embeds it as `source` (the Matatika reference). */
-export function channelIdOf(dataset: Pick<Dataset, '_embedded'>): string {
+function channelIdOf(dataset: Pick<Dataset, '_embedded'>): string {
   const embedded = dataset._embedded as { source?: { id?: unknown } } | null | undefined;
   const id = embedded?.source?.id;
   return typeof id === 'string' ? id : '';
@@ -127,7 +127,7 @@ export function jsonObjectError(source: string): string | null {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? null : DATASET_FORM_TEXTS.notAnObject;
 }
 
-export type DatasetFormCheck = { readonly ok: true; readonly body: DatasetWrite } | { readonly ok: false; readonly errors: DatasetFormErrors };
+type DatasetFormCheck = { readonly ok: true; readonly body: DatasetWrite } | { readonly ok: false; readonly errors: DatasetFormErrors };
 
 /** The checks made before saving; the body when every field passes. */
 export function checkDatasetForm(values: DatasetFormValues): DatasetFormCheck {

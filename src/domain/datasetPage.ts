@@ -14,14 +14,14 @@ export type DatasetAction = (typeof DATASET_ACTIONS)[number];
 
 export const DATASET_VIEW_TABS = ['Discussion', 'Alerts', 'Related'] as const;
 export type DatasetViewTab = (typeof DATASET_VIEW_TABS)[number];
-export const MAX_DATASET_VIEW_TABS = 3;
+const MAX_DATASET_VIEW_TABS = 3;
 
 /** The spec's 2 s before a deleted dataset's page goes back; the 5 s continuous poll is the visualisation's
  * (§9): `CONTINUOUS_POLL_MS` in ./visualisation/messages, its one definition. */
 export const DELETED_REDIRECT_MS = 2_000;
 
 export const DATASET_DELETED = 'Dataset deleted successfully.';
-export const COMMENTS_DISABLED = 'Comments are disabled for this workspace';
+const COMMENTS_DISABLED = 'Comments are disabled for this workspace';
 export const NO_ALERTS = 'No alerts.';
 
 /** 'Share, STAR ,,bogus' -> ['share', 'star']: known names, lowercased, first occurrence kept. */
@@ -84,7 +84,7 @@ export function shareTargets(features: FeatureSwitches): ShareTarget[] {
 }
 
 /** Slack publishes no web share endpoint: the link is copied and Slack's web client opened to paste it. */
-export const SLACK_WEB_CLIENT = 'https://app.slack.com/client';
+const SLACK_WEB_CLIENT = 'https://app.slack.com/client';
 
 /**
  * Where a share target sends the reader, or undefined for Copy Link (the clipboard). Every value
@@ -116,7 +116,7 @@ export function shareCopiesLink(target: ShareTarget): boolean {
 
 // ---- Export ----------------------------------------------------------------------------------
 
-export type ExportChoice =
+type ExportChoice =
   | { readonly kind: 'raw'; readonly fileName: string; readonly text: string; readonly mimeType: 'text/plain' }
   | { readonly kind: 'description'; readonly fileName: string; readonly text: string; readonly mimeType: 'text/markdown' }
   | { readonly kind: 'csv'; readonly fileName: string };
@@ -173,7 +173,7 @@ export function isLikedBy(dataset: Pick<Dataset, 'likedByProfiles'>, viewer: Vie
   );
 }
 
-export type WatchState = 'watching' | 'notWatching' | 'unavailable';
+type WatchState = 'watching' | 'notWatching' | 'unavailable';
 
 /** Watching when the dataset offers 'delete subscription'; watchable with 'add subscription'. */
 export function watchState(dataset: HalLike): WatchState {
@@ -205,7 +205,7 @@ export function canSaveToList(features: FeatureSwitches, workspace: HalLike): bo
   return isFeatureEnabled(features, 'SAVE_LIST') && hasLink(workspace, REL.channels);
 }
 
-export type DatasetSource = { readonly name?: string; readonly description?: string; readonly picture?: string };
+type DatasetSource = { readonly name?: string; readonly description?: string; readonly picture?: string };
 
 /** The embedded source channel (spec 002 §3: source with description and picture), read loosely. */
 export function datasetSource(dataset: { readonly _embedded?: unknown }): DatasetSource | undefined {

@@ -26,7 +26,7 @@ export function relativeTime(iso: string | null | undefined, now: number, locale
   return undefined;
 }
 
-export type FreshnessLine = {
+type FreshnessLine = {
   /** 'Refreshed {relative time} by {pipeline} run', when a run loaded the tables */
   readonly refreshed?: { readonly when: string; readonly pipeline: string; readonly run?: { readonly pipeline: string; readonly job: string } };
   /** 'The last run of {pipeline} failed' */

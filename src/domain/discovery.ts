@@ -32,7 +32,7 @@ export const DISCOVERY_LIMITS = {
  * A setting's value transform (spec 001 §3; Meltano's `value_processor`): how its value becomes the
  * plugin's config. Meltano applies it when it runs a Python plugin; no built-in plugin's setting has one.
  */
-export const VALUE_TRANSFORMS = ['UPCASE_STRING', 'NEST_OBJECT', 'STRINGIFY'] as const;
+const VALUE_TRANSFORMS = ['UPCASE_STRING', 'NEST_OBJECT', 'STRINGIFY'] as const;
 export type ValueTransform = (typeof VALUE_TRANSFORMS)[number];
 
 /**
@@ -368,7 +368,7 @@ export function pluginTypeOfPlural(plural: string): PluginType | undefined {
 }
 
 /** Documentation hosts whose links are shown with a plugin's description. */
-export const TRUSTED_DOCS_HOSTS = ['hub.meltano.com', 'docs.meltano.com', 'sdk.meltano.com', 'github.com', 'www.matatika.com', 'docs.getdbt.com'] as const;
+const TRUSTED_DOCS_HOSTS = ['hub.meltano.com', 'docs.meltano.com', 'sdk.meltano.com', 'github.com', 'www.matatika.com', 'docs.getdbt.com'] as const;
 
 /** The docs URL when it is https on a trusted host (exactly, no look-alike subdomain), else null. */
 export function trustedDocsUrl(docs: string | null | undefined): string | null {

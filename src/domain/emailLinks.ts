@@ -8,7 +8,7 @@ export const EMAIL_LINK_NOTICES = ['email_verified', 'password_changed', 'sign_i
 export type EmailLinkNotice = (typeof EMAIL_LINK_NOTICES)[number];
 
 /** The app's query parameters (`email` is the spec's login hint, 000 §2.1). */
-export const EMAIL_LINK_PARAM = { email: 'email', notice: 'notice', invitation: 'invitation' } as const;
+const EMAIL_LINK_PARAM = { email: 'email', notice: 'notice', invitation: 'invitation' } as const;
 
 /**
  * The same, as the app passes them to the identity provider. Auth0 hands `ext-` parameters of an

@@ -11,8 +11,8 @@ export const FEED_VIEWS = ['gridview', 'largCardView', 'listView'] as const;
 export type FeedView = (typeof FEED_VIEWS)[number];
 export const FEED_VIEW_LABELS: Record<FeedView, string> = { largCardView: 'Large', listView: 'List', gridview: 'Grid' };
 
-export const EXPLORE_PAGE_TITLE = 'EXPLORE_PAGE_TITLE';
-export const FEED_VIEW_DEFAULT = 'FEED_VIEW_DEFAULT';
+const EXPLORE_PAGE_TITLE = 'EXPLORE_PAGE_TITLE';
+const FEED_VIEW_DEFAULT = 'FEED_VIEW_DEFAULT';
 
 const isFeedView = (value: unknown): value is FeedView => typeof value === 'string' && (FEED_VIEWS as readonly string[]).includes(value);
 

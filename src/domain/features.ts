@@ -17,7 +17,6 @@ export const GLOBAL_FEATURES = [
   'WORKSPACE_ADVANCED_CONFIG',
   'LIBRARY',
 ] as const;
-export type GlobalFeature = (typeof GLOBAL_FEATURES)[number];
 
 /** Lab menu entries of spec 000 section 2.5, in menu order; 'pipelines' is labelled 'data'. */
 export const LAB_MENU_ITEMS = ['pipelines', 'project', 'datasets', 'channels', 'datastores', 'dataplugins', 'settings', 'help'] as const;
@@ -36,7 +35,6 @@ export const PROFILE_FEATURES = [
   'SETTINGS',
   'HELP',
 ] as const;
-export type ProfileFeature = (typeof PROFILE_FEATURES)[number];
 
 export type FeatureSwitches = { globalDisabled: Set<string>; profileDisabled: Set<string> };
 

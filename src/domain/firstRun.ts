@@ -64,7 +64,7 @@ export function firstRunFollowUpPath(workspaceId: string, pipelineId: string, jo
 }
 
 /** Where an empty home leads (issue 20): an admin to the Lab and its plugin catalogue, a member to the dataset catalogue. */
-export type FirstDatasetStep = { readonly kind: 'import' | 'plugins' | 'explore'; readonly path: string };
+type FirstDatasetStep = { readonly kind: 'import' | 'plugins' | 'explore'; readonly path: string };
 
 export function firstDatasetSteps(workspace: HalLike & { readonly id: string }): FirstDatasetStep[] {
   if (!isWorkspaceAdmin(workspace)) return [{ kind: 'explore', path: pathTo('explore', { workspaceId: workspace.id }) }];

@@ -3,15 +3,13 @@ import { z } from 'zod';
 // HAL as the server speaks it. Like ketting, a relation holding one link and one holding an array
 // of links are treated alike, and relative hrefs resolve against a base URI.
 
-export const linkSchema = z.looseObject({
+const linkSchema = z.looseObject({
   href: z.string(),
   templated: z.boolean().optional(),
   title: z.string().optional(),
 });
-export type Link = z.infer<typeof linkSchema>;
 
 export const linksSchema = z.record(z.string(), z.union([linkSchema, z.array(linkSchema)]));
-export type Links = z.infer<typeof linksSchema>;
 
 const embeddedSchema = z.record(z.string(), z.unknown());
 
@@ -47,7 +45,7 @@ export function pagedCollection<K extends string, T extends z.ZodType>(embeddedK
 
 type EmbeddedOf<R> = R extends { readonly _embedded?: infer E } ? NonNullable<E> : never;
 /** The item type of `_embedded[K]`, read from the resource's (usually zod-inferred) type. */
-export type EmbeddedItem<R, K extends string> =
+type EmbeddedItem<R, K extends string> =
   EmbeddedOf<R> extends infer E ? (K extends keyof E ? (NonNullable<E[K]> extends readonly (infer T)[] ? T : unknown) : unknown) : unknown;
 
 /** The embedded list under `key`, or [] when the server omitted it. */
@@ -61,7 +59,7 @@ export function embeddedList<R extends { readonly _embedded?: unknown } | null |
   return Array.isArray(list) ? (list.slice() as EmbeddedItem<NonNullable<R>, K>[]) : [];
 }
 
-export type LinkLike = { readonly href: string; readonly templated?: boolean | undefined };
+type LinkLike = { readonly href: string; readonly templated?: boolean | undefined };
 export type LinksLike = Readonly<Record<string, LinkLike | readonly LinkLike[] | undefined>>;
 /** Anything that may carry `_links`: a parsed resource, a plain object, or nothing yet. */
 export type HalLike = { readonly _links?: LinksLike | null | undefined } | null | undefined;

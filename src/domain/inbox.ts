@@ -8,7 +8,7 @@ export const INBOX_TEXT = { empty: 'You have no notifications', loadMore: 'Load 
 /** The mobile layout (swipe to delete or reveal actions) applies at this width or less. */
 export const INBOX_MOBILE_MAX_WIDTH = 768;
 
-export const COMMIT_ID_LENGTH = 7;
+const COMMIT_ID_LENGTH = 7;
 
 const TYPE_LABELS: Record<string, string> = {
   DATASET_LIKE: 'Like',

@@ -40,7 +40,7 @@ export function formatInvitationDate(iso: string | null | undefined): string {
   return `${MONTHS[date.getMonth()]} ${String(date.getDate()).padStart(2, '0')}, ${date.getFullYear()}`;
 }
 
-export interface InvitationActions {
+interface InvitationActions {
   readonly resend: boolean;
   readonly revoke: boolean;
   readonly delete: boolean;

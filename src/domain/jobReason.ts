@@ -2,7 +2,7 @@
 // human-readable cause into triggeredBy ('manual: Ann', 'verification: Ann', 'pipeline Orders',
 // 'schedule …') and embeds the profile of whoever pressed Start; a retry says which attempt it is.
 
-export type JobCause = {
+type JobCause = {
   readonly triggeredBy?: string | null | undefined;
   readonly attempt?: number | null | undefined;
   readonly maxAttempts?: number | null | undefined;
@@ -10,7 +10,7 @@ export type JobCause = {
 };
 
 /** Longest cause shown; a server could send anything. */
-export const MAX_REASON_LENGTH = 200;
+const MAX_REASON_LENGTH = 200;
 /** Longest whole line: the cause with its wording and the attempt (whose numbers a server could also make huge). */
 export const MAX_REASON_LINE = MAX_REASON_LENGTH + 40;
 

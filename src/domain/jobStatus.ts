@@ -22,7 +22,7 @@ export function maxAttemptsOf(maxRetries: unknown): number {
 
 export type EndReason = 'EXITED' | 'TIMEOUT' | 'WITHDRAWN' | 'RUNNER_LOST' | 'SPAWN_FAILED';
 
-export interface ProcessOutcome {
+interface ProcessOutcome {
   reason: EndReason;
   exitCode: number | null;
 }

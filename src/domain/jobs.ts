@@ -48,7 +48,7 @@ export function runTimeText(job: { readonly status: string; readonly startTime?:
   return isActiveJob(job) ? `Running for ${duration}` : `Took ${duration}`;
 }
 
-export interface StreamRows {
+interface StreamRows {
   stream: string;
   rows: number;
 }

@@ -6,8 +6,8 @@ import { areaPath, parseRoute, pathTo, splatPath, type RouteName } from './route
 // Where a signed-in user lands (spec 000 section 4) and which routes exist without a workspace
 // (section 2.2). Every path comes from the route table (routes.ts).
 
-export type LandingWorkspace = HalLike & WithAppProperties & { readonly id: string };
-export type LandingJob = { readonly type: string; readonly status: string };
+type LandingWorkspace = HalLike & WithAppProperties & { readonly id: string };
+type LandingJob = { readonly type: string; readonly status: string };
 
 /** Setup is unfinished while any PROFILE_* job of the workspace is not COMPLETE. */
 export function hasUnfinishedProfileJob(jobs: readonly LandingJob[] | null | undefined): boolean {
@@ -37,7 +37,7 @@ export function labHomePath(workspaceId: string): string {
   return pathTo('pipelines', { workspaceId });
 }
 
-export type RootRoute = { kind: 'setup'; path: string } | { kind: 'workspace'; workspaceId: string };
+type RootRoute = { kind: 'setup'; path: string } | { kind: 'workspace'; workspaceId: string };
 
 /** At '/': onboarding without workspaces, else the profile's default workspace if still a member, else the first. */
 export function rootRoute({

@@ -27,7 +27,7 @@ export const PAGE_TITLE_PROPERTY = {
   channels: 'CHANNELS_PAGE_TITLE',
   library: 'LIBRARY_PAGE_TITLE',
 } as const;
-export const LIBRARY_LIST_INFO_ITEM_TEXT = 'LIBRARY_LIST_INFO_ITEM_TEXT';
+const LIBRARY_LIST_INFO_ITEM_TEXT = 'LIBRARY_LIST_INFO_ITEM_TEXT';
 
 const DEFAULT_TITLE: Record<keyof typeof PAGE_TITLE_PROPERTY, string> = { starred: 'Starred', news: 'News', channels: 'Channels', library: 'Library' };
 
@@ -76,7 +76,7 @@ export function channelSlides(width: number): number {
 }
 
 /** A news text taller than this gets a Read More control (spec 002 §9). */
-export const READ_MORE_HEIGHT_PX = 38;
+const READ_MORE_HEIGHT_PX = 38;
 
 export function needsReadMore(scrollHeight: number): boolean {
   return Number.isFinite(scrollHeight) && scrollHeight > READ_MORE_HEIGHT_PX;

@@ -20,7 +20,7 @@ export type LineageKind = 'direct' | 'transformation' | 'aggregation';
 export const LINEAGE_KINDS: readonly LineageKind[] = ['direct', 'transformation', 'aggregation'];
 
 /** A table column an output column reads. `column` is '*' for the unknown columns of a table. */
-export interface ColumnSource {
+interface ColumnSource {
   readonly table: string;
   readonly column: string;
   readonly kind: LineageKind;
@@ -51,12 +51,12 @@ export const ALL_COLUMNS = '*';
 const RANK: Readonly<Record<LineageKind, number>> = { direct: 0, transformation: 1, aggregation: 2 };
 
 /** The stronger of two kinds: direct < transformation < aggregation. */
-export function strongerKind(a: LineageKind, b: LineageKind): LineageKind {
+function strongerKind(a: LineageKind, b: LineageKind): LineageKind {
   return RANK[a] >= RANK[b] ? a : b;
 }
 
 /** Nesting past this depth is not followed (the server's guard refuses a query at 200 already). */
-export const MAX_LINEAGE_DEPTH = 400;
+const MAX_LINEAGE_DEPTH = 400;
 /**
  * SELECTs walked for one query, at most. A recursive CTE's body is walked once per round, so
  * recursive CTEs nested in each other's bodies multiply their rounds; past this the query's lineage

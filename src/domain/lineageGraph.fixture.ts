@@ -38,7 +38,7 @@ export const DATASET_LINEAGE: DatasetLineage = {
 
 /** Names no diagram text may be broken by. */
 const HOSTILE = ['"', '"]', '["x"]', '-->', '==>', '%%', '%%{init: {}}%%', 'click', 'click t0 call alert()', '<b>', '<img src=x onerror=alert(1)>', '\n', '\r\n', '#quot;', '#35;', '&amp;', '|', '(', ')]', '{', '`', ';', 'end', 'subgraph', 'style', ':', 'classDef x fill:#f00;', '\u2028', '😀'];
-export const hostileName = fc.oneof(
+const hostileName = fc.oneof(
   fc.string({ minLength: 1, maxLength: 12 }),
   fc.string({ unit: 'binary', minLength: 1, maxLength: 8 }),
   fc.array(fc.oneof(fc.constantFrom(...HOSTILE), fc.string({ maxLength: 4 })), { minLength: 1, maxLength: 5 }).map((parts) => parts.join('')),

@@ -12,7 +12,7 @@ import { LINEAGE_STATUS_TEXT, type DatasetLineage, type LineageDashboard, type L
 // not a letter, digit or space is written as mermaid's numeric entity (#34;), which mermaid
 // decodes only after parsing, so no name can end a label, start a statement or add a node.
 
-export type LineageNodeKind = 'source' | 'pipeline' | 'model' | 'table' | 'tableColumn' | 'column' | 'dataset' | 'dashboard';
+type LineageNodeKind = 'source' | 'pipeline' | 'model' | 'table' | 'tableColumn' | 'column' | 'dataset' | 'dashboard';
 
 export interface LineageGraphNode {
   /** ours, never a name: 's0', 'p1', 'm0', 't2', 'tc2_0', 'c3', 'd0', 'b0' */
@@ -44,7 +44,7 @@ export interface LineageGraph {
 }
 
 /** The statuses that mark a node and everything downstream of it. 'unloaded' (no run of ours loaded it) is no fault. */
-export const MARKING_STATUSES: readonly LineageStatus[] = ['failed', 'missing', 'stale'];
+const MARKING_STATUSES: readonly LineageStatus[] = ['failed', 'missing', 'stale'];
 
 export const GRAPH_TEXTS = {
   kind: {

@@ -54,7 +54,7 @@ export const IMPACT_TEXTS = {
 } as const;
 
 /** A pipeline's values a save compares: its name and its properties (`{loader}.table_prefix`, `{extractor}._select`). */
-export interface PipelineValues {
+interface PipelineValues {
   readonly name?: string | null | undefined;
   readonly properties?: Readonly<Record<string, unknown>> | null | undefined;
 }

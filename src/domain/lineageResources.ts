@@ -25,7 +25,7 @@ export function worstStatus(statuses: Iterable<LineageStatus>): LineageStatus {
   return worst;
 }
 
-export interface TableFacts {
+interface TableFacts {
   /** the workspace's store has the table */
   exists: boolean;
   /** when a run last loaded it; null when none did */
@@ -90,7 +90,6 @@ export const lineageRunSchema = z.looseObject({
   startTime: z.string().nullish(),
   endTime: z.string().nullish(),
 });
-export type LineageRun = z.infer<typeof lineageRunSchema>;
 
 /** Where a pipeline's data comes from: an extractor component and its plugin. */
 export const lineageExtractorSchema = z.looseObject({
@@ -98,11 +97,9 @@ export const lineageExtractorSchema = z.looseObject({
   plugin: z.string(),
   variant: z.string().nullish(),
 });
-export type LineageExtractor = z.infer<typeof lineageExtractorSchema>;
 
 /** A table column an output column reads, and how. */
-export const lineageSourceSchema = z.looseObject({ table: z.string(), column: z.string(), kind: kindSchema });
-export type LineageSource = z.infer<typeof lineageSourceSchema>;
+const lineageSourceSchema = z.looseObject({ table: z.string(), column: z.string(), kind: kindSchema });
 
 export const lineageColumnSchema = z.looseObject({
   name: z.string(),
@@ -170,7 +167,7 @@ export const datasetLineageSchema = halResource({
 export type DatasetLineage = z.infer<typeof datasetLineageSchema>;
 
 /** A dataset downstream of a pipeline. */
-export const lineageDatasetSchema = halResource({
+const lineageDatasetSchema = halResource({
   id: z.string(),
   title: z.string(),
   alias: z.string().nullish(),
@@ -178,7 +175,6 @@ export const lineageDatasetSchema = halResource({
   /** the tables of the pipeline it reads */
   tables: z.array(z.string()),
 });
-export type LineageDataset = z.infer<typeof lineageDatasetSchema>;
 
 /** A pipeline's 'lineage' link: what its runs feed (its impact). */
 export const pipelineLineageSchema = halResource({

@@ -60,19 +60,19 @@ export function tableTitle(table: string): string {
 }
 
 /** The rows a table's first query reads: enough to chart, few enough to read. */
-export const FIRST_QUERY_ROWS = 100;
+const FIRST_QUERY_ROWS = 100;
 
 const TEXT_TYPES = new Set(['text', 'character varying', 'character', 'varchar', 'char', 'citext']);
 /** Columns that name one row each (ids, keys, addresses, names): a chart of them has one bar per row. */
 const ONE_PER_ROW = /(^|_)(id|uuid|guid|key|hash|email|name|url|token|code)$/i;
 
 /** The column a first chart counts rows by: the first text column that groups rows rather than naming each. */
-export function groupingColumn(columns: readonly { readonly name: string; readonly type: string }[]): string | null {
+function groupingColumn(columns: readonly { readonly name: string; readonly type: string }[]): string | null {
   return columns.find((c) => TEXT_TYPES.has(c.type.toLowerCase()) && !ONE_PER_ROW.test(c.name))?.name ?? null;
 }
 
 /** The most bars a first chart draws. */
-export const FIRST_CHART_BARS = 20;
+const FIRST_CHART_BARS = 20;
 
 /**
  * A new dataset's form started on a table: rows counted by its first grouping column, most first

@@ -50,7 +50,7 @@ export function firstErrorIndex(lines: readonly LogEntry[]): number {
   return lines.findIndex((line) => isErrorLine(line.message));
 }
 
-export type RowWindow = { readonly start: number; readonly end: number };
+type RowWindow = { readonly start: number; readonly end: number };
 
 /**
  * The rows a virtualised list draws for a scroll position: those in view plus `overscan` on

@@ -18,7 +18,7 @@ export const MEMBER_TEXT = {
 /** One page of members; Load More follows the page's 'next' link for the rest. */
 export const MEMBERS_PAGE_SIZE = 50;
 
-export type MemberBadge = 'Admin' | 'Member';
+type MemberBadge = 'Admin' | 'Member';
 
 export function memberBadge(member: Pick<Member, 'administrator'>): MemberBadge {
   return member.administrator === true ? 'Admin' : 'Member';

@@ -21,13 +21,13 @@ export interface MultiSearchQuery {
   size: number;
 }
 
-export interface MultiSearchProblem {
+interface MultiSearchProblem {
   /** `line N` (1-based), or `searches` for the request as a whole */
   field: string;
   message: string;
 }
 
-export type MultiSearchParse = { ok: true; searches: MultiSearchQuery[] } | { ok: false; problems: MultiSearchProblem[] };
+type MultiSearchParse = { ok: true; searches: MultiSearchQuery[] } | { ok: false; problems: MultiSearchProblem[] };
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 

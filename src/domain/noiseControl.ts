@@ -62,7 +62,7 @@ export const MAX_ROUTES = 200;
 
 const uuid = z.uuid({ message: 'must be an id' });
 
-export const notificationRouteSchema = z.object({
+const notificationRouteSchema = z.object({
   objectType: z.enum(ROUTE_OBJECT_TYPES, { message: "must be 'DATASET' or 'PIPELINE'" }),
   objectId: uuid,
   level: z.enum(ROUTE_LEVELS, { message: "must be 'ALL', 'ERRORS' or 'NONE'" }),

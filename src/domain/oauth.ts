@@ -13,7 +13,7 @@ export const OAUTH_POPUP = { width: 700, height: 800 } as const;
 /** Spec §4 and §9: the opener looks for the returned code this often. */
 export const OAUTH_POLL_DELAY_MS = 500;
 /** Spec §9: the PKCE verifier's length and alphabet. */
-export const PKCE_VERIFIER_LENGTH = 96;
+const PKCE_VERIFIER_LENGTH = 96;
 export const PKCE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 /** A credential this close to its expiry is shown with a warning. */
 export const OAUTH_EXPIRY_WARNING_MS = 10 * 60 * 1000;
@@ -92,7 +92,7 @@ export async function pkceChallenge(verifier: string, subtle: SubtleCrypto | und
   return base64Url(new Uint8Array(digest));
 }
 
-export interface AuthorizationRequest {
+interface AuthorizationRequest {
   authorizationUrl: string;
   clientId: string;
   redirectUri: string;
@@ -121,7 +121,7 @@ export function authorizationRequestUrl(request: AuthorizationRequest): string {
 }
 
 /** What the popup's return page left for its opener: the code, or the provider's error. */
-export type PopupReturn = { code: string; state: string | null } | { error: string };
+type PopupReturn = { code: string; state: string | null } | { error: string };
 
 export function readPopupReturn(search: string): PopupReturn | undefined {
   const params = new URLSearchParams(search);
@@ -142,7 +142,7 @@ export function isAuthorizationRequired(authorizationUrl: unknown, scope: unknow
   return textOf(authorizationUrl) !== '' && textOf(scope) !== '';
 }
 
-export type CredentialHealth = 'none' | 'valid' | 'expiring' | 'expired';
+type CredentialHealth = 'none' | 'valid' | 'expiring' | 'expired';
 
 /** How a stored credential stands at `now`: no token, valid, expiring within the warning window, or expired. */
 export function credentialHealth(credential: { connected: boolean; expiresAt?: string | null }, now: number): CredentialHealth {

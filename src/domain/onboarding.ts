@@ -9,7 +9,7 @@ export const ONBOARDING_POLL_MS = 5_000;
 export const ONBOARDING_PLUGINS_PAGE_SIZE = 10;
 /** How long typing in step 2's search rests before the catalogue is asked (issue 38: it narrows as letters are typed). */
 export const ONBOARDING_SEARCH_DEBOUNCE_MS = 300;
-export const WORKSPACE_READY = 'READY';
+const WORKSPACE_READY = 'READY';
 /** Where every onboarding pipeline loads: the workspace's own default store. */
 export const ONBOARDING_LOADER = 'loaders/target-store';
 
@@ -19,7 +19,7 @@ export const ONBOARDING_TEXTS = {
   nameRequired: 'Name is required',
 } as const;
 
-export type ImportStep = 'wait' | 'skip' | 'choose';
+type ImportStep = 'wait' | 'skip' | 'choose';
 
 /**
  * Step 2 for a loaded workspace: wait (polling) while it is not READY; a READY workspace that is

@@ -11,11 +11,11 @@
 
 import type { LineageKind, QueryLineage } from './lineage';
 
-export const OPENLINEAGE_SPEC = 'https://openlineage.io/spec/2-0-2/OpenLineage.json';
+const OPENLINEAGE_SPEC = 'https://openlineage.io/spec/2-0-2/OpenLineage.json';
 const FACETS = 'https://openlineage.io/spec/facets';
 
 /** Each facet this module writes: its key and the `$id` of the published facet schema (its version). */
-export const FACET_SCHEMAS = {
+const FACET_SCHEMAS = {
   schema: `${FACETS}/1-2-0/SchemaDatasetFacet.json#/$defs/SchemaDatasetFacet`,
   columnLineage: `${FACETS}/1-2-0/ColumnLineageDatasetFacet.json#/$defs/ColumnLineageDatasetFacet`,
   outputStatistics: `${FACETS}/1-0-2/OutputStatisticsOutputDatasetFacet.json#/$defs/OutputStatisticsOutputDatasetFacet`,
@@ -24,7 +24,7 @@ export const FACET_SCHEMAS = {
   errorMessage: `${FACETS}/1-0-1/ErrorMessageRunFacet.json#/$defs/ErrorMessageRunFacet`,
 } as const;
 
-export type RunEventType = 'START' | 'COMPLETE' | 'FAIL' | 'ABORT';
+type RunEventType = 'START' | 'COMPLETE' | 'FAIL' | 'ABORT';
 
 /** A job's status → the run transition it reports; a status that is no transition of a run that ran (QUEUED, SKIPPED) → undefined. */
 export function runEventTypeOf(status: string): RunEventType | undefined {
@@ -42,20 +42,20 @@ export function runEventTypeOf(status: string): RunEventType | undefined {
   }
 }
 
-export interface Facet {
+interface Facet {
   readonly _producer: string;
   readonly _schemaURL: string;
   readonly [field: string]: unknown;
 }
 
-export interface OpenLineageDataset {
+interface OpenLineageDataset {
   namespace: string;
   name: string;
   facets?: Record<string, Facet>;
   outputFacets?: Record<string, Facet>;
 }
 
-export interface OpenLineageJob {
+interface OpenLineageJob {
   namespace: string;
   name: string;
   facets: Record<string, Facet>;

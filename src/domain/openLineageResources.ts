@@ -6,8 +6,7 @@ import { halResource, pagedCollection } from './hal';
 // it reports, the event as sent (null until the sender composed it) and how its delivery went.
 
 /** PENDING: to be sent (again); SENT: the collector accepted it; FAILED: given up; UNSENT: no collector is configured. */
-export const OPENLINEAGE_DELIVERIES = ['PENDING', 'SENT', 'FAILED', 'UNSENT'] as const;
-export type OpenLineageDelivery = (typeof OPENLINEAGE_DELIVERIES)[number];
+const OPENLINEAGE_DELIVERIES = ['PENDING', 'SENT', 'FAILED', 'UNSENT'] as const;
 
 export const openLineageEventItemSchema = halResource({
   id: z.string(),
@@ -29,4 +28,3 @@ export const openLineageEventItemSchema = halResource({
 export type OpenLineageEventItem = z.infer<typeof openLineageEventItemSchema>;
 
 export const openLineageEventsSchema = pagedCollection('events', openLineageEventItemSchema);
-export type OpenLineageEvents = z.infer<typeof openLineageEventsSchema>;

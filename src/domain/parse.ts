@@ -3,7 +3,7 @@ import type { z } from 'zod';
 /** One failing field: a dotted path ('defaultWorkspace.id', '_links.self.href'; '' for the root). */
 export type FieldIssue = { field: string; message: string };
 
-export type ParseResult<T> = { ok: true; value: T } | { ok: false; issues: FieldIssue[] };
+type ParseResult<T> = { ok: true; value: T } | { ok: false; issues: FieldIssue[] };
 
 type Issue = z.core.$ZodIssue;
 

@@ -15,7 +15,7 @@ export const PIPELINE_FORM_TEXTS = {
   runNotStarted: (name: string, why: string) => `${name} saved, but its run could not start: ${why}`,
 } as const;
 
-export type MissingLinkVerb = 'created' | 'read' | 'updated' | 'deleted' | 'drafted';
+type MissingLinkVerb = 'created' | 'read' | 'updated' | 'deleted' | 'drafted';
 
 /** Spec §8, word for word: "Entity '{item}' cannot be created" and its siblings. */
 export const missingLinkMessage = (item: string, verb: MissingLinkVerb): string => `Entity '${item}' cannot be ${verb}`;
@@ -97,7 +97,7 @@ export function savesAsDraft(kind: SaveKind | 'validate', isDraft: boolean): boo
   return false;
 }
 
-export type SaveRel = { readonly ok: true; readonly rel: string } | { readonly ok: false; readonly message: string };
+type SaveRel = { readonly ok: true; readonly rel: string } | { readonly ok: false; readonly message: string };
 
 /** The draft link for a draft; otherwise create when the pipeline can be created, update otherwise. */
 export function saveRelOf(pipeline: HalLike, asDraft: boolean): SaveRel {
@@ -110,7 +110,7 @@ export function saveRelOf(pipeline: HalLike, asDraft: boolean): SaveRel {
 /** Auto-save runs only when the pipeline is creatable (a draft link to keep it a draft) and its plugins are readable. */
 export const canAutoSave = (pipeline: HalLike): boolean => hasLink(pipeline, REL.draftPipeline) && hasLink(pipeline, REL.dataplugins);
 
-export interface ServerErrors {
+interface ServerErrors {
   /** the first message, shown as the red banner */
   readonly banner: string | null;
   /** field ('name', 'properties.{component}.{setting}') → its default message */
@@ -164,7 +164,7 @@ export function triggerOptions(pipelines: readonly { readonly id?: string | null
   return options;
 }
 
-export type NumberField = { readonly ok: true; readonly value: number | null } | { readonly ok: false; readonly message: string };
+type NumberField = { readonly ok: true; readonly value: number | null } | { readonly ok: false; readonly message: string };
 
 /** Timeout and max retries: empty means unset; otherwise a whole number, minimum 0. */
 export function nonNegativeInt(text: string): NumberField {

@@ -41,9 +41,9 @@ export const PIPELINE_MESSAGES = {
 } as const;
 
 /** A setting whose variable would land in the system's namespace (settingEnv.ts): never saved. */
-export const systemVariableMessage = (variable: string) => `would become the variable ${variable}, a namespace the system reads: rename the data component`;
+const systemVariableMessage = (variable: string) => `would become the variable ${variable}, a namespace the system reads: rename the data component`;
 
-export const MAX_NAME_LENGTH = 255;
+const MAX_NAME_LENGTH = 255;
 /** Triggers may name this task besides pipelines (spec 001 §3). */
 export { DEPLOY_TRIGGER };
 /** Reserved per-component keys holding JSON text (Matatika: stream selection and metadata). */
@@ -110,7 +110,7 @@ export function settingValueError(setting: SettingRule | undefined, value: unkno
   }
 }
 
-export interface MissingSetting {
+interface MissingSetting {
   component: string;
   setting: string;
   label: string;
@@ -145,7 +145,7 @@ export interface PipelineCandidate {
   triggeredBy: readonly string[];
 }
 
-export interface PipelineRuleContext {
+interface PipelineRuleContext {
   components: readonly ComponentRule[];
   /** the workspace's other pipelines (this one excluded) */
   otherPipelineNames: readonly string[];
@@ -205,7 +205,7 @@ export function pipelineErrors(candidate: PipelineCandidate, context: PipelineRu
   return errors;
 }
 
-export type EnvironmentVariable = {
+type EnvironmentVariable = {
   value: string | null;
   sensitive: boolean;
 };
@@ -247,7 +247,7 @@ export function maskedEnvironment(
 }
 
 /** Whether a property key names a sensitive value. */
-export type SensitivityTest = (key: string) => boolean;
+type SensitivityTest = (key: string) => boolean;
 
 /** For a pipeline's keys '{component}.{setting}'. */
 export function pipelineKeySensitivity(components: readonly ComponentRule[]): SensitivityTest {

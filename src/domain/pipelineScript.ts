@@ -41,7 +41,7 @@ export function scriptForActions(actions: readonly string[], pipelineId: string)
   return `meltano run --state-id-suffix ${shellQuote(pipelineId)} ${words.map(shellQuote).join(' ')}`;
 }
 
-export interface ScriptSource {
+interface ScriptSource {
   id: string;
   script?: string | null | undefined;
   actions?: readonly string[] | null | undefined;

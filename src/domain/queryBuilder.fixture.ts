@@ -15,10 +15,10 @@ const AWKWARD = [
 ];
 
 /** A table or column name: awkward ones, and any text at all. */
-export const builderName = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...AWKWARD) }, { weight: 2, arbitrary: hostileString });
+const builderName = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...AWKWARD) }, { weight: 2, arbitrary: hostileString });
 
 /** A value typed into a filter. */
-export const builderValue = fc.oneof(fc.constantFrom(...AWKWARD, '', '100', '-1', '2024-01-01', 'true'), hostileString);
+const builderValue = fc.oneof(fc.constantFrom(...AWKWARD, '', '100', '-1', '2024-01-01', 'true'), hostileString);
 
 const limitArb = fc.option(fc.oneof(fc.integer({ min: -3, max: 5000 }), fc.constantFrom(MAX_LIMIT, MAX_LIMIT + 1, 0, 0.5, 12.7, Number.NaN, Number.POSITIVE_INFINITY)), { nil: null });
 

@@ -77,7 +77,7 @@ export const MAX_LIMIT = 1_000_000_000;
 export const DEFAULT_LIMIT = 100;
 
 /** PostgreSQL keeps the first 63 bytes of a name (NAMEDATALEN - 1). */
-export const MAX_NAME_BYTES = 63;
+const MAX_NAME_BYTES = 63;
 
 export const emptyQuery = (table: string): QueryState => ({ table, joins: [], columns: [], filters: [], groupBy: [], aggregates: [], sort: [], limit: null });
 

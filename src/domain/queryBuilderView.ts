@@ -35,7 +35,7 @@ export interface ColumnChoice {
   readonly numeric: boolean;
 }
 
-export interface JoinChoice {
+interface JoinChoice {
   readonly key: string;
   readonly join: QueryJoin;
   readonly label: string;
@@ -47,7 +47,7 @@ export interface SortChoice {
   readonly label: string;
 }
 
-export type QueryBuilderView =
+type QueryBuilderView =
   | { readonly ok: false; readonly problem: string }
   | {
       readonly ok: true;
@@ -89,7 +89,7 @@ export const AGGREGATE_LABELS: Readonly<Record<AggregateFunction, string>> = {
 };
 
 /** Aggregates that add numbers up: offered only columns of numbers. */
-export const NUMERIC_AGGREGATES: readonly AggregateFunction[] = ['sum', 'avg'];
+const NUMERIC_AGGREGATES: readonly AggregateFunction[] = ['sum', 'avg'];
 
 const NUMERIC_TYPE = /^(smallint|integer|bigint|int[248]?|numeric|decimal|real|double precision|float[48]?|money)\b/i;
 export const isNumericType = (type: string | null): boolean => type !== null && NUMERIC_TYPE.test(type.trim());

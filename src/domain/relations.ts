@@ -159,5 +159,3 @@ export const REL = {
   /** POST several of a workspace's resources in one body (admins) */
   publishResources: 'publish resources',
 } as const;
-
-export type Rel = (typeof REL)[keyof typeof REL];

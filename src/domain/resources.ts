@@ -91,9 +91,6 @@ export const JOB_STATUSES = ['SKIPPED', 'COMPLETE', 'ERROR', 'QUEUED', 'RUNNING'
 export const jobStatusSchema = z.enum(JOB_STATUSES);
 export type JobStatus = z.infer<typeof jobStatusSchema>;
 
-/** Job types named in spec 000; the type field stays an open string (PROFILE_* types exist too). */
-export const JOB_TYPES = ['PIPELINE_CONFIG', 'PIPELINE_ENV', 'PIPELINE_RUN', 'PIPELINE_VERIFY', 'WORKSPACE_INIT'] as const;
-
 export const jobSchema = halResource({
   id: z.string(),
   type: z.string(),
@@ -247,7 +244,7 @@ export const commentWriteSchema = z.object({
 export type CommentWrite = z.infer<typeof commentWriteSchema>;
 
 /** An earlier text of an edited comment (GET 'history'). */
-export const commentEditSchema = z.looseObject({ message: z.string(), written: z.string().nullish(), edited: z.string().nullish() });
+const commentEditSchema = z.looseObject({ message: z.string(), written: z.string().nullish(), edited: z.string().nullish() });
 export const commentHistorySchema = halResource({ _embedded: z.looseObject({ comments: z.array(commentEditSchema) }).nullish() });
 
 /**
@@ -284,8 +281,7 @@ export const datasetPreviewSchema = z.looseObject({
 export type DatasetPreview = z.infer<typeof datasetPreviewSchema>;
 
 /** A column of a store table, its type as PostgreSQL names it. */
-export const storeColumnSchema = z.looseObject({ name: z.string(), type: z.string() });
-export type StoreColumn = z.infer<typeof storeColumnSchema>;
+const storeColumnSchema = z.looseObject({ name: z.string(), type: z.string() });
 
 /** The 'tables' link: what the workspace's store holds (the store browser). */
 export const storeTableSchema = halResource({
@@ -307,7 +303,6 @@ export const storeTableSchema = halResource({
 });
 export type StoreTable = z.infer<typeof storeTableSchema>;
 export const storeTablesSchema = halResource({ tables: z.array(storeTableSchema) });
-export type StoreTables = z.infer<typeof storeTablesSchema>;
 
 /** A table's self link: its columns and first rows. */
 export const storeTableSampleSchema = halResource({
@@ -334,8 +329,8 @@ export const channelSchema = halResource({
   containsDataset: z.boolean().nullish(),
 });
 export type Channel = z.infer<typeof channelSchema>;
-export const CHANNEL_TYPES = ['LIST', 'SOURCE'] as const;
-export const CHANNEL_SCOPES = ['WORKSPACE', 'PROFILE'] as const;
+const CHANNEL_TYPES = ['LIST', 'SOURCE'] as const;
+const CHANNEL_SCOPES = ['WORKSPACE', 'PROFILE'] as const;
 /** PUT 'create channel' and 'update channel' (spec 002 §7). */
 export const channelWriteSchema = z.object({
   name: z.string().trim().min(1).max(200),
@@ -355,16 +350,14 @@ export const SUBSCRIPTION_TYPES = ['ALERTS', 'ALL'] as const;
 export const subscriptionTypeSchema = z.enum(SUBSCRIPTION_TYPES);
 export type SubscriptionType = z.infer<typeof subscriptionTypeSchema>;
 /** What an existing subscription may be set to: the reference's NONE keeps it but tells nothing. */
-export const SUBSCRIPTION_LEVELS = ['ALERTS', 'ALL', 'NONE'] as const;
-export const subscriptionLevelSchema = z.enum(SUBSCRIPTION_LEVELS, { error: `must be one of ${SUBSCRIPTION_LEVELS.join(', ')}` });
+const SUBSCRIPTION_LEVELS = ['ALERTS', 'ALL', 'NONE'] as const;
+const subscriptionLevelSchema = z.enum(SUBSCRIPTION_LEVELS, { error: `must be one of ${SUBSCRIPTION_LEVELS.join(', ')}` });
 /** What a subscription is to (the Matatika reference: a workspace, a channel, a dataset or a pipeline). */
-export const SUBSCRIPTION_SUBJECTS = ['WORKSPACE', 'CHANNEL', 'DATASET', 'PIPELINE'] as const;
-/** Pipeline status: the Matatika lifecycle, plus DRAFT for a pipeline saved as draft. */
-export const PIPELINE_STATUSES = ['READY', 'PROVISIONING', 'FAILED', 'DRAFT'] as const;
+const SUBSCRIPTION_SUBJECTS = ['WORKSPACE', 'CHANNEL', 'DATASET', 'PIPELINE'] as const;
 
 const propertiesSchema = z.record(z.string(), z.unknown());
 
-export const settingOptionSchema = z.looseObject({ label: z.string().nullish(), value: z.unknown() });
+const settingOptionSchema = z.looseObject({ label: z.string().nullish(), value: z.unknown() });
 
 /** A plugin setting. `kind` stays an open string: a discovery file may name kinds this client renders as STRING. */
 export const settingSchema = z.looseObject({
@@ -520,8 +513,7 @@ export const pipelineWriteSchema = z.object({
 export type PipelineWrite = z.infer<typeof pipelineWriteSchema>;
 
 /** One variable of a pipeline's environment; a sensitive value is always '***' on the wire. */
-export const environmentVariableSchema = z.looseObject({ value: z.string().nullable(), sensitive: z.boolean() });
-export type EnvironmentVariable = z.infer<typeof environmentVariableSchema>;
+const environmentVariableSchema = z.looseObject({ value: z.string().nullable(), sensitive: z.boolean() });
 export const environmentSchema = halResource({
   variables: z.record(z.string(), environmentVariableSchema),
 });
@@ -541,7 +533,6 @@ export const metricSchema = z.looseObject({
 });
 export type Metric = z.infer<typeof metricSchema>;
 export const metricsSchema = halResource({ metrics: z.array(metricSchema) });
-export type Metrics = z.infer<typeof metricsSchema>;
 
 /** Where a pipeline's next run resumes: its incremental states' bookmarks (src/domain/pipelineState.ts). */
 export const pipelineStateSchema = halResource({
@@ -580,7 +571,6 @@ export const subscriptionSchema = halResource({
   /** whose it is (in the list of a workspace's member subscriptions) */
   member: z.looseObject({ id: z.string(), name: z.string().nullish(), handle: z.string().nullish() }).nullish(),
 });
-export type Subscription = z.infer<typeof subscriptionSchema>;
 /** Watch (POST): ALL unless the body says ALERTS, as the reference subscribes with no body. */
 export const subscriptionWriteSchema = z.object({ type: subscriptionTypeSchema.default('ALL') });
 /** 'update subscription' (PUT): the new type. */
@@ -596,7 +586,7 @@ export const datasetMessageSchema = halResource({
   created: z.string().nullish(),
   lastModified: z.string().nullish(),
 });
-export const MAX_DATASET_MESSAGE = 2_000;
+const MAX_DATASET_MESSAGE = 2_000;
 export const datasetMessageWriteSchema = z.object({
   recipientId: z.string({ error: 'Recipient is mandatory' }).trim().min(1, 'Recipient is mandatory').max(200, 'is not a member'),
   message: z.string({ error: 'Message is mandatory' }).trim().min(1, 'Message is mandatory').max(MAX_DATASET_MESSAGE, `must be at most ${MAX_DATASET_MESSAGE} characters`),
@@ -605,16 +595,12 @@ export const datasetMessageWriteSchema = z.object({
 export const pipelinesCollectionSchema = pagedCollection('pipelines', pipelineSchema);
 export type PipelinesCollection = z.infer<typeof pipelinesCollectionSchema>;
 export const dataComponentsCollectionSchema = pagedCollection('datacomponents', dataComponentSchema);
-export type DataComponentsCollection = z.infer<typeof dataComponentsCollectionSchema>;
 export const dataPluginsCollectionSchema = pagedCollection('dataplugins', dataPluginSchema);
-export type DataPluginsCollection = z.infer<typeof dataPluginsCollectionSchema>;
 export const dataStoresCollectionSchema = pagedCollection('datastores', dataStoreSchema);
-export type DataStoresCollection = z.infer<typeof dataStoresCollectionSchema>;
 
 export const workspacesCollectionSchema = pagedCollection('workspaces', workspaceSchema);
 /** GET /api/profiles: the caller's own profile, alone (nobody else's address is listed) */
 export const profilesCollectionSchema = pagedCollection('profiles', profileSchema);
-export type WorkspacesCollection = z.infer<typeof workspacesCollectionSchema>;
 export const membersCollectionSchema = pagedCollection('members', memberSchema);
 export type MembersCollection = z.infer<typeof membersCollectionSchema>;
 /** The workspace's administrators (owners and editors), as members. */
@@ -624,13 +610,9 @@ export type JobsCollection = z.infer<typeof jobsCollectionSchema>;
 export const notificationsCollectionSchema = pagedCollection('notifications', notificationSchema);
 export type NotificationsCollection = z.infer<typeof notificationsCollectionSchema>;
 export const invitationsCollectionSchema = pagedCollection('invitations', invitationSchema);
-export type InvitationsCollection = z.infer<typeof invitationsCollectionSchema>;
 export const apiKeysCollectionSchema = pagedCollection('apikeys', apiKeySchema);
-export type ApiKeysCollection = z.infer<typeof apiKeysCollectionSchema>;
 export const channelsCollectionSchema = pagedCollection('channels', channelSchema);
-export type ChannelsCollection = z.infer<typeof channelsCollectionSchema>;
 export const tagsCollectionSchema = pagedCollection('tags', tagSchema);
-export type TagsCollection = z.infer<typeof tagsCollectionSchema>;
 export const datasetsCollectionSchema = pagedCollection('datasets', datasetSchema);
 /** POST a workspace's datasets/_msearch: one answer per search, in order, each the body of GET …/search */
 export const datasetMultiSearchSchema = z.looseObject({ responses: z.array(datasetsCollectionSchema) });

@@ -14,7 +14,7 @@ export type SetupStep = (typeof SETUP_STEPS)[number];
 export const LIBRARY_TYPES = ['lists', 'channels'] as const;
 export type LibraryType = (typeof LIBRARY_TYPES)[number];
 
-export type RouteDef = {
+type RouteDef = {
   readonly pattern: string;
   readonly query?: readonly string[];
   readonly splat?: string;
@@ -239,7 +239,7 @@ function readQuery(def: RouteDef, location: string): Record<string, string> {
   return query;
 }
 
-export type Area = 'app' | 'lab';
+type Area = 'app' | 'lab';
 
 const AREA_ROOTS: Readonly<Record<Area, string>> = { app: 'l', lab: 'lab' };
 

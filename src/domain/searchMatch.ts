@@ -8,7 +8,7 @@ const WORD = /[\p{L}\p{N}]+/gu;
 export type MatchKind = 'exact' | 'prefix' | 'fuzzy';
 
 /** A word of some text with its place: [start, end) in UTF-16 units of the original text. */
-export interface WordAt {
+interface WordAt {
   readonly word: string;
   readonly start: number;
   readonly end: number;

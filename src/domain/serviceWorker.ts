@@ -3,7 +3,7 @@
  * that is not JavaScript means a stale worker from another app on the same port: unregister it
  * and reload the page.
  */
-export type ServiceWorkerCheck = 'register' | 'unregister-and-reload';
+type ServiceWorkerCheck = 'register' | 'unregister-and-reload';
 
 export function isLocalHost(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '[::1]' || hostname === '::1' || /^127(?:\.\d{1,3}){3}$/.test(hostname);

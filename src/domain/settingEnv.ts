@@ -3,18 +3,18 @@
 // upper-cased and joined by '_' — `tap-github` + `start_date` → `TAP_GITHUB_START_DATE`,
 // `batch_config.encoding.format` → `…_BATCH_CONFIG_ENCODING_FORMAT`. A setting's explicit `env` wins.
 
-export interface SettingDefinition {
+interface SettingDefinition {
   name: string;
   env?: string | null | undefined;
 }
 
-export interface ComponentSettings {
+interface ComponentSettings {
   /** the component's name in the project (what a property key starts with) */
   name: string;
   settings?: readonly SettingDefinition[] | undefined;
 }
 
-export interface SettingsEnvResult {
+interface SettingsEnvResult {
   env: Record<string, string>;
   /** property keys that could not become a variable (unknown component, reserved name, NUL in the value) */
   skipped: string[];

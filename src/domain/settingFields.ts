@@ -12,7 +12,7 @@ export const SETTING_TEXTS = {
   required: 'This setting is required',
 } as const;
 
-export type SettingEditor =
+type SettingEditor =
   | 'text'
   | 'password'
   | 'integer'

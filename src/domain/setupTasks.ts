@@ -15,7 +15,7 @@ export type SetupTaskType = (typeof SETUP_TASK_TYPES)[number];
 /** The external page the Publish task leads to: how datasets are written and published as code. */
 export const PUBLISH_DOCS_URL = 'https://docs.meltano.com/reference/cloud/dataml/datasetml/';
 
-export const SETUP_TASK_TITLES: Readonly<Record<SetupTaskType | 'OTHER', string>> = {
+const SETUP_TASK_TITLES: Readonly<Record<SetupTaskType | 'OTHER', string>> = {
   PROFILE_IMPORT: 'Import your data',
   PROFILE_COLLABORATE: 'Invite your team',
   PROFILE_PUBLISH: 'Publish a dataset',
@@ -62,9 +62,9 @@ export function shortCommitId(commitId: string | null | undefined): string | und
 }
 
 /** Where a card leads, and (the Publish task) the documentation beside it. */
-export type TaskTarget = { kind: 'internal'; path: string; docs?: string } | { kind: 'external'; href: string } | { kind: 'none' };
+type TaskTarget = { kind: 'internal'; path: string; docs?: string } | { kind: 'external'; href: string } | { kind: 'none' };
 
-export interface TaskJob {
+interface TaskJob {
   readonly type: string;
   readonly _embedded?: {
     readonly pipeline?: { readonly id: string } | null | undefined;

@@ -17,7 +17,7 @@ export interface CompletionOption {
   readonly detail: string;
 }
 
-export interface Completion {
+interface Completion {
   /** the typed word runs from `from` to `to`; the chosen option replaces it */
   readonly from: number;
   readonly to: number;

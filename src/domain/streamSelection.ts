@@ -163,7 +163,7 @@ export function selectRulesOf(value: unknown): string[] | undefined {
   return Array.isArray(list) && list.every((r) => typeof r === 'string') ? list : undefined;
 }
 
-export interface Selection {
+interface Selection {
   stream(name: string): boolean;
   property(stream: string, property: CatalogProperty): boolean;
 }

@@ -23,7 +23,7 @@ export interface GraphNode {
   readonly name: string;
 }
 
-export interface TriggerGraph {
+interface TriggerGraph {
   /** mermaid flowchart text */
   readonly definition: string;
   readonly nodes: readonly GraphNode[];
@@ -39,7 +39,7 @@ export const MAX_LABEL_LENGTH = 48;
 /** Mermaid refuses more than 500 edges; staying under keeps the rest of the graph drawable. */
 export const MAX_GRAPH_EDGES = 400;
 /** Unknown sources are names the runner can never match; a few are worth showing, not hundreds. */
-export const MAX_UNKNOWN_SOURCES = 20;
+const MAX_UNKNOWN_SOURCES = 20;
 
 const DEPLOY_ID = 'deploy';
 const NEVER_RUN = 'Never run';

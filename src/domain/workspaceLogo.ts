@@ -4,8 +4,8 @@
 // just the declared type (decisions.md).
 
 export const LOGO_TYPES = ['image/jpeg', 'image/png', 'image/svg+xml'] as const;
-export const LOGO_INITIAL_CROP = 100;
-export const LOGO_MIN_CROP = 10;
+const LOGO_INITIAL_CROP = 100;
+const LOGO_MIN_CROP = 10;
 /** the crop is drawn at this size (px) when it is larger */
 export const LOGO_OUTPUT_MAX = 512;
 export const LOGO_ERROR = 'must be a PNG or JPEG image';

@@ -3,14 +3,14 @@
 // (validating them), so both read a URL the same way.
 
 /** The hosts whose repositories are remote git repositories even without a trailing '.git'. */
-export const GIT_HOSTS = ['github.com', 'gitlab.com'] as const;
-export const GITHUB_HOST = 'github.com';
+const GIT_HOSTS = ['github.com', 'gitlab.com'] as const;
+const GITHUB_HOST = 'github.com';
 export const DEFAULT_BRANCH = 'main';
 const MAX_URL = 2000;
 
-export type RepositoryKind = 'https' | 'ssh' | 'local';
+type RepositoryKind = 'https' | 'ssh' | 'local';
 
-export interface RepositoryUrl {
+interface RepositoryUrl {
   kind: RepositoryKind;
   /** lower-case host of a remote URL; undefined for a local path */
   host: string | undefined;

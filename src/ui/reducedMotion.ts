@@ -2,7 +2,7 @@
  * Whether the reader asked their system for less motion (prefers-reduced-motion): charts then
  * draw at once instead of animating in, as Fluent's own transitions already do.
  */
-export function prefersReducedMotion(): boolean {
+function prefersReducedMotion(): boolean {
   return typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 }
 

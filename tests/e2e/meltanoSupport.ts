@@ -18,7 +18,7 @@ import { machineAddress, startPackageIndex, startTcpForward, wheelhouseFor, type
 // machine's processes only.
 
 /** Kept between runs: `runner/` (RUNNER_CACHE_DIR: Meltano's environment) and `wheels/` (the local index). */
-export const MACHINE_CACHE_DIR = process.env.E2E_MACHINE_CACHE_DIR ?? (process.getuid?.() === 0 ? '/var/cache/workspace-e2e' : path.join(os.homedir(), '.cache', 'workspace-e2e'));
+const MACHINE_CACHE_DIR = process.env.E2E_MACHINE_CACHE_DIR ?? (process.getuid?.() === 0 ? '/var/cache/workspace-e2e' : path.join(os.homedir(), '.cache', 'workspace-e2e'));
 
 /** The catalogue's Python extractor the spec runs (MeltanoLabs' tap-postgres, not the built-in one). */
 export const MELTANO_TAP_POSTGRES = 'extractors/tap-postgres--meltanolabs';

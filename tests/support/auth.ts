@@ -6,17 +6,17 @@ import { createHash, randomBytes } from 'node:crypto';
  * for the browser. Used by API and end-to-end tests.
  */
 
-export const SPA_CLIENT_ID = 'workspace-spa';
-export const SPA_SCOPE = 'openid profile email offline_access';
+const SPA_CLIENT_ID = 'workspace-spa';
+const SPA_SCOPE = 'openid profile email offline_access';
 
-export interface Tokens {
+interface Tokens {
   accessToken: string;
   idToken: string;
   refreshToken: string;
   expiresIn: number;
 }
 
-export interface ClientCredentialsTokens {
+interface ClientCredentialsTokens {
   accessToken: string;
   expiresIn: number;
   tokenType: string;
@@ -130,7 +130,7 @@ const attributeOf = (tag: string, name: string) => {
   return match?.[1] === undefined ? undefined : unescapeHtml(match[1]);
 };
 
-export interface ParsedForm {
+interface ParsedForm {
   action: string;
   method: string;
   fields: Record<string, string>;
@@ -175,7 +175,7 @@ export async function submitForm(browser: Browser, form: ParsedForm, values: Rec
 
 // --- the authorization-code flow -------------------------------------------------------------
 
-export interface AuthorizeOptions {
+interface AuthorizeOptions {
   audience?: string;
   loginHint?: string;
   screenHint?: 'signup';
@@ -238,7 +238,7 @@ export async function exchangeCode(transaction: Transaction, callback: URL): Pro
   return userTokens(body);
 }
 
-export interface SignInOptions {
+interface SignInOptions {
   email: string;
   password: string;
   audience?: string;
@@ -340,7 +340,7 @@ export async function signOut(browser: Browser, baseUrl: string, returnTo = `${b
 
 // --- mail kept by the provider when no SMTP server is configured ------------------------------
 
-export interface OutboxMessage {
+interface OutboxMessage {
   id: string;
   to: string;
   subject: string;

@@ -94,12 +94,12 @@ function run(file: string, args: string[], env: Record<string, string>): Promise
 }
 
 /** PEP 503's name of a distribution: lower case, runs of `-`, `_` and `.` as one `-`. */
-export const normalizedName = (name: string): string => name.toLowerCase().replace(/[-_.]+/g, '-');
+const normalizedName = (name: string): string => name.toLowerCase().replace(/[-_.]+/g, '-');
 
 /** The project a wheel file belongs to (`{distribution}-{version}-…whl`). */
 const projectOf = (file: string): string | undefined => (file.endsWith('.whl') ? normalizedName(file.split('-')[0] ?? '') : undefined);
 
-export interface PackageIndex {
+interface PackageIndex {
   /** the index's simple URL, e.g. http://192.0.2.2:40123/simple */
   url: string;
   close(): Promise<void>;
@@ -174,7 +174,7 @@ export async function startPackageIndex(options: { host: string; dir: string }):
   };
 }
 
-export interface TcpForward {
+interface TcpForward {
   host: string;
   port: number;
   close(): Promise<void>;

@@ -20,7 +20,7 @@ export interface TestDatabase {
   dispose(): Promise<void>;
 }
 
-export interface TestDatabaseOptions {
+interface TestDatabaseOptions {
   /** keep the data on disk (PGlite) so that a second server can open it after a restart */
   persistent?: boolean;
 }

@@ -13,7 +13,7 @@ const DEVICES = ['desktop', 'desktop', 'mobile', 'mobile', 'tablet'];
 const PAGES = ['/', '/pricing', '/blog/data-pipelines', '/features', '/signup', '/docs/getting-started', '/customers'];
 
 /** mulberry32: small, fast, good enough for sample data. */
-export function random(seed: number): () => number {
+function random(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -37,7 +37,7 @@ function mix(...parts: number[]): number {
 const pick = <T>(rng: () => number, list: readonly T[]): T => list[Math.floor(rng() * list.length)]!;
 const between = (rng: () => number, min: number, max: number) => min + Math.floor(rng() * (max - min + 1));
 
-export interface DemoOptions {
+interface DemoOptions {
   seed: number;
   scale: number;
 }
@@ -50,7 +50,7 @@ function timesOfDay(rng: () => number, day: number, count: number): Date[] {
   return Array.from({ length: count }, () => new Date(day * DAY_MS + Math.floor(rng() * DAY_MS))).sort((a, b) => a.getTime() - b.getTime());
 }
 
-export function customersCreatedOn(day: number, o: DemoOptions): number {
+function customersCreatedOn(day: number, o: DemoOptions): number {
   return between(random(mix(o.seed, day, 1)), 2, 5) * o.scale;
 }
 
@@ -64,7 +64,7 @@ function customerAttributes(id: number, o: DemoOptions) {
 export type Row = Record<string, string | number | boolean | null>;
 
 /** Customers created on the day, then existing customers (from firstDay on) updated that day. */
-export function customersOn(day: number, firstDay: number, o: DemoOptions): Row[] {
+function customersOn(day: number, firstDay: number, o: DemoOptions): Row[] {
   const rng = random(mix(o.seed, day, 2));
   const created = customersCreatedOn(day, o);
   const times = timesOfDay(rng, day, created + 2);
@@ -85,7 +85,7 @@ export function customersOn(day: number, firstDay: number, o: DemoOptions): Row[
   return rows.sort((a, b) => String(a.updated_at).localeCompare(String(b.updated_at)));
 }
 
-export function ordersOn(day: number, firstDay: number, o: DemoOptions): Row[] {
+function ordersOn(day: number, firstDay: number, o: DemoOptions): Row[] {
   const rng = random(mix(o.seed, day, 3));
   const count = between(rng, 5, 15) * o.scale;
   return timesOfDay(rng, day, count).map((at, k) => {
@@ -103,7 +103,7 @@ export function ordersOn(day: number, firstDay: number, o: DemoOptions): Row[] {
   });
 }
 
-export function sessionsOn(day: number, firstDay: number, o: DemoOptions): Row[] {
+function sessionsOn(day: number, firstDay: number, o: DemoOptions): Row[] {
   const rng = random(mix(o.seed, day, 4));
   const count = between(rng, 15, 40) * o.scale;
   return timesOfDay(rng, day, count).map((at, k) => {

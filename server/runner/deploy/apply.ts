@@ -26,7 +26,7 @@ import { applyWorkspaceSettings } from './workspaceSettings';
 
 export type { ApplyRequest } from './shared';
 
-export interface Deployed {
+interface Deployed {
   /** empty when everything was applied; otherwise nothing was */
   problems: FieldProblem[];
   /** one line per pipeline and dataset created or updated, then the summary */

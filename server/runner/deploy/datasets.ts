@@ -3,7 +3,7 @@ import { publishWithTask } from '../../services/publishDataset';
 import type { DatasetDefinition, FieldProblem } from '../deployDefinitions';
 import type { ApplyRequest, Attempt } from './shared';
 
-export interface PublishedDefinition {
+interface PublishedDefinition {
   definition: DatasetDefinition;
   created: boolean;
 }

@@ -10,7 +10,7 @@ import type { FieldProblem, PipelineDefinition } from '../deployDefinitions';
 import { storeNamed } from './stores';
 import type { ApplyRequest, Attempt } from './shared';
 
-export type SavedPipelines = Map<PipelineDefinition, { row: PipelineRow; existed: boolean }>;
+type SavedPipelines = Map<PipelineDefinition, { row: PipelineRow; existed: boolean }>;
 
 /**
  * The pipelines with every data_components entry that names a data store (Matatika's Warehouse,

@@ -8,7 +8,7 @@ import { MELTANO_FILE, type RepositoryPlugin } from '../meltanoPlugins';
 import { sameJson, type ApplyRequest } from './shared';
 
 /** The variant a meltano.yml plugin gets when it has none and its name is a built-in's. */
-export const CUSTOM_VARIANT = 'custom';
+const CUSTOM_VARIANT = 'custom';
 
 /**
  * meltano.yml's plugins as data components: a built-in plugin runs here; any other is installed

@@ -7,7 +7,7 @@ import { WORKSPACE_FILE } from '../workspaceConfig';
 import { sameJson, type ApplyRequest } from './shared';
 
 /** The name of Matatika's managed store: a repository naming it (default_data_store, data_components) means the workspace's own managed store. */
-export const MATATIKA_WAREHOUSE = 'Warehouse';
+const MATATIKA_WAREHOUSE = 'Warehouse';
 
 /** DataStoreML: each store created or, when its settings changed, updated (and checked again once committed). The workspace's stores after it. */
 export async function applyDataStores(trx: Db, request: ApplyRequest, problems: FieldProblem[], lines: string[], saved: DataStoreRow[]): Promise<DataStoreRow[]> {

@@ -11,10 +11,10 @@ import { REPOSITORY_DIR } from '../workspaceJobs';
 // MANIFEST_MAX_BYTES, and whatever is wrong with it becomes one line of the job's log.
 
 /** A manifest past this is not read: dbt's own for a large project is a few MB. */
-export const MANIFEST_MAX_BYTES = 32 * 1024 * 1024;
+const MANIFEST_MAX_BYTES = 32 * 1024 * 1024;
 
 /** Meltano's dbt convention: the dbt project is transform/ under the Meltano project (the deployed repository's, when there is one). */
-export function manifestPath(repository: boolean): string {
+function manifestPath(repository: boolean): string {
   return path.posix.join(...(repository ? [REPOSITORY_DIR] : []), 'transform', 'target', 'manifest.json');
 }
 

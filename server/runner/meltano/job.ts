@@ -17,7 +17,7 @@ import { REPOSITORY_DIR } from '../workspaceJobs';
 // the package index and nothing else, the pipeline's state seeded from the database before the run
 // and read back after it. Pipelines of built-in plugins only never come here.
 
-export interface MeltanoJobInput {
+interface MeltanoJobInput {
   db: Db;
   settings: MeltanoSettings;
   jobId: string;
@@ -57,7 +57,7 @@ export interface MeltanoJob {
  * Matatika, with its relative pip_urls and its plugins' `.meltano/`. Otherwise the project
  * directory with the meltano.yml the runner writes from the workspace's components.
  */
-export function meltanoProjectPath(projectDir: string, projectPath: string): { path: string; repository: boolean } {
+function meltanoProjectPath(projectDir: string, projectPath: string): { path: string; repository: boolean } {
   try {
     if (fs.lstatSync(path.join(projectDir, REPOSITORY_DIR, 'meltano.yml')).isFile()) return { path: path.posix.join(projectPath, REPOSITORY_DIR), repository: true };
   } catch {

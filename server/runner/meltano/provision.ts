@@ -30,7 +30,7 @@ export interface ProvisionedMeltano {
   binDir: string;
 }
 
-export type Provision = { ok: true; meltano: ProvisionedMeltano } | { ok: false; line: string };
+type Provision = { ok: true; meltano: ProvisionedMeltano } | { ok: false; line: string };
 
 export function meltanoRoot(settings: Pick<MeltanoSettings, 'cacheDir' | 'version'>): string {
   return path.join(settings.cacheDir, 'meltano', settings.version);
@@ -168,7 +168,7 @@ function installerEnv(settings: MeltanoSettings): Record<string, string> {
  * Why the index cannot be reached at all (its name does not resolve, its port refuses or does not
  * answer), or undefined once a TCP connection is made: what TLS and HTTP say then is pip's to judge.
  */
-export function probeIndex(indexUrl: string, timeoutMs = 15_000): Promise<string | undefined> {
+function probeIndex(indexUrl: string, timeoutMs = 15_000): Promise<string | undefined> {
   const url = new URL(indexUrl);
   const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
   return new Promise((resolve) => {
@@ -200,7 +200,7 @@ const UNREACHABLE = [
 ];
 
 /** Why pip could not reach the index, from its output; undefined when it reached it and failed otherwise. */
-export function unreachableReason(output: string): string | undefined {
+function unreachableReason(output: string): string | undefined {
   for (const pattern of UNREACHABLE) {
     const match = pattern.exec(output);
     if (match) return match[0].replace(/[:\s]+$/, '').slice(0, 160);

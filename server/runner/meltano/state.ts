@@ -20,7 +20,7 @@ const MAX_STATE_BYTES = 16 * 1024 * 1024;
 
 /** a state id as a directory name: Meltano's `{environment}:{tap}-to-{target}[:{suffix}]`, nothing that walks */
 const STATE_ID = /^[A-Za-z0-9_.:@+=,-]{1,255}$/;
-export const usableStateId = (id: string): boolean => STATE_ID.test(id) && id !== '.' && id !== '..';
+const usableStateId = (id: string): boolean => STATE_ID.test(id) && id !== '.' && id !== '..';
 
 /** A Meltano state as its filesystem backend stores it; the built-in taps' states (a bare Singer state) are not. */
 function isMeltanoState(value: unknown): value is Record<string, unknown> {

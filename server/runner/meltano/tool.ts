@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 // A command the runner itself runs outside the sandbox (python -m venv, pip, chmod): only ever our
 // own pinned packages, never a tenant's code. Its output is kept for the one line a failure shows.
 
-export interface ToolResult {
+interface ToolResult {
   /** the exit code; null when it was killed (timeout) or could not start */
   code: number | null;
   /** the last lines of stdout and stderr together (at most ~64 kB) */

@@ -106,7 +106,7 @@ export function readRepositoryMeltanoYml(projectDir: string): string | undefined
   }
 }
 
-export interface WarehouseConnection {
+interface WarehouseConnection {
   /** where the job sees the proxy's socket directory (libpq's host) */
   socketDir: string;
   database: string;

@@ -65,7 +65,7 @@ function leadingObject(text: string): Record<string, unknown> | undefined {
 }
 
 /** target-postgres's table for the stream it received, as singer-sdk folds names in the common case: lower case, `_` for the rest. */
-export function warehouseTableOf(stream: string): string {
+function warehouseTableOf(stream: string): string {
   return stream.toLowerCase().replace(/[^a-z0-9_]/g, '_');
 }
 

@@ -29,7 +29,7 @@ export class Unsandboxed implements Executor {
 }
 
 /** No sandbox could be built and none was waived: every job ends ERROR with this reason. */
-export class SandboxUnavailable implements Executor {
+class SandboxUnavailable implements Executor {
   readonly kind = 'unavailable';
   constructor(readonly reason: string) {}
   describe(): string {
@@ -45,7 +45,7 @@ export class SandboxUnavailable implements Executor {
   close(): void {}
 }
 
-export interface ExecutorChoice {
+interface ExecutorChoice {
   executor: Executor;
   /** what the server logs at start when the choice is not the full sandbox */
   warnings: string[];
@@ -78,7 +78,7 @@ export async function createExecutor(settings: SandboxSettings, hidden: readonly
 }
 
 /** Runs `true` in the sandbox: undefined when it worked, else what went wrong. */
-export async function tryOut(executor: Executor): Promise<string | undefined> {
+async function tryOut(executor: Executor): Promise<string | undefined> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandbox-probe-'));
   const lines: string[] = [];
   try {

@@ -31,7 +31,7 @@ export const FD_PAYLOAD = 6;
 export const LAUNCHER_ENV: Readonly<Record<string, string>> = Object.freeze({ PATH: '/usr/sbin:/usr/bin:/sbin:/bin' });
 
 /** Where the job's shell writes the script it read, inside the job's private /tmp. */
-export const SANDBOX_SCRIPT = `${SANDBOX_TMP}/.job/script`;
+const SANDBOX_SCRIPT = `${SANDBOX_TMP}/.job/script`;
 
 /** The bytes for FD_PAYLOAD; undefined when the script or a variable cannot travel (a NUL, a bad name). */
 export function jobPayload(script: string, env: Readonly<Record<string, string>>): Buffer | undefined {
@@ -75,7 +75,7 @@ export function innerCommand(limits: JobLimits, kind: 'bwrap' | 'unshare'): stri
  * limit, and the watch counts what they hold as the job's memory (sandbox.ts), so filling them
  * ends the job with the memory limit's name instead of growing the host's shared memory.
  */
-export function tmpfsBytes(limits: JobLimits): number {
+function tmpfsBytes(limits: JobLimits): number {
   return limits.memoryMb * 1024 * 1024;
 }
 

@@ -24,7 +24,7 @@ export type MountOp =
   | { op: 'tmpfs'; target: string }
   | { op: 'symlink'; link: string; target: string };
 
-export interface LayoutInput {
+interface LayoutInput {
   projectDir: string;
   /** host path of the runner's bridge socket, when the job talks to the server */
   bridgeSocket?: string | undefined;
@@ -85,7 +85,7 @@ export function pluginCodePaths(): string[] {
 }
 
 /** The folders (inside `root`) of every module reachable by relative imports from the modules in `start`. */
-export function importedFolders(start: string, root: string): string[] {
+function importedFolders(start: string, root: string): string[] {
   const folders = new Set<string>([start]);
   const seen = new Set<string>();
   const queue = fs.readdirSync(start, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts')).map((f) => path.join(start, f));

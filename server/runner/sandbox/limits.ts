@@ -23,7 +23,7 @@ export function prlimitArgs(limits: JobLimits): string[] {
   ];
 }
 
-export const limitMessages = {
+const limitMessages = {
   processes: (l: JobLimits) => `Process limit reached: the job may run at most ${l.processes} processes at once (RUNNER_MAX_PROCESSES); the job was stopped.`,
   memory: (l: JobLimits) => `Memory limit exceeded: the job may use at most ${l.memoryMb} MB (RUNNER_MEMORY_MB); the job was stopped.`,
   cpu: (l: JobLimits) => `CPU time limit exceeded: the job may use at most ${l.cpuSeconds} s of CPU time (RUNNER_CPU_SECONDS); the job was stopped.`,

@@ -48,7 +48,7 @@ export function allowanceRoutes(allowed: readonly string[]): string {
 }
 
 /** An exclusive policy's first route: everything not routed more specifically (its hosts, slirp's DNS) is refused. */
-export const EXCLUSIVE_ROUTE = 'route replace prohibit default\n';
+const EXCLUSIVE_ROUTE = 'route replace prohibit default\n';
 
 /** RUNNER_ALLOWED_HOSTS as IPv4 CIDRs: names resolved now, loopback never (slirp cannot reach it). */
 export async function allowedRanges(hosts: readonly string[]): Promise<string[]> {
@@ -80,7 +80,7 @@ export function hostAddresses(): string[] {
 }
 
 /** The networks of the host's interfaces, as CIDRs of their network address (192.0.2.2/24 → 192.0.2.0/24). */
-export function hostNetworks(): string[] {
+function hostNetworks(): string[] {
   return hostInterfaces().flatMap((i) => (i.cidr ? [networkOf(i.cidr)] : []));
 }
 

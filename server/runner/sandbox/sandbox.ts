@@ -15,7 +15,7 @@ import { describeReadProblem, readProblem } from '../../security/readableBy';
 
 export type SandboxKind = 'bwrap' | 'unshare';
 
-export interface SandboxOptions {
+interface SandboxOptions {
   kind: SandboxKind;
   /** absolute path of bwrap or unshare */
   launcher: string;
@@ -174,7 +174,7 @@ export class LocalSandbox implements Executor {
  * The executor's policy with one job's egress: added to the allowed hosts, or (exclusive) in place
  * of them and of the public internet. A sandbox without a network stays without one.
  */
-export function withEgress(policy: NetworkPolicy, egress: JobEgress | undefined): NetworkPolicy {
+function withEgress(policy: NetworkPolicy, egress: JobEgress | undefined): NetworkPolicy {
   if (!egress || policy.mode !== 'public') return policy;
   if (egress.exclusive) return { mode: 'public', allowedHosts: [...egress.allowHosts], exclusive: true };
   return { ...policy, allowedHosts: [...policy.allowedHosts, ...egress.allowHosts] };

@@ -11,7 +11,7 @@ export const CANCEL_REQUEST = 80_877_102;
 /** PostgreSQL's own bound on a startup packet (MAX_STARTUP_PACKET_LENGTH) */
 export const MAX_STARTUP_BYTES = 10_000;
 
-export type FirstMessage =
+type FirstMessage =
   /** more bytes are needed (never more than MAX_STARTUP_BYTES in all) */
   | { kind: 'incomplete' }
   | { kind: 'ssl'; size: 8 }

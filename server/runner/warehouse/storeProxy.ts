@@ -18,7 +18,7 @@ import { MessageReader, askCleartextPassword, authenticationOk, errorText, fatal
 /** Where the job sees the socket's directory, and the socket's name in it (port 5432 for libpq). */
 export const SANDBOX_STORE_DIR = '/run/store';
 export const STORE_PORT = 5432;
-export const STORE_SOCKET_NAME = `.s.PGSQL.${STORE_PORT}`;
+const STORE_SOCKET_NAME = `.s.PGSQL.${STORE_PORT}`;
 
 /** the client has this long to log in; the upstream as long to let us in (a session then lasts as long as it likes) */
 const LOGIN_TIMEOUT_MS = 15_000;
@@ -34,7 +34,7 @@ export interface StoreUpstream {
   port: number;
 }
 
-export interface StoreProxyOptions {
+interface StoreProxyOptions {
   upstream: StoreUpstream;
   database: string;
   role: string;

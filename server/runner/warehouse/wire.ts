@@ -40,7 +40,7 @@ export function saslInitialResponse(mechanism: string, data: string): Buffer {
 
 export const saslResponse = (data: string): Buffer => message('p', Buffer.from(data, 'utf8'));
 
-export interface TypedMessage {
+interface TypedMessage {
   type: string;
   body: Buffer;
 }

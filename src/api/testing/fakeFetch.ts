@@ -7,7 +7,7 @@ export type FakeReply =
   /** Never answers; rejects with an AbortError when the request's signal aborts. */
   | { readonly hang: true };
 
-export type RecordedCall = {
+type RecordedCall = {
   readonly url: string;
   readonly method: string;
   readonly headers: Headers;
@@ -17,7 +17,7 @@ export type RecordedCall = {
   readonly signal: AbortSignal | undefined;
 };
 
-export type FakeFetch = {
+type FakeFetch = {
   readonly fetch: typeof fetch;
   readonly calls: RecordedCall[];
 };

@@ -15,7 +15,7 @@ export const DATASET_BLOCK_VIEWS = ['chart', 'data', 'link', 'download'] as cons
 export type DatasetBlockView = (typeof DATASET_BLOCK_VIEWS)[number];
 
 /** The component each dataset block kind is written as. */
-export const DATASET_BLOCK_COMPONENT: Readonly<Record<DatasetBlockView, string>> = {
+const DATASET_BLOCK_COMPONENT: Readonly<Record<DatasetBlockView, string>> = {
   chart: 'DatasetChart',
   data: 'DatasetData',
   link: 'DatasetLink',

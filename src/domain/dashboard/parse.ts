@@ -74,7 +74,7 @@ export function parseDashboard(source: string): ParsedNode[] {
 }
 
 /** Where a top-level element or comment sits in the source (end exclusive). */
-export type TopLevelSpan =
+type TopLevelSpan =
   | { readonly kind: 'element'; readonly start: number; readonly end: number; readonly node: ParsedNode }
   | { readonly kind: 'comment'; readonly start: number; readonly end: number };
 

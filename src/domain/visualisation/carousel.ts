@@ -11,7 +11,7 @@ export interface CarouselSlide {
   url: string | null;
 }
 
-export type CarouselResult = { ok: true; slides: CarouselSlide[] } | { ok: false; message: string; detail: string | null };
+type CarouselResult = { ok: true; slides: CarouselSlide[] } | { ok: false; message: string; detail: string | null };
 
 const REQUIRED = ['name', 'url'] as const;
 

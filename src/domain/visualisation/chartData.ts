@@ -74,7 +74,7 @@ export interface ChartModel {
   sizeLabel: string | null;
 }
 
-export type ChartModelResult = { ok: true; model: ChartModel } | { ok: false; message: string; detail: string | null };
+type ChartModelResult = { ok: true; model: ChartModel } | { ok: false; message: string; detail: string | null };
 
 /** A label cut to 50 characters with an ellipsis (the cut keeps surrogate pairs whole). */
 export function truncateLabel(text: string, max: number = CHART_LABEL_MAX): string {

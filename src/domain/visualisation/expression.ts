@@ -19,7 +19,7 @@ export class ExpressionError extends Error {
 }
 
 /** The longest expression text accepted (a post-process is a one-liner). */
-export const EXPRESSION_MAX_LENGTH = 2_000;
+const EXPRESSION_MAX_LENGTH = 2_000;
 /** Steps one evaluation may take: one per tree node visited, plus one per 1,000 characters or items a method reads. */
 export const EXPRESSION_STEP_BUDGET = 10_000;
 /** How deep calls and nested nodes may go. */

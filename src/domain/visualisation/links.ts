@@ -21,7 +21,7 @@ export function safeUrl(text: string | null | undefined): string | null {
   return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
 }
 
-export type LinkResult = { ok: true; href: string } | { ok: false; message: string; detail: string };
+type LinkResult = { ok: true; href: string } | { ok: false; message: string; detail: string };
 
 /**
  * The href of a drill-down link: a dataset alias goes where the page says datasets live; otherwise

@@ -6,7 +6,7 @@ export type ChartType = (typeof CHART_TYPES)[number];
 
 /** Visualisation kinds of spec 002 §3. */
 export const VISUALISATION_KINDS = ['chartjs-chart', 'google-chart', 'handsontable-table', 'html-table', 'html-metric', 'mermaid', 'carousel', 'image'] as const;
-export type VisualisationKind = (typeof VISUALISATION_KINDS)[number];
+type VisualisationKind = (typeof VISUALISATION_KINDS)[number];
 
 export type JsonObject = Record<string, unknown>;
 

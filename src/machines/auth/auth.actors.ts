@@ -10,7 +10,7 @@ import { REL } from '../../domain/relations';
 import type { Workspace } from '../../domain/resources';
 import type { BootstrapInput, BootstrapOutput } from './auth.machine';
 
-export type BootstrapDeps = {
+type BootstrapDeps = {
   readonly client: ApiClient;
   /** Told about an invitation that could not be accepted; sign-in goes on without it. */
   readonly report?: (error: unknown, context: Record<string, unknown>) => void;
@@ -22,7 +22,7 @@ export type BootstrapDeps = {
  * An invitation that fails to be accepted (already used, withdrawn) must not lock the user out of
  * the product, so it is reported and skipped; sign-in-again and cancellation still end the run.
  */
-export function bootstrapActor({ client, report }: BootstrapDeps) {
+function bootstrapActor({ client, report }: BootstrapDeps) {
   return fromPromise<BootstrapOutput, BootstrapInput>(async ({ input, signal }) => {
     const { user } = input;
     if (user === undefined) throw new ApiFailure(UNAUTHORIZED);
@@ -49,7 +49,7 @@ export function bootstrapActor({ client, report }: BootstrapDeps) {
   });
 }
 
-export function reloadWorkspacesActor(client: ApiClient) {
+function reloadWorkspacesActor(client: ApiClient) {
   return fromPromise<readonly Workspace[]>(({ signal }) => listWorkspaces(client, { signal }));
 }
 

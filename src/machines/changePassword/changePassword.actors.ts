@@ -3,7 +3,7 @@ import { requestPasswordReset } from '../../api/changePassword';
 import type { RequestResetInput } from './changePassword.machine';
 
 /** The identity provider's side of the request: its domain, the SPA's client id, the database connection. */
-export type PasswordResetConfig = {
+type PasswordResetConfig = {
   readonly authDomain: string;
   readonly clientId: string;
   readonly connection: string;

@@ -6,7 +6,7 @@ import type { Workspace } from '../../domain/resources';
 import { DASHBOARD_CONTENT, type DashboardEditorInput, type PickerDataset, type SaveContentInput, type SearchDatasetsInput } from './dashboardEditor.machine';
 
 /** How many datasets the picker lists for one search. */
-export const PICKER_PAGE_SIZE = 20;
+const PICKER_PAGE_SIZE = 20;
 
 /** The workspace's datasets for the picker through the search endpoint (an empty query lists the newest); a dataset without an alias is named by its id. */
 async function searchDatasets(client: ApiClient, { workspaceId, q }: SearchDatasetsInput, signal: AbortSignal): Promise<PickerDataset[]> {

@@ -4,7 +4,7 @@
 // never a throw. The svg goes into the element `ref` points at once it is drawn.
 import { useEffect, useId, useRef, useState } from 'react';
 
-export type MermaidState = { status: 'drawing' } | { status: 'drawn'; svg: string } | { status: 'failed'; detail: string };
+type MermaidState = { status: 'drawing' } | { status: 'drawn'; svg: string } | { status: 'failed'; detail: string };
 
 export function useMermaidSvg(text: string, idPrefix: string): { state: MermaidState; ref: React.RefObject<HTMLDivElement> } {
   const id = `${idPrefix}-${useId().replace(/[^a-zA-Z0-9_-]/g, '')}`;

@@ -58,7 +58,7 @@ export function useExportDataset() {
   return useMutation((client: ApiClient, dataset: Dataset) => exportDataset(client, dataset));
 }
 
-export type PreviewRows = { readonly rows: readonly DataRow[] | undefined } | { readonly refused: string };
+type PreviewRows = { readonly rows: readonly DataRow[] | undefined } | { readonly refused: string };
 
 /**
  * The rows a Lab card or a feed's Large card previews, read once the card is in view (one read;

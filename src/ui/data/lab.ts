@@ -33,7 +33,7 @@ export function useDataSources(workspace: HalLike | undefined): Query<{ componen
   );
 }
 
-export type DatasetListing = { readonly datasets: readonly Dataset[]; readonly page: number; readonly totalPages: number; readonly total: number };
+type DatasetListing = { readonly datasets: readonly Dataset[]; readonly page: number; readonly totalPages: number; readonly total: number };
 
 /**
  * The Lab's datasets matching `search`, a page at a time: Load more appends the next page (a

@@ -44,4 +44,4 @@ export function useDeleteFile() {
   return useMutation((client, file: WorkspaceResource) => deleteResource(client, file));
 }
 
-export const LAB_FILES_PAGE = 100;
+const LAB_FILES_PAGE = 100;

@@ -7,9 +7,9 @@ import { useRuntime } from '../runtime';
 // pending flag and its failure in the error catalogue's words, one at a time. A result that
 // arrives after the view has gone is dropped.
 
-export type Outcome<R> = { readonly ok: true; readonly value: R } | { readonly ok: false; readonly error: string };
+type Outcome<R> = { readonly ok: true; readonly value: R } | { readonly ok: false; readonly error: string };
 
-export interface Mutation<A, R> {
+interface Mutation<A, R> {
   readonly pending: boolean;
   /** the last attempt's failure, in the catalogue's words */
   readonly error: string | null;

@@ -8,7 +8,7 @@ import { profileFormMachine, type ProfileSavedEmitted } from '../../machines/pro
 import { machineArea } from './area';
 
 /** The identity provider's own user database: the only accounts whose password the app resets. */
-export const PASSWORD_DATABASE_CONNECTION = 'Username-Password-Authentication';
+const PASSWORD_DATABASE_CONNECTION = 'Username-Password-Authentication';
 
 /** The person's own pages: profile, password and API keys. */
 export const accountMachines = machineArea('account', (effects) => ({

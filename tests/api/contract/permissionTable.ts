@@ -19,7 +19,7 @@ export type Role = 'owner' | 'editor' | 'member' | 'outsider';
 export const ROLES: readonly Role[] = ['owner', 'editor', 'member', 'outsider'];
 
 /** What one role is offered on a kind's own view: its `_links` keys, or the view refused (403/404). */
-export type Expected = ReadonlySet<string> | 'refused';
+type Expected = ReadonlySet<string> | 'refused';
 
 interface Rule {
   /** offered to every role that sees the resource */

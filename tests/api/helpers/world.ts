@@ -29,7 +29,7 @@ export interface Person {
   api: ApiClient;
 }
 
-export const OUTSIDER = { name: 'Oscar Outsider', email: 'outsider@example.com', password: 'outsider-password' } as const;
+const OUTSIDER = { name: 'Oscar Outsider', email: 'outsider@example.com', password: 'outsider-password' } as const;
 
 export async function startWorld(options: TestServerOptions = {}): Promise<World> {
   const server = await startTestServer(options);

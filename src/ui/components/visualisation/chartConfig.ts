@@ -9,7 +9,7 @@ import { cssColour, textOn } from '../../../domain/visualisation/palette';
 const MANY_POINTS = 200;
 
 /** The chart.js type a model is drawn with: area is a filled line, horizontalBar a bar on the y axis. */
-export function chartJsType(model: ChartModel): ChartJsType {
+function chartJsType(model: ChartModel): ChartJsType {
   switch (model.chartType) {
     case 'area': return 'line';
     case 'horizontalBar': return 'bar';
@@ -118,7 +118,7 @@ function datasetsOf(model: ChartModel) {
 const CHAR_PX = 7;
 
 /** A category tick keeps at least this many characters: a common word ('processing', 'Enterprise') whole. */
-export const CATEGORY_LABEL_MIN = 12;
+const CATEGORY_LABEL_MIN = 12;
 
 /**
  * How many characters a category tick may keep (CATEGORY_LABEL_MIN to the model's 50): down the
@@ -195,7 +195,7 @@ function bubbleLabel(model: ChartModel) {
   };
 }
 
-export interface ChartConfigInput {
+interface ChartConfigInput {
   model: ChartModel;
   /** chartjs-chart options from the visualisation JSON (google-chart options are not chart.js's) */
   userOptions: Record<string, unknown>;
