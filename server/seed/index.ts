@@ -9,7 +9,7 @@ import { DEMO_CHANNELS, DEMO_DATASETS, SANDBOX_DATASETS, datasetJson, type DemoD
 import { seedDemoPipelines, storeDemoFiles } from './pipelines';
 import { DEMO_LIST, DEMO_SHOWCASE, type ShowcaseDataset } from './showcase';
 
-export { DEMO_FILES_DIR, DEMO_PIPELINES } from './pipelines';
+export { DEMO_PIPELINES } from './pipelines';
 
 /** The demo's sign-ins (named in the README) and its fixed workspace ids. */
 export const DEMO = {

@@ -1,5 +1,5 @@
-export { describePath, modelPaths, pathOf, unvisitedStates, unwalkedTransitions } from './modelPaths';
-export type { EventCases, ModelPath, ModelPathOptions, ModelStep, ScenarioEvent } from './modelPaths';
+export { modelPaths, pathOf, unvisitedStates, unwalkedTransitions } from './modelPaths';
+export type { EventCases, ModelPath, ModelStep } from './modelPaths';
 export { replayPath } from './replay';
-export type { ActionCall, Invocation, ReplayLog, ReplayOptions, StateAssertion } from './replay';
+export type { ReplayLog } from './replay';
 export { replayTest } from './replayTest';
