@@ -112,11 +112,14 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
     import('@electric-sql/pglite/contrib/fuzzystrmatch'),
   ]);
   const startParams = [...pglite.PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`];
-  const key = inMemory ? templateKey({ pglite: installedVersion('@electric-sql/pglite'), kysely: installedVersion('kysely') }, migrations) : '';
-  const template = inMemory ? await readTemplate(key) : undefined;
+  // Only where a process opens the database again for each run (Stryker, scripts/mutate.ts): the
+  // test suites keep their migrations, since CI's timing tests were tuned to that load (decisions)
+  const templated = inMemory && process.env.MEMORY_DB_TEMPLATE === '1';
+  const key = templated ? templateKey({ pglite: installedVersion('@electric-sql/pglite'), kysely: installedVersion('kysely') }, migrations) : '';
+  const template = templated ? await readTemplate(key) : undefined;
   const pgl = await pglite.PGlite.create(dir, { extensions: { pg_trgm, fuzzystrmatch }, startParams, ...(template && { loadDataDir: template }) });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pglitePool(pgl, pglite) }) });
-  if (inMemory && !template) {
+  if (templated && !template) {
     // the first throw-away database on this machine for these migrations: kept for the next ones
     await migrate(db);
     await saveTemplate(key, await pgl.dumpDataDir('none'));
