@@ -5,7 +5,7 @@ import { useMemoryDatabase } from '../../tests/support/memoryDatabase';
 import type { Principal } from '../http/auth';
 import type { ProfileRow } from '../repositories/profiles';
 import { resolveAccess, RESOURCE_KINDS, type AccessContext, type ResourceKind } from './access';
-import type { Caller } from './caller';
+import { resolveCaller, type Caller } from './caller';
 import { hrefs } from './hrefs';
 
 // What resolveAccess answers each kind of caller, on a memory database (issue 40, item 4): the
@@ -408,6 +408,28 @@ describe('the global plugin catalogue', () => {
     const own = await resolve('globalDataPluginOrDraft', who(EDITOR), ids.ownPlugin);
     expect([own.plugin?.kind, rels(own.links)]).toEqual(['own', sorted([REL.self, REL.updateDataplugin, REL.deleteDataplugin, REL.workspace])]);
     expect(await refusal(resolve('globalDataPluginOrDraft', who(EDITOR), 'extractors/no-such'))).toEqual(notFound('Dataplugin extractors/no-such not found'));
+  });
+});
+
+describe('resolveCaller: who the token acts for, read from the database', () => {
+  const token = (over: Partial<Principal> = {}): Principal => ({ subject: MEMBER, email: 'member@x.org', emailVerified: true, name: 'm', clientId: undefined, kind: 'user', issuedAt: 1_700_000_000, ...over });
+
+  it('a person by the token’s subject, with the workspace the path names and their role there', async () => {
+    const member = await resolveCaller(handle.db, token(), W1);
+    expect(member).toMatchObject({ kind: 'user', profileId: MEMBER, apiKeyId: undefined, profile: { id: MEMBER, email: 'member@x.org' } });
+    expect(member.prefetched).toMatchObject({ id: W1, workspace: { id: W1, name: 'W1' }, role: 'member' });
+    // a workspace the person is no member of: read, without a role
+    expect((await resolveCaller(handle.db, token({ subject: OUTSIDER }), W1)).prefetched).toMatchObject({ id: W1, workspace: { id: W1 }, role: undefined });
+    // no workspace named: none read
+    expect((await resolveCaller(handle.db, token())).prefetched).toBeUndefined();
+    // signed in, never logged in: no profile, and nothing read with it
+    expect(await resolveCaller(handle.db, token({ subject: NOBODY }), W1)).toMatchObject({ kind: 'user', profileId: NOBODY, profile: undefined, prefetched: undefined });
+  });
+
+  it('an API key by its client id, acting for the key’s owner; a key that is gone is refused (401)', async () => {
+    const key = await resolveCaller(handle.db, token({ kind: 'client', subject: 'client-of-member@clients', clientId: 'client-of-member', email: undefined }), W1);
+    expect(key).toMatchObject({ kind: 'client', profileId: MEMBER, apiKeyId: ids.apiKey, profile: { id: MEMBER }, prefetched: { id: W1, role: 'member' } });
+    expect(await refusal(resolveCaller(handle.db, token({ kind: 'client', subject: 'gone@clients', clientId: 'gone', email: undefined })))).toEqual({ status: 401, message: 'The API key of this token no longer exists' });
   });
 });
 

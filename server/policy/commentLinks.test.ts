@@ -50,3 +50,29 @@ describe('the links of a comment, by who looks and whether comments are read-onl
     for (const value of [null, undefined, '', 'false', 'yes', '1']) expect(mayComment('member', value), String(value)).toBe(true);
   });
 });
+
+describe('an initialised comment and a reply', () => {
+  const initialised = { ...comment, message: null };
+
+  it('an initialised comment (no message yet) offers its author, while they may write, the PUT that creates it and nothing else', () => {
+    expect(commentLinks(h, initialised, { role: 'member', profileId: 'author', mayComment: true })).toEqual({ 'update comment': { href: HREF } });
+    expect(commentLinks(h, initialised, { role: 'member', profileId: 'author', mayComment: false })).toEqual({});
+    // not even an owner sees someone else's comment before it is written
+    expect(commentLinks(h, initialised, { role: 'owner', profileId: 'someone', mayComment: true })).toEqual({});
+  });
+
+  it("a top-level comment's replies are the dataset's comments with its id as parentId", () => {
+    const links = commentLinks(h, { ...comment, id: 'c&1' }, { role: 'member', profileId: 'someone', mayComment: true });
+    expect(links.comments).toEqual({ href: 'http://api.test/api/datasets/d1/comments?parentId=c%261' });
+  });
+
+  it('a reply offers no replies of its own and no reply to it: replies go one level deep', () => {
+    expect(commentLinks(h, { ...comment, parent_id: 'c0' }, { role: 'member', profileId: 'author', mayComment: true })).toEqual({
+      self: { href: HREF },
+      history: { href: `${HREF}/history` },
+      'like comment': { href: `${HREF}/like` },
+      'update comment': { href: HREF },
+      'delete comment': { href: HREF },
+    });
+  });
+});

@@ -7,7 +7,7 @@ import { mayRun, requireCurrentToken, resolveCallerWith, verifiedEmail, type Cal
 import { requireOffered } from './guard';
 import { hrefs } from './hrefs';
 import {
-  alertDraftLinks, alertLinks, apiKeyDraftLinks, apiKeyLinks, awaitsVerificationToCreate, canRemoveMember, channelDraftLinks, channelLinks, datasetLinks, pipelineLinks,
+  alertDraftLinks, alertLinks, apiKeyDraftLinks, apiKeyLinks, awaitsVerificationToCreate, canChangeChannel, canDeleteChannel, canRemoveMember, channelDraftLinks, channelLinks, datasetLinks, pipelineLinks,
   datasetMessageLinks, datasetViewer, invitationLinks, memberLinks, notificationLinks, notificationSettingsLinks, profileLinks, rootLinks,
   subscriptionLinks, tagLinks, workspaceDraftLinks,
 } from './links';
@@ -127,6 +127,18 @@ describe('invitations', () => {
     expect(rels(invitationLinks(h, person(), { ...other, status: 'ACCEPTED', invitee_role: 'editor' }, 'owner'))).toEqual(sorted([REL.self, REL.withdrawInvitation, REL.withdrawAdministrator]));
     expect(rels(invitationLinks(h, person(), { ...other, status: 'ACCEPTED', invitee_role: 'owner' }, 'owner'))).toEqual(sorted([REL.self, REL.withdrawInvitation]));
   });
+  it('where withdrawing an accepted invitee’s administration leads', () => {
+    expect(invitationLinks(h, person(), { ...inv, email: 'bob@x.org', status: 'ACCEPTED', invitee_role: 'editor' }, 'editor')).toEqual({
+      [REL.self]: { href: `${A}/invitations/i1` }, [REL.withdrawInvitation]: { href: `${A}/invitations/i1/revoked` },
+      [REL.withdrawAdministrator]: { href: `${A}/invitations/i1/administrator` },
+    });
+  });
+  it('an API key claims no invitation, even when its token carries its owner’s verified address', () => {
+    const key: Caller = { ...apiKey(), principal: principal({ kind: 'client', clientId: 'k1', email: 'ann@x.org', emailVerified: true }) };
+    expect(verifiedEmail(key)).toBeUndefined();
+    expect(invitationLinks(h, key, inv, undefined)).toEqual({});
+    expect(rootLinks(h, key)).not.toHaveProperty(REL.invitations);
+  });
 });
 
 describe('members', () => {
@@ -192,6 +204,36 @@ describe('datasets, alerts, tags and lists', () => {
     expect(channelLinks(h, list, ann)[REL.addWorkspaceScope]).toEqual({ href: `${A}/channels/c1/scope/workspace` });
     expect(channelDraftLinks(h, 'c 3', 'w1')).toEqual({ [REL.createChannel]: { href: `${A}/workspaces/w1/channels/c%203` } });
     expect(channelDraftLinks(h, 'c3', undefined)).toEqual({});
+  });
+  it('where a list’s links lead: the list, its datasets, its scope and its subscription', () => {
+    const c = `${A}/channels/c1`;
+    const ann = { role: 'member' as MemberRole, profileId: 'ann' };
+    expect(channelLinks(h, { id: 'c1', type: 'LIST', scope: 'PROFILE', creator_id: 'ann' }, ann)).toEqual({
+      [REL.self]: { href: c }, [REL.datasets]: { href: `${c}/datasets` }, [REL.updateChannel]: { href: c }, [REL.deleteChannel]: { href: c },
+      [REL.addWorkspaceScope]: { href: `${c}/scope/workspace` }, [REL.addSubscription]: { href: `${c}/subscriptions` },
+    });
+    expect(channelLinks(h, { id: 'c1', type: 'LIST', scope: 'WORKSPACE', creator_id: 'ann' }, { ...ann, subscribed: true })).toEqual({
+      [REL.self]: { href: c }, [REL.datasets]: { href: `${c}/datasets` }, [REL.updateChannel]: { href: c }, [REL.deleteChannel]: { href: c },
+      [REL.withdrawWorkspaceScope]: { href: `${c}/scope/profile` }, [REL.deleteSubscription]: { href: `${c}/subscriptions` },
+    });
+  });
+  it('a source channel is the workspace’s, even when a member is named as its creator: admins rename it, nobody deletes it', () => {
+    const source = { id: 'c2', type: 'SOURCE', scope: 'WORKSPACE', creator_id: 'ann' };
+    const ann = { role: 'member' as MemberRole, profileId: 'ann' };
+    expect(canChangeChannel(source, ann)).toBe(false);
+    expect(canDeleteChannel(source, ann)).toBe(false);
+    expect(rels(channelLinks(h, source, ann))).toEqual(sorted([REL.self, REL.datasets, REL.addSubscription]));
+    expect(canChangeChannel(source, { role: 'editor', profileId: 'bob' })).toBe(true);
+    expect(canDeleteChannel(source, { role: 'owner', profileId: 'bob' })).toBe(false);
+    // a list, by contrast: its creator and the admins change and delete it, another member neither
+    const list = { id: 'c1', type: 'LIST', scope: 'WORKSPACE', creator_id: 'ann' };
+    expect([canChangeChannel(list, ann), canDeleteChannel(list, ann)]).toEqual([true, true]);
+    expect([canChangeChannel(list, { role: 'owner', profileId: 'bob' }), canDeleteChannel(list, { role: 'owner', profileId: 'bob' })]).toEqual([true, true]);
+    expect([canChangeChannel(list, { role: 'member', profileId: 'bob' }), canDeleteChannel(list, { role: 'member', profileId: 'bob' })]).toEqual([false, false]);
+  });
+  it('a watched dataset is unwatched at its subscriptions', () => {
+    const watcher = datasetViewer('member', { liked: false, subscription_type: 'ALL' });
+    expect(datasetLinks(h, d, watcher)[REL.deleteSubscription]).toEqual({ href: `${A}/datasets/d1/subscriptions` });
   });
 });
 

@@ -3,6 +3,7 @@ import { componentNameProblem } from '../../src/domain/settingEnv';
 import type { Db } from '../db/database';
 import type { DataComponentsTable } from '../db/schema';
 import { isUniqueViolation, newId } from './ids';
+import { ownValue } from '../../src/domain/ownValue';
 
 export type DataComponentRow = Selectable<DataComponentsTable>;
 
@@ -34,7 +35,7 @@ export function parsePluginReference(entry: string): PluginReference | undefined
   if (!match) return undefined;
   const plural = match[1]!.toLowerCase();
   // own keys only: `constructor/x` must not find Object.prototype's
-  const type = (Object.hasOwn(PLURALS, plural) ? PLURALS[plural] : undefined) ?? PLUGIN_TYPES.find((t) => t === match[1]);
+  const type = ownValue(PLURALS, plural) ?? PLUGIN_TYPES.find((t) => t === match[1]);
   if (!type) return undefined;
   return { pluginType: type, pluginName: match[2]!, variant: match[3] ?? null };
 }

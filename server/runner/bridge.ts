@@ -17,6 +17,7 @@ import { ensureStoreRole } from '../stores/storeRole';
 import { requireStoreRoom, storeMaxMb } from '../stores/storeSize';
 import { tableShapeOf, type TableShape } from '../stores/tableShape';
 import { FrameReader, type Frame } from './bridgeFrames';
+import { ownValue } from '../../src/domain/ownValue';
 
 // A job's processes reach the server's database only through this bridge: a Unix socket per
 // runner, a secret token per job, and a few operations scoped to that job — its pipeline's
@@ -252,7 +253,7 @@ export class RunnerBridge {
       case 'catalog.save': {
         // what an extractor's discovery listed, kept for the pipeline editor (pipelineStreams.ts)
         const component = requireText(request.component, 'component');
-        const key = job.catalogKeys && Object.hasOwn(job.catalogKeys, component) ? job.catalogKeys[component] : undefined;
+        const key = job.catalogKeys && ownValue(job.catalogKeys, component);
         if (key === undefined) throw new Error(`this job does not discover the streams of ${component}`);
         const read = catalogStreams(request.catalog);
         if (!read.ok) throw new Error(read.message);

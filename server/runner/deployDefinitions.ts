@@ -9,6 +9,7 @@ import { parsePluginReference } from '../repositories/dataComponents';
 import { pipelineWriteBody, propertiesRecord, type PipelineWriteBody } from '../services/savePipeline';
 import { MELTANO_FILE } from './meltanoPlugins';
 import { checkRepositoryPath, overlayFileOf, parseWorkspaceConfig, PATH_KEYS, WORKSPACE_FILE, type PathKind, type WorkspaceConfig } from './workspaceConfig';
+import { ownValue } from '../../src/domain/ownValue';
 
 // A deployed repository's definitions in Matatika's formats (pipelines/v0.1, datasets/v0.2,
 // channels/v0.1, datastores/v0.1), read from the paths its workspace.yml names (workspaceConfig.ts)
@@ -242,7 +243,7 @@ export function parseDataStoreDefinition(file: string, document: unknown): { def
   if (!given.success) return { problems: given.error.issues.map((issue) => ({ file, field: ['properties', ...issue.path.map((p) => shown(String(p)))].join('.'), message: issue.message })), notes };
   const properties: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(given.data)) {
-    const ours = Object.hasOwn(POSTGRES_STORE_KEYS, key) ? POSTGRES_STORE_KEYS[key]! : undefined;
+    const ours = ownValue(POSTGRES_STORE_KEYS, key);
     if (ours === undefined) notes.push(`${file}: properties.${shown(key)} is ignored: not a setting of a PostgreSQL store here.`);
     else if (value !== null) properties[ours] = value;
   }

@@ -2,6 +2,7 @@ import { DISCOVERY_SECTIONS, readDiscovery, type DiscoveredPlugin } from '../../
 import type { PluginType } from '../../src/domain/resources';
 import { propertiesRecord } from '../services/savePipeline';
 import type { FieldProblem } from './deployDefinitions';
+import { ownValue } from '../../src/domain/ownValue';
 
 // The plugins of a deployed repository's meltano.yml: each entry becomes a data component of the
 // workspace, named as in the file (the names a pipeline's data_components use). An entry without
@@ -51,9 +52,9 @@ export function parseMeltanoPlugins(document: unknown): { plugins: RepositoryPlu
   for (const section of Object.keys(sections)) {
     const list = sections[section];
     if (list === null || list === undefined) continue;
-    const pluginType = Object.hasOwn(DISCOVERY_SECTIONS, section) ? DISCOVERY_SECTIONS[section] : undefined;
+    const pluginType = ownValue(DISCOVERY_SECTIONS, section);
     if (!pluginType) {
-      notes.push(`${file}: plugins.${shown(section)} is ignored: ${(Object.hasOwn(NOT_MODELLED, section) ? NOT_MODELLED[section] : undefined) ?? 'not a kind of plugin this server knows'}.`);
+      notes.push(`${file}: plugins.${shown(section)} is ignored: ${ownValue(NOT_MODELLED, section) ?? 'not a kind of plugin this server knows'}.`);
       continue;
     }
     if (!Array.isArray(list)) {

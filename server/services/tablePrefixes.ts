@@ -3,6 +3,7 @@ import type { DataComponentRow } from '../repositories/dataComponents';
 import { componentRule } from '../repositories/pipelineFacts';
 import type { PipelineRow } from '../repositories/pipelines';
 import { knownStreams, tablesInCommon } from './extractorStreams';
+import { ownValue } from '../../src/domain/ownValue';
 
 // The save rule of a pipeline's table prefixes (src/domain/tableNamespace.ts, docs/decisions.md
 // "Table prefixes"): which loaders take one, the one a pipeline gets, and the errors of a save.
@@ -45,7 +46,7 @@ function pipelineStreams(extractors: readonly DataComponentRow[], properties: Re
   return extractors.flatMap((c) =>
     knownStreams({ name: c.plugin_name, variant: c.variant }, (setting) => {
       const key = `${c.name}.${setting}`;
-      return Object.hasOwn(properties, key) ? properties[key] : Object.hasOwn(c.properties, setting) ? c.properties[setting] : undefined;
+      return Object.hasOwn(properties, key) ? properties[key] : ownValue(c.properties, setting);
     }),
   );
 }

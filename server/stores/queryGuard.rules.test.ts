@@ -1,3 +1,4 @@
+import { parse } from 'libpg-query';
 import { describe, expect, it } from 'vitest';
 import { checkQuery, statementText } from './queryGuard';
 import { refusalOf } from './queryRefusal.fixture';
@@ -30,6 +31,8 @@ describe('the functions a dataset query may call', () => {
   it('refuses an allowed name under any other schema, or with two qualifiers', async () => {
     expect(await refusalOf('SELECT public.count(1)')).toBe('The function public.count is not allowed in a dataset query');
     expect(await refusalOf('SELECT a.pg_catalog.count(1)')).toBe('The function a.pg_catalog.count is not allowed in a dataset query');
+    // pg_catalog first is not enough: only pg_catalog.<function> is the parser's own qualification
+    expect(await refusalOf('SELECT pg_catalog.a.count(1)')).toBe('The function pg_catalog.a.count is not allowed in a dataset query');
     expect(await refusalOf('SELECT pg_catalog.pg_sleep(1)')).toBe('The function pg_catalog.pg_sleep is not allowed in a dataset query');
   });
 });
@@ -137,9 +140,27 @@ describe('the shape of the text', () => {
     expect(await refusalOf(nested(100))).toBe('The query is nested too deeply');
   });
 
+  it('reads a tree nested exactly 200 levels deep, and refuses one nested deeper', async () => {
+    // Levels below the statement's node: SelectStmt 1, targetList 2, its item 3, ResTarget 4, val 5;
+    // each ARRAY[ three (A_ArrayExpr, elements, the element); the constant 1 three (A_Const, ival,
+    // its number). So n arrays reach 3n + 8: 64 arrays are 200 levels, 65 are 203.
+    const nested = (depth: number) => `SELECT ${'ARRAY['.repeat(depth)}1${']'.repeat(depth)}`;
+    expect(await treeDepth(nested(64))).toBe(200);
+    expect(await treeDepth(nested(65))).toBe(203);
+    await expect(checkQuery(nested(64))).resolves.toEqual({ text: nested(64), tables: [] });
+    expect(await refusalOf(nested(65))).toBe('The query is nested too deeply');
+  });
+
   it('statementText cuts by bytes and trims; without a length it runs to the end', () => {
     expect(statementText('  SELECT 1  ')).toBe('SELECT 1');
     expect(statementText('é; SELECT 1', 3)).toBe('SELECT 1');
     expect(statementText('é; SELECT 1; x', 3, 9)).toBe('SELECT 1');
   });
 });
+
+/** How many objects and lists enclose the deepest value of the query's statement node (its own fields are at 1). */
+async function treeDepth(query: string): Promise<number> {
+  const { stmts } = (await parse(query)) as { stmts: { stmt: unknown }[] };
+  const below = (node: unknown): number => (typeof node === 'object' && node !== null ? 1 + Math.max(0, ...Object.values(node).map(below)) : 0);
+  return below(stmts[0]?.stmt);
+}

@@ -8,6 +8,7 @@ import { chartTypeOf, CHART_TYPES, VISUALISATION_KINDS, type ChartType } from '.
 import { parseMetadata, type Rgb } from './visualisation/metadata';
 import { colourAt, DEFAULT_PALETTE } from './visualisation/palette';
 import { defaultLabel, keyOfName, nameOfKey, suggestColumns, type BuilderSource } from './chartBuilderColumns';
+import { ownValue } from './ownValue';
 
 /** What the builder makes: the spec's chart.js chart types, an html-table and an html-metric. */
 export const BUILDER_KINDS = [...CHART_TYPES, 'table', 'metric'] as const;
@@ -69,7 +70,6 @@ const TABLE_KEY = 'html-table';
 const METRIC_KEY = 'html-metric';
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
-const own = (source: Record<string, unknown>, key: string): unknown => (Object.hasOwn(source, key) ? source[key] : undefined);
 /** A copy without one key; fromEntries defines keys, so a '__proto__' key stays plain data. */
 const withoutKey = (source: Record<string, unknown>, key: string): Record<string, unknown> => Object.fromEntries(Object.entries(source).filter(([k]) => k !== key));
 
@@ -93,7 +93,7 @@ const kindKeyOf = (kind: BuilderKind): string => (kind === 'table' ? TABLE_KEY :
 
 /** A label as parseMetadata reads it: text, or a number or boolean as text. */
 function labelOf(entry: Record<string, unknown>): string | null {
-  const label = own(entry, 'label');
+  const label = ownValue(entry, 'label');
   return typeof label === 'string' ? label : typeof label === 'number' || typeof label === 'boolean' ? String(label) : null;
 }
 
@@ -107,20 +107,20 @@ function readKind(text: string): { ok: true; kind: BuilderKind | null } | { ok: 
   if (kinds.length === 0) return Object.keys(json).length === 0 ? { ok: true, kind: null } : { ok: false, problem: 'The visualisation names no kind the builder knows (chartjs-chart, html-table, html-metric).' };
   if (kinds.length > 1) return { ok: false, problem: `The visualisation names several kinds (${kinds.join(', ')}).` };
   const key = kinds[0] ?? '';
-  const body = own(json, key);
+  const body = ownValue(json, key);
   if (!isObject(body)) return { ok: false, problem: `The visualisation's ${key} is not a JSON object.` };
   if (key === TABLE_KEY) return { ok: true, kind: 'table' };
   if (key === METRIC_KEY) return { ok: true, kind: 'metric' };
   if (key !== CHART_KEY) return { ok: false, problem: `The builder makes chart.js charts, tables and metrics; a ${key} is edited as JSON.` };
-  const name = own(body, 'chartType');
+  const name = ownValue(body, 'chartType');
   const chartType = typeof name === 'string' ? chartTypeOf(name) : null;
   if (chartType === null) return { ok: false, problem: `The chartType ${JSON.stringify(name) ?? 'undefined'} is not one of ${CHART_TYPES.join(', ')}.` };
   return { ok: true, kind: chartType };
 }
 
 function rawEntries(metadata: unknown, list: 'columns' | 'aggregates'): Record<string, unknown>[] {
-  const table = isObject(metadata) ? own(metadata, 'related_table') : undefined;
-  const entries = isObject(table) ? own(table, list) : undefined;
+  const table = isObject(metadata) ? ownValue(metadata, 'related_table') : undefined;
+  const entries = isObject(table) ? ownValue(table, list) : undefined;
   return Array.isArray(entries) ? entries.filter(isObject) : [];
 }
 
@@ -133,7 +133,7 @@ export function readChartBuilder(texts: BuilderTexts): BuilderRead {
   const parsed = result.ok ? parseJson(texts.metadata) : { ok: true as const, value: {} };
   if (!parsed.ok) return { ok: false, problem: `The metadata ${parsed.problem}.` };
   // parseMetadata checked the shape: every entry is an object with a name
-  const columns = (list: 'columns' | 'aggregates') => rawEntries(parsed.value, list).map((entry) => ({ name: String(own(entry, 'name')), label: labelOf(entry) }));
+  const columns = (list: 'columns' | 'aggregates') => rawEntries(parsed.value, list).map((entry) => ({ name: String(ownValue(entry, 'name')), label: labelOf(entry) }));
   return {
     ok: true,
     state: {
@@ -156,7 +156,7 @@ function writeVisualisation(text: string, kind: BuilderKind): string {
   const json = text.trim() === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
   const key = kindKeyOf(kind);
   const oldKey = Object.keys(json).find((k) => (VISUALISATION_KINDS as readonly string[]).includes(k));
-  const body = oldKey === key ? (own(json, key) as Record<string, unknown>) : {};
+  const body = oldKey === key ? (ownValue(json, key) as Record<string, unknown>) : {};
   const newBody = key === CHART_KEY ? { ...body, chartType: kind } : body;
   // the kind keeps its place among the user's other keys; fromEntries defines keys ('__proto__' stays data)
   const entries = Object.entries(json).map(([k, v]): [string, unknown] => (k === oldKey ? [key, newBody] : [k, v]));
@@ -168,7 +168,7 @@ function writeVisualisation(text: string, kind: BuilderKind): string {
 function writeEntries(originals: Record<string, unknown>[], columns: readonly BuilderColumn[]): Record<string, unknown>[] {
   const used = new Set<number>();
   return columns.map((column) => {
-    const index = originals.findIndex((entry, i) => !used.has(i) && String(own(entry, 'name')) === column.name);
+    const index = originals.findIndex((entry, i) => !used.has(i) && String(ownValue(entry, 'name')) === column.name);
     used.add(index);
     const original = originals[index];
     if (original === undefined) return column.label === null ? { name: column.name } : { name: column.name, label: column.label };
@@ -179,7 +179,7 @@ function writeEntries(originals: Record<string, unknown>[], columns: readonly Bu
 
 function writeMetadata(text: string, read: ChartBuilderState, state: ChartBuilderState): string {
   const json = text.trim() === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
-  const table = own(json, 'related_table');
+  const table = ownValue(json, 'related_table');
   const related = isObject(table) ? table : {};
   const nextTable = {
     ...related,

@@ -5,6 +5,7 @@ import { rawDataRows } from './datasetEditor';
 import type { DatasetPreview } from './resources';
 import { toNumber } from './visualisation/chartData';
 import { tableColumns } from './visualisation/table';
+import { ownValue } from './ownValue';
 
 /** The preview's columns and rows the builder picks from. */
 export interface BuilderSource {
@@ -34,7 +35,7 @@ export function numericColumns(source: BuilderSource): Set<string> {
   const sample = source.rows.slice(0, SAMPLE_ROWS);
   return new Set(
     source.columns.filter((column) => {
-      const values = sample.map((row) => (Object.hasOwn(row, column) ? row[column] : undefined)).filter((value) => value !== null && value !== undefined && value !== '');
+      const values = sample.map((row) => ownValue(row, column)).filter((value) => value !== null && value !== undefined && value !== '');
       return values.length > 0 && values.every((value) => toNumber(value) !== null);
     }),
   );

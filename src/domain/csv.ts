@@ -1,5 +1,7 @@
 // CSV as RFC 4180 writes it, for a dataset's data downloaded by people who open it in a spreadsheet.
 
+import { ownValue } from './ownValue';
+
 const NEEDS_QUOTES = /[",\r\n]/;
 // A text cell starting like a formula would be run by a spreadsheet (OWASP "CSV injection").
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -25,7 +27,7 @@ export function csvLine(values: readonly unknown[]): string {
 
 /** One row's line under `columns` (a missing value is an empty cell). */
 export function csvRow(columns: readonly string[], row: Record<string, unknown>): string {
-  return csvLine(columns.map((c) => (Object.hasOwn(row, c) ? row[c] : undefined)));
+  return csvLine(columns.map((c) => ownValue(row, c)));
 }
 
 /** A header line, then one line per row. */

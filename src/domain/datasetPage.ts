@@ -4,6 +4,7 @@ import { hasLink, type HalLike } from './hal';
 import { REL } from './relations';
 import type { Dataset } from './resources';
 import { parseVisualisation } from './visualisation/spec';
+import { ownValue } from './ownValue';
 
 // The dataset page's rules (spec 002 §2 "Dataset page" and "Dataset action bar", §4, §7):
 // which actions and tabs a workspace shows, where a share goes, what Export downloads, and the
@@ -214,7 +215,7 @@ export function datasetSource(dataset: { readonly _embedded?: unknown }): Datase
   const source: unknown = (embedded as Record<string, unknown>).source;
   if (typeof source !== 'object' || source === null) return undefined;
   const text = (key: string): string | undefined => {
-    const value: unknown = Object.hasOwn(source, key) ? (source as Record<string, unknown>)[key] : undefined;
+    const value: unknown = ownValue(source as Record<string, unknown>, key);
     return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
   };
   const name = text('name');

@@ -1,5 +1,6 @@
 import type { Notification } from './resources';
 import { pathTo } from './routes';
+import { ownValue } from './ownValue';
 
 // The notifications inbox's rules (spec 002 §2 'Notifications inbox').
 
@@ -24,7 +25,7 @@ const TYPE_LABELS: Record<string, string> = {
 
 /** Other types read 'Activity' (spec 002 §2). */
 // Own keys only: a type named like an Object.prototype member ('valueOf') is just another unknown type.
-export const typeLabel = (type: string): string => (Object.hasOwn(TYPE_LABELS, type) ? TYPE_LABELS[type] : undefined) ?? 'Activity';
+export const typeLabel = (type: string): string => ownValue(TYPE_LABELS, type) ?? 'Activity';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 

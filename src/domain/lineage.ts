@@ -15,6 +15,8 @@
 // - `SELECT *` and `t.*` expand through the known columns of each table; over a table whose
 //   columns are unknown the output keeps one column named '*' reading `table.*`.
 
+import { ownValue } from './ownValue';
+
 export type LineageKind = 'direct' | 'transformation' | 'aggregation';
 
 export const LINEAGE_KINDS: readonly LineageKind[] = ['direct', 'transformation', 'aggregation'];
@@ -635,7 +637,7 @@ class Walk {
 
 function xmlName(op: string | undefined): string | undefined {
   const names: Record<string, string> = { IS_XMLCONCAT: 'xmlconcat', IS_XMLELEMENT: 'xmlelement', IS_XMLFOREST: 'xmlforest', IS_XMLPARSE: 'xmlparse', IS_XMLPI: 'xmlpi', IS_XMLROOT: 'xmlroot', IS_XMLSERIALIZE: 'xmlserialize', IS_DOCUMENT: '?column?' };
-  return op !== undefined && Object.hasOwn(names, op) ? names[op] : undefined;
+  return op === undefined ? undefined : ownValue(names, op);
 }
 
 /** A column of a relation's unknown columns: its one open table's, else unplaced. */

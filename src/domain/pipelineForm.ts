@@ -1,6 +1,7 @@
 import { hasLink, type HalLike } from './hal';
 import { defaultActions, type ScriptComponent } from './pipelineScript';
 import { REL } from './relations';
+import { ownValue } from './ownValue';
 
 // The pipeline form's rules (spec 001 §4 'Saving a pipeline', §5 'Pipeline form', §8). Pure:
 // the machine keeps the values, these decide what they mean.
@@ -187,7 +188,7 @@ const PLURAL: Readonly<Record<string, string>> = {
 
 /** A plugin added from the New tab: `{plural type}/{name}[--variant]`, the form of a component's dataPlugin. */
 export function newComponentRef(plugin: { readonly pluginType: string; readonly name: string; readonly variant?: string | null | undefined }): string {
-  const type = Object.hasOwn(PLURAL, plugin.pluginType) ? PLURAL[plugin.pluginType]! : `${plugin.pluginType.toLowerCase()}s`;
+  const type = ownValue(PLURAL, plugin.pluginType) ?? `${plugin.pluginType.toLowerCase()}s`;
   const variant = typeof plugin.variant === 'string' && plugin.variant !== '' ? `--${plugin.variant}` : '';
   return `${type}/${plugin.name}${variant}`;
 }

@@ -3,6 +3,7 @@ import { DEPLOY_TRIGGER } from './pipelineConstants';
 import { envValue, isSystemVariable, settingEnvName, settingsEnv, splitPropertyKey } from './settingEnv';
 import { selectRulesOf } from './streamSelection';
 import { isValidEmail } from './validation';
+import { ownValue } from './ownValue';
 
 // The server's rules for saving a pipeline (spec 001 §3, §5, §7): field errors named `name`,
 // `schedule`, `triggeredBy.{i}`, `dataComponents` or `properties.{component}.{setting}`. Type rules
@@ -123,9 +124,9 @@ export function missingRequiredSettings(components: readonly ComponentRule[], pi
     for (const setting of component.settings) {
       if (!isRequiredSetting(setting)) continue;
       const key = `${component.name}.${setting.name}`;
-      const pipelineValue = Object.hasOwn(pipelineProperties, key) ? pipelineProperties[key] : undefined;
-      const ownValue = Object.hasOwn(component.properties, setting.name) ? component.properties[setting.name] : undefined;
-      if (isBlankValue(pipelineValue) && isBlankValue(ownValue)) missing.push({ component: component.name, setting: setting.name, label: setting.label ?? setting.name });
+      const pipelineValue = ownValue(pipelineProperties, key);
+      const componentValue = ownValue(component.properties, setting.name);
+      if (isBlankValue(pipelineValue) && isBlankValue(componentValue)) missing.push({ component: component.name, setting: setting.name, label: setting.label ?? setting.name });
     }
   }
   return missing;

@@ -3,6 +3,8 @@
 // upper-cased and joined by '_' — `tap-github` + `start_date` → `TAP_GITHUB_START_DATE`,
 // `batch_config.encoding.format` → `…_BATCH_CONFIG_ENCODING_FORMAT`. A setting's explicit `env` wins.
 
+import { ownValue } from './ownValue';
+
 interface SettingDefinition {
   name: string;
   env?: string | null | undefined;
@@ -139,7 +141,7 @@ export function settingsEnv(
   };
 
   for (const component of names) {
-    const own = Object.hasOwn(componentProperties, component) ? componentProperties[component] : undefined;
+    const own = ownValue(componentProperties, component);
     for (const [setting, value] of Object.entries(own ?? {})) put(`${component}.${setting}`, component, setting, value);
   }
   for (const [key, value] of Object.entries(pipelineProperties)) {

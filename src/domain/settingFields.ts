@@ -1,5 +1,6 @@
 import { isRequiredSetting } from './pipelineRules';
 import type { Setting } from './resources';
+import { ownValue } from './ownValue';
 
 // Plugin setting editors (spec 001 §5 'Plugin settings'): which editor a setting gets, when it is
 // required, and the texts the editors show, word for word. Values live in the pipeline's
@@ -45,7 +46,7 @@ const BY_KIND: Readonly<Record<string, SettingEditor>> = {
 export function editorOf(setting: Pick<Setting, 'kind' | 'sensitive' | 'hidden'>): SettingEditor {
   if (setting.hidden === true) return 'hidden';
   const kind = typeof setting.kind === 'string' ? setting.kind.toUpperCase() : 'STRING';
-  const editor = Object.hasOwn(BY_KIND, kind) ? BY_KIND[kind]! : 'text';
+  const editor = ownValue(BY_KIND, kind) ?? 'text';
   return setting.sensitive === true && (editor === 'text' || editor === 'email') ? 'password' : editor;
 }
 

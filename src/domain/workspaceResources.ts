@@ -4,6 +4,8 @@
 // and a segment of a URL, so it is refused unless it is plain. Pure: the server validates and serves
 // with these rules, the SPA builds the download's address and file name with the same ones.
 
+import { ownValue } from './ownValue';
+
 export const RESOURCE_LIMITS = {
   /** the whole path, in characters */
   pathLength: 255,
@@ -124,7 +126,7 @@ export function recordedContentType(declared: string | null | undefined, path: s
   if (type !== undefined && type !== 'application/octet-stream') return type;
   const extension = resourceFileName(path).split('.').pop()?.toLowerCase() ?? '';
   // own keys only: a file named `x.constructor` must not find Object.prototype's
-  return (Object.hasOwn(BY_EXTENSION, extension) ? BY_EXTENSION[extension] : undefined) ?? 'application/octet-stream';
+  return ownValue(BY_EXTENSION, extension) ?? 'application/octet-stream';
 }
 
 /**

@@ -2,6 +2,7 @@
 // aggregates), read defensively, and how a column's value is found in a data row.
 import { compileExpression, ExpressionError, type CompiledExpression } from './expression';
 import { METADATA_NOT_WELL_FORMED, METADATA_UNPARSEABLE } from './messages';
+import { ownValue } from '../ownValue';
 
 /** A drill-down link: to another dataset by alias, or to an address. */
 export interface MetadataLink {
@@ -46,10 +47,9 @@ const DETAIL_MAX = 500;
 class Malformed extends Error {}
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
-const own = (source: Record<string, unknown>, key: string): unknown => (Object.hasOwn(source, key) ? source[key] : undefined);
 
 function optionalString(source: Record<string, unknown>, key: string, where: string): string | null {
-  const value = own(source, key);
+  const value = ownValue(source, key);
   if (value === undefined || value === null) return null;
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
@@ -95,7 +95,7 @@ function readColumns(value: unknown, where: string): MetadataColumn[] {
       description: optionalString(item, 'description', at),
       type: optionalString(item, 'type', at),
       yaxis: optionalString(item, 'yaxis', at),
-      links: readLinks(own(item, 'links'), at),
+      links: readLinks(ownValue(item, 'links'), at),
       postProcess: readPostProcess(item, at),
     };
   });
@@ -124,7 +124,7 @@ export function parseMetadata(text: string | null | undefined): MetadataResult {
   }
   try {
     if (!isObject(json)) throw new Malformed('metadata must be an object');
-    const table = own(json, 'related_table');
+    const table = ownValue(json, 'related_table');
     if (table !== undefined && table !== null && !isObject(table)) throw new Malformed('related_table must be an object');
     const related = isObject(table) ? table : {};
     return {
@@ -132,10 +132,10 @@ export function parseMetadata(text: string | null | undefined): MetadataResult {
       metadata: {
         name: optionalString(json, 'name', 'metadata'),
         label: optionalString(json, 'label', 'metadata'),
-        links: readLinks(own(json, 'links'), 'metadata'),
-        palette: readPalette(own(json, 'palette')),
-        columns: readColumns(own(related, 'columns'), 'related_table.columns'),
-        aggregates: readColumns(own(related, 'aggregates'), 'related_table.aggregates'),
+        links: readLinks(ownValue(json, 'links'), 'metadata'),
+        palette: readPalette(ownValue(json, 'palette')),
+        columns: readColumns(ownValue(related, 'columns'), 'related_table.columns'),
+        aggregates: readColumns(ownValue(related, 'aggregates'), 'related_table.aggregates'),
       },
     };
   } catch (error) {
@@ -156,7 +156,7 @@ export function rawColumnValue(row: Readonly<Record<string, unknown>>, metadataN
     const qualified = `${metadataName}.${column}`;
     if (Object.hasOwn(row, qualified)) return row[qualified];
   }
-  return Object.hasOwn(row, column) ? row[column] : undefined;
+  return ownValue(row, column);
 }
 
 /** The row key a column is read from (for table headers), or null when the row has neither. */

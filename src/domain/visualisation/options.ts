@@ -1,6 +1,8 @@
 // Chart options written in a dataset's visualisation JSON, merged into ours without letting JSON
 // keys reach a prototype.
 
+import { ownValue } from '../ownValue';
+
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype', '__defineGetter__', '__defineSetter__', '__lookupGetter__', '__lookupSetter__']);
 const MAX_DEPTH = 20;
 
@@ -94,7 +96,7 @@ export function mergeOptions(base: Record<string, unknown>, overrides: unknown):
   const merge = (a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> => {
     const out: Record<string, unknown> = { ...a };
     for (const key of Object.keys(b)) {
-      const left = Object.hasOwn(a, key) ? a[key] : undefined;
+      const left = ownValue(a, key);
       const right = b[key];
       // our callbacks stay: JSON cannot hold a function, and a string in its place would throw on hover
       if (typeof left === 'function') continue;

@@ -1,5 +1,7 @@
 // What a dataset's visualisation JSON asks for: which kind, which chart type, which options.
 
+import { ownValue } from '../ownValue';
+
 /** Chart types of spec 002 §3, and bubble (Matatika's chartjs-chart chart types, issue 19). */
 export const CHART_TYPES = ['bar', 'line', 'area', 'scatter', 'bubble', 'pie', 'doughnut', 'treemap', 'horizontalBar'] as const;
 export type ChartType = (typeof CHART_TYPES)[number];
@@ -23,12 +25,12 @@ function isObject(value: unknown): value is JsonObject {
 }
 
 function ownObject(source: JsonObject, key: string): JsonObject {
-  const value = Object.hasOwn(source, key) ? source[key] : undefined;
+  const value = ownValue(source, key);
   return isObject(value) ? value : {};
 }
 
 function ownString(source: JsonObject, key: string): string | null {
-  const value = Object.hasOwn(source, key) ? source[key] : undefined;
+  const value = ownValue(source, key);
   return typeof value === 'string' ? value : null;
 }
 
@@ -66,10 +68,10 @@ const GOOGLE_CHART_TYPES: Record<string, ChartType> = {
 export function googleChartTypeOf(name: string | null, options: JsonObject): ChartType | null {
   if (name === null) return null;
   const key = name.trim().toLowerCase().replace(/[-_\s]/g, '');
-  const mapped = Object.hasOwn(GOOGLE_CHART_TYPES, key) ? GOOGLE_CHART_TYPES[key] : chartTypeOf(name);
+  const mapped = ownValue(GOOGLE_CHART_TYPES, key) ?? chartTypeOf(name);
   if (!mapped) return null;
   if (mapped === 'bar' && ownString(options, 'bars') === 'horizontal') return 'horizontalBar';
-  const pieHole = Object.hasOwn(options, 'pieHole') ? options.pieHole : undefined;
+  const pieHole = ownValue(options, 'pieHole');
   if (mapped === 'pie' && typeof pieHole === 'number' && pieHole > 0) return 'doughnut';
   return mapped;
 }
