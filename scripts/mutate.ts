@@ -7,8 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const args = process.argv.slice(2);
-// each mutant opens the memory database again: from a migrated template (server/db/memoryTemplate.ts)
-const env: NodeJS.ProcessEnv = { ...process.env, MEMORY_DB_TEMPLATE: '1' };
+const env: NodeJS.ProcessEnv = { ...process.env };
 const at = args.findIndex((arg) => arg === '--mutate' || arg === '-m' || arg.startsWith('--mutate='));
 if (at >= 0) {
   const arg = args[at] ?? '';

@@ -9,15 +9,15 @@ import { login, startWorld, type World } from './helpers/world';
 
 // Issue 36, "The embedded database never stalls the server": a stranger (self-serve, a workspace of
 // their own) runs the worst statement they can write — a 20,000 × 20,000 cross join — as a preview
-// and as a CSV export, while the demo workspace's owner reads their workspace and its feed. Each of
-// the owner's reads answers in its usual time, and the stranger's statement ends at its deadline
-// with the time limit's error. On PGlite this needs the stores' worker thread
+// and as a CSV export, while the demo workspace's owner reads their workspace and its feed. The
+// owner's reads are answered while the statement runs, and the statement ends at its deadline with
+// the time limit's error. On PGlite this needs the stores' worker thread
 // (server/db/storeWorkerPool.ts); on PostgreSQL statement_timeout does it.
 
 const LIMIT_MS = 1_500;
 const CROSS_JOIN = 'SELECT count(*) AS n FROM generate_series(1, 20000) a, generate_series(1, 20000) b';
-/** what the median of the owner's reads must stay under (expectFastReads) */
-const OWNER_READ_MS = 200;
+/** how many of the owner's reads must be answered while the stranger's statement still runs */
+const READS_DURING = 4;
 
 let world: World;
 let strangerWorkspace: string;
@@ -41,19 +41,26 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => world?.close());
 
-/** The owner's reads, timed one after another (a short pause between) until `attack` settles. */
-async function ownerReadsDuring(attack: Promise<unknown>): Promise<{ path: string; ms: number }[]> {
+interface Read {
+  path: string;
+  ms: number;
+  /** answered before the stranger's statement ended */
+  during: boolean;
+}
+
+/** The owner's reads, one after another (a short pause between) until `attack` settles. */
+async function ownerReadsDuring(attack: Promise<unknown>): Promise<Read[]> {
   let over = false;
   void attack.finally(() => (over = true));
   const paths = [`/api/workspaces/${DEMO.workspaceId}`, `/api/workspaces/${DEMO.workspaceId}/feed?page=0&size=10`];
-  const timings: { path: string; ms: number }[] = [];
+  const timings: Read[] = [];
   // let the stranger's statement start first
   await new Promise((resolve) => setTimeout(resolve, 200));
   while (!over) {
     for (const path of paths) {
       const started = performance.now();
       const answer = await world.owner.api.get(path);
-      timings.push({ path, ms: Math.round(performance.now() - started) });
+      timings.push({ path, ms: Math.round(performance.now() - started), during: !over });
       expect(answer.status, path).toBe(200);
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -62,15 +69,14 @@ async function ownerReadsDuring(attack: Promise<unknown>): Promise<{ path: strin
 }
 
 /**
- * The owner's reads keep their usual time: the median under OWNER_READ_MS, and not one of them
- * anywhere near the stranger's statement time. A read that waited for the statement would take
- * most of LIMIT_MS (PGlite held it for the whole statement, 68 s, before the stores' thread); a
- * loaded two-core CI host has single reads of a few hundred ms besides (PostgreSQL: 254 ms once).
+ * The owner's reads did not wait for the stranger's statement: READS_DURING of them were answered
+ * while it still ran. A read that waited for it (PGlite held the server's one thread for the whole
+ * statement, 68 s, before the stores' thread; a shared connection would hold a read the same way)
+ * is answered only once it ends, so at most the one read in flight then counts. This compares
+ * events, not times, so a loaded host (reads of a few hundred ms) cannot fail it; the times are logged.
  */
-function expectFastReads(reads: readonly { path: string; ms: number }[]): void {
-  const sorted = reads.map((r) => r.ms).sort((a, b) => a - b);
-  expect(sorted[Math.floor(sorted.length / 2)], JSON.stringify(reads)).toBeLessThan(OWNER_READ_MS);
-  for (const read of reads) expect(read.ms, read.path).toBeLessThan(LIMIT_MS / 2);
+function expectReadsDuring(reads: readonly Read[]): void {
+  expect(reads.filter((read) => read.during).length, JSON.stringify(reads)).toBeGreaterThanOrEqual(READS_DURING);
 }
 
 async function timed(request: Promise<Answer | Response>): Promise<{ answer: Answer | Response; ms: number }> {
@@ -80,7 +86,7 @@ async function timed(request: Promise<Answer | Response>): Promise<{ answer: Ans
 }
 
 describe("a stranger's worst statement and the owner's reads", () => {
-  it("ends a stranger's cross join preview at its deadline while the owner's reads stay fast", async () => {
+  it("ends a stranger's cross join preview at its deadline while the owner's reads are answered", async () => {
     // once without the attack: the reads' usual time on this machine, for the record
     const quiet = await ownerReadsDuring(new Promise((resolve) => setTimeout(resolve, 600)));
     const attack = timed(world.outsider.api.call('POST', `/api/workspaces/${strangerWorkspace}/datasets/preview`, { query: CROSS_JOIN }));
@@ -90,11 +96,10 @@ describe("a stranger's worst statement and the owner's reads", () => {
     expect(ms).toBeGreaterThanOrEqual(LIMIT_MS - 50);
     expect(ms).toBeLessThan(LIMIT_MS + 2_000);
     console.log(`preview: ended after ${ms} ms; owner's reads ${summary(reads)} (quiet: ${summary(quiet)})`);
-    expect(reads.length).toBeGreaterThanOrEqual(4);
-    expectFastReads(reads);
+    expectReadsDuring(reads);
   });
 
-  it("ends a stranger's CSV export of the cross join at its deadline while the owner's reads stay fast", async () => {
+  it("ends a stranger's CSV export of the cross join at its deadline while the owner's reads are answered", async () => {
     const published = await world.outsider.api.call('POST', `/api/workspaces/${strangerWorkspace}/datasets`, { title: 'Everything twice', query: CROSS_JOIN });
     expect(published.status, JSON.stringify(published.body)).toBe(201);
     const href = linkOf(published.body, REL.data);
@@ -112,8 +117,7 @@ describe("a stranger's worst statement and the owner's reads", () => {
     expect(ms).toBeGreaterThanOrEqual(LIMIT_MS - 50);
     expect(ms).toBeLessThan(LIMIT_MS + 2_000);
     console.log(`export: ended after ${ms} ms; owner's reads ${summary(reads)}`);
-    expect(reads.length).toBeGreaterThanOrEqual(4);
-    expectFastReads(reads);
+    expectReadsDuring(reads);
   });
 
   it("answers the stranger's next query from the same store once the ended statement's thread is replaced", async () => {

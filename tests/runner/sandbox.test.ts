@@ -298,7 +298,9 @@ describe('without user namespaces', () => {
     }
   };
 
-  it('the server says why at start and each job ends ERROR saying so; RUNNER_SANDBOX=off runs it', { timeout: 180_000 }, async () => {
+  // Two servers start one after the other, each waiting for its events (35 s alone); beside the
+  // other lanes on two cores one start took over a minute, so the budget is a bound, not a timing.
+  it('the server says why at start and each job ends ERROR saying so; RUNNER_SANDBOX=off runs it', { timeout: 360_000 }, async () => {
     const database = await createTestDatabase({ persistent: true });
     cleanup.push(() => database.dispose());
     const dataDir = database.url ? fs.mkdtempSync(path.join(os.tmpdir(), 'runner-nosandbox-')) : database.dataDir;
