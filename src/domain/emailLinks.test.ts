@@ -85,3 +85,37 @@ describe('cleaning the address', () => {
     );
   });
 });
+
+describe('email links, case by case', () => {
+  it('keeps the notice an invitation link names, and reads only a whole UUID as an invitation', () => {
+    expect(emailLinkOf(`?invitation=${INVITATION}&notice=email_verified`)).toEqual({ notice: 'email_verified', invitation: INVITATION });
+    expect(emailLinkOf(`?invitation=${INVITATION}&notice=nope`)).toEqual({ notice: 'sign_in', invitation: INVITATION });
+    expect(emailLinkOf(`?invitation=${INVITATION}x`)).toBeUndefined();
+    expect(emailLinkOf(`?invitation=x${INVITATION}`)).toBeUndefined();
+    expect(emailLinkOf(`?invitation=${INVITATION.replaceAll('-', '')}`)).toBeUndefined();
+    expect(emailLinkOf(`?invitation=${INVITATION.replace('0b6f7c1e', '0b6f7c1g')}&notice=password_changed`)).toEqual({ notice: 'password_changed' });
+  });
+
+  it('leaves a target without link parameters exactly as it was', () => {
+    expect(withoutEmailLinkParams('/l/w1?q=a%20b&x=%7E#h')).toBe('/l/w1?q=a%20b&x=%7E#h');
+    expect(withoutCallbackParams('/l/w1/feed?q=a b')).toBe('/l/w1/feed?q=a b');
+  });
+
+  it('keeps the origin of an absolute target in any letter case, and never reads one inside the query', () => {
+    expect(withoutEmailLinkParams('HTTP://localhost:8080/l/w1?notice=sign_in')).toBe('http://localhost:8080/l/w1');
+    expect(withoutEmailLinkParams('/go?next=http://a.example/x&email=a')).toBe('/go?next=http%3A%2F%2Fa.example%2Fx');
+    expect(withoutCallbackParams('https://app.example.com:8443/l/w1?code=c&state=s#top')).toBe('https://app.example.com:8443/l/w1#top');
+  });
+
+  it('knows no answer without a code or an error', () => {
+    expect(hasCallbackParams('?state=xyz')).toBe(false);
+    expect(hasCallbackParams('?error=x')).toBe(false);
+    expect(hasCallbackParams('')).toBe(false);
+  });
+
+  it('builds the whole sign-in and invitation addresses', () => {
+    expect(appSignInLink('https://app.example.com/base//', 'a@x.com', 'password_changed')).toBe('https://app.example.com/base/?email=a%40x.com&notice=password_changed');
+    expect(appSignInLink('https://app.example.com', 'a@x.com', 'sign_in')).toBe('https://app.example.com/?email=a%40x.com&notice=sign_in');
+    expect(invitationLink('https://app.example.com//', 'w/1', 'ivy@example.com', INVITATION)).toBe(`https://app.example.com/l/w%2F1?email=ivy%40example.com&invitation=${INVITATION}`);
+  });
+});

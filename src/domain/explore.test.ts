@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cardDrawsVisualisation, chipsPerSlide, explorePageTitle, FEED_VIEWS, feedViewOf, selectedTag, tagSearchName, visibleFeedView } from './explore';
+import { cardDrawsVisualisation, chipsPerSlide, explorePageTitle, FEED_VIEWS, feedViewOf, feedViewStorageKey, selectedTag, tagSearchName, visibleFeedView } from './explore';
 import { hostileString } from './hostile.fixture';
 
 describe('feedViewOf', () => {
@@ -79,5 +79,57 @@ describe('cardDrawsVisualisation', () => {
   it('draws a visualisation it cannot read as the dataset page does (a table of the rows)', () => {
     expect(cardDrawsVisualisation({ _links: data, visualisation: '{"nope": {}}' }, 'largCardView')).toBe(true);
     expect(cardDrawsVisualisation({ _links: data, visualisation: '{not json' }, 'largCardView')).toBe(true);
+  });
+});
+
+describe('explore, boundary by boundary', () => {
+  it('changes the number of chips exactly at each breakpoint', () => {
+    const at: [number, number][] = [
+      [1200, 6], [1199, 5], [992, 5], [991, 4], [768, 4], [767, 3], [576, 3], [575, 2], [420, 2], [419, 1], [0, 1], [-5, 1],
+    ];
+    for (const [width, chips] of at) expect(chipsPerSlide(width), String(width)).toBe(chips);
+    // a width no screen reports (not a number, infinite) shows the wide screen's six
+    expect(chipsPerSlide(Number.NaN)).toBe(6);
+    expect(chipsPerSlide(Number.POSITIVE_INFINITY)).toBe(6);
+  });
+
+  it('reads a tag filter around white space, and no other search', () => {
+    expect(selectedTag('  tag:kpi  ')).toBe('kpi');
+    expect(selectedTag('tag:a')).toBe('a');
+    expect(selectedTag('xtag:kpi')).toBeUndefined();
+    expect(selectedTag('tag:')).toBeUndefined();
+    expect(selectedTag('tag: kpi')).toBeUndefined();
+  });
+
+  it('writes a run of white space in a tag as one hyphen', () => {
+    expect(tagSearchName('Net  Promoter\t\nScore')).toBe('net-promoter-score');
+  });
+
+  it('remembers the view under one key per workspace', () => {
+    expect(feedViewStorageKey('w1')).toBe('feedView:w1');
+    expect(feedViewStorageKey('w 2')).toBe('feedView:w 2');
+  });
+
+  it('shows the large and list views on a small screen as they are', () => {
+    expect(visibleFeedView('largCardView', true)).toBe('largCardView');
+    expect(visibleFeedView('largCardView', false)).toBe('largCardView');
+    expect(visibleFeedView('listView', false)).toBe('listView');
+  });
+
+  it('takes a default view only as one of the three names, and the remembered one first', () => {
+    expect(feedViewOf('gridview', { appProperties: { FEED_VIEW_DEFAULT: 'listView' } })).toBe('gridview');
+    expect(feedViewOf('', { appProperties: { FEED_VIEW_DEFAULT: 'listView' } })).toBe('listView');
+    expect(feedViewOf(null, { appProperties: { FEED_VIEW_DEFAULT: 'ListView' } })).toBe('gridview');
+    expect(feedViewOf(null, { appProperties: {} })).toBe('gridview');
+    expect(explorePageTitle({ appProperties: { EXPLORE_PAGE_TITLE: '  Our data  ' } })).toBe('Our data');
+    expect(explorePageTitle({ appProperties: { EXPLORE_PAGE_TITLE: '' } })).toBe('Explore');
+  });
+
+  it('draws a readable chart, and a table visualisation, only in a Large card with data', () => {
+    const data = { data: { href: '/api/datasets/d1/data' } };
+    const table = JSON.stringify({ 'chartjs-chart': { chartType: 'nope' } });
+    expect(cardDrawsVisualisation({ _links: data, visualisation: table }, 'largCardView')).toBe(true);
+    expect(cardDrawsVisualisation({ _links: { self: { href: '/api/datasets/d1' } }, visualisation: table }, 'largCardView')).toBe(false);
+    expect(cardDrawsVisualisation({ _links: data, visualisation: undefined }, 'largCardView')).toBe(false);
   });
 });

@@ -35,3 +35,44 @@ describe('firstDatasetSteps', () => {
     expect(firstDatasetSteps({ id: 'w1', _links: {} })).toEqual([{ kind: 'explore', path: '/l/w1/explore' }]);
   });
 });
+
+describe('firstRun, case by case', () => {
+  const now = Date.parse('2026-01-01T00:01:05Z');
+
+  it('counts a queued run up to now, whatever end time it carries', () => {
+    expect(firstRunElapsed({ status: 'QUEUED', created: '2026-01-01T00:00:00Z', startTime: '2026-01-01T00:00:30Z', endTime: '2026-01-01T00:00:10Z' }, now)).toBe('1 min 05 s');
+    expect(firstRunElapsed({ status: 'RUNNING', startTime: '2026-01-01T00:01:00Z', endTime: null }, now)).toBe('5 s');
+  });
+
+  it('counts rows only when they are a whole positive number', () => {
+    expect(firstRunEnding({ status: 'COMPLETE', rowsLoaded: 1 })).toBe(`Complete: your data is in your workspace. 1 rows loaded. ${FIRST_RUN_TEXTS.rowsMerged}`);
+    expect(firstRunEnding({ status: 'COMPLETE', rowsLoaded: 2.5 })).toBe('Complete: your data is in your workspace.');
+    expect(firstRunEnding({ status: 'COMPLETE', rowsLoaded: Number.POSITIVE_INFINITY })).toBe('Complete: your data is in your workspace.');
+    expect(firstRunEnding({ status: 'COMPLETE', rowsLoaded: -3 })).toBe('Complete: your data is in your workspace.');
+    expect(firstRunEnding({ status: 'COMPLETE', rowsLoaded: null })).toBe('Complete: your data is in your workspace.');
+    expect(firstRunEnding({ status: 'COMPLETE', rowsLoaded: 1234567, exitCode: 0 })).toBe(`Complete: your data is in your workspace. 1,234,567 rows loaded. ${FIRST_RUN_TEXTS.rowsMerged}`);
+  });
+
+  it('says an exit code only when it is a whole number', () => {
+    expect(firstRunEnding({ status: 'ERROR', exitCode: 0 })).toBe('The run ended with an error (exit code 0). Its log says why.');
+    expect(firstRunEnding({ status: 'ERROR', exitCode: -1 })).toBe('The run ended with an error (exit code -1). Its log says why.');
+    expect(firstRunEnding({ status: 'ERROR', exitCode: 1.5 })).toBe('The run ended with an error. Its log says why.');
+    expect(firstRunEnding({ status: 'ERROR', exitCode: Number.NaN })).toBe('The run ended with an error. Its log says why.');
+    expect(firstRunEnding({ status: 'ERROR', rowsLoaded: 5 })).toBe('The run ended with an error. Its log says why.');
+  });
+
+  it('says each other ending in full', () => {
+    expect(firstRunEnding({ status: 'STOPPED', exitCode: 137 })).toBe('The run was stopped: it ran out of time or someone stopped it.');
+    expect(firstRunEnding({ status: 'SKIPPED', exitCode: 1 })).toBe('The run was skipped.');
+    expect(firstRunEnding({ status: 'RUNNING' })).toBe('The run ended RUNNING.');
+    expect(firstRunEnding({ status: 'ABORTED', exitCode: 3, rowsLoaded: 10 })).toBe('The run ended ABORTED (exit code 3).');
+  });
+
+  it("leads an admin to the Lab's pipelines and its plugin catalogue, in that order", () => {
+    const admin = { id: 'w 1', _links: { 'update delete workspace': { href: '/api/workspaces/w1' } } };
+    expect(firstDatasetSteps(admin)).toEqual([
+      { kind: 'import', path: '/lab/w%201/pipelines' },
+      { kind: 'plugins', path: '/lab/w%201/dataplugins' },
+    ]);
+  });
+});

@@ -161,3 +161,37 @@ describe('properties', () => {
     );
   });
 });
+
+describe('embeddedList and resolveHref, case by case', () => {
+  it('is empty for an _embedded that is not an object, a list that is not an array, or a key it only inherits', () => {
+    expect(embeddedList({ _embedded: null }, 'items')).toEqual([]);
+    expect(embeddedList({ _embedded: 'items' }, 'items')).toEqual([]);
+    expect(embeddedList({ _embedded: { items: 'a' } }, 'items')).toEqual([]);
+    expect(embeddedList({ _embedded: { items: { 0: 'a', length: 1 } } }, 'items')).toEqual([]);
+    expect(embeddedList({ _embedded: Object.create({ items: ['inherited'] }) as unknown }, 'items')).toEqual([]);
+    expect(embeddedList({ _embedded: { items: ['a', 'b'] } }, 'items')).toEqual(['a', 'b']);
+    expect(embeddedList({ _embedded: ['x'] }, '0')).toEqual([]);
+  });
+
+  it('returns the href as it is for an empty base', () => {
+    expect(resolveHref('a/b', '')).toBe('a/b');
+    expect(resolveHref('a/b')).toBe('a/b');
+  });
+
+  it('keeps braces only in a templated href, even one that starts with its template', () => {
+    expect(resolveHref('x{y}', 'http://h/a/')).toBe('http://h/a/x%7By%7D');
+    expect(resolveHref('x{y}', 'http://h/a/', false)).toBe('http://h/a/x%7By%7D');
+    expect(resolveHref('{?page}', 'http://h/a/', true)).toBe('http://h/a/{?page}');
+    expect(resolveHref('{?page}', '/api/a/', true)).toBe('/api/a/{?page}');
+    expect(linkHref({ _links: { x: { href: 'x{y}', templated: false } } }, 'x', 'http://h/')).toBe('http://h/x%7By%7D');
+  });
+
+  it('returns the href as it is when the base cannot be read', () => {
+    expect(resolveHref('a/b', 'http://[')).toBe('a/b');
+  });
+
+  it('keeps the fragment of a root-relative result', () => {
+    expect(resolveHref('jobs?page=2#top', '/api/w/1/')).toBe('/api/w/1/jobs?page=2#top');
+    expect(resolveHref('../x#y', '/api/w/1/')).toBe('/api/w/x#y');
+  });
+});

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hostilePath, hostileString, wellFormed } from './hostile.fixture';
 import {
+  datasetPathPart,
   datasetRedirect,
   hasUnfinishedProfileJob,
   isAllowedWithoutWorkspace,
@@ -165,5 +166,20 @@ describe('datasetRedirect', () => {
         expect(path).not.toMatch(/[?#]/);
       }),
     );
+  });
+});
+
+describe('datasetPathPart', () => {
+  it('keeps the slashes of an alias and encodes each part', () => {
+    expect(datasetPathPart('sales/by-month')).toBe('sales/by-month');
+    expect(datasetPathPart('a b/c?d#e%')).toBe('a%20b/c%3Fd%23e%25');
+    expect(datasetPathPart('0b8a2c9e-1')).toBe('0b8a2c9e-1');
+  });
+
+  it('drops the empty and dot parts a URL cannot carry, and a lone surrogate becomes U+FFFD', () => {
+    expect(datasetPathPart('/a//b/')).toBe('a/b');
+    expect(datasetPathPart('../../lab/./x')).toBe('lab/x');
+    expect(datasetPathPart('')).toBe('');
+    expect(datasetPathPart('x\ud800')).toBe('x%EF%BF%BD');
   });
 });

@@ -107,3 +107,94 @@ describe('withRoute and uniqueRoutes', () => {
     expect(uniqueRoutes([...once.routes, ...twice.routes])).toEqual(twice.routes);
   });
 });
+
+describe('noise control, rule by rule', () => {
+  it("matches a route on both the object's type and its id", () => {
+    // a pipeline route does not catch a dataset that happens to share its id, nor the other way
+    const sameId: NoiseSettings = { mentionsOnly: false, digest: false, routes: [{ objectType: 'PIPELINE', objectId: D, level: 'NONE' }] };
+    expect(routeFor(sameId.routes, quiet)).toBeUndefined();
+    expect(deliveryFor(sameId, quiet)).toBe('INBOX');
+    const datasetRoute: NoiseSettings = { mentionsOnly: false, digest: false, routes: [{ objectType: 'DATASET', objectId: P, level: 'NONE' }] };
+    expect(deliveryFor(datasetRoute, failed)).toBe('INBOX');
+    // the same type with another id does not match either
+    expect(routeFor([{ objectType: 'DATASET', objectId: P, level: 'ALL' }], quiet)).toBeUndefined();
+  });
+
+  it('falls back to the pipeline route when the event has a dataset without a route', () => {
+    const routes = [{ objectType: 'PIPELINE' as const, objectId: P, level: 'NONE' as const }];
+    expect(routeFor(routes, { datasetId: D, pipelineId: P, isError: false, direct: false })).toEqual(routes[0]);
+  });
+
+  it('matches no route for an event without an id, even a route whose id is empty', () => {
+    const routes = [
+      { objectType: 'DATASET' as const, objectId: '', level: 'NONE' as const },
+      { objectType: 'PIPELINE' as const, objectId: '', level: 'NONE' as const },
+    ];
+    expect(routeFor(routes, { datasetId: '', pipelineId: '', isError: false, direct: false })).toBeUndefined();
+    expect(routeFor(routes, { datasetId: null, pipelineId: undefined, isError: false, direct: false })).toBeUndefined();
+  });
+
+  it('keeps what each level keeps, with or without mentions-only mode', () => {
+    for (const mentionsOnly of [false, true]) {
+      const at = (level: 'ALL' | 'ERRORS' | 'NONE'): NoiseSettings => ({ mentionsOnly, digest: false, routes: [{ objectType: 'DATASET', objectId: D, level }] });
+      expect(deliveryFor(at('ALL'), quiet)).toBe('INBOX');
+      expect(deliveryFor(at('ALL'), { ...quiet, isError: true })).toBe('INBOX');
+      expect(deliveryFor(at('ERRORS'), quiet)).toBe('DROP');
+      expect(deliveryFor(at('ERRORS'), { ...quiet, isError: true })).toBe('INBOX');
+      expect(deliveryFor(at('NONE'), quiet)).toBe('DROP');
+      expect(deliveryFor(at('NONE'), { ...quiet, isError: true })).toBe('DROP');
+    }
+  });
+
+  it('drops an unrouted event in mentions-only mode, even a failure, and holds a kept one for the digest', () => {
+    expect(deliveryFor({ mentionsOnly: true, digest: false, routes: [] }, failed)).toBe('DROP');
+    expect(deliveryFor({ mentionsOnly: true, digest: true, routes: [] }, { ...failed, direct: true })).toBe('INBOX');
+    expect(deliveryFor({ mentionsOnly: false, digest: true, routes: [{ objectType: 'PIPELINE', objectId: P, level: 'ERRORS' }] }, failed)).toBe('DIGEST');
+    expect(deliveryFor({ mentionsOnly: false, digest: true, routes: [{ objectType: 'PIPELINE', objectId: P, level: 'NONE' }] }, failed)).toBe('DROP');
+  });
+
+  it('keeps one route per object, in the place the object was first named', () => {
+    expect(
+      uniqueRoutes([
+        { objectType: 'DATASET', objectId: D, level: 'ALL' },
+        { objectType: 'PIPELINE', objectId: P, level: 'NONE' },
+        { objectType: 'DATASET', objectId: D, level: 'ERRORS' },
+        { objectType: 'PIPELINE', objectId: D, level: 'ALL' },
+      ]),
+    ).toEqual([
+      { objectType: 'DATASET', objectId: D, level: 'ERRORS' },
+      { objectType: 'PIPELINE', objectId: P, level: 'NONE' },
+      { objectType: 'PIPELINE', objectId: D, level: 'ALL' },
+    ]);
+  });
+
+  it("sets or removes one object's route and leaves the others and the modes alone", () => {
+    const settings: NoiseSettings = {
+      mentionsOnly: true,
+      digest: true,
+      routes: [
+        { objectType: 'DATASET', objectId: D, level: 'ALL' },
+        { objectType: 'PIPELINE', objectId: P, level: 'NONE' },
+        { objectType: 'PIPELINE', objectId: D, level: 'ERRORS' },
+      ],
+    };
+    expect(withRoute(settings, 'DATASET', D, 'NONE')).toEqual({
+      mentionsOnly: true,
+      digest: true,
+      routes: [
+        { objectType: 'PIPELINE', objectId: P, level: 'NONE' },
+        { objectType: 'PIPELINE', objectId: D, level: 'ERRORS' },
+        { objectType: 'DATASET', objectId: D, level: 'NONE' },
+      ],
+    });
+    expect(withRoute(settings, 'PIPELINE', P, undefined)).toEqual({
+      mentionsOnly: true,
+      digest: true,
+      routes: [
+        { objectType: 'DATASET', objectId: D, level: 'ALL' },
+        { objectType: 'PIPELINE', objectId: D, level: 'ERRORS' },
+      ],
+    });
+    expect(withRoute(settings, 'DATASET', P, 'ALL').routes).toHaveLength(4);
+  });
+});

@@ -31,3 +31,21 @@ describe('isLocalHost', () => {
     expect(isLocalHost('127.0.0.1.example.com')).toBe(false);
   });
 });
+
+describe('isLocalHost, address by address', () => {
+  it('knows the bare IPv6 loopback and every 127.x.y.z address, and nothing around one', () => {
+    expect(isLocalHost('::1')).toBe(true);
+    expect(isLocalHost('127.10.200.3')).toBe(true);
+    expect(isLocalHost('127.255.255.255')).toBe(true);
+    for (const host of ['127.0.0', '127.0.0.1.5', '127.0.0.1000', 'x127.0.0.1', '1127.0.0.1', '127.0.0.a', '127-0-0-1', '127.0..1', 'localhost.example.com', '::2', '[::1]x']) {
+      expect(isLocalHost(host), host).toBe(false);
+    }
+  });
+
+  it('unregisters a response without a content type, and registers a script whatever its status other than 404', () => {
+    expect(serviceWorkerCheck({ status: 200, contentType: '' })).toBe('unregister-and-reload');
+    expect(serviceWorkerCheck({ status: 200, contentType: undefined })).toBe('unregister-and-reload');
+    expect(serviceWorkerCheck({ status: 304, contentType: 'text/javascript' })).toBe('register');
+    expect(serviceWorkerCheck({ status: 403, contentType: 'text/html' })).toBe('unregister-and-reload');
+  });
+});

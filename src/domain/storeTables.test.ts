@@ -63,3 +63,63 @@ describe("the store browser's filter", () => {
     );
   });
 });
+
+describe('the table a query meant, rule by rule', () => {
+  it('reads a name of 63 characters and gives up on 64', () => {
+    const at63 = 'n'.repeat(63);
+    expect(tablesMeant(at63, [`raw_${at63}`])).toEqual([`raw_${at63}`]);
+    expect(tablesMeant(`${at63}n`, [`raw_${at63}n`])).toEqual([]);
+  });
+
+  it('compares names in lower case', () => {
+    expect(tablesMeant('Web_Sesions', STORE)).toEqual(['web_sessions']);
+    expect(tablesMeant('ORDERS', ['ux_orders'])).toEqual(['ux_orders']);
+  });
+
+  it('allows a typo per four characters, at least one', () => {
+    // 10 characters: two edits away is still meant
+    expect(tablesMeant('wb_sesions', STORE)).toEqual(['web_sessions']);
+    // 2 characters: one edit, not three
+    expect(tablesMeant('ab', ['xyz', 'abc'])).toEqual(['abc']);
+    expect(tablesMeant('ab', ['xyz'])).toEqual([]);
+    // 8 characters: two edits, not three
+    expect(tablesMeant('customrs', ['customers', 'custom'])).toEqual(['customers', 'custom']);
+    expect(tablesMeant('customrs', ['xxxtomrs'])).toEqual([]);
+  });
+
+  it('never suggests the missing name itself', () => {
+    expect(tablesMeant('orders', ['orders', 'order'])).toEqual(['order']);
+  });
+
+  it('takes a prefix only when an underscore joins it to the whole name', () => {
+    expect(tablesMeant('orders', ['preorders'])).toEqual([]);
+    expect(tablesMeant('orders', ['pre_orders'])).toEqual(['pre_orders']);
+  });
+
+  it('ranks prefixed names first, then by distance, then alphabetically, and keeps three', () => {
+    expect(tablesMeant('orders', ['ordersx', 'ux_orders', 'order', 'a_orders'])).toEqual(['a_orders', 'ux_orders', 'order']);
+    expect(tablesMeant('orders', ['ordrs', 'ordes', 'b_orders'])).toEqual(['b_orders', 'ordes', 'ordrs']);
+    expect(tablesMeant('sales', ['sale', 'zz_sales'])).toEqual(['zz_sales', 'sale']);
+  });
+
+  it('joins several tables meant for one name with "or"', () => {
+    expect(missingTablesMessage(['ordrs'], ['orders', 'ordes', 'x'])).toBe('No pipeline has loaded ordrs into the store yet. Did you mean orders or ordes?');
+    expect(missingTablesMessage(['ordrs', 'invoices'], ['orders', 'ordes'])).toBe('No pipeline has loaded ordrs, invoices into the store yet. Did you mean orders or ordes for ordrs?');
+  });
+
+  it('lists ten tables whole, and counts the rest past ten', () => {
+    const ten = Array.from({ length: 10 }, (_, i) => `t${String(i).padStart(2, '0')}x`);
+    expect(missingTablesMessage(['zzzzzzzz'], ten)).toBe(`No pipeline has loaded zzzzzzzz into the store yet. The store has ${ten.join(', ')}.`);
+    expect(missingTablesMessage(['zzzzzzzz'], [...ten, 't10x'])).toBe(`No pipeline has loaded zzzzzzzz into the store yet. The store has ${ten.join(', ')} and 1 more.`);
+  });
+
+  it('filters on names in any letter case', () => {
+    const tables = [
+      { name: 'Orders', columns: [{ name: 'Customer_ID' }] },
+      { name: 'payments', columns: [{ name: 'amount' }] },
+    ];
+    expect(tablesMatching(tables, 'orders').map((t) => t.name)).toEqual(['Orders']);
+    expect(tablesMatching(tables, 'customer_id').map((t) => t.name)).toEqual(['Orders']);
+    expect(tablesMatching(tables, '   ')).toEqual(tables);
+  });
+});

@@ -38,3 +38,46 @@ describe('logos', () => {
     );
   });
 });
+
+describe('logos, byte by byte', () => {
+  const png = (bytes: number[]) => `data:image/png;base64,${btoa(String.fromCharCode(...bytes))}`;
+  const jpeg = (bytes: number[]) => `data:image/jpeg;base64,${btoa(String.fromCharCode(...bytes))}`;
+  const PNG_HEAD = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+  it('needs every byte of the signature, not the first alone', () => {
+    expect(isSafeLogo(png([...PNG_HEAD, 0, 0, 0, 0x0d]))).toBe(true);
+    expect(isSafeLogo(png([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0b, 0]))).toBe(false);
+    expect(isSafeLogo(png([0x89, 0, 0, 0, 0, 0, 0, 0, 0]))).toBe(false);
+    expect(isSafeLogo(jpeg([0xff, 0xd8, 0xff, 0xdb]))).toBe(true);
+    expect(isSafeLogo(jpeg([0xff, 0xd8, 0x00, 0xdb]))).toBe(false);
+    expect(isSafeLogo(jpeg(PNG_HEAD))).toBe(false);
+    expect(isSafeLogo(png([0xff, 0xd8, 0xff, 0xdb, 0, 0, 0, 0]))).toBe(false);
+  });
+
+  it('refuses a data URL too short to hold the signature', () => {
+    expect(isSafeLogo('data:image/png;base64,iVBOR')).toBe(false);
+    expect(isSafeLogo('data:image/png;base64,iVBORw0K')).toBe(false);
+    expect(isSafeLogo('data:image/jpeg;base64,/9g')).toBe(false);
+  });
+
+  it('refuses anything before or after the data URL, and more than two padding characters', () => {
+    expect(isSafeLogo(`x${PNG}`)).toBe(false);
+    expect(isSafeLogo(` ${PNG}`)).toBe(false);
+    expect(isSafeLogo(`${PNG}!`)).toBe(false);
+    expect(isSafeLogo(`${PNG}\n`)).toBe(false);
+    expect(isSafeLogo(`${PNG}=`)).toBe(false);
+    expect(isSafeLogo(PNG.replace('data:image/png;', 'data:image/PNG;'))).toBe(false);
+    expect(isSafeLogo(PNG.replace(';base64,', ';base64,,'))).toBe(false);
+  });
+
+  it('starts no crop for an infinite or negative side, and confirms no infinite crop', () => {
+    expect(initialCrop(Number.POSITIVE_INFINITY, 50)).toEqual({ x: 0, y: 25, size: 0 });
+    expect(initialCrop(50, Number.POSITIVE_INFINITY)).toEqual({ x: 25, y: 0, size: 0 });
+    expect(initialCrop(-5, 50)).toEqual({ x: 0, y: 25, size: 0 });
+    expect(initialCrop(300, -5)).toEqual({ x: 150, y: 0, size: 0 });
+    expect(initialCrop(0, 0)).toEqual({ x: 0, y: 0, size: 0 });
+    expect(initialCrop(101, 100)).toEqual({ x: 0, y: 0, size: 100 });
+    expect(canConfirmCrop(Number.POSITIVE_INFINITY)).toBe(false);
+    expect(canConfirmCrop(512)).toBe(true);
+  });
+});

@@ -147,3 +147,153 @@ describe('fileSizeText', () => {
     expect(fileSizeText(2047 * 1024 * 1024)).toBe('1.9 GB');
   });
 });
+
+describe('checkResourcePath, each rule by its message', () => {
+  const refusal = (path: string) => {
+    const checked = checkResourcePath(path);
+    return checked.ok ? `taken: ${checked.path}` : checked.message;
+  };
+
+  it('says a blank path names no file', () => {
+    for (const path of ['', '   ', '\t']) expect(refusal(path), JSON.stringify(path)).toBe('must name a file');
+  });
+
+  it('takes 255 characters and refuses 256', () => {
+    const at255 = `${'a'.repeat(100)}/${'b'.repeat(100)}/${'c'.repeat(53)}`;
+    expect(at255).toHaveLength(255);
+    expect(checkResourcePath(at255)).toEqual({ ok: true, path: at255 });
+    expect(refusal(`${at255}c`)).toBe('must be at most 255 characters');
+  });
+
+  it('says a lone surrogate is not well-formed text', () => {
+    expect(refusal('a\udc00b.txt')).toBe('must be well-formed text (no lone surrogate)');
+    expect(refusal('\ud83d')).toBe('must be well-formed text (no lone surrogate)');
+  });
+
+  it('refuses one character of each control and invisible range, and takes their neighbours', () => {
+    // one from each range or single of the rule: C0, DEL and C1, soft hyphen, Arabic letter mark,
+    // zero-width and direction marks, separators and embeddings, word joiner and isolates, BOM,
+    // interlinear annotations
+    for (const c of ['\u0000', '\u0001', '\u001f', '\u007f', '\u0085', '\u009f', '\u00ad', '\u061c', '\u200b', '\u200d', '\u200f', '\u2028', '\u2029', '\u202a', '\u202e', '\u2060', '\u2066', '\u206f', '\ufeff', '\ufff9', '\ufffa', '\ufffb']) {
+      expect(refusal(`a${c}b.csv`), c.codePointAt(0)!.toString(16)).toBe('must not contain control or invisible characters');
+    }
+    for (const c of ['\u00a0', '\u00ae', '\u061b', '\u200a', '\u2010', '\u2027', '\u202f', '\u205f', '\u2070', '\ufefe', '\ufff8', '\ufffc']) {
+      expect(checkResourcePath(`a${c}b.csv`), c.codePointAt(0)!.toString(16)).toEqual({ ok: true, path: `a${c}b.csv` });
+    }
+  });
+
+  it('refuses each reserved character', () => {
+    for (const c of ['"', '*', ':', '<', '>', '?', '\\', '|']) {
+      expect(refusal(`a${c}b.csv`), c).toBe('must not contain any of " * : < > ? \\ |');
+    }
+  });
+
+  it('says an absolute path must be relative', () => {
+    expect(refusal('/a.csv')).toBe('must be relative (no leading /)');
+    expect(refusal('/')).toBe('must be relative (no leading /)');
+  });
+
+  it('takes 8 folders deep and refuses 9', () => {
+    expect(checkResourcePath('a/b/c/d/e/f/g/h.csv')).toEqual({ ok: true, path: 'a/b/c/d/e/f/g/h.csv' });
+    expect(refusal('a/b/c/d/e/f/g/h/i.csv')).toBe('must be at most 8 folders deep');
+  });
+
+  it('names the rule a folder name breaks', () => {
+    for (const path of ['a//b.csv', 'a/', 'a/b/']) expect(refusal(path), path).toBe('must not have an empty folder name (// or a trailing /)');
+    for (const path of ['.', '..', './a.csv', 'a/../b.csv', 'a/.']) expect(refusal(path), path).toBe('must not contain . or .. as a folder name');
+    for (const path of [' a.csv', 'a.csv ', 'a /b.csv', 'a/ b.csv', 'a.', 'a./b.csv', '...']) {
+      expect(refusal(path), JSON.stringify(path)).toBe('must not have a name that starts or ends with a space, or ends with a dot');
+    }
+  });
+
+  it('takes a name of 100 characters and refuses 101', () => {
+    const name100 = `${'n'.repeat(96)}.csv`;
+    expect(checkResourcePath(`f/${name100}`)).toEqual({ ok: true, path: `f/${name100}` });
+    expect(refusal(`f/n${name100}`)).toBe('must have names of at most 100 characters');
+    expect(refusal(`${'f'.repeat(101)}/a.csv`)).toBe('must have names of at most 100 characters');
+  });
+
+  it('stores one form of a name: decomposed accents are composed', () => {
+    expect(checkResourcePath('Cafe\u0301/e\u0301te\u0301.csv')).toEqual({ ok: true, path: 'Caf\u00e9/\u00e9t\u00e9.csv' });
+  });
+});
+
+describe('uploadPath, by its messages', () => {
+  it('takes each readable extension in any letter case, after a name', () => {
+    expect(uploadPath('a.csv')).toEqual({ ok: true, path: 'uploads/a.csv' });
+    expect(uploadPath('a.JSON')).toEqual({ ok: true, path: 'uploads/a.JSON' });
+    expect(uploadPath('a.ndjson')).toEqual({ ok: true, path: 'uploads/a.ndjson' });
+    expect(uploadPath('a.JsonL')).toEqual({ ok: true, path: 'uploads/a.JsonL' });
+  });
+
+  it('refuses a bare extension, another extension and a folder in the name', () => {
+    const notReadable = 'must be a CSV, JSON or NDJSON file (.csv, .json, .ndjson, .jsonl)';
+    for (const name of ['.csv', '.json', '.ndjson', '.jsonl', 'a.csv.txt', 'csv', 'a.xlsx']) expect(uploadPath(name), name).toEqual({ ok: false, message: notReadable });
+    expect(uploadPath('a/b.csv')).toEqual({ ok: false, message: 'must be a file name, not a path' });
+    expect(uploadPath('')).toEqual({ ok: false, message: 'must not have an empty folder name (// or a trailing /)' });
+  });
+});
+
+describe('fileSizeText, at each unit boundary', () => {
+  it('moves to the next unit at 1024 of the last, and stops at GB', () => {
+    expect(fileSizeText(1024 * 1024 - 1)).toBe('1023 KB');
+    expect(fileSizeText(1024 * 1024)).toBe('1 MB');
+    expect(fileSizeText(1024 * 1024 * 1024)).toBe('1 GB');
+    expect(fileSizeText(5 * 1024 * 1024 * 1024 * 1024)).toBe('5120 GB');
+    expect(fileSizeText(10 * 1024)).toBe('10 KB');
+    expect(fileSizeText(10.5 * 1024)).toBe('10 KB');
+    expect(fileSizeText(1.25 * 1024 * 1024)).toBe('1.2 MB');
+  });
+});
+
+describe('media types, character by character', () => {
+  it('takes every token character on either side of the slash, up to 64 each', () => {
+    expect(mediaTypeOf('0!#$&^_.+-z/0!#$&^_.+-z')).toBe('0!#$&^_.+-z/0!#$&^_.+-z');
+    expect(mediaTypeOf(`${'a'.repeat(64)}/${'b'.repeat(64)}`)).toBe(`${'a'.repeat(64)}/${'b'.repeat(64)}`);
+    expect(mediaTypeOf(`${'a'.repeat(65)}/b`)).toBeUndefined();
+    expect(mediaTypeOf(`a/${'b'.repeat(65)}`)).toBeUndefined();
+  });
+
+  it('refuses what is not one whole type/subtype', () => {
+    for (const text of ['x text/csv', 'text/csv x', 'text/csv/x', '/csv', 'text/', 'text', 'text/c,sv', 'text/c@sv']) expect(mediaTypeOf(text), text).toBeUndefined();
+    expect(mediaTypeOf(null)).toBeUndefined();
+    expect(mediaTypeOf(undefined)).toBeUndefined();
+    expect(mediaTypeOf('  Application/PDF ; name=x')).toBe('application/pdf');
+  });
+
+  it("records the extension's type whatever its letter case, and only the last segment's", () => {
+    expect(recordedContentType(undefined, 'REPORT.CSV')).toBe('text/csv');
+    expect(recordedContentType('nonsense', 'a/b.Json')).toBe('application/json');
+    expect(recordedContentType(null, 'v1.csv/readme')).toBe('application/octet-stream');
+    expect(recordedContentType('', 'photo.jpeg')).toBe('image/jpeg');
+  });
+
+  it('serves inert text with UTF-8 and other inert types bare, whatever was declared with it', () => {
+    expect(servedContentType('TEXT/Markdown; charset=latin1')).toBe('text/markdown; charset=utf-8');
+    expect(servedContentType('text/plain')).toBe('text/plain; charset=utf-8');
+    expect(servedContentType('application/json; charset=utf-16')).toBe('application/json');
+    expect(servedContentType('')).toBe('application/octet-stream');
+  });
+});
+
+describe('attachmentDisposition, character by character', () => {
+  it('calls a nameless download "download"', () => {
+    expect(attachmentDisposition('reports/')).toBe(`attachment; filename="download"; filename*=UTF-8''`);
+  });
+
+  it("percent-encodes ' ( ) * in the exact name, which encodeURIComponent leaves", () => {
+    expect(attachmentDisposition("it's (1)*.csv")).toBe(`attachment; filename="it's (1)*.csv"; filename*=UTF-8''it%27s%20%281%29%2A.csv`);
+  });
+
+  it('replaces %, backslash, DEL and controls in the fallback, and keeps printable ASCII', () => {
+    expect(attachmentDisposition('100%\\x\u007f\t~.csv')).toBe(`attachment; filename="100__x__~.csv"; filename*=UTF-8''100%25%5Cx%7F%09~.csv`);
+  });
+});
+
+describe('downloadFailureText, without a message', () => {
+  it('uses the fallback when the server said nothing, and trims what it said', () => {
+    expect(downloadFailureText('b.csv', 500, undefined, 'Server error')).toBe('b.csv could not be downloaded: Server error');
+    expect(downloadFailureText('b.csv', 500, '  Disk full \n', 'x')).toBe('b.csv could not be downloaded: Disk full');
+    expect(downloadFailureText('b.csv', 404, undefined, 'x')).toBe("b.csv is not among this workspace's files.");
+  });
+});
