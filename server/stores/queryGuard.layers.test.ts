@@ -72,6 +72,12 @@ describe('the re-parse of the text the runner is handed', () => {
     expect(await refusal(checkText(query, () => 'SELECT pg_read_file($$/etc/passwd$$)'))).toBe('The query could not be read as one statement');
   });
 
+  it('refuses a cut whose statement differs from the checked one only in a number', async () => {
+    const query = '/* a comment */ SELECT amount FROM orders LIMIT 10;';
+    expect(await refusal(checkText(query, () => 'SELECT amount FROM orders LIMIT 1000000'))).toBe('The query could not be read as one statement');
+    await expect(checkText(query)).resolves.toEqual({ text: 'SELECT amount FROM orders LIMIT 10', tables: ['orders'] });
+  });
+
   it('compares trees, not text: the same statement laid out differently passes', async () => {
     const query = '/* a comment */ SELECT amount FROM orders;';
     await expect(checkText(query, () => 'SELECT   amount\n  FROM orders /* moved */')).resolves.toEqual({ text: 'SELECT   amount\n  FROM orders /* moved */', tables: ['orders'] });
