@@ -66,6 +66,9 @@ describe('repository URLs, rule by rule', () => {
     expect(parseRepositoryUrl('git@10.0.0.1:owner/repo.git')).toEqual({ kind: 'ssh', host: '10.0.0.1' });
     expect(parseRepositoryUrl('git@h:x')).toEqual({ kind: 'ssh', host: 'h' });
     for (const bad of ['x!git@host:a/b', 'git@host://a/b', 'git@ho_st:a/b', '@host:a/b', 'git@:a/b']) expect(parseRepositoryUrl(bad), bad).toBeUndefined();
+    // a user name may hold a dash, but not lead with one: git would read the URL as an option
+    expect(parseRepositoryUrl('-git@host:a/b')).toBeUndefined();
+    expect(parseRepositoryUrl('git-user@host:a/b-')).toEqual({ kind: 'ssh', host: 'host' });
   });
 
   it('reads an ssh:// host in lower case, and refuses one without a host', () => {
