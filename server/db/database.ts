@@ -122,7 +122,8 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
   if (templated && !template) {
     // the first throw-away database on this machine for these migrations: kept for the next ones
     await migrate(db);
-    await saveTemplate(key, await pgl.dumpDataDir('none'));
+    // only a speed-up: a dump that cannot be kept (a full disk, a name another user holds) is skipped
+    await saveTemplate(key, await pgl.dumpDataDir('none')).catch(() => undefined);
   }
   const stores = await openEmbeddedStores(db, dataDir).catch(async (error: unknown) => {
     await pgl.close();

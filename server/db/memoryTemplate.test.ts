@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import { sql, type Migration } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { installedVersion, readTemplate, saveTemplate, templateFile, templateKey } from './memoryTemplate';
+import os from 'node:os';
+import path from 'node:path';
+import { installedVersion, isOwnTemplate, readTemplate, saveTemplate, templateFile, templateKey } from './memoryTemplate';
 
 const versions = { pglite: '0.3.0', kysely: '0.28.0' };
 const migrations: Record<string, Migration> = {
@@ -64,5 +66,37 @@ describe('installedVersion', () => {
     const lock = JSON.parse(fs.readFileSync('package-lock.json', 'utf8')) as { packages: Record<string, { version: string }> };
     expect(installedVersion('kysely')).toBe(lock.packages['node_modules/kysely']!.version);
     expect(installedVersion('@electric-sql/pglite')).toBe(lock.packages['node_modules/@electric-sql/pglite']!.version);
+  });
+});
+
+describe('isOwnTemplate (the stores\' empty cluster is a directory, the app\'s dump a file)', () => {
+  it("takes a directory only this user may write, and no other", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'own-template-'));
+    try {
+      expect(isOwnTemplate(dir)).toBe(true);
+      fs.chmodSync(dir, 0o770);
+      expect(isOwnTemplate(dir)).toBe(false);
+      fs.chmodSync(dir, 0o707);
+      expect(isOwnTemplate(dir)).toBe(false);
+      fs.chmodSync(dir, 0o755);
+      expect(isOwnTemplate(dir)).toBe(true);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('is false for a name nobody made', () => {
+    expect(isOwnTemplate(path.join(os.tmpdir(), `never-made-${process.pid}-${Date.now()}`))).toBe(false);
+  });
+
+  // CI runs as root, which alone can give a file away: planted by another user, it is not ours
+  it.runIf(process.getuid?.() === 0)("refuses one another user owns, whatever its mode", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'planted-template-'));
+    try {
+      fs.chownSync(dir, 65534, 65534);
+      expect(isOwnTemplate(dir)).toBe(false);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

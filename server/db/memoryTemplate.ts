@@ -35,12 +35,19 @@ export function templateFile(key: string): string {
   return path.join(os.tmpdir(), `workspace-app-template-${process.getuid?.() ?? 0}-${key}.tar`);
 }
 
-/** The dump named `key`, if this user made one (the shared temporary directory is anyone's to write in). */
+/**
+ * Whether a template in the temporary directory is this user's own and nobody else may write it:
+ * the directory is anyone's to write in, so another user could plant one under the expected name.
+ */
+export function isOwnTemplate(file: string): boolean {
+  const stat = fs.statSync(file, { throwIfNoEntry: false });
+  return stat !== undefined && stat.uid === (process.getuid?.() ?? stat.uid) && (stat.mode & 0o022) === 0;
+}
+
+/** The dump named `key`, if this user made one. */
 export async function readTemplate(key: string): Promise<Blob | undefined> {
   const file = templateFile(key);
-  const stat = fs.statSync(file, { throwIfNoEntry: false });
-  if (!stat || stat.uid !== (process.getuid?.() ?? stat.uid) || (stat.mode & 0o022) !== 0) return undefined;
-  return fs.openAsBlob(file);
+  return isOwnTemplate(file) ? fs.openAsBlob(file) : undefined;
 }
 
 /** Keeps a dump as `key`'s template: written aside and renamed, so a reader never sees half of one. */

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import type { Db } from './database';
-import { installedVersion } from './memoryTemplate';
+import { installedVersion, isOwnTemplate } from './memoryTemplate';
 import type { Database } from './schema';
 import { storeWorkerPool, type StoreWorkerPool } from './storeWorkerPool';
 
@@ -129,6 +129,12 @@ export async function initialiseCluster(dir: string): Promise<void> {
 async function freshCopy(): Promise<string> {
   const version = installedVersion('@electric-sql/pglite');
   const template = path.join(os.tmpdir(), `workspace-stores-template-${version}-${process.getuid?.() ?? 0}`);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'workspace-stores-'));
+  if (fs.existsSync(template) && !isOwnTemplate(template)) {
+    // planted by another user: never copied, and never replaced (it is theirs)
+    await initialiseCluster(dir);
+    return dir;
+  }
   if (!fs.existsSync(path.join(template, 'PG_VERSION'))) {
     // made aside and renamed into place: two processes making it at once both end with a whole one
     const making = fs.mkdtempSync(`${template}.making-`);
@@ -140,7 +146,6 @@ async function freshCopy(): Promise<string> {
       if (!fs.existsSync(path.join(template, 'PG_VERSION'))) throw error;
     }
   }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'workspace-stores-'));
   await fs.promises.cp(template, dir, { recursive: true });
   return dir;
 }
