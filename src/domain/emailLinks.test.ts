@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hostileString, wellFormed } from './hostile.fixture';
-import { appSignInLink, emailLinkOf, hasCallbackParams, invitationLink, withoutCallbackParams, withoutEmailLinkParams } from './emailLinks';
+import { appSignInLink, emailLinkOf, hasCallbackParams, invitationLink, isInvitationId, withoutCallbackParams, withoutEmailLinkParams } from './emailLinks';
 
 const INVITATION = '0b6f7c1e-2d3a-4e5f-8a9b-0c1d2e3f4a5b';
 
@@ -94,6 +94,13 @@ describe('email links, case by case', () => {
     expect(emailLinkOf(`?invitation=x${INVITATION}`)).toBeUndefined();
     expect(emailLinkOf(`?invitation=${INVITATION.replaceAll('-', '')}`)).toBeUndefined();
     expect(emailLinkOf(`?invitation=${INVITATION.replace('0b6f7c1e', '0b6f7c1g')}&notice=password_changed`)).toEqual({ notice: 'password_changed' });
+  });
+
+  it('takes only a text as an invitation id, not a value that merely prints as one', () => {
+    expect(isInvitationId(INVITATION)).toBe(true);
+    expect(isInvitationId([INVITATION])).toBe(false);
+    expect(isInvitationId({ toString: () => INVITATION })).toBe(false);
+    expect(isInvitationId(null)).toBe(false);
   });
 
   it('leaves a target without link parameters exactly as it was', () => {

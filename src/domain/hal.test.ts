@@ -183,6 +183,9 @@ describe('embeddedList and resolveHref, case by case', () => {
     expect(resolveHref('x{y}', 'http://h/a/', false)).toBe('http://h/a/x%7By%7D');
     expect(resolveHref('{?page}', 'http://h/a/', true)).toBe('http://h/a/{?page}');
     expect(resolveHref('{?page}', '/api/a/', true)).toBe('/api/a/{?page}');
+    // the fixed part before the template is resolved as any href is
+    expect(resolveHref('/api/jobs{?page,size}', 'http://h/api/w/1/', true)).toBe('http://h/api/jobs{?page,size}');
+    expect(resolveHref('../jobs{?page}', '/api/w/1/', true)).toBe('/api/w/jobs{?page}');
     expect(linkHref({ _links: { x: { href: 'x{y}', templated: false } } }, 'x', 'http://h/')).toBe('http://h/x%7By%7D');
   });
 
