@@ -62,6 +62,7 @@ export function allowsGithubInstallation(text: string | null | undefined): boole
 export function isBranchName(text: string): boolean {
   if (text.length === 0 || text.length > 200) return false;
   if (!/^[A-Za-z0-9._/-]+$/.test(text)) return false;
-  if (text.startsWith('-') || text.startsWith('/') || text.endsWith('/') || text.endsWith('.') || text.endsWith('.lock')) return false;
-  return !text.includes('..') && !text.includes('//') && !text.split('/').some((part) => part.startsWith('.'));
+  if (text.startsWith('-') || text.startsWith('/') || text.endsWith('/') || text.endsWith('.')) return false;
+  // git check-ref-format: no slash-separated part begins with a dot or ends with '.lock'
+  return !text.includes('..') && !text.includes('//') && !text.split('/').some((part) => part.startsWith('.') || part.endsWith('.lock'));
 }
