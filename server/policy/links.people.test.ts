@@ -43,6 +43,8 @@ describe('the root', () => {
     expect(awaitsVerificationToCreate(person({ owner: true, verified: false }))).toBe(true);
     expect(awaitsVerificationToCreate(person({ owner: true }))).toBe(false);
     expect(awaitsVerificationToCreate(person({ verified: false }))).toBe(false);
+    // a first sign-in, unverified, has no profile yet to carry the owner's mark
+    expect(awaitsVerificationToCreate(person({ verified: false, profile: false }))).toBe(false);
     expect(awaitsVerificationToCreate({ ...apiKey(), profile: profile({ can_create_workspaces: true }), principal: principal({ kind: 'client', emailVerified: false }) })).toBe(false);
   });
   it('a first sign-in (no profile yet) logs in and reads the catalogue', () => {
