@@ -131,7 +131,7 @@ describe('noise control, rule by rule', () => {
       { objectType: 'PIPELINE' as const, objectId: '', level: 'NONE' as const },
     ];
     expect(routeFor(routes, { datasetId: '', pipelineId: '', isError: false, direct: false })).toBeUndefined();
-    expect(routeFor(routes, { datasetId: null, pipelineId: undefined, isError: false, direct: false })).toBeUndefined();
+    expect(routeFor(routes, { datasetId: null, isError: false, direct: false })).toBeUndefined();
   });
 
   it('keeps what each level keeps, with or without mentions-only mode', () => {
