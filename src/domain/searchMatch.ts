@@ -27,31 +27,38 @@ export function wordsOf(text: string): WordAt[] {
  * Optimal string alignment distance (Damerau–Levenshtein without re-editing a transposed pair):
  * insertions, deletions, substitutions and swaps of two adjacent letters each count one edit,
  * which is how Elasticsearch's fuzziness counts. Gives up (returns max + 1) once the distance
- * must exceed `max`, so a long word costs O(length × max) at most.
+ * must exceed `max`; a long word costs O(length × max).
  */
 export function editDistance(a: string, b: string, max: number): number {
   const x = [...a];
   const y = [...b];
-  if (Math.abs(x.length - y.length) > max) return max + 1;
-  if (x.length === 0 || y.length === 0) return Math.max(x.length, y.length) <= max ? Math.max(x.length, y.length) : max + 1;
-  let before: number[] = [];
-  let previous = Array.from({ length: y.length + 1 }, (_, j) => j);
+  const over = max + 1;
+  if (Math.abs(x.length - y.length) > max) return over;
+  if (x.length === 0 || y.length === 0) return Math.max(x.length, y.length) <= max ? Math.max(x.length, y.length) : over;
+  // Only cells within `max` of the diagonal can hold a distance of at most `max`, so each row
+  // computes that band alone and marks the cell on either side of it as `over` for the next rows
+  // to read. Three rows are reused: rows i-2, i-1 and i.
+  let before = new Int32Array(y.length + 1).fill(over);
+  let previous = Int32Array.from({ length: y.length + 1 }, (_, j) => Math.min(j, over));
+  let current = new Int32Array(y.length + 1).fill(over);
   for (let i = 1; i <= x.length; i++) {
-    const current = [i];
-    let rowMin = i;
-    for (let j = 1; j <= y.length; j++) {
+    const from = Math.max(1, i - max);
+    const to = Math.min(y.length, i + max);
+    current[0] = Math.min(i, over);
+    if (from > 1) current[from - 1] = over;
+    let rowMin = from === 1 ? current[0] : over;
+    for (let j = from; j <= to; j++) {
       const cost = x[i - 1] === y[j - 1] ? 0 : 1;
-      let value = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
-      if (i > 1 && j > 1 && x[i - 1] === y[j - 2] && x[i - 2] === y[j - 1]) value = Math.min(value, (before[j - 2] ?? 0) + 1);
-      current.push(value);
-      rowMin = Math.min(rowMin, value);
+      let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      if (i > 1 && j > 1 && x[i - 1] === y[j - 2] && x[i - 2] === y[j - 1]) value = Math.min(value, before[j - 2]! + 1);
+      current[j] = Math.min(value, over);
+      rowMin = Math.min(rowMin, current[j]!);
     }
-    if (rowMin > max) return max + 1;
-    before = previous;
-    previous = current;
+    if (to < y.length) current[to + 1] = over;
+    if (rowMin > max) return over;
+    [before, previous, current] = [previous, current, before];
   }
-  const distance = previous[y.length] ?? max + 1;
-  return distance <= max ? distance : max + 1;
+  return Math.min(previous[y.length]!, over);
 }
 
 /** How a searched term reaches a word of a dataset, if it does within `maxEdits`. */
