@@ -114,12 +114,11 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
   const startParams = [...pglite.PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`];
   // A throw-away database (tests, Stryker) starts from a dump of a migrated one, made once per
   // machine and set of migrations: initdb and 34 migrations in WebAssembly took 11.5 s an open.
-  const templated = inMemory;
-  const key = templated ? templateKey({ pglite: installedVersion('@electric-sql/pglite'), kysely: installedVersion('kysely') }, migrations) : '';
-  const template = templated ? await readTemplate(key) : undefined;
+  const key = inMemory ? templateKey({ pglite: installedVersion('@electric-sql/pglite'), kysely: installedVersion('kysely') }, migrations) : '';
+  const template = inMemory ? await readTemplate(key) : undefined;
   const pgl = await pglite.PGlite.create(dir, { extensions: { pg_trgm, fuzzystrmatch }, startParams, ...(template && { loadDataDir: template }) });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pglitePool(pgl, pglite) }) });
-  if (templated && !template) {
+  if (inMemory && !template) {
     // the first throw-away database on this machine for these migrations: kept for the next ones
     await migrate(db);
     // only a speed-up: a dump that cannot be kept (a full disk, a name another user holds) is skipped

@@ -9,7 +9,7 @@ export function useMemoryDatabase(): { readonly db: Db } {
   let handle: Awaited<ReturnType<typeof openDatabase>> | undefined;
   beforeAll(async () => {
     handle = await openDatabase({ dataDir: 'memory://' });
-    // every migration on a new embedded database: CI ran it past vitest's 10 s on a loaded machine
+    // a loaded machine took past vitest's 10 s when every migration ran here (now from a template)
   }, 60_000);
   afterAll(() => handle?.close());
   return {
