@@ -60,6 +60,18 @@ describe('logos, byte by byte', () => {
     expect(isSafeLogo('data:image/jpeg;base64,/9g')).toBe(false);
   });
 
+  it('refuses base64 that is cut short or padded wrong after a correct signature', () => {
+    const body = PNG.slice('data:image/png;base64,'.length);
+    expect(body.length % 4).toBe(0);
+    expect(isSafeLogo(`${PNG.slice(0, -2)}`)).toBe(false);
+    expect(isSafeLogo(`${PNG.slice(0, -2)}A`)).toBe(false);
+    expect(isSafeLogo(`${PNG.slice(0, -1)}`)).toBe(false);
+    expect(isSafeLogo(`data:image/png;base64,${body.replace(/=+$/, '')}AAAAA`)).toBe(false);
+    expect(isSafeLogo(`data:image/png;base64,${body.replace(/=+$/, '')}AA==`)).toBe(false);
+    expect(isSafeLogo(`data:image/jpeg;base64,/9j/4AAQ`)).toBe(true);
+    expect(isSafeLogo(`data:image/jpeg;base64,/9j/4AAQS`)).toBe(false);
+  });
+
   it('refuses anything before or after the data URL, and more than two padding characters', () => {
     expect(isSafeLogo(`x${PNG}`)).toBe(false);
     expect(isSafeLogo(` ${PNG}`)).toBe(false);

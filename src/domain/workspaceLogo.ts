@@ -26,7 +26,9 @@ function decodeHead(base64: string, bytes: number): number[] | undefined {
 /** True when the text is a base64 PNG or JPEG data URL whose bytes are that image type. */
 export function isSafeLogo(text: string): boolean {
   const match = DATA_URL.exec(text);
-  if (!match) return false;
+  // only the signature is decoded, so the rest is checked by its shape: a canvas writes padded
+  // base64, whose length is a multiple of 4; any other length is not an image a browser can draw
+  if (!match || match[2]!.length % 4 !== 0) return false;
   const magic = match[1] === 'image/png' ? PNG_MAGIC : JPEG_MAGIC;
   const head = decodeHead(match[2]!, magic.length);
   return head !== undefined && magic.every((byte, i) => head[i] === byte);
