@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { halResource, pagedCollection } from '../../src/domain/hal';
 import { jobSchema, pipelineSchema, settingSchema, workspaceSchema } from '../../src/domain/resources';
-import { ResponseSchema, responseJsonSchema, serializerOf, serializerSchema } from './responseSchema';
+import { compileSerializer, ResponseSchema, responseJsonSchema, serializerOf, serializerSchema } from './responseSchema';
 
 /** What Fastify sends for `body` under a route's response schema, given as defineRoute gives it. */
 async function serialise(schema: z.ZodType, body: unknown): Promise<unknown> {
@@ -47,6 +47,13 @@ describe('responseJsonSchema', () => {
 });
 
 describe('serialising through the response schema', () => {
+  it('refuses a tuple anywhere in the schema, which fast-json-stringify would write whole (unnamed fields included)', () => {
+    const pair = z.tuple([z.object({ a: z.string() })]);
+    expect(() => compileSerializer(pair)).toThrow(/may not hold a tuple/);
+    expect(() => compileSerializer(z.object({ page: z.array(z.object({ pair })) }))).toThrow(/may not hold a tuple/);
+    expect(() => compileSerializer(z.object({ list: z.array(z.object({ a: z.string() })) }))).not.toThrow();
+  });
+
   it('drops a field the schema does not name, at any depth (a secret does not leak)', async () => {
     const body = {
       id: 'w1',

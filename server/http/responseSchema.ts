@@ -106,10 +106,20 @@ export class ResponseSchema {
 const require = createRequire(import.meta.url);
 let build: typeof fastJsonStringify | undefined;
 
-/** The serializer of a 2xx answer: fast-json-stringify over serializerSchema. */
+const holdsTuple = (node: unknown): boolean =>
+  Array.isArray(node) ? node.some(holdsTuple) : isObject(node) && (node.prefixItems !== undefined || Object.values(node).some(holdsTuple));
+
+/**
+ * The serializer of a 2xx answer: fast-json-stringify over serializerSchema. A tuple (`z.tuple`,
+ * `prefixItems`) is refused when the serializer is made, at the route's first 2xx answer, so the
+ * route's own tests fail: fast-json-stringify writes a tuple's items whole, so an object inside one
+ * would send the fields its schema does not name.
+ */
 export function compileSerializer(schema: z.ZodType): (data: unknown) => string {
+  const json = serializerSchema(schema);
+  if (holdsTuple(json)) throw new Error('a response schema may not hold a tuple (z.tuple): its items would be written whole, unnamed fields included');
   build ??= require('fast-json-stringify') as typeof fastJsonStringify;
-  return build(serializerSchema(schema));
+  return build(json);
 }
 
 const compiled = new WeakMap<z.ZodType, (data: unknown) => string>();
