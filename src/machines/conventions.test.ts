@@ -26,13 +26,8 @@ function isMachine(value: unknown): value is AnyStateMachine {
 // Navigation actions whose default does nothing instead of failing, unlike the README's rule
 // (left as they are: the composition root provides each; listed so a new one is noticed).
 const QUIET_DEFAULTS = new Set([
-  'dataStoreForm.showStore',
-  'dataStoreForm.close',
   'inbox.goTo',
   'inbox.changed',
-  'onboarding.goTo',
-  'workspaceForm.showCreated',
-  'workspaceForm.leave',
 ]);
 
 function nodesOf(node: AnyStateNode): AnyStateNode[] {

@@ -6,7 +6,7 @@ import { REL } from '../../domain/relations';
 import type { DataPlugin, DataStore, Workspace } from '../../domain/resources';
 import { apiErrorOf } from '../apiError';
 import { failureText } from '../failureText';
-import { notProvidedActor } from '../notProvided';
+import { notProvided, notProvidedActor } from '../notProvided';
 
 // The data store edit page (spec 001 §2 'Data stores', §4, §5 'Data store form', §8): loads the
 // store (or, new, the plugin named by ?dataplugin), saves through 'new datastore' or 'update
@@ -95,8 +95,8 @@ export const dataStoreFormMachine = setup({
   },
   actions: {
     // The router's moves, provided by the composition root; the toast text travels with them.
-    showStore: (_, _params: { workspaceId: string; datastoreId: string; message: string }) => undefined,
-    close: (_, _params: { workspaceId: string; message: string | null }) => undefined,
+    showStore: (_, _params: { workspaceId: string; datastoreId: string; message: string }) => notProvided('showStore')(),
+    close: (_, _params: { workspaceId: string; message: string | null }) => notProvided('close')(),
   },
   delays: { storePoll: STORE_POLL_MS },
   guards: {

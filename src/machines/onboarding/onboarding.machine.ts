@@ -10,7 +10,7 @@ import type { DataPlugin, Job, Pipeline, StoreTable, Workspace } from '../../dom
 import type { SetupStep } from '../../domain/routes';
 import { apiErrorOf, shellErrorMessage } from '../apiError';
 import { latestJobOf, ROW_POLL_MS } from '../jobRun/jobRun.machine';
-import { notProvidedActor } from '../notProvided';
+import { notProvided, notProvidedActor } from '../notProvided';
 
 // Onboarding (spec 001 §2, §4), one machine for the three steps of /setup/{step}/{workspaceId}:
 // - w: a name; id 'new' creates the workspace (initialise, then create), another id renames it;
@@ -114,7 +114,7 @@ export const onboardingMachine = setup({
   actions: {
     keepSearch: assign({ search: ({ context, event }) => (event.type === 'user.search' ? event.value : context.search) }),
     // The router (machines.ts); `reload` re-reads the session so a new workspace is known.
-    goTo: (_, _params: { path: string; reload: boolean }) => undefined,
+    goTo: (_, _params: { path: string; reload: boolean }) => notProvided('goTo')(),
   },
   delays: { readinessPoll: ONBOARDING_POLL_MS, runPoll: ROW_POLL_MS, searchDelay: ONBOARDING_SEARCH_DEBOUNCE_MS },
   guards: {

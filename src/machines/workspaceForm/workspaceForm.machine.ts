@@ -6,7 +6,7 @@ import type { Workspace } from '../../domain/resources';
 import { fieldsOf, saveBody, WORKSPACE_FIELD_ERRORS, WORKSPACE_REDIRECT_MS, WORKSPACE_TEXTS, type AppProperty, type WorkspaceFormFields } from '../../domain/workspaceForm';
 import { apiErrorOf } from '../apiError';
 import { failureText } from '../failureText';
-import { notProvidedActor } from '../notProvided';
+import { notProvided, notProvidedActor } from '../notProvided';
 
 // The workspace form (spec 001 §2 'Workspace create and settings', §5, §7, §8) for /w/new,
 // /w/{id} and /lab/{id}/settings. New: the owner's 'new workspace' link initialises an id, and
@@ -87,8 +87,8 @@ export const workspaceFormMachine = setup({
   },
   actions: {
     // The router's moves, provided by the composition root.
-    showCreated: (_, _params: { workspaceId: string }) => undefined,
-    leave: () => undefined,
+    showCreated: (_, _params: { workspaceId: string }) => notProvided('showCreated')(),
+    leave: notProvided('leave'),
   },
   delays: { redirect: WORKSPACE_REDIRECT_MS },
   guards: {
