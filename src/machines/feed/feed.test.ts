@@ -1,11 +1,14 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { createActor, waitFor } from 'xstate';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createActor, SimulatedClock, toPromise, waitFor } from 'xstate';
 import { createApiClient } from '../../api/client';
+import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
 import type { Dataset, DatasetsCollection } from '../../domain/resources';
 import { modelPaths, replayPath, replayTest, unvisitedStates, unwalkedTransitions } from '../testing';
 import type { ModelStep } from '../testing';
+import { heldActors } from '../testing/deferred.fixture';
+import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
 import { feedActors } from './feed.actors';
 import {
   feedMachine,
@@ -14,13 +17,18 @@ import {
   selectNewInsights,
   type FirstPage,
   selectEmpty,
+  selectError,
   selectFirstLoad,
   selectHasMore,
+  selectMoreError,
   selectSlow,
   selectTotal,
   type FeedContext,
+  type FeedInput,
   type FeedSource,
   type FeedSnapshot,
+  type LoadFirstInput,
+  type LoadNextInput,
 } from './feed.machine';
 
 const API = 'http://api.test/api';
@@ -224,5 +232,209 @@ describe('feed actors against the real client', () => {
     await waitFor(actor, (s) => s.matches('ready'));
     expect(ids(actor.getSnapshot().context)).toEqual(['a']);
     actor.stop();
+  });
+});
+
+describe('feed, checked by hand', () => {
+  const UNABLE = 'We were unable to connect.';
+  const offline = new ApiFailure({ kind: 'network', message: UNABLE });
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+  /** The machine with actors the test answers (held until it settles them) on a clock it moves. */
+  function start(feedInput: FeedInput = input) {
+    const { calls, pending, held } = heldActors();
+    const actors = {
+      loadFirst: held<LoadFirstInput, FirstPage>('loadFirst', ({ source }) => source.kind),
+      loadNext: held<LoadNextInput, DatasetsCollection>('loadNext', ({ page: p }) => (p === FIRST ? 'after FIRST' : 'after another page')),
+      checkNew: held<LoadFirstInput, FirstPage>('checkNew', ({ source }) => source.kind),
+    };
+    const clock = new SimulatedClock();
+    const actor = createActor(feedMachine.provide({ actors }), { input: feedInput, clock }).start();
+    const answer = async (id: string, index: number, value: unknown) => {
+      pending[id]![index]!.resolve(value);
+      await settle();
+    };
+    const fail = async (id: string, index: number, error: unknown) => {
+      pending[id]![index]!.reject(error);
+      await settle();
+    };
+    return { actor, calls, clock, answer, fail };
+  }
+
+  it('on its way: the placeholder shows, no total and no banner; after the timeout it says loading is slow', () => {
+    const { actor, calls, clock } = start();
+    expect(calls).toEqual(['loadFirst feed']);
+    expect(selectFirstLoad(actor.getSnapshot())).toBe(true);
+    expect(selectTotal(actor.getSnapshot())).toBe(0);
+    expect(selectNewInsights(actor.getSnapshot())).toBe(false);
+    clock.increment(input.loadTimeoutMs - 1);
+    expect(selectSlow(actor.getSnapshot())).toBe(false);
+    clock.increment(1);
+    expect(selectSlow(actor.getSnapshot())).toBe(true);
+    expect(selectFirstLoad(actor.getSnapshot())).toBe(true);
+    actor.stop();
+  });
+
+  it('a first page faster than the minimum is held for the rest of it (300 - 40 ms), the placeholder still up', async () => {
+    const { actor, clock, answer } = start();
+    await answer('loadFirst', 0, { page: FIRST, fetchMs: 40 });
+    expect(actor.getSnapshot().value).toBe('settling');
+    expect(selectFirstLoad(actor.getSnapshot())).toBe(true);
+    expect(selectNewInsights(actor.getSnapshot())).toBe(false);
+    expect(actor.getSnapshot().context.items).toEqual([]);
+    clock.increment(259);
+    expect(actor.getSnapshot().value).toBe('settling');
+    clock.increment(1);
+    expect(actor.getSnapshot().matches('ready')).toBe(true);
+    expect(ids(actor.getSnapshot().context)).toEqual(['a', 'b']);
+    expect(actor.getSnapshot().context.fetchMs).toBe(40);
+    actor.stop();
+  });
+
+  it('a first page taking the minimum or longer shows at once', async () => {
+    for (const fetchMs of [300, 2_500]) {
+      const { actor, answer } = start();
+      await answer('loadFirst', 0, { page: FIRST, fetchMs });
+      expect(actor.getSnapshot().matches('ready')).toBe(true);
+      expect(ids(actor.getSnapshot().context)).toEqual(['a', 'b']);
+      expect(selectFirstLoad(actor.getSnapshot())).toBe(false);
+      expect(selectTotal(actor.getSnapshot())).toBe(4);
+      actor.stop();
+    }
+  });
+
+  it('a failed first page says why, with no banner; Retry asks again with the message gone', async () => {
+    const { actor, calls, fail, answer } = start();
+    await fail('loadFirst', 0, offline);
+    expect(actor.getSnapshot().value).toBe('failed');
+    expect(selectError(actor.getSnapshot())).toBe(UNABLE);
+    expect(selectNewInsights(actor.getSnapshot())).toBe(false);
+    actor.send({ type: 'user.retry' });
+    expect(calls).toEqual(['loadFirst feed', 'loadFirst feed']);
+    expect(actor.getSnapshot().context.error).toBeNull();
+    await answer('loadFirst', 1, { page: ONLY, fetchMs: 2_500 });
+    expect(ids(actor.getSnapshot().context)).toEqual(['a']);
+    actor.stop();
+  });
+
+  it('a failed Load More says why beside the list; Reload takes the message away at once, the list staying', async () => {
+    const { actor, calls, answer, fail } = start();
+    await answer('loadFirst', 0, { page: FIRST, fetchMs: 2_500 });
+    actor.send({ type: 'user.loadMore' });
+    expect(calls).toEqual(['loadFirst feed', 'loadNext after FIRST']);
+    await fail('loadNext', 0, offline);
+    expect(selectMoreError(actor.getSnapshot())).toBe(UNABLE);
+    expect(ids(actor.getSnapshot().context)).toEqual(['a', 'b']);
+    actor.send({ type: 'user.reload' });
+    expect(actor.getSnapshot().matches('loading')).toBe(true);
+    expect(selectMoreError(actor.getSnapshot())).toBeNull();
+    expect(ids(actor.getSnapshot().context)).toEqual(['a', 'b']);
+    actor.stop();
+  });
+
+  it('with no poll time set, never checks for new datasets', async () => {
+    const { newInsightsPollMs: _unset, ...noPolls } = input;
+    const { actor, calls, clock, answer } = start(noPolls);
+    await answer('loadFirst', 0, { page: FIRST, fetchMs: 2_500 });
+    clock.increment(3_600_000);
+    await settle();
+    expect(calls).toEqual(['loadFirst feed']);
+    expect(actor.getSnapshot().value).toEqual({ ready: 'watching' });
+    actor.stop();
+  });
+
+  it('checks again a poll later after a check that found nothing new, and after a failed one', async () => {
+    const { actor, calls, clock, answer, fail } = start();
+    await answer('loadFirst', 0, { page: FIRST, fetchMs: 2_500 });
+    clock.increment(input.newInsightsPollMs);
+    expect(calls).toEqual(['loadFirst feed', 'checkNew feed']);
+    await answer('checkNew', 0, { page: FIRST, fetchMs: 40 });
+    expect(actor.getSnapshot().value).toEqual({ ready: 'watching' });
+    clock.increment(input.newInsightsPollMs);
+    expect(calls).toEqual(['loadFirst feed', 'checkNew feed', 'checkNew feed']);
+    await fail('checkNew', 1, offline);
+    expect(actor.getSnapshot().value).toEqual({ ready: 'watching' });
+    expect(selectNewInsights(actor.getSnapshot())).toBe(false);
+    clock.increment(input.newInsightsPollMs);
+    expect(calls).toEqual(['loadFirst feed', 'checkNew feed', 'checkNew feed', 'checkNew feed']);
+    actor.stop();
+  });
+
+  it('the banner shows once a check finds a newer dataset, no more checks, and goes as soon as the user reloads', async () => {
+    const { actor, calls, clock, answer } = start();
+    await answer('loadFirst', 0, { page: FIRST, fetchMs: 2_500 });
+    clock.increment(input.newInsightsPollMs);
+    await answer('checkNew', 0, { page: NEWER, fetchMs: 40 });
+    expect(selectNewInsights(actor.getSnapshot())).toBe(true);
+    expect(ids(actor.getSnapshot().context)).toEqual(['a', 'b']);
+    clock.increment(input.newInsightsPollMs * 3);
+    expect(calls.filter((c) => c.startsWith('checkNew'))).toHaveLength(1);
+    actor.send({ type: 'user.reload' });
+    expect(actor.getSnapshot().matches('loading')).toBe(true);
+    expect(selectNewInsights(actor.getSnapshot())).toBe(false);
+    // the list stays on screen: not the first-load placeholder, before the answer or while it is held
+    expect(selectFirstLoad(actor.getSnapshot())).toBe(false);
+    await answer('loadFirst', 1, { page: NEWER, fetchMs: 40 });
+    expect(actor.getSnapshot().value).toBe('settling');
+    expect(selectFirstLoad(actor.getSnapshot())).toBe(false);
+    clock.increment(260);
+    expect(ids(actor.getSnapshot().context)).toEqual(['z', 'a']);
+    expect(selectNewInsights(actor.getSnapshot())).toBe(false);
+    actor.stop();
+  });
+
+  it('the total is the server count, or the items listed when the answer has no page', async () => {
+    const { actor, answer } = start();
+    const { page: _omit, ...noPage } = page(['a', 'b', 'c'], null, 3);
+    await answer('loadFirst', 0, { page: noPage, fetchMs: 2_500 });
+    expect(selectTotal(actor.getSnapshot())).toBe(3);
+    actor.stop();
+  });
+
+  describe('the actors', () => {
+    afterEach(() => vi.restoreAllMocks());
+    const clientOf = (fake: ReturnType<typeof fakeFetch>) => createApiClient({ baseURL: API, getToken: () => Promise.resolve('t'), fetch: fake.fetch, retryDelay: () => 0 });
+    const channel = { _links: { self: { href: `${API}/channels/c1` }, datasets: { href: `${API}/channels/c1/datasets` } } };
+
+    it("reads the starred datasets and a channel's by its 'datasets' link, page 0 of 10", async () => {
+      const fake = fakeFetch({ body: ONLY }, { body: ONLY });
+      const actors = feedActors(clientOf(fake));
+      const liked = await toPromise(createActor(actors.loadFirst, { input: { source: { kind: 'liked', workspaceId: 'w 1' } } }).start());
+      const ofChannel = await toPromise(createActor(actors.loadFirst, { input: { source: { kind: 'channel', channel } } }).start());
+      expect(fake.calls.map((c) => c.url)).toEqual([`${API}/workspaces/w%201/liked?page=0&size=10`, `${API}/channels/c1/datasets?page=0&size=10`]);
+      expect(liked.page._embedded?.datasets?.map((d) => d.id)).toEqual(['a']);
+      expect(ofChannel.page._embedded?.datasets?.map((d) => d.id)).toEqual(['a']);
+    });
+
+    it('the check for new datasets reads the same first page, timed from request to answer', async () => {
+      let now = 1_000;
+      vi.spyOn(performance, 'now').mockImplementation(() => {
+        const at = now;
+        now = 1_250;
+        return at;
+      });
+      const fake = fakeFetch({ body: NEWER }, { body: FIRST });
+      const actors = feedActors(clientOf(fake));
+      const checked = await toPromise(createActor(actors.checkNew, { input: { source: { kind: 'search', workspaceId: 'w', q: 'kpi' } } }).start());
+      expect(checked.page._embedded?.datasets?.map((d) => d.id)).toEqual(['z', 'a']);
+      expect(checked.fetchMs).toBe(250);
+      now = 1_000;
+      const first = await toPromise(createActor(actors.loadFirst, { input: { source: { kind: 'feed', workspaceId: 'w' } } }).start());
+      expect(first.fetchMs).toBe(250);
+      expect(fake.calls.map((c) => new URL(c.url).pathname)).toEqual(['/api/workspaces/w/search', '/api/workspaces/w/feed']);
+    });
+
+    it('cancels a request when the list is left before it answers, whichever list it is', async () => {
+      const sources: FeedSource[] = [
+        { kind: 'feed', workspaceId: 'w' },
+        { kind: 'search', workspaceId: 'w', q: 'kpi' },
+        { kind: 'liked', workspaceId: 'w' },
+        { kind: 'channel', channel },
+      ];
+      for (const source of sources) {
+        expect(await requestsCancelledOnStop(feedActors, { loadFirst: { source }, checkNew: { source } })).toEqual({ loadFirst: true, checkNew: true });
+      }
+      expect(await requestsCancelledOnStop(feedActors, { loadNext: { page: FIRST } })).toEqual({ loadNext: true });
+    });
   });
 });
