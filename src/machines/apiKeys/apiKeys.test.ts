@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise } from 'xstate';
+import { createActor, fromPromise, toPromise } from 'xstate';
+import { ApiFailure } from '../../api/errors';
 import { createApiClient } from '../../api/client';
 import { fakeFetch } from '../../api/testing/fakeFetch';
 import { API_KEY_NAME_REQUIRED } from '../../domain/validation';
@@ -7,9 +8,11 @@ import type { ApiKey } from '../../domain/resources';
 import { COPIED_TOAST_MS } from '../../domain/constants';
 import { modelPaths, replayPath, replayTest, unvisitedStates, unwalkedTransitions } from '../testing';
 import type { ModelStep } from '../testing';
+import { heldActors } from '../testing/deferred.fixture';
+import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
 import { apiKeysActors } from './apiKeys.actors';
 import { apiKeysMachine, selectCreateEnabled, selectNewEnabled } from './apiKeys.machine';
-import type { ApiKeysContext } from './apiKeys.machine';
+import type { ApiKeysContext, CopySecretInput, CreateKeyInput, DeleteKeyInput, RenameKeyInput } from './apiKeys.machine';
 
 const API = 'http://api.test/api';
 const links = (id: string) => ({ 'update apikey': { href: `${API}/apikeys/${id}` }, 'delete apikey': { href: `${API}/apikeys/${id}` } });
@@ -251,5 +254,251 @@ describe('apiKeys actors against the real client', () => {
     expect(actor.getSnapshot().context.keys).toEqual([CI]);
     expect(actor.getSnapshot().context.error).toBe('[409] in use');
     actor.stop();
+  });
+});
+
+describe('apiKeys, checked by hand', () => {
+  const offline = new ApiFailure({ kind: 'network', message: 'We were unable to connect.' });
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+  /** Every actor held until the test answers it; each call recorded as `<actor> <what it was given>`. */
+  function start(canCreate = true) {
+    const { calls, pending, held } = heldActors();
+    const actors = {
+      loadKeys: held<unknown, ApiKey[]>('loadKeys', () => ''),
+      draftKey: held<unknown, ApiKey>('draftKey', () => ''),
+      createKey: held<CreateKeyInput, ApiKey>('createKey', ({ draft, name }) => `${draft.id} '${name}'`),
+      renameKey: held<RenameKeyInput, ApiKey>('renameKey', ({ key, name }) => `${key.id} '${name}'`),
+      deleteKey: held<DeleteKeyInput, void>('deleteKey', ({ key }) => key.id),
+      copySecret: held<CopySecretInput, void>('copySecret', ({ secret }) => secret),
+    };
+    const actor = createActor(apiKeysMachine.provide({ actors }), { input: { canCreate } }).start();
+    const answer = (id: string) => pending[id]!.at(-1)!;
+    const context = () => actor.getSnapshot().context;
+    return { actor, calls, answer, context };
+  }
+
+  async function loadedWith(keys: ApiKey[]) {
+    const started = start();
+    started.answer('loadKeys').resolve(keys);
+    await settle();
+    expect(started.actor.getSnapshot().value).toBe('idle');
+    return started;
+  }
+
+  async function naming(draft: ApiKey = DRAFT) {
+    const started = await loadedWith([CI]);
+    started.actor.send({ type: 'user.new' });
+    started.answer('draftKey').resolve(draft);
+    await settle();
+    expect(started.actor.getSnapshot().value).toBe('naming');
+    return started;
+  }
+
+  it('a failed reload keeps the list and shows why; Reload clears the message and asks again', async () => {
+    const { actor, calls, answer, context } = await loadedWith([CI, DEFAULT]);
+    actor.send({ type: 'user.reload' });
+    expect(actor.getSnapshot().value).toBe('loading');
+    answer('loadKeys').reject(offline);
+    await settle();
+    expect(actor.getSnapshot().value).toBe('idle');
+    expect(context().error).toBe('We were unable to connect.');
+    expect(context().keys).toEqual([CI, DEFAULT]);
+    actor.send({ type: 'user.reload' });
+    expect(actor.getSnapshot().value).toBe('loading');
+    expect(context().error).toBeNull();
+    expect(calls).toEqual(['loadKeys ', 'loadKeys ', 'loadKeys ']);
+    actor.stop();
+  });
+
+  it('New, a rename and a delete each clear the last failure; a failed draft or rename says why and keeps the list', async () => {
+    const { actor, calls, answer, context } = await loadedWith([CI, DEFAULT]);
+    actor.send({ type: 'user.new' });
+    answer('draftKey').reject(offline);
+    await settle();
+    expect(actor.getSnapshot().value).toBe('idle');
+    expect(context().error).toBe('We were unable to connect.');
+    actor.send({ type: 'user.new' });
+    expect(actor.getSnapshot().value).toBe('drafting');
+    expect(context().error).toBeNull();
+    answer('draftKey').reject(offline);
+    await settle();
+    expect(context().error).toBe('We were unable to connect.');
+
+    actor.send({ type: 'user.rename', id: 'k1', name: ' renamed ' });
+    expect(actor.getSnapshot().value).toBe('renaming');
+    expect(context().error).toBeNull();
+    answer('renameKey').reject(offline);
+    await settle();
+    expect(actor.getSnapshot().value).toBe('idle');
+    expect(context().error).toBe('We were unable to connect.');
+    expect(context().keys).toEqual([CI, DEFAULT]);
+
+    actor.send({ type: 'user.delete', id: 'k1' });
+    expect(actor.getSnapshot().value).toBe('confirmingDelete');
+    expect(context().error).toBeNull();
+    expect(calls).toEqual(['loadKeys ', 'draftKey ', 'draftKey ', "renameKey k1 'renamed'"]);
+    actor.stop();
+  });
+
+  it('a renamed key takes the place of its row, once', async () => {
+    const { actor, calls, answer, context } = await loadedWith([CI, DEFAULT]);
+    actor.send({ type: 'user.rename', id: 'k1', name: ' renamed ' });
+    answer('renameKey').resolve({ ...CI, name: 'renamed' });
+    await settle();
+    expect(actor.getSnapshot().value).toBe('idle');
+    expect(context().keys).toEqual([{ ...CI, name: 'renamed' }, DEFAULT]);
+    expect(calls).toEqual(['loadKeys ', "renameKey k1 'renamed'"]);
+    actor.stop();
+  });
+
+  it("a draft without a name starts empty with Create disabled; Create then says 'Name is mandatory' until a name is typed", async () => {
+    const { actor, calls, context } = await naming();
+    expect(context().name).toBe('');
+    expect(context().nameError).toBeNull();
+    expect(selectCreateEnabled(actor.getSnapshot())).toBe(false);
+    // nothing said before Create is pressed
+    actor.send({ type: 'user.typeName', name: ' ' });
+    expect(context().nameError).toBeNull();
+    actor.send({ type: 'user.create' });
+    expect(actor.getSnapshot().value).toBe('naming');
+    expect(context().nameError).toBe('Name is mandatory');
+    // once shown, it stays while the name is blank
+    actor.send({ type: 'user.typeName', name: '   ' });
+    expect(context().nameError).toBe('Name is mandatory');
+    actor.send({ type: 'user.typeName', name: 'd' });
+    expect(context().name).toBe('d');
+    expect(context().nameError).toBeNull();
+    expect(selectCreateEnabled(actor.getSnapshot())).toBe(true);
+    expect(calls).toEqual(['loadKeys ', 'draftKey ']);
+    actor.stop();
+  });
+
+  it('a draft the server named starts with that name', async () => {
+    const { context, actor } = await naming({ ...DRAFT, name: 'suggested' });
+    expect(context().name).toBe('suggested');
+    expect(selectCreateEnabled(actor.getSnapshot())).toBe(true);
+    actor.stop();
+  });
+
+  it('a failed Create goes back to the name with the message, draft and name kept; Create again clears it; the issued key shows its secret once', async () => {
+    const { actor, calls, answer, context } = await naming();
+    actor.send({ type: 'user.typeName', name: ' deploy ' });
+    actor.send({ type: 'user.create' });
+    expect(actor.getSnapshot().value).toBe('creating');
+    answer('createKey').reject(offline);
+    await settle();
+    expect(actor.getSnapshot().value).toBe('naming');
+    expect(context()).toMatchObject({ draft: DRAFT, name: ' deploy ', error: 'We were unable to connect.' });
+    actor.send({ type: 'user.create' });
+    expect(actor.getSnapshot().value).toBe('creating');
+    expect(context().error).toBeNull();
+    answer('createKey').resolve(CREATED);
+    await settle();
+    expect(actor.getSnapshot().value).toEqual({ issued: 'shown' });
+    const { clientSecret: _secret, ...listed } = CREATED;
+    expect(context()).toEqual({ canCreate: true, keys: [CI, listed], draft: null, name: '', nameError: null, secret: 's3cret', pendingDelete: null, error: null });
+    expect(calls).toEqual(['loadKeys ', 'draftKey ', "createKey k2 'deploy'", "createKey k2 'deploy'"]);
+    actor.send({ type: 'user.closeIssued' });
+    expect(actor.getSnapshot().value).toBe('idle');
+    expect(context().secret).toBeNull();
+    actor.stop();
+  });
+
+  it('Cancel while naming drops the draft, the name and both messages', async () => {
+    const { actor, answer, context } = await naming();
+    actor.send({ type: 'user.typeName', name: 'deploy' });
+    actor.send({ type: 'user.create' });
+    answer('createKey').reject(offline);
+    await settle();
+    actor.send({ type: 'user.typeName', name: '' });
+    actor.send({ type: 'user.create' });
+    expect(context()).toMatchObject({ draft: DRAFT, name: '', nameError: 'Name is mandatory', error: 'We were unable to connect.' });
+    actor.send({ type: 'user.typeName', name: 'half' });
+    actor.send({ type: 'user.typeName', name: '' });
+    actor.send({ type: 'user.cancel' });
+    expect(actor.getSnapshot().value).toBe('idle');
+    expect(context()).toMatchObject({ draft: null, name: '', nameError: null, error: null });
+    actor.send({ type: 'user.typeName', name: 'half' });
+    expect(context().name).toBe('');
+    actor.stop();
+  });
+
+  it('copies the secret, again while Copied shows; a failed copy says why; with no secret Copy does nothing', async () => {
+    const { actor, calls, answer, context } = await naming();
+    actor.send({ type: 'user.typeName', name: 'deploy' });
+    actor.send({ type: 'user.create' });
+    answer('createKey').resolve(CREATED);
+    await settle();
+    actor.send({ type: 'user.copy' });
+    expect(actor.getSnapshot().value).toEqual({ issued: 'copying' });
+    answer('copySecret').resolve(undefined);
+    await settle();
+    expect(actor.getSnapshot().value).toEqual({ issued: 'copied' });
+    actor.send({ type: 'user.copy' });
+    expect(actor.getSnapshot().value).toEqual({ issued: 'copying' });
+    answer('copySecret').reject(new Error('Write permission denied'));
+    await settle();
+    expect(actor.getSnapshot().value).toEqual({ issued: 'shown' });
+    expect(context().error).toBe('Write permission denied');
+    expect(calls.filter((c) => c.startsWith('copySecret'))).toEqual(['copySecret s3cret', 'copySecret s3cret']);
+    actor.stop();
+
+    const bare = await naming();
+    bare.actor.send({ type: 'user.typeName', name: 'deploy' });
+    bare.actor.send({ type: 'user.create' });
+    const { clientSecret: _secret, ...withoutSecret } = CREATED;
+    bare.answer('createKey').resolve(withoutSecret);
+    await settle();
+    expect(bare.context().secret).toBeNull();
+    bare.actor.send({ type: 'user.copy' });
+    expect(bare.actor.getSnapshot().value).toEqual({ issued: 'shown' });
+    expect(bare.calls.filter((c) => c.startsWith('copySecret'))).toEqual([]);
+    bare.actor.stop();
+  });
+
+  it('Cancel on the delete confirmation deletes nothing; deleting default forgets it and reads the list again', async () => {
+    const { actor, calls, answer, context } = await loadedWith([CI, DEFAULT]);
+    actor.send({ type: 'user.delete', id: 'k1' });
+    expect(context().pendingDelete).toEqual(CI);
+    actor.send({ type: 'user.cancel' });
+    expect(actor.getSnapshot().value).toBe('idle');
+    expect(context().pendingDelete).toBeNull();
+    expect(context().keys).toEqual([CI, DEFAULT]);
+
+    actor.send({ type: 'user.delete', id: 'kd' });
+    actor.send({ type: 'user.confirmDelete' });
+    answer('deleteKey').resolve(undefined);
+    await settle();
+    expect(actor.getSnapshot().value).toBe('loading');
+    expect(context().pendingDelete).toBeNull();
+    answer('loadKeys').resolve([CI]);
+    await settle();
+    expect(context().keys).toEqual([CI]);
+    expect(calls).toEqual(['loadKeys ', 'deleteKey kd', 'loadKeys ']);
+    actor.stop();
+  });
+
+  it('cancels each request when the page is left before it answers', async () => {
+    const clipboard = { writeText: () => Promise.resolve() };
+    const inputs = { loadKeys: undefined, draftKey: undefined, createKey: { draft: DRAFT, name: 'deploy' }, renameKey: { key: CI, name: 'renamed' }, deleteKey: { key: CI } };
+    expect(await requestsCancelledOnStop((client) => apiKeysActors(client, clipboard), inputs)).toEqual({ loadKeys: true, draftKey: true, createKey: true, renameKey: true, deleteKey: true });
+  });
+
+  it('the real actors list the keys, rename through update apikey, and copy the secret to the clipboard', async () => {
+    const fake = fakeFetch({ status: 200, body: { _embedded: { apikeys: [CI, DEFAULT] }, _links: {} } }, { status: 200, body: RENAMED });
+    const written: string[] = [];
+    const actors = apiKeysActors(createApiClient({ baseURL: API, getToken: () => Promise.resolve('t'), fetch: fake.fetch }), {
+      writeText: (text) => {
+        written.push(text);
+        return Promise.resolve();
+      },
+    });
+    expect(await toPromise(createActor(actors.loadKeys).start())).toEqual([CI, DEFAULT]);
+    expect(await toPromise(createActor(actors.renameKey, { input: { key: CI, name: 'renamed' } }).start())).toEqual(RENAMED);
+    await toPromise(createActor(actors.copySecret, { input: { secret: 's3cret' } }).start());
+    expect(written).toEqual(['s3cret']);
+    expect(fake.calls.map((c) => `${c.method} ${c.url}`)).toEqual([`GET ${API}/apikeys`, `PUT ${API}/apikeys/k1`]);
+    expect(fake.calls[1]?.body).toMatchObject({ id: 'k1', name: 'renamed' });
   });
 });
