@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, waitFor } from 'xstate';
+import { createActor, SimulatedClock, waitFor } from 'xstate';
 import { createApiClient } from '../../api/client';
 import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
@@ -7,8 +7,10 @@ import type { Job, PipelineStreams } from '../../domain/resources';
 import { STREAM_TEXTS } from '../../domain/streamSelection';
 import { modelPaths, replayPath, replayTest, unvisitedStates, unwalkedTransitions } from '../testing';
 import type { ModelStep, ReplayLog } from '../testing';
+import { heldActors } from '../testing/deferred.fixture';
+import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
 import { streamPickerActors } from './streamPicker.actors';
-import { extractorOf, streamPickerMachine, type StreamPickerContext } from './streamPicker.machine';
+import { extractorOf, streamPickerMachine, type JobRef, type PipelineRef, type StreamPickerContext } from './streamPicker.machine';
 
 const API = 'http://api.test/api';
 const PIPELINE = { id: 'p1', _links: { self: { href: `${API}/pipelines/p1` }, streams: { href: `${API}/pipelines/p1/streams` } } };
@@ -114,5 +116,101 @@ describe('streamPicker against the API', () => {
     expect(extractorOf(actor.getSnapshot().context)?.streams?.map((s) => s.name)).toEqual(['public-orders']);
     expect(fake.calls.map((c) => `${c.method} ${c.url}`)).toEqual([`GET ${API}/pipelines/p1/streams`, `POST ${API}/pipelines/p1/verification`, `GET ${API}/jobs/j1`, `GET ${API}/pipelines/p1/streams`]);
     actor.stop();
+  });
+});
+
+describe('streamPicker, checked by hand', () => {
+  const UNABLE = 'We were unable to connect.';
+  const POLL = 5_000; // LOG_POLL_MS: a running job is read every 5 s
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+  /** The machine with actors the test answers, on a clock it moves. */
+  function start() {
+    const { calls, pending, held } = heldActors();
+    const actors = {
+      loadStreams: held<PipelineRef, PipelineStreams>('loadStreams', ({ pipeline }) => (pipeline === PIPELINE ? 'PIPELINE' : 'another pipeline')),
+      startDiscovery: held<PipelineRef, Job | undefined>('startDiscovery', ({ pipeline }) => (pipeline === notYet ? 'notYet' : 'another answer')),
+      readJob: held<JobRef, Job>('readJob', ({ job: j }) => `${j.id} ${j.status}`),
+    };
+    const clock = new SimulatedClock();
+    const actor = createActor(streamPickerMachine.provide({ actors }), { input, clock }).start();
+    const answer = async (id: string, index: number, value: unknown) => {
+      pending[id]![index]!.resolve(value);
+      await settle();
+    };
+    const fail = async (id: string, index: number, error: unknown) => {
+      pending[id]![index]!.reject(error);
+      await settle();
+    };
+    return { actor, calls, clock, answer, fail };
+  }
+
+  it("extractorOf is the component's own entry, and nothing before the streams are read", () => {
+    const two: PipelineStreams = { ...found, extractors: [{ name: 'tap-other', discovered: null, streams: null, select: null }, ...found.extractors] };
+    expect(extractorOf({ streams: two, component: 'tap-pg' })?.name).toBe('tap-pg');
+    expect(extractorOf({ streams: two, component: 'tap-missing' })).toBeUndefined();
+    expect(extractorOf({ streams: null, component: 'tap-pg' })).toBeUndefined();
+  });
+
+  it('a failed read of the streams says why; Retry reads them again with the message gone', async () => {
+    const { actor, calls, fail, answer } = start();
+    await fail('loadStreams', 0, offline);
+    expect(actor.getSnapshot().value).toBe('failed');
+    expect(actor.getSnapshot().context.message).toBe(UNABLE);
+    actor.send({ type: 'user.retry' });
+    expect(actor.getSnapshot().value).toBe('loading');
+    expect(actor.getSnapshot().context.message).toBeNull();
+    await answer('loadStreams', 1, found);
+    expect(actor.getSnapshot().value).toBe('ready');
+    expect(calls).toEqual(['loadStreams PIPELINE', 'loadStreams PIPELINE']);
+    actor.stop();
+  });
+
+  it('a discovery that fails to start says why and can be started again, the message gone', async () => {
+    const { actor, calls, fail, answer } = start();
+    await answer('loadStreams', 0, notYet);
+    actor.send({ type: 'user.discover' });
+    await fail('startDiscovery', 0, offline);
+    expect(actor.getSnapshot().value).toBe('ready');
+    expect(actor.getSnapshot().context.message).toBe(UNABLE);
+    expect(actor.getSnapshot().context.streams).toBe(notYet);
+    actor.send({ type: 'user.discover' });
+    expect(actor.getSnapshot().value).toBe('starting');
+    expect(actor.getSnapshot().context.message).toBeNull();
+    expect(calls).toEqual(['loadStreams PIPELINE', 'startDiscovery notYet', 'startDiscovery notYet']);
+    actor.stop();
+  });
+
+  it('reads the job every 5 s with the job last read, through a lost answer, until it ends in failure', async () => {
+    const { actor, calls, clock, answer, fail } = start();
+    await answer('loadStreams', 0, notYet);
+    actor.send({ type: 'user.discover' });
+    await answer('startDiscovery', 0, job('QUEUED'));
+    clock.increment(POLL - 1);
+    expect(calls).toHaveLength(2);
+    clock.increment(1);
+    expect(calls.at(-1)).toBe('readJob j1 QUEUED');
+    await answer('readJob', 0, job('RUNNING'));
+    expect(actor.getSnapshot().value).toBe('waiting');
+    expect(actor.getSnapshot().context.job?.status).toBe('RUNNING');
+    clock.increment(POLL);
+    expect(calls.at(-1)).toBe('readJob j1 RUNNING');
+    // a lost answer is not the end: asked again a poll later
+    await fail('readJob', 1, offline);
+    expect(actor.getSnapshot().value).toBe('waiting');
+    clock.increment(POLL);
+    expect(calls.at(-1)).toBe('readJob j1 RUNNING');
+    await answer('readJob', 2, job('ERROR'));
+    expect(actor.getSnapshot().value).toBe('ready');
+    expect(actor.getSnapshot().context.message).toBe(STREAM_TEXTS.discoveryFailed);
+    expect(actor.getSnapshot().context.job?.status).toBe('ERROR');
+    expect(actor.getSnapshot().context.streams).toBe(notYet);
+    expect(calls).toEqual(['loadStreams PIPELINE', 'startDiscovery notYet', 'readJob j1 QUEUED', 'readJob j1 RUNNING', 'readJob j1 RUNNING']);
+    actor.stop();
+  });
+
+  it('cancels each request when the editor is left before it answers', async () => {
+    const inputs = { loadStreams: { pipeline: PIPELINE }, startDiscovery: { pipeline: notYet }, readJob: { job: job('RUNNING') } };
+    expect(await requestsCancelledOnStop(streamPickerActors, inputs)).toEqual({ loadStreams: true, startDiscovery: true, readJob: true });
   });
 });
