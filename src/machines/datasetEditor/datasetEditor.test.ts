@@ -580,6 +580,9 @@ describe('datasetEditor, checked by hand', () => {
       expect(typeof previewFailure(bodiless)).toBe('string');
     }
     expect(previewFailure(response(400, { message: 'No such table', errors: [] }))).toBe('No such table');
+    // reasons the form has no place for are all in the banner, a space apart
+    const unplaced = response(400, { message: 'Validation failed', errors: [{ field: 'workspace', defaultMessage: 'Workspace is read-only.' }, { field: 'owner', defaultMessage: 'Owner is gone.' }] });
+    expect(saveFailure(unplaced)).toEqual({ banner: 'Workspace is read-only. Owner is gone.', errors: {} });
     expect(previewFailure(response(400))).toBe('[400] …');
   });
 
@@ -669,5 +672,77 @@ describe('datasetEditor, checked by hand', () => {
         previewQuery: { workspace: WORKSPACE, query: 'select 1' },
       }),
     ).toEqual({ loadEditor: true, saveDataset: true, previewQuery: true });
+    // the other branch of each: a new dataset on a table (channels and tables at once), a publish
+    const withTables = { _links: { ...WORKSPACE._links, tables: link('/workspaces/w1/tables') } };
+    expect(
+      await requestsCancelledOnStop(datasetEditorActors, {
+        loadEditor: { workspace: withTables, datasetId: null, table: 'web_sessions' },
+        saveDataset: { workspace: WORKSPACE, dataset: null, body: { title: 'Revenue', query: 'select 1' } },
+      }),
+    ).toEqual({ loadEditor: true, saveDataset: true });
+  });
+
+  it('a second save clears the last failure\'s field errors and banner while it runs', async () => {
+    vi.useFakeTimers();
+    const m = start({ workspace: NO_PREVIEW_WORKSPACE, datasetId: 'd1' });
+    m.answer('loadEditor').resolve({ dataset: EXISTING, channels: CHANNELS });
+    await flush();
+    m.actor.send({ type: 'user.save' });
+    m.answer('saveDataset').reject(badRequest);
+    await flush();
+    expect([m.context().errors, m.context().banner]).toEqual([{ alias: 'Alias is taken' }, null]);
+    m.actor.send({ type: 'user.save' });
+    expect(formOf(m.snap())).toBe('saving');
+    expect([m.context().errors, m.context().banner]).toEqual([{}, null]);
+    m.answer('saveDataset').reject(serverDown);
+    await flush();
+    expect([m.context().errors, m.context().banner]).toEqual([{}, 'Down for maintenance']);
+    m.actor.send({ type: 'user.save' });
+    expect([m.context().errors, m.context().banner]).toEqual([{}, null]);
+    m.actor.stop();
+  });
+
+  it('a chart builder edit clears the visualisation\'s and the metadata\'s reasons, and no other', async () => {
+    vi.useFakeTimers();
+    const m = start({ workspace: NO_PREVIEW_WORKSPACE, datasetId: 'd1' });
+    m.answer('loadEditor').resolve({ dataset: EXISTING, channels: CHANNELS });
+    await flush();
+    m.actor.send({ type: 'user.save' });
+    const fields = [
+      { field: 'visualisation', objectName: 'dataset', defaultMessage: 'Not a chart' },
+      { field: 'metadata', objectName: 'dataset', defaultMessage: 'Not metadata' },
+      { field: 'alias', objectName: 'dataset', defaultMessage: 'Alias is taken' },
+    ];
+    m.answer('saveDataset').reject(new ApiFailure({ kind: 'response', status: 400, message: '[400] …', body: { ...errorBody('x', 'y'), errors: fields } }));
+    await flush();
+    expect(m.context().errors).toEqual({ visualisation: 'Not a chart', metadata: 'Not metadata', alias: 'Alias is taken' });
+    m.actor.send({ type: 'user.build', edit: { type: 'kind', kind: 'bar' } });
+    expect(m.context().errors).toEqual({ alias: 'Alias is taken' });
+    m.actor.stop();
+  });
+
+  it('the first chart is drawn only on a blank visualisation and blank metadata (spaces are blank), and leaves the preview shown', async () => {
+    vi.useFakeTimers();
+    const typed = async (field: 'visualisation' | 'metadata' | null, value: string) => {
+      const m = start({ workspace: WORKSPACE, datasetId: null, table: 'web_sessions' });
+      m.answer('loadEditor').resolve({ dataset: null, channels: [] });
+      await flush();
+      expect(selectPreviewState(m.snap())).toBe('previewing');
+      if (field !== null) m.actor.send({ type: 'user.change', field, value });
+      m.answer('previewQuery').resolve(PREVIEW);
+      await flush();
+      expect(selectPreviewState(m.snap())).toBe('previewed');
+      expect(m.context().firstChart).toBe(false);
+      const values = m.context().values;
+      m.actor.stop();
+      return values;
+    };
+    const drawn = (values: { visualisation: string }) => parseVisualisation(values.visualisation);
+    expect(drawn(await typed(null, ''))).toMatchObject({ kind: 'chart', chartType: 'bar' });
+    expect(drawn(await typed('visualisation', '   '))).toMatchObject({ kind: 'chart', chartType: 'bar' });
+    expect(drawn(await typed('metadata', ' \n '))).toMatchObject({ kind: 'chart', chartType: 'bar' });
+    expect((await typed('visualisation', '{"html-table":{}}')).visualisation).toBe('{"html-table":{}}');
+    const kept = await typed('metadata', '{"name":"kept"}');
+    expect([kept.metadata, kept.visualisation]).toEqual(['{"name":"kept"}', '']);
   });
 });
