@@ -648,6 +648,16 @@ describe('onboarding, checked by hand', () => {
     m.actor.send({ type: 'user.more' });
     expect(m.at({ importing: 'choosing' })).toBe(true);
     // typing while the next page is read starts over
+    const t = start({ step: 'imports', workspaceId: 'w1' });
+    t.answer('loadWorkspace').resolve(ready);
+    await flush();
+    t.answer('listPlugins').resolve({ plugins: [demo], hasMore: true });
+    await flush();
+    t.actor.send({ type: 'user.more' });
+    t.actor.send({ type: 'user.search', value: 'cs' });
+    expect(t.at({ importing: 'searching' })).toBe(true);
+    expect(t.context().search).toBe('cs');
+    t.actor.stop();
     m.actor.stop();
   });
 
@@ -807,6 +817,83 @@ describe('onboarding, checked by hand', () => {
     expect(m.calls.filter((c) => c.startsWith('listPlugins'))).toEqual(["listPlugins w1 '' 0"]);
     await vi.advanceTimersByTimeAsync(1);
     expect(m.calls.filter((c) => c.startsWith('listPlugins'))).toEqual(["listPlugins w1 '' 0", "listPlugins w1 'po' 0"]);
+    m.actor.stop();
+  });
+
+  it('a refusal other than a 400 is one message, its fields not placed; a response without a body says its status', async () => {
+    vi.useFakeTimers();
+    const m = start({ step: 'w', workspaceId: 'new' });
+    m.actor.send({ type: 'user.name', value: 'Acme' });
+    m.actor.send({ type: 'user.submit' });
+    const conflict = new ApiFailure({ kind: 'response', status: 409, message: '[409]', body: { message: 'Name in use', errors: [{ field: 'name', objectName: 'workspace', defaultMessage: 'is taken' }] } as never });
+    m.answer('saveWorkspace').reject(conflict);
+    await flush();
+    expect(m.context().errors).toEqual({ banner: 'Name in use', fields: {} });
+    m.actor.send({ type: 'user.submit' });
+    m.answer('saveWorkspace').reject(new ApiFailure({ kind: 'response', status: 404, message: '[404] Not Found' }));
+    await flush();
+    expect(m.at('naming')).toBe(true);
+    expect(m.context().errors).toEqual({ banner: '[404] Not Found', fields: {} });
+    m.actor.stop();
+  });
+
+  it('Skip and Go to the Lab end the setup; busy while a pipeline saves; searching only while the search is asked', async () => {
+    vi.useFakeTimers();
+    const m = start({ step: 'imports', workspaceId: 'w1' });
+    m.answer('loadWorkspace').resolve(ready);
+    await flush();
+    expect(selectSearching(m.actor.getSnapshot())).toBe(true);
+    m.answer('listPlugins').resolve({ plugins: [demo], hasMore: true });
+    await flush();
+    expect(selectSearching(m.actor.getSnapshot())).toBe(false);
+    m.actor.send({ type: 'user.more' });
+    expect(selectSearching(m.actor.getSnapshot())).toBe(false);
+    m.answer('listPlugins').resolve({ plugins: [], hasMore: false });
+    await flush();
+    m.actor.send({ type: 'user.search', value: 'x' });
+    expect(selectSearching(m.actor.getSnapshot())).toBe(true);
+    await vi.advanceTimersByTimeAsync(ONBOARDING_SEARCH_DEBOUNCE_MS);
+    expect(m.at({ importing: 'listing' })).toBe(true);
+    expect(selectSearching(m.actor.getSnapshot())).toBe(true);
+    m.answer('listPlugins').resolve({ plugins: [demo], hasMore: false });
+    await flush();
+    m.actor.send({ type: 'user.choose', plugin: demo });
+    expect(selectBusy(m.actor.getSnapshot())).toBe(false);
+    m.actor.send({ type: 'user.submit' });
+    expect(m.at({ importing: 'saving' })).toBe(true);
+    expect(selectBusy(m.actor.getSnapshot())).toBe(true);
+    expect(selectSearching(m.actor.getSnapshot())).toBe(false);
+    m.actor.send({ type: 'user.skip' });
+    expect(m.moves).toEqual(['/setup/tasks/w1']);
+    expect(m.actor.getSnapshot().status).toBe('done');
+    const t = start({ step: 'tasks', workspaceId: 'w1' });
+    t.answer('loadWorkspace').resolve(ready);
+    await flush();
+    t.actor.send({ type: 'user.goToLab' });
+    expect(t.moves).toEqual(['/lab/w1/pipelines reload']);
+    expect(t.actor.getSnapshot().status).toBe('done');
+  });
+
+  it('the tables offered are those the run\'s own job loaded, before bigger ones an earlier run of the pipeline loaded', async () => {
+    vi.useFakeTimers();
+    const m = start({ step: 'imports', workspaceId: 'w1' });
+    m.answer('loadWorkspace').resolve(ready);
+    await flush();
+    m.answer('listPlugins').resolve({ plugins: [demo], hasMore: false });
+    await flush();
+    m.actor.send({ type: 'user.choose', plugin: demo });
+    m.actor.send({ type: 'user.submit' });
+    m.answer('createPipeline').resolve(runnable);
+    await flush();
+    m.answer('startRun').resolve(queued);
+    await flush();
+    await vi.advanceTimersByTimeAsync(ROW_POLL_MS);
+    m.answer('readRun').resolve(complete);
+    await flush();
+    // j1 is this run; j0 an earlier run of the same pipeline, which loaded more rows
+    m.answer('listTables').resolve([storeTable('history', 900, 'p', 'j0'), storeTable('customers', 20, 'p', 'j1')]);
+    await flush();
+    expect(m.context().loadedTables?.map((t) => t.name)).toEqual(['customers']);
     m.actor.stop();
   });
 
