@@ -5,7 +5,7 @@ import { withRoute, type RouteLevel, type RouteObjectType } from '../../domain/n
 import { REL } from '../../domain/relations';
 import type { Notification, NotificationSettings, NotificationsCollection } from '../../domain/resources';
 import { failureText } from '../failureText';
-import { notProvidedActor } from '../notProvided';
+import { notProvided, notProvidedActor } from '../notProvided';
 
 // The notifications inbox (spec 002 §2, issue 12): pages of every notification (Load More while a
 // next page exists), mark read, delete, and noise control (mentions only, the daily digest, a
@@ -73,9 +73,9 @@ export const inboxMachine = setup({
   },
   actions: {
     /** The router: a notification's target (null: stay). */
-    goTo: (_, _params: { path: string | null }) => undefined,
+    goTo: (_, _params: { path: string | null }) => notProvided('goTo')(),
     /** Read or deleted notifications change the unread count the shell's bell shows. */
-    changed: () => undefined,
+    changed: notProvided('changed'),
   },
   guards: {
     hasNext: ({ context }) => hasNext(context.page),

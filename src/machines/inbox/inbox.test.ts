@@ -120,7 +120,9 @@ describe('inbox scenarios', () => {
       { body: { ...settings, routes: [{ objectType: 'DATASET', objectId: D, level: 'ERRORS' }] } },
     );
     const client = createApiClient({ baseURL: BASE, getToken: () => Promise.resolve('t'), fetch: fake.fetch, retryDelay: () => 0 });
-    const actor = createActor(inboxMachine.provide({ actors: inboxActors(client) })).start();
+    let changes = 0;
+    const moves: (string | null)[] = [];
+    const actor = createActor(inboxMachine.provide({ actors: inboxActors(client), actions: { changed: () => void changes++, goTo: (_, { path }) => void moves.push(path) } })).start();
     await waitFor(actor, (s) => s.matches('ready'));
     expect(selectCanLoadMore(actor.getSnapshot())).toBe(true);
     actor.send({ type: 'user.loadMore' });
@@ -130,11 +132,13 @@ describe('inbox scenarios', () => {
     actor.send({ type: 'user.markAllRead' });
     await waitFor(actor, (s) => s.matches('ready') && s.context.items[0]!.resolved === true);
     expect(selectCanMarkAllRead(actor.getSnapshot())).toBe(false);
+    expect(changes).toBe(1);
     // already read: nothing to send
     actor.send({ type: 'user.markRead', notification: actor.getSnapshot().context.items[0]! });
     expect(actor.getSnapshot().matches('ready')).toBe(true);
     actor.send({ type: 'user.delete', notification: read });
     await waitFor(actor, (s) => s.matches('ready') && s.context.items.length === 1);
+    expect([changes, moves]).toEqual([2, []]);
     actor.send({ type: 'user.route', objectType: 'DATASET', objectId: D, level: 'ERRORS' });
     await waitFor(actor, (s) => s.matches('ready') && s.context.settings!.routes.length === 1);
     expect(fake.calls.map((c) => `${c.method} ${c.url}`)).toEqual([
