@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise, waitFor } from 'xstate';
+import { createActor, fromPromise, toPromise, waitFor } from 'xstate';
 import { createApiClient } from '../../api/client';
 import { ApiFailure } from '../../api/errors';
 import { fakeFetch } from '../../api/testing/fakeFetch';
@@ -9,7 +9,7 @@ import { modelPaths, replayPath, replayTest, unvisitedStates, unwalkedTransition
 import type { ModelStep } from '../testing';
 import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
 import { libraryListsActors } from './libraryLists.actors';
-import { canDelete, libraryListsMachine, selectConfirmOpen, selectDialogOpen, type LibraryKind, type LibraryListsContext, type LibraryListsSnapshot, type SaveListInput } from './libraryLists.machine';
+import { canDelete, canRename, canToggleScope, libraryListsMachine, selectConfirmOpen, selectDialogOpen, type LibraryKind, type LibraryListsContext, type LibraryListsSnapshot, type SaveListInput } from './libraryLists.machine';
 import type { HalLike } from '../../domain/hal';
 import { deferred } from '../testing/deferred.fixture';
 
@@ -243,6 +243,69 @@ describe('libraryLists, checked by hand', () => {
     await waitFor(actor, (s) => s.matches('loading'), { timeout: 1_000 });
     expect(actor.getSnapshot().context.pending).toBeNull();
     actor.stop();
+  });
+
+  it('row actions only on a row with canDelete, and each only by its own link', async () => {
+    const self = { href: `${API}/channels/l1` };
+    const linkedNotOwn: Channel = { ...mine, id: 'l3', canDelete: false };
+    const noScope: Channel = { ...mine, id: 'l4', _links: { self, 'update channel': self, 'delete channel': self } };
+    const withdrawOnly: Channel = { ...mine, id: 'l5', scope: 'WORKSPACE', _links: { self, 'withdraw workspace-scope': { href: `${API}/channels/l1/scope/workspace` } } };
+    const bare: Channel = { ...mine, id: 'l6', _links: { self } };
+    const allowed = (c: Channel) => [canRename(c), canDelete(c), canToggleScope(c)];
+    expect(allowed(mine)).toEqual([true, true, true]);
+    expect(allowed(linkedNotOwn)).toEqual([false, false, false]);
+    expect(allowed(noScope)).toEqual([true, true, false]);
+    expect(allowed(withdrawOnly)).toEqual([false, false, true]);
+    expect(allowed(bare)).toEqual([false, false, false]);
+
+    const { actor, calls, last } = start();
+    (await last('loadChannels')).answer.resolve([linkedNotOwn, noScope]);
+    await waitFor(actor, (s) => s.matches('ready'), { timeout: 1_000 });
+    for (const type of ['user.rename', 'user.delete', 'user.toggleScope'] as const) actor.send({ type, channel: linkedNotOwn });
+    actor.send({ type: 'user.toggleScope', channel: noScope });
+    expect(actor.getSnapshot().value).toBe('ready');
+    expect(actor.getSnapshot().context.pending).toBeNull();
+    expect(calls.map((c) => c.name)).toEqual(['loadChannels']);
+    actor.stop();
+  });
+
+  it('renaming a list without a description opens the dialog with an empty one', async () => {
+    const { description: _none, ...undescribed } = mine;
+    const { actor, last } = start();
+    (await last('loadChannels')).answer.resolve([undescribed]);
+    await waitFor(actor, (s) => s.matches('ready'), { timeout: 1_000 });
+    actor.send({ type: 'user.rename', channel: undescribed });
+    expect(actor.getSnapshot().context.dialog).toEqual({ mode: 'rename', channel: undescribed, name: 'Picks', description: '', error: null });
+    actor.stop();
+  });
+
+  it('a scope change that succeeds reloads the rows with no list pending', async () => {
+    const { actor, calls, last } = start();
+    (await last('loadChannels')).answer.resolve([mine]);
+    await waitFor(actor, (s) => s.matches('ready'), { timeout: 1_000 });
+    actor.send({ type: 'user.toggleScope', channel: mine });
+    (await last('toggleScope')).answer.resolve({ ...mine, scope: 'WORKSPACE' });
+    await waitFor(actor, (s) => s.matches('loading'), { timeout: 1_000 });
+    expect(actor.getSnapshot().context.pending).toBeNull();
+    expect(calls.map((c) => c.name)).toEqual(['loadChannels', 'toggleScope', 'loadChannels']);
+    actor.stop();
+  });
+
+  it("the real save renames by the list's 'update channel' and creates by 'create channel', name and description trimmed", async () => {
+    const fake = fakeFetch({ body: { ...mine, name: 'Keep' } }, { status: 201, body: mine });
+    const client = createApiClient({ baseURL: API, getToken: () => Promise.resolve('t'), fetch: fake.fetch, retryDelay: () => 0 });
+    const save = (dialog: SaveListInput['dialog']) => toPromise(createActor(libraryListsActors(client).saveList, { input: { workspace, dialog } }).start());
+    await save({ mode: 'rename', channel: mine, name: ' Keep ', description: ' notes ', error: null });
+    await save({ mode: 'create', channel: null, name: 'New', description: '  more  ', error: null });
+    expect(fake.calls.map((c) => [c.method, c.url, c.body])).toEqual([
+      ['PUT', `${API}/channels/l1`, { name: 'Keep', description: 'notes' }],
+      ['PUT', `${API}/workspaces/w/channels/n1`, { name: 'New', description: 'more', type: 'LIST', scope: 'PROFILE' }],
+    ]);
+  });
+
+  it('cancels a new list being created when the page is left', async () => {
+    const dialog = { mode: 'create' as const, channel: null, name: 'New', description: '', error: null };
+    expect(await requestsCancelledOnStop(libraryListsActors, { saveList: { workspace, dialog } })).toEqual({ saveList: true });
   });
 
   it('cancels each request when the page is left', async () => {
