@@ -41,16 +41,19 @@ export type MarkAllInput = { readonly lastReadAt: string };
 
 const hasNext = (page: NotificationsCollection | null) => page !== null && hasLink(page, 'next');
 
-/** The newest creation time shown: "mark all read" stops there, so one that arrives meanwhile stays unread. */
+/**
+ * The newest creation time shown (every notification has one: notificationSchema requires it):
+ * "mark all read" stops there, so one that arrives meanwhile stays unread.
+ */
 const newestShown = (items: readonly Notification[]): string | undefined =>
-  items.reduce<string | undefined>((newest, n) => (n.created !== undefined && n.created !== null && (newest === undefined || Date.parse(n.created) > Date.parse(newest)) ? n.created : newest), undefined);
+  items.reduce<string | undefined>((newest, n) => (newest === undefined || Date.parse(n.created) > Date.parse(newest) ? n.created : newest), undefined);
 
-/** Something shown is unread, and the newest shown has a time to mark up to. */
-const canMarkAllRead = (items: readonly Notification[]) => items.some((n) => n.resolved !== true) && newestShown(items) !== undefined;
+/** Something shown is unread (so the list has a newest time to mark up to). */
+const canMarkAllRead = (items: readonly Notification[]) => items.some((n) => n.resolved !== true);
 
 /** What the server did to a notification it marked read: resolved, and no longer offering to be. */
 function asRead(n: Notification, lastReadAt: string): Notification {
-  if (n.resolved === true || n.created === undefined || n.created === null || Date.parse(n.created) > Date.parse(lastReadAt)) return n;
+  if (n.resolved === true || Date.parse(n.created) > Date.parse(lastReadAt)) return n;
   const { [REL.resolveNotification]: _resolve, ...links } = n._links ?? {};
   return { ...n, resolved: true, _links: links };
 }
