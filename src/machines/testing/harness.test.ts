@@ -162,4 +162,14 @@ describe('model-based harness', () => {
   it('pathOf refuses an event the machine would not take', () => {
     expect(() => pathOf(counter, [{ type: 'user.finish' }])).toThrow(/does not take/);
   });
+
+  it('a machine whose states never end fails at the state limit instead of filling the heap', () => {
+    const endless = setup({ types: { context: {} as { items: number[] }, events: {} as { type: 'user.add' } } }).createMachine({
+      id: 'endless',
+      context: { items: [] },
+      on: { 'user.add': { actions: assign({ items: ({ context }) => [...context.items, context.items.length] }) } },
+    });
+    expect(() => modelPaths(endless)).toThrow(/Traversal limit exceeded/);
+    expect(() => modelPaths(endless, { limit: 50 })).toThrow(/Traversal limit exceeded/);
+  });
 });
