@@ -56,6 +56,19 @@ describe('pipelineForm actors, checked by hand', () => {
     expect(form.triggers).toMatchObject([{ id: 'p9', name: 'Customers' }]);
   });
 
+  it('no ?dataplugin reads no plugin; a plugin the pipeline lacks is added after the components it has', async () => {
+    const none = actorsOver({ body: STORED }, { body: { _embedded: { pipelines: [] } } });
+    await toPromise(createActor(none.actors.loadForm, { input: input({ dataPluginId: null }) }).start());
+    expect(none.fake.calls.map((c) => c.url)).toEqual([`${API}/pipelines/p2`, `${API}/workspaces/w1/pipelines?size=99`]);
+    const loader = { id: 'pg', name: 'target-postgres', pluginType: 'LOADER', label: 'PostgreSQL', variant: 'builtin', settings: [] };
+    const added = actorsOver(
+      { body: { ...STORED, _embedded: { dataComponents: [{ id: 'c2', name: 'target-postgres', _embedded: { dataplugin: loader } }] } } },
+      { body: { _embedded: { dataplugins: [loader, DEMO_PLUGIN] } } },
+    );
+    const form = await toPromise(createActor(added.actors.loadForm, { input: input({ dataPluginId: 'demo', workspace: NO_PIPELINES_LINK }) }).start());
+    expect(form.components.map((c) => c.name)).toEqual(['target-postgres', 'tap-demo']);
+  });
+
   it('asks for the run through the saved pipeline\'s create job link, and for its impact through its lineage link', async () => {
     const run = actorsOver({ status: 204 });
     await toPromise(createActor(run.actors.startJob, { input: { pipeline: STORED } }).start());
