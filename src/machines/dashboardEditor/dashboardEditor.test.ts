@@ -417,6 +417,11 @@ describe('dashboardEditor, checked by hand', () => {
     actor.send({ type: 'user.removeBlock', index: 1 });
     expect(context().blocks).toEqual([{ kind: 'text', source: 'Second' }]);
     expect(context().draft).toBe('Second');
+    // the first block is a block too
+    actor.send({ type: 'user.blockText', index: 0, value: 'First' });
+    expect(context().blocks).toEqual([{ kind: 'text', source: 'First' }]);
+    actor.send({ type: 'user.removeBlock', index: 0 });
+    expect(context().blocks).toEqual([]);
     actor.stop();
   });
 
