@@ -11,7 +11,7 @@ export function dataStoreFormActors(client: ApiClient) {
     load: fromPromise<LoadedStore, DataStoreFormInput>(async ({ input, signal }) => {
       const store = input.datastoreId === null ? null : await getDataStore(client, input.datastoreId, { signal });
       const pluginId = store?.dataPlugin ?? input.dataPluginId;
-      const plugin = pluginId === null || pluginId === undefined || pluginId === '' ? null : await findDataPlugin(client, input.workspace, pluginId, { signal });
+      const plugin = pluginId === null || pluginId === '' ? null : await findDataPlugin(client, input.workspace, pluginId, { signal });
       return { store, plugin };
     }),
     save: fromPromise<DataStore, SaveStoreInput>(({ input, signal }) => saveDataStore(client, { workspace: input.workspace, store: input.store }, input.body, { signal })),

@@ -8,7 +8,7 @@ import type { DataPlugin, DataStore, Workspace } from '../../domain/resources';
 import { modelPaths, pathOf, replayPath, replayTest, unvisitedStates, unwalkedTransitions, type ReplayLog } from '../testing';
 import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
 import { dataStoreFormActors } from './dataStoreForm.actors';
-import { dataStoreFormMachine, defaultStoreName, saveFailure, selectBusy, selectCanSave, STORE_POLL_MS, type DataStoreFormInput, type LoadedStore, type SaveStoreInput, type StoreInput } from './dataStoreForm.machine';
+import { dataStoreFormMachine, defaultStoreName, propertiesToSave, saveFailure, selectBusy, selectCanSave, STORE_POLL_MS, type DataStoreFormInput, type LoadedStore, type SaveStoreInput, type StoreInput } from './dataStoreForm.machine';
 import { deferred } from '../testing/deferred.fixture';
 
 const BASE = 'http://api.test/api';
@@ -334,6 +334,92 @@ describe('dataStoreForm, checked by hand', () => {
     expect(defaultStoreName(ready, plugin)).toBe('Warehouse');
   });
 
+  it('a refusal without a body, or a body without a message, reads "An unexpected error occurred" and keeps the fields it names', () => {
+    expect(saveFailure(new ApiFailure({ kind: 'response', status: 404, message: '[404]' }))).toStrictEqual({ banner: DATA_STORE_TEXTS.unexpected, fieldErrors: {} });
+    const fieldsOnly = new ApiFailure({ kind: 'response', status: 400, message: '[400]', body: { errors: [{ field: 'name', objectName: 'dataStore', defaultMessage: 'is taken' }] } as never });
+    expect(saveFailure(fieldsOnly)).toEqual({ banner: DATA_STORE_TEXTS.unexpected, fieldErrors: { name: 'is taken' } });
+  });
+
+  it('a save sends the settings that have a value (an empty text or false is a value)', () => {
+    expect(propertiesToSave({ host: 'db', port: undefined, ssl: false, schema: '' })).toEqual({ host: 'db', ssl: false, schema: '' });
+    expect(Object.keys(propertiesToSave({ a: undefined }))).toEqual([]);
+  });
+
+  it('starts with no name; Close while editing leaves without a message; a deleted store is named as stored, whatever was typed', async () => {
+    const { actor, moves, last } = start(existing);
+    expect(actor.getSnapshot().context.name).toBe('');
+    (await last('load')).answer.resolve({ store: ready, plugin });
+    await waitFor(actor, (s) => s.matches('editing'), { timeout: 1_000 });
+    actor.send({ type: 'user.close' });
+    expect(moves).toEqual([{ name: 'close', params: { workspaceId: 'w1', message: null } }]);
+    actor.send({ type: 'user.name', value: 'Renamed, not saved' });
+    actor.send({ type: 'user.delete' });
+    actor.send({ type: 'user.confirm' });
+    (await last('remove')).answer.resolve(undefined);
+    await waitFor(actor, (s) => s.status === 'done', { timeout: 1_000 });
+    expect(moves.at(-1)).toEqual({ name: 'close', params: { workspaceId: 'w1', message: 'Warehouse deleted' } });
+  });
+
+  it('only a store being provisioned is re-read every 5 s, and its answer goes back to the form; a new store is busy while it opens', async () => {
+    vi.useFakeTimers();
+    try {
+      for (const [input, loaded] of [[fresh, { store: null, plugin }], [existing, { store: ready, plugin }]] as const) {
+        const { actor, calls, last } = start(input);
+        (await last('load')).answer.resolve(loaded);
+        await vi.waitFor(() => expect(actor.getSnapshot().matches('editing')).toBe(true));
+        await vi.advanceTimersByTimeAsync(STORE_POLL_MS * 3);
+        expect(state(actor)).toBe('editing');
+        expect(calls.map((c) => c.name)).toEqual(['load']);
+        actor.stop();
+      }
+      const { actor, last } = start(existing);
+      (await last('load')).answer.resolve({ store: provisioning, plugin });
+      await vi.waitFor(() => expect(actor.getSnapshot().matches('editing')).toBe(true));
+      await vi.advanceTimersByTimeAsync(STORE_POLL_MS);
+      (await last('refresh')).answer.resolve(ready);
+      await vi.waitFor(() => expect(actor.getSnapshot().matches('editing')).toBe(true));
+      expect(actor.getSnapshot().context.store).toBe(ready);
+      actor.stop();
+      const created = start(fresh);
+      (await created.last('load')).answer.resolve({ store: null, plugin });
+      await vi.waitFor(() => expect(created.actor.getSnapshot().matches('editing')).toBe(true));
+      created.actor.send({ type: 'user.save' });
+      (await created.last('save')).answer.resolve(provisioning);
+      await vi.waitFor(() => expect(created.actor.getSnapshot().status).toBe('done'));
+      expect(selectBusy(created.actor.getSnapshot())).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('Save needs the plugin and the workspace\'s link for a new store, and the store\'s own link for a stored one', () => {
+    const context = (over: object) => ({ ...fresh, store: null, plugin, name: 'Warehouse', nameTyped: true, properties: {}, banner: null, fieldErrors: {}, loadError: null, validatePending: false, ...over }) as never;
+    expect(selectCanSave(context({}))).toBe(true);
+    expect(selectCanSave(context({ plugin: null }))).toBe(false);
+    expect(selectCanSave(context({ workspace: { ...workspace, _links: { self: { href: `${BASE}/workspaces/w1` } } } }))).toBe(false);
+    const noUpdate = { ...ready, _links: links({ 'delete datastore': `${BASE}/datastores/s1` }) };
+    expect(selectCanSave(context({ store: noUpdate }))).toBe(false);
+    expect(selectCanSave(context({ store: ready }))).toBe(true);
+  });
+
+  it('the real load reads a plugin only when one is named, by the store or the input', async () => {
+    const pluginPage = { body: { page: { size: 9999, totalElements: 1, totalPages: 1, number: 0 }, _embedded: { dataplugins: [plugin] } } };
+    const load = async (input: DataStoreFormInput, ...replies: Parameters<typeof fakeFetch>) => {
+      const fake = fakeFetch(...replies);
+      const client = createApiClient({ baseURL: BASE, getToken: () => Promise.resolve('t'), fetch: fake.fetch, retryDelay: () => 0 });
+      const actor = createActor(dataStoreFormActors(client).load, { input }).start();
+      const output = await new Promise<LoadedStore>((resolve, reject) => actor.subscribe({ complete: () => resolve(actor.getSnapshot().output as LoadedStore), error: reject }));
+      return { output, urls: fake.calls.map((c) => c.url) };
+    };
+    for (const dataPluginId of [null, '']) expect(await load({ ...fresh, dataPluginId })).toEqual({ output: { store: null, plugin: null }, urls: [] });
+    const named = await load(fresh, pluginPage);
+    expect(named.output).toEqual({ store: null, plugin });
+    expect(named.urls).toEqual([`${BASE}/workspaces/w1/dataplugins?sort=label&size=9999`]);
+    const stored = await load(existing, { body: ready }, pluginPage);
+    expect(stored.output.plugin).toEqual(plugin);
+    expect(stored.urls).toEqual([`${BASE}/datastores/s1`, `${BASE}/workspaces/w1/dataplugins?sort=label&size=9999`]);
+  });
+
   it('cancels each request when the page is left', async () => {
     expect(await requestsCancelledOnStop(dataStoreFormActors, { load: existing, save: { workspace, store: ready, body: { name: 'x', properties: {} } }, refresh: { store: ready }, remove: { store: ready } })).toEqual({
       load: true,
@@ -341,5 +427,7 @@ describe('dataStoreForm, checked by hand', () => {
       refresh: true,
       remove: true,
     });
+    // a new store's form reads only its plugin
+    expect(await requestsCancelledOnStop(dataStoreFormActors, { load: fresh })).toEqual({ load: true });
   });
 });
