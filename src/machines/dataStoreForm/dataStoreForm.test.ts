@@ -282,6 +282,11 @@ describe('dataStoreForm, checked by hand', () => {
     actor.send({ type: 'user.delete' });
     expect(state(actor)).toBe('editing');
     actor.stop();
+    // a new store's link with ?validate=true and no plugin: saved as it is, for the server to refuse
+    const bare = start({ ...fresh, dataPluginId: null, validate: true });
+    (await bare.last('load')).answer.resolve({ store: null, plugin: null });
+    expect((await bare.last('save')).input).toEqual({ workspace, store: null, body: { name: '', properties: {} } });
+    bare.actor.stop();
   });
 
   it('deletes after the confirmation and leaves saying what was deleted; Cancel goes back; a failure shows a banner', async () => {
