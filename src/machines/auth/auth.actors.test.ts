@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createActor, toPromise } from 'xstate';
 import { createApiClient } from '../../api/client';
 import { toApiError } from '../../api/errors';
@@ -158,6 +158,43 @@ describe('auth actors, checked by hand', () => {
     actor.start();
     await expect(toPromise(actor)).resolves.toMatchObject([{ id: 'w1' }, { id: 'w2' }]);
     expect(fake.calls.map((c) => `${c.method} ${c.url}`)).toEqual([`GET ${BASE}/workspaces?size=99`]);
+  });
+
+  it('an invitation without a workspace is accepted and targets nothing; one whose acceptance fails is reported without one', async () => {
+    const reported: unknown[] = [];
+    const bare = { email: 'ann@example.com', _links: { 'accept invitation': { href: `${BASE}/invitations/x` } } };
+    const accepted = client([{ body: profile }, { body: { _links: {} } }, { body: workspaces('w1') }, { body: { _embedded: { invitations: [bare] } } }, { status: 204 }]);
+    const first = createActor(authActors({ client: accepted.client, report: (error, context) => void reported.push([toApiError(error).kind, context]) }).bootstrap, { input: { user } });
+    first.start();
+    await expect(toPromise(first)).resolves.toMatchObject({ targetWorkspaceId: undefined, workspaces: [{ id: 'w1' }] });
+    expect(accepted.fake.calls).toHaveLength(5);
+    expect(reported).toEqual([]);
+    const refused = client([{ body: profile }, { body: { _links: {} } }, { body: workspaces('w1') }, { body: { _embedded: { invitations: [bare] } } }, { status: 409, body: 'gone' }]);
+    const second = createActor(authActors({ client: refused.client, report: (error, context) => void reported.push([toApiError(error).kind, context]) }).bootstrap, { input: { user } });
+    second.start();
+    await expect(toPromise(second)).resolves.toMatchObject({ targetWorkspaceId: undefined });
+    expect(reported).toEqual([['response', { action: 'accept invitation', workspaceId: undefined }]]);
+    // nobody to tell: the sign-in goes on all the same
+    const unreported = client([{ body: profile }, { body: { _links: {} } }, { body: workspaces('w1') }, { body: { _embedded: { invitations: [invitation('w8')] } } }, { status: 409, body: 'gone' }]);
+    const third = createActor(authActors({ client: unreported.client }).bootstrap, { input: { user } });
+    third.start();
+    await expect(toPromise(third)).resolves.toMatchObject({ targetWorkspaceId: undefined, workspaces: [{ id: 'w1' }] });
+  });
+
+  it('leaving cancels whichever request of the sign-in is under way, and a cancelled acceptance is not reported', async () => {
+    const answers: FakeReply[] = [{ body: profile }, { body: { _links: {} } }, { body: workspaces('w1') }, { body: { _embedded: { invitations: [invitation('w9')] } } }, { status: 204 }];
+    // 1 root, 2 workspaces, 3 invitations, 4 the acceptance, 5 the workspaces again
+    for (let stage = 1; stage <= 5; stage++) {
+      const reported: unknown[] = [];
+      const { fake, client: api } = client([...answers.slice(0, stage), { hang: true }]);
+      const actor = createActor(authActors({ client: api, report: (error) => void reported.push(error) }).bootstrap, { input: { user } });
+      actor.start();
+      await vi.waitFor(() => expect(fake.calls).toHaveLength(stage + 1));
+      actor.stop();
+      expect(fake.calls[stage]!.signal?.aborted, `request ${stage}`).toBe(true);
+      for (let tick = 0; tick < 5; tick++) await new Promise((resolve) => setImmediate(resolve));
+      expect(reported, `request ${stage}`).toEqual([]);
+    }
   });
 
   it('cancels the sign-in and the reload when the shell goes away', async () => {

@@ -262,6 +262,8 @@ describe('auth machine scenarios', () => {
     ], { input });
     expect(path.state.context.profile?.name).toBe('Anna');
     expect(path.state.context.workspaces).toEqual([w1, w2]);
+    // and the shell is idle again, ready for the next reload
+    expect(path.state.value).toEqual({ ready: 'idle' });
     await replayPath(authMachine, path, { input, states });
   });
 
@@ -284,6 +286,7 @@ describe('auth, checked by hand', () => {
     expect(isSignedIn(false, verified)).toBe(false);
     expect(isSignedIn(true, undefined)).toBe(false);
     expect(isSignedIn(true, { sub: '' })).toBe(false);
+    expect(isSignedIn(true, { sub: 42 } as never)).toBe(false);
   });
 
   it('asks for a new sign-in on login_required and consent_required only', () => {
@@ -315,6 +318,8 @@ describe('auth, checked by hand', () => {
     expect(consent.state.value).toEqual({ unauthenticated: 'idle' });
     const verify = pathOf(authMachine, [{ type: 'auth.failed', error: { code: 'access_denied', message: MESSAGES.verifyEmail } }, { type: 'user.logout' }], { input });
     expect(verify.state.value).toBe('loggingOut');
+    // the provider's refusal of an unverified address is the verify view, not the error view
+    expect(pathOf(authMachine, [{ type: 'auth.failed', error: { code: 'access_denied', message: MESSAGES.verifyEmail } }], { input }).state.value).toBe('unverified');
   });
 
   it('an unverified user is kept; logging out from there or from the app leaves', () => {
