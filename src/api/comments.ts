@@ -20,24 +20,24 @@ type CommentText = { readonly message: string; readonly datasetId: string; reado
 const writeBody = (text: CommentText) => commentWriteSchema.parse({ message: text.message, datasetId: text.datasetId, ...(text.parentId === null ? {} : { parentId: text.parentId }) });
 
 /** Two steps: POST 'new comment' initialises, PUT its 'update comment' with {message, datasetId[, parentId]} creates (one attempt each). */
-export async function postComment(client: ApiClient, parent: HalLike, text: CommentText): Promise<Comment> {
-  const draft = required(await client.follow(parent, REL.newComment, { method: 'POST', schema: commentSchema, retry: false }), 'initialised comment');
-  return required(await client.follow(draft, REL.updateComment, { method: 'PUT', body: writeBody(text), schema: commentSchema, retry: false }), 'comment');
+export async function postComment(client: ApiClient, parent: HalLike, text: CommentText, options: RequestOptions = {}): Promise<Comment> {
+  const draft = required(await client.follow(parent, REL.newComment, { ...options, method: 'POST', schema: commentSchema, retry: false }), 'initialised comment');
+  return required(await client.follow(draft, REL.updateComment, { ...options, method: 'PUT', body: writeBody(text), schema: commentSchema, retry: false }), 'comment');
 }
 
 /** PUT 'update comment' with the new text. */
-export async function updateComment(client: ApiClient, comment: HalLike, text: CommentText): Promise<Comment> {
-  return required(await client.follow(comment, REL.updateComment, { method: 'PUT', body: writeBody(text), schema: commentSchema, retry: false }), 'comment');
+export async function updateComment(client: ApiClient, comment: HalLike, text: CommentText, options: RequestOptions = {}): Promise<Comment> {
+  return required(await client.follow(comment, REL.updateComment, { ...options, method: 'PUT', body: writeBody(text), schema: commentSchema, retry: false }), 'comment');
 }
 
 /** PUT 'like comment' answers the comment; DELETE answers nothing, so the comment is read again. */
-export async function likeComment(client: ApiClient, comment: HalLike, like: boolean): Promise<Comment> {
-  if (like) return required(await client.follow(comment, REL.likeComment, { method: 'PUT', schema: commentSchema }), 'comment');
-  await client.follow(comment, REL.likeComment, { method: 'DELETE' });
-  return client.follow(comment, REL.self, { schema: commentSchema });
+export async function likeComment(client: ApiClient, comment: HalLike, like: boolean, options: RequestOptions = {}): Promise<Comment> {
+  if (like) return required(await client.follow(comment, REL.likeComment, { ...options, method: 'PUT', schema: commentSchema }), 'comment');
+  await client.follow(comment, REL.likeComment, { ...options, method: 'DELETE' });
+  return client.follow(comment, REL.self, { ...options, schema: commentSchema });
 }
 
 /** DELETE 'delete comment' (204). */
-export function deleteComment(client: ApiClient, comment: HalLike): Promise<void> {
-  return client.follow(comment, REL.deleteComment, { method: 'DELETE' });
+export function deleteComment(client: ApiClient, comment: HalLike, options: RequestOptions = {}): Promise<void> {
+  return client.follow(comment, REL.deleteComment, { ...options, method: 'DELETE' });
 }

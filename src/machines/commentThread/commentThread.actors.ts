@@ -10,9 +10,9 @@ export function commentThreadActors(client: ApiClient) {
   return {
     loadFirst: fromPromise<CommentsCollection, { readonly parent: HalLike }>(({ input, signal }) => loadComments(client, input.parent, { signal })),
     loadNext: fromPromise<CommentsCollection, { readonly page: CommentsCollection }>(({ input, signal }) => loadMoreComments(client, input.page, { signal })),
-    post: fromPromise<Comment, PostInput>(({ input }) => postComment(client, input.parent, { message: input.message, datasetId: input.datasetId, parentId: input.parentId })),
-    edit: fromPromise<Comment, EditInput>(({ input }) => updateComment(client, input.comment, { message: input.message, datasetId: input.datasetId, parentId: input.comment.parentId ?? null })),
-    like: fromPromise<Comment, LikeInput>(({ input }) => likeComment(client, input.comment, input.like)),
-    remove: fromPromise<unknown, CommentInput>(({ input }) => deleteComment(client, input.comment)),
+    post: fromPromise<Comment, PostInput>(({ input, signal }) => postComment(client, input.parent, { message: input.message, datasetId: input.datasetId, parentId: input.parentId }, { signal })),
+    edit: fromPromise<Comment, EditInput>(({ input, signal }) => updateComment(client, input.comment, { message: input.message, datasetId: input.datasetId, parentId: input.comment.parentId ?? null }, { signal })),
+    like: fromPromise<Comment, LikeInput>(({ input, signal }) => likeComment(client, input.comment, input.like, { signal })),
+    remove: fromPromise<unknown, CommentInput>(({ input, signal }) => deleteComment(client, input.comment, { signal })),
   };
 }

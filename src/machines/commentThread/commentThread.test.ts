@@ -420,8 +420,17 @@ describe('commentThread, checked by hand', () => {
     actor.stop();
   });
 
-  it('cancels a read of the comments when the thread is closed before it answers', async () => {
-    const inputs = { loadFirst: { parent: dataset }, loadNext: { page: page([mine], true) } };
-    expect(await requestsCancelledOnStop(commentThreadActors, inputs)).toEqual({ loadFirst: true, loadNext: true });
+  it('cancels a read or a write of the comments when the thread is closed before it answers', async () => {
+    const inputs = {
+      loadFirst: { parent: dataset },
+      loadNext: { page: page([mine], true) },
+      post: { parent: dataset, datasetId: 'd1', parentId: null, message: 'Hi' },
+      edit: { comment: mine, datasetId: 'd1', message: 'Edited' },
+      like: { comment: theirs, like: true },
+      remove: { comment: mine },
+    };
+    expect(await requestsCancelledOnStop(commentThreadActors, inputs)).toEqual({ loadFirst: true, loadNext: true, post: true, edit: true, like: true, remove: true });
+    // taking a like back is two requests: the DELETE is cancelled like the rest
+    expect(await requestsCancelledOnStop(commentThreadActors, { like: { comment: theirs, like: false } })).toEqual({ like: true });
   });
 });
