@@ -174,6 +174,20 @@ describe('dataPlugins, checked by hand', () => {
     actor.stop();
   });
 
+  it('a plugin listed without links can be neither installed nor deleted', async () => {
+    const { actor, loads, changes } = start();
+    await settle();
+    const { _links: _, ...bare } = AVAILABLE;
+    loads[0]!.answer.resolve({ items: [bare], totalElements: 1, totalPages: 1 });
+    await waitFor(actor, (s) => s.matches('idle'), { timeout: 1_000 });
+    actor.send({ type: 'user.install', id: bare.id });
+    actor.send({ type: 'user.delete', id: bare.id });
+    expect(actor.getSnapshot().value).toBe('idle');
+    expect(actor.getSnapshot().status).toBe('active');
+    expect(changes).toEqual([]);
+    actor.stop();
+  });
+
   it('says what was installed, by label or else by name, and reloads; a failure says why and forgets the target', async () => {
     const { actor, loads, changes } = start();
     await settle();
