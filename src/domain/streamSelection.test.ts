@@ -48,6 +48,29 @@ describe('catalogStreams', () => {
     expect(catalogStreams({ streams: many.slice(0, 10) }).ok).toBe(true);
   });
 
+  it('keeps a catalog whose streams take exactly 1024 KiB, and refuses one byte more', () => {
+    // the streams as catalogStreams lists them, written here; the last stream's name takes up the rest
+    const props = (count: number, from: number) => Array.from({ length: count }, (_, j) => `${'p'.repeat(180)}_${from + j}`);
+    const listed = (streams: { name: string; properties: string[] }[]) => JSON.stringify(streams.map((st) => ({ name: st.name, properties: st.properties.map((name) => ({ name, type: 'string', automatic: false })) })));
+    const sized = (bytes: number) => {
+      const streams: { name: string; properties: string[] }[] = [];
+      while (listed(streams).length < bytes - 30_000) streams.push({ name: `s${streams.length}`, properties: props(100, 0) });
+      const last = { name: 'x', properties: [] as string[] };
+      streams.push(last);
+      while (listed(streams).length < bytes - 400) last.properties.push(...props(1, last.properties.length));
+      // short names for the last few hundred bytes, so that a stream name of at most 151 letters ends it
+      while (listed(streams).length < bytes - 150) last.properties.push(`q${last.properties.length}`);
+      last.name = 'x'.repeat(1 + bytes - listed(streams).length);
+      expect(listed(streams).length).toBe(bytes);
+      const catalog = { streams: streams.map((st) => ({ tap_stream_id: st.name, schema: { properties: Object.fromEntries(st.properties.map((name) => [name, { type: 'string' }])) } })) };
+      return { catalog, streams };
+    };
+    const exact = sized(CATALOG_LIMITS.bytes);
+    const kept = catalogStreams(exact.catalog);
+    expect(kept.ok && JSON.stringify(kept.streams)).toBe(listed(exact.streams));
+    expect(catalogStreams(sized(CATALOG_LIMITS.bytes + 1).catalog)).toMatchObject({ ok: false, message: expect.stringContaining('more than 1024 KiB') });
+  });
+
   it('keeps the first of two streams with one id', () => {
     const result = catalogStreams({ streams: [{ tap_stream_id: 'a', schema: { properties: { x: {} } } }, { tap_stream_id: 'a', schema: { properties: { y: {} } } }] });
     expect(result.ok && result.streams).toEqual([{ name: 'a', properties: [{ name: 'x', type: '', automatic: false }] }]);
