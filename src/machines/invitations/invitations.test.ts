@@ -116,7 +116,7 @@ describe('invitations scenarios', () => {
 // Independent checks (issue 40): the actors are the test's own, the expected lists are computed
 // here, and the texts are the spec's words, not INVITATION_TEXT's.
 describe('invitations, checked by hand', () => {
-  function start(overrides: { remove?: () => Promise<unknown>; revoke?: () => Promise<unknown> } = {}) {
+  function start(overrides: { remove?: () => Promise<unknown>; revoke?: () => Promise<unknown>; resend?: () => Promise<unknown> } = {}) {
     const lists: ReturnType<typeof deferred<Invitation[]>>[] = [];
     const calls: string[] = [];
     const actors = {
@@ -130,7 +130,10 @@ describe('invitations, checked by hand', () => {
         calls.push(`send ${input.emails.join(',')}`);
         return Promise.resolve();
       }),
-      resend: fromPromise<unknown, TargetInput>(() => Promise.resolve()),
+      resend: fromPromise<unknown, TargetInput>(({ input }) => {
+        calls.push(`resend ${input.invitation.id}`);
+        return overrides.resend ? overrides.resend() : Promise.resolve();
+      }),
       revoke: fromPromise<unknown, TargetInput>(({ input }) => {
         calls.push(`revoke ${input.invitation.id}`);
         return overrides.revoke ? overrides.revoke() : Promise.resolve();
@@ -146,6 +149,76 @@ describe('invitations, checked by hand', () => {
     actor.on('invitations.toast', ({ message, intent }) => void toasts.push({ message, intent }));
     return { actor, lists, calls, toasts };
   }
+
+  it('a failed resend says why in an error toast (the server\'s words only for a refusal it explains) and reads the list again', async () => {
+    const refusal = (status: number, body: object) => new ApiFailure({ kind: 'response', status, message: `[${String(status)}]`, body: body as never });
+    const cases: [Error, string][] = [
+      [offline, 'Unexpected error while resending invitation'],
+      [refusal(403, { message: 'Forbidden' }), 'Unexpected error while resending invitation'],
+      [refusal(503, { message: 'Down' }), 'Unexpected error while resending invitation'],
+      [refusal(409, { message: 'This address has already joined' }), 'This address has already joined'],
+      [refusal(400, { message: 'Validation failed', errors: [{ field: 'email', objectName: 'invitation', defaultMessage: 'is outside the workspace domains' }] }), 'is outside the workspace domains'],
+    ];
+    for (const [error, said] of cases) {
+      const { actor, lists, toasts } = start({ resend: () => Promise.reject(error) });
+      lists[0]!.resolve([pending]);
+      await waitFor(actor, (s) => s.matches('ready'));
+      actor.send({ type: 'user.resend', invitation: pending });
+      await waitFor(actor, (s) => s.matches('loading') && lists.length === 2);
+      expect(toasts).toEqual([{ message: said, intent: 'error' }]);
+      actor.stop();
+    }
+  });
+
+  it('nothing shows busy once a resend is over: reading, listed, sending, or failed to read', async () => {
+    // the list read after a resend fails: the target is still set, and shows nothing busy
+    const failing = start();
+    failing.lists[0]!.resolve([pending]);
+    await waitFor(failing.actor, (s) => s.matches('ready'));
+    failing.actor.send({ type: 'user.resend', invitation: pending });
+    await waitFor(failing.actor, (s) => s.matches('loading') && failing.lists.length === 2);
+    failing.lists[1]!.reject(offline);
+    await waitFor(failing.actor, (s) => s.matches('failed'));
+    expect(failing.actor.getSnapshot().context.target?.id).toBe('i1');
+    expect(selectBusyId(failing.actor.getSnapshot())).toBeNull();
+    failing.actor.stop();
+
+    const { actor, lists, calls } = start();
+    lists[0]!.resolve([pending]);
+    await waitFor(actor, (s) => s.matches('ready'));
+    actor.send({ type: 'user.resend', invitation: pending });
+    expect(selectBusyId(actor.getSnapshot())).toBe('i1');
+    await waitFor(actor, (s) => s.matches('loading') && lists.length === 2);
+    expect(calls).toEqual(['list', 'resend i1', 'list']);
+    expect(selectBusyId(actor.getSnapshot())).toBeNull();
+    lists[1]!.resolve([pending]);
+    await waitFor(actor, (s) => s.matches('ready'));
+    expect(selectBusyId(actor.getSnapshot())).toBeNull();
+    actor.send({ type: 'user.invite', text: 'dee@example.com' });
+    expect(actor.getSnapshot().matches('sending')).toBe(true);
+    expect(selectBusyId(actor.getSnapshot())).toBeNull();
+    await waitFor(actor, (s) => s.matches('loading') && lists.length === 3);
+    lists[2]!.reject(offline);
+    await waitFor(actor, (s) => s.matches('failed'));
+    expect(selectBusyId(actor.getSnapshot())).toBeNull();
+    actor.stop();
+  });
+
+  it('the real resend withdraws only a pending invitation it may withdraw, then invites the address again', async () => {
+    const resend = async (invitation: Invitation, ...replies: Parameters<typeof fakeFetch>) => {
+      const fake = fakeFetch(...replies);
+      const client = createApiClient({ baseURL: BASE, getToken: () => Promise.resolve('t'), fetch: fake.fetch, retryDelay: () => 0 });
+      const actor = createActor(invitationsActors(client).resend, { input: { workspace, invitation } }).start();
+      await new Promise((resolve, reject) => actor.subscribe({ complete: () => resolve(undefined), error: reject }));
+      return fake.calls.map((c) => `${c.method} ${c.url}`);
+    };
+    const created = { status: 201, body: { ...pending, status: 'PENDING' } };
+    expect(await resend(pending, { status: 204 }, created)).toEqual([`PUT ${BASE}/invitations/i1/withdrawal`, `POST ${BASE}/workspaces/w1/invitations`]);
+    const revoked: Invitation = { ...pending, status: 'REVOKED' };
+    expect(await resend(revoked, created)).toEqual([`POST ${BASE}/workspaces/w1/invitations`]);
+    const { 'withdraw invitation': _, ...others } = pending._links!;
+    expect(await resend({ ...pending, _links: others }, created)).toEqual([`POST ${BASE}/workspaces/w1/invitations`]);
+  });
 
   it('takes a deleted invitation off the list at once, before the list is read again', async () => {
     const { actor, lists, calls } = start();
