@@ -376,6 +376,37 @@ describe('pipelineForm, targeted rules', () => {
     expect(actor.getSnapshot().value).toBe('saved');
   });
 
+  it('names only the streams of the tables that have one (a table a transform made has none)', async () => {
+    const withModel = { ...IMPACT, tables: [{ name: 'summary', stream: null }, ...IMPACT.tables] } as unknown as PipelineLineage;
+    const actor = createActor(
+      pipelineFormMachine.provide({
+        actors: { loadForm: fromPromise(() => Promise.resolve(loaded(FEEDING, [DEMO, STORE]))), loadImpact: fromPromise(() => Promise.resolve(withModel)) },
+        actions: { showPipeline: () => undefined, close: () => undefined },
+      }),
+      { input: { workspaceId: 'w1', workspace: WORKSPACE, pipelineId: 'p4', dataPluginId: null, validate: false } },
+    ).start();
+    await settle();
+    actor.send({ type: 'user.setProperty', key: 'tap-demo._select', value: ['customers.*'] });
+    actor.send({ type: 'user.save' });
+    await settle();
+    expect(actor.getSnapshot().status).toBe('active');
+    expect(selectImpactQuestion(actor.getSnapshot())?.title).toBe('This save deselects the stream orders. Its runs feed these:');
+    actor.stop();
+  });
+
+  it('a stored pipeline without a retry count or a timeout shows both empty', async () => {
+    const actor = createActor(
+      pipelineFormMachine.provide({
+        actors: { loadForm: fromPromise(() => Promise.resolve(loaded({ ...FEEDING, maxRetries: null, timeout: null } as unknown as Pipeline, [DEMO, STORE]))) },
+        actions: { showPipeline: () => undefined, close: () => undefined },
+      }),
+      { input: { workspaceId: 'w1', workspace: WORKSPACE, pipelineId: 'p4', dataPluginId: null, validate: false } },
+    ).start();
+    await settle();
+    expect([actor.getSnapshot().context.maxRetries, actor.getSnapshot().context.timeout]).toEqual(['', '']);
+    actor.stop();
+  });
+
   it("Save anyway saves a deselection of a stream its tables hold, after naming it", async () => {
     const bodies: PipelineWrite[] = [];
     const actor = createActor(
