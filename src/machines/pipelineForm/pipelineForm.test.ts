@@ -397,7 +397,7 @@ describe('pipelineForm, targeted rules', () => {
   it('a stored pipeline without a retry count or a timeout shows both empty', async () => {
     const actor = createActor(
       pipelineFormMachine.provide({
-        actors: { loadForm: fromPromise(() => Promise.resolve(loaded({ ...FEEDING, maxRetries: null, timeout: null } as unknown as Pipeline, [DEMO, STORE]))) },
+        actors: { loadForm: fromPromise(() => Promise.resolve(loaded({ ...FEEDING, maxRetries: null, timeout: null }, [DEMO, STORE]))) },
         actions: { showPipeline: () => undefined, close: () => undefined },
       }),
       { input: { workspaceId: 'w1', workspace: WORKSPACE, pipelineId: 'p4', dataPluginId: null, validate: false } },
