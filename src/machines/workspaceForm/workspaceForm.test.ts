@@ -366,6 +366,31 @@ describe('workspaceForm, checked by hand', () => {
     expect(m.actor.getSnapshot().status).toBe('done');
   });
 
+  it('a refusal without a body, with a blank or padded message, or with reasons the form has no place for', () => {
+    const refusal = (body?: object) => new ApiFailure({ kind: 'response', status: 409, message: '[409]', ...(body === undefined ? {} : { body: body as never }) });
+    expect(saveFailure(refusal())).toStrictEqual({ banner: WORKSPACE_TEXTS.unexpected, fieldErrors: {} });
+    expect(saveFailure(refusal({ errors: [] }))).toStrictEqual({ banner: WORKSPACE_TEXTS.unexpected, fieldErrors: {} });
+    expect(saveFailure(refusal({ message: '   ', errors: [] }))).toStrictEqual({ banner: WORKSPACE_TEXTS.unexpected, fieldErrors: {} });
+    expect(saveFailure(refusal({ message: '  Name in use  ', errors: [] }))).toStrictEqual({ banner: 'Name in use', fieldErrors: {} });
+    const unplaced = refusal({ message: 'Validation failed', errors: [{ field: 'owner', defaultMessage: 'Owner is gone.' }, { field: 'plan', defaultMessage: 'Plan is full.' }] });
+    expect(saveFailure(unplaced)).toStrictEqual({ banner: 'Owner is gone. Plan is full.', fieldErrors: {} });
+  });
+
+  it('a deleted workspace without a name is called Workspace', async () => {
+    vi.useFakeTimers();
+    const m = start();
+    const { name: _, ...nameless } = existing;
+    m.answer('load').resolve(nameless);
+    await flush();
+    m.actor.send({ type: 'user.delete' });
+    m.actor.send({ type: 'user.confirm' });
+    m.answer('remove').resolve(undefined);
+    await flush();
+    expect(m.context().notice).toBe('Workspace deleted');
+    expect(m.notices).toEqual(['Workspace deleted']);
+    m.actor.stop();
+  });
+
   it('a workspace without its links offers no save, deploy, regenerate or delete', async () => {
     vi.useFakeTimers();
     const m = start();
