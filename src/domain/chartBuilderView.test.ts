@@ -136,6 +136,11 @@ describe('the builder as the view shows it, kind by kind', () => {
     expect(table.ok && table.colourSlots).toEqual([]);
   });
 
+  it('a pie that cannot be drawn yet (no value column) has no colour slots', () => {
+    const pie = describeChartBuilder(as('pie', ['name'], []), { columns: ['name', 'y'], rows: [{ name: 'a', y: 1 }] });
+    expect(pie.ok && pie.colourSlots).toEqual([]);
+  });
+
   it('a pie has one colour slot per category, at most one per palette colour', () => {
     const rows = Array.from({ length: 13 }, (_, i) => ({ name: `c${String(i)}`, y: i + 1 }));
     const pie = describeChartBuilder(as('pie', ['name'], ['y']), { columns: ['name', 'y'], rows });
