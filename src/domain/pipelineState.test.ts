@@ -24,6 +24,11 @@ describe('bookmarksOf', () => {
 
   it('shows an unknown bookmark as its JSON, shortened', () => {
     expect(bookmarkPosition({ page: 3, cursor: 'x' })).toBe('{"page":3,"cursor":"x"}');
+    // what JSON cannot write is still shown as text
+    expect(bookmarkPosition(10n)).toBe('10');
+    const cyclic: Record<string, unknown> = { a: 1, b: 2 };
+    cyclic.self = cyclic;
+    expect(bookmarkPosition(cyclic)).toBe('[object Object]');
     const long = bookmarkPosition({ cursor: 'y'.repeat(500), more: true });
     expect(long).toHaveLength(BOOKMARK_POSITION_MAX);
     expect(long.endsWith('…')).toBe(true);
