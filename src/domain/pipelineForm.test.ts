@@ -43,6 +43,8 @@ describe('actions mode and defaults', () => {
     expect(defaultPipelineName([demo, store])).toBe('Demo data');
     expect(defaultPipelineName([store])).toBe('target-store');
     expect(defaultPipelineName([])).toBe('');
+    // no names taken unless given: even a plugin labelled like a placeholder keeps its label
+    expect(defaultPipelineName([{ ...demo, label: 'Stryker was here' }])).toBe('Stryker was here');
   });
   it("numbers the default name on past the workspace's other pipelines, case aside (issue 38)", () => {
     expect(defaultPipelineName([demo, store], ['demo DATA', 'Demo data 2', 'Other'])).toBe('Demo data 3');
@@ -60,6 +62,8 @@ describe('actions mode and defaults', () => {
 describe('keepCurrentProperties', () => {
   it('drops settings of components no longer in the pipeline', () => {
     expect(keepCurrentProperties({ 'tap-demo.rows': 5, 'tap-old.x': 1, 'tap-demox.y': 2 }, ['tap-demo'])).toEqual({ 'tap-demo.rows': 5 });
+    // a component without a name owns no key, not even one that starts with a dot
+    expect(keepCurrentProperties({ '.rows': 5, 'tap-demo.rows': 6 }, ['', 'tap-demo'])).toEqual({ 'tap-demo.rows': 6 });
   });
   it('keeps only keys with a current prefix, whatever the keys', () => {
     fc.assert(
@@ -102,6 +106,8 @@ describe('serverErrorsOf', () => {
     expect(serverErrorsOf(errors)).toEqual({ banner: 'must not be blank', fields: { name: 'must not be blank', 'properties.tap-demo.rows': 'rows is required' } });
     expect(serverErrorsOf({ message: 'Validation failed', errors })).toMatchObject({ banner: 'Validation failed' });
     expect(serverErrorsOf('boom')).toEqual({ banner: null, fields: {} });
+    // an entry without a message names no field, so a later one for the same field is kept
+    expect(serverErrorsOf([{ field: 'name' }, { field: 'name', defaultMessage: 'is taken' }])).toEqual({ banner: 'is taken', fields: { name: 'is taken' } });
   });
   it('never throws and only keeps text messages', () => {
     fc.assert(
@@ -176,6 +182,8 @@ describe('pipeline form: the edges mutation testing found (by hand)', () => {
     ]);
     expect(triggerOptions([{ id: '1', name: 'A' }], { id: null, name: 'B' })).toEqual([{ value: 'A', disabled: false }]);
     expect(triggerOptions([{ id: '1', name: 'A' }], { id: '1', name: 'Z' })).toEqual([]);
+    // neither with an id: only the name decides
+    expect(triggerOptions([{ name: 'A' }], { name: 'B' })).toEqual([{ value: 'A', disabled: false }]);
     expect(triggerOptions([{ name: 'Stryker was here!' }], { name: 'Stryker was here!' })).toEqual([]);
   });
 

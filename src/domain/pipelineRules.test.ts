@@ -317,6 +317,8 @@ describe('pipeline rules: the edges mutation testing found (by hand)', () => {
       'properties.tap-postgres._metadata': PIPELINE_MESSAGES.reservedJson,
     });
     expect(pipelineErrors({ ...base, properties: { 'tap-postgres._metadata': 'not json' } }, { ...context, draft: true })).toEqual({ 'properties.tap-postgres._metadata': PIPELINE_MESSAGES.reservedJson });
+    // JSON text, not a value that would be JSON once written out
+    for (const value of [5, true]) expect(pipelineErrors({ ...base, properties: { 'tap-postgres._metadata': value } }, { ...context, draft: true })).toEqual({ 'properties.tap-postgres._metadata': PIPELINE_MESSAGES.reservedJson });
     // triggers compare trimmed and case-blind; a blank name triggers nothing of itself
     expect(fields({ triggeredBy: [' DAILY LOAD '] }, { otherPipelineNames: [' Daily Load '] })).toEqual([]);
     expect(pipelineErrors({ ...base, name: '  ', triggeredBy: [''] }, { ...context, draft: false, components: [] })).toEqual({ name: PIPELINE_MESSAGES.nameRequired, 'triggeredBy.0': PIPELINE_MESSAGES.triggerUnknown });
