@@ -153,7 +153,8 @@ describe('what the allow-list keeps of each prop (by hand)', () => {
   it('keeps sizes that are numbers or 1-5 digits with px or %, and spans 1 to 99', () => {
     expect(propsOf('<td width="120" height="50%" colSpan={2} rowSpan={99} />')).toEqual({ width: '120', height: '50%', colSpan: 2, rowSpan: 99 });
     expect(propsOf('<td width={40} height="12px" />')).toEqual({ width: 40, height: '12px' });
-    for (const bad of ['"123456"', '"1em"', '"x12"', '"12px;"', '""', '{true}']) expect(propsOf(`<td width=${bad} />`), bad).toEqual({});
+    // a list whose text would pass ([12] reads '12') is not a size either
+    for (const bad of ['"123456"', '"1em"', '"x12"', '"12px;"', '""', '{true}', '{[12]}']) expect(propsOf(`<td width=${bad} />`), bad).toEqual({});
     for (const bad of ['{0}', '{100}', '{1.5}', '{-1}', '"2"']) expect(propsOf(`<td colSpan=${bad} rowSpan=${bad} />`), bad).toEqual({});
     expect(propsOf('<td colSpan={1} />')).toEqual({ colSpan: 1 });
   });
