@@ -24,6 +24,8 @@ describe('compileExpression: what post_process_expr may do', () => {
     ['value => String(value).slice(0, 3)', 12345, '123'],
     ['value => !value || value.length === 0', '', true],
     ['value => value.missing', { present: 1 }, undefined],
+    // a string's toString is the string, whatever it is given
+    ['value => value.toString(2)', 'abc', 'abc'],
   ])('%s of %j is %j', (text, value, expected) => {
     expect(run(text, value)).toEqual(expected);
   });
