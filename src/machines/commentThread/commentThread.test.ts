@@ -165,13 +165,12 @@ describe('comment thread scenarios', () => {
 
 describe('commentThread, checked by hand', () => {
   const UNABLE = 'We were unable to connect.';
-  const settle = () => new Promise((resolve) => setImmediate(resolve));
   const onDataset: CommentThreadInput = { parent: dataset, datasetId: 'd1', parentId: null, viewerId: 'me' };
   const idsOf = (s: CommentThreadSnapshot) => selectComments(s).map((c) => c.id);
 
   /** The machine with actors the test answers; what it emits is recorded. */
   function start(input: CommentThreadInput = onDataset) {
-    const { calls, pending, held } = heldActors();
+    const { calls, held, answer, fail } = heldActors();
     const actors = {
       loadFirst: held<{ readonly parent: HalLike }, CommentsCollection>('loadFirst', ({ parent }) => (parent === dataset ? 'dataset' : 'another parent')),
       loadNext: held<{ readonly page: CommentsCollection }, CommentsCollection>('loadNext', () => 'next'),
@@ -183,14 +182,6 @@ describe('commentThread, checked by hand', () => {
     const actor = createActor(commentThreadMachine.provide({ actors }), { input }).start();
     const emitted: string[] = [];
     actor.on('*', (e) => void emitted.push(e.type === 'comment.saved' ? `${e.type} ${e.id}` : e.type));
-    const answer = async (id: string, index: number, value: unknown) => {
-      pending[id]![index]!.resolve(value);
-      await settle();
-    };
-    const fail = async (id: string, index: number, error: unknown) => {
-      pending[id]![index]!.reject(error);
-      await settle();
-    };
     const snap = () => actor.getSnapshot();
     return { actor, calls, answer, fail, emitted, snap };
   }

@@ -7,7 +7,7 @@ import { fakeFetch } from '../../api/testing/fakeFetch';
 import type { Dataset, DatasetsCollection } from '../../domain/resources';
 import { modelPaths, replayPath, replayTest, unvisitedStates, unwalkedTransitions } from '../testing';
 import type { ModelStep } from '../testing';
-import { heldActors } from '../testing/deferred.fixture';
+import { heldActors, settled } from '../testing/deferred.fixture';
 import { requestsCancelledOnStop } from '../testing/requestsCancelled.fixture';
 import { feedActors } from './feed.actors';
 import {
@@ -238,11 +238,10 @@ describe('feed actors against the real client', () => {
 describe('feed, checked by hand', () => {
   const UNABLE = 'We were unable to connect.';
   const offline = new ApiFailure({ kind: 'network', message: UNABLE });
-  const settle = () => new Promise((resolve) => setImmediate(resolve));
 
   /** The machine with actors the test answers (held until it settles them) on a clock it moves. */
   function start(feedInput: FeedInput = input) {
-    const { calls, pending, held } = heldActors();
+    const { calls, held, answer, fail } = heldActors();
     const actors = {
       loadFirst: held<LoadFirstInput, FirstPage>('loadFirst', ({ source }) => source.kind),
       loadNext: held<LoadNextInput, DatasetsCollection>('loadNext', ({ page: p }) => (p === FIRST ? 'after FIRST' : 'after another page')),
@@ -250,14 +249,6 @@ describe('feed, checked by hand', () => {
     };
     const clock = new SimulatedClock();
     const actor = createActor(feedMachine.provide({ actors }), { input: feedInput, clock }).start();
-    const answer = async (id: string, index: number, value: unknown) => {
-      pending[id]![index]!.resolve(value);
-      await settle();
-    };
-    const fail = async (id: string, index: number, error: unknown) => {
-      pending[id]![index]!.reject(error);
-      await settle();
-    };
     return { actor, calls, clock, answer, fail };
   }
 
@@ -337,7 +328,7 @@ describe('feed, checked by hand', () => {
     const { actor, calls, clock, answer } = start(noPolls);
     await answer('loadFirst', 0, { page: FIRST, fetchMs: 2_500 });
     clock.increment(3_600_000);
-    await settle();
+    await settled();
     expect(calls).toEqual(['loadFirst feed']);
     expect(actor.getSnapshot().value).toEqual({ ready: 'watching' });
     actor.stop();

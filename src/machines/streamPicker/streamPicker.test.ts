@@ -122,11 +122,10 @@ describe('streamPicker against the API', () => {
 describe('streamPicker, checked by hand', () => {
   const UNABLE = 'We were unable to connect.';
   const POLL = 5_000; // LOG_POLL_MS: a running job is read every 5 s
-  const settle = () => new Promise((resolve) => setImmediate(resolve));
 
   /** The machine with actors the test answers, on a clock it moves. */
   function start() {
-    const { calls, pending, held } = heldActors();
+    const { calls, held, answer, fail } = heldActors();
     const actors = {
       loadStreams: held<PipelineRef, PipelineStreams>('loadStreams', ({ pipeline }) => (pipeline === PIPELINE ? 'PIPELINE' : 'another pipeline')),
       startDiscovery: held<PipelineRef, Job | undefined>('startDiscovery', ({ pipeline }) => (pipeline === notYet ? 'notYet' : 'another answer')),
@@ -134,14 +133,6 @@ describe('streamPicker, checked by hand', () => {
     };
     const clock = new SimulatedClock();
     const actor = createActor(streamPickerMachine.provide({ actors }), { input, clock }).start();
-    const answer = async (id: string, index: number, value: unknown) => {
-      pending[id]![index]!.resolve(value);
-      await settle();
-    };
-    const fail = async (id: string, index: number, error: unknown) => {
-      pending[id]![index]!.reject(error);
-      await settle();
-    };
     return { actor, calls, clock, answer, fail };
   }
 

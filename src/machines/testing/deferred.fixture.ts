@@ -11,10 +11,14 @@ export function deferred<T>() {
   return { promise, resolve, reject };
 }
 
+/** Waits until the promise callbacks queued so far have run: a settled answer has reached the machine. */
+export const settled = () => new Promise((resolve) => setImmediate(resolve));
+
 /**
  * Actors the test answers, for `machine.provide({ actors })`: `held(id, describe)` records each call
  * in `calls` as `<id> <describe(input)>`, and its answer waits in `pending[id]` (oldest first) until
- * the test settles it.
+ * the test settles it, directly or with `answer`/`fail` (the index-th call of `id`), which also wait
+ * for the machine to take it.
  */
 export function heldActors() {
   const calls: string[] = [];
@@ -26,5 +30,13 @@ export function heldActors() {
       (pending[id] ??= []).push(next);
       return next.promise as Promise<O>;
     });
-  return { calls, pending, held };
+  const answer = async (id: string, index: number, value: unknown) => {
+    pending[id]![index]!.resolve(value);
+    await settled();
+  };
+  const fail = async (id: string, index: number, error: unknown) => {
+    pending[id]![index]!.reject(error);
+    await settled();
+  };
+  return { calls, pending, held, answer, fail };
 }
