@@ -453,6 +453,25 @@ describe('onboarding, checked by hand', () => {
   const flush = () => vi.advanceTimersByTimeAsync(0);
   const NONE = { banner: null, fields: {} };
 
+  /** Step 2 on `workspace`: the demo plugin chosen and saved, its run started, and read once 5 s later as `read`. */
+  async function firstRunRead(workspace: Workspace, read: Pipeline) {
+    const m = start({ step: 'imports', workspaceId: 'w1' });
+    m.answer('loadWorkspace').resolve(workspace);
+    await flush();
+    m.answer('listPlugins').resolve({ plugins: [demo], hasMore: false });
+    await flush();
+    m.actor.send({ type: 'user.choose', plugin: demo });
+    m.actor.send({ type: 'user.submit' });
+    m.answer('createPipeline').resolve(runnable);
+    await flush();
+    m.answer('startRun').resolve(queued);
+    await flush();
+    await vi.advanceTimersByTimeAsync(ROW_POLL_MS);
+    m.answer('readRun').resolve(read);
+    await flush();
+    return m;
+  }
+
   it('starts from the input with nothing read; a new workspace is named at once, asking nothing', () => {
     const fresh = start({ step: 'w', workspaceId: 'new' });
     expect(fresh.context()).toEqual({ step: 'w', workspaceId: 'new', workspace: null, name: '', plugins: null, pluginsPage: 0, morePlugins: false, search: '', plugin: null, errors: NONE, pipeline: null, job: null, runError: null, loadedTables: null });
@@ -758,20 +777,7 @@ describe('onboarding, checked by hand', () => {
       [ready, errored, 'failed'],
       [readyWithoutTables, complete, 'succeeded'],
     ] as const) {
-      const m = start({ step: 'imports', workspaceId: 'w1' });
-      m.answer('loadWorkspace').resolve(workspace);
-      await flush();
-      m.answer('listPlugins').resolve({ plugins: [demo], hasMore: false });
-      await flush();
-      m.actor.send({ type: 'user.choose', plugin: demo });
-      m.actor.send({ type: 'user.submit' });
-      m.answer('createPipeline').resolve(runnable);
-      await flush();
-      m.answer('startRun').resolve(queued);
-      await flush();
-      await vi.advanceTimersByTimeAsync(ROW_POLL_MS);
-      m.answer('readRun').resolve(answer);
-      await flush();
+      const m = await firstRunRead(workspace, answer);
       expect(selectFirstRun(m.actor.getSnapshot())).toBe(phase);
       expect(m.calls.some((c) => c.startsWith('listTables'))).toBe(false);
       if (phase === 'succeeded') {
@@ -876,20 +882,7 @@ describe('onboarding, checked by hand', () => {
 
   it('the tables offered are those the run\'s own job loaded, before bigger ones an earlier run of the pipeline loaded', async () => {
     vi.useFakeTimers();
-    const m = start({ step: 'imports', workspaceId: 'w1' });
-    m.answer('loadWorkspace').resolve(ready);
-    await flush();
-    m.answer('listPlugins').resolve({ plugins: [demo], hasMore: false });
-    await flush();
-    m.actor.send({ type: 'user.choose', plugin: demo });
-    m.actor.send({ type: 'user.submit' });
-    m.answer('createPipeline').resolve(runnable);
-    await flush();
-    m.answer('startRun').resolve(queued);
-    await flush();
-    await vi.advanceTimersByTimeAsync(ROW_POLL_MS);
-    m.answer('readRun').resolve(complete);
-    await flush();
+    const m = await firstRunRead(ready, complete);
     // j1 is this run; j0 an earlier run of the same pipeline, which loaded more rows
     m.answer('listTables').resolve([storeTable('history', 900, 'p', 'j0'), storeTable('customers', 20, 'p', 'j1')]);
     await flush();
