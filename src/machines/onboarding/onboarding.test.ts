@@ -453,8 +453,8 @@ describe('onboarding, checked by hand', () => {
   const flush = () => vi.advanceTimersByTimeAsync(0);
   const NONE = { banner: null, fields: {} };
 
-  /** Step 2 on `workspace`: the demo plugin chosen and saved, its run started, and read once 5 s later as `read`. */
-  async function firstRunRead(workspace: Workspace, read: Pipeline) {
+  /** Step 2 on `workspace`: the demo plugin chosen and its pipeline saved, so the first run starts. */
+  async function pipelineSaved(workspace: Workspace) {
     const m = start({ step: 'imports', workspaceId: 'w1' });
     m.answer('loadWorkspace').resolve(workspace);
     await flush();
@@ -464,6 +464,12 @@ describe('onboarding, checked by hand', () => {
     m.actor.send({ type: 'user.submit' });
     m.answer('createPipeline').resolve(runnable);
     await flush();
+    return m;
+  }
+
+  /** The same, the run started, and read once 5 s later as `read`. */
+  async function firstRunRead(workspace: Workspace, read: Pipeline) {
+    const m = await pipelineSaved(workspace);
     m.answer('startRun').resolve(queued);
     await flush();
     await vi.advanceTimersByTimeAsync(ROW_POLL_MS);
@@ -682,15 +688,7 @@ describe('onboarding, checked by hand', () => {
 
   it('the first run: started job kept, re-read every 5 s, a missed read tried again, complete with the biggest table it loaded', async () => {
     vi.useFakeTimers();
-    const m = start({ step: 'imports', workspaceId: 'w1' });
-    m.answer('loadWorkspace').resolve(ready);
-    await flush();
-    m.answer('listPlugins').resolve({ plugins: [demo], hasMore: false });
-    await flush();
-    m.actor.send({ type: 'user.choose', plugin: demo });
-    m.actor.send({ type: 'user.submit' });
-    m.answer('createPipeline').resolve(runnable);
-    await flush();
+    const m = await pipelineSaved(ready);
     expect(selectFirstRun(m.actor.getSnapshot())).toBe('starting');
     expect(m.context().pipeline).toBe(runnable);
     expect(m.calls.at(-1)).toBe('startRun p');
@@ -739,15 +737,7 @@ describe('onboarding, checked by hand', () => {
   it('a start that answers no job follows the pipeline; a failed table list offers the store alone; a refused start keeps its reason', async () => {
     vi.useFakeTimers();
     const run = async (startAnswer: 'none' | 'refused') => {
-      const m = start({ step: 'imports', workspaceId: 'w1' });
-      m.answer('loadWorkspace').resolve(ready);
-      await flush();
-      m.answer('listPlugins').resolve({ plugins: [demo], hasMore: false });
-      await flush();
-      m.actor.send({ type: 'user.choose', plugin: demo });
-      m.actor.send({ type: 'user.submit' });
-      m.answer('createPipeline').resolve(runnable);
-      await flush();
+      const m = await pipelineSaved(ready);
       if (startAnswer === 'refused') m.answer('startRun').reject(offline);
       else m.answer('startRun').resolve(undefined);
       await flush();
