@@ -222,6 +222,11 @@ describe.each(cases)('pipelineForm machine for %s, generated paths', (_, input, 
 });
 
 describe('pipelineForm, targeted rules', () => {
+  /** The form on the stored pipeline p4 with the test's actors; its moves go nowhere. */
+  const onP4 = (actors: NonNullable<Parameters<typeof pipelineFormMachine.provide>[0]['actors']>) =>
+    createActor(pipelineFormMachine.provide({ actors, actions: { showPipeline: () => undefined, close: () => undefined } }), {
+      input: { workspaceId: 'w1', workspace: WORKSPACE, pipelineId: 'p4', dataPluginId: null, validate: false },
+    }).start();
   const start = (load: LoadedForm, input: Partial<PipelineFormInput> = {}) => {
     const saves: unknown[] = [];
     const navigations: string[] = [];
@@ -336,23 +341,17 @@ describe('pipelineForm, targeted rules', () => {
   it('asks before a new table prefix or a deselected stream its tables hold, and not for a stream they do not (issue 41)', async () => {
     const bodies: PipelineWrite[] = [];
     let impactReads = 0;
-    const actor = createActor(
-      pipelineFormMachine.provide({
-        actors: {
-          loadForm: fromPromise(() => Promise.resolve(loaded({ ...FEEDING, properties: { 'target-store.table_prefix': 'shop_' } }, [DEMO, STORE]))),
-          loadImpact: fromPromise(() => {
-            impactReads += 1;
-            return Promise.resolve(IMPACT);
-          }),
-          savePipeline: fromPromise(({ input: save }: { input: SavePipelineInput }) => {
-            bodies.push(save.body);
-            return Promise.resolve({ ...FEEDING, ...save.body, id: 'p4' } as Pipeline);
-          }),
-        },
-        actions: { showPipeline: () => undefined, close: () => undefined },
+    const actor = onP4({
+      loadForm: fromPromise(() => Promise.resolve(loaded({ ...FEEDING, properties: { 'target-store.table_prefix': 'shop_' } }, [DEMO, STORE]))),
+      loadImpact: fromPromise(() => {
+        impactReads += 1;
+        return Promise.resolve(IMPACT);
       }),
-      { input: { workspaceId: 'w1', workspace: WORKSPACE, pipelineId: 'p4', dataPluginId: null, validate: false } },
-    ).start();
+      savePipeline: fromPromise(({ input: save }: { input: SavePipelineInput }) => {
+        bodies.push(save.body);
+        return Promise.resolve({ ...FEEDING, ...save.body, id: 'p4' } as Pipeline);
+      }),
+    });
     await settle();
     // a schedule change reaches nothing: no question, no impact read
     actor.send({ type: 'user.change', field: 'timeout', value: '60' });
@@ -378,13 +377,7 @@ describe('pipelineForm, targeted rules', () => {
 
   it('names only the streams of the tables that have one (a table a transform made has none)', async () => {
     const withModel = { ...IMPACT, tables: [{ name: 'summary', stream: null }, ...IMPACT.tables] } as unknown as PipelineLineage;
-    const actor = createActor(
-      pipelineFormMachine.provide({
-        actors: { loadForm: fromPromise(() => Promise.resolve(loaded(FEEDING, [DEMO, STORE]))), loadImpact: fromPromise(() => Promise.resolve(withModel)) },
-        actions: { showPipeline: () => undefined, close: () => undefined },
-      }),
-      { input: { workspaceId: 'w1', workspace: WORKSPACE, pipelineId: 'p4', dataPluginId: null, validate: false } },
-    ).start();
+    const actor = onP4({ loadForm: fromPromise(() => Promise.resolve(loaded(FEEDING, [DEMO, STORE]))), loadImpact: fromPromise(() => Promise.resolve(withModel)) });
     await settle();
     actor.send({ type: 'user.setProperty', key: 'tap-demo._select', value: ['customers.*'] });
     actor.send({ type: 'user.save' });
@@ -395,13 +388,7 @@ describe('pipelineForm, targeted rules', () => {
   });
 
   it('a stored pipeline without a retry count or a timeout shows both empty', async () => {
-    const actor = createActor(
-      pipelineFormMachine.provide({
-        actors: { loadForm: fromPromise(() => Promise.resolve(loaded({ ...FEEDING, maxRetries: null, timeout: null }, [DEMO, STORE]))) },
-        actions: { showPipeline: () => undefined, close: () => undefined },
-      }),
-      { input: { workspaceId: 'w1', workspace: WORKSPACE, pipelineId: 'p4', dataPluginId: null, validate: false } },
-    ).start();
+    const actor = onP4({ loadForm: fromPromise(() => Promise.resolve(loaded({ ...FEEDING, maxRetries: null, timeout: null }, [DEMO, STORE]))) });
     await settle();
     expect([actor.getSnapshot().context.maxRetries, actor.getSnapshot().context.timeout]).toEqual(['', '']);
     actor.stop();
@@ -409,20 +396,14 @@ describe('pipelineForm, targeted rules', () => {
 
   it("Save anyway saves a deselection of a stream its tables hold, after naming it", async () => {
     const bodies: PipelineWrite[] = [];
-    const actor = createActor(
-      pipelineFormMachine.provide({
-        actors: {
-          loadForm: fromPromise(() => Promise.resolve(loaded(FEEDING, [DEMO, STORE]))),
-          loadImpact: fromPromise(() => Promise.resolve(IMPACT)),
-          savePipeline: fromPromise<Pipeline, SavePipelineInput>(({ input: save }: { input: SavePipelineInput }) => {
-            bodies.push(save.body);
-            return Promise.resolve({ ...FEEDING, id: 'p4' });
-          }),
-        },
-        actions: { showPipeline: () => undefined, close: () => undefined },
+    const actor = onP4({
+      loadForm: fromPromise(() => Promise.resolve(loaded(FEEDING, [DEMO, STORE]))),
+      loadImpact: fromPromise(() => Promise.resolve(IMPACT)),
+      savePipeline: fromPromise<Pipeline, SavePipelineInput>(({ input: save }: { input: SavePipelineInput }) => {
+        bodies.push(save.body);
+        return Promise.resolve({ ...FEEDING, id: 'p4' });
       }),
-      { input: { workspaceId: 'w1', workspace: WORKSPACE, pipelineId: 'p4', dataPluginId: null, validate: false } },
-    ).start();
+    });
     await settle();
     actor.send({ type: 'user.setProperty', key: 'tap-demo._select', value: ['customers.*'] });
     actor.send({ type: 'user.save' });
