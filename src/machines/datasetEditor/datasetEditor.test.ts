@@ -385,6 +385,13 @@ describe('datasetEditor, checked by hand', () => {
     return { actor, calls, closed, saved, answer, context, snap };
   }
   const flush = () => vi.advanceTimersByTimeAsync(0);
+  /** The editor on the stored dataset, loaded, in a workspace that cannot preview. */
+  const openedOnExisting = async () => {
+    const m = start({ workspace: NO_PREVIEW_WORKSPACE, datasetId: 'd1' });
+    m.answer('loadEditor').resolve({ dataset: EXISTING, channels: CHANNELS });
+    await flush();
+    return m;
+  };
   const formOf = (s: { value: unknown }) => (s.value as { ready: { form: string } }).ready.form;
 
   it('loads by its input, busy meanwhile; a failed load says why, retry asks again, cancel closes at once', async () => {
@@ -442,9 +449,7 @@ describe('datasetEditor, checked by hand', () => {
 
   it('a failed save: a 400 puts its reasons by the fields, another failure is a banner; a change goes back to editing', async () => {
     vi.useFakeTimers();
-    const m = start({ workspace: NO_PREVIEW_WORKSPACE, datasetId: 'd1' });
-    m.answer('loadEditor').resolve({ dataset: EXISTING, channels: CHANNELS });
-    await flush();
+    const m = await openedOnExisting();
     m.actor.send({ type: 'user.save' });
     m.answer('saveDataset').reject(badRequest);
     await flush();
@@ -467,9 +472,7 @@ describe('datasetEditor, checked by hand', () => {
     expect(m.saved.map((d) => d.alias)).toEqual(['sales/other']);
     // the chart builder and the query builder leave the failure for the form too
     for (const event of [{ type: 'user.build', edit: { type: 'kind', kind: 'bar' } }, { type: 'user.buildQuery', edit: { type: 'table', table: 'demo.orders' } }]) {
-      const f = start({ workspace: NO_PREVIEW_WORKSPACE, datasetId: 'd1' });
-      f.answer('loadEditor').resolve({ dataset: EXISTING, channels: CHANNELS });
-      await flush();
+      const f = await openedOnExisting();
       f.actor.send({ type: 'user.save' });
       f.answer('saveDataset').reject(serverDown);
       await flush();
@@ -481,9 +484,7 @@ describe('datasetEditor, checked by hand', () => {
 
   it('Cancel with changes asks; the form takes nothing else meanwhile; Keep editing goes back, Discard closes', async () => {
     vi.useFakeTimers();
-    const m = start({ workspace: NO_PREVIEW_WORKSPACE, datasetId: 'd1' });
-    m.answer('loadEditor').resolve({ dataset: EXISTING, channels: CHANNELS });
-    await flush();
+    const m = await openedOnExisting();
     m.actor.send({ type: 'user.change', field: 'title', value: 'Other' });
     m.actor.send({ type: 'user.cancel' });
     expect(selectConfirmingDiscard(m.snap())).toBe(true);
@@ -503,9 +504,7 @@ describe('datasetEditor, checked by hand', () => {
     expect(m.snap().status).toBe('done');
     expect(m.closed).toEqual(['dataset.closed']);
     // a failed save with nothing changed closes at once
-    const c = start({ workspace: NO_PREVIEW_WORKSPACE, datasetId: 'd1' });
-    c.answer('loadEditor').resolve({ dataset: EXISTING, channels: CHANNELS });
-    await flush();
+    const c = await openedOnExisting();
     c.actor.send({ type: 'user.save' });
     c.answer('saveDataset').reject(serverDown);
     await flush();
@@ -540,9 +539,7 @@ describe('datasetEditor, checked by hand', () => {
     m.actor.send({ type: 'user.change', field: 'query', value: 'select 2' });
     expect(selectPreviewState(m.snap())).toBe('failed');
     m.actor.stop();
-    const none = start({ workspace: NO_PREVIEW_WORKSPACE, datasetId: 'd1' });
-    none.answer('loadEditor').resolve({ dataset: EXISTING, channels: CHANNELS });
-    await flush();
+    const none = await openedOnExisting();
     expect(selectPreviewState(none.snap())).toBe('idle');
     none.actor.send({ type: 'user.preview' });
     expect(selectPreviewState(none.snap())).toBe('idle');
@@ -640,9 +637,7 @@ describe('datasetEditor, checked by hand', () => {
 
   it('the query mode: only a mode there is is taken', async () => {
     vi.useFakeTimers();
-    const m = start({ workspace: NO_PREVIEW_WORKSPACE, datasetId: 'd1' });
-    m.answer('loadEditor').resolve({ dataset: EXISTING, channels: CHANNELS });
-    await flush();
+    const m = await openedOnExisting();
     expect(selectQueryMode(m.snap())).toBe('sql');
     m.actor.send({ type: 'user.queryMode', mode: 'build' });
     expect(selectQueryMode(m.snap())).toBe('build');
@@ -684,9 +679,7 @@ describe('datasetEditor, checked by hand', () => {
 
   it('a second save clears the last failure\'s field errors and banner while it runs', async () => {
     vi.useFakeTimers();
-    const m = start({ workspace: NO_PREVIEW_WORKSPACE, datasetId: 'd1' });
-    m.answer('loadEditor').resolve({ dataset: EXISTING, channels: CHANNELS });
-    await flush();
+    const m = await openedOnExisting();
     m.actor.send({ type: 'user.save' });
     m.answer('saveDataset').reject(badRequest);
     await flush();
@@ -704,9 +697,7 @@ describe('datasetEditor, checked by hand', () => {
 
   it('a chart builder edit clears the visualisation\'s and the metadata\'s reasons, and no other', async () => {
     vi.useFakeTimers();
-    const m = start({ workspace: NO_PREVIEW_WORKSPACE, datasetId: 'd1' });
-    m.answer('loadEditor').resolve({ dataset: EXISTING, channels: CHANNELS });
-    await flush();
+    const m = await openedOnExisting();
     m.actor.send({ type: 'user.save' });
     const fields = [
       { field: 'visualisation', objectName: 'dataset', defaultMessage: 'Not a chart' },
