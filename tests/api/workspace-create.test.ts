@@ -166,6 +166,8 @@ describe('the repository fields, the secret and the logo', () => {
     // A PNG label on other bytes is refused too: the bytes decide.
     const fake = `data:image/png;base64,${Buffer.from('<svg onload="alert(1)"/>').toString('base64')}`;
     expectError(await world.owner.api.call('PUT', href, { name: 'Logo', imageUrl: fake }), 400, { imageUrl: 'must be a PNG or JPEG image' });
+    // A right signature on base64 cut short is no image a browser can draw.
+    expectError(await world.owner.api.call('PUT', href, { name: 'Logo', imageUrl: PNG.slice(0, -2) }), 400, { imageUrl: 'must be a PNG or JPEG image' });
     const served = await world.owner.api.get(href);
     expect(served.body.imageUrl).toBe(PNG);
     // (not /script/: the body's 'subscriptions' links contain the word)
